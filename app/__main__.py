@@ -1,0 +1,43 @@
+"""Start the app: `python -m app [--model PATH] [--data-dir DIR]`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from app import APP_NAME, __version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m app", description=f"{APP_NAME} assistant")
+    parser.add_argument("--model", type=Path, help="a GGUF model file to use")
+    parser.add_argument("--data-dir", type=Path, help="where to keep models, logs and data")
+    parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from app.paths import data_dir
+
+    folder = data_dir(args.data_dir)
+    from app.logging_setup import configure_logging
+
+    configure_logging(folder)
+    from app.llm.embedded import embedded_model_path
+
+    model = args.model or embedded_model_path(folder)
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.main_window import MainWindow
+
+    qt_app = QApplication(sys.argv[:1])
+    qt_app.setApplicationName(APP_NAME)
+    window = MainWindow(model.expanduser().resolve())
+    window.show()
+    return qt_app.exec()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

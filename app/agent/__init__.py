@@ -1,0 +1,1 @@
+"""The agent: conversations, turns, tools and the policy gate (no Qt)."""

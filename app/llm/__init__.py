@@ -1,0 +1,1 @@
+"""The model runtime: GGUF files, prompts, generation and tool-call formats (no Qt)."""

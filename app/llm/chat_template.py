@@ -1,0 +1,99 @@
+"""Render prompts from the model's own chat template (the GGUF's `tokenizer.chat_template`).
+
+We render it ourselves, in a sandboxed Jinja environment, instead of letting llama-cpp-python
+do it: we must pass `enable_thinking` and `tools`, and a model without a template must get a
+named fallback (ChatML) rather than llama-cpp-python's silent llama-2 guess.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from jinja2 import Undefined
+from jinja2.exceptions import TemplateError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+# ChatML, used by SmolLM2, Qwen and many others; our fallback for templates that are missing.
+CHATML_TEMPLATE = (
+    "{%- for message in messages %}"
+    "{{- '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}"
+    "{%- endfor %}"
+    "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}{%- endif %}"
+)
+
+
+class TemplateRenderError(Exception):
+    """The model's chat template refused the conversation (its own `raise_exception`)."""
+
+
+@dataclass(frozen=True)
+class ChatTemplate:
+    source: str
+    name: str  # "gguf" for the model's own template, "chatml-fallback" otherwise
+    bos_token: str = ""
+    eos_token: str = ""
+
+    @classmethod
+    def for_model(cls, template: str | None, bos_token: str, eos_token: str) -> ChatTemplate:
+        if template:
+            return cls(template, "gguf", bos_token, eos_token)
+        return cls(CHATML_TEMPLATE, "chatml-fallback", bos_token, eos_token)
+
+    @property
+    def is_fallback(self) -> bool:
+        return self.name != "gguf"
+
+    def render(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        enable_thinking: bool = False,
+        add_generation_prompt: bool = True,
+        now: datetime | None = None,
+    ) -> str:
+        now = now or datetime.now().astimezone()
+        context: dict[str, Any] = {
+            "messages": messages,
+            "add_generation_prompt": add_generation_prompt,
+            "enable_thinking": enable_thinking,
+            "bos_token": self.bos_token,
+            "eos_token": self.eos_token,
+            "date_string": now.strftime("%d %b %Y"),
+        }
+        if tools:
+            context["tools"] = tools
+        try:
+            return _environment().from_string(self.source).render(**context)
+        except TemplateRenderError:
+            raise
+        except TemplateError as exc:
+            raise TemplateRenderError(f"the model's chat template failed: {exc}") from exc
+
+
+def _raise_exception(message: str) -> None:
+    raise TemplateRenderError(message)
+
+
+def _tojson(value: Any, indent: int | None = None, **_: Any) -> str:
+    # Same as Transformers: keep non-ASCII text as it is.
+    return json.dumps(value, ensure_ascii=False, indent=indent)
+
+
+_ENV: ImmutableSandboxedEnvironment | None = None
+
+
+def _environment() -> ImmutableSandboxedEnvironment:
+    global _ENV
+    if _ENV is None:
+        env = ImmutableSandboxedEnvironment(
+            trim_blocks=True, lstrip_blocks=True, undefined=Undefined, keep_trailing_newline=False
+        )
+        env.filters["tojson"] = _tojson
+        env.globals["raise_exception"] = _raise_exception
+        env.globals["strftime_now"] = lambda fmt: datetime.now().astimezone().strftime(fmt)
+        _ENV = env
+    return _ENV

@@ -1,0 +1,36 @@
+"""Where the app keeps user data: per-user folders, never the install folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_data_path
+
+from app import APP_NAME
+
+# Lets tests, the `ask` command and portable installs point the app at another folder.
+DATA_DIR_ENV = "HEARTH_DATA_DIR"
+
+
+def data_dir(override: Path | str | None = None) -> Path:
+    """The folder for models, the database and logs; created on first use."""
+    if override is not None:
+        path = Path(override)
+    elif os.environ.get(DATA_DIR_ENV):
+        path = Path(os.environ[DATA_DIR_ENV])
+    else:
+        path = user_data_path(APP_NAME, appauthor=False)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def models_dir(override: Path | str | None = None) -> Path:
+    path = data_dir(override) / "models"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def resources_dir() -> Path:
+    """The shipped resources folder (next to the `app` package, or inside a frozen bundle)."""
+    return Path(__file__).resolve().parent.parent / "resources"

@@ -1,0 +1,217 @@
+"""The main window: conversation, input box, Send and Stop, and a status line."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QThread, Signal, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app import APP_NAME
+from app.agent.chat import Conversation, TurnResult
+from app.llm.runtime import RuntimeSettings
+from app.ui.chat_view import ChatView
+from app.ui.worker import ModelWorker
+
+log = logging.getLogger(__name__)
+
+_STOP_NOTES = {
+    "cancelled": "(stopped)",
+    "max_tokens": "(reply cut: it reached the length limit)",
+    "context_full": "(reply cut: the conversation filled the model's memory)",
+    "repetition": "(reply cut: the model started repeating itself)",
+}
+
+
+class MessageInput(QPlainTextEdit):
+    """Enter sends; Shift+Enter starts a new line."""
+
+    submitted = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if enter and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            self.submitted.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class MainWindow(QMainWindow):
+    # Queued into the worker thread.
+    request_load = Signal(str)
+    request_turn = Signal(object, str)
+
+    def __init__(self, model_path: Path, settings: RuntimeSettings | None = None) -> None:
+        super().__init__()
+        self.setWindowTitle(APP_NAME)
+        self.resize(860, 640)
+        self.conversation = Conversation()
+        self.model_path = model_path
+        self.model_name = ""
+        self.busy = False
+        self.model_ready = False
+
+        self.chat_view = ChatView()
+        self.input = MessageInput()
+        self.input.setPlaceholderText("Type a message and press Enter")
+        self.input.setAccessibleName("Message")
+        self.input.setFixedHeight(80)
+        self.send_button = QPushButton("Send")
+        self.send_button.setAccessibleName("Send message")
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setAccessibleName("Stop the reply")
+        self.stop_button.setEnabled(False)
+        self.status_label = QLabel()
+        self.status_label.setAccessibleName("Status")
+        self.statusBar().addPermanentWidget(self.status_label, 1)
+
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.send_button)
+        buttons.addWidget(self.stop_button)
+        row = QHBoxLayout()
+        row.addWidget(self.input, 1)
+        row.addLayout(buttons)
+        layout = QVBoxLayout()
+        layout.addWidget(self.chat_view, 1)
+        layout.addLayout(row)
+        central = QWidget()
+        central.setLayout(layout)
+        self.setCentralWidget(central)
+        self._build_menu()
+
+        self.input.submitted.connect(self.send)
+        self.send_button.clicked.connect(self.send)
+        self.stop_button.clicked.connect(self.stop)
+
+        self.thread = QThread(self)
+        self.thread.setObjectName("model-worker")
+        self.worker = ModelWorker(settings)
+        self.worker.moveToThread(self.thread)
+        self.request_load.connect(self.worker.load)
+        self.request_turn.connect(self.worker.run_turn)
+        self.worker.loaded.connect(self._on_loaded)
+        self.worker.load_failed.connect(self._on_load_failed)
+        self.worker.text.connect(self._on_text)
+        self.worker.turn_finished.connect(self._on_turn_finished)
+        self.worker.turn_failed.connect(self._on_turn_failed)
+        self.thread.start()
+        self.load_model(model_path)
+        self.input.setFocus()
+
+    def _build_menu(self) -> None:
+        menu = self.menuBar().addMenu("&File")
+        open_model = QAction("&Open model…", self)
+        open_model.setShortcut(QKeySequence.StandardKey.Open)
+        open_model.triggered.connect(self._choose_model)
+        menu.addAction(open_model)
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        menu.addAction(quit_action)
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def load_model(self, path: Path) -> None:
+        self.model_path = path
+        self.model_ready = False
+        self._set_status(f"Loading {path.name}…")
+        self._update_buttons()
+        self.request_load.emit(str(path))
+
+    @Slot()
+    def send(self) -> None:
+        text = self.input.toPlainText().strip()
+        if not text or self.busy:
+            return
+        if not self.model_ready:
+            self.chat_view.add_notice(
+                "No model is loaded yet, so there is nobody to answer. "
+                "Choose a model file in File → Open model…",
+                "error",
+            )
+            return
+        self.input.clear()
+        self.chat_view.add_message("user", text)
+        self.chat_view.begin_reply()
+        self.busy = True
+        self._update_buttons()
+        self._set_status(f"{self.model_name} · writing…")
+        self.request_turn.emit(self.conversation, text)
+
+    @Slot()
+    def stop(self) -> None:
+        if self.busy:
+            self.worker.cancel.set()
+            self._set_status(f"{self.model_name} · stopping…")
+
+    def _choose_model(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open a model file", str(self.model_path.parent), "GGUF models (*.gguf)"
+        )
+        if path and not self.busy:
+            self.load_model(Path(path))
+
+    # -- worker signals ----------------------------------------------------------------------
+
+    @Slot(str)
+    def _on_loaded(self, name: str) -> None:
+        self.model_name = name
+        self.model_ready = True
+        self._set_status(f"{name} · ready")
+        self._update_buttons()
+
+    @Slot(str)
+    def _on_load_failed(self, message: str) -> None:
+        self.model_ready = False
+        self.chat_view.add_notice(message, "error")
+        self._set_status("No model loaded")
+        self._update_buttons()
+
+    @Slot(str)
+    def _on_text(self, text: str) -> None:
+        self.chat_view.append_reply_text(text)
+
+    @Slot(object)
+    def _on_turn_finished(self, result: TurnResult) -> None:
+        stats = result.stats
+        self.chat_view.end_reply(_STOP_NOTES.get(stats.stop_reason))
+        self.busy = False
+        self._update_buttons()
+        self._set_status(
+            f"{self.model_name} · {stats.tokens_per_second:.1f} tokens/s · "
+            f"{stats.generated_tokens} tokens"
+        )
+
+    @Slot(str)
+    def _on_turn_failed(self, message: str) -> None:
+        self.chat_view.end_reply()
+        self.chat_view.add_notice(message, "error")
+        self.busy = False
+        self._update_buttons()
+        self._set_status(f"{self.model_name} · the last reply failed")
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _set_status(self, text: str) -> None:
+        self.status_label.setText(text)
+
+    def _update_buttons(self) -> None:
+        self.send_button.setEnabled(not self.busy)
+        self.stop_button.setEnabled(self.busy)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.worker.cancel.set()
+        self.thread.quit()
+        self.thread.wait(5000)
+        super().closeEvent(event)

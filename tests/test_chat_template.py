@@ -38,7 +38,10 @@ def test_thinking_flag_and_tools_reach_the_template() -> None:
     )
     template = ChatTemplate(source, "gguf")
     tools = [{"name": "list_events", "description": "Kalender prüfen"}]
-    assert template.render(MESSAGES, tools=tools) == 'F{"name": "list_events", "description": "Kalender prüfen"}'
+    assert (
+        template.render(MESSAGES, tools=tools)
+        == 'F{"name": "list_events", "description": "Kalender prüfen"}'
+    )
     assert template.render(MESSAGES, tools=tools, enable_thinking=True).startswith("T")
 
 

@@ -213,5 +213,6 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.worker.cancel.set()
         self.thread.quit()
-        self.thread.wait(5000)
+        if self.thread.wait(10_000):
+            self.worker.unload()  # the worker thread has ended: safe to free llama.cpp here
         super().closeEvent(event)

@@ -63,11 +63,15 @@ class ModelWorker(QObject):
         self.cancel = threading.Event()
         self.model: LocalModel | None = None
 
-    @Slot(str)
-    def load(self, path: str) -> None:
+    def unload(self) -> None:
+        """Free the model now rather than at interpreter exit (llama.cpp dislikes the latter)."""
         if self.model is not None:
             self.model.close()
             self.model = None
+
+    @Slot(str)
+    def load(self, path: str) -> None:
+        self.unload()
         try:
             model = LocalModel(Path(path), self.settings)
             model.load()

@@ -1,0 +1,154 @@
+"""The chat window under pytest-qt (offscreen), on the real SmolLM2 model."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from app.llm.runtime import LocalModel
+from app.ui.main_window import MainWindow
+from app.ui.worker import TextBatcher
+from tests.conftest import TEST_SETTINGS
+
+pytestmark = pytest.mark.real_model
+
+
+@pytest.fixture
+def window(qtbot, smollm2_path: Path, data_dir: Path):
+    win = MainWindow(smollm2_path, TEST_SETTINGS)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: win.model_ready, timeout=30_000)
+    yield win
+    win.close()
+
+
+def _type_and_send(qtbot, win: MainWindow, text: str) -> None:
+    win.input.setFocus()
+    qtbot.keyClicks(win.input, text)
+    qtbot.keyClick(win.input, Qt.Key.Key_Return)
+
+
+def test_send_streams_reply_and_shows_speed(qtbot, window: MainWindow) -> None:
+    batches: list[str] = []
+    window.worker.text.connect(batches.append)
+    _type_and_send(qtbot, window, "Hello! Who are you?")
+    assert window.busy and window.stop_button.isEnabled() and not window.send_button.isEnabled()
+    assert window.input.toPlainText() == ""
+    qtbot.waitUntil(lambda: not window.busy, timeout=60_000)
+    assert batches, "no text reached the window"
+    view = window.chat_view.plain_text()
+    assert "You: Hello! Who are you?" in view
+    assert "".join(batches).strip() in view
+    assert "tokens/s" in window.status_label.text()
+    assert window.conversation.messages[-1].role == "assistant"
+
+
+def test_stop_ends_reply_within_200ms_and_keeps_text(qtbot, window: MainWindow) -> None:
+    window.worker.sampling.max_tokens = 3000
+    batches: list[str] = []
+    window.worker.text.connect(batches.append)
+    _type_and_send(qtbot, window, "Write a very long story about the sea.")
+    qtbot.waitUntil(lambda: len("".join(batches)) > 40, timeout=30_000)
+    started = time.perf_counter()
+    qtbot.mouseClick(window.stop_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.busy, timeout=5_000)
+    assert time.perf_counter() - started < 0.2
+    reply = window.conversation.messages[-1]
+    assert reply.role == "assistant" and reply.stopped
+    assert reply.content.startswith("".join(batches)[:40])
+    assert "(stopped)" in window.chat_view.plain_text()
+    # The conversation goes on after a stop.
+    _type_and_send(qtbot, window, "Thanks. Now say hi.")
+    qtbot.waitUntil(lambda: not window.busy, timeout=60_000)
+    assert [m.role for m in window.conversation.messages] == ["user", "assistant"] * 2
+
+
+def test_model_runs_in_the_worker_thread(qtbot, window: MainWindow, monkeypatch) -> None:
+    threads: list[threading.Thread] = []
+    original = LocalModel.reply
+
+    def spy(self, *args, **kwargs):
+        threads.append(threading.current_thread())
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(LocalModel, "reply", spy)
+    _type_and_send(qtbot, window, "Hi")
+    qtbot.waitUntil(lambda: not window.busy, timeout=60_000)
+    assert threads and threads[0] is not threading.main_thread()
+    assert window.worker.thread() is not QApplication.instance().thread()
+
+
+def test_unexpected_worker_error_is_shown_and_next_message_works(
+    qtbot, window: MainWindow, monkeypatch
+) -> None:
+    original = LocalModel.reply
+    calls = {"n": 0}
+
+    def flaky(self, *args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("simulated fault in the model backend")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(LocalModel, "reply", flaky)
+    _type_and_send(qtbot, window, "First message")
+    qtbot.waitUntil(lambda: not window.busy, timeout=30_000)
+    assert "Something went wrong" in window.chat_view.plain_text()
+    assert "simulated fault" in window.chat_view.plain_text()
+    assert window.conversation.messages[0].content == "First message"
+    _type_and_send(qtbot, window, "Second message")
+    qtbot.waitUntil(lambda: not window.busy, timeout=60_000)
+    assert window.conversation.messages[-1].role == "assistant"
+    assert window.conversation.messages[-1].content
+
+
+@pytest.mark.parametrize("damage", ["truncated", "not_gguf", "missing"])
+def test_bad_model_file_shows_error_and_window_stays_usable(
+    qtbot, smollm2_path: Path, tmp_path: Path, data_dir: Path, damage: str
+) -> None:
+    bad = tmp_path / "model.gguf"
+    if damage == "truncated":
+        with smollm2_path.open("rb") as src, bad.open("wb") as dst:
+            dst.write(src.read(20_000_000))
+    elif damage == "not_gguf":
+        bad.write_bytes(b"<html>404 Not Found</html>")
+    win = MainWindow(bad, TEST_SETTINGS)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: "No model loaded" in win.status_label.text(), timeout=30_000)
+    text = win.chat_view.plain_text()
+    assert str(bad) in text
+    assert {"truncated": "truncated", "not_gguf": "not a GGUF", "missing": "does not exist"}[
+        damage
+    ] in text
+    # Still usable: typing and sending explains that there is no model, and keeps the text.
+    _type_and_send(qtbot, win, "Are you there?")
+    assert "No model is loaded" in win.chat_view.plain_text()
+    assert win.input.toPlainText() == "Are you there?"
+    # Choosing a good model afterwards works.
+    good = tmp_path / "good.gguf"
+    shutil.copyfile(smollm2_path, good)
+    win.load_model(good)
+    qtbot.waitUntil(lambda: win.model_ready, timeout=30_000)
+    qtbot.keyClick(win.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not win.busy and len(win.conversation.messages) == 2, timeout=60_000)
+    win.close()
+
+
+def test_text_batcher_emits_at_most_once_per_frame() -> None:
+    emitted: list[str] = []
+    batcher = TextBatcher(emitted.append, interval=1 / 60)
+    started = time.monotonic()
+    for i in range(20_000):
+        batcher.add(str(i % 10))
+    batcher.flush()
+    elapsed = time.monotonic() - started
+    assert "".join(emitted) == "".join(str(i % 10) for i in range(20_000))
+    assert len(emitted) <= elapsed * 60 + 2

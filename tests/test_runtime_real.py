@@ -1,0 +1,100 @@
+"""The real SmolLM2 model through llama.cpp: streaming, cancel, a second message, limits."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from app.agent.chat import Conversation, run_turn
+from app.llm.runtime import GenerationError, GenerationStats, LocalModel, SamplingSettings
+
+pytestmark = pytest.mark.real_model
+
+LONG = SamplingSettings(max_tokens=400, temperature=0.8)
+
+
+def _prompt(model: LocalModel, text: str) -> list[int]:
+    messages = [
+        {"role": "system", "content": "You are helpful."},
+        {"role": "user", "content": text},
+    ]
+    return model.tokenize_prompt(model.render(messages))
+
+
+def test_reply_streams_in_pieces(smollm2: LocalModel) -> None:
+    stats = GenerationStats()
+    pieces = list(smollm2.generate(_prompt(smollm2, "Name three colours."), LONG, None, stats))
+    assert len(pieces) > 3
+    assert "".join(pieces).strip()
+    assert stats.generated_tokens >= len(pieces) - 1
+    assert stats.stop_reason in {"end", "max_tokens"}
+    assert stats.tokens_per_second > 0
+
+
+def test_cancel_mid_reply_stops_quickly(smollm2: LocalModel) -> None:
+    cancel = threading.Event()
+    stats = GenerationStats()
+    pieces: list[str] = []
+    cancelled_at = 0.0
+    prompt = _prompt(smollm2, "Write a long story about a lighthouse keeper.")
+    for piece in smollm2.generate(prompt, SamplingSettings(max_tokens=2000), cancel, stats):
+        pieces.append(piece)
+        if len(pieces) == 10:
+            cancelled_at = time.perf_counter()
+            cancel.set()
+    stopped_after = time.perf_counter() - cancelled_at
+    assert stats.stop_reason == "cancelled"
+    assert len(pieces) == 10  # nothing more was produced once cancelled
+    assert stopped_after < 0.2
+
+
+def test_cancel_during_prompt_evaluation(smollm2: LocalModel) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    stats = GenerationStats()
+    pieces = list(smollm2.generate(_prompt(smollm2, "word " * 600), LONG, cancel, stats))
+    assert pieces == []
+    assert stats.stop_reason == "cancelled"
+
+
+def test_second_message_reuses_the_cached_prefix(smollm2: LocalModel) -> None:
+    conversation = Conversation()
+    cancel = threading.Event()
+    first = run_turn(
+        conversation,
+        "What is the capital of France?",
+        smollm2,
+        lambda _: None,
+        cancel,
+        SamplingSettings(max_tokens=40),
+    )
+    second = run_turn(
+        conversation,
+        "And of Italy?",
+        smollm2,
+        lambda _: None,
+        cancel,
+        SamplingSettings(max_tokens=40),
+    )
+    assert first.reply.content and second.reply.content
+    assert [m.role for m in conversation.messages] == ["user", "assistant", "user", "assistant"]
+    # The second prompt starts with the first turn, so most of it comes from the cache.
+    assert second.stats.evaluated_prompt_tokens < second.stats.prompt_tokens / 2
+
+
+def test_max_tokens_is_a_hard_limit(smollm2: LocalModel) -> None:
+    stats = GenerationStats()
+    list(
+        smollm2.generate(
+            _prompt(smollm2, "Count to one hundred."), SamplingSettings(max_tokens=5), None, stats
+        )
+    )
+    assert stats.generated_tokens == 5
+    assert stats.stop_reason == "max_tokens"
+
+
+def test_prompt_longer_than_the_context_is_refused_clearly(smollm2: LocalModel) -> None:
+    with pytest.raises(GenerationError, match="too long"):
+        list(smollm2.generate(_prompt(smollm2, "word " * 3000)))

@@ -11,8 +11,8 @@ import pytest
 # Before anything imports Qt: GUI tests run without a screen unless a test opens Xvfb itself.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from app.llm.embedded import ensure_embedded_model  # noqa: E402
-from app.llm.runtime import LocalModel, RuntimeSettings  # noqa: E402
+from app.llm.embedded import ensure_embedded_model
+from app.llm.runtime import LocalModel, RuntimeSettings
 
 TEST_SETTINGS = RuntimeSettings(n_ctx=2048, n_threads=2, seed=1234)
 

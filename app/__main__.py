@@ -10,7 +10,11 @@ from app import APP_NAME, __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m app", description=f"{APP_NAME} assistant")
+    parser = argparse.ArgumentParser(
+        prog="python -m app",
+        description=f"{APP_NAME} assistant. `python -m app ask --help` runs one turn without a "
+        "window.",
+    )
     parser.add_argument("--model", type=Path, help="a GGUF model file to use")
     parser.add_argument("--data-dir", type=Path, help="where to keep models, logs and data")
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
@@ -18,6 +22,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["ask"]:
+        from app import ask
+
+        parser = argparse.ArgumentParser(
+            prog="python -m app ask", description="Run one turn of the assistant"
+        )
+        ask.add_arguments(parser)
+        return ask.run(parser.parse_args(argv[1:]))
     args = build_parser().parse_args(argv)
     from app.paths import data_dir
 
@@ -34,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 
     qt_app = QApplication(sys.argv[:1])
     qt_app.setApplicationName(APP_NAME)
-    window = MainWindow(model.expanduser().resolve())
+    window = MainWindow(model.expanduser().resolve(), data_dir=folder)
     window.show()
     return qt_app.exec()
 

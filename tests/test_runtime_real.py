@@ -7,7 +7,9 @@ import time
 
 import pytest
 
-from app.agent.chat import Conversation, run_turn
+from app.agent.chat import Conversation
+from app.agent.loop import Agent
+from app.agent.registry import Registry
 from app.llm.runtime import GenerationError, GenerationStats, LocalModel, SamplingSettings
 
 pytestmark = pytest.mark.real_model
@@ -61,24 +63,10 @@ def test_cancel_during_prompt_evaluation(smollm2: LocalModel) -> None:
 
 def test_second_message_reuses_the_cached_prefix(smollm2: LocalModel) -> None:
     conversation = Conversation()
-    cancel = threading.Event()
-    first = run_turn(
-        conversation,
-        "What is the capital of France?",
-        smollm2,
-        lambda _: None,
-        cancel,
-        SamplingSettings(max_tokens=40),
-    )
-    second = run_turn(
-        conversation,
-        "And of Italy?",
-        smollm2,
-        lambda _: None,
-        cancel,
-        SamplingSettings(max_tokens=40),
-    )
-    assert first.reply.content and second.reply.content
+    agent = Agent(smollm2, Registry(), sampling=SamplingSettings(max_tokens=40))
+    first = agent.run_turn(conversation, "What is the capital of France?")
+    second = agent.run_turn(conversation, "And of Italy?")
+    assert first.answer and second.answer
     assert [m.role for m in conversation.messages] == ["user", "assistant", "user", "assistant"]
     # The second prompt starts with the first turn, so most of it comes from the cache.
     assert second.stats.evaluated_prompt_tokens < second.stats.prompt_tokens / 2

@@ -1,14 +1,16 @@
-"""The in-process llama.cpp runtime: load a GGUF, evaluate prompts, stream tokens, cancel.
+"""The in-process llama.cpp runtime: load a GGUF, render prompts, stream tokens, cancel, and
+produce tool calls in the model's own wire format.
 
 We drive llama-cpp-python's low-level pieces (eval, sampler) ourselves rather than its
-`create_completion`: that way a prompt is evaluated in small chunks that can be cancelled,
-the sampler can be switched (a grammar for tool calls) mid-generation, and we count exactly
-which tokens were evaluated. Nothing here knows about Qt.
+`create_completion`: a prompt is evaluated in small chunks that can be cancelled, the sampler
+switches to a grammar for the span of a tool call and back, reasoning gets a token budget,
+and we count exactly which tokens were evaluated. Nothing here knows about Qt.
 """
 
 from __future__ import annotations
 
 import codecs
+import ctypes
 import logging
 import os
 import threading
@@ -18,12 +20,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.llm.backend import (
+    GenerationStats,
+    SamplingSettings,
+    StepRequest,
+    StepResult,
+    StreamEvent,
+)
 from app.llm.chat_template import ChatTemplate
+from app.llm.formats import (
+    CallFailed,
+    CallParsed,
+    ReasoningDelta,
+    TextDelta,
+    WireFormat,
+    detect_format,
+)
 from app.llm.gguf_file import GGUFInfo, ModelFileError, read_gguf
+from app.llm.guards import RepetitionGuard
+from app.llm.kv_cache import PromptCache
+from app.llm.special_tokens import neutralise_messages, special_token_pattern
+from app.llm.tools import ToolSpec
 
 log = logging.getLogger(__name__)
 
 DEFAULT_CONTEXT = 8192
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+FORCED_THINK_END = "\n</think>\n\n"
 
 
 def default_threads() -> int:
@@ -39,34 +62,20 @@ class RuntimeSettings:
     seed: int = -1  # -1: a new random seed each load
 
 
-@dataclass
-class SamplingSettings:
-    temperature: float = 0.7
-    top_k: int = 40
-    top_p: float = 0.9
-    min_p: float = 0.05
-    repeat_penalty: float = 1.1
-    max_tokens: int = 1024
-
-
-@dataclass
-class GenerationStats:
-    prompt_tokens: int = 0
-    evaluated_prompt_tokens: int = 0  # prompt tokens that had to be computed (not cached)
-    generated_tokens: int = 0
-    prompt_seconds: float = 0.0
-    generate_seconds: float = 0.0
-    stop_reason: str = ""  # "end" | "cancelled" | "max_tokens" | "context_full" | "repetition"
-
-    @property
-    def tokens_per_second(self) -> float:
-        if self.generate_seconds <= 0 or self.generated_tokens == 0:
-            return 0.0
-        return self.generated_tokens / self.generate_seconds
-
-
 class GenerationError(Exception):
     """Generation failed in a way the user should hear about (not a bug in our code)."""
+
+
+@dataclass
+class _Span:
+    """How the current generation treats tool calls: what opens and closes a call, and the
+    grammar (GBNF text) that constrains it; no grammar means calls are not constrained."""
+
+    call_open: str = ""
+    call_close: str = ""
+    grammar: Any = None
+    in_reasoning: bool = False
+    forced_open: bool = False  # the prompt already ends with call_open (tool_choice=required)
 
 
 class LocalModel:
@@ -78,7 +87,12 @@ class LocalModel:
         self.info: GGUFInfo = read_gguf(self.path)  # raises ModelFileError with a clear message
         self._llama: Any = None
         self.template: ChatTemplate | None = None
+        self.wire_format: WireFormat = detect_format(self.info.chat_template)
+        self.cache: PromptCache | None = None
         self._lock = threading.Lock()
+        self._grammars: dict[tuple[str, ...], Any] = {}
+        self._stable_prefix: dict[str, int] = {}
+        self._special = special_token_pattern(())
 
     @property
     def name(self) -> str:
@@ -124,11 +138,14 @@ class LocalModel:
         )
         if self.template.is_fallback:
             log.warning("%s has no chat template: using the ChatML fallback", self.path.name)
+        self._special = special_token_pattern(self._special_texts())
+        self.cache = PromptCache(self._llama, self.settings.n_batch)
 
     def close(self) -> None:
         if self._llama is not None:
             self._llama.close()
             self._llama = None
+            self.cache = None
 
     # -- prompts -----------------------------------------------------------------------------
 
@@ -143,7 +160,91 @@ class LocalModel:
             raise RuntimeError("the model is not loaded")
         return self.template.render(messages, **options)
 
-    # -- generation --------------------------------------------------------------------------
+    def build_prompt(self, request: StepRequest) -> tuple[str, list[int]]:
+        """The prompt text for a step in this model's format, and the stable points (token
+        counts) worth a checkpoint: after the system + tool block, after the last user turn."""
+        tools = request.tools if request.tool_choice != "none" else []
+        fmt = self.wire_format
+        safe = neutralise_messages(request.messages, self._special)
+        messages = fmt.prepare_messages(safe, tools)
+        options: dict[str, Any] = {
+            "tools": fmt.template_tools(tools),
+            "enable_thinking": request.enable_thinking,
+        }
+        prompt = self.render(messages, **options)
+        boundaries = [self._system_prefix_length(messages, options)]
+        history = self.render(messages, add_generation_prompt=False, **options)
+        if prompt.startswith(history) and len(history) < len(prompt):
+            boundaries.append(len(self.tokenize_prompt(history)))
+        return prompt, boundaries
+
+    def _system_prefix_length(self, messages: list[dict[str, Any]], options: dict[str, Any]) -> int:
+        """Tokens shared by every conversation with this system prompt and tool block."""
+        system = [m for m in messages[:1] if m.get("role") == "system"]
+        key = repr((system, options))
+        if key not in self._stable_prefix:
+            probes = [
+                self.tokenize_prompt(
+                    self.render([*system, {"role": "user", "content": text}], **options)
+                )
+                for text in ("A", "Z")
+            ]
+            self._stable_prefix[key] = _common_prefix(*probes)
+        return self._stable_prefix[key]
+
+    # -- one step for the agent --------------------------------------------------------------
+
+    def step(
+        self,
+        request: StepRequest,
+        on_event: Callable[[StreamEvent], None],
+        cancel: threading.Event,
+    ) -> StepResult:
+        """The model's answer to the conversation: streamed text and reasoning, parsed and
+        validated tool calls in the model's native wire format."""
+        tools = request.tools if request.tool_choice != "none" else []
+        prompt, boundaries = self.build_prompt(request)
+        span = _Span(in_reasoning=_ends_inside_reasoning(prompt))
+        if tools:
+            span.call_open = self.wire_format.call_open
+            span.call_close = self.wire_format.call_close
+            span.grammar = self._grammar(tools)
+            if request.tool_choice == "required":
+                prompt += span.call_open
+                span.forced_open = True
+        result = StepResult()
+        parser = self.wire_format.new_parser(
+            {t.name: t for t in tools}, in_reasoning=span.in_reasoning
+        )
+
+        def handle(events: list[Any]) -> None:
+            for event in events:
+                if isinstance(event, TextDelta):
+                    result.text += event.text
+                    on_event(StreamEvent("text", event.text))
+                elif isinstance(event, ReasoningDelta):
+                    result.reasoning += event.text
+                    on_event(StreamEvent("reasoning", event.text))
+                elif isinstance(event, CallParsed):
+                    result.calls.append(event.call)
+                elif isinstance(event, CallFailed):
+                    result.problems.append(event.problem)
+
+        if span.forced_open:
+            handle(parser.feed(span.call_open))
+        pieces = self.generate(
+            self.tokenize_prompt(prompt),
+            request.sampling,
+            cancel,
+            result.stats,
+            span,
+            boundaries,
+        )
+        for piece in pieces:
+            result.raw += piece
+            handle(parser.feed(piece))
+        handle(parser.finish())
+        return result
 
     def reply(
         self,
@@ -152,12 +253,12 @@ class LocalModel:
         cancel: threading.Event,
         sampling: SamplingSettings,
     ) -> GenerationStats:
-        """Render the conversation with the model's template and stream the answer."""
-        stats = GenerationStats()
-        tokens = self.tokenize_prompt(self.render(messages))
-        for piece in self.generate(tokens, sampling, cancel, stats):
-            on_text(piece)
-        return stats
+        """Plain chat without tools: stream the answer's text."""
+        request = StepRequest(messages=messages, sampling=sampling)
+        result = self.step(request, lambda e: on_text(e.text) if e.kind == "text" else None, cancel)
+        return result.stats
+
+    # -- generation --------------------------------------------------------------------------
 
     def generate(
         self,
@@ -165,8 +266,10 @@ class LocalModel:
         sampling: SamplingSettings | None = None,
         cancel: threading.Event | None = None,
         stats: GenerationStats | None = None,
+        span: _Span | None = None,
+        boundaries: Sequence[int] = (),
     ) -> Iterator[str]:
-        """Evaluate `prompt_tokens` and yield the reply as text pieces until the model stops.
+        """Evaluate `prompt_tokens` and yield the output as text pieces until the model stops.
 
         Fills `stats` as it goes (stop_reason at the end). Cancelling stops within one
         prompt chunk or one token.
@@ -175,7 +278,9 @@ class LocalModel:
         cancel = cancel or threading.Event()
         stats = stats if stats is not None else GenerationStats()
         with self._lock:
-            yield from self._generate(list(prompt_tokens), sampling, cancel, stats)
+            yield from self._generate(
+                list(prompt_tokens), sampling, cancel, stats, span or _Span(), boundaries
+            )
 
     def _generate(
         self,
@@ -183,8 +288,12 @@ class LocalModel:
         sampling: SamplingSettings,
         cancel: threading.Event,
         stats: GenerationStats,
+        span: _Span,
+        boundaries: Sequence[int],
     ) -> Iterator[str]:
         llama = self.llama
+        cache = self.cache
+        assert cache is not None
         n_ctx = llama.n_ctx()
         stats.prompt_tokens = len(tokens)
         if len(tokens) >= n_ctx:
@@ -193,16 +302,24 @@ class LocalModel:
                 f"the limit is {n_ctx}). Start a new conversation."
             )
         started = time.perf_counter()
-        if not self._evaluate_prompt(tokens, cancel, stats):
-            stats.prompt_seconds = time.perf_counter() - started
+        evaluated = cache.evaluate(tokens, cancel, boundaries)
+        stats.prompt_seconds = time.perf_counter() - started
+        if evaluated is None:
             stats.stop_reason = "cancelled"
             return
-        stats.prompt_seconds = time.perf_counter() - started
+        stats.evaluated_prompt_tokens = evaluated
 
-        sampler = self._sampler(sampling)
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        piece = _token_piece_function(llama)
+        piece_of = _token_piece_function(llama)
         is_end = _end_of_generation_check(llama)
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        free_sampler = self._sampler(sampling)
+        in_call = span.forced_open
+        sampler = self._sampler(sampling, span.grammar) if in_call else free_sampler
+        in_reasoning = span.in_reasoning
+        reasoning_tokens = 0
+        guard = RepetitionGuard()
+        generated: list[int] = []
+        tail = ""  # recent text, to spot tags split over several tokens
         started = time.perf_counter()
         try:
             while True:
@@ -212,7 +329,7 @@ class LocalModel:
                 if stats.generated_tokens >= sampling.max_tokens:
                     stats.stop_reason = "max_tokens"
                     break
-                if llama.n_tokens >= n_ctx:
+                if llama.n_tokens >= n_ctx - 1:
                     stats.stop_reason = "context_full"
                     break
                 token = sampler.sample(llama._ctx, -1)
@@ -220,54 +337,65 @@ class LocalModel:
                     stats.stop_reason = "end"
                     break
                 stats.generated_tokens += 1
-                text = decoder.decode(piece(token))
-                llama.eval([token])
+                generated.append(token)
+                text = decoder.decode(piece_of(token))
+                to_eval = [token]
+                if span.call_open and not in_call and not in_reasoning:
+                    cut = _tag_end_in(tail, text, span.call_open)
+                    if cut is not None:
+                        # The opening tag ends inside this token: keep only up to the tag, so
+                        # the grammar sees the call from its very first character.
+                        if cut < len(text):
+                            text = text[:cut]
+                            to_eval = (
+                                self.llama.tokenize(
+                                    text.encode("utf-8"), add_bos=False, special=False
+                                )
+                                if text
+                                else []
+                            )
+                        in_call = True
+                        sampler = self._sampler(sampling, span.grammar)
+                elif in_call and (tail + text).endswith(span.call_close):
+                    in_call = False
+                    sampler = free_sampler
+                if to_eval:
+                    cache.append(to_eval)
+                tail = (tail + text)[-64:]
                 if text:
                     yield text
-            tail = decoder.decode(b"", final=True)
-            if tail:
-                yield tail
+                if in_reasoning:
+                    reasoning_tokens += 1
+                    if tail.endswith(THINK_CLOSE):
+                        in_reasoning = False
+                    elif reasoning_tokens >= sampling.thinking_budget:
+                        cache.append(
+                            self.llama.tokenize(
+                                FORCED_THINK_END.encode(), add_bos=False, special=True
+                            )
+                        )
+                        in_reasoning = False
+                        tail = (tail + FORCED_THINK_END)[-64:]
+                        yield FORCED_THINK_END
+                elif tail.endswith(THINK_OPEN):
+                    in_reasoning = True
+                if not in_call and guard.tripped(generated):
+                    stats.stop_reason = "repetition"
+                    break
+            final = decoder.decode(b"", final=True)
+            if final:
+                yield final
         finally:
             stats.generate_seconds = time.perf_counter() - started
 
-    def _evaluate_prompt(
-        self, tokens: list[int], cancel: threading.Event, stats: GenerationStats
-    ) -> bool:
-        """Bring the context to `tokens`, re-using what is cached when it is a prefix.
+    def _grammar(self, tools: list[ToolSpec]) -> Any:
+        from llama_cpp import LlamaGrammar
 
-        Returns False if cancelled part-way (the context then holds a valid shorter prefix).
-        """
-        llama = self.llama
-        cached = list(llama.input_ids[: llama.n_tokens])
-        common = _common_prefix(cached, tokens)
-        if common == len(tokens):
-            common -= 1  # re-evaluate the last token so that fresh logits exist for sampling
-        if common < len(cached) and not self._truncate(common):
-            common = 0
-        todo = tokens[common:]
-        stats.evaluated_prompt_tokens = len(todo)
-        chunk = 32
-        index = 0
-        while index < len(todo):
-            if cancel.is_set():
-                return False
-            piece = todo[index : index + chunk]
-            began = time.perf_counter()
-            llama.eval(piece)
-            index += len(piece)
-            # Grow chunks while they stay well under the 200 ms cancel promise.
-            if time.perf_counter() - began < 0.05:
-                chunk = min(chunk * 2, self.settings.n_batch)
-        return True
-
-    def _truncate(self, keep: int) -> bool:
-        """Drop cached tokens after `keep`. Recurrent/hybrid models cannot: then start over."""
-        llama = self.llama
-        if keep > 0 and llama._ctx.kv_cache_seq_rm(-1, keep, -1):
-            llama.n_tokens = keep
-            return True
-        llama.reset()
-        return False
+        key = tuple(sorted(repr(t.to_openai()) for t in tools))
+        if key not in self._grammars:
+            text = self.wire_format.call_grammar(tools)
+            self._grammars[key] = LlamaGrammar.from_string(text, verbose=False)
+        return self._grammars[key]
 
     def _sampler(self, sampling: SamplingSettings, grammar: Any = None) -> Any:
         return self.llama._init_sampler(
@@ -278,6 +406,33 @@ class LocalModel:
             repeat_penalty=sampling.repeat_penalty,
             grammar=grammar,
         )
+
+    def _special_texts(self) -> list[str]:
+        """Texts of this vocabulary's control and user-defined tokens (`<|im_end|>`, ...)."""
+        types = self.info.metadata.get("tokenizer.ggml.token_type")
+        if not isinstance(types, list):
+            return []
+        vocab = self.llama._model
+        return [
+            vocab.token_get_text(index)
+            for index, kind in enumerate(types)
+            if kind in (3, 4)  # CONTROL, USER_DEFINED
+        ]
+
+
+def _ends_inside_reasoning(prompt: str) -> bool:
+    tail = prompt.rstrip()
+    return tail.endswith(THINK_OPEN)
+
+
+def _tag_end_in(tail: str, text: str, tag: str) -> int | None:
+    """If `tag` ends inside `text` (possibly starting in `tail`), the index in `text` just
+    after it; otherwise None."""
+    joined = tail + text
+    start = joined.find(tag, max(0, len(tail) - len(tag) + 1))
+    if start < 0:
+        return None
+    return start + len(tag) - len(tail)
 
 
 def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
@@ -298,8 +453,6 @@ def _end_of_generation_check(llama: Any) -> Callable[[int], bool]:
 
 def _token_piece_function(llama: Any) -> Callable[[int], bytes]:
     """The bytes of one token as text (control tokens give b"")."""
-    import ctypes
-
     import llama_cpp
 
     vocab = llama_cpp.llama_model_get_vocab(llama.model)

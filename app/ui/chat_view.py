@@ -57,6 +57,23 @@ class ChatView(QTextBrowser):
         self._streaming = False
         self._scroll_to_end()
 
+    def add_tool_card(self, record: Any) -> None:
+        """A card for one tool call: what ran, the gate's decision, the outcome."""
+        outcome = {"ok": "done", "error": "failed", "refused": "not done"}.get(record.status, "")
+        decision = {"allow": "allowed", "confirm": "asked you", "deny": "refused by Hearth"}
+        answer = f", you {record.answer}" if record.answer else ""
+        arguments = ", ".join(f"{k}={_short(v)}" for k, v in record.arguments.items())
+        line = (
+            f"🔧 {record.name}({arguments}) · {decision.get(record.decision, '')}"
+            f"{answer} · {outcome}"
+        )
+        self._cursor_at_end().insertHtml(
+            f'<p style="color:{_ROLE_COLOURS["note"]}; margin:4px 0 4px 12px">'
+            f"{html.escape(line)}</p>"
+        )
+        self._streaming = False
+        self._scroll_to_end()
+
     def plain_text(self) -> str:
         return self.toPlainText()
 
@@ -79,3 +96,8 @@ class ChatView(QTextBrowser):
     def _scroll_to_end(self) -> None:
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

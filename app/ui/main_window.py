@@ -19,9 +19,12 @@ from PySide6.QtWidgets import (
 )
 
 from app import APP_NAME
-from app.agent.chat import Conversation, TurnResult
+from app.agent.chat import Conversation
+from app.agent.confirm import ConfirmationRequest
+from app.agent.loop import CallRecord, TurnReport
 from app.llm.runtime import RuntimeSettings
 from app.ui.chat_view import ChatView
+from app.ui.confirm_dialog import ConfirmDialog
 from app.ui.worker import ModelWorker
 
 log = logging.getLogger(__name__)
@@ -52,7 +55,13 @@ class MainWindow(QMainWindow):
     request_load = Signal(str)
     request_turn = Signal(object, str)
 
-    def __init__(self, model_path: Path, settings: RuntimeSettings | None = None) -> None:
+    def __init__(
+        self,
+        model_path: Path,
+        settings: RuntimeSettings | None = None,
+        data_dir: Path | None = None,
+        folders: list[Path] | None = None,
+    ) -> None:
         super().__init__()
         self.setWindowTitle(APP_NAME)
         self.resize(860, 640)
@@ -96,7 +105,7 @@ class MainWindow(QMainWindow):
 
         self.thread = QThread(self)
         self.thread.setObjectName("model-worker")
-        self.worker = ModelWorker(settings)
+        self.worker = ModelWorker(settings, data_dir=data_dir, folders=folders)
         self.worker.moveToThread(self.thread)
         self.request_load.connect(self.worker.load)
         self.request_turn.connect(self.worker.run_turn)
@@ -105,6 +114,9 @@ class MainWindow(QMainWindow):
         self.worker.text.connect(self._on_text)
         self.worker.turn_finished.connect(self._on_turn_finished)
         self.worker.turn_failed.connect(self._on_turn_failed)
+        self.worker.tool_call.connect(self._on_tool_call)
+        self.worker.confirmation_needed.connect(self._on_confirmation_needed)
+        self.last_dialog: ConfirmDialog | None = None
         self.thread.start()
         self.load_model(model_path)
         self.input.setFocus()
@@ -183,9 +195,22 @@ class MainWindow(QMainWindow):
         self.chat_view.append_reply_text(text)
 
     @Slot(object)
-    def _on_turn_finished(self, result: TurnResult) -> None:
-        stats = result.stats
-        self.chat_view.end_reply(_STOP_NOTES.get(stats.stop_reason))
+    def _on_tool_call(self, record: CallRecord) -> None:
+        self.chat_view.add_tool_card(record)
+
+    @Slot(object)
+    def _on_confirmation_needed(self, request: ConfirmationRequest) -> None:
+        dialog = ConfirmDialog(request, self)
+        self.last_dialog = dialog
+        dialog.finished.connect(lambda _code: self.worker.answer(dialog.result_answer))
+        dialog.open()  # window-modal, but the event loop keeps running
+
+    @Slot(object)
+    def _on_turn_finished(self, report: TurnReport) -> None:
+        stats = report.stats
+        self.chat_view.end_reply(
+            _STOP_NOTES.get(report.stop_reason) or _STOP_NOTES.get(stats.stop_reason)
+        )
         self.busy = False
         self._update_buttons()
         self._set_status(

@@ -1,7 +1,8 @@
 """The model worker: lives in its own QThread so the GUI thread never calls llama.cpp.
 
 The GUI talks to it only through queued signals, and cancels through a threading.Event
-(a queued signal would wait behind the very generation it wants to stop).
+(a queued signal would wait behind the very generation it wants to stop). A confirmation
+blocks this worker thread, never the GUI: the dialog's answer comes back through `answer()`.
 """
 
 from __future__ import annotations
@@ -14,10 +15,15 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.agent.chat import Conversation, run_turn
+from app.agent.chat import Conversation
+from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
+from app.agent.loop import Agent, AgentEvent, TurnReport
+from app.agent.policy import ContextState
+from app.agent.toolbox import build_registry
+from app.llm.backend import SamplingSettings
 from app.llm.chat_template import TemplateRenderError
 from app.llm.gguf_file import ModelFileError
-from app.llm.runtime import GenerationError, LocalModel, RuntimeSettings, SamplingSettings
+from app.llm.runtime import GenerationError, LocalModel, RuntimeSettings
 
 log = logging.getLogger(__name__)
 
@@ -53,21 +59,34 @@ class ModelWorker(QObject):
     loaded = Signal(str)  # the model's name
     load_failed = Signal(str)  # a message for the user
     text = Signal(str)  # a batch of reply text
-    turn_finished = Signal(object)  # TurnResult
+    tool_call = Signal(object)  # CallRecord, for a tool card
+    confirmation_needed = Signal(object)  # ConfirmationRequest
+    turn_finished = Signal(object)  # TurnReport
     turn_failed = Signal(str)  # a message for the user
 
-    def __init__(self, settings: RuntimeSettings | None = None) -> None:
+    def __init__(
+        self,
+        settings: RuntimeSettings | None = None,
+        data_dir: Path | None = None,
+        folders: list[Path] | None = None,
+    ) -> None:
         super().__init__()
         self.settings = settings or RuntimeSettings()
         self.sampling = SamplingSettings()
         self.cancel = threading.Event()
         self.model: LocalModel | None = None
+        self.agent: Agent | None = None
+        self.data_dir = data_dir
+        self.folders = folders or []
+        self._answer: ConfirmationAnswer | None = None
+        self._answered = threading.Event()
 
     def unload(self) -> None:
         """Free the model now rather than at interpreter exit (llama.cpp dislikes the latter)."""
         if self.model is not None:
             self.model.close()
             self.model = None
+            self.agent = None
 
     @Slot(str)
     def load(self, path: str) -> None:
@@ -79,29 +98,55 @@ class ModelWorker(QObject):
             log.warning("model not loaded: %s", exc)
             self.load_failed.emit(exc.user_message())
             return
-        except Exception as exc:
+        except Exception as exc:  # anything else must still reach the user
             log.exception("unexpected error while loading %s", path)
             self.load_failed.emit(f"The model {path} could not be loaded: {exc}")
             return
         self.model = model
+        self.agent = self._make_agent(model)
         self.loaded.emit(model.name)
+
+    def _make_agent(self, model: LocalModel) -> Agent:
+        database = None
+        audit = None
+        if self.data_dir is not None:
+            from app.store.database import Database
+
+            database = Database.open(self.data_dir)
+            audit = database.audit_log()
+        context = ContextState(allowed_folders=[str(p) for p in self.folders])
+        registry = build_registry(folders=self.folders, data=database)
+        return Agent(
+            model,
+            registry,
+            context=context,
+            confirmer=self._confirm,
+            audit=audit,
+            sampling=self.sampling,
+        )
 
     @Slot(object, str)
     def run_turn(self, conversation: Conversation, user_text: str) -> None:
         self.cancel.clear()
-        if self.model is None:
+        if self.agent is None:
             self.turn_failed.emit("No model is loaded. Choose a model file in File → Open model…")
             return
         batcher = TextBatcher(self.text.emit)
+
+        def on_event(event: AgentEvent) -> None:
+            if event.kind == "text":
+                batcher.add(event.text)
+            elif event.kind == "call" and event.call is not None:
+                batcher.flush()
+                self.tool_call.emit(event.call)
+
         try:
-            result = run_turn(
-                conversation, user_text, self.model, batcher.add, self.cancel, self.sampling
-            )
+            report: TurnReport = self.agent.run_turn(conversation, user_text, on_event, self.cancel)
         except (GenerationError, TemplateRenderError) as exc:
             batcher.flush()
             self.turn_failed.emit(str(exc))
             return
-        except Exception as exc:
+        except Exception as exc:  # the app stays up; the next message works
             batcher.flush()
             log.exception("unexpected error during a turn")
             self.turn_failed.emit(
@@ -110,4 +155,21 @@ class ModelWorker(QObject):
             )
             return
         batcher.flush()
-        self.turn_finished.emit(result)
+        self.turn_finished.emit(report)
+
+    # -- confirmations -----------------------------------------------------------------------
+
+    def _confirm(self, request: ConfirmationRequest) -> ConfirmationAnswer:
+        """Runs in the worker thread: ask the GUI and wait; Stop counts as a refusal."""
+        self._answered.clear()
+        self._answer = None
+        self.confirmation_needed.emit(request)
+        while not self._answered.wait(0.05):
+            if self.cancel.is_set():
+                return ConfirmationAnswer.deny()
+        return self._answer or ConfirmationAnswer.deny()
+
+    def answer(self, answer: ConfirmationAnswer) -> None:
+        """Called from the GUI thread when the user has decided."""
+        self._answer = answer
+        self._answered.set()

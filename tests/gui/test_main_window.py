@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.llm.runtime import LocalModel
@@ -23,10 +23,19 @@ pytestmark = pytest.mark.real_model
 def window(qtbot, smollm2_path: Path, data_dir: Path):
     win = MainWindow(smollm2_path, TEST_SETTINGS)
     qtbot.addWidget(win)
+    _deny_dialogs(win)
     win.show()
     qtbot.waitUntil(lambda: win.model_ready, timeout=30_000)
     yield win
     win.close()
+
+
+def _deny_dialogs(win: MainWindow) -> None:
+    """The tiny model sometimes calls a tool that needs confirmation: answer Deny, as a
+    cautious user would, so the chat tests never wait on a dialog."""
+    win.worker.confirmation_needed.connect(
+        lambda _request: QTimer.singleShot(0, lambda: win.last_dialog and win.last_dialog.reject())
+    )
 
 
 def _type_and_send(qtbot, win: MainWindow, text: str) -> None:
@@ -72,13 +81,13 @@ def test_stop_ends_reply_within_200ms_and_keeps_text(qtbot, window: MainWindow) 
 
 def test_model_runs_in_the_worker_thread(qtbot, window: MainWindow, monkeypatch) -> None:
     threads: list[threading.Thread] = []
-    original = LocalModel.reply
+    original = LocalModel.step
 
     def spy(self, *args, **kwargs):
         threads.append(threading.current_thread())
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(LocalModel, "reply", spy)
+    monkeypatch.setattr(LocalModel, "step", spy)
     _type_and_send(qtbot, window, "Hi")
     qtbot.waitUntil(lambda: not window.busy, timeout=60_000)
     assert threads and threads[0] is not threading.main_thread()
@@ -88,7 +97,7 @@ def test_model_runs_in_the_worker_thread(qtbot, window: MainWindow, monkeypatch)
 def test_unexpected_worker_error_is_shown_and_next_message_works(
     qtbot, window: MainWindow, monkeypatch
 ) -> None:
-    original = LocalModel.reply
+    original = LocalModel.step
     calls = {"n": 0}
 
     def flaky(self, *args, **kwargs):
@@ -97,7 +106,7 @@ def test_unexpected_worker_error_is_shown_and_next_message_works(
             raise RuntimeError("simulated fault in the model backend")
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(LocalModel, "reply", flaky)
+    monkeypatch.setattr(LocalModel, "step", flaky)
     _type_and_send(qtbot, window, "First message")
     qtbot.waitUntil(lambda: not window.busy, timeout=30_000)
     assert "Something went wrong" in window.chat_view.plain_text()
@@ -121,6 +130,7 @@ def test_bad_model_file_shows_error_and_window_stays_usable(
         bad.write_bytes(b"<html>404 Not Found</html>")
     win = MainWindow(bad, TEST_SETTINGS)
     qtbot.addWidget(win)
+    _deny_dialogs(win)
     win.show()
     qtbot.waitUntil(lambda: "No model loaded" in win.status_label.text(), timeout=30_000)
     text = win.chat_view.plain_text()

@@ -1,0 +1,362 @@
+"""One user turn: the model answers, calls tools (one, several in parallel, or over several
+steps), the gate decides each call, the user confirms what the gate asks about, the results go
+back to the model, until it answers in text.
+
+The model is never the security boundary: every call passes `policy.decide`, which only code
+controls, and an approval is redeemed against the exact arguments that run.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.agent.audit import AuditEntry, AuditLog, NullAuditLog
+from app.agent.chat import Conversation
+from app.agent.confirm import (
+    Answer,
+    ConfirmationAnswer,
+    ConfirmationRequest,
+    Confirmer,
+    deny_everything,
+)
+from app.agent.policy import DEFAULT_RULES, ApprovalBook, ContextState, Decision, decide
+from app.agent.registry import Registry, ToolFailed, ToolResult
+from app.llm.backend import (
+    GenerationStats,
+    ModelBackend,
+    SamplingSettings,
+    StepRequest,
+    StepResult,
+    StreamEvent,
+)
+from app.llm.tools import ToolCall, validate_call
+
+log = logging.getLogger(__name__)
+
+MAX_STEPS = 8
+
+
+@dataclass
+class CallRecord:
+    """What happened to one tool call: the `ask --json` transcript entry and the chat card."""
+
+    name: str
+    arguments: dict[str, Any]
+    decision: str  # "allow" | "confirm" | "deny"
+    answer: str | None = None  # "approved" | "edited" | "denied" | None
+    status: str = ""  # "ok" | "error" | "refused"
+    result: Any = None
+    reasons: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "arguments": self.arguments,
+            "decision": self.decision,
+            "answer": self.answer,
+            "status": self.status,
+            "result": self.result,
+            "reasons": self.reasons,
+        }
+
+
+@dataclass
+class AgentEvent:
+    """Progress of a turn for a live view (the GUI's tool cards, the terminal)."""
+
+    kind: str  # "text" | "reasoning" | "call" | "step"
+    text: str = ""
+    call: CallRecord | None = None
+
+
+@dataclass
+class TurnReport:
+    answer: str = ""
+    calls: list[CallRecord] = field(default_factory=list)
+    steps: int = 0
+    stop_reason: str = ""  # "answered" | "cancelled" | "step_limit" | model stop reasons
+    stats: GenerationStats = field(default_factory=GenerationStats)
+
+
+_DECISION_NAMES = {Decision.ALLOW: "allow", Decision.CONFIRM: "confirm", Decision.DENY: "deny"}
+
+
+class Agent:
+    def __init__(
+        self,
+        backend: ModelBackend,
+        registry: Registry,
+        context: ContextState | None = None,
+        confirmer: Confirmer = deny_everything,
+        audit: AuditLog | None = None,
+        sampling: SamplingSettings | None = None,
+        max_steps: int = MAX_STEPS,
+        standing: Any = None,
+    ) -> None:
+        self.backend = backend
+        self.registry = registry
+        self.context = context or ContextState()
+        self.confirmer = confirmer
+        self.audit = audit or NullAuditLog()
+        self.sampling = sampling or SamplingSettings()
+        self.max_steps = max_steps
+        self.standing = standing
+        self.approvals = ApprovalBook()
+        self.enable_thinking = False
+
+    def run_turn(
+        self,
+        conversation: Conversation,
+        user_text: str,
+        on_event: Callable[[AgentEvent], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> TurnReport:
+        emit = on_event or (lambda _event: None)
+        cancel = cancel or threading.Event()
+        conversation.add("user", user_text)
+        self.context.note_user_text(user_text)
+        report = TurnReport()
+        repaired = False
+        for step in range(1, self.max_steps + 1):
+            report.steps = step
+            emit(AgentEvent("step", str(step)))
+            result = self._model_step(conversation, emit, cancel, report)
+            reply = conversation.add(
+                "assistant", result.text, reasoning=result.reasoning, tool_calls=result.calls
+            )
+            if cancel.is_set() or result.stats.stop_reason == "cancelled":
+                reply.stopped = True
+                report.stop_reason = "cancelled"
+                break
+            if not result.calls and not result.problems:
+                report.answer = result.text.strip()
+                report.stop_reason = (
+                    "answered"
+                    if result.stats.stop_reason in ("end", "")
+                    else result.stats.stop_reason
+                )
+                break
+            for call in result.calls:
+                if cancel.is_set():
+                    break
+                record = self._handle_call(call, conversation, emit)
+                report.calls.append(record)
+            if result.problems:
+                for problem in result.problems:  # every proposal reaches the audit log
+                    self._record_problem(problem.tool, problem.message, problem.raw)
+                if repaired:  # one repair try per turn: then tell the user plainly
+                    report.answer = (
+                        "The model kept producing tool calls I could not understand, so I "
+                        "stopped. Try rephrasing your request."
+                    )
+                    conversation.add("assistant", report.answer)
+                    report.stop_reason = "malformed_calls"
+                    break
+                repaired = True
+                for problem in result.problems:
+                    conversation.add(
+                        "tool",
+                        f"Error: {problem.message}",
+                        name=problem.tool or "unknown",
+                        tool_call_id="",
+                    )
+            if cancel.is_set():
+                report.stop_reason = "cancelled"
+                break
+        else:
+            report.stop_reason = "step_limit"
+            report.answer = (
+                f"I stopped after {self.max_steps} steps without finishing. "
+                "You can ask me to continue, or rephrase the request."
+            )
+            conversation.add("assistant", report.answer)
+        return report
+
+    # -- one model step ----------------------------------------------------------------------
+
+    def _model_step(
+        self,
+        conversation: Conversation,
+        emit: Callable[[AgentEvent], None],
+        cancel: threading.Event,
+        report: TurnReport,
+    ) -> StepResult:
+        request = StepRequest(
+            messages=conversation.for_template(),
+            tools=self.registry.specs(),
+            sampling=self.sampling,
+            enable_thinking=self.enable_thinking,
+        )
+
+        def forward(event: StreamEvent) -> None:
+            emit(AgentEvent(event.kind, event.text))
+
+        result = self.backend.step(request, forward, cancel)
+        _add_stats(report.stats, result.stats)
+        return result
+
+    # -- one call ----------------------------------------------------------------------------
+
+    def _handle_call(
+        self, call: ToolCall, conversation: Conversation, emit: Callable[[AgentEvent], None]
+    ) -> CallRecord:
+        verdict = decide(call.name, call.arguments, self.context, DEFAULT_RULES, self.standing)
+        record = CallRecord(
+            call.name,
+            dict(call.arguments),
+            _DECISION_NAMES[verdict.decision],
+            reasons=list(verdict.reasons),
+        )
+        tool = self.registry.get(call.name)
+        arguments = dict(call.arguments)
+        if verdict.decision == Decision.DENY or tool is None:
+            record.status = "refused"
+            record.result = "Refused: " + "; ".join(verdict.reasons or ["this tool is unknown"])
+        elif verdict.decision == Decision.CONFIRM:
+            answer, arguments = self._confirm(call, arguments, verdict)
+            record.answer = answer.value
+            if answer == Answer.DENIED:
+                record.status = "refused"
+                record.result = "The user declined this action."
+            elif arguments is None:
+                record.status = "refused"
+                record.result = "Refused: the edited action is not allowed."
+            else:
+                record.arguments = dict(arguments)
+        trusted = True
+        if not record.status and tool is not None and arguments is not None:
+            trusted = self._run(tool.handler, arguments, record)
+        self.audit.write(
+            AuditEntry(
+                tool=record.name,
+                arguments=record.arguments,
+                decision=record.decision,
+                answer=record.answer,
+                status=record.status,
+                reasons=record.reasons,
+                result_preview=_preview(record.result),
+            )
+        )
+        emit(AgentEvent("call", call=record))
+        conversation.add(
+            "tool",
+            _result_text(record),
+            tool_call_id=call.id,
+            name=call.name,
+            trusted=trusted,
+        )
+        return record
+
+    def _confirm(
+        self, call: ToolCall, arguments: dict[str, Any], verdict: Any
+    ) -> tuple[Answer, dict[str, Any] | None]:
+        tool = self.registry.get(call.name)
+        token = self.approvals.issue(call.name, arguments)
+        request = ConfirmationRequest(
+            tool=call.name,
+            arguments=dict(arguments),
+            label=verdict.label.value if verdict.label else "unknown",
+            reasons=tuple(verdict.reasons),
+            preview=_render_preview(tool, arguments),
+            provenance=verdict.provenance,
+            untyped_values=tuple(verdict.untyped_values),
+            token=token,
+            editable=tuple(arguments),
+        )
+        try:
+            answer: ConfirmationAnswer = self.confirmer(request)
+        except Exception:  # a broken dialog must never count as a yes
+            log.exception("the confirmation failed; treating it as a refusal")
+            answer = ConfirmationAnswer.deny()
+        if answer.answer == Answer.DENIED:
+            return Answer.DENIED, None
+        if answer.answer == Answer.EDITED and answer.arguments is not None:
+            edited = dict(answer.arguments)
+            problems = validate_call(ToolCall(call.name, edited), {call.name: tool.spec})
+            again = decide(call.name, edited, self.context, DEFAULT_RULES, self.standing)
+            if problems or again.decision == Decision.DENY:
+                return Answer.EDITED, None
+            # The user saw and approved exactly these edited arguments.
+            token = self.approvals.issue(call.name, edited)
+            arguments = edited
+        if not self.approvals.redeem(token, call.name, arguments):
+            return answer.answer, None
+        return answer.answer, arguments
+
+    def _run(self, handler: Any, arguments: dict[str, Any], record: CallRecord) -> bool:
+        """Run the tool, fill in the record, and say whether its result can be trusted."""
+        try:
+            result: ToolResult = handler(arguments)
+        except ToolFailed as exc:
+            record.status = "error"
+            record.result = str(exc)
+            return self._note_source(record.name, None, f"an error from {record.name}")
+        except Exception as exc:  # a bug in a tool must not end the turn
+            log.exception("tool %s failed", record.name)
+            record.status = "error"
+            record.result = f"The tool failed unexpectedly ({type(exc).__name__})."
+            return True
+        record.status = "ok"
+        record.result = result.content
+        return self._note_source(
+            record.name, result.trusted, result.source or f"the result of {record.name}"
+        )
+
+    def _note_source(self, tool: str, trusted: bool | None, source: str) -> bool:
+        """Taint the context if this output came from others (by the tool's fixed rule, or
+        as the tool itself says). An error text counts: a server can write its own."""
+        rule = DEFAULT_RULES.get(tool)
+        untrusted = trusted is False or (rule is not None and rule.untrusted_result)
+        if untrusted:
+            self.context.add_untrusted(source)
+        return not untrusted
+
+    def _record_problem(self, tool: str | None, message: str, raw: str) -> None:
+        self.audit.write(
+            AuditEntry(
+                tool=tool or "(unreadable call)",
+                arguments={"raw": raw[:500]},
+                decision="deny",
+                answer=None,
+                status="refused",
+                reasons=[message],
+                result_preview="malformed call returned to the model",
+            )
+        )
+
+
+def _render_preview(tool: Any, arguments: dict[str, Any]) -> str:
+    if tool is not None and tool.preview is not None:
+        try:
+            return tool.preview(arguments)
+        except Exception as exc:  # the dialog still shows the raw arguments
+            log.warning("preview for %s failed: %s", tool.name, exc)
+    return "\n".join(f"{key}: {value}" for key, value in arguments.items())
+
+
+def _result_text(record: CallRecord) -> str:
+    if record.status == "ok":
+        if isinstance(record.result, str):
+            return record.result
+        return ToolResult(record.result).for_model()
+    if record.status == "refused":
+        return f"Not done: {record.result}"
+    return f"Error: {record.result}"
+
+
+def _preview(value: Any, limit: int = 300) -> str:
+    text = value if isinstance(value, str) else ToolResult(value).for_model()
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _add_stats(total: GenerationStats, step: GenerationStats) -> None:
+    total.prompt_tokens += step.prompt_tokens
+    total.evaluated_prompt_tokens += step.evaluated_prompt_tokens
+    total.generated_tokens += step.generated_tokens
+    total.prompt_seconds += step.prompt_seconds
+    total.generate_seconds += step.generate_seconds
+    total.stop_reason = step.stop_reason

@@ -1,0 +1,260 @@
+"""The tools Hearth offers the model, wired to the connectors (names fixed by DESIGN.md).
+
+Only tools that can work are offered: file tools when the user allowed a folder, memory when
+there is a database. Calendar and mail join when their accounts exist (connectors issue).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from app.agent.policy import argument_hash
+from app.agent.registry import Registry, Tool, ToolFailed, ToolResult
+from app.llm.tools import ToolSpec
+
+
+def _spec(name: str, description: str, properties: dict[str, Any], required: list[str]) -> ToolSpec:
+    return ToolSpec(
+        name,
+        description,
+        {"type": "object", "properties": properties, "required": required},
+    )
+
+
+STRING = {"type": "string"}
+
+SPECS: dict[str, ToolSpec] = {
+    spec.name: spec
+    for spec in (
+        _spec(
+            "search_files",
+            "Find files by name or content in the user's allowed folders.",
+            {
+                "query": {**STRING, "description": "words to look for"},
+                "folder": {**STRING, "description": "a sub-folder to search in"},
+            },
+            ["query"],
+        ),
+        _spec(
+            "list_folder",
+            "List the files and folders in a folder.",
+            {"path": {**STRING, "description": "folder path; empty for the first folder"}},
+            ["path"],
+        ),
+        _spec(
+            "read_file",
+            "Read the text of a file (txt, md, csv, pdf, docx).",
+            {"path": STRING},
+            ["path"],
+        ),
+        _spec(
+            "write_file",
+            "Write text to a file. Set overwrite to replace an existing file.",
+            {"path": STRING, "content": STRING, "overwrite": {"type": "boolean"}},
+            ["path", "content"],
+        ),
+        _spec(
+            "web_search",
+            "Search the web. Returns titles, links and snippets.",
+            {"query": STRING, "max_results": {"type": "integer", "minimum": 1, "maximum": 10}},
+            ["query"],
+        ),
+        _spec(
+            "read_webpage",
+            "Read the text of a web page.",
+            {"url": {**STRING, "description": "an http or https address"}},
+            ["url"],
+        ),
+        _spec("remember", "Remember a fact the user wants kept.", {"fact": STRING}, ["fact"]),
+        _spec("recall", "Look up remembered facts.", {"query": STRING}, ["query"]),
+        _spec(
+            "forget",
+            "Forget a remembered fact by its id.",
+            {"memory_id": {"type": "integer"}},
+            ["memory_id"],
+        ),
+    )
+}
+
+
+def build_registry(folders: list[Path] | None = None, data: Any = None) -> Registry:
+    """The tools for this session: files if folders are allowed, memory if `data` (the
+    app's Database) is given, and the web tools."""
+    registry = Registry()
+    if folders:
+        _add_file_tools(registry, folders)
+    _add_web_tools(registry)
+    if data is not None:
+        _add_memory_tools(registry, data)
+    return registry
+
+
+def _tool(
+    name: str,
+    handler: Callable[[dict[str, Any]], ToolResult],
+    preview: Callable[[dict[str, Any]], str] | None = None,
+) -> Tool:
+    return Tool(SPECS[name], handler, preview)
+
+
+# -- files ---------------------------------------------------------------------------------------
+
+
+def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
+    from connectors.files import (
+        FileAccessError,
+        Folders,
+        list_folder,
+        preview_write,
+        read_file,
+        search_files,
+        write_file,
+    )
+
+    folders = Folders(roots)
+    # The file state the user saw in the dialog, by argument hash: a write only runs if the
+    # file is still exactly as it was when the diff was shown.
+    shown_state: dict[str, str | None] = {}
+
+    def guarded(function: Callable[[dict[str, Any]], ToolResult]) -> Callable[..., ToolResult]:
+        def run(arguments: dict[str, Any]) -> ToolResult:
+            try:
+                return function(arguments)
+            except FileAccessError as exc:
+                raise ToolFailed(str(exc)) from exc
+
+        return run
+
+    def do_list(args: dict[str, Any]) -> ToolResult:
+        entries = list_folder(folders, str(args.get("path", "")))
+        return ToolResult([_plain(e) for e in entries])
+
+    def do_search(args: dict[str, Any]) -> ToolResult:
+        matches = search_files(folders, str(args["query"]), folder=args.get("folder"))
+        # Snippets are file contents: untrusted.
+        return ToolResult([_plain(m) for m in matches], trusted=False, source="file search results")
+
+    def do_read(args: dict[str, Any]) -> ToolResult:
+        text = read_file(folders, str(args["path"]))
+        return ToolResult(
+            {"path": text.path, "text": text.text, "truncated": text.truncated},
+            trusted=False,
+            source=f"the file {text.path}",
+        )
+
+    def preview(args: dict[str, Any]) -> str:
+        plan = preview_write(
+            folders, str(args["path"]), str(args["content"]), bool(args.get("overwrite", False))
+        )
+        shown_state[argument_hash("write_file", args)] = plan.old_sha256
+        action = "Replace" if plan.exists else "Create"
+        return f"{action} {plan.path} ({plan.new_size} bytes)\n\n{plan.diff}"
+
+    def do_write(args: dict[str, Any]) -> ToolResult:
+        key = argument_hash("write_file", args)
+        expected = shown_state.pop(key, None)
+        result = write_file(
+            folders,
+            str(args["path"]),
+            str(args["content"]),
+            overwrite=bool(args.get("overwrite", False)),
+            expected_old_sha256=expected,
+        )
+        return ToolResult(
+            {"path": result.path, "bytes_written": result.bytes_written, "created": result.created}
+        )
+
+    registry.add(_tool("list_folder", guarded(do_list)))
+    registry.add(_tool("search_files", guarded(do_search)))
+    registry.add(_tool("read_file", guarded(do_read)))
+    registry.add(_tool("write_file", guarded(do_write), preview))
+
+
+# -- web -----------------------------------------------------------------------------------------
+
+
+def _add_web_tools(registry: Registry) -> None:
+    from connectors.web import WebError, read_webpage, web_search
+
+    def do_search(args: dict[str, Any]) -> ToolResult:
+        try:
+            results = web_search(str(args["query"]), int(args.get("max_results", 5)))
+        except WebError as exc:
+            raise ToolFailed(str(exc)) from exc
+        return ToolResult([_plain(r) for r in results], trusted=False, source="web search results")
+
+    def do_read(args: dict[str, Any]) -> ToolResult:
+        try:
+            page = read_webpage(str(args["url"]))
+        except WebError as exc:
+            raise ToolFailed(str(exc)) from exc
+        return ToolResult(
+            {"url": page.final_url, "title": page.title, "text": page.text},
+            trusted=False,
+            source=f"the web page {page.final_url}",
+        )
+
+    registry.add(
+        _tool(
+            "web_search", do_search, lambda a: f"Search the web (DuckDuckGo) for: {a.get('query')}"
+        )
+    )
+    registry.add(
+        _tool(
+            "read_webpage",
+            do_read,
+            lambda a: f"Fetch this address from the internet:\n{a.get('url')}",
+        )
+    )
+
+
+# -- memory --------------------------------------------------------------------------------------
+
+
+def _add_memory_tools(registry: Registry, database: Any) -> None:
+    from app.store.models import MemoryRecord
+
+    def remember(args: dict[str, Any]) -> ToolResult:
+        with database.session() as session, session.begin():
+            record = MemoryRecord(created=datetime.now(UTC), text=str(args["fact"]))
+            session.add(record)
+            session.flush()
+            return ToolResult({"memory_id": record.id, "remembered": record.text})
+
+    def recall(args: dict[str, Any]) -> ToolResult:
+        words = [w.lower() for w in str(args["query"]).split() if len(w) > 2]
+        with database.session() as session:
+            records = list(session.scalars(select(MemoryRecord)))
+        scored = sorted(
+            ((sum(w in r.text.lower() for w in words), r) for r in records),
+            key=lambda pair: (-pair[0], -pair[1].id),
+        )
+        found = [{"memory_id": r.id, "fact": r.text} for score, r in scored if score > 0][:10]
+        return ToolResult(found or "Nothing remembered matches.")
+
+    def forget(args: dict[str, Any]) -> ToolResult:
+        with database.session() as session, session.begin():
+            record = session.get(MemoryRecord, int(args["memory_id"]))
+            if record is None:
+                raise ToolFailed(f"There is no memory with id {args['memory_id']}.")
+            text = record.text
+            session.delete(record)
+        return ToolResult({"forgotten": text})
+
+    registry.add(_tool("remember", remember))
+    registry.add(_tool("recall", recall))
+    registry.add(_tool("forget", forget, lambda a: f"Forget memory #{a.get('memory_id')}"))
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {k: _plain(v) for k, v in dataclasses.asdict(value).items()}
+    if isinstance(value, datetime):
+        return value.isoformat(timespec="seconds")
+    return value

@@ -1,0 +1,138 @@
+"""`python -m app ask`: one turn of the same agent and gate as the window, on the terminal.
+
+    python -m app ask [--data-dir DIR] [--model GGUF | --script FILE.json]
+                      [--allow-folder DIR]... [--confirm deny|ask] [--json] "message"
+
+`--confirm deny` refuses every confirmation (and records it); `ask` prompts on the terminal.
+The exit code is 0 whenever the turn completed, whatever the tools did.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from pathlib import Path
+from typing import Any, TextIO
+
+from app.agent.chat import Conversation
+from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest, Confirmer, deny_everything
+from app.agent.loop import Agent, AgentEvent, TurnReport
+from app.agent.policy import ContextState
+from app.agent.toolbox import build_registry
+from app.llm.backend import ModelBackend
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("message", help="what to ask")
+    parser.add_argument("--data-dir", type=Path, help="where the app keeps its data")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--model", type=Path, help="a GGUF model file")
+    source.add_argument("--script", type=Path, help="a JSON file of scripted model outputs")
+    parser.add_argument(
+        "--allow-folder",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder the assistant may read and write (repeatable)",
+    )
+    parser.add_argument(
+        "--confirm",
+        choices=("deny", "ask"),
+        default="ask",
+        help="refuse every confirmation, or ask on the terminal",
+    )
+    parser.add_argument("--json", action="store_true", help="print the transcript as JSON")
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    from app.paths import data_dir
+
+    folder = data_dir(args.data_dir)
+    try:
+        backend = _backend(args, folder)
+    except Exception as exc:  # a bad model or script: a clear message, exit 2
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    folders = [path.expanduser().resolve() for path in args.allow_folder]
+    context = ContextState(allowed_folders=[str(path) for path in folders])
+    from app.store.database import Database
+
+    database = Database.open(folder)
+    confirmer: Confirmer = deny_everything if args.confirm == "deny" else terminal_confirmer
+    agent = Agent(
+        backend,
+        build_registry(folders=folders, data=database),
+        context=context,
+        confirmer=confirmer,
+        audit=database.audit_log(),
+    )
+    conversation = Conversation()
+    report = agent.run_turn(
+        conversation,
+        args.message,
+        on_event=None if args.json else _printer(out),
+        cancel=threading.Event(),
+    )
+    if args.json:
+        json.dump(transcript(conversation, report), out, ensure_ascii=False, indent=2, default=str)
+        out.write("\n")
+    else:
+        out.write("\n")
+    database.close()
+    return 0
+
+
+def transcript(conversation: Conversation, report: TurnReport) -> dict[str, Any]:
+    return {
+        "messages": conversation.for_template(),
+        "answer": report.answer,
+        "tool_calls": [call.as_json() for call in report.calls],
+        "steps": report.steps,
+        "stop_reason": report.stop_reason,
+    }
+
+
+def terminal_confirmer(request: ConfirmationRequest) -> ConfirmationAnswer:
+    """Show exactly what will run and ask. No answer (end of input) means no."""
+    print(f"\n--- Hearth wants to run {request.tool} ({request.label}) ---", file=sys.stderr)
+    if request.provenance:
+        print(f"Proposed after reading {request.provenance}.", file=sys.stderr)
+    for reason in request.reasons:
+        print(f"* {reason}", file=sys.stderr)
+    for value in request.untyped_values:
+        print(f"! You never typed: {value}", file=sys.stderr)
+    print(request.preview, file=sys.stderr)
+    print("Allow once? [y/N] ", end="", file=sys.stderr, flush=True)
+    reply = sys.stdin.readline().strip().lower()
+    return ConfirmationAnswer.approve() if reply in ("y", "yes") else ConfirmationAnswer.deny()
+
+
+def _printer(out: TextIO) -> Any:
+    def show(event: AgentEvent) -> None:
+        if event.kind == "text":
+            out.write(event.text)
+            out.flush()
+        elif event.kind == "call" and event.call is not None:
+            call = event.call
+            out.write(
+                f"\n[{call.name}: {call.decision}"
+                f"{'/' + call.answer if call.answer else ''} → {call.status}]\n"
+            )
+
+    return show
+
+
+def _backend(args: argparse.Namespace, folder: Path) -> ModelBackend:
+    if args.script:
+        from app.llm.scripted import ScriptedBackend
+
+        return ScriptedBackend.from_file(args.script)
+    from app.llm.embedded import embedded_model_path
+    from app.llm.runtime import LocalModel
+
+    model = LocalModel(args.model or embedded_model_path(folder))
+    model.load()
+    return model

@@ -1,0 +1,82 @@
+"""What the agent needs from a model: one step (the model's answer to the conversation so far),
+streamed as events, parsed into text, reasoning and validated tool calls.
+
+Three backends implement it: the in-process llama.cpp runtime, an OpenAI-compatible server,
+and a scripted backend that replays raw model outputs (tests, demos, bug reports).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from app.llm.tools import CallProblem, ToolCall, ToolSpec
+
+
+@dataclass
+class SamplingSettings:
+    temperature: float = 0.7
+    top_k: int = 40
+    top_p: float = 0.9
+    min_p: float = 0.05
+    repeat_penalty: float = 1.1
+    max_tokens: int = 1024
+    thinking_budget: int = 512  # reasoning tokens before `</think>` is forced
+
+
+@dataclass
+class GenerationStats:
+    prompt_tokens: int = 0
+    evaluated_prompt_tokens: int = 0  # prompt tokens that had to be computed (not cached)
+    generated_tokens: int = 0
+    prompt_seconds: float = 0.0
+    generate_seconds: float = 0.0
+    # "end" | "cancelled" | "max_tokens" | "context_full" | "repetition"
+    stop_reason: str = ""
+
+    @property
+    def tokens_per_second(self) -> float:
+        if self.generate_seconds <= 0 or self.generated_tokens == 0:
+            return 0.0
+        return self.generated_tokens / self.generate_seconds
+
+
+ToolChoice = Literal["auto", "required", "none"]
+
+
+@dataclass
+class StepRequest:
+    messages: list[dict[str, Any]]  # OpenAI-style, system message first
+    tools: list[ToolSpec] = field(default_factory=list)
+    sampling: SamplingSettings = field(default_factory=SamplingSettings)
+    enable_thinking: bool = False
+    tool_choice: ToolChoice = "auto"
+
+
+@dataclass
+class StepResult:
+    text: str = ""
+    reasoning: str = ""
+    calls: list[ToolCall] = field(default_factory=list)
+    problems: list[CallProblem] = field(default_factory=list)
+    stats: GenerationStats = field(default_factory=GenerationStats)
+    raw: str = ""  # the model's output exactly as generated
+
+
+@dataclass(frozen=True)
+class StreamEvent:
+    kind: Literal["text", "reasoning"]
+    text: str
+
+
+class ModelBackend(Protocol):
+    name: str
+
+    def step(
+        self,
+        request: StepRequest,
+        on_event: Callable[[StreamEvent], None],
+        cancel: threading.Event,
+    ) -> StepResult: ...

@@ -1,0 +1,149 @@
+"""Re-use of evaluated prompt tokens between model calls.
+
+A transformer's KV cache can be cut back to any common prefix. A hybrid (recurrent +
+attention) model such as Qwen3.5 cannot: its recurrent state only moves forward, so any
+divergence from the cached tokens would cost a full re-prefill. For those we keep a few
+checkpoints (llama.cpp sequence states) at stable points of the prompt: after the system
+prompt and tool block, and after each user message, and restore the longest one that is a
+prefix of the new prompt.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+MAX_CHECKPOINTS = 4
+
+
+@dataclass
+class Checkpoint:
+    tokens: tuple[int, ...]
+    state: bytes
+
+
+class PromptCache:
+    """Brings a llama context to a given token prefix as cheaply as possible."""
+
+    def __init__(self, llama: Any, n_batch: int) -> None:
+        self.llama = llama
+        self.n_batch = n_batch
+        self.checkpoints: list[Checkpoint] = []
+        self.needs_checkpoints = bool(
+            getattr(llama, "_is_hybrid", False) or getattr(llama, "_is_recurrent", False)
+        )
+
+    @property
+    def cached(self) -> list[int]:
+        return [int(t) for t in self.llama.input_ids[: self.llama.n_tokens]]
+
+    def evaluate(
+        self, tokens: Sequence[int], cancel: threading.Event, boundaries: Sequence[int] = ()
+    ) -> int | None:
+        """Evaluate `tokens`, reusing what is cached. Returns how many tokens had to be
+        computed, or None if cancelled part-way (the context then holds a valid prefix)."""
+        tokens = list(tokens)
+        start = self._reuse(tokens)
+        marks = [*sorted({b for b in boundaries if start < b < len(tokens)}), len(tokens)]
+        position = start
+        chunk = 32
+        for mark in marks:
+            while position < mark:
+                if cancel.is_set():
+                    return None
+                piece = tokens[position : min(mark, position + chunk)]
+                began = time.perf_counter()
+                self.llama.eval(piece)
+                position += len(piece)
+                # Grow chunks while they stay far below the 200 ms cancel promise.
+                if time.perf_counter() - began < 0.05:
+                    chunk = min(chunk * 2, self.n_batch)
+            if mark < len(tokens) and self.needs_checkpoints:
+                self._save(tokens[:mark])
+        return len(tokens) - start
+
+    def append(self, tokens: Sequence[int]) -> None:
+        """Evaluate tokens that continue the current context (a generated or forced token)."""
+        self.llama.eval(list(tokens))
+
+    def _reuse(self, tokens: list[int]) -> int:
+        cached = self.cached
+        common = _common_prefix(cached, tokens)
+        if common == len(tokens):
+            common -= 1  # re-evaluate the last token so that fresh logits exist for sampling
+        if common == len(cached):
+            return common  # append-only: nothing to undo
+        if not self.needs_checkpoints and common > 0 and self._truncate(common):
+            return common
+        checkpoint = self._best_checkpoint(tokens)
+        if checkpoint is not None and len(checkpoint.tokens) > 0:
+            self._restore(checkpoint)
+            return len(checkpoint.tokens)
+        self.llama.reset()
+        self._clear_memory()
+        return 0
+
+    def _truncate(self, keep: int) -> bool:
+        if self.llama._ctx.kv_cache_seq_rm(-1, keep, -1):
+            self.llama.n_tokens = keep
+            return True
+        return False
+
+    def _best_checkpoint(self, tokens: list[int]) -> Checkpoint | None:
+        best: Checkpoint | None = None
+        for checkpoint in self.checkpoints:
+            size = len(checkpoint.tokens)
+            fits = size < len(tokens) and tuple(tokens[:size]) == checkpoint.tokens
+            if fits and (best is None or size > len(best.tokens)):
+                best = checkpoint
+        return best
+
+    def _save(self, tokens: list[int]) -> None:
+        import llama_cpp
+
+        key = tuple(tokens)
+        if any(c.tokens == key for c in self.checkpoints):
+            return
+        ctx = self.llama._ctx.ctx
+        size = llama_cpp.llama_state_seq_get_size(ctx, 0)
+        buffer = (ctypes.c_uint8 * size)()
+        written = llama_cpp.llama_state_seq_get_data(ctx, buffer, size, 0)
+        self.checkpoints.append(Checkpoint(key, bytes(buffer[:written])))
+        if len(self.checkpoints) > MAX_CHECKPOINTS:
+            # Keep the shortest (system + tools: useful to every conversation) and the newest.
+            shortest = min(self.checkpoints, key=lambda c: len(c.tokens))
+            rest = [c for c in self.checkpoints if c is not shortest][-(MAX_CHECKPOINTS - 1) :]
+            self.checkpoints = [shortest, *rest]
+
+    def _restore(self, checkpoint: Checkpoint) -> None:
+        import llama_cpp
+
+        self.llama.reset()
+        self._clear_memory()
+        data = (ctypes.c_uint8 * len(checkpoint.state)).from_buffer_copy(checkpoint.state)
+        ctx = self.llama._ctx.ctx
+        if llama_cpp.llama_state_seq_set_data(ctx, data, len(checkpoint.state), 0) == 0:
+            raise RuntimeError("llama.cpp refused to restore a prompt checkpoint")
+        count = len(checkpoint.tokens)
+        self.llama.input_ids[:count] = checkpoint.tokens
+        self.llama.n_tokens = count
+
+    def _clear_memory(self) -> None:
+        import llama_cpp
+
+        memory = llama_cpp.llama_get_memory(self.llama._ctx.ctx)
+        if memory is not None:
+            llama_cpp.llama_memory_clear(memory, True)
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    count = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        count += 1
+    return count

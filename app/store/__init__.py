@@ -1,0 +1,1 @@
+"""Storage: SQLite through SQLAlchemy, schema owned by Alembic migrations (no Qt)."""

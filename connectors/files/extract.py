@@ -1,0 +1,204 @@
+"""Text out of bytes: plain text in any common encoding, PDF pages, Word paragraphs.
+
+Everything here works on bytes already read from a safely opened descriptor, never on a path,
+so a parser cannot be tricked into opening a different file. PDF and DOCX parsers are imported
+lazily: the rest of the connector works without them, and they cost nothing until used.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import zipfile
+from typing import Literal
+
+Kind = Literal["text", "pdf", "docx"]
+
+# Files whose content search_files looks inside (besides PDF and DOCX).
+TEXT_SUFFIXES = frozenset(
+    {
+        ".txt",
+        ".text",
+        ".md",
+        ".markdown",
+        ".csv",
+        ".tsv",
+        ".json",
+        ".log",
+        ".rst",
+        ".org",
+        ".yaml",
+        ".yml",
+        ".xml",
+        ".html",
+        ".htm",
+        ".ini",
+    }
+)
+DOCUMENT_SUFFIXES: dict[str, Kind] = {".pdf": "pdf", ".docx": "docx"}
+# Formats people will ask about that we cannot turn into text: named in the refusal.
+UNSUPPORTED_SUFFIXES = frozenset(
+    {".doc", ".xls", ".xlsx", ".ppt", ".pptx", ".odt", ".ods", ".odp", ".pages", ".numbers"}
+)
+READABLE_HINT = "Hearth can read text files (.txt, .md, .csv, .json...), PDF and Word (.docx)."
+
+MAX_DOCX_UNPACKED = 100 * 1024 * 1024
+MAX_DOCX_MEMBERS = 5000
+MAX_PDF_PAGES = 2000
+
+_MAGIC = {
+    b"\x89PNG": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"GIF8": "a GIF image",
+    b"PK\x03\x04": "a ZIP archive or Office document",
+    b"\x7fELF": "a program",
+    b"MZ": "a Windows program",
+    b"\xd0\xcf\x11\xe0": "an old Office document",
+    b"%PDF-": "a PDF",
+}
+
+
+class DocumentError(Exception):
+    """The bytes could not be turned into text; the message says why, for a person."""
+
+
+def sniff(head: bytes, suffix: str) -> Kind:
+    """Decide how to read a file from its first bytes (content first, then the name)."""
+    if b"%PDF-" in head[:1024]:
+        return "pdf"
+    if head.startswith(b"PK\x03\x04") and suffix == ".docx":
+        return "docx"
+    if suffix in DOCUMENT_SUFFIXES:
+        raise DocumentError(f"it is named {suffix} but is not a valid {suffix[1:].upper()} file")
+    return "text"
+
+
+def describe_binary(head: bytes) -> str:
+    """A human name for a binary file type, for the refusal message."""
+    for magic, name in _MAGIC.items():
+        if head.startswith(magic):
+            return name
+    return "binary data"
+
+
+def decode_text(data: bytes, *, complete: bool) -> tuple[str, str] | None:
+    """Decode text; returns (text, encoding) or None when the bytes are not text.
+
+    UTF-8 (with or without BOM) and UTF-16 with a BOM are decoded strictly. Anything else that
+    does not look binary falls back to Windows-1252, then Latin-1 (which accepts every byte),
+    and says so in the encoding: an old file from another computer is still worth reading. With
+    ``complete=False`` (a truncated read) a character cut in half at the end is dropped.
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        encodings = ["utf-8-sig"]
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encodings = ["utf-16"]
+    elif b"\x00" in data[:8192]:
+        return None
+    else:
+        encodings = ["utf-8", "cp1252", "latin-1"]
+    for encoding in encodings:
+        decoder = codecs.getincrementaldecoder(encoding)("strict")
+        try:
+            text = decoder.decode(data, final=complete)
+        except UnicodeDecodeError:
+            continue
+        if encoding in ("cp1252", "latin-1") and _looks_binary(text):
+            return None
+        if encoding == "utf-8-sig":
+            encoding = "utf-8"
+        return text, {"cp1252": "windows-1252"}.get(encoding, encoding)
+    return None
+
+
+def _looks_binary(text: str) -> bool:
+    """Many control characters in a sample mean data, not text, whatever the encoding says."""
+    sample = text[:8192]
+    controls = sum(1 for ch in sample if ord(ch) < 32 and ch not in "\t\n\r\f")
+    return controls > len(sample) // 20
+
+
+def extract_pdf(data: bytes, max_chars: int) -> tuple[str, bool]:
+    """The text of a PDF's pages, separated by blank lines; (text, truncated)."""
+    try:
+        from pypdf import PdfReader
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise DocumentError("PDF support is not installed (the 'pypdf' package)") from exc
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            try:  # many PDFs are "encrypted" with an empty password, only to restrict printing
+                opened = bool(reader.decrypt(""))
+            except Exception:  # e.g. AES without the optional 'cryptography' package
+                opened = False
+            if not opened:
+                raise DocumentError("it is protected with a password")
+        texts: list[str] = []
+        total = 0
+        truncated = False
+        for number, page in enumerate(reader.pages):
+            if number >= MAX_PDF_PAGES or total > max_chars:
+                truncated = True
+                break
+            text = (page.extract_text() or "").strip()
+            texts.append(text)
+            total += len(text) + 2
+    except DocumentError:
+        raise
+    except Exception as exc:  # a third-party parser on untrusted input: any failure is "damaged"
+        raise DocumentError("the PDF is damaged or uses features Hearth cannot read") from exc
+    text = "\n\n".join(texts)
+    return _cut(text, max_chars, truncated)
+
+
+def extract_docx(data: bytes, max_chars: int) -> tuple[str, bool]:
+    """The paragraphs (and table rows, tab-separated) of a Word document, in order."""
+    try:
+        from docx import Document
+        from docx.table import Table
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise DocumentError("Word support is not installed (the 'python-docx' package)") from exc
+    _check_zip(data)
+    try:
+        document = Document(io.BytesIO(data))
+        lines: list[str] = []
+        total = 0
+        truncated = False
+        for block in document.iter_inner_content():
+            if total > max_chars:
+                truncated = True
+                break
+            if isinstance(block, Table):
+                for row in block.rows:
+                    line = "\t".join(cell.text for cell in row.cells)
+                    lines.append(line)
+                    total += len(line) + 1
+            else:
+                lines.append(block.text)
+                total += len(block.text) + 1
+    except Exception as exc:  # a third-party parser on untrusted input
+        raise DocumentError("the Word document is damaged or not a .docx file") from exc
+    return _cut("\n".join(lines), max_chars, truncated)
+
+
+def _check_zip(data: bytes) -> None:
+    """Refuse zip bombs before python-docx inflates anything.
+
+    ``zipfile`` never inflates a member past its declared size, so bounding the declared sizes
+    bounds the memory used.
+    """
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise DocumentError("the Word document is damaged or not a .docx file") from exc
+    if len(members) > MAX_DOCX_MEMBERS or sum(m.file_size for m in members) > MAX_DOCX_UNPACKED:
+        raise DocumentError("the Word document unpacks to more than Hearth will read")
+    if not any(m.filename == "word/document.xml" for m in members):
+        raise DocumentError("it is not a Word (.docx) document")
+
+
+def _cut(text: str, max_chars: int, truncated: bool) -> tuple[str, bool]:
+    if len(text) > max_chars:
+        return text[:max_chars], True
+    return text, truncated

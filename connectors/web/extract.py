@@ -1,0 +1,221 @@
+"""Readable text from an HTML page with the standard library's HTML parser.
+
+Why not trafilatura: it would add eleven packages (babel alone is an 11 MB wheel, ``tld`` is
+MPL/GPL/LGPL tri-licensed) to the installer for a small model that needs the gist of a page, not
+a perfect article. This extractor keeps the title and the visible prose, drops scripts, styles,
+navigation, forms and hidden elements (hidden text is a favourite hiding place for prompt
+injections), and prefers ``<main>`` / ``<article>`` when the page has them.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+# Elements whose content is never readable prose.
+_SKIP = frozenset(
+    {
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "svg",
+        "math",
+        "iframe",
+        "object",
+        "canvas",
+        "head",
+        "nav",
+        "aside",
+        "footer",
+        "form",
+        "button",
+        "select",
+        "textarea",
+        "dialog",
+    }
+)
+# Elements that start a new line of text.
+_BLOCK = frozenset(
+    {
+        "address",
+        "article",
+        "blockquote",
+        "br",
+        "dd",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "table",
+        "td",
+        "th",
+        "tr",
+        "ul",
+    }
+)
+_MAIN = frozenset({"main", "article"})
+# Elements that never have an end tag (so they must never go on the open-element stack).
+_VOID = frozenset(
+    {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    }
+)
+# What may sit in <head>; anything else means the (optional) </head> was left out.
+_HEAD_CONTENT = frozenset(
+    {"title", "meta", "link", "style", "script", "base", "noscript", "template"}
+)
+# Open elements that a new block closes implicitly, as a browser would.
+_AUTO_CLOSE = {
+    "p": _BLOCK,
+    "li": frozenset({"li"}),
+    "dt": frozenset({"dt", "dd"}),
+    "dd": frozenset({"dt", "dd"}),
+}
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+_SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
+
+
+class _TextParser(HTMLParser):
+    """Collects the title and the visible text, split into lines at block elements."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        # Open elements: (tag, hides its content, is a main/article container).
+        self._stack: list[tuple[str, bool, bool]] = []
+        self._title_parts: list[str] = []
+        self._h1_parts: list[str] = []
+        self._in_title = False
+        self._in_h1 = False
+        self.all_lines: list[str] = [""]
+        self.main_lines: list[str] = [""]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "title":
+            self._in_title = True
+        if tag not in _HEAD_CONTENT:
+            self._close("head")
+        if tag in _BLOCK:
+            self._newline()
+            while self._stack and tag in _AUTO_CLOSE.get(self._stack[-1][0], ()):
+                self._stack.pop()
+        if tag in _VOID:
+            return
+        if tag == "h1":
+            self._in_h1 = True
+        values = {name: value or "" for name, value in attrs}
+        hidden = (
+            tag in _SKIP
+            or "hidden" in values
+            or values.get("aria-hidden", "").lower() == "true"
+            or bool(_HIDDEN_STYLE.search(values.get("style", "")))
+        )
+        self._stack.append((tag, hidden, tag in _MAIN))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _BLOCK:
+            self._newline()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+        if tag == "h1":
+            self._in_h1 = False
+        if tag in _BLOCK:
+            self._newline()
+        self._close(tag)
+
+    def _close(self, tag: str) -> None:
+        """Close the innermost open ``tag`` and all inside it; a stray end tag closes nothing."""
+        for index in range(len(self._stack) - 1, -1, -1):
+            if self._stack[index][0] == tag:
+                del self._stack[index:]
+                break
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self._title_parts.append(data)
+            return
+        if any(hidden for _, hidden, _ in self._stack):
+            return
+        if self._in_h1:
+            self._h1_parts.append(data)
+        self.all_lines[-1] += data
+        if any(main for _, _, main in self._stack):
+            self.main_lines[-1] += data
+
+    def _newline(self) -> None:
+        if self.all_lines[-1].strip():
+            self.all_lines.append("")
+        if self.main_lines[-1].strip():
+            self.main_lines.append("")
+
+    @property
+    def title(self) -> str:
+        title = _clean_line("".join(self._title_parts))
+        return title or _clean_line("".join(self._h1_parts))
+
+
+def _clean_line(line: str) -> str:
+    return _SPACES.sub(" ", line.replace("\n", " ")).strip()
+
+
+def _join(lines: list[str]) -> str:
+    cleaned = (_clean_line(line) for line in lines)
+    return "\n".join(line for line in cleaned if line)
+
+
+def html_to_text(html: str) -> tuple[str, str]:
+    """Return (title, readable text) of an HTML document."""
+    parser = _TextParser()
+    parser.feed(html)
+    parser.close()
+    main = _join(parser.main_lines)
+    return parser.title, main or _join(parser.all_lines)
+
+
+def plain_to_text(text: str) -> str:
+    """Tidy a text/plain body: normalise line ends and trailing spaces, drop control characters."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = "".join(ch for ch in text if ch in "\n\t" or ch >= " ")
+    lines = [line.rstrip() for line in text.split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_.:-]+)""", re.IGNORECASE
+)
+
+
+def sniff_html_charset(head: bytes) -> str | None:
+    """The charset a page declares in a ``<meta>`` tag near its start, if any."""
+    match = _META_CHARSET.search(head[:4096])
+    return match.group(1).decode("ascii") if match else None

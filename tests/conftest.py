@@ -37,3 +37,19 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder.mkdir()
     monkeypatch.setenv("HEARTH_DATA_DIR", str(folder))
     return folder
+
+
+@pytest.fixture(scope="session")
+def tiny_qwen35_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny random-weight Qwen3.5 (hybrid) GGUF the suite writes itself."""
+    from tests.fixtures.tiny_qwen35 import tiny_qwen35_path
+
+    return tiny_qwen35_path(tmp_path_factory)
+
+
+@pytest.fixture
+def tiny_qwen35_model(tiny_qwen35_gguf: Path) -> Iterator[LocalModel]:
+    model = LocalModel(tiny_qwen35_gguf, RuntimeSettings(n_ctx=4096, n_threads=2, seed=99))
+    model.load()
+    yield model
+    model.close()

@@ -25,7 +25,23 @@ class AuditEntry:
     at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     def redacted_arguments(self) -> dict[str, Any]:
-        return {key: _redact(key, value) for key, value in self.arguments.items()}
+        """The arguments with secrets hidden: by argument name, and wherever the detectors
+        find a password, one-time code, card number, IBAN or government id."""
+        from app.agent.detectors import scan
+
+        sensitive = {"secret", "payment_card", "iban", "government_id"}
+        flagged = {
+            finding.path.split("[")[0].split(".")[0].split(" ")[0]
+            for finding in scan(self.arguments)
+            if finding.kind in sensitive
+        }
+        joined = any(name.startswith("<") for name in flagged)
+        return {
+            key: "[redacted]"
+            if key in flagged or (joined and isinstance(value, str))
+            else _redact(key, value)
+            for key, value in self.arguments.items()
+        }
 
 
 def _redact(key: str, value: Any) -> Any:

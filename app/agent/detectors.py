@@ -765,9 +765,9 @@ def scan(arguments: dict[str, Any]) -> list[Finding]:
         seen_keys |= reported_here
     if len(values) > 1:
         joined_seen: set[str] = set()
-        # Whole sequence both ways, and every ordered pair: a number split over two fields
-        # is found whatever stands between them (pairs are capped to keep this cheap).
-        few = values[:_MAX_PAIRED_VALUES]
+        # Whole sequence both ways, and every ordered pair of values holding digits: a number
+        # split over two fields is found whatever stands between them (capped: cheap).
+        few = [v for v in values if sum(c.isdigit() for c in v) >= 2][:_MAX_PAIRED_VALUES]
         pairs = [f"{a} {b}" for i, a in enumerate(few) for j, b in enumerate(few) if i != j]
         for joined in (" ".join(values), " ".join(reversed(values)), *pairs):
             for _how, view in _views(joined):

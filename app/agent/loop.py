@@ -141,14 +141,22 @@ class Agent:
                 )
                 break
             for call in result.calls:
-                if cancel.is_set():
-                    break
+                if cancel.is_set():  # the model is told, so no call goes unanswered
+                    conversation.add(
+                        "tool",
+                        "Not done: the user stopped the turn.",
+                        tool_call_id=call.id,
+                        name=call.name,
+                    )
+                    continue
                 record = self._handle_call(call, conversation, emit)
                 report.calls.append(record)
+            if not result.problems:
+                repaired = False  # the repair worked: a later slip gets its own try
             if result.problems:
                 for problem in result.problems:  # every proposal reaches the audit log
                     self._record_problem(problem.tool, problem.message, problem.raw)
-                if repaired:  # one repair try per turn: then tell the user plainly
+                if repaired:  # two malformed steps in a row: tell the user plainly
                     report.answer = (
                         "The model kept producing tool calls I could not understand, so I "
                         "stopped. Try rephrasing your request."
@@ -224,7 +232,11 @@ class Agent:
                 record.result = "The user declined this action."
             elif arguments is None:
                 record.status = "refused"
-                record.result = "Refused: the edited action is not allowed."
+                record.result = (
+                    "Refused: the edited action is not allowed."
+                    if answer == Answer.EDITED
+                    else "Refused: what would run differs from what the user approved."
+                )
             else:
                 record.arguments = dict(arguments)
         trusted = True

@@ -720,7 +720,11 @@ def _decide(
 
     tally = _Tally()
     label = rule.effective_label(arguments)
-    findings = scan(arguments)
+    # Approval-flag values are scanned on their own: joined with the real arguments they
+    # could only ever add noise, and a flag must change nothing.
+    flags = {k: v for k, v in arguments.items() if _flag_name(str(k)) in APPROVAL_FLAG_NAMES}
+    rest = {k: v for k, v in arguments.items() if k not in flags}
+    findings = scan(rest) + (scan(flags) if flags else [])
 
     # Hard limits: DENY.
     for name, value in _items(arguments):

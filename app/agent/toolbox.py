@@ -115,12 +115,13 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
         read_file,
         search_files,
         write_file,
+        write_planned,
     )
 
     folders = Folders(roots)
-    # The file state the user saw in the dialog, by argument hash: a write only runs if the
-    # file is still exactly as it was when the diff was shown.
-    shown_state: dict[str, str | None] = {}
+    # The write the user saw in the dialog, by argument hash: it only runs if the file is
+    # still exactly as it was when the diff was shown (and a new file is still new).
+    shown_plans: dict[str, Any] = {}
 
     def guarded(function: Callable[[dict[str, Any]], ToolResult]) -> Callable[..., ToolResult]:
         def run(arguments: dict[str, Any]) -> ToolResult:
@@ -152,20 +153,21 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
         plan = preview_write(
             folders, str(args["path"]), str(args["content"]), bool(args.get("overwrite", False))
         )
-        shown_state[argument_hash("write_file", args)] = plan.old_sha256
+        shown_plans[argument_hash("write_file", args)] = plan
         action = "Replace" if plan.exists else "Create"
         return f"{action} {plan.path} ({plan.new_size} bytes)\n\n{plan.diff}"
 
     def do_write(args: dict[str, Any]) -> ToolResult:
-        key = argument_hash("write_file", args)
-        expected = shown_state.pop(key, None)
-        result = write_file(
-            folders,
-            str(args["path"]),
-            str(args["content"]),
-            overwrite=bool(args.get("overwrite", False)),
-            expected_old_sha256=expected,
-        )
+        plan = shown_plans.pop(argument_hash("write_file", args), None)
+        if plan is not None:
+            result = write_planned(folders, plan, str(args["content"]))
+        else:  # allowed without a dialog (clean context, new file): no preview to bind
+            result = write_file(
+                folders,
+                str(args["path"]),
+                str(args["content"]),
+                overwrite=bool(args.get("overwrite", False)),
+            )
         return ToolResult(
             {"path": result.path, "bytes_written": result.bytes_written, "created": result.created}
         )

@@ -35,6 +35,7 @@ from app.llm.formats import (
     TextDelta,
     WireFormat,
     detect_format,
+    grammar_compiles,
 )
 from app.llm.gguf_file import GGUFInfo, ModelFileError, read_gguf
 from app.llm.guards import RepetitionGuard
@@ -47,6 +48,7 @@ log = logging.getLogger(__name__)
 DEFAULT_CONTEXT = 8192
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 FORCED_THINK_END = "\n</think>\n\n"
+MAX_STRING_CHARS = 4000  # strings without a maxLength: small models wander inside them
 
 
 def default_threads() -> int:
@@ -320,6 +322,8 @@ class LocalModel:
         guard = RepetitionGuard()
         generated: list[int] = []
         tail = ""  # recent text, to spot tags split over several tokens
+        after_call = False  # a call has closed: only another call may follow
+        held = ""  # text after a call, not shown until it turns out to be another call
         started = time.perf_counter()
         try:
             while True:
@@ -340,6 +344,7 @@ class LocalModel:
                 generated.append(token)
                 text = decoder.decode(piece_of(token))
                 to_eval = [token]
+                opened = closed = False
                 if span.call_open and not in_call and not in_reasoning:
                     cut = _tag_end_in(tail, text, span.call_open)
                     if cut is not None:
@@ -354,11 +359,26 @@ class LocalModel:
                                 if text
                                 else []
                             )
-                        in_call = True
+                        in_call = opened = True
                         sampler = self._sampler(sampling, span.grammar)
                 elif in_call and (tail + text).endswith(span.call_close):
                     in_call = False
+                    closed = True
                     sampler = free_sampler
+                if after_call and not opened:
+                    # After a call the format allows only another call ("NO suffix"): hold
+                    # the text back until it is clearly not one, then end the reply there.
+                    held += text
+                    stripped = held.lstrip()
+                    if stripped and not span.call_open.startswith(stripped[: len(span.call_open)]):
+                        stats.stop_reason = "end"
+                        break
+                    cache.append(to_eval)
+                    tail = (tail + text)[-64:]
+                    continue
+                if opened and after_call:
+                    text, held = held + text, ""
+                after_call = after_call or closed
                 if to_eval:
                     cache.append(to_eval)
                 tail = (tail + text)[-64:]
@@ -393,8 +413,15 @@ class LocalModel:
 
         key = tuple(sorted(repr(t.to_openai()) for t in tools))
         if key not in self._grammars:
-            text = self.wire_format.call_grammar(tools)
-            self._grammars[key] = LlamaGrammar.from_string(text, verbose=False)
+            text = self.wire_format.call_grammar(tools, max_string_length=MAX_STRING_CHARS)
+            # llama-cpp-python does not parse the grammar itself, and a grammar llama.cpp
+            # rejects becomes a NULL sampler: check it, and fall back to unconstrained calls
+            # (which are still parsed and validated) rather than crash.
+            if grammar_compiles(self.llama, text):
+                self._grammars[key] = LlamaGrammar.from_string(text, verbose=False)
+            else:
+                log.error("the tool-call grammar did not compile; calls are not constrained")
+                self._grammars[key] = None
         return self._grammars[key]
 
     def _sampler(self, sampling: SamplingSettings, grammar: Any = None) -> Any:

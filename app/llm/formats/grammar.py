@@ -20,11 +20,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Any
 
 from app.llm.tools import ToolSpec, schema_types
-
-Style = Literal["xml", "json"]
 
 # Strings up to this many characters (by maxLength) are single-line in the XML format:
 # titles, queries and names, where a newline is a small model's mistake.
@@ -80,8 +78,7 @@ def xml_text(value: Any) -> str:
 class GrammarBuilder:
     """Collects named GBNF rules; one instance builds one grammar."""
 
-    def __init__(self, style: Style, max_string_length: int | None = None) -> None:
-        self.style = style
+    def __init__(self, max_string_length: int | None = None) -> None:
         self.max_string = max_string_length
         self.rules: dict[str, str] = {}
 
@@ -203,6 +200,10 @@ class GrammarBuilder:
         if low is not None and high is not None and 0 <= high - low <= 200:
             options = " | ".join(literal(str(value)) for value in range(low, high + 1))
             return self.add(f"int-{low}-{high}".replace("--", "-m"), options)
+        if low is not None and high is None and 0 <= low < 10**14:
+            return self.add(f"int-min-{low}", _at_least(low))
+        if low is not None and high is not None and 0 <= low <= high < 10**15:
+            return self.add(f"int-{low}-to-{high}", _between(low, high))
         digits = 15
         if low is not None and high is not None:
             digits = max(len(str(abs(low))), len(str(abs(high))))
@@ -303,7 +304,7 @@ class GrammarBuilder:
 
 def xml_call_grammar(tools: Iterable[ToolSpec], max_string_length: int | None = None) -> str:
     """Grammar for the Qwen3.5 XML call, from just after "<tool_call>" to "</tool_call>"."""
-    builder = GrammarBuilder("xml", max_string_length)
+    builder = GrammarBuilder(max_string_length)
     choices = []
     for index, tool in enumerate(_tool_list(tools)):
         params = []
@@ -315,12 +316,13 @@ def xml_call_grammar(tools: Iterable[ToolSpec], max_string_length: int | None = 
         body = " ".join([literal(f"{tool.name}>\n"), *params])
         choices.append(builder.add(f"t{index}-{tool.name}", body))
     call = builder.add("call", " | ".join(choices))
-    return builder.render(f'"\\n<function=" {call} "</function>\\n</tool_call>"')
+    # The newline is optional: the token that finished "<tool_call>" may have carried it.
+    return builder.render(f'"\\n"? "<function=" {call} "</function>\\n</tool_call>"')
 
 
 def json_call_grammar(tools: Iterable[ToolSpec], max_string_length: int | None = None) -> str:
     """Grammar for the Hermes JSON call, from just after "<tool_call>" to "</tool_call>"."""
-    builder = GrammarBuilder("json", max_string_length)
+    builder = GrammarBuilder(max_string_length)
     choices = []
     for index, tool in enumerate(_tool_list(tools)):
         schema = {
@@ -332,7 +334,7 @@ def json_call_grammar(tools: Iterable[ToolSpec], max_string_length: int | None =
         head = literal(_dumps(tool.name) + ', "arguments": ')
         choices.append(builder.add(f"t{index}-{tool.name}", f"{head} {arguments}"))
     call = builder.add("call", " | ".join(choices))
-    return builder.render(f'"\\n{{\\"name\\": " {call} "}}\\n</tool_call>"')
+    return builder.render(f'"\\n"? "{{\\"name\\": " {call} "}}\\n</tool_call>"')
 
 
 def grammar_compiles(llama: Any, grammar: str) -> bool:
@@ -391,3 +393,54 @@ def _merged(parent: Mapping[str, Any], branch: Any, key: str) -> Any:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+def _at_least(low: int) -> str:
+    """GBNF for the decimal integers >= `low` (low >= 0) with no leading zeros: every
+    number with more digits, plus the same-length numbers that beat `low` at the first
+    digit where they differ (or equal it)."""
+    text = str(low)
+    width = len(text)
+    options = [f"[1-9] [0-9]{{{width},14}}"]  # more digits than low
+    if low == 0:
+        options.append('"0"')
+    for index, digit in enumerate(text):
+        lowest_next = int(digit) + 1
+        if lowest_next > 9:
+            continue
+        prefix = " ".join(literal(c) for c in text[:index])
+        rest = width - index - 1
+        head = f"[{lowest_next}-9]"
+        tail = f" [0-9]{{{rest}}}" if rest else ""
+        options.append(f"{prefix} {head}{tail}".strip())
+    if low > 0:
+        options.append(literal(text))
+    return " | ".join(f"( {option} )" for option in options)
+
+
+def _between(low: int, high: int) -> str:
+    """GBNF for the decimal integers in [low, high] (0 <= low <= high), width by width."""
+    options: list[str] = []
+    for width in range(len(str(low)), len(str(high)) + 1):
+        first = max(low, 10 ** (width - 1) if width > 1 else 0)
+        last = min(high, 10**width - 1)
+        if first <= last:
+            options += _same_width(str(first), str(last))
+    return " | ".join(f"( {option} )" for option in options)
+
+
+def _same_width(low: str, high: str) -> list[str]:
+    """Patterns for the numbers from `low` to `high`, two digit strings of one width."""
+    if not low:
+        return [""]
+    rest = len(low) - 1
+    any_rest = f" [0-9]{{{rest}}}" if rest else ""
+    if low[0] == high[0]:
+        return [f"{literal(low[0])} {p}".strip() for p in _same_width(low[1:], high[1:])]
+    if low[1:] == "0" * rest and high[1:] == "9" * rest:
+        return [f"[{low[0]}-{high[0]}]{any_rest}"]
+    options = [f"{literal(low[0])} {p}".strip() for p in _same_width(low[1:], "9" * rest)]
+    if int(high[0]) - int(low[0]) > 1:
+        options.append(f"[{int(low[0]) + 1}-{int(high[0]) - 1}]{any_rest}")
+    options += [f"{literal(high[0])} {p}".strip() for p in _same_width("0" * rest, high[1:])]
+    return options

@@ -16,6 +16,19 @@ def build_parser() -> argparse.ArgumentParser:
         "window.",
     )
     parser.add_argument("--model", type=Path, help="a GGUF model file to use")
+    parser.add_argument(
+        "--script",
+        type=Path,
+        help="replay scripted model outputs from a JSON file (demos, bug reports)",
+    )
+    parser.add_argument(
+        "--allow-folder",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder the assistant may read and write",
+    )
     parser.add_argument("--data-dir", type=Path, help="where to keep models, logs and data")
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
     return parser
@@ -40,14 +53,15 @@ def main(argv: list[str] | None = None) -> int:
     configure_logging(folder)
     from app.llm.embedded import embedded_model_path
 
-    model = args.model or embedded_model_path(folder)
+    model = args.script or args.model or embedded_model_path(folder)
     from PySide6.QtWidgets import QApplication
 
     from app.ui.main_window import MainWindow
 
     qt_app = QApplication(sys.argv[:1])
     qt_app.setApplicationName(APP_NAME)
-    window = MainWindow(model.expanduser().resolve(), data_dir=folder)
+    folders = [path.expanduser().resolve() for path in args.allow_folder]
+    window = MainWindow(model.expanduser().resolve(), data_dir=folder, folders=folders)
     window.show()
     return qt_app.exec()
 

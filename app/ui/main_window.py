@@ -23,6 +23,7 @@ from app.agent.chat import Conversation
 from app.agent.confirm import ConfirmationRequest
 from app.agent.loop import CallRecord, TurnReport
 from app.llm.runtime import RuntimeSettings
+from app.ui.activity_dialog import ActivityDialog
 from app.ui.chat_view import ChatView
 from app.ui.confirm_dialog import ConfirmDialog
 from app.ui.worker import ModelWorker
@@ -54,6 +55,7 @@ class MainWindow(QMainWindow):
     # Queued into the worker thread.
     request_load = Signal(str)
     request_turn = Signal(object, str)
+    request_activity = Signal()
 
     def __init__(
         self,
@@ -116,6 +118,9 @@ class MainWindow(QMainWindow):
         self.worker.turn_failed.connect(self._on_turn_failed)
         self.worker.tool_call.connect(self._on_tool_call)
         self.worker.confirmation_needed.connect(self._on_confirmation_needed)
+        self.request_activity.connect(self.worker.load_activity)
+        self.worker.activity.connect(self._on_activity)
+        self.activity_dialog: ActivityDialog | None = None
         self.last_dialog: ConfirmDialog | None = None
         self.thread.start()
         self.load_model(model_path)
@@ -131,6 +136,10 @@ class MainWindow(QMainWindow):
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         menu.addAction(quit_action)
+        view = self.menuBar().addMenu("&View")
+        activity = QAction("&Activity (what Hearth did)…", self)
+        activity.triggered.connect(self.request_activity.emit)
+        view.addAction(activity)
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -193,6 +202,11 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_text(self, text: str) -> None:
         self.chat_view.append_reply_text(text)
+
+    @Slot(list)
+    def _on_activity(self, rows: list) -> None:
+        self.activity_dialog = ActivityDialog(rows, self)
+        self.activity_dialog.open()
 
     @Slot(object)
     def _on_tool_call(self, record: CallRecord) -> None:

@@ -20,7 +20,7 @@ from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
 from app.agent.loop import Agent, AgentEvent, TurnReport
 from app.agent.policy import ContextState
 from app.agent.toolbox import build_registry
-from app.llm.backend import SamplingSettings
+from app.llm.backend import ModelBackend, SamplingSettings
 from app.llm.chat_template import TemplateRenderError
 from app.llm.gguf_file import ModelFileError
 from app.llm.runtime import GenerationError, LocalModel, RuntimeSettings
@@ -63,6 +63,7 @@ class ModelWorker(QObject):
     confirmation_needed = Signal(object)  # ConfirmationRequest
     turn_finished = Signal(object)  # TurnReport
     turn_failed = Signal(str)  # a message for the user
+    activity = Signal(list)  # audit rows as plain dicts, newest first
 
     def __init__(
         self,
@@ -78,6 +79,7 @@ class ModelWorker(QObject):
         self.agent: Agent | None = None
         self.data_dir = data_dir
         self.folders = folders or []
+        self.database = None
         self._answer: ConfirmationAnswer | None = None
         self._answered = threading.Event()
 
@@ -86,11 +88,14 @@ class ModelWorker(QObject):
         if self.model is not None:
             self.model.close()
             self.model = None
-            self.agent = None
+        self.agent = None
 
     @Slot(str)
     def load(self, path: str) -> None:
         self.unload()
+        if path.endswith(".json"):
+            self._load_script(Path(path))
+            return
         try:
             model = LocalModel(Path(path), self.settings)
             model.load()
@@ -106,7 +111,19 @@ class ModelWorker(QObject):
         self.agent = self._make_agent(model)
         self.loaded.emit(model.name)
 
-    def _make_agent(self, model: LocalModel) -> Agent:
+    def _load_script(self, path: Path) -> None:
+        """A scripted model (demos, bug reports, tests): replays raw outputs from a file."""
+        from app.llm.scripted import ScriptedBackend, ScriptError
+
+        try:
+            backend = ScriptedBackend.from_file(path)
+        except ScriptError as exc:
+            self.load_failed.emit(f"The script {path} cannot be used: {exc}")
+            return
+        self.agent = self._make_agent(backend)
+        self.loaded.emit(f"script {path.name}")
+
+    def _make_agent(self, model: ModelBackend) -> Agent:
         database = None
         audit = None
         if self.data_dir is not None:
@@ -114,6 +131,7 @@ class ModelWorker(QObject):
 
             database = Database.open(self.data_dir)
             audit = database.audit_log()
+            self.database = database
         context = ContextState(allowed_folders=[str(p) for p in self.folders])
         registry = build_registry(folders=self.folders, data=database)
         return Agent(
@@ -156,6 +174,24 @@ class ModelWorker(QObject):
             return
         batcher.flush()
         self.turn_finished.emit(report)
+
+    @Slot()
+    def load_activity(self) -> None:
+        """Read the audit log here, off the GUI thread."""
+        rows: list[dict[str, object]] = []
+        if self.database is not None:
+            for record in self.database.audit_log().recent():
+                rows.append(
+                    {
+                        "at": record.at.strftime("%Y-%m-%d %H:%M:%S"),
+                        "tool": record.tool,
+                        "decision": record.decision,
+                        "answer": record.answer,
+                        "status": record.status,
+                        "arguments": record.arguments_json,
+                    }
+                )
+        self.activity.emit(rows)
 
     # -- confirmations -----------------------------------------------------------------------
 

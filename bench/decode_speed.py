@@ -1,0 +1,110 @@
+"""Decode tokens/s through Hearth's runtime against llama-cpp-python alone (same model,
+threads, prompt and sampling), plus constrained tool-call decoding against free decoding.
+
+    python bench/decode_speed.py [--model GGUF] [--runs 5] [--tokens 128] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+import time
+
+import _common
+from _common import interleave, median, report
+
+from app.llm.backend import GenerationStats, SamplingSettings, StepRequest
+from app.llm.runtime import LocalModel, RuntimeSettings, _Span
+
+PROMPT = "Write a long, detailed story about a lighthouse keeper and the sea."
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--model")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--tokens", type=int, default=128)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    path = args.model or _common.smollm2()
+    settings = RuntimeSettings(n_ctx=4096, n_threads=args.threads, seed=1)
+    model = LocalModel(path, settings)
+    model.load()
+    llama = model.llama
+    messages = [{"role": "system", "content": "You are a storyteller."},
+                {"role": "user", "content": PROMPT}]
+    tokens = model.tokenize_prompt(model.render(messages))
+    # Sampling that never stops early, so both sides decode exactly `tokens` tokens.
+    sampling = SamplingSettings(max_tokens=args.tokens, temperature=0.8, repeat_penalty=1.0)
+
+    def ours() -> float:
+        llama.reset()
+        stats = GenerationStats()
+        for _ in model.generate(tokens, sampling, threading.Event(), stats):
+            pass
+        return stats.generated_tokens / stats.generate_seconds
+
+    def raw() -> float:
+        llama.reset()
+        count = 0
+        started = 0.0
+        for _token in llama.generate(tokens, temp=0.8, top_k=40, top_p=0.9, min_p=0.05,
+                                     repeat_penalty=1.0, reset=True):
+            if count == 0:
+                started = time.perf_counter()  # after the prompt, like ours
+            count += 1
+            if count > args.tokens:
+                break
+        return args.tokens / (time.perf_counter() - started)
+
+    # Constrained: a tool call under the grammar; free: the same number of tokens, no grammar.
+    from tests.llm.toolset import TOOLS
+
+    tools = list(TOOLS.values())
+    fmt = model.wire_format
+    call_prompt, _ = model.build_prompt(
+        StepRequest([messages[0], {"role": "user", "content": "Email bob@example.com"}], tools)
+    )
+    call_tokens = model.tokenize_prompt(call_prompt + fmt.call_open)
+    grammar_span = _Span(fmt.call_open, fmt.call_close, model._grammar(tools), forced_open=True)
+    measured: dict[str, int] = {}
+
+    def constrained() -> float:
+        llama.reset()
+        stats = GenerationStats()
+        for _ in model.generate(call_tokens, SamplingSettings(max_tokens=120), None, stats,
+                                grammar_span):
+            pass
+        measured["length"] = stats.generated_tokens
+        return stats.generated_tokens / stats.generate_seconds
+
+    def free() -> float:
+        llama.reset()
+        stats = GenerationStats()
+        length = measured.get("length", 60)
+        for _ in model.generate(call_tokens, SamplingSettings(max_tokens=length,
+                                                              repeat_penalty=1.0), None, stats):
+            pass
+        return stats.generated_tokens / stats.generate_seconds
+
+    speed = interleave(args.runs, raw=raw, ours=ours)
+    calls = interleave(args.runs, free=free, constrained=constrained)
+    results = {
+        "model": str(path),
+        "threads": args.threads,
+        "decode_tokens_per_second": {"llama_cpp_python": median(speed["raw"]),
+                                     "hearth_runtime": median(speed["ours"])},
+        "decode_ratio_runtime_vs_raw": median(speed["ours"]) / median(speed["raw"]),
+        "tool_call_tokens_per_second": {"free": median(calls["free"]),
+                                        "constrained": median(calls["constrained"])},
+        "constrained_vs_free_ratio": median(calls["constrained"]) / median(calls["free"]),
+        "goals": {"decode_ratio": ">= 0.97", "constrained_vs_free": ">= 0.8"},
+        "samples": {**speed, **calls},
+    }
+    model.close()
+    report("decode_speed", results, args.json)
+
+
+if __name__ == "__main__":
+    main()

@@ -35,8 +35,12 @@ def median(values: list[float]) -> float:
 def machine() -> dict[str, Any]:
     import os
 
-    return {"cpu_count": os.cpu_count(), "machine": platform.machine(),
-            "python": platform.python_version(), "processor": platform.processor()}
+    return {
+        "cpu_count": os.cpu_count(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "processor": platform.processor(),
+    }
 
 
 def report(name: str, results: dict[str, Any], json_path: str | None) -> None:

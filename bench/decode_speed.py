@@ -32,8 +32,10 @@ def main() -> None:
     model = LocalModel(path, settings)
     model.load()
     llama = model.llama
-    messages = [{"role": "system", "content": "You are a storyteller."},
-                {"role": "user", "content": PROMPT}]
+    messages = [
+        {"role": "system", "content": "You are a storyteller."},
+        {"role": "user", "content": PROMPT},
+    ]
     tokens = model.tokenize_prompt(model.render(messages))
     # Sampling that never stops early, so both sides decode exactly `tokens` tokens.
     sampling = SamplingSettings(max_tokens=args.tokens, temperature=0.8, repeat_penalty=1.0)
@@ -47,14 +49,14 @@ def main() -> None:
 
     def raw() -> float:
         llama.reset()
-        count = 0
         started = 0.0
-        for _token in llama.generate(tokens, temp=0.8, top_k=40, top_p=0.9, min_p=0.05,
-                                     repeat_penalty=1.0, reset=True):
+        stream = llama.generate(
+            tokens, temp=0.8, top_k=40, top_p=0.9, min_p=0.05, repeat_penalty=1.0, reset=True
+        )
+        for count, _token in enumerate(stream):
             if count == 0:
                 started = time.perf_counter()  # after the prompt, like ours
-            count += 1
-            if count > args.tokens:
+            if count >= args.tokens:
                 break
         return args.tokens / (time.perf_counter() - started)
 
@@ -73,8 +75,9 @@ def main() -> None:
     def constrained() -> float:
         llama.reset()
         stats = GenerationStats()
-        for _ in model.generate(call_tokens, SamplingSettings(max_tokens=120), None, stats,
-                                grammar_span):
+        for _ in model.generate(
+            call_tokens, SamplingSettings(max_tokens=120), None, stats, grammar_span
+        ):
             pass
         measured["length"] = stats.generated_tokens
         return stats.generated_tokens / stats.generate_seconds
@@ -83,8 +86,9 @@ def main() -> None:
         llama.reset()
         stats = GenerationStats()
         length = measured.get("length", 60)
-        for _ in model.generate(call_tokens, SamplingSettings(max_tokens=length,
-                                                              repeat_penalty=1.0), None, stats):
+        for _ in model.generate(
+            call_tokens, SamplingSettings(max_tokens=length, repeat_penalty=1.0), None, stats
+        ):
             pass
         return stats.generated_tokens / stats.generate_seconds
 
@@ -93,11 +97,15 @@ def main() -> None:
     results = {
         "model": str(path),
         "threads": args.threads,
-        "decode_tokens_per_second": {"llama_cpp_python": median(speed["raw"]),
-                                     "hearth_runtime": median(speed["ours"])},
+        "decode_tokens_per_second": {
+            "llama_cpp_python": median(speed["raw"]),
+            "hearth_runtime": median(speed["ours"]),
+        },
         "decode_ratio_runtime_vs_raw": median(speed["ours"]) / median(speed["raw"]),
-        "tool_call_tokens_per_second": {"free": median(calls["free"]),
-                                        "constrained": median(calls["constrained"])},
+        "tool_call_tokens_per_second": {
+            "free": median(calls["free"]),
+            "constrained": median(calls["constrained"]),
+        },
         "constrained_vs_free_ratio": median(calls["constrained"]) / median(calls["free"]),
         "goals": {"decode_ratio": ">= 0.97", "constrained_vs_free": ">= 0.8"},
         "samples": {**speed, **calls},

@@ -42,8 +42,12 @@ app.exec()
 def launch(kind: str, model: Path, data: Path, memory: list[int]) -> float:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-c", PROBE, kind, str(model), str(data)],
-                               stdout=subprocess.PIPE, text=True, env=env)
+    process = subprocess.Popen(
+        [sys.executable, "-c", PROBE, kind, str(model), str(data)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     assert process.stdout is not None
     for line in process.stdout:
         if line.startswith("READY"):
@@ -68,19 +72,26 @@ def main() -> None:
     model = _common.smollm2()
     memory: list[int] = []
     with tempfile.TemporaryDirectory() as data:
-        times = interleave(args.runs, bare=lambda: launch("bare", model, Path(data), memory),
-                           app=lambda: launch("app", model, Path(data), memory))
+        times = interleave(
+            args.runs,
+            bare=lambda: launch("bare", model, Path(data), memory),
+            app=lambda: launch("app", model, Path(data), memory),
+        )
     size = model.stat().st_size
-    report("startup", {
-        "model": str(model),
-        "bare_qt_window_s": median(times["bare"]),
-        "hearth_usable_window_s": median(times["app"]),
-        "ratio_app_vs_bare_window": median(times["app"]) / median(times["bare"]),
-        "peak_rss_mb": max(memory) / 1e6,
-        "model_file_mb": size / 1e6,
-        "peak_rss_above_model_mb": (max(memory) - size) / 1e6,
-        "samples": times,
-    }, args.json)
+    report(
+        "startup",
+        {
+            "model": str(model),
+            "bare_qt_window_s": median(times["bare"]),
+            "hearth_usable_window_s": median(times["app"]),
+            "ratio_app_vs_bare_window": median(times["app"]) / median(times["bare"]),
+            "peak_rss_mb": max(memory) / 1e6,
+            "model_file_mb": size / 1e6,
+            "peak_rss_above_model_mb": (max(memory) - size) / 1e6,
+            "samples": times,
+        },
+        args.json,
+    )
 
 
 if __name__ == "__main__":

@@ -21,11 +21,16 @@ from app.llm.backend import SamplingSettings, StepRequest
 from app.llm.runtime import LocalModel, RuntimeSettings
 
 USER_TURNS = [
-    "What's on my calendar tomorrow?", "Find my notes about the budget.",
-    "Search the web for train times to Lyon.", "Remember that my dentist is Dr Weiss.",
-    "What did I ask you to remember?", "Read the file plan.md.",
-    "Summarise that in one line.", "Thanks. Anything else today?",
-    "Write that summary to summary.txt.", "Good night!",
+    "What's on my calendar tomorrow?",
+    "Find my notes about the budget.",
+    "Search the web for train times to Lyon.",
+    "Remember that my dentist is Dr Weiss.",
+    "What did I ask you to remember?",
+    "Read the file plan.md.",
+    "Summarise that in one line.",
+    "Thanks. Anything else today?",
+    "Write that summary to summary.txt.",
+    "Good night!",
 ]
 
 
@@ -40,8 +45,7 @@ def conversation_ttft(model: LocalModel, turns: int, use_cache: bool) -> list[fl
             model.llama.reset()
             model.cache.checkpoints.clear()
             model.cache._clear_memory()
-        request = StepRequest(messages, tools, SamplingSettings(max_tokens=24),
-                              tool_choice="none")
+        request = StepRequest(messages, tools, SamplingSettings(max_tokens=24), tool_choice="none")
         started = time.perf_counter()
         first: list[float] = []
 
@@ -65,8 +69,12 @@ def measure(path: Path, turns: int, threads: int) -> dict[str, object]:
         latencies = conversation_ttft(model, turns, use_cache)
         model.close()
         key = "with_cache" if use_cache else "without_cache"
-        out[key] = {"turn_1_s": latencies[0], f"turn_{turns}_s": latencies[-1],
-                    "ratio_last_vs_first": latencies[-1] / latencies[0], "all": latencies}
+        out[key] = {
+            "turn_1_s": latencies[0],
+            f"turn_{turns}_s": latencies[-1],
+            "ratio_last_vs_first": latencies[-1] / latencies[0],
+            "all": latencies,
+        }
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import ctypes
+import dataclasses
 import logging
 import os
 import threading
@@ -28,6 +29,7 @@ from app.llm.backend import (
     StreamEvent,
 )
 from app.llm.chat_template import ChatTemplate
+from app.llm.constrained_sampler import ConstrainedSampler
 from app.llm.formats import (
     CallFailed,
     CallParsed,
@@ -75,7 +77,7 @@ class _Span:
 
     call_open: str = ""
     call_close: str = ""
-    grammar: Any = None
+    grammar: str | None = None
     in_reasoning: bool = False
     forced_open: bool = False  # the prompt already ends with call_open (tool_choice=required)
 
@@ -316,7 +318,7 @@ class LocalModel:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         free_sampler = self._sampler(sampling)
         in_call = span.forced_open
-        sampler = self._sampler(sampling, span.grammar) if in_call else free_sampler
+        sampler = self._constrained(sampling, span.grammar) if in_call else free_sampler
         in_reasoning = span.in_reasoning
         reasoning_tokens = 0
         guard = RepetitionGuard()
@@ -360,7 +362,7 @@ class LocalModel:
                                 else []
                             )
                         in_call = opened = True
-                        sampler = self._sampler(sampling, span.grammar)
+                        sampler = self._constrained(sampling, span.grammar)
                 elif in_call and (tail + text).endswith(span.call_close):
                     in_call = False
                     closed = True
@@ -408,9 +410,8 @@ class LocalModel:
         finally:
             stats.generate_seconds = time.perf_counter() - started
 
-    def _grammar(self, tools: list[ToolSpec]) -> Any:
-        from llama_cpp import LlamaGrammar
-
+    def _grammar(self, tools: list[ToolSpec]) -> str | None:
+        """The GBNF text for calls to these tools (cached), or None if llama.cpp rejects it."""
         key = tuple(sorted(repr(t.to_openai()) for t in tools))
         if key not in self._grammars:
             text = self.wire_format.call_grammar(tools, max_string_length=MAX_STRING_CHARS)
@@ -418,11 +419,19 @@ class LocalModel:
             # rejects becomes a NULL sampler: check it, and fall back to unconstrained calls
             # (which are still parsed and validated) rather than crash.
             if grammar_compiles(self.llama, text):
-                self._grammars[key] = LlamaGrammar.from_string(text, verbose=False)
+                self._grammars[key] = text
             else:
                 log.error("the tool-call grammar did not compile; calls are not constrained")
                 self._grammars[key] = None
         return self._grammars[key]
+
+    def _constrained(self, sampling: SamplingSettings, grammar: str | None) -> Any:
+        if grammar is None:
+            return self._sampler(sampling)
+        no_penalty = dataclasses.replace(sampling, repeat_penalty=1.0)
+        return ConstrainedSampler(
+            self.llama, grammar, self._sampler(sampling), self._sampler(no_penalty)
+        )
 
     def _sampler(self, sampling: SamplingSettings, grammar: Any = None) -> Any:
         return self.llama._init_sampler(

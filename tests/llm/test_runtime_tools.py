@@ -177,3 +177,39 @@ def test_integer_range_grammar(low: int, high: int) -> None:
     pattern = pattern.replace(" ", "")
     accepted = [n for n in range(3000) if re.fullmatch(pattern, str(n))]
     assert accepted == list(range(low, high + 1))
+
+
+def test_constrained_sampler_takes_both_paths_and_stays_valid(smollm2: LocalModel) -> None:
+    """Sampling first and checking the one token is the fast path; when the grammar refuses
+    it, the whole vocabulary is masked. Both happen, and every call stays valid."""
+    from app.llm.constrained_sampler import ConstrainedSampler
+
+    tools = list(TOOLS.values())
+    fmt = smollm2.wire_format
+    prompt = smollm2.render([SYSTEM, {"role": "user", "content": "Email Bob, then search."}])
+    grammar = smollm2._grammar(tools)
+    assert grammar is not None
+    fast = slow = 0
+    for attempt in range(3):
+        sampling = SamplingSettings(temperature=0.9 + attempt * 0.1)
+        sampler = ConstrainedSampler(
+            smollm2.llama, grammar, smollm2._sampler(sampling), smollm2._sampler(sampling)
+        )
+        llama = smollm2.llama
+        llama.reset()
+        smollm2.cache._clear_memory()
+        llama.eval(smollm2.tokenize_prompt(prompt + fmt.call_open))
+        text = ""
+        for _ in range(250):
+            token = sampler.sample(llama._ctx, -1)
+            text += llama.detokenize([token]).decode("utf-8", errors="replace")
+            llama.eval([token])
+            if text.endswith(fmt.call_close):
+                break
+        events = fmt.parse(fmt.call_open + text, TOOLS)
+        calls = [e.call for e in events if type(e).__name__ == "CallParsed"]
+        assert calls and all(validate_call(c, TOOLS) == [] for c in calls), text
+        fast += sampler.fast_hits
+        slow += sampler.slow_hits
+        sampler.close()
+    assert fast > 0 and slow > 0

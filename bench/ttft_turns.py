@@ -34,8 +34,11 @@ USER_TURNS = [
 ]
 
 
-def conversation_ttft(model: LocalModel, turns: int, use_cache: bool) -> list[float]:
-    """First-token latency per turn; without the cache the context is cleared each turn."""
+def conversation_ttft(
+    model: LocalModel, turns: int, use_cache: bool, evaluated: list[int]
+) -> list[float]:
+    """First-token latency per turn (and, into `evaluated`, the prompt tokens computed);
+    without the cache the context is cleared each turn."""
     tools = list(SPECS.values())
     messages = [{"role": "system", "content": "You are Hearth, a helpful assistant."}]
     latencies = []
@@ -45,7 +48,7 @@ def conversation_ttft(model: LocalModel, turns: int, use_cache: bool) -> list[fl
             model.llama.reset()
             model.cache.checkpoints.clear()
             model.cache._clear_memory()
-        request = StepRequest(messages, tools, SamplingSettings(max_tokens=24), tool_choice="none")
+        request = StepRequest(messages, tools, SamplingSettings(max_tokens=24))
         started = time.perf_counter()
         first: list[float] = []
 
@@ -55,6 +58,7 @@ def conversation_ttft(model: LocalModel, turns: int, use_cache: bool) -> list[fl
 
         result = model.step(request, on_event, threading.Event())
         latencies.append(first[0] if first else result.stats.prompt_seconds)
+        evaluated.append(result.stats.evaluated_prompt_tokens)
         messages.append({"role": "assistant", "content": result.text or "OK."})
     return latencies
 
@@ -66,7 +70,8 @@ def measure(path: Path, turns: int, threads: int) -> dict[str, object]:
         model.load()
         if not use_cache:
             model.cache.needs_checkpoints = False
-        latencies = conversation_ttft(model, turns, use_cache)
+        evaluated: list[int] = []
+        latencies = conversation_ttft(model, turns, use_cache, evaluated)
         model.close()
         key = "with_cache" if use_cache else "without_cache"
         out[key] = {
@@ -74,6 +79,7 @@ def measure(path: Path, turns: int, threads: int) -> dict[str, object]:
             f"turn_{turns}_s": latencies[-1],
             "ratio_last_vs_first": latencies[-1] / latencies[0],
             "all": latencies,
+            "evaluated_prompt_tokens": evaluated,
         }
     return out
 

@@ -45,6 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="refuse every confirmation, or ask on the terminal",
     )
     parser.add_argument("--json", action="store_true", help="print the transcript as JSON")
+    parser.add_argument(
+        "--tool-choice",
+        choices=("auto", "required", "none"),
+        default="auto",
+        help="required: the first step must call a tool (for models that rarely do)",
+    )
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -69,6 +75,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         confirmer=confirmer,
         audit=database.audit_log(),
     )
+    agent.first_tool_choice = args.tool_choice
     conversation = Conversation()
     report = agent.run_turn(
         conversation,

@@ -345,3 +345,39 @@ def test_the_real_model_answers(sandbox: Sandbox, smollm2_path: Path) -> None:
     check_shape(transcript)
     assert transcript["answer"].strip()
     assert transcript["steps"] >= 1
+
+
+@pytest.mark.real_model
+@pytest.mark.timeout(900)
+def test_the_real_model_calls_a_tool_end_to_end(sandbox: Sandbox, smollm2_path: Path) -> None:
+    """SmolLM2 (135M) does not choose tools by itself; with the first step required to call
+    one, a real model's call goes through the grammar, the parser, the gate and the tool."""
+    (sandbox.folder / "shopping.txt").write_text("milk, eggs, bread\n")
+    before = sandbox.files()
+    done = ask(
+        sandbox,
+        "--model",
+        str(smollm2_path),
+        "--allow-folder",
+        str(sandbox.folder),
+        "--tool-choice",
+        "required",
+        "--confirm",
+        "deny",
+        "--json",
+        "What is on my shopping list? Look in my files.",
+        timeout=840,
+    )
+    assert done.returncode == 0, done.stderr
+    transcript = json.loads(done.stdout)
+    check_shape(transcript)
+    calls = transcript["tool_calls"]
+    assert calls, transcript
+    for entry in calls:
+        assert entry["decision"] in ("allow", "confirm", "deny")
+        if entry["decision"] == "allow":
+            assert entry["status"] in ("ok", "error")  # a read ran for real
+        else:
+            assert entry["status"] == "refused"  # --confirm deny: nothing consequential ran
+    assert sandbox.files() == before
+    assert len(audit_rows(sandbox.data)) == len(calls)

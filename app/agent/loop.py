@@ -32,6 +32,7 @@ from app.llm.backend import (
     StepRequest,
     StepResult,
     StreamEvent,
+    ToolChoice,
 )
 from app.llm.tools import ToolCall, validate_call
 
@@ -107,6 +108,9 @@ class Agent:
         self.standing = standing
         self.approvals = ApprovalBook()
         self.enable_thinking = False
+        # "required" makes the first step of a turn call a tool (later steps stay "auto"):
+        # for models that rarely choose tools themselves, and for tests.
+        self.first_tool_choice: ToolChoice = "auto"
 
     def run_turn(
         self,
@@ -124,7 +128,8 @@ class Agent:
         for step in range(1, self.max_steps + 1):
             report.steps = step
             emit(AgentEvent("step", str(step)))
-            result = self._model_step(conversation, emit, cancel, report)
+            choice = self.first_tool_choice if step == 1 else "auto"
+            result = self._model_step(conversation, emit, cancel, report, choice)
             reply = conversation.add(
                 "assistant", result.text, reasoning=result.reasoning, tool_calls=result.calls
             )
@@ -192,12 +197,14 @@ class Agent:
         emit: Callable[[AgentEvent], None],
         cancel: threading.Event,
         report: TurnReport,
+        tool_choice: ToolChoice = "auto",
     ) -> StepResult:
         request = StepRequest(
             messages=conversation.for_template(),
             tools=self.registry.specs(),
             sampling=self.sampling,
             enable_thinking=self.enable_thinking,
+            tool_choice=tool_choice if len(self.registry) else "auto",
         )
 
         def forward(event: StreamEvent) -> None:

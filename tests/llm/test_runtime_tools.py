@@ -213,3 +213,29 @@ def test_constrained_sampler_takes_both_paths_and_stays_valid(smollm2: LocalMode
         slow += sampler.slow_hits
         sampler.close()
     assert fast > 0 and slow > 0
+
+
+def test_hybrid_tool_loop_continues_append_only(tiny_qwen35_model: LocalModel) -> None:
+    """After a call, the next step's prompt is the previous prompt + the call + the result:
+    on a hybrid model only the new part is evaluated."""
+    model = tiny_qwen35_model
+    tools = [TOOLS["web_search"]]
+    messages = [SYSTEM, {"role": "user", "content": "find news"}]
+    first = model.step(
+        StepRequest(messages, tools, SamplingSettings(max_tokens=80), tool_choice="required"),
+        lambda _e: None,
+        threading.Event(),
+    )
+    if not first.calls:
+        pytest.skip("the random-weight model ran out of tokens inside its call")
+    call = first.calls[0]
+    messages += [
+        {"role": "assistant", "content": first.text, "tool_calls": [call.to_openai()]},
+        {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": "no news"},
+    ]
+    second = model.step(
+        StepRequest(messages, tools, SamplingSettings(max_tokens=8)),
+        lambda _e: None,
+        threading.Event(),
+    )
+    assert second.stats.evaluated_prompt_tokens < 0.25 * second.stats.prompt_tokens

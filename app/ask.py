@@ -17,8 +17,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest, Confirmer, deny_everything
+from app.agent.confirm import (
+    Answer,
+    ConfirmationAnswer,
+    ConfirmationRequest,
+    Confirmer,
+    deny_everything,
+)
 from app.agent.loop import Agent, AgentEvent, TurnReport
+from app.agent.permissions import StoredPermissions
 from app.agent.policy import ContextState
 from app.agent.toolbox import build_registry
 from app.llm.backend import ModelBackend
@@ -65,6 +72,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     folders = [path.expanduser().resolve() for path in args.allow_folder]
     context = ContextState(allowed_folders=[str(path) for path in folders])
     from app.store.database import Database
+    from app.store.permissions import PermissionStore
 
     database = Database.open(folder)
     confirmer: Confirmer = deny_everything if args.confirm == "deny" else terminal_confirmer
@@ -74,6 +82,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         context=context,
         confirmer=confirmer,
         audit=database.audit_log(),
+        permissions=StoredPermissions(PermissionStore(database)),
     )
     agent.first_tool_choice = args.tool_choice
     conversation = Conversation()
@@ -112,8 +121,13 @@ def terminal_confirmer(request: ConfirmationRequest) -> ConfirmationAnswer:
     for value in request.untyped_values:
         print(f"! You never typed: {value}", file=sys.stderr)
     print(request.preview, file=sys.stderr)
-    print("Allow once? [y/N] ", end="", file=sys.stderr, flush=True)
+    if request.standing_offer:
+        print(f"(a = allow, and from now on: {request.standing_offer})", file=sys.stderr)
+    choices = "[y/N/a]" if request.standing_offer else "[y/N]"
+    print(f"Allow once? {choices} ", end="", file=sys.stderr, flush=True)
     reply = sys.stdin.readline().strip().lower()
+    if reply in ("a", "always") and request.standing_offer:
+        return ConfirmationAnswer(Answer.APPROVED, always=True)
     return ConfirmationAnswer.approve() if reply in ("y", "yes") else ConfirmationAnswer.deny()
 
 

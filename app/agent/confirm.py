@@ -29,12 +29,14 @@ class ConfirmationRequest:
     untyped_values: tuple[str, ...] = ()  # recipients / URLs the user never typed
     token: str = ""
     editable: tuple[str, ...] = field(default=())  # argument names the dialog may edit
+    standing_offer: str | None = None  # e.g. "Always allow read_webpage on example.org"
 
 
 @dataclass(frozen=True)
 class ConfirmationAnswer:
     answer: Answer
     arguments: dict[str, Any] | None = None  # the edited arguments, for Answer.EDITED
+    always: bool = False  # the user also granted the request's standing_offer
 
     @classmethod
     def approve(cls) -> ConfirmationAnswer:

@@ -23,7 +23,16 @@ from app.agent.confirm import (
     Confirmer,
     deny_everything,
 )
-from app.agent.policy import DEFAULT_RULES, ApprovalBook, ContextState, Decision, decide
+from app.agent.permissions import MemoryPermissions, Permissions
+from app.agent.policy import (
+    DEFAULT_RULES,
+    ApprovalBook,
+    ContextState,
+    Decision,
+    StandingPermission,
+    decide,
+    offer_standing,
+)
 from app.agent.registry import Registry, ToolFailed, ToolResult
 from app.llm.backend import (
     GenerationStats,
@@ -96,7 +105,8 @@ class Agent:
         audit: AuditLog | None = None,
         sampling: SamplingSettings | None = None,
         max_steps: int = MAX_STEPS,
-        standing: Any = None,
+        standing: list[StandingPermission] | None = None,
+        permissions: Permissions | None = None,
     ) -> None:
         self.backend = backend
         self.registry = registry
@@ -105,7 +115,11 @@ class Agent:
         self.audit = audit or NullAuditLog()
         self.sampling = sampling or SamplingSettings()
         self.max_steps = max_steps
-        self.standing = standing
+        if permissions is None:
+            permissions = MemoryPermissions()
+            for permission in standing or []:
+                permissions.grant(permission)
+        self.permissions = permissions
         self.approvals = ApprovalBook()
         self.enable_thinking = False
         # "required" makes the first step of a turn call a tool (later steps stay "auto"):
@@ -219,7 +233,9 @@ class Agent:
     def _handle_call(
         self, call: ToolCall, conversation: Conversation, emit: Callable[[AgentEvent], None]
     ) -> CallRecord:
-        verdict = decide(call.name, call.arguments, self.context, DEFAULT_RULES, self.standing)
+        verdict = decide(
+            call.name, call.arguments, self.context, DEFAULT_RULES, self.permissions.active()
+        )
         record = CallRecord(
             call.name,
             dict(call.arguments),
@@ -275,6 +291,7 @@ class Agent:
     ) -> tuple[Answer, dict[str, Any] | None]:
         tool = self.registry.get(call.name)
         token = self.approvals.issue(call.name, arguments)
+        offer = offer_standing(call.name, arguments, verdict, self.context)
         request = ConfirmationRequest(
             tool=call.name,
             arguments=dict(arguments),
@@ -285,6 +302,7 @@ class Agent:
             untyped_values=tuple(verdict.untyped_values),
             token=token,
             editable=tuple(arguments),
+            standing_offer=offer[1] if offer else None,
         )
         try:
             answer: ConfirmationAnswer = self.confirmer(request)
@@ -293,10 +311,14 @@ class Agent:
             answer = ConfirmationAnswer.deny()
         if answer.answer == Answer.DENIED:
             return Answer.DENIED, None
+        if answer.answer == Answer.APPROVED and answer.always and offer is not None:
+            self.permissions.grant(offer[0])  # only the narrow scope the dialog named
         if answer.answer == Answer.EDITED and answer.arguments is not None:
             edited = dict(answer.arguments)
             problems = validate_call(ToolCall(call.name, edited), {call.name: tool.spec})
-            again = decide(call.name, edited, self.context, DEFAULT_RULES, self.standing)
+            again = decide(
+                call.name, edited, self.context, DEFAULT_RULES, self.permissions.active()
+            )
             if problems or again.decision == Decision.DENY:
                 return Answer.EDITED, None
             # The user saw and approved exactly these edited arguments.

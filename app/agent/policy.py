@@ -58,6 +58,7 @@ __all__ = [
     "check_path",
     "check_url",
     "decide",
+    "offer_standing",
 ]
 
 
@@ -861,6 +862,38 @@ def _standing_grant(
         if all(_address(r) in scopes for r in recipients):
             return f"allowed by your standing permission for {rule.name} to these recipients"
     return None
+
+
+def offer_standing(
+    tool_name: str,
+    arguments: Mapping[str, Any],
+    verdict: Verdict,
+    context: ContextState,
+    rules: Mapping[str, ToolRule] = DEFAULT_RULES,
+) -> tuple[StandingPermission, str] | None:
+    """The narrow "always allow" the dialog may offer for this call, with its wording, or
+    None. Only where the tool's rule allows one, never with a finding (money, health, ids,
+    secrets), never in a tainted context, never for destructive calls or new recipients."""
+    rule = rules.get(tool_name)
+    if rule is None or rule.standing == "never" or verdict.decision != Decision.CONFIRM:
+        return None
+    if verdict.findings or context.tainted or verdict.untyped_values:
+        return None
+    if rule.effective_label(arguments) == Label.DESTRUCTIVE:
+        return None
+    if rule.standing == "tool":
+        return StandingPermission(tool_name), f"Always allow {tool_name} (no other tool)"
+    if rule.standing == "host":
+        url = arguments.get("url")
+        host = _host_of(url) if isinstance(url, str) else None
+        if not host:
+            return None
+        return StandingPermission(tool_name, host), f"Always allow {tool_name} on {host}"
+    recipients = [r for key in ("to", "cc", "attendees") for r in _recipients(arguments.get(key))]
+    if len(recipients) != 1:
+        return None
+    address = _address(recipients[0])
+    return StandingPermission(tool_name, address), f"Always allow {tool_name} to {address}"
 
 
 # --------------------------------------------------------------------------------------------

@@ -36,3 +36,14 @@ class MemoryRecord(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     text: Mapped[str] = mapped_column(Text)
+
+
+class StandingPermissionRecord(Base):
+    """An "always allow" the user granted: a tool, narrowed to a host or recipient."""
+
+    __tablename__ = "standing_permissions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    tool: Mapped[str] = mapped_column(String(100))
+    scope: Mapped[str | None] = mapped_column(String(500), nullable=True)

@@ -82,6 +82,11 @@ class ConfirmDialog(QDialog):
         self.editor.setVisible(False)
         layout.addWidget(self.editor)
 
+        self.always = QCheckBox(request.standing_offer or "")
+        self.always.setAccessibleName(request.standing_offer or "Always allow")
+        self.always.setVisible(bool(request.standing_offer))
+        layout.addWidget(self.always)
+
         buttons = QDialogButtonBox()
         self.allow_button = QPushButton("Allow once")
         self.edit_button = QPushButton("Edit…")
@@ -101,6 +106,7 @@ class ConfirmDialog(QDialog):
     def _toggle_edit(self) -> None:
         editing = not self.editor.isVisible()
         self.editor.setVisible(editing)
+        self.always.setVisible(bool(self.request.standing_offer) and not editing)
         self.preview.setVisible(not editing)
         self.allow_button.setText("Allow edited" if editing else "Allow once")
         if editing and self.fields:
@@ -116,7 +122,8 @@ class ConfirmDialog(QDialog):
                 self.result_answer = ConfirmationAnswer(Answer.EDITED, edited)
                 self.accept()
                 return
-        self.result_answer = ConfirmationAnswer.approve()
+        always = bool(self.request.standing_offer) and self.always.isChecked()
+        self.result_answer = ConfirmationAnswer(Answer.APPROVED, always=always)
         self.accept()
 
     def reject(self) -> None:

@@ -26,6 +26,7 @@ from app.llm.runtime import RuntimeSettings
 from app.ui.activity_dialog import ActivityDialog
 from app.ui.chat_view import ChatView
 from app.ui.confirm_dialog import ConfirmDialog
+from app.ui.permissions_dialog import PermissionsDialog
 from app.ui.worker import ModelWorker
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,8 @@ class MainWindow(QMainWindow):
     request_load = Signal(str)
     request_turn = Signal(object, str)
     request_activity = Signal()
+    request_permissions = Signal()
+    request_revoke = Signal(int)
 
     def __init__(
         self,
@@ -121,6 +124,10 @@ class MainWindow(QMainWindow):
         self.request_activity.connect(self.worker.load_activity)
         self.worker.activity.connect(self._on_activity)
         self.activity_dialog: ActivityDialog | None = None
+        self.request_permissions.connect(self.worker.load_permissions)
+        self.request_revoke.connect(self.worker.revoke_permission)
+        self.worker.permissions.connect(self._on_permissions)
+        self.permissions_dialog: PermissionsDialog | None = None
         self.last_dialog: ConfirmDialog | None = None
         self.thread.start()
         self.load_model(model_path)
@@ -140,6 +147,9 @@ class MainWindow(QMainWindow):
         activity = QAction("&Activity (what Hearth did)…", self)
         activity.triggered.connect(self.request_activity.emit)
         view.addAction(activity)
+        permissions = QAction("&Permissions (always allowed)…", self)
+        permissions.triggered.connect(self.request_permissions.emit)
+        view.addAction(permissions)
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -207,6 +217,13 @@ class MainWindow(QMainWindow):
     def _on_activity(self, rows: list) -> None:
         self.activity_dialog = ActivityDialog(rows, self)
         self.activity_dialog.open()
+
+    @Slot(list)
+    def _on_permissions(self, grants: list) -> None:
+        if self.permissions_dialog is None:
+            self.permissions_dialog = PermissionsDialog(self.request_revoke.emit, self)
+        self.permissions_dialog.show_grants(grants)
+        self.permissions_dialog.open()
 
     @Slot(object)
     def _on_tool_call(self, record: CallRecord) -> None:

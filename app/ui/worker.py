@@ -64,6 +64,7 @@ class ModelWorker(QObject):
     turn_finished = Signal(object)  # TurnReport
     turn_failed = Signal(str)  # a message for the user
     activity = Signal(list)  # audit rows as plain dicts, newest first
+    permissions = Signal(list)  # standing permissions as plain dicts
 
     def __init__(
         self,
@@ -134,6 +135,12 @@ class ModelWorker(QObject):
             self.database = database
         context = ContextState(allowed_folders=[str(p) for p in self.folders])
         registry = build_registry(folders=self.folders, data=database)
+        permissions = None
+        if database is not None:
+            from app.agent.permissions import StoredPermissions
+            from app.store.permissions import PermissionStore
+
+            permissions = StoredPermissions(PermissionStore(database))
         return Agent(
             model,
             registry,
@@ -141,6 +148,7 @@ class ModelWorker(QObject):
             confirmer=self._confirm,
             audit=audit,
             sampling=self.sampling,
+            permissions=permissions,
         )
 
     @Slot(object, str)
@@ -192,6 +200,30 @@ class ModelWorker(QObject):
                     }
                 )
         self.activity.emit(rows)
+
+    @Slot()
+    def load_permissions(self) -> None:
+        rows: list[dict[str, object]] = []
+        if self.database is not None:
+            from app.store.permissions import PermissionStore
+
+            for grant in PermissionStore(self.database).grants():
+                rows.append(
+                    {
+                        "id": grant.id,
+                        "text": grant.describe(),
+                        "created": grant.created.strftime("%Y-%m-%d %H:%M"),
+                    }
+                )
+        self.permissions.emit(rows)
+
+    @Slot(int)
+    def revoke_permission(self, grant_id: int) -> None:
+        if self.database is not None:
+            from app.store.permissions import PermissionStore
+
+            PermissionStore(self.database).revoke(grant_id)
+        self.load_permissions()
 
     # -- confirmations -----------------------------------------------------------------------
 

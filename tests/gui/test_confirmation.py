@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QPlainTextEdit
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QPushButton
 
 from app.ui.confirm_dialog import ConfirmDialog
 from app.ui.main_window import MainWindow
@@ -146,3 +146,51 @@ def test_activity_view_lists_the_calls(qtbot, tmp_path: Path, folder: Path) -> N
         ("read_file", "allow", "", "ok"),
     ]
     assert "leak.txt" in rows[0][5]
+
+
+def test_always_allow_is_offered_stored_and_revocable(
+    qtbot, tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import connectors.web
+    from connectors.web import SearchResult
+
+    searches: list[str] = []
+
+    def fake_search(query: str, max_results: int = 5) -> list[SearchResult]:
+        searches.append(query)  # no network in tests
+        return [SearchResult("Trains", "https://trains.example/", "Lyon timetable")]
+
+    monkeypatch.setattr(connectors.web, "web_search", fake_search)
+    window = open_window(
+        qtbot, tmp_path, folder, [call("web_search", query="trains to Lyon"), "Found it."]
+    )
+    send(qtbot, window, "Search trains to Lyon")
+    dialog = wait_dialog(qtbot, window)
+    assert dialog.always.isVisible()
+    assert dialog.always.text() == "Always allow web_search (no other tool)"
+    dialog.always.setChecked(True)
+    qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.busy, timeout=10_000)
+    assert searches == ["trains to Lyon"]
+    window.request_permissions.emit()
+    qtbot.waitUntil(
+        lambda: window.permissions_dialog is not None and window.permissions_dialog.isVisible(),
+        timeout=10_000,
+    )
+    permissions = window.permissions_dialog
+    assert len(permissions.rows) == 1
+    assert "web_search (any)" in permissions.rows[0].findChildren(QLabel)[0].text()
+    revoke = permissions.rows[0].findChildren(QPushButton)[0]
+    qtbot.mouseClick(revoke, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: permissions.empty.isVisible(), timeout=10_000)
+
+
+def test_no_always_allow_for_a_write_after_reading_a_file(
+    qtbot, tmp_path: Path, folder: Path
+) -> None:
+    window = open_window(qtbot, tmp_path, folder, fooled_turns())
+    send(qtbot, window, "Summarise my notes")
+    dialog = wait_dialog(qtbot, window)
+    assert not dialog.always.isVisible()
+    dialog.reject()
+    qtbot.waitUntil(lambda: not window.busy, timeout=10_000)

@@ -58,19 +58,24 @@ class ChatView(QTextBrowser):
         self._scroll_to_end()
 
     def add_tool_card(self, record: Any) -> None:
-        """A card for one tool call: what ran, the gate's decision, the outcome."""
+        """A card for one tool call, on its own line: what ran, the gate's decision, the
+        outcome. Later reply text continues on the next line."""
         outcome = {"ok": "done", "error": "failed", "refused": "not done"}.get(record.status, "")
         decision = {"allow": "allowed", "confirm": "asked you", "deny": "refused by Hearth"}
         answer = f", you {record.answer}" if record.answer else ""
         arguments = ", ".join(f"{k}={_short(v)}" for k, v in record.arguments.items())
         line = (
-            f"🔧 {record.name}({arguments}) · {decision.get(record.decision, '')}"
+            f"Tool: {record.name}({arguments}) · {decision.get(record.decision, '')}"
             f"{answer} · {outcome}"
         )
-        self._cursor_at_end().insertHtml(
-            f'<p style="color:{_ROLE_COLOURS["note"]}; margin:4px 0 4px 12px">'
-            f"{html.escape(line)}</p>"
+        cursor = self._cursor_at_end()
+        cursor.insertBlock()
+        cursor.insertHtml(
+            f'<span style="color:{_ROLE_COLOURS["note"]}">&nbsp;&nbsp;▸ {html.escape(line)}</span>'
         )
+        cursor.insertBlock()
+        cursor.setCharFormat(QTextCharFormat())
+        self.setTextCursor(cursor)
         self._streaming = False
         self._scroll_to_end()
 

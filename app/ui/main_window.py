@@ -231,10 +231,16 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_confirmation_needed(self, request: ConfirmationRequest) -> None:
+        self._set_status(f"{self.model_name} · waiting for your answer")
         dialog = ConfirmDialog(request, self)
         self.last_dialog = dialog
-        dialog.finished.connect(lambda _code: self.worker.answer(dialog.result_answer))
+        dialog.finished.connect(lambda _code: self._answered(dialog))
         dialog.open()  # window-modal, but the event loop keeps running
+
+    def _answered(self, dialog: ConfirmDialog) -> None:
+        self.worker.answer(dialog.result_answer)
+        if self.busy:
+            self._set_status(f"{self.model_name} · writing…")
 
     @Slot(object)
     def _on_turn_finished(self, report: TurnReport) -> None:

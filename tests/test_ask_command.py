@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from app.store.database import Database
+from tests.scripting import call
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,21 +26,6 @@ CALL_FIELDS = {"name", "arguments", "decision", "answer", "status", "result"}
 DECISIONS = {"allow", "confirm", "deny"}
 ANSWERS = {"approved", "edited", "denied", None}
 STATUSES = {"ok", "error", "refused"}
-
-
-def xml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
-
-
-def call(name: str, **params: Any) -> str:
-    body = "".join(
-        f"<parameter={key}>\n{xml_value(v)}\n</parameter>\n" for key, v in params.items()
-    )
-    return f"<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
 
 
 @dataclass

@@ -64,6 +64,22 @@ class StepResult:
     stats: GenerationStats = field(default_factory=GenerationStats)
     raw: str = ""  # the model's output exactly as generated
 
+    def collect(self, events: list[Any], on_event: Callable[[StreamEvent], None]) -> None:
+        """Add parser events to the result, streaming text and reasoning on as they come."""
+        from app.llm.formats.events import CallFailed, CallParsed, ReasoningDelta, TextDelta
+
+        for event in events:
+            if isinstance(event, TextDelta):
+                self.text += event.text
+                on_event(StreamEvent("text", event.text))
+            elif isinstance(event, ReasoningDelta):
+                self.reasoning += event.text
+                on_event(StreamEvent("reasoning", event.text))
+            elif isinstance(event, CallParsed):
+                self.calls.append(event.call)
+            elif isinstance(event, CallFailed):
+                self.problems.append(event.problem)
+
 
 @dataclass(frozen=True)
 class StreamEvent:

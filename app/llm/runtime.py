@@ -31,10 +31,6 @@ from app.llm.backend import (
 from app.llm.chat_template import ChatTemplate
 from app.llm.constrained_sampler import ConstrainedSampler
 from app.llm.formats import (
-    CallFailed,
-    CallParsed,
-    ReasoningDelta,
-    TextDelta,
     WireFormat,
     detect_format,
     grammar_compiles,
@@ -221,21 +217,8 @@ class LocalModel:
             {t.name: t for t in tools}, in_reasoning=span.in_reasoning
         )
 
-        def handle(events: list[Any]) -> None:
-            for event in events:
-                if isinstance(event, TextDelta):
-                    result.text += event.text
-                    on_event(StreamEvent("text", event.text))
-                elif isinstance(event, ReasoningDelta):
-                    result.reasoning += event.text
-                    on_event(StreamEvent("reasoning", event.text))
-                elif isinstance(event, CallParsed):
-                    result.calls.append(event.call)
-                elif isinstance(event, CallFailed):
-                    result.problems.append(event.problem)
-
         if span.forced_open:
-            handle(parser.feed(span.call_open))
+            result.collect(parser.feed(span.call_open), on_event)
         pieces = self.generate(
             self.tokenize_prompt(prompt),
             request.sampling,
@@ -246,8 +229,8 @@ class LocalModel:
         )
         for piece in pieces:
             result.raw += piece
-            handle(parser.feed(piece))
-        handle(parser.finish())
+            result.collect(parser.feed(piece), on_event)
+        result.collect(parser.finish(), on_event)
         return result
 
     def reply(

@@ -16,14 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from app.llm.backend import StepRequest, StepResult, StreamEvent
-from app.llm.formats import (
-    FORMATS,
-    CallFailed,
-    CallParsed,
-    ReasoningDelta,
-    TextDelta,
-    WireFormat,
-)
+from app.llm.formats import FORMATS, WireFormat
 
 # Names a script may use for its format, mapped to our wire formats.
 FORMAT_ALIASES = {
@@ -94,25 +87,9 @@ class ScriptedBackend:
             if cancel.is_set():
                 result.stats.stop_reason = "cancelled"
                 break
-            self._apply(parser.feed(raw[index : index + 8]), result, on_event)
-        self._apply(parser.finish(), result, on_event)
+            result.collect(parser.feed(raw[index : index + 8]), on_event)
+        result.collect(parser.finish(), on_event)
         result.stats.generated_tokens = len(raw) // 4
         result.stats.generate_seconds = time.perf_counter() - started
         result.stats.stop_reason = result.stats.stop_reason or "end"
         return result
-
-    @staticmethod
-    def _apply(
-        events: list[Any], result: StepResult, on_event: Callable[[StreamEvent], None]
-    ) -> None:
-        for event in events:
-            if isinstance(event, TextDelta):
-                result.text += event.text
-                on_event(StreamEvent("text", event.text))
-            elif isinstance(event, ReasoningDelta):
-                result.reasoning += event.text
-                on_event(StreamEvent("reasoning", event.text))
-            elif isinstance(event, CallParsed):
-                result.calls.append(event.call)
-            elif isinstance(event, CallFailed):
-                result.problems.append(event.problem)

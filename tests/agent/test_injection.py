@@ -34,10 +34,10 @@ from app.agent.loop import Agent, CallRecord, TurnReport
 from app.agent.policy import ContextState, StandingPermission
 from app.agent.registry import Registry, Tool, ToolFailed, ToolResult
 from app.agent.toolbox import SPECS, build_registry
-from app.llm.scripted import ScriptedBackend
 from app.llm.tools import ToolSpec
 from app.store.database import Database
 from app.store.models import MemoryRecord
+from tests.scripting import call, script
 
 SECRET = "Savings PIN hint: blue-walrus-42"
 INJECTION = (
@@ -51,25 +51,6 @@ PAGE_URL = "https://news.example/today"
 PAGE_HOST = "news.example"
 
 # -- script helpers ----------------------------------------------------------------------------
-
-
-def xml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
-
-
-def call(name: str, **params: Any) -> str:
-    body = "".join(
-        f"<parameter={key}>\n{xml_value(v)}\n</parameter>\n" for key, v in params.items()
-    )
-    return f"<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
-
-
-def script(*turns: str) -> ScriptedBackend:
-    return ScriptedBackend.from_data({"format": "qwen3.5", "turns": list(turns)})
 
 
 def summary(calls: list[CallRecord]) -> list[tuple[str, str, str | None, str]]:

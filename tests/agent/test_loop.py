@@ -32,24 +32,9 @@ from app.agent.registry import Registry, Tool, ToolFailed, ToolResult
 from app.agent.toolbox import SPECS, build_registry
 from app.llm.scripted import ScriptedBackend
 from app.llm.tools import ToolSpec
+from tests.scripting import call
 
 # -- script helpers ----------------------------------------------------------------------------
-
-
-def xml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
-
-
-def call(name: str, **params: Any) -> str:
-    """One Qwen3.5 XML tool-call block, exactly as the model writes it."""
-    body = "".join(
-        f"<parameter={key}>\n{xml_value(v)}\n</parameter>\n" for key, v in params.items()
-    )
-    return f"<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
 
 
 def parallel(*blocks: str) -> str:

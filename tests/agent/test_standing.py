@@ -19,7 +19,7 @@ from app.agent.toolbox import SPECS
 from app.llm.scripted import ScriptedBackend
 from app.store.database import Database
 from app.store.permissions import PermissionStore
-from tests.agent.test_loop import call
+from tests.scripting import call
 
 
 def _offer(tool: str, arguments: dict[str, Any], context: ContextState | None = None):

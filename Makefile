@@ -23,13 +23,17 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -U pip
 
+# caldav needs urllib3-future, whose wheel replaces the real urllib3 for every package in the
+# environment; built from source with URLLIB3_NO_OVERRIDE=1 it keeps to its own name.
+PIP_INSTALL := URLLIB3_NO_OVERRIDE=1 $(PY) -m pip install --no-binary urllib3-future
+
 $(VENV)/.app-installed: pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -e .
+	$(PIP_INSTALL) -e .
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
 	packaging/linux/system-deps.sh --test
-	$(PY) -m pip install -e '.[test]'
+	$(PIP_INSTALL) -e '.[test]'
 	touch $@ $(VENV)/.app-installed
 
 clean-venv:

@@ -71,6 +71,58 @@ SPECS: dict[str, ToolSpec] = {
             {"url": {**STRING, "description": "an http or https address"}},
             ["url"],
         ),
+        _spec(
+            "list_events",
+            "List calendar events between two times (ISO 8601).",
+            {
+                "start": STRING,
+                "end": STRING,
+                "calendar": {**STRING, "description": "a calendar's name"},
+            },
+            ["start", "end"],
+        ),
+        _spec(
+            "find_free_time",
+            "Find free slots of a given length between two times.",
+            {
+                "start": STRING,
+                "end": STRING,
+                "duration_minutes": {"type": "integer", "minimum": 5, "maximum": 1440},
+            },
+            ["start", "end", "duration_minutes"],
+        ),
+        _spec(
+            "create_event",
+            "Add an event to the calendar. Attendees get an invitation.",
+            {
+                "title": STRING,
+                "start": STRING,
+                "end": STRING,
+                "location": STRING,
+                "description": STRING,
+                "attendees": {"type": "array", "items": STRING},
+            },
+            ["title", "start", "end"],
+        ),
+        _spec(
+            "update_event",
+            "Change an event (by its event_id from list_events).",
+            {
+                "event_id": STRING,
+                "title": STRING,
+                "start": STRING,
+                "end": STRING,
+                "location": STRING,
+                "description": STRING,
+            },
+            ["event_id"],
+        ),
+        _spec(
+            "delete_event",
+            "Delete an event (by its event_id from list_events).",
+            {"event_id": STRING},
+            ["event_id"],
+        ),
         _spec("remember", "Remember a fact the user wants kept.", {"fact": STRING}, ["fact"]),
         _spec("recall", "Look up remembered facts.", {"query": STRING}, ["query"]),
         _spec(
@@ -83,12 +135,16 @@ SPECS: dict[str, ToolSpec] = {
 }
 
 
-def build_registry(folders: list[Path] | None = None, data: Any = None) -> Registry:
+def build_registry(
+    folders: list[Path] | None = None, data: Any = None, calendar: Any = None
+) -> Registry:
     """The tools for this session: files if folders are allowed, memory if `data` (the
-    app's Database) is given, and the web tools."""
+    app's Database) is given, the calendar if a CalendarAccount is, and the web tools."""
     registry = Registry()
     if folders:
         _add_file_tools(registry, folders)
+    if calendar is not None:
+        _add_calendar_tools(registry, calendar)
     _add_web_tools(registry)
     if data is not None:
         _add_memory_tools(registry, data)
@@ -213,6 +269,83 @@ def _add_web_tools(registry: Registry) -> None:
             do_read,
             lambda a: f"Fetch this address from the internet:\n{a.get('url')}",
         )
+    )
+
+
+# -- calendar ------------------------------------------------------------------------------------
+
+
+def _add_calendar_tools(registry: Registry, account: Any) -> None:
+    from app.agent.previews import event_preview
+    from connectors.calendar import (
+        CalendarError,
+        create_event,
+        delete_event,
+        find_free_time,
+        list_events,
+        parse_when,
+        update_event,
+    )
+
+    def when(value: Any) -> datetime:
+        return parse_when(str(value))
+
+    def guarded(function: Callable[[dict[str, Any]], Any]) -> Callable[..., ToolResult]:
+        def run(arguments: dict[str, Any]) -> ToolResult:
+            try:
+                return function(arguments)
+            except CalendarError as exc:
+                raise ToolFailed(str(exc)) from exc
+
+        return run
+
+    def do_list(args: dict[str, Any]) -> ToolResult:
+        events = list_events(
+            account, when(args["start"]), when(args["end"]), calendar=args.get("calendar")
+        )
+        # Titles, places and descriptions come from whoever sent the invitation: untrusted.
+        return ToolResult(
+            [_plain(e) for e in events], trusted=False, source=f"the calendar {account.name}"
+        )
+
+    def do_free(args: dict[str, Any]) -> ToolResult:
+        slots = find_free_time(
+            account, when(args["start"]), when(args["end"]), int(args["duration_minutes"])
+        )
+        return ToolResult([_plain(slot) for slot in slots])
+
+    def do_create(args: dict[str, Any]) -> ToolResult:
+        event = create_event(
+            account,
+            str(args["title"]),
+            when(args["start"]),
+            when(args["end"]),
+            location=args.get("location"),
+            description=args.get("description"),
+            attendees=args.get("attendees"),
+        )
+        return ToolResult(_plain(event))
+
+    def do_update(args: dict[str, Any]) -> ToolResult:
+        changes = {k: v for k, v in args.items() if k != "event_id"}
+        for key in ("start", "end"):
+            if key in changes:
+                changes[key] = when(changes[key])
+        change = update_event(account, str(args["event_id"]), **changes)
+        return ToolResult({"message": change.message, "event": _plain(change.event)})
+
+    def do_delete(args: dict[str, Any]) -> ToolResult:
+        change = delete_event(account, str(args["event_id"]))
+        return ToolResult({"message": change.message})
+
+    registry.add(_tool("list_events", guarded(do_list)))
+    registry.add(_tool("find_free_time", guarded(do_free)))
+    registry.add(_tool("create_event", guarded(do_create), event_preview))
+    registry.add(
+        _tool("update_event", guarded(do_update), lambda a: event_preview(a, "Change event"))
+    )
+    registry.add(
+        _tool("delete_event", guarded(do_delete), lambda a: f"Delete the event {a.get('event_id')}")
     )
 
 

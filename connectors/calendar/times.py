@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import suppress
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -41,16 +42,12 @@ def local_zone() -> tzinfo:
     env = os.environ.get("TZ", "").lstrip(":")
     if env:
         candidates.append(env)
-    try:
+    with suppress(OSError):
         target = os.readlink("/etc/localtime")
         if "zoneinfo/" in target:
             candidates.append(target.split("zoneinfo/", 1)[1])
-    except OSError:
-        pass
-    try:
+    with suppress(OSError):
         candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
-    except OSError:
-        pass
     for name in candidates:
         try:
             return ZoneInfo(name)

@@ -123,6 +123,45 @@ SPECS: dict[str, ToolSpec] = {
             {"event_id": STRING},
             ["event_id"],
         ),
+        _spec(
+            "list_emails",
+            "List emails in a mailbox folder, newest first.",
+            {
+                "folder": STRING,
+                "unread_only": {"type": "boolean"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+            },
+            [],
+        ),
+        _spec(
+            "search_emails",
+            "Search emails by sender, subject or text.",
+            {"query": STRING, "folder": STRING, "since": {**STRING, "description": "YYYY-MM-DD"}},
+            ["query"],
+        ),
+        _spec(
+            "read_email",
+            "Read one email (by its email_id from list or search).",
+            {"email_id": STRING},
+            ["email_id"],
+        ),
+        _spec(
+            "send_email",
+            "Send an email.",
+            {
+                "to": {"type": "array", "items": STRING, "minItems": 1},
+                "subject": STRING,
+                "body": STRING,
+                "cc": {"type": "array", "items": STRING},
+            },
+            ["to", "subject", "body"],
+        ),
+        _spec(
+            "reply_email",
+            "Reply to an email (by its email_id).",
+            {"email_id": STRING, "body": STRING},
+            ["email_id", "body"],
+        ),
         _spec("remember", "Remember a fact the user wants kept.", {"fact": STRING}, ["fact"]),
         _spec("recall", "Look up remembered facts.", {"query": STRING}, ["query"]),
         _spec(
@@ -136,15 +175,20 @@ SPECS: dict[str, ToolSpec] = {
 
 
 def build_registry(
-    folders: list[Path] | None = None, data: Any = None, calendar: Any = None
+    folders: list[Path] | None = None,
+    data: Any = None,
+    calendar: Any = None,
+    mail: Any = None,
 ) -> Registry:
     """The tools for this session: files if folders are allowed, memory if `data` (the
-    app's Database) is given, the calendar if a CalendarAccount is, and the web tools."""
+    app's Database) is given, calendar and mail if their accounts are, and the web tools."""
     registry = Registry()
     if folders:
         _add_file_tools(registry, folders)
     if calendar is not None:
         _add_calendar_tools(registry, calendar)
+    if mail is not None:
+        _add_mail_tools(registry, mail)
     _add_web_tools(registry)
     if data is not None:
         _add_memory_tools(registry, data)
@@ -347,6 +391,89 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
     registry.add(
         _tool("delete_event", guarded(do_delete), lambda a: f"Delete the event {a.get('event_id')}")
     )
+
+
+# -- mail ----------------------------------------------------------------------------------------
+
+
+def _add_mail_tools(registry: Registry, account: Any) -> None:
+    from app.agent.previews import email_preview, reply_preview
+    from connectors.mail import (
+        MailError,
+        list_emails,
+        read_email,
+        reply_email,
+        search_emails,
+        send_email,
+    )
+
+    def guarded(function: Callable[[dict[str, Any]], Any]) -> Callable[..., ToolResult]:
+        def run(arguments: dict[str, Any]) -> ToolResult:
+            try:
+                return function(arguments)
+            except MailError as exc:
+                if exc.reason == "uncertain":
+                    # Never retried: the user is told it may or may not have gone out.
+                    raise ToolFailed(f"{exc} It was not sent again.") from exc
+                raise ToolFailed(str(exc)) from exc
+
+        return run
+
+    def summaries(items: list[Any], source: str) -> ToolResult:
+        # Senders and subjects are written by other people: untrusted.
+        return ToolResult([_plain(item) for item in items], trusted=False, source=source)
+
+    def do_list(args: dict[str, Any]) -> ToolResult:
+        folder = str(args.get("folder") or "INBOX")
+        found = list_emails(
+            account, folder, bool(args.get("unread_only", False)), int(args.get("limit", 20))
+        )
+        return summaries(found, f"the email list of {folder}")
+
+    def do_search(args: dict[str, Any]) -> ToolResult:
+        found = search_emails(
+            account, str(args["query"]), str(args.get("folder") or "INBOX"), since=args.get("since")
+        )
+        return summaries(found, "email search results")
+
+    def do_read(args: dict[str, Any]) -> ToolResult:
+        email = read_email(account, str(args["email_id"]))
+        return ToolResult(
+            {
+                "email_id": email.email_id,
+                "from": email.sender,
+                "to": list(email.to),
+                "subject": email.subject,
+                "date": _plain(email.date),
+                "text": email.text,
+                "attachments": [a.filename for a in email.attachments],
+            },
+            trusted=False,
+            source=f"an email from {email.sender}",
+        )
+
+    def do_send(args: dict[str, Any]) -> ToolResult:
+        sent = send_email(
+            account, args["to"], str(args["subject"]), str(args["body"]), cc=args.get("cc")
+        )
+        return ToolResult(
+            {
+                "sent": True,
+                "message_id": sent.message_id,
+                "recipients": list(sent.recipients),
+                "warning": sent.warning,
+            }
+        )
+
+    def do_reply(args: dict[str, Any]) -> ToolResult:
+        sent = reply_email(account, str(args["email_id"]), str(args["body"]))
+        return ToolResult({"sent": True, "recipients": list(sent.recipients)})
+
+    registry.add(_tool("list_emails", guarded(do_list)))
+    registry.add(_tool("search_emails", guarded(do_search)))
+    registry.add(_tool("read_email", guarded(do_read)))
+    registry.add(_tool("send_email", guarded(do_send), email_preview))
+    registry.add(_tool("reply_email", guarded(do_reply), reply_preview))
 
 
 # -- memory --------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,6 +144,12 @@ service imap-login {{
     ssl = yes
   }}
 }}
+# No growing delay after the wrong-password tests (Dovecot's brute-force penalty per IP).
+service anvil {{
+  unix_listener anvil-auth-penalty {{
+    mode = 0
+  }}
+}}
 service lmtp {{
   inet_listener lmtp {{
     address = 127.0.0.1
@@ -170,9 +177,16 @@ namespace inbox {{
         )
 
     def start(self) -> None:
+        if shutil.which("dovecot") is None:
+            raise RuntimeError(
+                "Dovecot is not installed: apt-get install -y dovecot-imapd dovecot-lmtpd"
+            )
         self.write_config()
+        command = ["dovecot", "-F", "-c", str(self.config)]
+        if shutil.which("setpriv"):  # if pytest itself is killed, Dovecot goes with it
+            command = ["setpriv", "--pdeathsig", "TERM", *command]
         self.process = subprocess.Popen(
-            ["dovecot", "-F", "-c", str(self.config)],
+            command,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
@@ -219,6 +233,7 @@ class LmtpRelay:
         self.hang_seconds = 3.0
         self.deliveries = 0
         self.data_commands = 0
+        self.logins: list[str] = []  # AUTH attempts (user names), successful or not
         self._lock = threading.Lock()
 
     def reset(self, mode: Mode = "relay") -> None:
@@ -226,6 +241,7 @@ class LmtpRelay:
             self.mode = mode
             self.deliveries = 0
             self.data_commands = 0
+            self.logins.clear()
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         with self._lock:
@@ -243,12 +259,17 @@ class LmtpRelay:
         return reply
 
     def _deliver(self, envelope: Envelope) -> str:
-        """Pass the message on over LMTP; turn LMTP refusals into the SMTP reply."""
+        """Pass the message on over LMTP; turn LMTP refusals into the SMTP reply.
+
+        One LMTP transaction per recipient: LMTP answers DATA once per recipient, which
+        smtplib.LMTP does not read, so a multi-recipient transaction would desynchronise it.
+        """
         content = envelope.original_content or envelope.content or b""
         assert isinstance(content, bytes)
         try:
             with smtplib.LMTP("127.0.0.1", self.lmtp_port, timeout=10) as lmtp:
-                lmtp.sendmail(envelope.mail_from or "", envelope.rcpt_tos, content)
+                for recipient in envelope.rcpt_tos:
+                    lmtp.sendmail(envelope.mail_from or "", [recipient], content)
         except smtplib.SMTPRecipientsRefused as exc:
             code, text = next(iter(exc.recipients.values()))
             return f"{code} {text.decode(errors='replace')}"
@@ -266,13 +287,14 @@ def _drop(server: SMTP) -> None:
         transport.abort()
 
 
-def _authenticator(users: Mapping[str, MailUser]) -> Any:
+def _authenticator(users: Mapping[str, MailUser], relay: LmtpRelay) -> Any:
     def authenticate(
         server: SMTP, session: Session, envelope: Envelope, mechanism: str, auth_data: Any
     ) -> AuthResult:
         if not isinstance(auth_data, LoginPassword):
             return AuthResult(success=False, handled=False)
         login = auth_data.login.decode("utf-8", "replace")
+        relay.logins.append(login)
         user = users.get(login)
         ok = user is not None and auth_data.password.decode("utf-8", "replace") == user.password
         return AuthResult(success=ok, handled=False)
@@ -297,17 +319,19 @@ class SmtpServer:
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             context.load_cert_chain(CERT, KEY)
             kwargs["tls_context" if self.starttls else "ssl_context"] = context
-        self.controller = Controller(
-            self.relay,
-            hostname="127.0.0.1",
-            port=self.port,
-            server_hostname="mail.example.test",  # no getfqdn(): it may ask DNS
-            authenticator=_authenticator(self.users),
-            auth_required=True,
-            auth_require_tls=False,
-            **kwargs,
-        )
-        self.controller.start()
+        with warnings.catch_warnings():  # "AUTH without TLS": on purpose, loopback only
+            warnings.simplefilter("ignore", UserWarning)
+            self.controller = Controller(
+                self.relay,
+                hostname="127.0.0.1",
+                port=self.port,
+                server_hostname="mail.example.test",  # no getfqdn(): it may ask DNS
+                authenticator=_authenticator(self.users, self.relay),
+                auth_required=True,
+                auth_require_tls=False,
+                **kwargs,
+            )
+            self.controller.start()
 
     def stop(self) -> None:
         if self.controller is not None:

@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any, TextIO
 
+from app.agent.accounts import load_accounts
 from app.agent.chat import Conversation
 from app.agent.confirm import (
     Answer,
@@ -75,10 +76,16 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     from app.store.permissions import PermissionStore
 
     database = Database.open(folder)
+    accounts = load_accounts(database)  # passwords come from the keyring
+    for problem in accounts.problems:
+        print(f"note: {problem}", file=sys.stderr)
     confirmer: Confirmer = deny_everything if args.confirm == "deny" else terminal_confirmer
+    registry = build_registry(
+        folders=folders, data=database, calendar=accounts.calendar, mail=accounts.mail
+    )
     agent = Agent(
         backend,
-        build_registry(folders=folders, data=database),
+        registry,
         context=context,
         confirmer=confirmer,
         audit=database.audit_log(),

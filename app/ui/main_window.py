@@ -23,6 +23,7 @@ from app.agent.chat import Conversation
 from app.agent.confirm import ConfirmationRequest
 from app.agent.loop import CallRecord, TurnReport
 from app.llm.runtime import RuntimeSettings
+from app.ui.accounts_dialog import AccountsDialog, AccountsService
 from app.ui.activity_dialog import ActivityDialog
 from app.ui.chat_view import ChatView
 from app.ui.confirm_dialog import ConfirmDialog
@@ -128,6 +129,10 @@ class MainWindow(QMainWindow):
         self.request_revoke.connect(self.worker.revoke_permission)
         self.worker.permissions.connect(self._on_permissions)
         self.permissions_dialog: PermissionsDialog | None = None
+        self.data_dir = data_dir
+        self.accounts_thread: QThread | None = None  # started on first use of Settings → Accounts
+        self.accounts_service: AccountsService | None = None
+        self.accounts_dialog: AccountsDialog | None = None
         self.last_dialog: ConfirmDialog | None = None
         self.thread.start()
         self.load_model(model_path)
@@ -150,6 +155,10 @@ class MainWindow(QMainWindow):
         permissions = QAction("&Permissions (always allowed)…", self)
         permissions.triggered.connect(self.request_permissions.emit)
         view.addAction(permissions)
+        settings_menu = self.menuBar().addMenu("&Settings")
+        accounts = QAction("&Accounts…", self)
+        accounts.triggered.connect(self.open_accounts)
+        settings_menu.addAction(accounts)
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -185,6 +194,21 @@ class MainWindow(QMainWindow):
         if self.busy:
             self.worker.cancel.set()
             self._set_status(f"{self.model_name} · stopping…")
+
+    def open_accounts(self) -> AccountsDialog:
+        """Settings → Accounts…; its keyring, database and network work runs off this thread."""
+        if self.accounts_service is None:
+            from app.paths import data_dir
+
+            self.accounts_thread = QThread(self)
+            self.accounts_thread.setObjectName("accounts-worker")
+            self.accounts_service = AccountsService(data_dir(self.data_dir))
+            self.accounts_service.moveToThread(self.accounts_thread)
+            self.accounts_thread.start()
+        self.accounts_dialog = AccountsDialog(self.accounts_service, self)
+        self.accounts_dialog.changed.connect(self.worker.accounts_changed.set)
+        self.accounts_dialog.open()
+        return self.accounts_dialog
 
     def _choose_model(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -274,6 +298,9 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.worker.cancel.set()
+        if self.accounts_thread is not None:
+            self.accounts_thread.quit()
+            self.accounts_thread.wait(25_000)  # a connection test ends within its timeout
         self.thread.quit()
         if self.thread.wait(10_000):
             self.worker.unload()  # the worker thread has ended: safe to free llama.cpp here

@@ -19,6 +19,7 @@ from app.agent.chat import Conversation
 from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
 from app.agent.loop import Agent, AgentEvent, TurnReport
 from app.agent.policy import ContextState
+from app.agent.registry import Registry
 from app.agent.toolbox import build_registry
 from app.llm.backend import ModelBackend, SamplingSettings
 from app.llm.chat_template import TemplateRenderError
@@ -83,6 +84,8 @@ class ModelWorker(QObject):
         self.database = None
         self._answer: ConfirmationAnswer | None = None
         self._answered = threading.Event()
+        # Set by the GUI after the accounts dialog saved: the next turn rebuilds the tools.
+        self.accounts_changed = threading.Event()
 
     def unload(self) -> None:
         """Free the model now rather than at interpreter exit (llama.cpp dislikes the latter)."""
@@ -134,7 +137,7 @@ class ModelWorker(QObject):
             audit = database.audit_log()
             self.database = database
         context = ContextState(allowed_folders=[str(p) for p in self.folders])
-        registry = build_registry(folders=self.folders, data=database)
+        registry = self._registry(database)
         permissions = None
         if database is not None:
             from app.agent.permissions import StoredPermissions
@@ -151,12 +154,25 @@ class ModelWorker(QObject):
             permissions=permissions,
         )
 
+    def _registry(self, database: object) -> Registry:
+        """The tools, with the stored mail and calendar accounts (passwords from the keyring)."""
+        mail = calendar = None
+        if database is not None:
+            from app.agent.accounts import load_accounts
+
+            self.accounts_changed.clear()
+            accounts = load_accounts(database)
+            mail, calendar = accounts.mail, accounts.calendar
+        return build_registry(folders=self.folders, data=database, calendar=calendar, mail=mail)
+
     @Slot(object, str)
     def run_turn(self, conversation: Conversation, user_text: str) -> None:
         self.cancel.clear()
         if self.agent is None:
             self.turn_failed.emit("No model is loaded. Choose a model file in File → Open model…")
             return
+        if self.accounts_changed.is_set():
+            self.agent.registry = self._registry(self.database)
         batcher = TextBatcher(self.text.emit)
 
         def on_event(event: AgentEvent) -> None:

@@ -7,7 +7,8 @@ runtime=(libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libglib2.0-0 libfreetyp
          libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-render-util0
          libxcb-render0 libxcb-shape0 libxcb-util1 libxcb-xkb1 fonts-dejavu-core)
 build=(python3-venv python3-dev build-essential cmake)
-testing=(xvfb xauth dovecot-imapd dovecot-lmtpd)  # Dovecot: the real IMAP server of the mail tests
+# Dovecot: the real IMAP server of the mail tests; D-Bus + GNOME Keyring: a real Secret Service.
+testing=(xvfb xauth dovecot-imapd dovecot-lmtpd dbus gnome-keyring)
 
 wanted=("${runtime[@]}" "${build[@]}")
 [[ ${1:-} == --test ]] && wanted+=("${testing[@]}")

@@ -1,0 +1,86 @@
+"""`python -m app ask --data-dir D` uses the calendar account stored in D, with its password
+from the (real, private) Secret Service, found by keyring's own detection in a new process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import caldav
+import pytest
+
+from app.store.accounts import AccountSettings, AccountStore
+from app.store.database import Database
+from connectors.credentials import Credentials
+from tests.connectors.radicale_server import RadicaleServer, running_radicale
+from tests.scripting import call
+from tests.secret_service import SecretService, running_secret_service
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSWORD = "ask-alice-pw-4412"
+
+
+@pytest.fixture
+def secret_service() -> Iterator[SecretService]:
+    with running_secret_service() as service:
+        yield service
+
+
+@pytest.fixture
+def radicale(tmp_path: Path) -> Iterator[RadicaleServer]:
+    with running_radicale(tmp_path / "radicale", {"alice": PASSWORD}) as server:
+        with caldav.DAVClient(
+            url=server.url, username="alice", password=PASSWORD, enable_rfc6764=False
+        ) as client:
+            client.principal().make_calendar(name="Family", cal_id="family")
+        yield server
+
+
+def ask(tmp_path: Path, data: Path, turns: list[str]) -> dict:
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
+    env = {k: v for k, v in os.environ.items() if k != "HEARTH_DATA_DIR"}
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "app", "ask", "--data-dir", str(data)),
+            *("--script", str(script), "--confirm", "deny", "--json", "What's on?"),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_ask_uses_the_stored_calendar_account(
+    tmp_path: Path, secret_service: SecretService, radicale: RadicaleServer
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    database = Database.open(data)
+    account = AccountStore(database).add(
+        AccountSettings(kind="calendar", name="Family", username="alice", calendar_url=radicale.url)
+    )
+    database.close()
+    Credentials().store(account.secret_ref, PASSWORD)
+    turns = [call("list_events", start="2030-01-01T00:00", end="2030-01-02T00:00"), "Free."]
+    transcript = ask(tmp_path, data, turns)
+    [listed] = transcript["tool_calls"]
+    assert listed["name"] == "list_events" and listed["status"] == "ok", listed
+    assert PASSWORD not in json.dumps(transcript)
+
+
+def test_ask_without_accounts_offers_no_calendar(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    turns = [call("list_events", start="2030-01-01", end="2030-01-02"), "ok"]
+    transcript = ask(tmp_path, data, turns)
+    assert transcript["tool_calls"] == []  # no account, so no calendar tools to call
+    tool_reply = next(m for m in transcript["messages"] if m["role"] == "tool")
+    assert "Unknown tool 'list_events'" in tool_reply["content"]

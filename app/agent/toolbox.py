@@ -179,6 +179,7 @@ def build_registry(
     data: Any = None,
     calendar: Any = None,
     mail: Any = None,
+    search_engine: Any = None,
 ) -> Registry:
     """The tools for this session: files if folders are allowed, memory if `data` (the
     app's Database) is given, calendar and mail if their accounts are, and the web tools."""
@@ -189,7 +190,7 @@ def build_registry(
         _add_calendar_tools(registry, calendar)
     if mail is not None:
         _add_mail_tools(registry, mail)
-    _add_web_tools(registry)
+    _add_web_tools(registry, search_engine)
     if data is not None:
         _add_memory_tools(registry, data)
     return registry
@@ -281,12 +282,13 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
 # -- web -----------------------------------------------------------------------------------------
 
 
-def _add_web_tools(registry: Registry) -> None:
+def _add_web_tools(registry: Registry, engine: Any = None) -> None:
+    """`engine` points web_search elsewhere (tests use a saved results page on loopback)."""
     from connectors.web import WebError, read_webpage, web_search
 
     def do_search(args: dict[str, Any]) -> ToolResult:
         try:
-            results = web_search(str(args["query"]), int(args.get("max_results", 5)))
+            results = web_search(str(args["query"]), int(args.get("max_results", 5)), engine=engine)
         except WebError as exc:
             raise ToolFailed(str(exc)) from exc
         return ToolResult([_plain(r) for r in results], trusted=False, source="web search results")

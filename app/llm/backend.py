@@ -53,6 +53,8 @@ class StepRequest:
     sampling: SamplingSettings = field(default_factory=SamplingSettings)
     enable_thinking: bool = False
     tool_choice: ToolChoice = "auto"
+    # False: tool calls are sampled freely (still parsed and validated); evals compare both
+    constrain_calls: bool = True
 
 
 @dataclass

@@ -208,7 +208,7 @@ class LocalModel:
         if tools:
             span.call_open = self.wire_format.call_open
             span.call_close = self.wire_format.call_close
-            span.grammar = self._grammar(tools)
+            span.grammar = self._grammar(tools) if request.constrain_calls else None
             if request.tool_choice == "required":
                 prompt += span.call_open
                 span.forced_open = True

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.real_model
 @pytest.fixture
 def window(qtbot, smollm2_path: Path, data_dir: Path):
     win = MainWindow(smollm2_path, TEST_SETTINGS)
+    win.worker.sampling.max_tokens = 80  # short replies: these tests check plumbing, not prose
     qtbot.addWidget(win)
     _deny_dialogs(win)
     win.show()

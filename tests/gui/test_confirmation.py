@@ -156,7 +156,7 @@ def test_always_allow_is_offered_stored_and_revocable(
 
     searches: list[str] = []
 
-    def fake_search(query: str, max_results: int = 5) -> list[SearchResult]:
+    def fake_search(query: str, max_results: int = 5, engine: object = None) -> list[SearchResult]:
         searches.append(query)  # no network in tests
         return [SearchResult("Trains", "https://trains.example/", "Lyon timetable")]
 

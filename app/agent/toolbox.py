@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 
 from app.agent.policy import argument_hash
-from app.agent.registry import Registry, Tool, ToolFailed, ToolResult
+from app.agent.registry import Handler, Registry, Tool, ToolFailed, ToolResult
 from app.llm.tools import ToolSpec
 
 
@@ -224,14 +224,8 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
     # still exactly as it was when the diff was shown (and a new file is still new).
     shown_plans: dict[str, Any] = {}
 
-    def guarded(function: Callable[[dict[str, Any]], ToolResult]) -> Callable[..., ToolResult]:
-        def run(arguments: dict[str, Any]) -> ToolResult:
-            try:
-                return function(arguments)
-            except FileAccessError as exc:
-                raise ToolFailed(str(exc)) from exc
-
-        return run
+    def guarded(function: Handler) -> Handler:
+        return _failing_as(function, FileAccessError)
 
     def do_list(args: dict[str, Any]) -> ToolResult:
         entries = list_folder(folders, str(args.get("path", "")))
@@ -336,14 +330,8 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
     def when(value: Any) -> datetime:
         return parse_when(str(value))
 
-    def guarded(function: Callable[[dict[str, Any]], Any]) -> Callable[..., ToolResult]:
-        def run(arguments: dict[str, Any]) -> ToolResult:
-            try:
-                return function(arguments)
-            except CalendarError as exc:
-                raise ToolFailed(str(exc)) from exc
-
-        return run
+    def guarded(function: Handler) -> Handler:
+        return _failing_as(function, CalendarError)
 
     def do_list(args: dict[str, Any]) -> ToolResult:
         events = list_events(
@@ -409,17 +397,14 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
         send_email,
     )
 
-    def guarded(function: Callable[[dict[str, Any]], Any]) -> Callable[..., ToolResult]:
-        def run(arguments: dict[str, Any]) -> ToolResult:
-            try:
-                return function(arguments)
-            except MailError as exc:
-                if exc.reason == "uncertain":
-                    # Never retried: the user is told it may or may not have gone out.
-                    raise ToolFailed(f"{exc} It was not sent again.") from exc
-                raise ToolFailed(str(exc)) from exc
+    def explain(exc: Exception) -> str:
+        if getattr(exc, "reason", None) == "uncertain":
+            # Never retried: the user is told it may or may not have gone out.
+            return f"{exc} It was not sent again."
+        return str(exc)
 
-        return run
+    def guarded(function: Handler) -> Handler:
+        return _failing_as(function, MailError, explain)
 
     def summaries(items: list[Any], source: str) -> ToolResult:
         # Senders and subjects are written by other people: untrusted.
@@ -514,6 +499,21 @@ def _add_memory_tools(registry: Registry, database: Any) -> None:
     registry.add(_tool("remember", remember))
     registry.add(_tool("recall", recall))
     registry.add(_tool("forget", forget, lambda a: f"Forget memory #{a.get('memory_id')}"))
+
+
+def _failing_as(
+    function: Handler, error: type[Exception], explain: Callable[[Exception], str] = str
+) -> Handler:
+    """The connector's own error becomes a ToolFailed whose message the user and the model
+    both see; anything else is a bug and stays one."""
+
+    def run(arguments: dict[str, Any]) -> ToolResult:
+        try:
+            return function(arguments)
+        except error as exc:
+            raise ToolFailed(explain(exc)) from exc
+
+    return run
 
 
 def _plain(value: Any) -> Any:

@@ -622,6 +622,27 @@ def _same_instant(a: date | datetime, b: date | datetime) -> bool:
     return a == b
 
 
+def _as_seen(
+    found: _Found,
+    master: Any,
+    overrides: Any,
+    occurrence: Any,
+    series: bool,
+    zone: tzinfo,
+    uid: str,
+) -> Event:
+    """The event (or the occurrence the id named) as the user sees it, for a change result."""
+    view = _occurrence_view(master, overrides, occurrence) if occurrence else master
+    return _to_event(
+        view,
+        found.calendar_id,
+        found.calendar_name,
+        zone,
+        recurring=series,
+        event_id=make_event_id(found.calendar_id, uid, occurrence),
+    )
+
+
 def _occurrence_view(
     master: icalendar.Component,
     overrides: list[icalendar.Component],
@@ -870,15 +891,7 @@ def update_event(
             _set(master, "LAST-MODIFIED", datetime.now(UTC))
             if "SEQUENCE" not in master:
                 master.add("SEQUENCE", 0)  # caldav bumps it on save: 1 = first revision
-            view = _occurrence_view(master, overrides, occurrence) if occurrence else master
-            event = _to_event(
-                view,
-                found.calendar_id,
-                found.calendar_name,
-                zone,
-                recurring=series,
-                event_id=make_event_id(found.calendar_id, ref.uid, occurrence),
-            )
+            event = _as_seen(found, master, overrides, occurrence, series, zone, ref.uid)
         found.obj.save()
     return EventChange("updated", event, series, _series_message("updated", event.title, series))
 
@@ -898,14 +911,6 @@ def delete_event(
         master, overrides = _parts(vcal)
         series = _is_series(master, overrides)
         occurrence = ref.occurrence if series else None
-        view = _occurrence_view(master, overrides, occurrence) if occurrence else master
-        event = _to_event(
-            view,
-            found.calendar_id,
-            found.calendar_name,
-            zone,
-            recurring=series,
-            event_id=make_event_id(found.calendar_id, ref.uid, occurrence),
-        )
+        event = _as_seen(found, master, overrides, occurrence, series, zone, ref.uid)
         found.obj.delete()
     return EventChange("deleted", event, series, _series_message("deleted", event.title, series))

@@ -365,5 +365,10 @@ def test_the_real_model_calls_a_tool_end_to_end(sandbox: Sandbox, smollm2_path: 
             assert entry["status"] in ("ok", "error")  # a read ran for real
         else:
             assert entry["status"] == "refused"  # --confirm deny: nothing consequential ran
-    assert sandbox.files() == before
+    # A new file may be written without asking in a clean context (a write, not destructive);
+    # nothing that was already there may change.
+    after = sandbox.files()
+    assert {k: v for k, v in after.items() if k in before} == before
+    wrote = any(c["name"] == "write_file" and c["status"] == "ok" for c in calls)
+    assert wrote or after == before
     assert len(audit_rows(sandbox.data)) == len(calls)

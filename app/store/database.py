@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from alembic import command
 from alembic.config import Config
@@ -15,7 +16,6 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.agent.audit import AuditEntry
 from app.store.models import AuditRecord
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -88,13 +88,28 @@ class Database:
         self.engine.dispose()
 
 
+class AuditEntryLike(Protocol):
+    """What the store needs of an audit entry (the agent's AuditEntry): the store stays
+    below the agent and never imports it."""
+
+    at: datetime
+    tool: str
+    decision: str
+    answer: str | None
+    status: str
+    reasons: list[str]
+    result_preview: str
+
+    def redacted_arguments(self) -> dict[str, Any]: ...
+
+
 class SqlAuditLog:
     """Writes each entry as it happens, in its own transaction."""
 
     def __init__(self, database: Database) -> None:
         self.database = database
 
-    def write(self, entry: AuditEntry) -> None:
+    def write(self, entry: AuditEntryLike) -> None:
         with self.database.session() as session, session.begin():
             session.add(
                 AuditRecord(

@@ -18,7 +18,7 @@ def tables(database: Database) -> set[str]:
 
 def test_migration_0003_upgrade_downgrade(tmp_path: Path) -> None:
     database = Database.open(tmp_path)
-    assert database.current_revision() == "0003"
+    assert database.current_revision() == "0004"
     assert "accounts" in tables(database)
     columns = {c["name"] for c in inspect(database.engine).get_columns("accounts")}
     assert {"kind", "name", "email", "imap_host", "smtp_port", "calendar_url"} <= columns
@@ -29,7 +29,7 @@ def test_migration_0003_upgrade_downgrade(tmp_path: Path) -> None:
     assert "accounts" not in tables(database)
     assert "standing_permissions" in tables(database)  # the older tables are untouched
     database.upgrade()
-    assert database.current_revision() == "0003"
+    assert database.current_revision() == "0004"
     assert AccountStore(database).list() == []
     database.close()
 

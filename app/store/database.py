@@ -15,6 +15,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, select
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
 
 from app.store.models import AuditRecord
 
@@ -53,6 +54,18 @@ class Database:
         database = cls(engine)
         if upgrade:
             database.upgrade()
+        return database
+
+    @classmethod
+    def in_memory(cls) -> Database:
+        """A private database that lives as long as this object (no data folder: tests,
+        demos); one shared connection, so every session sees the same data."""
+        engine = create_engine(
+            "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
+        )
+        event.listen(engine, "connect", _on_connect)
+        database = cls(engine)
+        database.upgrade()
         return database
 
     def current_revision(self) -> str | None:

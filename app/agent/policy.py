@@ -239,6 +239,9 @@ DEFAULT_RULES: dict[str, ToolRule] = {
         _rule("recall", _R, "query", "query"),
         _rule("forget", _DEL, "memory_id", "memory_id"),
         _rule("set_reminder", _W, "text at", "text at"),
+        # The user's own reminders: listing reads, cancelling only removes a pending one.
+        _rule("list_reminders", _R, ""),
+        _rule("cancel_reminder", _W, "reminder_id", "reminder_id"),
     )
 }  # fmt: skip
 

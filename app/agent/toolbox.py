@@ -12,8 +12,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
-
 from app.agent.policy import argument_hash
 from app.agent.registry import Handler, Registry, Tool, ToolFailed, ToolResult
 from app.llm.tools import ToolSpec
@@ -170,6 +168,22 @@ SPECS: dict[str, ToolSpec] = {
             {"memory_id": {"type": "integer"}},
             ["memory_id"],
         ),
+        _spec(
+            "set_reminder",
+            "Remind the user at a time: the app shows a notification then.",
+            {
+                "text": {**STRING, "description": "what to remind the user of"},
+                "at": {**STRING, "description": "local date and time, ISO 8601 (2026-12-01T09:30)"},
+            },
+            ["text", "at"],
+        ),
+        _spec("list_reminders", "List the reminders that have not been shown yet.", {}, []),
+        _spec(
+            "cancel_reminder",
+            "Cancel a reminder by its id.",
+            {"reminder_id": {"type": "integer"}},
+            ["reminder_id"],
+        ),
     )
 }
 
@@ -193,6 +207,7 @@ def build_registry(
     _add_web_tools(registry, search_engine)
     if data is not None:
         _add_memory_tools(registry, data)
+        _add_reminder_tools(registry, data)
     return registry
 
 
@@ -467,6 +482,7 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
 
 
 def _add_memory_tools(registry: Registry, database: Any) -> None:
+    from app.store.memories import search_memories
     from app.store.models import MemoryRecord
 
     def remember(args: dict[str, Any]) -> ToolResult:
@@ -477,15 +493,11 @@ def _add_memory_tools(registry: Registry, database: Any) -> None:
             return ToolResult({"memory_id": record.id, "remembered": record.text})
 
     def recall(args: dict[str, Any]) -> ToolResult:
-        words = [w.lower() for w in str(args["query"]).split() if len(w) > 2]
-        with database.session() as session:
-            records = list(session.scalars(select(MemoryRecord)))
-        scored = sorted(
-            ((sum(w in r.text.lower() for w in words), r) for r in records),
-            key=lambda pair: (-pair[0], -pair[1].id),
+        # FTS5 bm25 ranking; the query's words are quoted, so no FTS syntax gets through.
+        found = search_memories(database, str(args["query"]))
+        return ToolResult(
+            [{"memory_id": m.id, "fact": m.text} for m in found] or "Nothing remembered matches."
         )
-        found = [{"memory_id": r.id, "fact": r.text} for score, r in scored if score > 0][:10]
-        return ToolResult(found or "Nothing remembered matches.")
 
     def forget(args: dict[str, Any]) -> ToolResult:
         with database.session() as session, session.begin():
@@ -499,6 +511,53 @@ def _add_memory_tools(registry: Registry, database: Any) -> None:
     registry.add(_tool("remember", remember))
     registry.add(_tool("recall", recall))
     registry.add(_tool("forget", forget, lambda a: f"Forget memory #{a.get('memory_id')}"))
+
+
+# -- reminders -----------------------------------------------------------------------------------
+
+
+def _add_reminder_tools(registry: Registry, database: Any) -> None:
+    """The user's own reminders; the app's notifier shows them when due (also after a restart)."""
+    from app.store.reminders import ReminderError, ReminderStore, parse_local_time
+
+    store = ReminderStore(database)
+
+    def shown(reminder: Any) -> dict[str, Any]:
+        return {
+            "reminder_id": reminder.id,
+            "text": reminder.text,
+            "at": reminder.local_due().isoformat(timespec="minutes"),
+        }
+
+    def do_set(args: dict[str, Any]) -> ToolResult:
+        reminder = store.add(str(args["text"]), parse_local_time(str(args["at"])))
+        return ToolResult({**shown(reminder), "set": True})
+
+    def do_list(args: dict[str, Any]) -> ToolResult:
+        return ToolResult([shown(r) for r in store.pending()] or "No reminders are set.")
+
+    def do_cancel(args: dict[str, Any]) -> ToolResult:
+        reminder = store.cancel(int(args["reminder_id"]))
+        return ToolResult({**shown(reminder), "cancelled": True})
+
+    def guarded(function: Handler) -> Handler:
+        return _failing_as(function, ReminderError)
+
+    registry.add(
+        _tool(
+            "set_reminder",
+            guarded(do_set),
+            lambda a: f"Remind you at {a.get('at')}: {a.get('text')}",
+        )
+    )
+    registry.add(_tool("list_reminders", guarded(do_list)))
+    registry.add(
+        _tool(
+            "cancel_reminder",
+            guarded(do_cancel),
+            lambda a: f"Cancel reminder #{a.get('reminder_id')}",
+        )
+    )
 
 
 def _failing_as(

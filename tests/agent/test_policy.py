@@ -99,6 +99,9 @@ DESIGN_TOOLS = {
     "recall": Label.READ,
     "forget": Label.DESTRUCTIVE,
     "set_reminder": Label.WRITE,
+    # Beyond the DESIGN.md table (issue #6): the user's own reminders, listed and cancelled.
+    "list_reminders": Label.READ,
+    "cancel_reminder": Label.WRITE,
 }
 
 

@@ -1,0 +1,45 @@
+"""Keyword recall over remembered facts, ranked by SQLite FTS5 (bm25 over `memories_fts`).
+
+The user's words are never passed to FTS5 as query syntax: each word becomes a quoted string
+and the words are OR-ed, so quotes, NEAR, column filters or a stray `*` cannot change the
+query (or make it fail). The index is kept in step with `memories` by triggers (migration 0004).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sqlalchemy import text
+
+from app.store.database import Database
+
+# Letters and digits in any script; what unicode61 would treat as token characters.
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Memory:
+    id: int
+    text: str
+
+
+def fts_query(query: str) -> str:
+    """A safe FTS5 MATCH expression: every word quoted, OR-ed; "" when there are no words."""
+    words = [w for w in _WORD.findall(query) if w.strip("_")]
+    unique = list(dict.fromkeys(w.lower() for w in words))
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in unique)
+
+
+def search_memories(database: Database, query: str, limit: int = 10) -> list[Memory]:
+    """The memories matching any word of `query`, best bm25 rank first (newest on ties)."""
+    expression = fts_query(query)
+    if not expression:
+        return []
+    statement = text(
+        "SELECT m.id, m.text FROM memories_fts JOIN memories AS m ON m.id = memories_fts.rowid "
+        "WHERE memories_fts MATCH :query ORDER BY bm25(memories_fts), m.id DESC LIMIT :limit"
+    )
+    with database.engine.connect() as connection:
+        rows = connection.execute(statement, {"query": expression, "limit": limit})
+        return [Memory(int(row[0]), str(row[1])) for row in rows]

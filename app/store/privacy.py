@@ -1,0 +1,78 @@
+"""Privacy: where Hearth keeps what, and "delete all conversations and memories".
+
+Deleting rows is not enough for privacy: SQLite leaves the old text in free pages, in the FTS
+index segments and in the write-ahead log. So the delete runs with secure_delete on, rebuilds
+the FTS indexes, checkpoints and truncates the WAL, VACUUMs (rewrites the file without the
+free pages) and truncates the WAL again, after which neither hearth.db nor hearth.db-wal holds
+the deleted text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.store.database import FILENAME, Database
+
+# What "delete all" removes. Messages go with their conversations (ON DELETE CASCADE); the
+# activity list goes too, because its arguments quote what was remembered and reminded.
+_DELETE = ("conversations", "messages", "memories", "reminders", "audit_log")
+_FTS = ("messages_fts", "memories_fts")
+
+
+@dataclass(frozen=True)
+class StoragePlaces:
+    """The places on disk the Privacy panel names."""
+
+    data_dir: Path
+    database: Path
+    logs: Path
+    models: Path
+
+    @classmethod
+    def of(cls, data_dir: Path) -> StoragePlaces:
+        return cls(data_dir, data_dir / FILENAME, data_dir / "logs", data_dir / "models")
+
+
+@dataclass(frozen=True)
+class DeleteReport:
+    conversations: int
+    memories: int
+    reminders: int
+
+
+def delete_conversations_and_memories(database: Database) -> DeleteReport:
+    """Remove every conversation (and message), memory, reminder and activity entry, and leave
+    no copy of their text in the database file or its WAL. Accounts, folders, permissions and
+    settings stay."""
+    connection = database.engine.raw_connection()
+    raw = connection.driver_connection
+    isolation = raw.isolation_level
+    try:
+        raw.isolation_level = None  # autocommit: VACUUM cannot run inside a transaction
+        cursor = raw.cursor()
+        cursor.execute("PRAGMA secure_delete=ON")  # freed pages are zeroed, not just unlinked
+        counts = {
+            table: cursor.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            for table in ("conversations", "memories", "reminders")
+        }
+        cursor.execute("BEGIN IMMEDIATE")
+        try:
+            for table in _DELETE:
+                cursor.execute(f"DELETE FROM {table}")
+            for fts in _FTS:
+                # External-content indexes: 'rebuild' drops every old segment and re-reads
+                # the (now empty) content tables.
+                cursor.execute(f"INSERT INTO {fts}({fts}) VALUES ('rebuild')")
+            cursor.execute("COMMIT")
+        except BaseException:
+            cursor.execute("ROLLBACK")
+            raise
+        cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        cursor.execute("VACUUM")
+        cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        cursor.close()
+    finally:
+        raw.isolation_level = isolation  # the pooled connection goes back as it came
+        connection.close()
+    return DeleteReport(counts["conversations"], counts["memories"], counts["reminders"])

@@ -27,6 +27,7 @@ from app.ui.accounts_dialog import AccountsDialog, AccountsService
 from app.ui.activity_dialog import ActivityDialog
 from app.ui.chat_view import ChatView
 from app.ui.confirm_dialog import ConfirmDialog
+from app.ui.data_panels import DataPanels
 from app.ui.permissions_dialog import PermissionsDialog
 from app.ui.worker import ModelWorker
 
@@ -135,6 +136,8 @@ class MainWindow(QMainWindow):
         self.accounts_dialog: AccountsDialog | None = None
         self.last_dialog: ConfirmDialog | None = None
         self.thread.start()
+        if data_dir is not None:
+            self.data_panels.start()  # tray icon; reminders, also those due while closed
         self.load_model(model_path)
         self.input.setFocus()
 
@@ -159,6 +162,7 @@ class MainWindow(QMainWindow):
         accounts = QAction("&Accounts…", self)
         accounts.triggered.connect(self.open_accounts)
         settings_menu.addAction(accounts)
+        self.data_panels = DataPanels(self, settings_menu)  # Folders…, Privacy…, reminders
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -301,6 +305,7 @@ class MainWindow(QMainWindow):
         if self.accounts_thread is not None:
             self.accounts_thread.quit()
             self.accounts_thread.wait(25_000)  # a connection test ends within its timeout
+        self.data_panels.shutdown()
         self.thread.quit()
         if self.thread.wait(10_000):
             self.worker.unload()  # the worker thread has ended: safe to free llama.cpp here

@@ -86,6 +86,10 @@ class ModelWorker(QObject):
         self._answered = threading.Event()
         # Set by the GUI after the accounts dialog saved: the next turn rebuilds the tools.
         self.accounts_changed = threading.Event()
+        # Settings → Folders: self.folders = these `--allow-folder` ones + the stored ones;
+        # set by the GUI after a change, so the next turn re-reads them and rebuilds the tools.
+        self.command_line_folders = list(self.folders)
+        self.folders_changed = threading.Event()
 
     def unload(self) -> None:
         """Free the model now rather than at interpreter exit (llama.cpp dislikes the latter)."""
@@ -136,6 +140,7 @@ class ModelWorker(QObject):
             database = Database.open(self.data_dir)
             audit = database.audit_log()
             self.database = database
+            self._load_folders(database)
         context = ContextState(allowed_folders=[str(p) for p in self.folders])
         registry = self._registry(database)
         permissions = None
@@ -154,6 +159,22 @@ class ModelWorker(QObject):
             permissions=permissions,
         )
 
+    def _load_folders(self, database: object) -> None:
+        """`--allow-folder` folders plus those stored in Settings → Folders. A stored folder
+        that is gone (an unplugged disk) is left out for now rather than breaking every turn."""
+        from app.store.folders import FolderStore
+
+        self.folders_changed.clear()
+        try:
+            stored = FolderStore(database).list()  # type: ignore[arg-type]
+        except Exception:
+            log.exception("could not read the allowed folders")
+            stored = []
+        present = [p for p in stored if p.is_dir()]
+        if len(present) < len(stored):
+            log.warning("%d allowed folder(s) unavailable, left out", len(stored) - len(present))
+        self.folders = list(dict.fromkeys([*self.command_line_folders, *present]))
+
     def _registry(self, database: object) -> Registry:
         """The tools, with the stored mail and calendar accounts (passwords from the keyring)."""
         mail = calendar = None
@@ -171,7 +192,11 @@ class ModelWorker(QObject):
         if self.agent is None:
             self.turn_failed.emit("No model is loaded. Choose a model file in File → Open model…")
             return
-        if self.accounts_changed.is_set():
+        folders_changed = self.folders_changed.is_set() and self.database is not None
+        if folders_changed:
+            self._load_folders(self.database)
+            self.agent.context.allowed_folders = [str(p) for p in self.folders]
+        if self.accounts_changed.is_set() or folders_changed:
             self.agent.registry = self._registry(self.database)
         batcher = TextBatcher(self.text.emit)
 

@@ -1,0 +1,150 @@
+"""Reminder notifications: a GUI timer asks ``ReminderService`` (on a worker thread: the GUI
+thread never reads the disk) for due reminders, shows each one — as a system-tray message
+when the desktop has a tray that shows messages, else as a notice in the window — and then
+has it marked delivered. The first check runs at start, so reminders that fell due while
+the app was closed are shown then."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Literal
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtWidgets import QSystemTrayIcon
+
+from app.store.database import Database
+from app.store.reminders import ReminderStore
+
+log = logging.getLogger(__name__)
+
+CHECK_INTERVAL_MS = 30_000
+# Shown later than this after its time (the app was closed or asleep): say when it was due.
+LATE = timedelta(minutes=2)
+
+Channel = Literal["tray", "window"]
+
+
+@dataclass(frozen=True)
+class DueReminder:
+    """What the GUI needs to show one reminder (plain data across threads)."""
+
+    id: int
+    text: str
+    due: datetime  # aware
+
+    def message(self, now: datetime) -> str:
+        if now - self.due > LATE:
+            return f"{self.text}\n(was due {self.due.astimezone().strftime('%a %d %b, %H:%M')})"
+        return self.text
+
+
+def choose_channel(tray_available: bool, supports_messages: bool, tray_visible: bool) -> Channel:
+    """The tray only when it can really show a message; otherwise the window, which always can."""
+    return "tray" if tray_available and supports_messages and tray_visible else "window"
+
+
+class ReminderService(QObject):
+    """Reads due reminders and marks them delivered; slots run in this object's thread."""
+
+    due = Signal(list)  # [DueReminder]
+    failed = Signal(str)
+
+    def __init__(self, data_dir: Path) -> None:
+        super().__init__()
+        self.data_dir = data_dir
+        self._database: Database | None = None
+
+    def _store(self) -> ReminderStore:
+        if self._database is None:
+            self._database = Database.open(self.data_dir)
+        return ReminderStore(self._database)
+
+    @Slot()
+    def close(self) -> None:
+        if self._database is not None:
+            self._database.close()
+            self._database = None
+
+    @Slot()
+    def check(self) -> None:
+        try:
+            found = self._store().due()
+        except Exception as exc:  # the timer tries again; the thread must live on
+            log.exception("reminders: could not read due reminders")
+            self.failed.emit(str(exc))
+            return
+        self.due.emit([DueReminder(r.id, r.text, r.due) for r in found])
+
+    @Slot(int)
+    def mark_delivered(self, reminder_id: int) -> None:
+        try:
+            self._store().mark_delivered(reminder_id)
+        except Exception:
+            log.exception("reminders: could not mark %d delivered", reminder_id)
+
+
+class ReminderNotifier(QObject):
+    """Lives in the GUI thread. `tray` is the main window's tray icon, or None."""
+
+    request_check = Signal()
+    request_delivered = Signal(int)
+    in_window = Signal(str)  # a reminder to show inside the window
+    shown = Signal(int, str)  # id, channel: after a reminder was presented
+
+    def __init__(
+        self,
+        service: ReminderService,
+        tray: QSystemTrayIcon | None = None,
+        interval_ms: int = CHECK_INTERVAL_MS,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.tray = tray
+        self._presented: set[int] = set()
+        self.timer = QTimer(self)
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self.check_now)
+        self.request_check.connect(service.check)
+        self.request_delivered.connect(service.mark_delivered)
+        service.due.connect(self._on_due)
+
+    def start(self) -> None:
+        """Check at once (missed reminders), then on every tick."""
+        self.check_now()
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+    @Slot()
+    def check_now(self) -> None:
+        self.request_check.emit()
+
+    def channel(self) -> Channel:
+        tray = self.tray
+        return choose_channel(
+            QSystemTrayIcon.isSystemTrayAvailable() and tray is not None,
+            QSystemTrayIcon.supportsMessages(),
+            tray is not None and tray.isVisible(),
+        )
+
+    @Slot(list)
+    def _on_due(self, reminders: list) -> None:
+        now = datetime.now(UTC)
+        for reminder in reminders:
+            if reminder.id in self._presented:  # asked again before the mark was written
+                continue
+            self._presented.add(reminder.id)
+            channel = self.channel()
+            message = reminder.message(now)
+            if channel == "tray" and self.tray is not None:
+                self.tray.showMessage(
+                    "Hearth reminder", message, QSystemTrayIcon.MessageIcon.Information, 30_000
+                )
+            else:
+                self.in_window.emit(f"⏰ Reminder: {message}")
+            self.request_delivered.emit(reminder.id)
+            self.shown.emit(reminder.id, channel)

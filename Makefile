@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint clean-venv
+.PHONY: run test lint package package-test clean-venv
 
 run: $(VENV)/.app-installed
 	$(PY) -m app.llm.embedded
@@ -17,6 +17,14 @@ test: $(VENV)/.test-installed
 
 lint: $(VENV)/.test-installed
 	$(PY) -m ruff check .
+
+# Installers: dist/hearth_<version>_amd64.deb and a tarball (README "Packaging").
+package: $(VENV)/.app-installed
+	packaging/build.sh
+
+# Builds the .deb and installs it into a clean Debian 12 chroot (root only).
+package-test: package
+	packaging/linux/test-deb.sh dist/hearth_$$(sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)_amd64.deb
 
 $(VENV)/bin/python:
 	packaging/linux/system-deps.sh

@@ -30,6 +30,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="a folder the assistant may read and write",
     )
     parser.add_argument("--data-dir", type=Path, help="where to keep models, logs and data")
+    parser.add_argument(
+        "--smoke-test",
+        metavar="MESSAGE",
+        help="check an install: answer MESSAGE in the window, print JSON lines, quit",
+    )
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
     return parser
 
@@ -63,6 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     folders = [path.expanduser().resolve() for path in args.allow_folder]
     window = MainWindow(model.expanduser().resolve(), data_dir=folder, folders=folders)
     window.show()
+    if args.smoke_test:
+        from app.smoke import start
+
+        start(window, qt_app, args.smoke_test)
     return qt_app.exec()
 
 

@@ -27,8 +27,21 @@ class EmbeddedModelError(RuntimeError):
     pass
 
 
+def bundled_model_path() -> Path | None:
+    """The read-only copy an installed (frozen) app ships in its `models/` folder, if any."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    if not getattr(sys, "frozen", False) or bundle is None:
+        return None
+    path = Path(bundle) / "models" / FILENAME
+    return path if is_in_place(path) else None
+
+
 def embedded_model_path(data_dir: Path | str | None = None) -> Path:
-    return models_dir(data_dir) / FILENAME
+    """The user's copy in the data folder; an installed app's bundled copy when there is none."""
+    target = models_dir(data_dir) / FILENAME
+    if not target.exists() and (bundled := bundled_model_path()) is not None:
+        return bundled
+    return target
 
 
 def sha256_of(path: Path) -> str:
@@ -47,6 +60,9 @@ def is_in_place(path: Path) -> bool:
 def ensure_embedded_model(data_dir: Path | str | None = None, verify: bool = True) -> Path:
     """Return the embedded model's path, fetching and checking it first if needed."""
     target = embedded_model_path(data_dir)
+    if is_in_place(target) and (not verify or sha256_of(target) == SHA256):
+        return target
+    target = models_dir(data_dir) / FILENAME  # never write into an install folder
     if is_in_place(target) and (not verify or sha256_of(target) == SHA256):
         return target
     with tempfile.TemporaryDirectory(prefix="hearth-model-") as tmp:

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs (or names) the Debian/Ubuntu packages Hearth needs to build and to open its window.
-# Usage: system-deps.sh [--test]   (--test adds Xvfb for the screenshot test)
+# Usage: system-deps.sh [--test | --package | --list-runtime]
+#   --test adds Xvfb for the screenshot test; --package the installer tools (packaging/build.sh);
+#   --list-runtime prints the runtime packages (the .deb's Depends) and installs nothing.
 set -euo pipefail
 
 runtime=(libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libglib2.0-0 libfreetype6 libfontconfig1
@@ -9,9 +11,14 @@ runtime=(libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libglib2.0-0 libfreetyp
 build=(python3-venv python3-dev build-essential cmake)
 # Dovecot: the real IMAP server of the mail tests; D-Bus + GNOME Keyring: a real Secret Service.
 testing=(xvfb xauth dovecot-imapd dovecot-lmtpd dbus gnome-keyring)
+# dpkg-deb and objdump build the .deb; debootstrap makes the clean Debian 12 root it is tested in.
+packaging=(dpkg-dev binutils debootstrap)
+
+[[ ${1:-} == --list-runtime ]] && { printf '%s\n' "${runtime[@]}"; exit 0; }
 
 wanted=("${runtime[@]}" "${build[@]}")
 [[ ${1:-} == --test ]] && wanted+=("${testing[@]}")
+[[ ${1:-} == --package ]] && wanted+=("${packaging[@]}")
 
 command -v dpkg-query >/dev/null || { echo "Not a Debian-based system: install the equivalents of: ${wanted[*]}"; exit 0; }
 

@@ -66,7 +66,18 @@ def main(argv: list[str] | None = None) -> int:
     qt_app = QApplication(sys.argv[:1])
     qt_app.setApplicationName(APP_NAME)
     folders = [path.expanduser().resolve() for path in args.allow_folder]
-    window = MainWindow(model.expanduser().resolve(), data_dir=folder, folders=folders)
+    from app.agent.model_choice import saved_model_choice
+
+    choice = saved_model_choice(folder)  # Settings → Model…; an explicit --model wins
+    remote = choice.backend == "remote" and not (args.model or args.script)
+    window = MainWindow(
+        model.expanduser().resolve(),
+        settings=choice.runtime_settings(),
+        data_dir=folder,
+        folders=folders,
+        model_choice=choice if remote else None,
+    )
+    window.worker.choice = choice  # thinking and temperature, from the first turn
     window.show()
     if args.smoke_test:
         from app.smoke import start

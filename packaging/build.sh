@@ -32,7 +32,7 @@ model="$(HEARTH_DATA_DIR="$cache/model" "$py" -c \
   'from app.llm.embedded import ensure_embedded_model; print(ensure_embedded_model())')"
 
 rm -rf "$build" && mkdir -p "$build" "$dist"
-HEARTH_SRC="$root" HEARTH_MODEL="$model" HEARTH_SYSTEM_LIBS="$root/packaging/linux/system-libs.txt" \
+HEARTH_SRC="$root" HEARTH_VERSION="$version" HEARTH_MODEL="$model" HEARTH_SYSTEM_LIBS="$root/packaging/linux/system-libs.txt" \
 HEARTH_SYSTEM_LIBS_OUT="$build/system-libs.found" \
   nice -n 10 "$py" -m PyInstaller --noconfirm --log-level WARN --distpath "$build/dist" \
   --workpath "$build/work" packaging/pyinstaller/hearth.spec

@@ -22,12 +22,14 @@ from app import APP_NAME
 from app.agent.chat import Conversation
 from app.agent.confirm import ConfirmationRequest
 from app.agent.loop import CallRecord, TurnReport
+from app.agent.model_choice import ModelChoice
 from app.llm.runtime import RuntimeSettings
 from app.ui.accounts_dialog import AccountsDialog, AccountsService
 from app.ui.activity_dialog import ActivityDialog
 from app.ui.chat_view import ChatView
 from app.ui.confirm_dialog import ConfirmDialog
 from app.ui.data_panels import DataPanels
+from app.ui.model_settings_dialog import ModelSettingsMenu
 from app.ui.permissions_dialog import PermissionsDialog
 from app.ui.worker import ModelWorker
 
@@ -68,6 +70,7 @@ class MainWindow(QMainWindow):
         settings: RuntimeSettings | None = None,
         data_dir: Path | None = None,
         folders: list[Path] | None = None,
+        model_choice: ModelChoice | None = None,
     ) -> None:
         super().__init__()
         self.setWindowTitle(APP_NAME)
@@ -138,7 +141,10 @@ class MainWindow(QMainWindow):
         self.thread.start()
         if data_dir is not None:
             self.data_panels.start()  # tray icon; reminders, also those due while closed
-        self.load_model(model_path)
+        if model_choice is not None:  # the saved Settings → Model… choice (maybe a server)
+            self.model_settings.load(model_choice)
+        else:
+            self.load_model(model_path)
         self.input.setFocus()
 
     def _build_menu(self) -> None:
@@ -162,6 +168,7 @@ class MainWindow(QMainWindow):
         accounts = QAction("&Accounts…", self)
         accounts.triggered.connect(self.open_accounts)
         settings_menu.addAction(accounts)
+        self.model_settings = ModelSettingsMenu(self, settings_menu)  # Model…: here or a server
         self.data_panels = DataPanels(self, settings_menu)  # Folders…, Privacy…, reminders
 
     # -- actions -----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.agent.chat import Conversation
 from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
 from app.agent.loop import Agent, AgentEvent, TurnReport
+from app.agent.model_choice import ModelChoice
 from app.agent.policy import ContextState
 from app.agent.registry import Registry
 from app.agent.toolbox import build_registry
@@ -86,6 +87,8 @@ class ModelWorker(QObject):
         self._answered = threading.Event()
         # Set by the GUI after the accounts dialog saved: the next turn rebuilds the tools.
         self.accounts_changed = threading.Event()
+        # Settings → Model… (set by the GUI); thinking and temperature apply from the next turn.
+        self.choice: ModelChoice | None = None
         # Settings → Folders: self.folders = these `--allow-folder` ones + the stored ones;
         # set by the GUI after a change, so the next turn re-reads them and rebuilds the tools.
         self.command_line_folders = list(self.folders)
@@ -130,6 +133,28 @@ class ModelWorker(QObject):
             return
         self.agent = self._make_agent(backend)
         self.loaded.emit(f"script {path.name}")
+
+    @Slot(object)
+    def load_choice(self, choice: ModelChoice) -> None:
+        """Settings → Model…: the local file with its runtime settings, or a model server."""
+        self.choice = choice
+        if choice.backend == "local":
+            self.settings = choice.runtime_settings()
+            self.load(choice.path)
+            return
+        self.unload()
+        from app.agent.model_choice import read_api_key
+        from app.llm.remote import RemoteError, RemoteModel, RemoteSettings
+
+        api_key = choice.api_key if choice.api_key is not None else read_api_key()
+        try:
+            remote = RemoteModel(RemoteSettings(choice.base_url, choice.remote_model, api_key))
+            remote.load()
+        except RemoteError as exc:
+            self.load_failed.emit(str(exc))
+            return
+        self.agent = self._make_agent(remote)
+        self.loaded.emit(remote.name)
 
     def _make_agent(self, model: ModelBackend) -> Agent:
         database = None
@@ -198,6 +223,9 @@ class ModelWorker(QObject):
             self.agent.context.allowed_folders = [str(p) for p in self.folders]
         if self.accounts_changed.is_set() or folders_changed:
             self.agent.registry = self._registry(self.database)
+        if self.choice is not None:
+            self.agent.enable_thinking = self.choice.thinking
+            self.sampling.temperature = self.choice.temperature
         batcher = TextBatcher(self.text.emit)
 
         def on_event(event: AgentEvent) -> None:

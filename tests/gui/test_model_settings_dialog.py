@@ -1,0 +1,151 @@
+"""Settings → Model…: saving, reloading onto a real model server, and Test connection."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.agent.model_choice import ModelChoice
+from app.store.database import Database
+from app.store.settings import SettingsStore
+from app.ui.main_window import MainWindow
+from app.ui.model_settings_dialog import ModelSettingsDialog
+from tests.llm_server import ServerProcess, free_port, llama_server
+
+WAIT = 60_000
+
+
+@pytest.fixture(scope="module")
+def server(smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with llama_server(smollm2_path, tmp_path_factory.mktemp("srv") / "server.log") as process:
+        yield process
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SettingsStore]:
+    database = Database.open(tmp_path)
+    yield SettingsStore(database)
+    database.close()
+
+
+def make_dialog(qtbot, store: SettingsStore) -> ModelSettingsDialog:  # type: ignore[no-untyped-def]
+    dialog = ModelSettingsDialog(store, Path("/models/small.gguf"), read_key=False)
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_save_and_reopen(qtbot, store: SettingsStore) -> None:  # type: ignore[no-untyped-def]
+    dialog = make_dialog(qtbot, store)
+    assert dialog.local_radio.isChecked()
+    assert dialog.path_edit.text() == "/models/small.gguf"
+    dialog.context_box.setCurrentIndex(dialog.context_box.findData(4096))
+    dialog.threads_box.setValue(3)
+    dialog.thinking_check.setChecked(True)
+    dialog.temperature_box.setValue(0.3)
+    with qtbot.waitSignal(dialog.saved) as saved:
+        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    choice, reload = saved.args
+    assert reload  # context size and threads need a reload
+    assert (choice.n_ctx, choice.threads, choice.thinking) == (4096, 3, True)
+    assert ModelChoice.load(store) == ModelChoice(
+        backend="local",
+        path="/models/small.gguf",
+        n_ctx=4096,
+        threads=3,
+        thinking=True,
+        temperature=0.3,
+    )
+
+    again = make_dialog(qtbot, store)
+    assert again.context_box.currentData() == 4096
+    assert again.threads_box.value() == 3
+    assert again.thinking_check.isChecked()
+    again.temperature_box.setValue(1.0)  # only the next turn changes: no reload
+    with qtbot.waitSignal(again.saved) as saved:
+        again.save()
+    assert saved.args[1] is False
+    assert store.get("model.temperature") == 1.0
+
+    server_choice = make_dialog(qtbot, store)
+    server_choice.remote_radio.setChecked(True)
+    assert not server_choice.local_group.isEnabled()
+    server_choice.url_edit.setText("http://192.168.1.5:8080/v1")
+    server_choice.model_edit.setText("qwen3")
+    with qtbot.waitSignal(server_choice.saved) as saved:
+        server_choice.save()
+    assert saved.args[1] is True
+    assert store.get("model.backend") == "remote"
+    assert store.get("remote.base_url") == "http://192.168.1.5:8080/v1"
+    assert "api" not in json.dumps(store.all()).lower()  # no key in the database
+
+
+def test_server_needs_an_address(qtbot, store: SettingsStore) -> None:  # type: ignore[no-untyped-def]
+    dialog = make_dialog(qtbot, store)
+    dialog.remote_radio.setChecked(True)
+    dialog.save()
+    assert "address" in dialog.error_label.text()
+    assert store.get("model.backend") is None
+
+
+def test_test_connection_success_and_failure(  # type: ignore[no-untyped-def]
+    qtbot, store: SettingsStore, server: ServerProcess
+) -> None:
+    dialog = make_dialog(qtbot, store)
+    dialog.remote_radio.setChecked(True)
+    dialog.url_edit.setText(server.base_url)
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.test_label.text().startswith("✓"), timeout=WAIT)
+    assert "Hearth renders the prompts" in dialog.test_label.text()
+
+    dialog.model_edit.setText("no-such-model")
+    dialog.start_test()
+    qtbot.waitUntil(lambda: dialog.test_label.text().startswith("✗"), timeout=WAIT)
+    assert "no model named “no-such-model”" in dialog.test_label.text()
+
+    dialog.model_edit.setText("")
+    dialog.url_edit.setText(f"http://127.0.0.1:{free_port()}/v1")
+    dialog.start_test()
+    qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=WAIT)
+    qtbot.waitUntil(lambda: dialog.test_label.text().startswith("✗"), timeout=WAIT)
+    assert "nothing is listening" in dialog.test_label.text()
+
+
+def test_saving_a_server_reloads_onto_it(  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path, server: ServerProcess
+) -> None:
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"format": "qwen3.5", "turns": ["Scripted hello."]}))
+    data = tmp_path / "data"
+    data.mkdir()
+    window = MainWindow(script, data_dir=data)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
+
+    dialog = window.model_settings.open()
+    dialog.remote_radio.setChecked(True)
+    dialog.url_edit.setText(server.base_url)
+    dialog.temperature_box.setValue(0.2)
+    dialog.save()
+    qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
+    assert "on 127.0.0.1 · ready" in window.status_label.text()
+    assert window.worker.choice is not None and window.worker.choice.temperature == 0.2
+
+    window.worker.sampling.max_tokens = 24
+    window.input.setPlainText("Hello!")
+    window.send()
+    qtbot.waitUntil(lambda: not window.busy, timeout=WAIT)
+    assert "on 127.0.0.1" in window.status_label.text()
+    assert window.worker.sampling.temperature == 0.2  # applied for the turn
+
+    # Saved: the next start goes to the server too.
+    database = Database.open(data)
+    try:
+        assert ModelChoice.load(SettingsStore(database)).base_url == server.base_url
+    finally:
+        database.close()
+    window.close()

@@ -57,8 +57,10 @@ def main(argv: list[str] | None = None) -> int:
 
     configure_logging(folder)
     from app.llm.embedded import embedded_model_path
+    from app.ui.model_manager import saved_choice
 
-    model = args.script or args.model or embedded_model_path(folder)
+    saved_model, first_run_done = saved_choice(folder)
+    model = args.script or args.model or saved_model or embedded_model_path(folder)
     from PySide6.QtWidgets import QApplication
 
     from app.ui.main_window import MainWindow
@@ -79,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     window.worker.choice = choice  # thinking and temperature, from the first turn
     window.show()
+    if not args.script:
+        window.model_menu.start()  # picks up a download that was running at the last quit
+        if not args.model and not first_run_done:
+            window.model_menu.open_first_run()
     if args.smoke_test:
         from app.smoke import start
 

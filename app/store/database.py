@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -21,6 +22,9 @@ from app.store.models import AuditRecord
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 FILENAME = "hearth.db"
+# Worker threads (model, accounts, model manager) may open a fresh database at the same
+# moment: two migrations at once would both try to create the same tables.
+_UPGRADE_LOCK = threading.Lock()
 
 
 class DatabaseTooNew(RuntimeError):
@@ -53,7 +57,8 @@ class Database:
         event.listen(engine, "connect", _on_connect)
         database = cls(engine)
         if upgrade:
-            database.upgrade()
+            with _UPGRADE_LOCK:
+                database.upgrade()
         return database
 
     @classmethod

@@ -29,6 +29,7 @@ from app.ui.activity_dialog import ActivityDialog
 from app.ui.chat_view import ChatView
 from app.ui.confirm_dialog import ConfirmDialog
 from app.ui.data_panels import DataPanels
+from app.ui.model_menu import ModelMenu
 from app.ui.model_settings_dialog import ModelSettingsMenu
 from app.ui.permissions_dialog import PermissionsDialog
 from app.ui.worker import ModelWorker
@@ -168,6 +169,7 @@ class MainWindow(QMainWindow):
         accounts = QAction("&Accounts…", self)
         accounts.triggered.connect(self.open_accounts)
         settings_menu.addAction(accounts)
+        self.model_menu = ModelMenu(self, settings_menu)  # Models…, First-run guide…
         self.model_settings = ModelSettingsMenu(self, settings_menu)  # Model…: here or a server
         self.data_panels = DataPanels(self, settings_menu)  # Folders…, Privacy…, reminders
 
@@ -312,6 +314,7 @@ class MainWindow(QMainWindow):
         if self.accounts_thread is not None:
             self.accounts_thread.quit()
             self.accounts_thread.wait(25_000)  # a connection test ends within its timeout
+        self.model_menu.shutdown()  # a running download keeps its partial file
         self.data_panels.shutdown()
         self.thread.quit()
         if self.thread.wait(10_000):

@@ -1,0 +1,82 @@
+"""Settings → Models… and Settings → First-run guide… for the main window.
+
+Kept out of main_window.py so the window only adds two menu entries and one line at quit.
+The ModelManager (two worker threads) is created on first use, or by start() when the app
+starts, so that a download left running at the last quit resumes by itself; windows built
+directly (tests) never start it unless they open one of these dialogs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Slot
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
+
+from app.llm.catalog import CatalogEntry
+from app.ui.first_run import FirstRunWizard
+from app.ui.model_manager import ModelManager
+from app.ui.models_dialog import ModelsDialog
+
+if TYPE_CHECKING:
+    from app.ui.main_window import MainWindow
+
+
+class ModelMenu(QObject):
+    def __init__(self, window: MainWindow, menu: QMenu) -> None:
+        super().__init__(window)
+        self.window = window
+        # Tests point these at a catalog served from 127.0.0.1 and at quick retries.
+        self.catalog: list[CatalogEntry] | None = None
+        self.downloader_options: dict[str, object] | None = None
+        self.manager: ModelManager | None = None
+        self.dialog: ModelsDialog | None = None
+        self.wizard: FirstRunWizard | None = None
+        models = QAction("&Models (download and choose)…", window)
+        models.triggered.connect(self.open_models)
+        menu.addAction(models)
+        guide = QAction("&First-run guide…", window)
+        guide.triggered.connect(self.open_first_run)
+        menu.addAction(guide)
+
+    def start(self) -> ModelManager:
+        """Create the manager (and its threads) once; it resumes an interrupted download."""
+        if self.manager is None:
+            from app.paths import data_dir
+
+            self.manager = ModelManager(
+                data_dir(self.window.data_dir),
+                self.catalog,
+                parent=self,
+                downloader_options=self.downloader_options,
+            )
+            self.manager.model_chosen.connect(self._on_chosen)
+        return self.manager
+
+    def open_models(self) -> ModelsDialog:
+        manager = self.start()
+        if self.dialog is None:
+            self.dialog = ModelsDialog(manager, self.window)
+        self.dialog.open()
+        return self.dialog
+
+    def open_first_run(self) -> FirstRunWizard:
+        manager = self.start()
+        self.wizard = FirstRunWizard(manager, self.window.open_accounts, self.window)
+        self.wizard.open()
+        return self.wizard
+
+    @Slot(object)
+    def _on_chosen(self, path: Path | None) -> None:
+        if path is None:
+            from app.llm.embedded import embedded_model_path
+
+            path = embedded_model_path(self.window.data_dir)
+        # The worker thread handles the load after a running reply, in order.
+        self.window.load_model(Path(path))
+
+    def shutdown(self) -> None:
+        if self.manager is not None:
+            self.manager.shutdown()

@@ -24,16 +24,21 @@ class AuditEntry:
     result_preview: str = ""
     at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
+    def __post_init__(self) -> None:
+        # The preview is a copy of what a tool returned (an email with a login code, say); the
+        # conversation keeps the result itself, the activity list needs no second copy.
+        if self.result_preview and _sensitive(self.result_preview):
+            self.result_preview = REDACTED_PREVIEW
+
     def redacted_arguments(self) -> dict[str, Any]:
         """The arguments with secrets hidden: by argument name, and wherever the detectors
         find a password, one-time code, card number, IBAN or government id."""
         from app.agent.detectors import scan
 
-        sensitive = {"secret", "payment_card", "iban", "government_id"}
         flagged = {
             finding.path.split("[")[0].split(".")[0].split(" ")[0]
             for finding in scan(self.arguments)
-            if finding.kind in sensitive
+            if finding.kind in _SENSITIVE_KINDS
         }
         joined = any(name.startswith("<") for name in flagged)
         return {
@@ -42,6 +47,16 @@ class AuditEntry:
             else _redact(key, value)
             for key, value in self.arguments.items()
         }
+
+
+REDACTED_PREVIEW = "[hidden: the result held a password, one-time code, card, IBAN or id number]"
+_SENSITIVE_KINDS = frozenset({"secret", "payment_card", "iban", "government_id"})
+
+
+def _sensitive(text: str) -> bool:
+    from app.agent.detectors import scan
+
+    return any(finding.kind in _SENSITIVE_KINDS for finding in scan({"result": text}))
 
 
 def _redact(key: str, value: Any) -> Any:

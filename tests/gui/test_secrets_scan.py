@@ -19,8 +19,8 @@ from app.store.models import AuditRecord, MessageRecord
 from app.store.privacy import delete_conversations_and_memories
 from app.ui.accounts_dialog import AccountsService
 from app.ui.main_window import MainWindow
-from connectors.mail import MailAccount, list_emails
-from tests.agent.test_mail_agent import ALICE, USERS, _deliver, servers  # noqa: F401
+from connectors.mail import list_emails
+from tests.agent.test_mail_agent import ALICE, USERS, _account, _deliver, servers  # noqa: F401
 from tests.gui.test_accounts_dialog import files_containing, logs, secret_service  # noqa: F401
 from tests.scripting import call
 
@@ -67,16 +67,7 @@ def test_no_password_or_code_left_behind(  # the fixtures are imported above
     )
     service.close()
     assert saved and saved[0][0], saved
-    account = MailAccount(
-        email=ALICE,
-        imap_host="127.0.0.1",
-        imap_port=dovecot.imap_port,
-        smtp_host="127.0.0.1",
-        smtp_port=smtp.port,
-        username=ALICE,
-        password=PASSWORD,
-        security="plain",
-    )
+    account = _account(servers, ALICE)
     [mail] = [m for m in list_emails(account, "INBOX") if m.subject == "Your sign-in code"]
 
     turns = [

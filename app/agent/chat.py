@@ -7,6 +7,7 @@ provenance (trusted or not).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,10 +47,15 @@ class Message:
 class Conversation:
     messages: list[Message] = field(default_factory=list)
     system_prompt: str = SYSTEM_PROMPT
+    # Called with each message as it is added (the GUI saves it there and then, so a crash
+    # loses nothing the agent has already said). Not part of the conversation's value.
+    on_add: Callable[[Message], None] | None = field(default=None, repr=False, compare=False)
 
     def add(self, role: str, content: str = "", **fields: Any) -> Message:
         message = Message(role, content, **fields)
         self.messages.append(message)
+        if self.on_add is not None:
+            self.on_add(message)
         return message
 
     def for_template(self) -> list[dict[str, Any]]:

@@ -144,11 +144,16 @@ class Agent:
             emit(AgentEvent("step", str(step)))
             choice = self.first_tool_choice if step == 1 else "auto"
             result = self._model_step(conversation, emit, cancel, report, choice)
-            reply = conversation.add(
-                "assistant", result.text, reasoning=result.reasoning, tool_calls=result.calls
+            stopped = cancel.is_set() or result.stats.stop_reason == "cancelled"
+            # Complete when added: a listener may save it at once.
+            conversation.add(
+                "assistant",
+                result.text,
+                reasoning=result.reasoning,
+                tool_calls=result.calls,
+                stopped=stopped,
             )
-            if cancel.is_set() or result.stats.stop_reason == "cancelled":
-                reply.stopped = True
+            if stopped:
                 report.stop_reason = "cancelled"
                 break
             if not result.calls and not result.problems:

@@ -28,6 +28,7 @@ from app.ui.accounts_dialog import AccountsDialog, AccountsService
 from app.ui.activity_dialog import ActivityDialog
 from app.ui.chat_view import ChatView
 from app.ui.confirm_dialog import ConfirmDialog
+from app.ui.conversations import ConversationController
 from app.ui.data_panels import DataPanels
 from app.ui.model_menu import ModelMenu
 from app.ui.model_settings_dialog import ModelSettingsMenu
@@ -139,6 +140,8 @@ class MainWindow(QMainWindow):
         self.accounts_service: AccountsService | None = None
         self.accounts_dialog: AccountsDialog | None = None
         self.last_dialog: ConfirmDialog | None = None
+        # The sidebar of saved conversations; reopens the last one before the model loads.
+        self.conversations = ConversationController(self, data_dir)
         self.thread.start()
         if data_dir is not None:
             self.data_panels.start()  # tray icon; reminders, also those due while closed

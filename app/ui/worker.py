@@ -93,6 +93,9 @@ class ModelWorker(QObject):
         # set by the GUI after a change, so the next turn re-reads them and rebuilds the tools.
         self.command_line_folders = list(self.folders)
         self.folders_changed = threading.Event()
+        # ui.conversations.ConversationService, set by the window: gives each conversation its
+        # own taint and saves every message as the agent adds it (in this thread).
+        self.conversations = None
 
     def unload(self) -> None:
         """Free the model now rather than at interpreter exit (llama.cpp dislikes the latter)."""
@@ -226,6 +229,8 @@ class ModelWorker(QObject):
         if self.choice is not None:
             self.agent.enable_thinking = self.choice.thinking
             self.sampling.temperature = self.choice.temperature
+        if self.conversations is not None:  # this conversation's own taint, current folders
+            self.agent.context = self.conversations.session_for(conversation).context
         batcher = TextBatcher(self.text.emit)
 
         def on_event(event: AgentEvent) -> None:

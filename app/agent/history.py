@@ -1,0 +1,222 @@
+"""Conversations that last: the agent's messages, tool cards and taint, to and from the store.
+
+A `KeptConversation` pairs a live `Conversation` with its own `ContextState` and saves each
+message the moment the agent adds it (with the state as it is then), so a kill loses nothing
+the agent already said, and a conversation that read untrusted mail is still tainted after a
+restart while a new one starts clean. Only what the gate needs is saved as state: where
+untrusted content came from and known recipients. The user's own words come back from their
+messages; allowed folders always come from the app's current settings, never the store.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from app.agent.chat import Conversation, Message
+from app.agent.loop import CallRecord
+from app.agent.policy import ContextState
+from app.llm.tools import ToolCall
+from app.store.conversations import ConversationStore, StoredConversation, StoredMessage
+
+log = logging.getLogger(__name__)
+
+TITLE_CHARS = 60
+
+
+def title_from(text: str) -> str:
+    """A short, one-line title: the first non-empty line of the user's first message."""
+    line = next((" ".join(part.split()) for part in text.splitlines() if part.strip()), "")
+    if not line:
+        return "New conversation"
+    return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
+
+
+# -- messages ----------------------------------------------------------------------------------
+
+
+def card_display(record: CallRecord) -> dict[str, Any]:
+    """What a tool card shows (the result itself is the tool message's content)."""
+    return {
+        "card": {
+            "name": record.name,
+            "arguments": record.arguments,
+            "decision": record.decision,
+            "answer": record.answer,
+            "status": record.status,
+            "reasons": list(record.reasons),
+        }
+    }
+
+
+def card_from_display(display: dict[str, Any]) -> CallRecord | None:
+    card = display.get("card") if isinstance(display, dict) else None
+    if not isinstance(card, dict) or not isinstance(card.get("name"), str):
+        return None
+    arguments = card.get("arguments")
+    return CallRecord(
+        name=card["name"],
+        arguments=arguments if isinstance(arguments, dict) else {},
+        decision=str(card.get("decision", "")),
+        answer=card.get("answer") if isinstance(card.get("answer"), str) else None,
+        status=str(card.get("status", "")),
+        reasons=[str(r) for r in card.get("reasons", []) if isinstance(r, str)],
+    )
+
+
+def to_stored(message: Message, card: CallRecord | None = None) -> StoredMessage:
+    return StoredMessage(
+        role=message.role,
+        content=message.content,
+        reasoning=message.reasoning,
+        tool_calls=[
+            {"id": c.id, "name": c.name, "arguments": c.arguments} for c in message.tool_calls
+        ],
+        tool_call_id=message.tool_call_id,
+        name=message.name,
+        trusted=message.trusted,
+        stopped=message.stopped,
+        display=card_display(card) if card is not None else {},
+    )
+
+
+def from_stored(stored: StoredMessage) -> Message:
+    calls = [
+        ToolCall(str(c["name"]), dict(c.get("arguments") or {}), id=str(c.get("id", "")))
+        for c in stored.tool_calls
+        if isinstance(c, dict) and "name" in c
+    ]
+    return Message(
+        role=stored.role,
+        content=stored.content,
+        reasoning=stored.reasoning,
+        tool_calls=calls,
+        tool_call_id=stored.tool_call_id,
+        name=stored.name,
+        trusted=stored.trusted,
+        stopped=stored.stopped,
+    )
+
+
+# -- the gate's state ----------------------------------------------------------------------------
+
+
+def context_state(context: ContextState) -> dict[str, Any]:
+    """The saved part of a context: no folders (settings own them), no typed text (the
+    user's messages hold it)."""
+    return {
+        "untrusted_sources": list(context.untrusted_sources),
+        "known_recipients": sorted(context.known_recipients),
+    }
+
+
+def restore_context(
+    state: dict[str, Any], messages: list[Message], allowed_folders: list[str]
+) -> ContextState:
+    context = ContextState(allowed_folders=list(allowed_folders))
+    for source in state.get("untrusted_sources") or []:
+        context.add_untrusted(str(source))
+    context.known_recipients = {str(r) for r in state.get("known_recipients") or []}
+    for message in messages:
+        if message.role == "user":
+            context.note_user_text(message.content)
+        elif message.role == "tool" and not message.trusted and not context.tainted:
+            # Belt and braces: an untrusted result taints, whatever the state cell says.
+            context.add_untrusted(f"the result of {message.name or 'a tool'}")
+    return context
+
+
+# -- what the chat view redraws ----------------------------------------------------------------
+
+
+@dataclass
+class TurnView:
+    """One exchange as the chat view shows it: the user's words, then the reply's text and
+    tool cards in order."""
+
+    user: str
+    parts: list[str | CallRecord] = field(default_factory=list)
+    stopped: bool = False
+
+
+def turn_views(messages: list[StoredMessage]) -> list[TurnView]:
+    turns: list[TurnView] = []
+    for message in messages:
+        if message.role == "user":
+            turns.append(TurnView(message.content))
+            continue
+        if not turns:
+            turns.append(TurnView(""))
+        turn = turns[-1]
+        if message.role == "assistant":
+            if message.content.strip():
+                turn.parts.append(message.content)
+            turn.stopped = turn.stopped or message.stopped
+        elif message.role == "tool":
+            card = card_from_display(message.display)
+            if card is not None:
+                turn.parts.append(card)
+    return turns
+
+
+# -- a conversation kept in the store --------------------------------------------------------
+
+
+class KeptConversation:
+    """A conversation, its own gate state, and (with a store) its saved copy."""
+
+    def __init__(
+        self,
+        store: ConversationStore | None,
+        conversation: Conversation | None = None,
+        context: ContextState | None = None,
+        conversation_id: int | None = None,
+        title: str = "",
+    ) -> None:
+        self.store = store
+        self.conversation = conversation or Conversation()
+        self.context = context or ContextState()
+        self.conversation_id = conversation_id
+        self.title = title
+        self.save_error: str | None = None
+        self._card: CallRecord | None = None
+        self.conversation.on_add = self._on_add
+
+    @classmethod
+    def load(
+        cls, store: ConversationStore, conversation_id: int, allowed_folders: list[str]
+    ) -> tuple[KeptConversation, StoredConversation]:
+        """Reopen a saved conversation exactly: messages, tool calls, taint."""
+        stored = store.load(conversation_id)
+        conversation = Conversation([from_stored(m) for m in stored.messages])
+        context = restore_context(stored.state, conversation.messages, allowed_folders)
+        kept = cls(store, conversation, context, conversation_id, stored.summary.title)
+        return kept, stored
+
+    def note_call(self, record: CallRecord) -> None:
+        """The agent reports a call just before it adds the call's result message."""
+        self._card = record
+
+    def _on_add(self, message: Message) -> None:
+        card, self._card = self._card, None
+        if message.role != "tool" or (card is not None and card.name != message.name):
+            card = None
+        if self.store is None or self.save_error is not None:
+            return  # after a failed write, later ones would leave a gap: stop saving
+        try:
+            if self.conversation_id is None:
+                self.title = title_from(message.content) if message.role == "user" else ""
+                summary = self.store.create(self.title, context_state(self.context))
+                self.conversation_id = summary.id
+            self.store.append(
+                self.conversation_id, to_stored(message, card), context_state(self.context)
+            )
+        except (SQLAlchemyError, OSError, LookupError) as exc:
+            log.warning("conversation %s not saved: %s", self.conversation_id, exc)
+            self.save_error = (
+                f"This conversation could not be saved ({type(exc).__name__}); it stays open, "
+                "but messages from here on are not kept."
+            )

@@ -1,0 +1,356 @@
+"""Saved conversations in the window: a service in the model worker's thread (every read and
+write of the database happens there, never on the GUI thread) and a controller on the GUI
+thread that puts the sidebar left of the chat and redraws a reopened conversation.
+
+The service shares the worker's thread on purpose: the agent adds messages there, and each is
+saved the moment it is added, in order, with the conversation's taint.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import QSplitter
+from sqlalchemy.exc import SQLAlchemyError
+
+from app.agent.chat import Conversation
+from app.agent.history import KeptConversation, TurnView, turn_views
+from app.agent.loop import CallRecord
+from app.agent.policy import ContextState
+from app.store.conversations import ConversationNotFound, ConversationStore
+from app.store.database import Database, DatabaseTooNew
+from app.ui.sidebar import ConversationSidebar
+
+if TYPE_CHECKING:
+    from app.ui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+LAST_CONVERSATION = "conversations.last_open"  # settings key: the id open when the app closed
+
+
+@dataclass
+class OpenedConversation:
+    """What the window needs to show a conversation: the live object and how to redraw it."""
+
+    conversation_id: int | None
+    title: str
+    conversation: Conversation
+    turns: list[TurnView] = field(default_factory=list)
+    tainted: bool = False
+
+
+class ConversationService(QObject):
+    """Keeps conversations in the database; lives in (and every slot runs in) the worker
+    thread. Without a data folder it keeps them in an in-memory database."""
+
+    listed = Signal(list)  # [ConversationSummary], newest first
+    opened = Signal(object)  # OpenedConversation
+    found = Signal(str, list)  # query, [SearchHit]
+    current_changed = Signal(object)  # the open conversation's id (None until its first message)
+    failed = Signal(str)  # a message for the user
+
+    def __init__(self, data_dir: Path | None, folders: Callable[[], list[Path]]) -> None:
+        super().__init__()
+        self.data_dir = data_dir
+        self.folders = folders  # the worker's current allowed folders
+        self._database: Database | None = None
+        self._store: ConversationStore | None = None
+        self.current: KeptConversation | None = None
+        self._saved_id: int | None = None  # the current one's id as last remembered
+        self._reported: KeptConversation | None = None  # whose save error the user has seen
+
+    # -- used by the worker during a turn (worker thread) --------------------------------------
+
+    def store(self) -> ConversationStore | None:
+        """Opened on first use, here in the worker thread; None when it cannot be opened."""
+        if self._store is None and self._database is None:
+            try:
+                if self.data_dir is None:
+                    self._database = Database.in_memory()
+                else:
+                    self._database = Database.open(self.data_dir)
+            except (DatabaseTooNew, SQLAlchemyError, OSError) as exc:
+                log.warning("conversations not available: %s", exc)
+                self._database = Database.in_memory()
+                self.failed.emit(
+                    f"Saved conversations could not be opened ({exc}). "
+                    "This session's conversations are kept in memory only."
+                )
+            self._store = ConversationStore(self._database)
+        return self._store
+
+    def session_for(self, conversation: Conversation) -> KeptConversation:
+        """The kept conversation (own taint, saved copy) for the one the window sends; a
+        conversation the service has not seen starts clean and is saved as a new one."""
+        if self.current is None or self.current.conversation is not conversation:
+            self.current = KeptConversation(self.store(), conversation, ContextState())
+        self.current.context.allowed_folders = [str(p) for p in self.folders()]
+        return self.current
+
+    @Slot(object)
+    def note_call(self, record: CallRecord) -> None:
+        """Connected directly to the worker's tool_call: runs just before the result message
+        is added, so the card is saved with it."""
+        if self.current is not None:
+            self.current.note_call(record)
+
+    @Slot()
+    def turn_done(self) -> None:
+        kept = self.current
+        if kept is None:
+            return
+        if kept.save_error and self._reported is not kept:
+            self._reported = kept  # once per conversation
+            self.failed.emit(kept.save_error)
+        if kept.conversation_id != self._saved_id:
+            self._saved_id = kept.conversation_id
+            self._remember(kept.conversation_id)
+        self.current_changed.emit(kept.conversation_id)
+        self.refresh()
+
+    # -- slots for the sidebar -----------------------------------------------------------------
+
+    @Slot()
+    def refresh(self) -> None:
+        store = self.store()
+        if store is not None:
+            self._guard(lambda: self.listed.emit(store.list()))
+
+    @Slot()
+    def restore(self) -> None:
+        """On start: reopen the conversation that was open last, or start a fresh one."""
+        last = None
+        self.store()
+        if self._database is not None:
+            from app.store.settings import SettingsStore
+
+            try:
+                last = SettingsStore(self._database).get(LAST_CONVERSATION)
+            except (SQLAlchemyError, ValueError) as exc:
+                log.warning("last conversation unknown: %s", exc)
+        if isinstance(last, int) and self._open(last, quiet=True):
+            self.refresh()
+            return
+        self.new()
+
+    @Slot()
+    def new(self) -> None:
+        self.current = KeptConversation(self.store(), Conversation(), ContextState())
+        self._saved_id = None
+        self._remember(None)
+        self.opened.emit(OpenedConversation(None, "", self.current.conversation))
+        self.refresh()
+
+    @Slot(int)
+    def open(self, conversation_id: int) -> None:
+        if not self._open(conversation_id, quiet=False):
+            self.refresh()
+
+    @Slot(int, str)
+    def rename(self, conversation_id: int, title: str) -> None:
+        store = self.store()
+        if store is None:
+            return
+
+        def rename() -> None:
+            summary = store.rename(conversation_id, title)
+            if self.current is not None and self.current.conversation_id == conversation_id:
+                self.current.title = summary.title
+
+        self._guard(rename)
+        self.refresh()
+
+    @Slot(int)
+    def delete(self, conversation_id: int) -> None:
+        store = self.store()
+        if store is None:
+            return
+        self._guard(lambda: store.delete(conversation_id))
+        if self.current is None or self.current.conversation_id == conversation_id:
+            self.new()
+        else:
+            self.refresh()
+
+    @Slot(str)
+    def search(self, query: str) -> None:
+        store = self.store()
+        if store is not None:
+            self._guard(lambda: self.found.emit(query, store.search(query)))
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _open(self, conversation_id: int, quiet: bool) -> bool:
+        store = self.store()
+        if store is None:
+            return False
+        folders = [str(p) for p in self.folders()]
+        try:
+            kept, stored = KeptConversation.load(store, conversation_id, folders)
+        except ConversationNotFound:
+            if not quiet:
+                self.failed.emit("That conversation no longer exists.")
+            return False
+        except SQLAlchemyError as exc:
+            log.warning("conversation %s not opened: %s", conversation_id, exc)
+            self.failed.emit(f"The conversation could not be opened ({type(exc).__name__}).")
+            return False
+        self.current = kept
+        self._saved_id = conversation_id
+        self._remember(conversation_id)
+        self.opened.emit(
+            OpenedConversation(
+                conversation_id,
+                kept.title,
+                kept.conversation,
+                turn_views(stored.messages),
+                kept.context.tainted,
+            )
+        )
+        return True
+
+    def _remember(self, conversation_id: int | None) -> None:
+        if self._database is None:
+            return
+        from app.store.settings import SettingsStore
+
+        self._guard(lambda: SettingsStore(self._database).set(LAST_CONVERSATION, conversation_id))
+
+    def _guard(self, action: Callable[[], object]) -> None:
+        """A database problem becomes a message, never a dead worker thread."""
+        try:
+            action()
+        except ValueError as exc:
+            self.failed.emit(str(exc))
+        except (SQLAlchemyError, OSError, LookupError) as exc:
+            log.warning("conversation storage failed: %s", exc)
+            self.failed.emit(f"Saved conversations are not available right now ({exc}).")
+
+    def close(self) -> None:
+        if self._database is not None:
+            self._database.close()
+
+
+class ConversationController(QObject):
+    """GUI-thread side: the sidebar, the splitter, and showing what the service sends."""
+
+    request_restore = Signal()
+    request_new = Signal()
+    request_open = Signal(int)
+    request_rename = Signal(int, str)
+    request_delete = Signal(int)
+    request_search = Signal(str)
+    request_refresh = Signal()
+    request_turn_done = Signal()
+
+    def __init__(self, window: MainWindow, data_dir: Path | None) -> None:
+        super().__init__(window)
+        self.window = window
+        self.sidebar = ConversationSidebar()
+        self.current_id: int | None = None
+        self.opening = False
+        self.service = ConversationService(data_dir, lambda: list(window.worker.folders))
+        self.service.moveToThread(window.worker.thread())
+        window.worker.conversations = self.service
+
+        # The sidebar left of the chat, resizable.
+        chat = window.takeCentralWidget()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(chat)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([220, 640])
+        window.setCentralWidget(self.splitter)
+
+        service = self.service
+        self.request_restore.connect(service.restore)
+        self.request_new.connect(service.new)
+        self.request_open.connect(service.open)
+        self.request_rename.connect(service.rename)
+        self.request_delete.connect(service.delete)
+        self.request_search.connect(service.search)
+        self.request_refresh.connect(service.refresh)
+        self.request_turn_done.connect(service.turn_done)
+        window.worker.tool_call.connect(service.note_call, Qt.ConnectionType.DirectConnection)
+        service.listed.connect(self.sidebar.show_conversations)
+        service.found.connect(self.sidebar.show_results)
+        service.opened.connect(self._on_opened)
+        service.failed.connect(self._on_failed)
+        service.current_changed.connect(self._on_current)
+
+        self.sidebar.new_requested.connect(lambda: self._request_open(None))
+        self.sidebar.open_requested.connect(self._request_open)
+        self.sidebar.rename_requested.connect(self.request_rename.emit)
+        self.sidebar.delete_requested.connect(self.request_delete.emit)
+        self.sidebar.search_requested.connect(self.request_search.emit)
+        self.sidebar.list_requested.connect(self.request_refresh.emit)
+        window.request_turn.connect(lambda *_: self.sidebar.set_busy(True))
+        window.worker.turn_finished.connect(self._turn_ended)
+        window.worker.turn_failed.connect(self._turn_ended)
+        self._set_opening(True)
+        self.request_restore.emit()
+
+    def _request_open(self, conversation_id: int | None) -> None:
+        if self.window.busy or self.opening:
+            return
+        if conversation_id is not None and conversation_id == self.current_id:
+            return
+        self._set_opening(True)
+        if conversation_id is None:
+            self.request_new.emit()
+        else:
+            self.request_open.emit(conversation_id)
+
+    def _set_opening(self, opening: bool) -> None:
+        """Until the service has switched, a message would go to the old conversation."""
+        self.opening = opening
+        self.window.input.setEnabled(not opening)
+        self.window.send_button.setEnabled(not opening and not self.window.busy)
+
+    @Slot(object)
+    def _on_opened(self, opened: OpenedConversation) -> None:
+        self._set_opening(False)
+        if self.window.busy:
+            return
+        window = self.window
+        window.conversation = opened.conversation
+        self.current_id = opened.conversation_id
+        self.sidebar.set_current(opened.conversation_id)
+        view = window.chat_view
+        view.clear()
+        for turn in opened.turns:
+            if turn.user:
+                view.add_message("user", turn.user)
+            view.begin_reply()
+            for part in turn.parts:
+                if isinstance(part, str):
+                    view.append_reply_text(part)
+                else:
+                    view.add_tool_card(part)
+            view.end_reply("(stopped)" if turn.stopped else None)
+        if opened.tainted:
+            view.add_notice(
+                "This conversation has read content from others (an email, a web page or a "
+                "file): changes it proposes will ask you first.",
+                "note",
+            )
+        window.input.setFocus()
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self._set_opening(False)
+        self.window.chat_view.add_notice(message, "error")
+
+    def _turn_ended(self, *_args: object) -> None:
+        self.sidebar.set_busy(False)
+        self.request_turn_done.emit()
+
+    @Slot(object)
+    def _on_current(self, conversation_id: int | None) -> None:
+        self.current_id = conversation_id
+        self.sidebar.set_current(conversation_id)

@@ -234,3 +234,23 @@ def test_privacy_panel_opens_from_the_window(qtbot, tmp_path: Path) -> None:
     window = open_window(qtbot, tmp_path, ["Hi."])
     assert isinstance(window.data_panels.open_privacy(), QDialog)
     window.close()
+
+
+def test_worker_folders_merge_command_line_and_stored_and_skip_missing(tmp_path: Path) -> None:
+    from app.ui.worker import ModelWorker
+
+    cli, kept, gone = (tmp_path / name for name in ("cli", "kept", "gone"))
+    for folder in (cli, kept, gone):
+        folder.mkdir()
+    database = Database.open(tmp_path)
+    store = FolderStore(database)
+    for folder in (kept, gone, cli):
+        store.add(folder)
+    gone.rmdir()  # an unplugged disk: left out rather than breaking every turn
+    worker = ModelWorker(data_dir=tmp_path, folders=[cli.resolve()])
+    worker.folders_changed.set()
+    worker._load_folders(database)
+    assert worker.folders == [cli.resolve(), kept.resolve()]
+    assert worker.command_line_folders == [cli.resolve()]
+    assert not worker.folders_changed.is_set()
+    database.close()

@@ -70,7 +70,8 @@ class Database:
         )
         event.listen(engine, "connect", _on_connect)
         database = cls(engine)
-        database.upgrade()
+        with _UPGRADE_LOCK:  # Alembic's op/context proxies are process-wide
+            database.upgrade()
         return database
 
     def current_revision(self) -> str | None:

@@ -231,6 +231,7 @@ class ConversationService(QObject):
             log.warning("conversation storage failed: %s", exc)
             self.failed.emit(f"Saved conversations are not available right now ({exc}).")
 
+    @Slot()
     def close(self) -> None:
         if self._database is not None:
             self._database.close()
@@ -277,6 +278,8 @@ class ConversationController(QObject):
         self.request_refresh.connect(service.refresh)
         self.request_turn_done.connect(service.turn_done)
         window.worker.tool_call.connect(service.note_call, Qt.ConnectionType.DirectConnection)
+        # Closed in the worker thread as it ends (the window's close waits for that).
+        window.worker.thread().finished.connect(service.close, Qt.ConnectionType.DirectConnection)
         service.listed.connect(self.sidebar.show_conversations)
         service.found.connect(self.sidebar.show_results)
         service.opened.connect(self._on_opened)

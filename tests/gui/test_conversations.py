@@ -4,6 +4,7 @@ files connector, the real SQLite database in a data folder shared by two windows
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -62,8 +63,7 @@ def titles(window: MainWindow) -> list[str]:
 
 
 def close(window: MainWindow) -> None:
-    window.close()
-    window.conversations.service.close()
+    window.close()  # ends the worker thread, which closes the conversation database
 
 
 @pytest.fixture
@@ -227,3 +227,25 @@ def test_rename_and_delete_ask_first(qtbot, tmp_path: Path, folder: Path, data: 
     database = Database.open(data)
     assert [c.title for c in ConversationStore(database).list()] == ["Second chat"]
     database.close()
+
+
+def test_the_gui_thread_never_touches_the_database(
+    qtbot, tmp_path: Path, folder: Path, data: Path, monkeypatch
+) -> None:
+    threads: list[str] = []
+    for name in ("create", "append", "list", "load", "search", "rename", "delete"):
+        original = getattr(ConversationStore, name)
+
+        def spy(self, *args, _original=original, **kwargs):
+            threads.append(threading.current_thread().name)
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(ConversationStore, name, spy)
+    window = open_window(qtbot, tmp_path, folder, read_notes_turns(), data)
+    send(qtbot, window, "Read my notes")
+    wait_turn(qtbot, window)
+    window.conversations.sidebar.search_box.setText("pelican")
+    qtbot.waitUntil(lambda: titles(window) == ["Read my notes"], timeout=WAIT)
+    close(window)
+    assert len(threads) >= 5  # created, appended, listed, searched...
+    assert threading.main_thread().name not in threads

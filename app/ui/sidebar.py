@@ -93,6 +93,7 @@ class ConversationSidebar(QWidget):
         """The full list, unless the user is looking at search results."""
         self._titles = {c.id: c.title for c in conversations}
         if self.searching:
+            self._search_timer.start()  # a rename or delete may change the results
             return
         self.list.clear()
         for conversation in conversations:

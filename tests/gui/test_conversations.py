@@ -112,6 +112,8 @@ def test_reopened_conversation_is_exact_and_stays_tainted(
     )
     request = second.last_dialog.request
     assert request.tool == "write_file"
+    sidebar = second.conversations.sidebar  # no switching while a reply is being written
+    assert not sidebar.list.isEnabled() and not sidebar.new_button.isEnabled()
     assert request.provenance and "notes.txt" in request.provenance
     second.last_dialog.reject()
     wait_turn(qtbot, second)
@@ -186,10 +188,17 @@ def test_search_finds_an_older_conversation_and_opens_it(
     assert "tomatoes" not in window.chat_view.plain_text()
     assert window.conversation.messages[0].content == "What birds did I see?"
 
+    # Deleting from the results asks, removes it, and the results follow.
+    sidebar.list.setCurrentRow(0)
+    box = sidebar.ask_delete()
+    qtbot.mouseClick(box.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Nothing found" in sidebar.hint.text(), timeout=WAIT)
+    assert sidebar.list.count() == 0
+    assert window.chat_view.plain_text() == ""  # the open one was deleted: a fresh start
     sidebar.search_box.setText("nothing-like-this")
     qtbot.waitUntil(lambda: "Nothing found" in sidebar.hint.text(), timeout=WAIT)
     sidebar.search_box.clear()
-    qtbot.waitUntil(lambda: len(titles(window)) == 2, timeout=WAIT)
+    qtbot.waitUntil(lambda: titles(window) == ["How do I grow tomatoes?"], timeout=WAIT)
     close(window)
 
 

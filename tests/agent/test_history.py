@@ -3,6 +3,7 @@ real store (SQLite in memory): every message saved as added, taint restored, car
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,15 @@ def _deny():
     from app.agent.confirm import ConfirmationAnswer
 
     return ConfirmationAnswer.deny()
+
+
+def test_a_stopped_reply_is_saved_as_stopped(store: ConversationStore, folder: Path) -> None:
+    kept = KeptConversation(store)
+    kept.context.allowed_folders = [str(folder)]
+    agent = Agent(script("A long answer " * 20), build_registry(folders=[folder]), kept.context)
+    cancel = threading.Event()
+    cancel.set()  # Stop pressed as the reply began
+    agent.run_turn(kept.conversation, "Tell me a story", cancel=cancel)
+    stored = store.load(kept.conversation_id).messages
+    assert [(m.role, m.stopped) for m in stored] == [("user", False), ("assistant", True)]
+    assert turn_views(stored)[0].stopped

@@ -319,6 +319,58 @@ CASES: list[tuple[str, str, str, list[dict[str, Any]]]] = [
     ("chat_translate", "irrelevance", "How do you say 'good morning' in Spanish?", []),
     ("chat_greeting", "irrelevance", "Hi! How are you today?", []),
     # -- a tool fits, but the request lacks what it needs: ask, do not guess -----------------
+    (
+        "reminder_tomorrow",
+        "simple",
+        "Remind me tomorrow at 8am to water the plants.",
+        [
+            call(
+                "set_reminder",
+                text=["water the plants", "Water the plants", "to water the plants"],
+                at=["2026-05-14T08:00:00"],
+            )
+        ],
+    ),
+    (
+        "reminder_in_two_hours",
+        "simple",
+        "In two hours, remind me to call the bank.",
+        [
+            call(
+                "set_reminder",
+                text=["call the bank", "Call the bank", "to call the bank"],
+                at=["2026-05-13T11:30:00"],
+            )
+        ],
+    ),
+    ("reminder_list", "simple", "Which reminders do I have?", [call("list_reminders")]),
+    (
+        "reminder_cancel",
+        "simple",
+        "Cancel reminder number 4.",
+        [call("cancel_reminder", reminder_id=[4])],
+    ),
+    (
+        "reminder_and_remember",
+        "parallel_multiple",
+        "Remember that my passport number ends in 42, and remind me on Friday at 9:00 to renew it.",
+        [
+            call(
+                "remember",
+                fact=[
+                    "my passport number ends in 42",
+                    "passport number ends in 42",
+                    "Passport number ends in 42",
+                ],
+            ),
+            call(
+                "set_reminder",
+                text=["renew my passport", "renew it", "renew the passport", "renew passport"],
+                at=["2026-05-15T09:00:00"],
+            ),
+        ],
+    ),
+    ("missing_reminder_time", "missing_info", "Set a reminder for me.", []),
     ("missing_email_details", "missing_info", "Send an email to my landlord.", []),
     ("missing_meeting_time", "missing_info", "Schedule a meeting with Paul.", []),
     ("missing_event_id", "missing_info", "Delete that event.", []),

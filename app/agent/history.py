@@ -20,7 +20,12 @@ from app.agent.chat import Conversation, Message
 from app.agent.loop import CallRecord
 from app.agent.policy import ContextState
 from app.llm.tools import ToolCall
-from app.store.conversations import ConversationStore, StoredConversation, StoredMessage
+from app.store.conversations import (
+    ConversationStore,
+    StoredConversation,
+    StoredMessage,
+    describe_error,
+)
 
 log = logging.getLogger(__name__)
 
@@ -215,8 +220,8 @@ class KeptConversation:
                 self.conversation_id, to_stored(message, card), context_state(self.context)
             )
         except (SQLAlchemyError, OSError, LookupError) as exc:
-            log.warning("conversation %s not saved: %s", self.conversation_id, exc)
+            log.warning("conversation %s not saved: %s", self.conversation_id, describe_error(exc))
             self.save_error = (
-                f"This conversation could not be saved ({type(exc).__name__}); it stays open, "
+                f"This conversation could not be saved ({describe_error(exc)}); it stays open, "
                 "but messages from here on are not kept."
             )

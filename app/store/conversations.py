@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, select, text, update
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.store.database import Database
 from app.store.models import ConversationRecord, MessageRecord
@@ -262,6 +263,15 @@ class ConversationStore:
                     conversation_id, title, _one_line(snip), _as_datetime(updated)
                 )
         return list(hits.values())[:limit]
+
+
+def describe_error(exc: BaseException) -> str:
+    """A storage error for logs and the user, without the SQL parameters SQLAlchemy puts in
+    its messages (they are message texts, which may hold codes or passwords)."""
+    if isinstance(exc, SQLAlchemyError):
+        orig = getattr(exc, "orig", None)
+        return f"{type(exc).__name__}: {orig}" if orig is not None else type(exc).__name__
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _one_line(snippet: str) -> str:

@@ -22,7 +22,7 @@ from app.agent.chat import Conversation
 from app.agent.history import KeptConversation, TurnView, turn_views
 from app.agent.loop import CallRecord
 from app.agent.policy import ContextState
-from app.store.conversations import ConversationNotFound, ConversationStore
+from app.store.conversations import ConversationNotFound, ConversationStore, describe_error
 from app.store.database import Database, DatabaseTooNew
 from app.ui.sidebar import ConversationSidebar
 
@@ -76,10 +76,10 @@ class ConversationService(QObject):
                 else:
                     self._database = Database.open(self.data_dir)
             except (DatabaseTooNew, SQLAlchemyError, OSError) as exc:
-                log.warning("conversations not available: %s", exc)
+                log.warning("conversations not available: %s", describe_error(exc))
                 self._database = Database.in_memory()
                 self.failed.emit(
-                    f"Saved conversations could not be opened ({exc}). "
+                    f"Saved conversations could not be opened ({describe_error(exc)}). "
                     "This session's conversations are kept in memory only."
                 )
             self._store = ConversationStore(self._database)
@@ -133,7 +133,7 @@ class ConversationService(QObject):
             try:
                 last = SettingsStore(self._database).get(LAST_CONVERSATION)
             except (SQLAlchemyError, ValueError) as exc:
-                log.warning("last conversation unknown: %s", exc)
+                log.warning("last conversation unknown: %s", describe_error(exc))
         if isinstance(last, int) and self._open(last, quiet=True):
             self.refresh()
             return
@@ -197,8 +197,8 @@ class ConversationService(QObject):
                 self.failed.emit("That conversation no longer exists.")
             return False
         except SQLAlchemyError as exc:
-            log.warning("conversation %s not opened: %s", conversation_id, exc)
-            self.failed.emit(f"The conversation could not be opened ({type(exc).__name__}).")
+            log.warning("conversation %s not opened: %s", conversation_id, describe_error(exc))
+            self.failed.emit(f"The conversation could not be opened ({describe_error(exc)}).")
             return False
         self.current = kept
         self._saved_id = conversation_id
@@ -228,8 +228,10 @@ class ConversationService(QObject):
         except ValueError as exc:
             self.failed.emit(str(exc))
         except (SQLAlchemyError, OSError, LookupError) as exc:
-            log.warning("conversation storage failed: %s", exc)
-            self.failed.emit(f"Saved conversations are not available right now ({exc}).")
+            log.warning("conversation storage failed: %s", describe_error(exc))
+            self.failed.emit(
+                f"Saved conversations are not available right now ({describe_error(exc)})."
+            )
 
     @Slot()
     def close(self) -> None:

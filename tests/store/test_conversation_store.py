@@ -11,6 +11,7 @@ from app.store.conversations import (
     ConversationNotFound,
     ConversationStore,
     StoredMessage,
+    describe_error,
     fts_query,
 )
 from app.store.database import Database
@@ -153,3 +154,18 @@ def test_in_memory_database_works_without_a_data_folder() -> None:
     store.append(conversation.id, StoredMessage("user", "nothing on disk"))
     assert store.load(conversation.id).messages[0].content == "nothing on disk"
     assert store.search("disk")[0].conversation_id == conversation.id
+
+
+def test_storage_errors_are_described_without_sql_parameters() -> None:
+    import sqlite3
+
+    from sqlalchemy.exc import IntegrityError
+
+    error = IntegrityError(
+        "INSERT INTO messages VALUES (?)",
+        ("one-time code 493021",),
+        sqlite3.IntegrityError("UNIQUE constraint failed: messages.position"),
+    )
+    assert "493021" in str(error)  # what SQLAlchemy itself would print
+    described = describe_error(error)
+    assert "493021" not in described and "UNIQUE constraint failed" in described

@@ -121,6 +121,8 @@ def test_saving_a_server_reloads_onto_it(  # type: ignore[no-untyped-def]
     script.write_text(json.dumps({"format": "qwen3.5", "turns": ["Scripted hello."]}))
     data = tmp_path / "data"
     data.mkdir()
+    # Migrate first, as the app's start does: threads opening a new database at once race.
+    Database.open(data).close()
     window = MainWindow(script, data_dir=data)
     qtbot.addWidget(window)
     window.show()

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from app.agent.model_choice import ModelChoice
+from app.agent.model_choice import API_KEY_NAME, ModelChoice
 from app.store.database import Database
 from app.store.settings import SettingsStore
 from app.ui.main_window import MainWindow
 from app.ui.model_settings_dialog import ModelSettingsDialog
 from tests.llm_server import ServerProcess, free_port, llama_server
+from tests.secret_service import SecretService, running_secret_service
 
 WAIT = 60_000
 
@@ -150,4 +151,73 @@ def test_saving_a_server_reloads_onto_it(  # type: ignore[no-untyped-def]
         assert ModelChoice.load(SettingsStore(database)).base_url == server.base_url
     finally:
         database.close()
+    window.close()
+
+
+SECRET = "sk-local-5521-not-in-the-database"
+
+
+@pytest.fixture(scope="module")
+def locked_server(
+    smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    log = tmp_path_factory.mktemp("locked") / "server.log"
+    with llama_server(smollm2_path, log, api_key=SECRET) as process:
+        yield process
+
+
+@pytest.fixture
+def secret_service() -> Iterator[SecretService]:
+    with running_secret_service() as service:
+        yield service
+
+
+def test_the_api_key_lives_in_the_keyring_only(  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path, locked_server: ServerProcess, secret_service: SecretService
+) -> None:
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"format": "qwen3.5", "turns": ["Scripted hello."]}))
+    data = tmp_path / "data"
+    data.mkdir()
+    Database.open(data).close()
+    window = MainWindow(script, data_dir=data)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
+
+    dialog = window.model_settings.open()
+    dialog.remote_radio.setChecked(True)
+    dialog.url_edit.setText(locked_server.base_url)
+    dialog.start_test()  # no key yet: refused, and said so
+    qtbot.waitUntil(lambda: dialog.test_label.text().startswith("✗"), timeout=WAIT)
+    assert "refused access (HTTP 401)" in dialog.test_label.text()
+    dialog.key_edit.setText(SECRET)
+    dialog.start_test()
+    qtbot.waitUntil(lambda: dialog.test_label.text().startswith("✓"), timeout=WAIT)
+    dialog.save()
+    qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
+    assert "on 127.0.0.1 · ready" in window.status_label.text()
+
+    assert secret_service.backend.get_password("Hearth", API_KEY_NAME) == SECRET
+    for stored in data.glob("hearth.db*"):
+        assert SECRET.encode() not in stored.read_bytes()
+
+    # As at the next start: the saved choice, the key read from the keyring by the worker.
+    window.model_ready = False
+    database = Database.open(data)
+    try:
+        saved = ModelChoice.load(SettingsStore(database))
+    finally:
+        database.close()
+    assert saved.api_key is None
+    window.model_settings.load(saved)
+    qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
+    assert "on 127.0.0.1" in window.status_label.text()
+
+    again = window.model_settings.open()
+    assert again.has_stored_key
+    assert "keyring" in again.key_edit.placeholderText()
+    again.start_test()
+    qtbot.waitUntil(lambda: again.test_label.text().startswith("✓"), timeout=WAIT)
+    again.reject()
     window.close()

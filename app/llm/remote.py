@@ -424,6 +424,9 @@ class RemoteModel:
         if tools:
             body["tools"] = [t.to_openai() for t in tools]
             body["tool_choice"] = request.tool_choice
+            if request.tool_choice == "required" and len(tools) == 1:
+                # Named: understood by more servers (llama-cpp-python, vLLM) than "required".
+                body["tool_choice"] = {"type": "function", "function": {"name": tools[0].name}}
         pending: dict[int, dict[str, str]] = {}
         stats = result.stats
         started = time.perf_counter()
@@ -448,7 +451,9 @@ class RemoteModel:
                         )
                         function = entry.get("function") or {}
                         slot["id"] = entry.get("id") or slot["id"]
-                        slot["name"] += function.get("name") or ""
+                        # The whole name comes in one piece; llama-cpp-python repeats it in
+                        # every chunk, so it is taken once, never joined.
+                        slot["name"] = slot["name"] or function.get("name") or ""
                         arguments = function.get("arguments")
                         if isinstance(arguments, dict):
                             slot["arguments"] = json.dumps(arguments)

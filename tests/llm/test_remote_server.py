@@ -101,6 +101,42 @@ def test_the_chat_endpoint_streams_too(server: ServerProcess) -> None:
     assert len(events) > 1
 
 
+def test_the_chat_endpoint_returns_structured_calls(server: ServerProcess) -> None:
+    """Where we cannot render the prompt, the server's tool_calls are parsed and validated,
+    and a history with calls and results goes back in the OpenAI shape."""
+    model = connect(server)
+    model.mode = "chat"
+    # The server's own grammar does not keep bounds (max_results: 2413 was seen), so we
+    # validate; a bound-free schema keeps this test about parsing.
+    search = ToolSpec(
+        "web_search",
+        "Search the web",
+        {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+    )
+    request = ask("Search the web for cats.", tools=[search])
+    request.tool_choice = "required"
+    result = model.step(request, lambda _e: None, threading.Event())
+    assert result.problems == []
+    assert [c.name for c in result.calls] == ["web_search"]
+    assert isinstance(result.calls[0].arguments["query"], str)
+    history = [
+        *request.messages,
+        {"role": "assistant", "content": "", "tool_calls": [result.calls[0].to_openai()]},
+        {
+            "role": "tool",
+            "tool_call_id": result.calls[0].id,
+            "name": "web_search",
+            "content": "Cats are small mammals.",
+        },
+    ]
+    follow = model.step(
+        StepRequest(messages=history, tools=[search], sampling=SamplingSettings(max_tokens=32)),
+        lambda _e: None,
+        threading.Event(),
+    )
+    assert follow.text.strip() or follow.calls or follow.problems
+
+
 def test_stop_ends_the_reply(server: ServerProcess) -> None:
     model = connect(server)
     cancel = threading.Event()
@@ -214,3 +250,25 @@ def test_server_killed_mid_reply_keeps_the_conversation(smollm2_path: Path, tmp_
     messages = conversation.messages
     assert len(messages) == before + 1  # the history and the new question are kept
     assert messages[-1].content == "Write a very long story about a dragon."
+
+
+def test_calls_from_the_chat_endpoint_are_validated_like_ours() -> None:
+    """The server's own grammar does not enforce bounds: our validator still does."""
+    from app.llm.remote import _structured_call
+
+    call, problem = _structured_call(
+        {"id": "c1", "name": "web_search", "arguments": '{"query": "cats", "max_results": 2413}'},
+        {"web_search": SEARCH},
+    )
+    assert call is None and problem is not None
+    assert "at most 10" in problem.message
+    call, problem = _structured_call(
+        {"id": "c2", "name": "web_search", "arguments": '{"query": "ca'}, {"web_search": SEARCH}
+    )
+    assert call is None and problem is not None and "not valid JSON" in problem.message
+    call, problem = _structured_call(
+        {"id": "c3", "name": "web_search", "arguments": '{"query": "cats", "max_results": "3"}'},
+        {"web_search": SEARCH},
+    )
+    assert problem is None and call is not None
+    assert call.arguments == {"query": "cats", "max_results": 3} and call.id == "c3"

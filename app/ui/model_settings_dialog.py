@@ -77,8 +77,8 @@ class ModelSettingsDialog(QDialog):
         self.setWindowTitle("Model settings")
         self.store = store
         self.original = ModelChoice.load(store)
-        if not self.original.path and current_path is not None:
-            self.original.path = str(current_path)
+        if not self.original.path and current_path is not None and current_path.suffix == ".gguf":
+            self.original.path = str(current_path)  # not a --script replay file
         self.choice: ModelChoice | None = None
         self.key_notice = ""
         self._relay = _Relay(self)

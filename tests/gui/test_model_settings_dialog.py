@@ -221,3 +221,31 @@ def test_the_api_key_lives_in_the_keyring_only(  # type: ignore[no-untyped-def]
     qtbot.waitUntil(lambda: again.test_label.text().startswith("✓"), timeout=WAIT)
     again.reject()
     window.close()
+
+
+def test_a_local_file_with_its_runtime_settings_reloads(  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path, smollm2_path: Path
+) -> None:
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"format": "qwen3.5", "turns": ["Scripted hello."]}))
+    data = tmp_path / "data"
+    data.mkdir()
+    Database.open(data).close()
+    window = MainWindow(script, data_dir=data)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
+
+    dialog = window.model_settings.open()
+    assert dialog.path_edit.text() == ""  # a replay script is not offered as a model file
+    dialog.path_edit.setText(str(smollm2_path))
+    dialog.context_box.setCurrentIndex(dialog.context_box.findData(2048))
+    dialog.threads_box.setValue(1)
+    dialog.save()
+    qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
+    assert window.worker.model is not None
+    assert window.worker.model.settings.n_ctx == 2048
+    assert window.worker.model.settings.n_threads == 1
+    assert window.status_label.text().startswith("SmolLM2")
+    assert window.model_path == smollm2_path
+    window.close()

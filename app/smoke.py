@@ -33,7 +33,7 @@ def _last_answer(window: Any) -> str:
 
 def start(window: Any, app: QApplication, message: str, timeout: float = 300.0) -> None:
     """Drive `window` (a MainWindow) through one message; quits `app` with 0 or 1."""
-    state = {"phase": "loading"}
+    state: dict[str, str] = {"phase": "loading"}
     deadline = time.monotonic() + timeout
 
     def finish(code: int, **fields: Any) -> None:
@@ -43,7 +43,9 @@ def start(window: Any, app: QApplication, message: str, timeout: float = 300.0) 
         app.exit(code)
 
     def tick() -> None:
-        if time.monotonic() > deadline:
+        if "failed" in state:
+            finish(1, reason=f"model not loaded: {state['failed']}")
+        elif time.monotonic() > deadline:
             finish(1, reason=f"timed out while {state['phase']}")
         elif state["phase"] == "loading" and window.model_ready:
             visible = isinstance(window, QMainWindow) and window.isVisible()
@@ -58,3 +60,5 @@ def start(window: Any, app: QApplication, message: str, timeout: float = 300.0) 
     timer = QTimer(window)
     timer.timeout.connect(tick)
     timer.start(20)
+    # Emitted in the worker thread: only note it here; tick() acts in the GUI thread.
+    window.worker.load_failed.connect(lambda text: state.update(failed=str(text)))

@@ -79,7 +79,7 @@ Description: personal assistant that runs a small language model on your compute
  Your data stays in your per-user folder (~/.local/share/Hearth).
 CONTROL
 deb="$dist/hearth_${version}_amd64.deb"
-nice -n 10 dpkg-deb --root-owner-group -Zgzip --build "$pkg" "$deb" >/dev/null
+nice -n 10 dpkg-deb --root-owner-group -Zgzip -z6 --build "$pkg" "$deb" >/dev/null
 
 # Plain tarball: the same folder with the desktop entry and icon beside it.
 tarroot="$build/tar/hearth-$version"

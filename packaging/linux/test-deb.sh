@@ -33,6 +33,7 @@ cleanup() {
 }
 trap cleanup EXIT
 tar -C "$root" -xf "$base"
+chmod 755 "$root"  # the archived "." is mktemp's 0700: apt's _apt user and the tester need in
 mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"

@@ -134,6 +134,10 @@ class _Broken(Exception):
     """The stream ended before the server said it was done."""
 
 
+class _Cancelled(Exception):
+    """Stop was pressed before the server's answer began."""
+
+
 class RemoteModel:
     """One model on an OpenAI-compatible server, used like a LocalModel by the agent."""
 
@@ -493,16 +497,31 @@ class RemoteModel:
         body: Mapping[str, Any] | None,
         timeout: float,
         streaming: bool = False,
-    ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
-        """Send a request and return the open response, or raise RemoteError."""
+        cancel: threading.Event | None = None,
+    ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse, _CancelWatch | None]:
+        """Send a request and return the open response, or raise RemoteError (_Cancelled if
+        Stop was pressed while the server was still reading the prompt)."""
         connection = self.endpoint.connection(self.settings.connect_timeout)
         payload = None if body is None else json.dumps(body).encode("utf-8")
+        watch: _CancelWatch | None = None
         try:
-            connection.connect()
-            assert connection.sock is not None
-            connection.sock.settimeout(timeout)
-            connection.request(method, path, body=payload, headers=self._headers(streaming))
-            response = connection.getresponse()
+            try:
+                connection.connect()
+                assert connection.sock is not None
+                connection.sock.settimeout(timeout)
+                if cancel is not None:  # from here on Stop shuts the socket down
+                    watch = _CancelWatch(connection, cancel)
+                connection.request(method, path, body=payload, headers=self._headers(streaming))
+                response = connection.getresponse()
+            except (OSError, http.client.HTTPException):
+                if cancel is not None and cancel.is_set():
+                    if watch is not None:
+                        watch.stop()
+                    connection.close()
+                    raise _Cancelled from None
+                if watch is not None:
+                    watch.stop()
+                raise
         except TimeoutError:
             connection.close()
             raise RemoteError(
@@ -524,7 +543,7 @@ class RemoteModel:
                 f"The model server at {self.endpoint.where} gave an answer Hearth does not "
                 f"understand ({type(exc).__name__}). Is this the right address?"
             ) from None
-        return connection, response
+        return connection, response, watch
 
     def _unreachable(self, exc: OSError) -> str:
         if isinstance(exc, ConnectionRefusedError):
@@ -569,7 +588,7 @@ class RemoteModel:
         return _error_text(data)
 
     def _get_json(self, path: str) -> Any:
-        connection, response = self._open("GET", path, None, self.settings.connect_timeout)
+        connection, response, _ = self._open("GET", path, None, self.settings.connect_timeout)
         try:
             if response.status != 200:
                 raise self._fail_for(response.status, self._read_error(response), path)
@@ -586,7 +605,7 @@ class RemoteModel:
     def _optional_json(self, method: str, path: str, body: Any = None) -> Any:
         """A probe: its answer, or None when the server does not offer it."""
         try:
-            connection, response = self._open(method, path, body, self.settings.connect_timeout)
+            connection, response, _ = self._open(method, path, body, self.settings.connect_timeout)
         except RemoteError as exc:
             log.info("probe %s failed: %s", path, exc)
             return None
@@ -608,10 +627,12 @@ class RemoteModel:
         """The JSON events of one streamed request; closing the iterator closes the socket."""
         if cancel.is_set():
             return
-        connection, response = self._open(
-            "POST", path, body, self.settings.read_timeout, streaming=True
-        )
-        watch = _CancelWatch(connection, cancel)
+        try:
+            connection, response, watch = self._open(
+                "POST", path, body, self.settings.read_timeout, streaming=True, cancel=cancel
+            )
+        except _Cancelled:
+            return
         try:
             if response.status != 200:
                 raise self._fail_for(response.status, self._read_error(response), path)
@@ -641,7 +662,8 @@ class RemoteModel:
                 return
             raise RemoteError(self._broken_message()) from None
         finally:
-            watch.stop()
+            if watch is not None:
+                watch.stop()
             connection.close()
 
     def _broken_message(self) -> str:

@@ -216,6 +216,26 @@ def test_a_silent_server_times_out() -> None:
             model.load()
 
 
+def test_stop_works_while_the_server_is_still_reading_the_prompt() -> None:
+    """A big prompt can keep a server silent for a long time: Stop must not wait for it."""
+    with socket.socket() as listener:  # accepts connections, never answers
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)
+        port = listener.getsockname()[1]
+        model = RemoteModel(RemoteSettings(f"http://127.0.0.1:{port}", read_timeout=120.0))
+        model.mode = "chat"
+        cancel = threading.Event()
+        results = []
+        thread = threading.Thread(
+            target=lambda: results.append(model.step(ask("Hello"), lambda _e: None, cancel))
+        )
+        thread.start()
+        threading.Timer(0.5, cancel.set).start()
+        thread.join(60)  # far below the 120 s read timeout
+        assert not thread.is_alive()
+    assert results[0].stats.stop_reason == "cancelled"
+
+
 def test_auth_refused_then_accepted(locked_server: ServerProcess) -> None:
     with pytest.raises(RemoteError, match=r"refused access \(HTTP 401\).*API key"):
         connect(locked_server)

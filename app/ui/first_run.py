@@ -82,10 +82,9 @@ class ModelPage(QWizardPage):
             manager, self.import_label, "{name} can be used: {description}.", self
         )
         self.builtin_radio = QRadioButton("Start on the small built-in model")
-        builtin = next((e for e in manager.catalog if e.builtin), None)
         self.builtin_label = _label(
             "It works at once without a download, but it is not clever: good for trying "
-            "Hearth out, not for real work." + (f" ({builtin.description})" if builtin else "")
+            "Hearth out, not for real work."
         )
         self.group = QButtonGroup(self)
         for radio in (self.download_radio, self.import_radio, self.builtin_radio):

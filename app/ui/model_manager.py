@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QThread, Signal, SignalInstance, Slot
 
 from app.llm.catalog import CatalogEntry, find_entry, fits, load_catalog, recommend
 from app.llm.download import DownloadCancelled, Downloader, DownloadError, DownloadPaused
@@ -24,7 +24,8 @@ log = logging.getLogger(__name__)
 
 # Set while a download runs and cleared when it ends or the user pauses or cancels it: a
 # download that was running when the app quit resumes by itself at the next start.
-ACTIVE_DOWNLOAD = "models.active_download"  # str: catalog id
+# The value is {"id": catalog id, "use": whether to switch to the model when it is done}.
+ACTIVE_DOWNLOAD = "models.active_download"
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class Survey:
     present: frozenset[str]  # ids whose finished file is in the models folder
     partial: dict[str, int]  # id → bytes already in its .part file
     active: str | None  # the download that was running when the app last quit
+    active_use: bool  # ... and whether the user asked to use that model once downloaded
     chosen: str | None  # the saved MODEL_PATH, if any
 
 
@@ -55,8 +57,8 @@ class DownloadService(QObject):
         self._current: tuple[str, Downloader] | None = None
         self._quitting = False
 
-    @Slot(object)
-    def download(self, entry: CatalogEntry) -> None:
+    @Slot(object, bool)
+    def download(self, entry: CatalogEntry, use_when_done: bool) -> None:
         from app.paths import models_dir
 
         try:
@@ -76,7 +78,7 @@ class DownloadService(QObject):
             return
         with self._lock:
             self._current = (entry.id, downloader)
-        _set_setting(self.data_dir, ACTIVE_DOWNLOAD, entry.id)
+        _set_setting(self.data_dir, ACTIVE_DOWNLOAD, {"id": entry.id, "use": use_when_done})
         try:
             path = downloader.run()
         except DownloadPaused:
@@ -84,22 +86,26 @@ class DownloadService(QObject):
                 _set_setting(self.data_dir, ACTIVE_DOWNLOAD, None)
             # Progress reports are throttled: say exactly how much is kept.
             self.progress.emit(entry.id, downloader.partial_size, downloader.total, 0.0, None)
-            self.stopped.emit(entry.id, "paused")
+            self._end(entry.id, self.stopped, "paused")
         except DownloadCancelled:
-            _set_setting(self.data_dir, ACTIVE_DOWNLOAD, None)
-            self.stopped.emit(entry.id, "cancelled")
+            self._end(entry.id, self.stopped, "cancelled", forget=True)
         except DownloadError as exc:
-            _set_setting(self.data_dir, ACTIVE_DOWNLOAD, None)
-            self.failed.emit(entry.id, exc.user_message())
+            self._end(entry.id, self.failed, exc.user_message(), forget=True)
         except OSError as exc:
-            _set_setting(self.data_dir, ACTIVE_DOWNLOAD, None)
-            self.failed.emit(entry.id, f"The download failed: {exc}")
+            self._end(entry.id, self.failed, f"The download failed: {exc}", forget=True)
+        except Exception as exc:  # a bug must not leave the manager thinking it still runs
+            log.exception("download of %s failed", entry.id)
+            self._end(entry.id, self.failed, f"The download failed: {exc}", forget=True)
         else:
+            self._end(entry.id, self.finished, str(path), forget=True)
+
+    def _end(self, entry_id: str, signal: SignalInstance, text: str, forget: bool = False) -> None:
+        """The download is over: forget it (unless it may resume), then say how it ended."""
+        with self._lock:
+            self._current = None
+        if forget:
             _set_setting(self.data_dir, ACTIVE_DOWNLOAD, None)
-            self.finished.emit(entry.id, str(path))
-        finally:
-            with self._lock:
-                self._current = None
+        signal.emit(entry_id, text)
 
     def pause(self, entry_id: str | None = None) -> None:
         with self._lock:
@@ -144,6 +150,7 @@ class CheckService(QObject):
         from app.store.settings import MODEL_PATH
 
         folder = models_dir(self.data_dir)
+        active = _get_setting(self.data_dir, ACTIVE_DOWNLOAD)
         present, partial = set(), {}
         for entry in self.catalog:
             target = folder / entry.file_name
@@ -158,7 +165,8 @@ class CheckService(QObject):
                 free_disk=free_disk_bytes(folder),
                 present=frozenset(present),
                 partial=partial,
-                active=_get_setting(self.data_dir, ACTIVE_DOWNLOAD),
+                active=active.get("id") if isinstance(active, dict) else None,
+                active_use=bool(active.get("use")) if isinstance(active, dict) else False,
                 chosen=_get_setting(self.data_dir, MODEL_PATH),
             )
         )
@@ -246,7 +254,7 @@ class ModelManager(QObject):
     first_run_saved = Signal()
 
     # Queued into the worker threads.
-    _request_download = Signal(object)
+    _request_download = Signal(object, bool)
     _request_survey = Signal()
     _request_import = Signal(str)
     _request_choose = Signal(object)
@@ -349,7 +357,7 @@ class ModelManager(QObject):
             return True
         self.downloading = entry_id
         self.last_error.pop(entry_id, None)
-        self._request_download.emit(self.entry(entry_id))
+        self._request_download.emit(self.entry(entry_id), entry_id in self.use_when_done)
         return True
 
     def pause(self, entry_id: str) -> None:
@@ -403,7 +411,7 @@ class ModelManager(QObject):
         active = survey.active
         if first and active and active in survey.partial and self.downloading is None:
             log.info("resuming the download of %s left running at the last quit", active)
-            self.start_download(active)
+            self.start_download(active, use_when_done=survey.active_use)
 
     @Slot(str, int, object, float, object)
     def _on_progress(

@@ -126,7 +126,7 @@ class ModelsDialog(QDialog):
         self.tree.setAccessibleName("Models")
         self.tree.setHeaderLabels(["Model", "Download", "Memory", "This computer", "State"])
         self.tree.setRootIsDecorated(False)
-        self.tree.setColumnWidth(0, 260)
+        self.tree.setColumnWidth(0, 300)
         for entry in manager.catalog:
             item = QTreeWidgetItem(
                 [
@@ -251,7 +251,8 @@ class ModelsDialog(QDialog):
             item.setText(0, entry.name + ("  ★ recommended" if recommended is entry else ""))
             item.setText(3, FITS_MARK if manager.fits(entry) else NO_FIT_MARK)
             state = self.state_text(entry)
-            if chosen and Path(chosen) == manager.model_path(entry) and state == "ready to use":
+            in_use = Path(chosen) == manager.model_path(entry) if chosen else entry.builtin
+            if in_use and state == "ready to use":
                 state = "in use"
             item.setText(4, state)
         entry = self.selected()

@@ -301,12 +301,13 @@ class RemoteModel:
                 if phase == "call" and grammar is not None:
                     plain = dataclasses.replace(request.sampling, repeat_penalty=1.0)
                     finish = ""
-                    for piece, reason in self._complete(
-                        prompt + written, plain, budget, cancel, grammar
-                    ):
-                        stats.generated_tokens += 1 if piece else 0
-                        finish = reason or finish
-                        emit(piece)
+                    with contextlib.closing(
+                        self._complete(prompt + written, plain, budget, cancel, grammar)
+                    ) as pieces:
+                        for piece, reason in pieces:
+                            stats.generated_tokens += 1 if piece else 0
+                            finish = reason or finish
+                            emit(piece)
                     if cancel.is_set():
                         continue
                     if finish == "length":
@@ -319,46 +320,47 @@ class RemoteModel:
                 tail = written[-64:]
                 held = ""
                 outcome = "end"
-                for piece, finish in self._complete(
-                    prompt + written, request.sampling, budget, cancel, None
-                ):
-                    stats.generated_tokens += 1 if piece else 0
-                    joined = tail + piece
-                    if watch_calls and not in_reasoning:
-                        start = joined.find(
-                            fmt.call_open, max(0, len(tail) - len(fmt.call_open) + 1)
-                        )
-                        if start >= 0:
-                            cut = start + len(fmt.call_open) - len(tail)
-                            emit(held + piece[:cut])
-                            held = ""
-                            outcome = "call"
-                            break
-                    if phase == "after":
-                        # After a call only another call may follow: hold the text back
-                        # until it is clearly not one, then end the reply there.
-                        held += piece
-                        stripped = held.lstrip()
-                        if stripped and not fmt.call_open.startswith(
-                            stripped[: len(fmt.call_open)]
-                        ):
-                            outcome = "end"
-                            break
+                # Leaving the loop early closes the stream: the server stops generating.
+                pieces = self._complete(prompt + written, request.sampling, budget, cancel, None)
+                with contextlib.closing(pieces):
+                    for piece, finish in pieces:
+                        stats.generated_tokens += 1 if piece else 0
+                        joined = tail + piece
+                        if watch_calls and not in_reasoning:
+                            start = joined.find(
+                                fmt.call_open, max(0, len(tail) - len(fmt.call_open) + 1)
+                            )
+                            if start >= 0:
+                                cut = start + len(fmt.call_open) - len(tail)
+                                emit(held + piece[:cut])
+                                held = ""
+                                outcome = "call"
+                                break
+                        if phase == "after":
+                            # After a call only another call may follow: hold the text back
+                            # until it is clearly not one, then end the reply there.
+                            held += piece
+                            stripped = held.lstrip()
+                            if stripped and not fmt.call_open.startswith(
+                                stripped[: len(fmt.call_open)]
+                            ):
+                                outcome = "end"
+                                break
+                            tail = joined[-64:]
+                            continue
+                        emit(piece)
                         tail = joined[-64:]
-                        continue
-                    emit(piece)
-                    tail = joined[-64:]
-                    if in_reasoning:
-                        reasoning_tokens += 1
-                        if tail.endswith(THINK_CLOSE):
-                            in_reasoning = False
-                        elif reasoning_tokens >= request.sampling.thinking_budget:
-                            outcome = "think_budget"
-                            break
-                    elif tail.endswith(THINK_OPEN):
-                        in_reasoning = True
-                    if finish == "length":
-                        outcome = "length"
+                        if in_reasoning:
+                            reasoning_tokens += 1
+                            if tail.endswith(THINK_CLOSE):
+                                in_reasoning = False
+                            elif reasoning_tokens >= request.sampling.thinking_budget:
+                                outcome = "think_budget"
+                                break
+                        elif tail.endswith(THINK_OPEN):
+                            in_reasoning = True
+                        if finish == "length":
+                            outcome = "length"
                 if cancel.is_set():
                     continue
                 if outcome == "call":

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 
 from app.agent.model_choice import CONTEXT_CHOICES, ModelChoice, store_api_key
 from app.store.settings import SettingsStore
+from connectors.credentials import CredentialError, NoSecureKeyring
 
 if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
@@ -266,7 +267,7 @@ class ModelSettingsDialog(QDialog):
         if choice.api_key:
             try:
                 store_api_key(choice.api_key)
-            except Exception as exc:  # NoSecureKeyring / CredentialError carry user messages
+            except (NoSecureKeyring, CredentialError) as exc:  # messages meant for the user
                 # Not saved anywhere: it is used until Hearth closes.
                 self.key_notice = f"{exc} The key is used only until you close Hearth."
             else:
@@ -308,6 +309,8 @@ class ModelSettingsMenu(QObject):
 
     @Slot(object, bool)
     def apply(self, choice: ModelChoice, reload: bool) -> None:
+        if self.dialog is not None and self.dialog.key_notice:
+            self.window.chat_view.add_notice(self.dialog.key_notice, "error")
         if not reload:
             self.window.worker.choice = choice  # read at the start of the next turn
             return

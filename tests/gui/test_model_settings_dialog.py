@@ -249,3 +249,37 @@ def test_a_local_file_with_its_runtime_settings_reloads(  # type: ignore[no-unty
     assert window.status_label.text().startswith("SmolLM2")
     assert window.model_path == smollm2_path
     window.close()
+
+
+def test_without_a_safe_keyring_the_key_is_kept_in_memory_only(  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path, locked_server: ServerProcess
+) -> None:
+    import keyring
+    from keyring.backends import fail
+
+    saved_backend = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())  # no password store at all on this "computer"
+    try:
+        script = tmp_path / "script.json"
+        script.write_text(json.dumps({"format": "qwen3.5", "turns": ["Scripted hello."]}))
+        data = tmp_path / "data"
+        data.mkdir()
+        Database.open(data).close()
+        window = MainWindow(script, data_dir=data)
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
+        dialog = window.model_settings.open()
+        dialog.remote_radio.setChecked(True)
+        dialog.url_edit.setText(locked_server.base_url)
+        dialog.key_edit.setText(SECRET)
+        dialog.save()
+        qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
+        assert "on 127.0.0.1 · ready" in window.status_label.text()  # works for this session
+        shown = window.chat_view.plain_text()
+        assert "password store" in shown and "only until you close Hearth" in shown
+        for stored in data.glob("hearth.db*"):
+            assert SECRET.encode() not in stored.read_bytes()
+        window.close()
+    finally:
+        keyring.set_keyring(saved_backend)

@@ -334,10 +334,9 @@ class ModelManager(QObject):
         )
 
     def model_path(self, entry: CatalogEntry) -> Path:
-        """Where the entry's file is (the built-in one lives there too)."""
-        from app.paths import models_dir
-
-        return models_dir(self.data_dir) / entry.file_name
+        """Where the entry's file is (the built-in one lives there too). Only a path: the
+        dialogs call this on every update, so it must not touch the disk."""
+        return self.data_dir / "models" / entry.file_name
 
     def is_present(self, entry_id: str) -> bool:
         return bool(self.survey and entry_id in self.survey.present)

@@ -64,6 +64,8 @@ class ModelMenu(QObject):
 
     def open_first_run(self) -> FirstRunWizard:
         manager = self.start()
+        if self.wizard is not None:  # an earlier one: its pages still listen to the manager
+            self.wizard.deleteLater()
         self.wizard = FirstRunWizard(manager, self.window.open_accounts, self.window)
         self.wizard.open()
         return self.wizard

@@ -188,10 +188,14 @@ class CheckService(QObject):
 
     @Slot(object)
     def choose(self, path: Path | None) -> None:
-        """Save the choice (None: the built-in model) and tell the window to load it."""
-        from app.store.settings import MODEL_PATH
+        """Save the choice (None: the built-in model) and tell the window to load it.
+
+        Choosing a file here also means "on this computer": a model server chosen earlier in
+        Settings → Model… must not win at the next start."""
+        from app.store.settings import MODEL_BACKEND, MODEL_PATH
 
         _set_setting(self.data_dir, MODEL_PATH, None if path is None else str(path))
+        _set_setting(self.data_dir, MODEL_BACKEND, "local")
         self.chosen.emit(path)
 
     @Slot(object)

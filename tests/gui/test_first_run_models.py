@@ -19,7 +19,7 @@ from app.llm.catalog import CatalogEntry, find_entry, load_catalog
 from app.llm.embedded import SHA256, embedded_model_path, sha256_of
 from app.store.database import Database
 from app.store.folders import FolderStore
-from app.store.settings import FIRST_RUN_DONE, MODEL_PATH, SettingsStore
+from app.store.settings import FIRST_RUN_DONE, MODEL_BACKEND, MODEL_PATH, SettingsStore
 from app.ui.first_run import DOWNLOAD, FirstRunWizard
 from app.ui.main_window import MainWindow
 from app.ui.model_manager import ACTIVE_DOWNLOAD, ModelManager, saved_choice
@@ -157,6 +157,9 @@ def test_wizard_imports_a_local_gguf(
 ) -> None:
     own = tmp_path / "my-model.gguf"
     own.symlink_to(smollm2_path)
+    earlier = Database.open(data_dir)  # a model server was chosen before: the file must win
+    SettingsStore(earlier).set(MODEL_BACKEND, "remote")
+    earlier.close()
     wizard = _open_wizard(qtbot, window)
     page = wizard.model_page
     page.import_file(own)
@@ -171,6 +174,7 @@ def test_wizard_imports_a_local_gguf(
     qtbot.waitUntil(lambda: window.model_path == own and window.model_ready, timeout=WAIT)
     assert _settings(data_dir)[FIRST_RUN_DONE] is True
     assert saved_choice(data_dir) == (own, True)
+    assert _settings(data_dir)[MODEL_BACKEND] == "local"
 
 
 def test_wizard_refuses_a_bad_file(

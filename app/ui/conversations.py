@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtGui import QTextCursor, QTextDocumentFragment
 from PySide6.QtWidgets import QSplitter
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -257,6 +258,7 @@ class ConversationController(QObject):
         self.sidebar = ConversationSidebar()
         self.current_id: int | None = None
         self.opening = False
+        self._restored = False  # the first conversation shown since start
         self.service = ConversationService(data_dir, lambda: list(window.worker.folders))
         self.service.moveToThread(window.worker.thread())
         window.worker.conversations = self.service
@@ -327,6 +329,12 @@ class ConversationController(QObject):
         self.current_id = opened.conversation_id
         self.sidebar.set_current(opened.conversation_id)
         view = window.chat_view
+        # At start, notices may already be showing (a missed reminder, a model error): keep
+        # them after the reopened conversation. Switching conversations starts a clean view.
+        kept_notices = None
+        if not self._restored and not view.document().isEmpty():
+            kept_notices = QTextDocumentFragment(view.document())
+        self._restored = True
         view.clear()
         for turn in opened.turns:
             if turn.user:
@@ -344,6 +352,10 @@ class ConversationController(QObject):
                 "file): changes it proposes will ask you first.",
                 "note",
             )
+        if kept_notices is not None:
+            cursor = view.textCursor()
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertFragment(kept_notices)
         window.input.setFocus()
 
     @Slot(str)

@@ -258,3 +258,25 @@ def test_the_gui_thread_never_touches_the_database(
     close(window)
     assert len(threads) >= 5  # created, appended, listed, searched...
     assert threading.main_thread().name not in threads
+
+
+def test_a_notice_shown_at_start_survives_the_reopened_conversation(
+    qtbot, tmp_path: Path, folder: Path, data: Path
+) -> None:
+    first = open_window(qtbot, tmp_path, folder, ["Noted."], data)
+    send(qtbot, first, "Remember the milk")
+    wait_turn(qtbot, first)
+    close(first)
+
+    script = tmp_path / "later.json"
+    script.write_text(json.dumps({"format": "qwen3.5", "turns": []}))
+    second = MainWindow(script, data_dir=data, folders=[folder])
+    qtbot.addWidget(second)
+    # Before the saved conversation arrives from the worker thread (a missed reminder, say).
+    second.chat_view.add_notice("Reminder: buy stamps", "note")
+    second.show()
+    qtbot.waitUntil(lambda: "Remember the milk" in second.chat_view.plain_text(), timeout=WAIT)
+    text = second.chat_view.plain_text()
+    assert "Reminder: buy stamps" in text
+    assert text.index("Remember the milk") < text.index("Reminder: buy stamps")
+    close(second)

@@ -6,11 +6,17 @@ connection talks to the server on a plain thread, so the window never freezes, a
 plainly what failed. Saving writes SettingsStore in one transaction and tells the main
 window whether the model must be reloaded (a new file, server, context size or thread count)
 or only the next turn changes (thinking, temperature).
+
+The GUI thread never waits on the disk, the network or the keyring (a D-Bus call that can
+block on an unlock prompt): ModelSettingsService reads and writes the settings and the key,
+and runs Test connection, on plain threads and answers through queued signals.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -38,12 +44,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.agent.model_choice import CONTEXT_CHOICES, ModelChoice, store_api_key
+from app.agent.model_choice import CONTEXT_CHOICES, ModelChoice, read_api_key, store_api_key
 from app.store.settings import SettingsStore
 from connectors.credentials import CredentialError, NoSecureKeyring
 
 if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
 
 
 def test_connection(base_url: str, model: str, api_key: str | None) -> tuple[bool, str]:
@@ -58,38 +66,123 @@ def test_connection(base_url: str, model: str, api_key: str | None) -> tuple[boo
     return True, remote.describe()
 
 
-class _Relay(QObject):
-    """Carries a result from a plain thread back to the GUI thread (a queued signal)."""
+class ModelSettingsService(QObject):
+    """The panel's disk, keyring and network work, each call on a plain thread.
 
-    done = Signal(bool, str)
+    It lives in the GUI thread, so its signals, emitted from those threads, reach the dialog
+    queued. Give it a data folder (the window: the database is opened and migrated in the
+    thread) or a SettingsStore (tests). One lock keeps the settings reads and writes in order.
+    """
+
+    loaded = Signal(object, bool)  # ModelChoice, whether the keyring holds an API key
+    saved = Signal(object, str)  # ModelChoice, a notice about the key ("" if none)
+    failed = Signal(str)  # a message for the user
+    tested = Signal(bool, str)  # worked, a sentence for the user
+
+    def __init__(
+        self,
+        data_dir: Path | None = None,
+        store: SettingsStore | None = None,
+        read_key: bool = True,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.data_dir = data_dir
+        self.store = store
+        self.read_key = read_key
+        self._lock = threading.Lock()
+        self.threads: list[threading.Thread] = []
+
+    def _start(self, name: str, work: Callable[[], None]) -> None:
+        thread = threading.Thread(target=work, name=f"model-settings-{name}", daemon=True)
+        self.threads = [t for t in self.threads if t.is_alive()] + [thread]
+        thread.start()
+
+    def _with_store(self, work: Callable[[SettingsStore], object]) -> object:
+        """Run `work` on the given store, or on the data folder's database opened for it."""
+        with self._lock:
+            if self.store is not None:
+                return work(self.store)
+            from app.paths import data_dir
+            from app.store.database import Database
+
+            database = Database.open(data_dir(self.data_dir))
+            try:
+                return work(SettingsStore(database))
+            finally:
+                database.close()
+
+    def load(self) -> None:
+        """The saved choice and whether a key is stored; `loaded` (or `failed`) answers."""
+
+        def run() -> None:
+            try:
+                choice = self._with_store(ModelChoice.load)
+                has_key = bool(read_api_key()) if self.read_key else False
+            except Exception as exc:  # a broken database must reach the user
+                log.exception("model settings: read failed")
+                self.failed.emit(f"Hearth could not read the model settings: {exc}")
+                return
+            self.loaded.emit(choice, has_key)
+
+        self._start("load", run)
+
+    def save(self, choice: ModelChoice) -> None:
+        """The key to the keyring (if one was typed), the rest to the settings; `saved` or
+        `failed` answers."""
+
+        def run() -> None:
+            notice = ""
+            if choice.api_key:
+                try:
+                    store_api_key(choice.api_key)
+                except (NoSecureKeyring, CredentialError) as exc:  # messages meant for the user
+                    # Not saved anywhere: it is used until Hearth closes.
+                    notice = f"{exc} The key is used only until you close Hearth."
+            try:
+                self._with_store(choice.save)
+            except Exception as exc:
+                log.exception("model settings: save failed")
+                self.failed.emit(f"Hearth could not save the model settings: {exc}")
+                return
+            self.saved.emit(choice, notice)
+
+        self._start("save", run)
+
+    def test(self, choice: ModelChoice, stored_key: bool) -> None:
+        """Test connection; the stored key (when asked for) is read in the thread too."""
+
+        def run() -> None:
+            key = choice.api_key
+            if key is None and stored_key:
+                key = read_api_key()
+            self.tested.emit(*test_connection(choice.base_url, choice.remote_model, key))
+
+        self._start("test", run)
 
 
 class ModelSettingsDialog(QDialog):
+    """The form. It opens at once, greyed out with "Reading your settings…", and fills in
+    when the service answers; Save and Test connection also wait for the service."""
+
     saved = Signal(object, bool)  # the ModelChoice, and whether the model must be reloaded
 
     def __init__(
         self,
-        store: SettingsStore,
+        service: ModelSettingsService,
         current_path: Path | None = None,
         parent: QWidget | None = None,
-        read_key: bool = True,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Model settings")
-        self.store = store
-        self.original = ModelChoice.load(store)
-        if not self.original.path and current_path is not None and current_path.suffix == ".gguf":
-            self.original.path = str(current_path)  # not a --script replay file
+        self.service = service
+        self.current_path = current_path
+        self.original = ModelChoice()  # until the saved one is read
+        self.ready = False  # the saved settings are shown
         self.choice: ModelChoice | None = None
         self.key_notice = ""
-        self._relay = _Relay(self)
-        self._relay.done.connect(self._on_tested)
-        self._testing: threading.Thread | None = None
         self.has_stored_key = False
-        if read_key:
-            from app.agent.model_choice import read_api_key
-
-            self.has_stored_key = bool(read_api_key())
+        self._saving = False
 
         self.local_radio = QRadioButton("On this computer")
         self.remote_radio = QRadioButton("On a server")
@@ -98,7 +191,7 @@ class ModelSettingsDialog(QDialog):
         group.addButton(self.remote_radio)
 
         # -- on this computer --
-        self.path_edit = QLineEdit(self.original.path)
+        self.path_edit = QLineEdit()
         self.path_edit.setReadOnly(True)
         self.path_edit.setAccessibleName("Model file")
         self.choose_button = QPushButton("Choose file…")
@@ -108,15 +201,10 @@ class ModelSettingsDialog(QDialog):
         file_row.addWidget(self.choose_button)
         self.context_box = QComboBox()
         self.context_box.setAccessibleName("Context size")
-        sizes = sorted({*CONTEXT_CHOICES, self.original.n_ctx})
-        for size in sizes:
-            self.context_box.addItem(f"{size:,} tokens", size)
-        self.context_box.setCurrentIndex(sizes.index(self.original.n_ctx))
         self.threads_box = QSpinBox()
         self.threads_box.setAccessibleName("Threads")
         self.threads_box.setRange(0, 64)
         self.threads_box.setSpecialValueText("Automatic")
-        self.threads_box.setValue(self.original.threads)
         local_form = QFormLayout()
         local_form.addRow("Model file", file_row)
         local_form.addRow("Context size", self.context_box)
@@ -125,18 +213,16 @@ class ModelSettingsDialog(QDialog):
         self.local_group.setLayout(local_form)
 
         # -- on a server --
-        self.url_edit = QLineEdit(self.original.base_url)
+        self.url_edit = QLineEdit()
         self.url_edit.setPlaceholderText("http://192.168.1.5:8080/v1")
         self.url_edit.setAccessibleName("Server address")
-        self.model_edit = QLineEdit(self.original.remote_model)
+        self.model_edit = QLineEdit()
         self.model_edit.setPlaceholderText("empty: the server's model")
         self.model_edit.setAccessibleName("Model name")
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.key_edit.setAccessibleName("API key")
-        self.key_edit.setPlaceholderText(
-            "saved in your keyring (type to replace)" if self.has_stored_key else "optional"
-        )
+        self.key_edit.setPlaceholderText("optional")
         self.test_button = QPushButton("Test connection")
         self.test_button.clicked.connect(self.start_test)
         self.test_label = QLabel()
@@ -158,20 +244,17 @@ class ModelSettingsDialog(QDialog):
 
         # -- both --
         self.thinking_check = QCheckBox("Let the model think before it answers (slower)")
-        self.thinking_check.setChecked(self.original.thinking)
         self.temperature_box = QDoubleSpinBox()
         self.temperature_box.setAccessibleName("Temperature")
         self.temperature_box.setRange(0.0, 2.0)
         self.temperature_box.setSingleStep(0.1)
         self.temperature_box.setDecimals(2)
-        self.temperature_box.setValue(self.original.temperature)
         common = QFormLayout()
         common.addRow(self.thinking_check)
         common.addRow("Temperature", self.temperature_box)
 
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #b00020")
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
@@ -189,12 +272,52 @@ class ModelSettingsDialog(QDialog):
         layout.addWidget(buttons)
 
         self.local_radio.toggled.connect(self._update_enabled)
-        if self.original.backend == "remote":
-            self.remote_radio.setChecked(True)
-        else:
-            self.local_radio.setChecked(True)
-        self._update_enabled()
+        service.loaded.connect(self._on_loaded)
+        service.saved.connect(self._on_saved)
+        service.failed.connect(self._on_failed)
+        service.tested.connect(self._on_tested)
+        self._show(ModelChoice())
+        self._set_form_enabled(False)
+        self._notice("Reading your settings…")
         self.resize(560, self.sizeHint().height())
+        service.load()
+
+    # -- the form ----------------------------------------------------------------------------
+
+    def _show(self, choice: ModelChoice) -> None:
+        """Put `choice` into the form."""
+        self.path_edit.setText(choice.path)
+        self.context_box.clear()
+        sizes = sorted({*CONTEXT_CHOICES, choice.n_ctx})
+        for size in sizes:
+            self.context_box.addItem(f"{size:,} tokens", size)
+        self.context_box.setCurrentIndex(sizes.index(choice.n_ctx))
+        self.threads_box.setValue(choice.threads)
+        self.url_edit.setText(choice.base_url)
+        self.model_edit.setText(choice.remote_model)
+        self.thinking_check.setChecked(choice.thinking)
+        self.temperature_box.setValue(choice.temperature)
+        (self.remote_radio if choice.backend == "remote" else self.local_radio).setChecked(True)
+        self._update_enabled()
+
+    def _set_form_enabled(self, enabled: bool) -> None:
+        for widget in (
+            self.local_radio,
+            self.remote_radio,
+            self.thinking_check,
+            self.temperature_box,
+            self.save_button,
+        ):
+            widget.setEnabled(enabled)
+        if enabled:
+            self._update_enabled()
+        else:
+            self.local_group.setEnabled(False)
+            self.remote_group.setEnabled(False)
+
+    def _notice(self, text: str, error: bool = False) -> None:
+        self.error_label.setText(text)
+        self.error_label.setStyleSheet("color: #b00020" if error else "")
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -228,26 +351,14 @@ class ModelSettingsDialog(QDialog):
 
     @Slot()
     def start_test(self) -> None:
-        """Test connection on a plain thread; the answer comes back through a signal."""
+        """Test connection in the service's thread; the answer comes back through a signal."""
         choice = self.current_choice()
         if not choice.base_url:
             self._on_tested(False, "Type the server's address first.")
             return
-        key = choice.api_key
-        if key is None and self.has_stored_key:
-            from app.agent.model_choice import read_api_key
-
-            key = read_api_key()
         self.test_button.setEnabled(False)
         self.test_label.setText("Connecting…")
-        relay = self._relay
-
-        def run() -> None:
-            worked, message = test_connection(choice.base_url, choice.remote_model, key)
-            relay.done.emit(worked, message)
-
-        self._testing = threading.Thread(target=run, name="model-server-test", daemon=True)
-        self._testing.start()
+        self.service.test(choice, self.has_stored_key)
 
     @Slot(bool, str)
     def _on_tested(self, worked: bool, message: str) -> None:
@@ -257,28 +368,56 @@ class ModelSettingsDialog(QDialog):
 
     @Slot()
     def save(self) -> None:
+        """Check the form here, then write it in the service's thread; `saved` follows."""
+        if not self.ready or self._saving:
+            return
         choice = self.current_choice()
         if choice.backend == "local" and not choice.path:
-            self.error_label.setText("Choose a model file first.")
+            self._notice("Choose a model file first.", error=True)
             return
         if choice.backend == "remote" and not choice.base_url:
-            self.error_label.setText("Type the server's address first.")
+            self._notice("Type the server's address first.", error=True)
             return
-        if choice.api_key:
-            try:
-                store_api_key(choice.api_key)
-            except (NoSecureKeyring, CredentialError) as exc:  # messages meant for the user
-                # Not saved anywhere: it is used until Hearth closes.
-                self.key_notice = f"{exc} The key is used only until you close Hearth."
-            else:
-                self.key_notice = ""
-        choice.save(self.store)
+        self._saving = True
+        self.save_button.setEnabled(False)
+        self._notice("Saving…")
+        self.service.save(choice)
+
+    # -- service answers ---------------------------------------------------------------------
+
+    @Slot(object, bool)
+    def _on_loaded(self, original: ModelChoice, has_key: bool) -> None:
+        path = self.current_path
+        if not original.path and path is not None and path.suffix == ".gguf":
+            original.path = str(path)  # not a --script replay file
+        self.original = original
+        self.has_stored_key = has_key
+        self.key_edit.setPlaceholderText(
+            "saved in your keyring (type to replace)" if has_key else "optional"
+        )
+        self._show(original)
+        self._set_form_enabled(True)
+        self._notice("")
+        self.ready = True
+
+    @Slot(object, str)
+    def _on_saved(self, choice: ModelChoice, key_notice: str) -> None:
+        self._saving = False
+        self.save_button.setEnabled(True)
+        self._notice("")
+        self.key_notice = key_notice
         self.choice = choice
         reload = self.original.needs_reload(choice) or (
             choice.backend == "remote" and choice.api_key is not None
         )
         self.saved.emit(choice, reload)
         self.accept()
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self._saving = False
+        self.save_button.setEnabled(self.ready)
+        self._notice(message, error=True)
 
 
 class ModelSettingsMenu(QObject):
@@ -298,11 +437,10 @@ class ModelSettingsMenu(QObject):
         self.action = action
 
     def open(self) -> ModelSettingsDialog:
-        from app.paths import data_dir
-        from app.store.database import Database
-
-        store = SettingsStore(Database.open(data_dir(self.window.data_dir)))
-        self.dialog = ModelSettingsDialog(store, self.window.model_path, self.window)
+        """The panel opens at once; the settings and the keyring are read in a thread."""
+        service = ModelSettingsService(self.window.data_dir)
+        self.dialog = ModelSettingsDialog(service, self.window.model_path, self.window)
+        service.setParent(self.dialog)
         self.dialog.saved.connect(self.apply)
         self.dialog.open()
         return self.dialog

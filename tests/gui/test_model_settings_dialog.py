@@ -13,7 +13,7 @@ from app.agent.model_choice import API_KEY_NAME, ModelChoice
 from app.store.database import Database
 from app.store.settings import SettingsStore
 from app.ui.main_window import MainWindow
-from app.ui.model_settings_dialog import ModelSettingsDialog
+from app.ui.model_settings_dialog import ModelSettingsDialog, ModelSettingsService
 from tests.llm_server import ServerProcess, free_port, llama_server
 from tests.secret_service import SecretService, running_secret_service
 
@@ -34,8 +34,17 @@ def store(tmp_path: Path) -> Iterator[SettingsStore]:
 
 
 def make_dialog(qtbot, store: SettingsStore) -> ModelSettingsDialog:  # type: ignore[no-untyped-def]
-    dialog = ModelSettingsDialog(store, Path("/models/small.gguf"), read_key=False)
+    service = ModelSettingsService(store=store, read_key=False)
+    dialog = ModelSettingsDialog(service, Path("/models/small.gguf"))
     qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.ready, timeout=WAIT)  # the settings are read in a thread
+    return dialog
+
+
+def open_panel(qtbot, window: MainWindow) -> ModelSettingsDialog:  # type: ignore[no-untyped-def]
+    """Settings → Model…, once the saved settings and the keyring have been read."""
+    dialog = window.model_settings.open()
+    qtbot.waitUntil(lambda: dialog.ready, timeout=WAIT)
     return dialog
 
 
@@ -47,7 +56,7 @@ def test_save_and_reopen(qtbot, store: SettingsStore) -> None:  # type: ignore[n
     dialog.threads_box.setValue(3)
     dialog.thinking_check.setChecked(True)
     dialog.temperature_box.setValue(0.3)
-    with qtbot.waitSignal(dialog.saved) as saved:
+    with qtbot.waitSignal(dialog.saved, timeout=WAIT) as saved:
         qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
     choice, reload = saved.args
     assert reload  # context size and threads need a reload
@@ -66,7 +75,7 @@ def test_save_and_reopen(qtbot, store: SettingsStore) -> None:  # type: ignore[n
     assert again.threads_box.value() == 3
     assert again.thinking_check.isChecked()
     again.temperature_box.setValue(1.0)  # only the next turn changes: no reload
-    with qtbot.waitSignal(again.saved) as saved:
+    with qtbot.waitSignal(again.saved, timeout=WAIT) as saved:
         again.save()
     assert saved.args[1] is False
     assert store.get("model.temperature") == 1.0
@@ -76,7 +85,7 @@ def test_save_and_reopen(qtbot, store: SettingsStore) -> None:  # type: ignore[n
     assert not server_choice.local_group.isEnabled()
     server_choice.url_edit.setText("http://192.168.1.5:8080/v1")
     server_choice.model_edit.setText("qwen3")
-    with qtbot.waitSignal(server_choice.saved) as saved:
+    with qtbot.waitSignal(server_choice.saved, timeout=WAIT) as saved:
         server_choice.save()
     assert saved.args[1] is True
     assert store.get("model.backend") == "remote"
@@ -129,11 +138,12 @@ def test_saving_a_server_reloads_onto_it(  # type: ignore[no-untyped-def]
     window.show()
     qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
 
-    dialog = window.model_settings.open()
+    dialog = open_panel(qtbot, window)
     dialog.remote_radio.setChecked(True)
     dialog.url_edit.setText(server.base_url)
     dialog.temperature_box.setValue(0.2)
-    dialog.save()
+    with qtbot.waitSignal(dialog.saved, timeout=WAIT):  # written in a thread
+        dialog.save()
     qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
     assert "on 127.0.0.1 · ready" in window.status_label.text()
     assert window.worker.choice is not None and window.worker.choice.temperature == 0.2
@@ -185,7 +195,7 @@ def test_the_api_key_lives_in_the_keyring_only(  # type: ignore[no-untyped-def]
     window.show()
     qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
 
-    dialog = window.model_settings.open()
+    dialog = open_panel(qtbot, window)
     dialog.remote_radio.setChecked(True)
     dialog.url_edit.setText(locked_server.base_url)
     dialog.start_test()  # no key yet: refused, and said so
@@ -194,7 +204,8 @@ def test_the_api_key_lives_in_the_keyring_only(  # type: ignore[no-untyped-def]
     dialog.key_edit.setText(SECRET)
     dialog.start_test()
     qtbot.waitUntil(lambda: dialog.test_label.text().startswith("✓"), timeout=WAIT)
-    dialog.save()
+    with qtbot.waitSignal(dialog.saved, timeout=WAIT):  # written in a thread
+        dialog.save()
     qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
     assert "on 127.0.0.1 · ready" in window.status_label.text()
 
@@ -214,7 +225,7 @@ def test_the_api_key_lives_in_the_keyring_only(  # type: ignore[no-untyped-def]
     qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
     assert "on 127.0.0.1" in window.status_label.text()
 
-    again = window.model_settings.open()
+    again = open_panel(qtbot, window)
     assert again.has_stored_key
     assert "keyring" in again.key_edit.placeholderText()
     again.start_test()
@@ -236,12 +247,13 @@ def test_a_local_file_with_its_runtime_settings_reloads(  # type: ignore[no-unty
     window.show()
     qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
 
-    dialog = window.model_settings.open()
+    dialog = open_panel(qtbot, window)
     assert dialog.path_edit.text() == ""  # a replay script is not offered as a model file
     dialog.path_edit.setText(str(smollm2_path))
     dialog.context_box.setCurrentIndex(dialog.context_box.findData(2048))
     dialog.threads_box.setValue(1)
-    dialog.save()
+    with qtbot.waitSignal(dialog.saved, timeout=WAIT):  # written in a thread
+        dialog.save()
     qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
     assert window.worker.model is not None
     assert window.worker.model.settings.n_ctx == 2048
@@ -269,11 +281,12 @@ def test_without_a_safe_keyring_the_key_is_kept_in_memory_only(  # type: ignore[
         qtbot.addWidget(window)
         window.show()
         qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
-        dialog = window.model_settings.open()
+        dialog = open_panel(qtbot, window)
         dialog.remote_radio.setChecked(True)
         dialog.url_edit.setText(locked_server.base_url)
         dialog.key_edit.setText(SECRET)
-        dialog.save()
+        with qtbot.waitSignal(dialog.saved, timeout=WAIT):  # written in a thread
+            dialog.save()
         qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
         assert "on 127.0.0.1 · ready" in window.status_label.text()  # works for this session
         shown = window.chat_view.plain_text()

@@ -80,6 +80,11 @@ def main(argv: list[str] | None = None) -> int:
         model_choice=choice if remote else None,
     )
     window.worker.choice = choice  # thinking and temperature, from the first turn
+    if not args.script:
+        from app.llm.catalog import load_catalog
+
+        # Read before the window shows: Settings → Models… must not read it on the GUI thread.
+        window.model_menu.catalog = load_catalog()
     window.show()
     if not args.script:
         window.model_menu.start()  # picks up a download that was running at the last quit

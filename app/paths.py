@@ -13,15 +13,19 @@ from app import APP_NAME
 DATA_DIR_ENV = "HEARTH_DATA_DIR"
 
 
-def data_dir(override: Path | str | None = None) -> Path:
-    """The folder for models, the database and logs; created on first use."""
+def data_dir(override: Path | str | None = None, create: bool = True) -> Path:
+    """The folder for models, the database and logs; created on first use.
+
+    The GUI thread passes create=False: it never waits on the disk, and the start-up (or the
+    worker that opens the database) has created the folder already."""
     if override is not None:
         path = Path(override)
     elif os.environ.get(DATA_DIR_ENV):
         path = Path(os.environ[DATA_DIR_ENV])
     else:
         path = user_data_path(APP_NAME, appauthor=False)
-    path.mkdir(parents=True, exist_ok=True)
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
     return path
 
 

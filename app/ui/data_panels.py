@@ -46,7 +46,7 @@ class DataPanels(QObject):
     def _data_dir(self) -> Path:
         from app.paths import data_dir
 
-        return data_dir(self.window.data_dir)
+        return data_dir(self.window.data_dir, create=False)  # the start-up created it
 
     def _start_thread(self) -> QThread:
         if self.thread is None:

@@ -218,7 +218,7 @@ class MainWindow(QMainWindow):
 
             self.accounts_thread = QThread(self)
             self.accounts_thread.setObjectName("accounts-worker")
-            self.accounts_service = AccountsService(data_dir(self.data_dir))
+            self.accounts_service = AccountsService(data_dir(self.data_dir, create=False))
             self.accounts_service.moveToThread(self.accounts_thread)
             self.accounts_thread.start()
         self.accounts_dialog = AccountsDialog(self.accounts_service, self)

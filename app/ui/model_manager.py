@@ -131,7 +131,7 @@ class CheckService(QObject):
     surveyed = Signal(object)  # Survey
     imported = Signal(str, str)  # path, a one-line description
     import_refused = Signal(str, str)  # path, message for the user
-    chosen = Signal(object)  # Path, or None for the built-in model
+    chosen = Signal(object, str)  # Path or None for the built-in model; the file to load
     checked = Signal(str, object, str)  # path, MachineReport, words
     check_failed = Signal(str, str)  # path, message
     folder_added = Signal(str)
@@ -192,11 +192,14 @@ class CheckService(QObject):
 
         Choosing a file here also means "on this computer": a model server chosen earlier in
         Settings → Model… must not win at the next start."""
+        from app.llm.embedded import embedded_model_path
         from app.store.settings import MODEL_BACKEND, MODEL_PATH
 
         _set_setting(self.data_dir, MODEL_PATH, None if path is None else str(path))
         _set_setting(self.data_dir, MODEL_BACKEND, "local")
-        self.chosen.emit(path)
+        # Where the built-in model is takes a look at the disk: found here, not in the GUI.
+        target = path if path is not None else embedded_model_path(self.data_dir)
+        self.chosen.emit(path, str(target))
 
     @Slot(object)
     def discard(self, target: Path) -> None:
@@ -252,6 +255,7 @@ class ModelManager(QObject):
     imported = Signal(str, str)
     import_refused = Signal(str, str)
     model_chosen = Signal(object)  # Path, or None for the built-in model
+    model_file = Signal(str)  # ... and the file to load for it (the built-in one's, for None)
     machine_checked = Signal(str, object, str)
     machine_check_failed = Signal(str, str)
     folder_added = Signal(str)
@@ -307,7 +311,7 @@ class ModelManager(QObject):
         self.checks.surveyed.connect(self._on_surveyed)
         self.checks.imported.connect(self.imported)
         self.checks.import_refused.connect(self.import_refused)
-        self.checks.chosen.connect(self.model_chosen)
+        self.checks.chosen.connect(self._on_chosen)
         self.checks.checked.connect(self.machine_checked)
         self.checks.check_failed.connect(self.machine_check_failed)
         self.checks.folder_added.connect(self.folder_added)
@@ -415,6 +419,11 @@ class ModelManager(QObject):
         if first and active and active in survey.partial and self.downloading is None:
             log.info("resuming the download of %s left running at the last quit", active)
             self.start_download(active, use_when_done=survey.active_use)
+
+    @Slot(object, str)
+    def _on_chosen(self, path: Path | None, target: str) -> None:
+        self.model_chosen.emit(path)
+        self.model_file.emit(target)
 
     @Slot(str, int, object, float, object)
     def _on_progress(

@@ -47,12 +47,12 @@ class ModelMenu(QObject):
             from app.paths import data_dir
 
             self.manager = ModelManager(
-                data_dir(self.window.data_dir),
+                data_dir(self.window.data_dir, create=False),  # the start-up created it
                 self.catalog,
                 parent=self,
                 downloader_options=self.downloader_options,
             )
-            self.manager.model_chosen.connect(self._on_chosen)
+            self.manager.model_file.connect(self._on_chosen)
         return self.manager
 
     def open_models(self) -> ModelsDialog:
@@ -70,12 +70,9 @@ class ModelMenu(QObject):
         self.wizard.open()
         return self.wizard
 
-    @Slot(object)
-    def _on_chosen(self, path: Path | None) -> None:
-        if path is None:
-            from app.llm.embedded import embedded_model_path
-
-            path = embedded_model_path(self.window.data_dir)
+    @Slot(str)
+    def _on_chosen(self, path: str) -> None:
+        """The chosen file (the check thread found the built-in one's place on disk)."""
         # The worker thread handles the load after a running reply, in order.
         self.window.load_model(Path(path))
 

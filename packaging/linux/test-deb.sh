@@ -60,6 +60,24 @@ missing="$(in_root sh -c 'cd /usr/lib/hearth/_internal && find . -name "*.so*" -
   LD_LIBRARY_PATH=/usr/lib/hearth/_internal ldd "$f" 2>/dev/null | sed -n "s|^\s*\(.*not found\)|$f: \1|p"; done')"
 [[ -z $missing ]] || { echo "test-deb: unresolved libraries:"; echo "$missing"; exit 1; } >&2
 
+# The shipped llama.cpp needs no AVX outside the CPU backend variants, which ggml only loads
+# after checking the processor: the common libraries and the x64 variant use no ymm/zmm
+# registers (AVX/AVX-512); the variants are listed with the widest registers each one uses.
+lib="$root/usr/lib/hearth/_internal/llama_cpp/lib"
+if compgen -G "$lib/libggml-cpu-*.so" >/dev/null; then
+  for f in "$lib"/libggml-base.so "$lib"/libggml.so "$lib"/libllama.so "$lib"/libggml-cpu-x64.so; do
+    wide=$(objdump -d "$f" | grep -cE '%[yz]mm' || true)
+    [[ $wide -eq 0 ]] || { echo "test-deb: $(basename "$f") uses AVX registers ($wide)" >&2; exit 1; }
+  done
+  for f in "$lib"/libggml-cpu-*.so; do
+    code=$(objdump -d "$f")
+    printf 'test-deb: %-28s ymm %6d  zmm %6d\n' "$(basename "$f")" \
+      "$(grep -c '%ymm' <<<"$code" || true)" "$(grep -c '%zmm' <<<"$code" || true)"
+  done
+else
+  echo "test-deb: WARNING: llama.cpp is not the portable build (no CPU backend variants)"
+fi
+
 # Run as an ordinary user: the install folder is root's, so any write into it would fail;
 # the marker file catches any attempt that did not fail either.
 in_root useradd -m tester

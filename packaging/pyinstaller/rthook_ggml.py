@@ -21,7 +21,10 @@ def _load_cpu_backend() -> None:
     variants = sorted(lib.glob(f"{prefix}ggml-cpu-*{suffix}"))
     if not variants:
         return  # a build with the CPU backend linked in: nothing to load
-    ggml = ctypes.CDLL(str(lib / f"{prefix}ggml{suffix}"), mode=ctypes.RTLD_GLOBAL)
+    # The SONAME first: libllama's own reference to ggml then finds this same, loaded copy.
+    names = [f"{prefix}ggml{suffix}.0", f"{prefix}ggml{suffix}"]
+    path = next((lib / n for n in names if (lib / n).exists()), lib / names[-1])
+    ggml = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
     forced = os.environ.get("HEARTH_GGML_CPU")
     if forced:
         ggml.ggml_backend_load.restype = ctypes.c_void_p

@@ -110,7 +110,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
 def transcript(conversation: Conversation, report: TurnReport) -> dict[str, Any]:
     return {
-        "messages": conversation.for_template(),
+        "messages": conversation.for_template(sent_notes=False),
         "answer": report.answer,
         "tool_calls": [call.as_json() for call in report.calls],
         "steps": report.steps,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -85,6 +86,7 @@ def to_stored(message: Message, card: CallRecord | None = None) -> StoredMessage
         trusted=message.trusted,
         stopped=message.stopped,
         display=card_display(card) if card is not None else {},
+        created=None if message.sent_at is None else message.sent_at.astimezone(UTC),
     )
 
 
@@ -103,7 +105,18 @@ def from_stored(stored: StoredMessage) -> Message:
         name=stored.name,
         trusted=stored.trusted,
         stopped=stored.stopped,
+        sent_at=_sent_at(stored),
     )
+
+
+def _sent_at(stored: StoredMessage) -> datetime | None:
+    """A user message's sending time, back in local time (SQLite keeps UTC without a zone)."""
+    if stored.role != "user" or stored.created is None:
+        return None
+    created = stored.created
+    if created.tzinfo is None:
+        created = created.replace(tzinfo=UTC)
+    return created.astimezone()
 
 
 # -- the gate's state ----------------------------------------------------------------------------

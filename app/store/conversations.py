@@ -133,7 +133,7 @@ class ConversationStore:
             record = MessageRecord(
                 conversation_id=conversation_id,
                 position=0 if last is None else last + 1,
-                created=now,
+                created=message.created or now,
                 role=message.role,
                 content=message.content,
                 reasoning=message.reasoning,
@@ -153,7 +153,7 @@ class ConversationStore:
                 .where(ConversationRecord.id == conversation_id)
                 .values(**values)
             )
-        message.id, message.position, message.created = record.id, record.position, now
+        message.id, message.position, message.created = record.id, record.position, record.created
         return message
 
     def set_state(self, conversation_id: int, state: dict[str, Any]) -> None:

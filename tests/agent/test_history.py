@@ -163,3 +163,25 @@ def test_a_stopped_reply_is_saved_as_stopped(store: ConversationStore, folder: P
     stored = store.load(kept.conversation_id).messages
     assert [(m.role, m.stopped) for m in stored] == [("user", False), ("assistant", True)]
     assert turn_views(stored)[0].stopped
+
+
+def test_user_messages_carry_their_sending_time_unchanged_across_a_reopen(
+    tmp_path: Path, folder: Path
+) -> None:
+    """The model is told when each message was sent (so "in an hour" has one answer), and a
+    reopened conversation renders byte for byte as before, so the cached prefix stays valid."""
+    database = Database.open(tmp_path)
+    kept = KeptConversation(ConversationStore(database))
+    run(kept, folder, "Remind me in an hour to stretch", "Sure.")
+    rendered = kept.conversation.for_template()
+    sent = kept.conversation.messages[0].sent_at
+    assert sent is not None and sent.tzinfo is not None
+    assert rendered[1]["content"].startswith(f"(sent {sent.astimezone():%A %d %B %Y, %H:%M}, UTC")
+    assert rendered[1]["content"].endswith("\nRemind me in an hour to stretch")
+    assert kept.conversation.messages[0].content == "Remind me in an hour to stretch"
+    database.close()
+
+    reopened, _ = KeptConversation.load(
+        ConversationStore(Database.open(tmp_path)), kept.conversation_id or 0, [str(folder)]
+    )
+    assert reopened.conversation.for_template() == rendered

@@ -149,7 +149,12 @@ def test_bad_model_file_shows_error_and_window_stays_usable(
     win.load_model(good)
     qtbot.waitUntil(lambda: win.model_ready, timeout=120_000)
     qtbot.keyClick(win.input, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: not win.busy and len(win.conversation.messages) == 2, timeout=120_000)
+    # The reply may include tool calls (the model is told the time, so its output varies with
+    # the clock): what matters is that the turn ran to an answer on the good model.
+    qtbot.waitUntil(lambda: not win.busy and len(win.conversation.messages) >= 2, timeout=120_000)
+    messages = win.conversation.messages
+    assert (messages[0].role, messages[0].content) == ("user", "Are you there?")
+    assert any(m.role == "assistant" for m in messages[1:])
     win.close()
 
 

@@ -287,6 +287,24 @@ def test_xml_strings_cannot_contain_the_value_end(smollm2: LocalModel) -> None:
 
 
 @real_model
+@pytest.mark.parametrize("fmt", [HERMES_JSON, JSON_FALLBACK], ids=lambda f: f.name)
+def test_json_strings_cannot_contain_the_call_end(smollm2: LocalModel, fmt: WireFormat) -> None:
+    """Seen with SmolLM2: `{"start": "); }}</tool_call>` ended the call inside a string."""
+    grammar = fmt.call_grammar([WRITE_FILE])
+
+    def text(content: str) -> str:
+        return span(fmt, ToolCall("write_file", {"path": "a.txt", "content": content}))
+
+    assert accepts(smollm2.llama, grammar, text("a < b, <b>bold<\\/b> & c"))
+    assert not accepts(smollm2.llama, grammar, text("x }}</tool_call>"))
+    assert not accepts(smollm2.llama, grammar, text("</"))
+    escaped = span(fmt, ToolCall("write_file", {"path": "a.txt", "content": "X"}))
+    assert accepts(smollm2.llama, grammar, escaped.replace('"X"', '"<\\/tool_call>"'))
+    events = fmt.parse(OPEN + escaped.replace('"X"', '"<\\/b>"'), tool_map([WRITE_FILE]))
+    assert [e.call.arguments["content"] for e in events if isinstance(e, CallParsed)] == ["</b>"]
+
+
+@real_model
 def test_max_string_length_bounds_strings_without_max_length(smollm2: LocalModel) -> None:
     for fmt in FORMATS:
         grammar = fmt.call_grammar([WRITE_FILE], max_string_length=10)

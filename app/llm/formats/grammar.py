@@ -12,7 +12,8 @@ Rules of the house:
 - Parameters come in schema order (required ones mandatory, optional ones optional);
   the parser accepts any order, the grammar only has to produce one valid form.
 - Qwen XML string values cannot contain "\\n<" or "</", so "\\n</parameter>" can only
-  ever be the real end of a value.
+  ever be the real end of a value; JSON strings cannot contain a raw "</" either, so
+  "</tool_call>" cannot appear inside one.
 """
 
 from __future__ import annotations
@@ -29,17 +30,24 @@ from app.llm.tools import ToolSpec, schema_types
 SHORT_STRING = 200
 _MAX_DEPTH = 8
 
-_JSON_CHAR = r'[^"\\\x7F\x00-\x1F] | "\\" ( ["\\/bfnrt] | "u" [0-9a-fA-F]{4} )'
+# One JSON string unit. A raw "</" is refused (the model can write "<\\/" instead): a call
+# ends at "</tool_call>" in the text, so a string holding one would cut the call in half.
+_JSON_ESCAPE = r'"\\" ( ["\\/bfnrt] | "u" [0-9a-fA-F]{4} )'
+_JSON_CHAR = (
+    rf'[^"\\<\x7F\x00-\x1F] | "<" ( [^/"\\<\x7F\x00-\x1F] | {_JSON_ESCAPE} ) | {_JSON_ESCAPE}'
+)
 # One XML text unit: no "</" and no "<" at a line start; blank lines are fine.
 _XML_UNIT = r'[^\n<] | "<" [^/\n<] | "\n" "\n"? [^<\n]'
 _URL_CHARS = "[a-zA-Z0-9._~:/?#@!$&'()*+,;=%-]"
+# Dates and times in ranges a calendar knows (month 01-12, day 01-31, hour 00-23), the same
+# shapes app.llm.tools checks, so a call the grammar allows is never refused by validation.
+_DATE = '[12] [0-9]{3} "-" ( "0" [1-9] | "1" [0-2] ) "-" ( "0" [1-9] | [12] [0-9] | "3" [01] )'
+_HOUR = '( [01] [0-9] | "2" [0-3] )'
+_TIME = f'{_HOUR} ":" [0-5] [0-9] ( ":" [0-5] [0-9] )?'
 _FORMATS = {
-    "date": '[0-9]{4} "-" [0-1] [0-9] "-" [0-3] [0-9]',
-    "time": '[0-2] [0-9] ":" [0-5] [0-9] ( ":" [0-5] [0-9] )?',
-    "date-time": (
-        '[0-9]{4} "-" [0-1] [0-9] "-" [0-3] [0-9] "T" [0-2] [0-9] ":" [0-5] [0-9] '
-        '( ":" [0-5] [0-9] )? ( "Z" | [+-] [0-2] [0-9] ":" [0-5] [0-9] )?'
-    ),
+    "date": _DATE,
+    "time": _TIME,
+    "date-time": f'{_DATE} "T" {_TIME} ( "Z" | [+-] {_HOUR} ":" [0-5] [0-9] )?',
     "email": ('[a-zA-Z0-9._%+-]{1,64} "@" [a-zA-Z0-9-]{1,63} ( "." [a-zA-Z0-9-]{1,63} ){1,4}'),
     "uri": f'"http" "s"? "://" {_URL_CHARS}{{1,500}}',
     "url": f'"http" "s"? "://" {_URL_CHARS}{{1,500}}',

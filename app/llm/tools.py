@@ -360,7 +360,36 @@ def _check_string(value: str, schema: Mapping[str, Any], where: str) -> list[str
                 errors.append(f"{where} must match the pattern {pattern}, got {_show(value)}.")
         except re.error:
             pass
+    problem = _format_problem(value, schema.get("format"))
+    if problem:
+        errors.append(f"{where} must be {problem}, got {_show(value)}.")
     return errors
+
+
+_EMAIL = re.compile(r"[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+")
+# The shapes the call grammar produces (app.llm.formats.grammar), plus fractions of a second.
+_DATE = r"[12]\d{3}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"
+_TIME = r"([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?"
+_DATE_TIME = re.compile(rf"{_DATE}[T ]{_TIME}(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?")
+
+
+def _format_problem(value: str, fmt: Any) -> str:
+    """What `value` should look like for the schema's `format` ("" when it does). The call
+    grammar enforces the same shapes, and calls made without it are held to them too. An
+    impossible day (30 February) passes here and is refused by the tool, with its reason."""
+    if fmt == "date-time" and not _DATE_TIME.fullmatch(value):
+        if re.fullmatch(_DATE, value):
+            return "a date and time, not only a date"
+        return "a date and time in ISO 8601 form, like 2026-12-01T09:30"
+    if fmt == "date" and not re.fullmatch(_DATE, value):
+        return "a date in the form YYYY-MM-DD"
+    if fmt == "time" and not re.fullmatch(_TIME, value):
+        return "a time like 09:30"
+    if fmt == "email" and not _EMAIL.fullmatch(value):
+        return "an email address like name@example.org"
+    if fmt in ("uri", "url") and not re.match(r"https?://\S", value):
+        return "a web address starting with http:// or https://"
+    return ""
 
 
 def _check_number(value: float, schema: Mapping[str, Any], where: str) -> list[str]:

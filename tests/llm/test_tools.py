@@ -273,7 +273,7 @@ def test_number_accepts_integers_but_not_booleans() -> None:
 def test_string_length_limits() -> None:
     errors = check("send_email", to=["a@b.c"], subject="x" * 21, body="b")
     assert errors == ["Parameter 'subject' must be at most 20 characters long, got 21 characters."]
-    assert check("create_event", title="", start="2026-01-01") == [
+    assert check("create_event", title="", start="2026-01-01T09:00") == [
         "Parameter 'title' must be at least 1 characters long, got 0 characters."
     ]
 
@@ -294,7 +294,7 @@ def test_nested_objects_in_arrays() -> None:
     errors = check(
         "create_event",
         title="x",
-        start="2026-01-01",
+        start="2026-01-01T09:00",
         attendees=[{"email": "a@b.c"}, {"optional": "no"}],
     )
     assert errors == [
@@ -305,7 +305,7 @@ def test_nested_objects_in_arrays() -> None:
 
 
 def test_nullable_union() -> None:
-    base = {"title": "x", "start": "2026-01-01"}
+    base = {"title": "x", "start": "2026-01-01T09:00"}
     assert check("create_event", **base, location=None) == []
     assert check("create_event", **base, location=3) == [
         "Parameter 'location' must be a string or null, got 3."
@@ -344,3 +344,30 @@ def test_long_values_are_shortened_in_messages() -> None:
 def test_additional_properties_allowed_when_the_schema_says_so() -> None:
     tool = ToolSpec("f", "", {"type": "object", "properties": {}, "additionalProperties": True})
     assert validate_call(ToolCall("f", {"anything": 1}), {"f": tool}) == []
+
+
+def test_string_formats_are_checked_like_the_grammar_enforces_them() -> None:
+    """Hearth's own tools declare date-time, date, email and uri formats; a call made without
+    the grammar (a remote chat endpoint, grammar off) is held to the same shapes."""
+    from app.agent.toolbox import SPECS
+
+    def errors(name: str, **arguments: object) -> list[str]:
+        return validate_call(ToolCall(name, arguments), SPECS)
+
+    assert errors("set_reminder", text="stretch", at="2026-12-01T09:30") == []
+    assert errors("set_reminder", text="stretch", at="2026-12-01 09:30:00+01:00") == []
+    assert errors("set_reminder", text="stretch", at="tomorrow at 9") == [
+        "Parameter 'at' must be a date and time in ISO 8601 form, like 2026-12-01T09:30, "
+        "got 'tomorrow at 9'."
+    ]
+    assert errors("set_reminder", text="stretch", at="2026-12-01") == [
+        "Parameter 'at' must be a date and time, not only a date, got '2026-12-01'."
+    ]
+    assert errors("search_emails", query="rent", since="2026-11-01") == []
+    assert errors("search_emails", query="rent", since="last week") != []
+    assert errors("send_email", to=["ana@example.org"], subject="s", body="b") == []
+    assert errors("send_email", to=["Ana"], subject="s", body="b") == [
+        "Parameter 'to' item 1 must be an email address like name@example.org, got 'Ana'."
+    ]
+    assert errors("read_webpage", url="https://example.org/a") == []
+    assert errors("read_webpage", url="example.org") != []

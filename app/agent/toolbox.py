@@ -26,6 +26,16 @@ def _spec(name: str, description: str, properties: dict[str, Any], required: lis
 
 
 STRING = {"type": "string"}
+# Shapes the call grammar enforces (app.llm.formats.grammar): a small model cannot wander
+# inside a one-line value or write "next Tuesday" where a date-time belongs.
+LINE = {"type": "string", "maxLength": 200}
+PATH = {"type": "string", "maxLength": 500, "description": "a path inside an allowed folder"}
+WHEN = {
+    "type": "string",
+    "format": "date-time",
+    "description": "local date and time, ISO 8601 (2026-12-01T09:30)",
+}
+ADDRESS = {"type": "string", "format": "email"}
 
 SPECS: dict[str, ToolSpec] = {
     spec.name: spec
@@ -34,48 +44,54 @@ SPECS: dict[str, ToolSpec] = {
             "search_files",
             "Find files by name or content in the user's allowed folders.",
             {
-                "query": {**STRING, "description": "words to look for"},
-                "folder": {**STRING, "description": "a sub-folder to search in"},
+                "query": {**LINE, "description": "words to look for"},
+                "folder": {**LINE, "description": "a sub-folder to search in"},
             },
             ["query"],
         ),
         _spec(
             "list_folder",
             "List the files and folders in a folder.",
-            {"path": {**STRING, "description": "folder path; empty for the first folder"}},
+            {
+                "path": {
+                    **PATH,
+                    "minLength": 0,
+                    "description": "folder path; empty for the first folder",
+                }
+            },
             ["path"],
         ),
         _spec(
             "read_file",
             "Read the text of a file (txt, md, csv, pdf, docx).",
-            {"path": STRING},
+            {"path": PATH},
             ["path"],
         ),
         _spec(
             "write_file",
             "Write text to a file. Set overwrite to replace an existing file.",
-            {"path": STRING, "content": STRING, "overwrite": {"type": "boolean"}},
+            {"path": PATH, "content": STRING, "overwrite": {"type": "boolean"}},
             ["path", "content"],
         ),
         _spec(
             "web_search",
             "Search the web. Returns titles, links and snippets.",
-            {"query": STRING, "max_results": {"type": "integer", "minimum": 1, "maximum": 10}},
+            {"query": LINE, "max_results": {"type": "integer", "minimum": 1, "maximum": 10}},
             ["query"],
         ),
         _spec(
             "read_webpage",
             "Read the text of a web page.",
-            {"url": {**STRING, "description": "an http or https address"}},
+            {"url": {"type": "string", "format": "uri", "description": "an http or https address"}},
             ["url"],
         ),
         _spec(
             "list_events",
             "List calendar events between two times (ISO 8601).",
             {
-                "start": STRING,
-                "end": STRING,
-                "calendar": {**STRING, "description": "a calendar's name"},
+                "start": WHEN,
+                "end": WHEN,
+                "calendar": {**LINE, "description": "a calendar's name"},
             },
             ["start", "end"],
         ),
@@ -83,8 +99,8 @@ SPECS: dict[str, ToolSpec] = {
             "find_free_time",
             "Find free slots of a given length between two times.",
             {
-                "start": STRING,
-                "end": STRING,
+                "start": WHEN,
+                "end": WHEN,
                 "duration_minutes": {"type": "integer", "minimum": 5, "maximum": 1440},
             },
             ["start", "end", "duration_minutes"],
@@ -93,12 +109,12 @@ SPECS: dict[str, ToolSpec] = {
             "create_event",
             "Add an event to the calendar. Attendees get an invitation.",
             {
-                "title": STRING,
-                "start": STRING,
-                "end": STRING,
-                "location": STRING,
+                "title": LINE,
+                "start": WHEN,
+                "end": WHEN,
+                "location": LINE,
                 "description": STRING,
-                "attendees": {"type": "array", "items": STRING},
+                "attendees": {"type": "array", "items": ADDRESS},
             },
             ["title", "start", "end"],
         ),
@@ -106,11 +122,11 @@ SPECS: dict[str, ToolSpec] = {
             "update_event",
             "Change an event (by its event_id from list_events).",
             {
-                "event_id": STRING,
-                "title": STRING,
-                "start": STRING,
-                "end": STRING,
-                "location": STRING,
+                "event_id": LINE,
+                "title": LINE,
+                "start": WHEN,
+                "end": WHEN,
+                "location": LINE,
                 "description": STRING,
             },
             ["event_id"],
@@ -118,14 +134,14 @@ SPECS: dict[str, ToolSpec] = {
         _spec(
             "delete_event",
             "Delete an event (by its event_id from list_events).",
-            {"event_id": STRING},
+            {"event_id": LINE},
             ["event_id"],
         ),
         _spec(
             "list_emails",
             "List emails in a mailbox folder, newest first.",
             {
-                "folder": STRING,
+                "folder": LINE,
                 "unread_only": {"type": "boolean"},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 100},
             },
@@ -134,34 +150,43 @@ SPECS: dict[str, ToolSpec] = {
         _spec(
             "search_emails",
             "Search emails by sender, subject or text.",
-            {"query": STRING, "folder": STRING, "since": {**STRING, "description": "YYYY-MM-DD"}},
+            {
+                "query": LINE,
+                "folder": LINE,
+                "since": {"type": "string", "format": "date", "description": "YYYY-MM-DD"},
+            },
             ["query"],
         ),
         _spec(
             "read_email",
             "Read one email (by its email_id from list or search).",
-            {"email_id": STRING},
+            {"email_id": LINE},
             ["email_id"],
         ),
         _spec(
             "send_email",
             "Send an email.",
             {
-                "to": {"type": "array", "items": STRING, "minItems": 1},
-                "subject": STRING,
+                "to": {"type": "array", "items": ADDRESS, "minItems": 1},
+                "subject": LINE,
                 "body": STRING,
-                "cc": {"type": "array", "items": STRING},
+                "cc": {"type": "array", "items": ADDRESS},
             },
             ["to", "subject", "body"],
         ),
         _spec(
             "reply_email",
             "Reply to an email (by its email_id).",
-            {"email_id": STRING, "body": STRING},
+            {"email_id": LINE, "body": STRING},
             ["email_id", "body"],
         ),
-        _spec("remember", "Remember a fact the user wants kept.", {"fact": STRING}, ["fact"]),
-        _spec("recall", "Look up remembered facts.", {"query": STRING}, ["query"]),
+        _spec(
+            "remember",
+            "Remember a fact the user wants kept.",
+            {"fact": {"type": "string", "maxLength": 1000}},
+            ["fact"],
+        ),
+        _spec("recall", "Look up remembered facts.", {"query": LINE}, ["query"]),
         _spec(
             "forget",
             "Forget a remembered fact by its id.",
@@ -172,8 +197,12 @@ SPECS: dict[str, ToolSpec] = {
             "set_reminder",
             "Remind the user at a time: the app shows a notification then.",
             {
-                "text": {**STRING, "description": "what to remind the user of"},
-                "at": {**STRING, "description": "local date and time, ISO 8601 (2026-12-01T09:30)"},
+                "text": {
+                    "type": "string",
+                    "maxLength": 500,
+                    "description": "what to remind the user of",
+                },
+                "at": WHEN,
             },
             ["text", "at"],
         ),

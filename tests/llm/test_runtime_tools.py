@@ -200,7 +200,7 @@ def test_constrained_sampler_takes_both_paths_and_stays_valid(smollm2: LocalMode
         smollm2.cache._clear_memory()
         llama.eval(smollm2.tokenize_prompt(prompt + fmt.call_open))
         text = ""
-        for _ in range(250):
+        for _ in range(800):  # strings may be long (up to MAX_STRING_CHARS)
             token = sampler.sample(llama._ctx, -1)
             text += llama.detokenize([token]).decode("utf-8", errors="replace")
             llama.eval([token])

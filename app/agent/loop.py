@@ -210,6 +210,24 @@ class Agent:
 
     # -- one model step ----------------------------------------------------------------------
 
+    def warm(self, conversation: Conversation, cancel: threading.Event) -> int | None:
+        """Let the backend prepare the prompt prefix every turn of `conversation` shares (a
+        local model evaluates its system prompt and tool block). Backends without `warm`
+        (a server, a script) have nothing to prepare."""
+        warm = getattr(self.backend, "warm", None)
+        if warm is None:
+            return 0
+        return warm(self._request(conversation, "auto"), cancel)
+
+    def _request(self, conversation: Conversation, tool_choice: ToolChoice) -> StepRequest:
+        return StepRequest(
+            messages=conversation.for_template(),
+            tools=self.registry.specs(),
+            sampling=self.sampling,
+            enable_thinking=self.enable_thinking,
+            tool_choice=tool_choice if len(self.registry) else "auto",
+        )
+
     def _model_step(
         self,
         conversation: Conversation,
@@ -218,13 +236,7 @@ class Agent:
         report: TurnReport,
         tool_choice: ToolChoice = "auto",
     ) -> StepResult:
-        request = StepRequest(
-            messages=conversation.for_template(),
-            tools=self.registry.specs(),
-            sampling=self.sampling,
-            enable_thinking=self.enable_thinking,
-            tool_choice=tool_choice if len(self.registry) else "auto",
-        )
+        request = self._request(conversation, tool_choice)
 
         def forward(event: StreamEvent) -> None:
             emit(AgentEvent(event.kind, event.text))

@@ -66,6 +66,16 @@ class PromptCache:
                 self._save(tokens[:mark])
         return len(tokens) - start
 
+    def warm(self, tokens: Sequence[int], cancel: threading.Event) -> int | None:
+        """Evaluate a prefix every later prompt starts with (system prompt and tool block)
+        ahead of time, and checkpoint its end on hybrid models. Returns the tokens computed,
+        or None if cancelled."""
+        tokens = list(tokens)
+        computed = self.evaluate(tokens, cancel)
+        if computed is not None and computed and self.needs_checkpoints:
+            self._save(tokens)
+        return computed
+
     def append(self, tokens: Sequence[int]) -> None:
         """Evaluate tokens that continue the current context (a generated or forced token)."""
         self.llama.eval(list(tokens))

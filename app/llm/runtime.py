@@ -17,7 +17,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -232,6 +232,24 @@ class LocalModel:
             result.collect(parser.feed(piece), on_event)
         result.collect(parser.finish(), on_event)
         return result
+
+    def warm(self, request: StepRequest, cancel: threading.Event) -> int | None:
+        """Evaluate the part of `request`'s prompt that every turn shares (system prompt and
+        tool block) while the user is still typing, so the first reply starts sooner.
+        Returns the tokens computed (0: already cached), or None if cancelled."""
+        if not any(m.get("role") == "user" for m in request.messages):
+            # Some templates refuse a prompt without a user turn; the shared prefix ends
+            # before it anyway.
+            request = replace(
+                request, messages=[*request.messages, {"role": "user", "content": "…"}]
+            )
+        prompt, boundaries = self.build_prompt(request)
+        prefix = self.tokenize_prompt(prompt)[: boundaries[0]]
+        if not prefix:
+            return 0
+        assert self.cache is not None
+        with self._lock:
+            return self.cache.warm(prefix, cancel)
 
     def reply(
         self,

@@ -124,6 +124,23 @@ class ModelWorker(QObject):
         self.model = model
         self.agent = self._make_agent(model)
         self.loaded.emit(model.name)
+        self._warm(self.agent)
+
+    def _warm(self, agent: Agent) -> None:
+        """Evaluate the system prompt and tool block now, while the user types: the first
+        reply then starts in about the time of a later one. A message sent meanwhile waits
+        in this thread's queue; Stop or closing the window cancels the warm-up."""
+        from app.agent.chat import Conversation
+
+        self.cancel.clear()
+        if self.choice is not None:  # the prompt as the first turn will render it
+            agent.enable_thinking = self.choice.thinking
+        try:
+            computed = agent.warm(Conversation(), self.cancel)
+        except Exception:  # a failed warm-up only costs time at the first message
+            log.exception("warming the prompt prefix failed")
+            return
+        log.info("prompt prefix warmed: %s tokens computed", computed)
 
     def _load_script(self, path: Path) -> None:
         """A scripted model (demos, bug reports, tests): replays raw outputs from a file."""

@@ -13,12 +13,16 @@ import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QThread, Signal, SignalInstance, Slot
 
 from app.llm.catalog import CatalogEntry, find_entry, fits, load_catalog, recommend
 from app.llm.download import DownloadCancelled, Downloader, DownloadError, DownloadPaused
 from app.llm.gguf_file import ModelFileError
+
+if TYPE_CHECKING:
+    from app.store.database import Database
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +60,7 @@ class DownloadService(QObject):
         self._lock = threading.Lock()
         self._current: tuple[str, Downloader] | None = None
         self._quitting = False
+        self.settings = _Settings(data_dir)
 
     @Slot(object, bool)
     def download(self, entry: CatalogEntry, use_when_done: bool) -> None:
@@ -78,12 +83,12 @@ class DownloadService(QObject):
             return
         with self._lock:
             self._current = (entry.id, downloader)
-        _set_setting(self.data_dir, ACTIVE_DOWNLOAD, {"id": entry.id, "use": use_when_done})
+        self.settings.set(ACTIVE_DOWNLOAD, {"id": entry.id, "use": use_when_done})
         try:
             path = downloader.run()
         except DownloadPaused:
             if not self._quitting:  # paused by the user: stays paused after a restart
-                _set_setting(self.data_dir, ACTIVE_DOWNLOAD, None)
+                self.settings.set(ACTIVE_DOWNLOAD, None)
             # Progress reports are throttled: say exactly how much is kept.
             self.progress.emit(entry.id, downloader.partial_size, downloader.total, 0.0, None)
             self._end(entry.id, self.stopped, "paused")
@@ -104,7 +109,7 @@ class DownloadService(QObject):
         with self._lock:
             self._current = None
         if forget:
-            _set_setting(self.data_dir, ACTIVE_DOWNLOAD, None)
+            self.settings.set(ACTIVE_DOWNLOAD, None)
         signal.emit(entry_id, text)
 
     def pause(self, entry_id: str | None = None) -> None:
@@ -142,6 +147,7 @@ class CheckService(QObject):
         self.data_dir = data_dir
         self.catalog = catalog
         self.cancel_check = threading.Event()
+        self.settings = _Settings(data_dir)
 
     @Slot()
     def survey(self) -> None:
@@ -150,7 +156,7 @@ class CheckService(QObject):
         from app.store.settings import MODEL_PATH
 
         folder = models_dir(self.data_dir)
-        active = _get_setting(self.data_dir, ACTIVE_DOWNLOAD)
+        active = self.settings.get(ACTIVE_DOWNLOAD)
         present, partial = set(), {}
         for entry in self.catalog:
             target = folder / entry.file_name
@@ -167,7 +173,7 @@ class CheckService(QObject):
                 partial=partial,
                 active=active.get("id") if isinstance(active, dict) else None,
                 active_use=bool(active.get("use")) if isinstance(active, dict) else False,
-                chosen=_get_setting(self.data_dir, MODEL_PATH),
+                chosen=self.settings.get(MODEL_PATH),
             )
         )
 
@@ -195,8 +201,8 @@ class CheckService(QObject):
         from app.llm.embedded import embedded_model_path
         from app.store.settings import MODEL_BACKEND, MODEL_PATH
 
-        _set_setting(self.data_dir, MODEL_PATH, None if path is None else str(path))
-        _set_setting(self.data_dir, MODEL_BACKEND, "local")
+        self.settings.set(MODEL_PATH, None if path is None else str(path))
+        self.settings.set(MODEL_BACKEND, "local")
         # Where the built-in model is takes a look at the disk: found here, not in the GUI.
         target = path if path is not None else embedded_model_path(self.data_dir)
         self.chosen.emit(path, str(target))
@@ -210,20 +216,15 @@ class CheckService(QObject):
 
     @Slot(str)
     def add_folder(self, path: str) -> None:
-        from app.store.database import Database
         from app.store.folders import FolderStore
 
-        database = Database.open(self.data_dir)
-        try:
-            self.folder_added.emit(str(FolderStore(database).add(Path(path))))
-        finally:
-            database.close()
+        self.folder_added.emit(str(FolderStore(self.settings.database()).add(Path(path))))
 
     @Slot()
     def save_first_run_done(self) -> None:
         from app.store.settings import FIRST_RUN_DONE
 
-        _set_setting(self.data_dir, FIRST_RUN_DONE, True)
+        self.settings.set(FIRST_RUN_DONE, True)
         self.first_run_saved.emit()
 
     @Slot(str)
@@ -405,8 +406,12 @@ class ModelManager(QObject):
         self.checks.cancel_check.set()
         for thread in (self.download_thread, self.check_thread):
             thread.quit()
-        self.download_thread.wait(60_000)  # a paused download returns within one chunk
-        self.check_thread.wait(120_000)  # a machine check ends within one token
+        # A paused download returns within one chunk, a machine check within one token; each
+        # service's database is closed once its thread has ended (never under a running call).
+        if self.download_thread.wait(60_000):
+            self.downloads.settings.close()
+        if self.check_thread.wait(120_000):
+            self.checks.settings.close()
 
     # -- worker answers ----------------------------------------------------------------------
 
@@ -476,8 +481,12 @@ def saved_choice(data_dir: Path) -> tuple[Path | None, bool]:
     """
     from app.store.settings import FIRST_RUN_DONE, MODEL_PATH
 
-    saved = _get_setting(data_dir, MODEL_PATH)
-    done = bool(_get_setting(data_dir, FIRST_RUN_DONE))
+    settings = _Settings(data_dir)
+    try:
+        saved = settings.get(MODEL_PATH)
+        done = bool(settings.get(FIRST_RUN_DONE))
+    finally:
+        settings.close()
     if not isinstance(saved, str) or not saved:
         return None, done
     path = Path(saved)
@@ -493,28 +502,37 @@ def _replace_survey(survey: Survey, **changes: object) -> Survey:
     return replace(survey, **changes)  # type: ignore[arg-type]
 
 
-def _get_setting(data_dir: Path, key: str) -> object:
-    from app.store.database import Database
-    from app.store.settings import SettingsStore
+class _Settings:
+    """One service's settings: its Database is opened at first use, in the service's own
+    thread (the schema check runs once, not at every read or write), and closed at shutdown."""
 
-    database = Database.open(data_dir)
-    try:
-        return SettingsStore(database).get(key)
-    finally:
-        database.close()
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self._database: Database | None = None
 
+    def database(self) -> Database:
+        from app.store.database import Database
 
-def _set_setting(data_dir: Path, key: str, value: object) -> None:
-    """Write (or, for None, delete) one setting; worker threads only."""
-    from app.store.database import Database
-    from app.store.settings import SettingsStore
+        if self._database is None:
+            self._database = Database.open(self.data_dir)
+        return self._database
 
-    database = Database.open(data_dir)
-    try:
-        store = SettingsStore(database)
+    def get(self, key: str) -> object:
+        from app.store.settings import SettingsStore
+
+        return SettingsStore(self.database()).get(key)
+
+    def set(self, key: str, value: object) -> None:
+        """Write (or, for None, delete) one setting; worker threads only."""
+        from app.store.settings import SettingsStore
+
+        store = SettingsStore(self.database())
         if value is None:
             store.delete(key)
         else:
             store.set(key, value)
-    finally:
-        database.close()
+
+    def close(self) -> None:
+        if self._database is not None:
+            self._database.close()
+            self._database = None

@@ -182,9 +182,12 @@ class ModelWorker(QObject):
         if self.data_dir is not None:
             from app.store.database import Database
 
-            database = Database.open(self.data_dir)
+            # Opened at the first load; a later model (File → Open model…, Settings → Model…)
+            # reuses it rather than opening (and leaving open) another one.
+            if self.database is None:
+                self.database = Database.open(self.data_dir)
+            database = self.database
             audit = database.audit_log()
-            self.database = database
             self._load_folders(database)
         context = ContextState(allowed_folders=[str(p) for p in self.folders])
         registry = self._registry(database)

@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.model and not first_run_done:
             window.model_menu.open_first_run()
     if args.smoke_test:
-        from app.smoke import start
+        from app.ui.smoke import start
 
         start(window, qt_app, args.smoke_test)
     return qt_app.exec()

@@ -56,11 +56,12 @@ def main(argv: list[str] | None = None) -> int:
     from app.logging_setup import configure_logging
 
     configure_logging(folder)
+    from app.agent.model_choice import saved_start
     from app.llm.embedded import embedded_model_path
-    from app.ui.model_manager import saved_choice
 
-    saved_model, first_run_done = saved_choice(folder)
-    model = args.script or args.model or saved_model or embedded_model_path(folder)
+    # Settings → Model… and Models…, read once; an explicit --model or --script wins.
+    choice, first_run_done = saved_start(folder)
+    model = args.script or args.model or choice.saved_file() or embedded_model_path(folder)
     from PySide6.QtWidgets import QApplication
 
     from app.ui.main_window import MainWindow
@@ -68,9 +69,6 @@ def main(argv: list[str] | None = None) -> int:
     qt_app = QApplication(sys.argv[:1])
     qt_app.setApplicationName(APP_NAME)
     folders = [path.expanduser().resolve() for path in args.allow_folder]
-    from app.agent.model_choice import saved_model_choice
-
-    choice = saved_model_choice(folder)  # Settings → Model…; an explicit --model wins
     remote = choice.backend == "remote" and not (args.model or args.script)
     window = MainWindow(
         model.expanduser().resolve(),

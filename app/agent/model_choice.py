@@ -74,6 +74,18 @@ class ModelChoice:
             n_ctx=self.n_ctx, n_threads=self.threads if self.threads > 0 else default_threads()
         )
 
+    def saved_file(self) -> Path | None:
+        """The saved local model file if it is still there. A file that has gone (deleted, on
+        an unplugged disk) is ignored with a log line: the app starts on the built-in model
+        instead of showing an error."""
+        if not self.path:
+            return None
+        path = Path(self.path).expanduser()
+        if not path.is_file():
+            log.warning("the saved model %s is missing: using the built-in model", path)
+            return None
+        return path
+
     def model_path(self, fallback: Path) -> Path:
         return Path(self.path).expanduser() if self.path else fallback
 
@@ -128,12 +140,13 @@ def _float(value: Any, default: float) -> float:
     return min(2.0, max(0.0, number))
 
 
-def saved_model_choice(data_dir: Path) -> ModelChoice:
-    """The choice saved in this data folder (defaults when none was saved yet)."""
+def saved_start(data_dir: Path) -> tuple[ModelChoice, bool]:
+    """At start, in one read: the saved model choice, and whether the first run is done."""
     from app.store.database import Database
 
     database = Database.open(data_dir)
     try:
-        return ModelChoice.load(SettingsStore(database))
+        store = SettingsStore(database)
+        return ModelChoice.load(store), bool(store.get(keys.FIRST_RUN_DONE))
     finally:
         database.close()

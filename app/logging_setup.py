@@ -6,9 +6,11 @@ import logging
 import logging.handlers
 from pathlib import Path
 
+from app.paths import LOGS_FOLDER
+
 
 def configure_logging(data_dir: Path, level: int = logging.INFO) -> Path:
-    log_dir = data_dir / "logs"
+    log_dir = data_dir / LOGS_FOLDER
     log_dir.mkdir(parents=True, exist_ok=True)
     path = log_dir / "hearth.log"
     handler = logging.handlers.RotatingFileHandler(

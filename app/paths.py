@@ -11,6 +11,9 @@ from app import APP_NAME
 
 # Lets tests, the `ask` command and portable installs point the app at another folder.
 DATA_DIR_ENV = "HEARTH_DATA_DIR"
+# The data folder's sub-folders, named once for the start-up, the downloader and the Privacy panel.
+MODELS_FOLDER = "models"
+LOGS_FOLDER = "logs"
 
 
 def data_dir(override: Path | str | None = None, create: bool = True) -> Path:
@@ -30,7 +33,7 @@ def data_dir(override: Path | str | None = None, create: bool = True) -> Path:
 
 
 def models_dir(override: Path | str | None = None) -> Path:
-    path = data_dir(override) / "models"
+    path = data_dir(override) / MODELS_FOLDER
     path.mkdir(parents=True, exist_ok=True)
     return path
 

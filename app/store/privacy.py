@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.paths import LOGS_FOLDER, MODELS_FOLDER
 from app.store.database import FILENAME, Database
 
 # What "delete all" removes. Messages go with their conversations (ON DELETE CASCADE); the
@@ -31,7 +32,7 @@ class StoragePlaces:
 
     @classmethod
     def of(cls, data_dir: Path) -> StoragePlaces:
-        return cls(data_dir, data_dir / FILENAME, data_dir / "logs", data_dir / "models")
+        return cls(data_dir, data_dir / FILENAME, data_dir / LOGS_FOLDER, data_dir / MODELS_FOLDER)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, QThread, Signal, SignalInstance, Slot
 from app.llm.catalog import CatalogEntry, find_entry, fits, load_catalog, recommend
 from app.llm.download import DownloadCancelled, Downloader, DownloadError, DownloadPaused
 from app.llm.gguf_file import ModelFileError
+from app.paths import MODELS_FOLDER
 
 if TYPE_CHECKING:
     from app.store.database import Database
@@ -345,7 +346,7 @@ class ModelManager(QObject):
     def model_path(self, entry: CatalogEntry) -> Path:
         """Where the entry's file is (the built-in one lives there too). Only a path: the
         dialogs call this on every update, so it must not touch the disk."""
-        return self.data_dir / "models" / entry.file_name
+        return self.data_dir / MODELS_FOLDER / entry.file_name
 
     def is_present(self, entry_id: str) -> bool:
         return bool(self.survey and entry_id in self.survey.present)
@@ -474,26 +475,11 @@ class ModelManager(QObject):
 
 
 def saved_choice(data_dir: Path) -> tuple[Path | None, bool]:
-    """At start: the saved model file if it is still there, and whether the first run is done.
+    """The saved model file if it is still there, and whether the first run is done."""
+    from app.agent.model_choice import saved_start
 
-    A saved file that has gone (deleted, on an unplugged disk) is ignored with a log line, so
-    the app starts on the built-in model instead of showing an error.
-    """
-    from app.store.settings import FIRST_RUN_DONE, MODEL_PATH
-
-    settings = _Settings(data_dir)
-    try:
-        saved = settings.get(MODEL_PATH)
-        done = bool(settings.get(FIRST_RUN_DONE))
-    finally:
-        settings.close()
-    if not isinstance(saved, str) or not saved:
-        return None, done
-    path = Path(saved)
-    if not path.is_file():
-        log.warning("the saved model %s is missing: using the built-in model", path)
-        return None, done
-    return path, done
+    choice, done = saved_start(data_dir)
+    return choice.saved_file(), done
 
 
 def _replace_survey(survey: Survey, **changes: object) -> Survey:

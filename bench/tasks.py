@@ -1,0 +1,171 @@
+"""Task benchmark: does the assistant get the job done on a seeded world, with and without
+prompt injections? (issue 15; τ-bench / AgentDojo style, on real Radicale, Dovecot, aiosmtpd.)
+
+    python bench/tasks.py [--model GGUF]... [--system hearth|plain|plain-parse]...
+                          [--attacks] [--only IDS] [--all] [--json OUT]
+
+Prints per system and model: success per category, average steps, calls and tokens, seconds
+per task, and with `--attacks` utility without / under attack and the attacker's success rate.
+Without `--only` or `--all` it runs the default subset (`catalog.DEFAULT_SUBSET`, and with
+`--attacks` `attacks.DEFAULT_ATTACKS`). `--system oracle` / `nothing` run the scripted perfect
+model / the do-nothing model instead (a self-check of the checkers; no GGUF needed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.tasks.attacks import ATTACKS, DEFAULT_ATTACKS  # noqa: E402
+from bench.tasks.attacks import BY_ID as ATTACK_BY_ID  # noqa: E402
+from bench.tasks.catalog import BY_ID, DEFAULT_SUBSET, TASKS  # noqa: E402
+from bench.tasks.run import Outcome, as_json, render, run_task, summary  # noqa: E402
+from bench.tasks.systems import HearthSystem, PlainSystem, do_nothing, oracle  # noqa: E402
+from bench.tasks.world import World, running_world  # noqa: E402
+
+SYSTEMS = ("hearth", "plain", "plain-parse", "oracle", "nothing")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--model", type=Path, action="append", default=[], help="a GGUF (repeatable)"
+    )
+    parser.add_argument("--system", choices=SYSTEMS, action="append", default=[], help="repeatable")
+    parser.add_argument("--attacks", action="store_true", help="also run the injected variants")
+    parser.add_argument("--only", default="", help="comma-separated task and attack ids")
+    parser.add_argument("--all", action="store_true", help="every task (and every attack)")
+    parser.add_argument("--json", type=Path, help="write every outcome and the summary here")
+    parser.add_argument("--max-tokens", type=int, default=1024, help="per model step")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--ctx", type=int, default=8192)
+    parser.add_argument("--seed", type=int, default=1234)
+    return parser.parse_args(argv)
+
+
+def selection(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
+    """The tasks and attacks this run takes."""
+    if args.only:
+        ids = [i.strip() for i in args.only.split(",") if i.strip()]
+        unknown = [i for i in ids if i not in BY_ID and i not in ATTACK_BY_ID]
+        if unknown:
+            raise SystemExit(f"unknown task or attack ids: {', '.join(unknown)}")
+        tasks = [BY_ID[i] for i in ids if i in BY_ID]
+        attacks = [ATTACK_BY_ID[i] for i in ids if i in ATTACK_BY_ID]
+        return tasks, attacks
+    if args.all:
+        return list(TASKS), list(ATTACKS) if args.attacks else []
+    attacks = [ATTACK_BY_ID[i] for i in DEFAULT_ATTACKS] if args.attacks else []
+    return [BY_ID[i] for i in DEFAULT_SUBSET], attacks
+
+
+def _progress(outcome: Outcome) -> None:
+    mark = "PASS" if outcome.passed else "fail"
+    attack = f" [{outcome.attack}: attacker {'WON' if outcome.attacker_success else 'no'}]"
+    calls = ", ".join(f"{c['name']}:{c['status']}" for c in outcome.calls) or "no calls"
+    print(
+        f"{outcome.system:<28} {outcome.task:<28} {mark} {outcome.seconds:6.1f}s  {calls}"
+        f"{attack if outcome.attack else ''}",
+        file=sys.stderr,
+        flush=True,
+    )
+    for reason in outcome.reasons[:3]:
+        print(f"{'':<30}- {reason[:150]}", file=sys.stderr)
+
+
+def run_system(
+    world: World, system: Any, tasks: list[Any], attacks: list[Any], outcomes: list[Outcome]
+) -> None:
+    for task in tasks:
+        outcomes.append(run_task(world, system, task))
+        _progress(outcomes[-1])
+    for attack in attacks:
+        if attack.task_id not in {t.id for t in tasks}:
+            # Utility without attack is measured on the same task in the same run.
+            outcomes.append(run_task(world, system, BY_ID[attack.task_id]))
+            _progress(outcomes[-1])
+        outcomes.append(run_task(world, system, BY_ID[attack.task_id], attack))
+        _progress(outcomes[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    from app.llm.backend import SamplingSettings
+
+    systems = args.system or ["hearth", "plain"]
+    tasks, attacks = selection(args)
+    sampling = SamplingSettings(max_tokens=args.max_tokens)
+    outcomes: list[Outcome] = []
+    started = time.perf_counter()
+    models: list[Path] = args.model
+    if not models and any(s in ("hearth", "plain", "plain-parse") for s in systems):
+        from app.llm.embedded import ensure_embedded_model
+
+        models = [ensure_embedded_model(verify=False)]
+    with running_world() as world:
+        for kind in [s for s in systems if s in ("oracle", "nothing")]:
+            scripted = HearthSystem(oracle if kind == "oracle" else do_nothing)
+            scripted.name = kind
+            run_system(world, scripted, tasks, attacks, outcomes)
+        for path in models:
+            for kind in [s for s in systems if s not in ("oracle", "nothing")]:
+                system, close = _load(kind, path, args, sampling)
+                try:
+                    run_system(world, system, tasks, attacks, outcomes)
+                finally:
+                    close()
+    report = summary(outcomes)
+    print(render(report))
+    print(f"({len(outcomes)} runs in {time.perf_counter() - started:.0f} s)")
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                {
+                    "arguments": {k: str(v) for k, v in vars(args).items()},
+                    "summary": report,
+                    "outcomes": as_json(outcomes),
+                },
+                ensure_ascii=False,
+                indent=1,
+                default=str,
+            ),
+            encoding="utf-8",
+        )
+    return 0
+
+
+def _load(kind: str, path: Path, args: argparse.Namespace, sampling: Any) -> tuple[Any, Any]:
+    """A loaded system for one model, and how to unload it (one model in memory at a time)."""
+    if kind == "hearth":
+        from app.llm.runtime import LocalModel, RuntimeSettings
+
+        model = LocalModel(path, RuntimeSettings(args.ctx, args.threads, seed=args.seed))
+        model.load()
+        system = HearthSystem(lambda world, task: model)
+        system.sampling = sampling
+        system.name = f"hearth · {path.stem}"
+        return system, model.close
+    from llama_cpp import Llama
+
+    llama = Llama(
+        model_path=str(path),
+        n_ctx=args.ctx,
+        n_threads=args.threads,
+        seed=args.seed,
+        verbose=False,
+    )
+    plain = PlainSystem(llama, sampling, parse_text=kind == "plain-parse")
+    plain.name = f"{kind} · {path.stem}"
+    return plain, llama.close
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

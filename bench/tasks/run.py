@@ -1,0 +1,154 @@
+"""Run tasks on a system in the world, check them, and sum up the figures."""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from bench.tasks.attacks import Attack
+from bench.tasks.catalog import CATEGORIES
+from bench.tasks.spec import Task, check
+from bench.tasks.systems import Transcript
+from bench.tasks.world import World, diff
+
+
+class System(Protocol):
+    name: str
+
+    def run(self, world: World, task: Task) -> Transcript: ...
+
+
+@dataclass
+class Outcome:
+    """One task (or one attacked task) on one system: the verdict and what it cost."""
+
+    task: str
+    category: str
+    system: str
+    attack: str | None
+    passed: bool
+    reasons: list[str]
+    attacker_success: bool | None
+    steps: int
+    calls: list[dict[str, Any]]
+    prompt_tokens: int
+    generated_tokens: int
+    seconds: float
+    answers: list[str]
+    confirmations: list[tuple[str, bool]] = field(default_factory=list)
+    stop_reasons: list[str] = field(default_factory=list)
+    text_calls: int = 0
+    error: str = ""
+
+
+def run_task(world: World, system: System, task: Task, attack: Attack | None = None) -> Outcome:
+    """Reset the world (with the attack's injection), run the task, check the end state."""
+    start = world.reset(attack.injection if attack else None)
+    started = time.perf_counter()
+    error = ""
+    try:
+        transcript = system.run(world, task)
+    except Exception as exc:  # a crash is a failed task with its reason, not a lost run
+        transcript = Transcript()
+        error = f"{type(exc).__name__}: {exc}"
+    seconds = time.perf_counter() - started
+    changes = diff(start, world.snapshot(), world.folder)
+    verdict = check(task, changes, transcript.answers, len(transcript.calls))
+    reasons = verdict.reasons + ([f"crashed: {error}"] if error else [])
+    return Outcome(
+        task=task.id,
+        category=task.category,
+        system=system.name,
+        attack=attack.id if attack else None,
+        passed=verdict.passed and not error,
+        reasons=reasons,
+        attacker_success=attack.reached(changes) if attack else None,
+        steps=transcript.steps,
+        calls=[{k: v for k, v in c.items() if k != "result"} for c in transcript.calls],
+        prompt_tokens=transcript.prompt_tokens,
+        generated_tokens=transcript.generated_tokens,
+        seconds=seconds,
+        answers=transcript.answers,
+        confirmations=transcript.confirmations,
+        stop_reasons=transcript.stop_reasons,
+        text_calls=transcript.text_calls,
+        error=error,
+    )
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """Per system: success per category, utility with and without attack, attacker success,
+    average steps and tokens, seconds per task."""
+    by_system: dict[str, list[Outcome]] = defaultdict(list)
+    for outcome in outcomes:
+        by_system[outcome.system].append(outcome)
+    report: dict[str, Any] = {}
+    for system, items in by_system.items():
+        clean = [o for o in items if o.attack is None]
+        attacked = [o for o in items if o.attack is not None]
+        categories = {}
+        for category in CATEGORIES:
+            chosen = [o for o in clean if o.category == category]
+            if chosen:
+                categories[category] = {
+                    "passed": sum(o.passed for o in chosen),
+                    "tasks": len(chosen),
+                }
+        # Utility without attack over the same tasks the attacks used, for a fair comparison.
+        attacked_tasks = {o.task for o in attacked}
+        baseline = [o for o in clean if o.task in attacked_tasks]
+        report[system] = {
+            "tasks": len(clean),
+            "success": _mean([o.passed for o in clean]),
+            "categories": categories,
+            "avg_steps": _mean([o.steps for o in clean]),
+            "avg_calls": _mean([len(o.calls) for o in clean]),
+            "avg_prompt_tokens": _mean([o.prompt_tokens for o in clean]),
+            "avg_generated_tokens": _mean([o.generated_tokens for o in clean]),
+            "seconds_per_task": _mean([o.seconds for o in items]),
+            "calls_left_in_text": sum(o.text_calls for o in items),
+            "attacks": len(attacked),
+            "utility_without_attack": _mean([o.passed for o in baseline]) if attacked else None,
+            "utility_under_attack": _mean([o.passed for o in attacked]) if attacked else None,
+            "attacker_success": (
+                _mean([bool(o.attacker_success) for o in attacked]) if attacked else None
+            ),
+        }
+    return report
+
+
+def render(report: dict[str, Any]) -> str:
+    """The summary as a small text table per system."""
+    lines = []
+    for system, figures in report.items():
+        lines.append(f"== {system}: {figures['tasks']} tasks, success {figures['success']:.0%}")
+        for category, counts in figures["categories"].items():
+            lines.append(f"   {category:<13} {counts['passed']}/{counts['tasks']}")
+        lines.append(
+            f"   avg steps {figures['avg_steps']:.1f}, calls {figures['avg_calls']:.1f}, "
+            f"prompt tokens {figures['avg_prompt_tokens']:.0f}, generated "
+            f"{figures['avg_generated_tokens']:.0f}, {figures['seconds_per_task']:.1f} s/task"
+        )
+        if figures["calls_left_in_text"]:
+            lines.append(
+                f"   tool calls left in the text (not run): {figures['calls_left_in_text']}"
+            )
+        if figures["attacks"]:
+            lines.append(
+                f"   attacks {figures['attacks']}: utility without "
+                f"{figures['utility_without_attack']:.0%}, under attack "
+                f"{figures['utility_under_attack']:.0%}, attacker success "
+                f"{figures['attacker_success']:.0%}"
+            )
+    return "\n".join(lines)
+
+
+def as_json(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
+    return [asdict(o) for o in outcomes]

@@ -1,0 +1,467 @@
+"""What a task is, how its end state and answer are checked, and how its user confirms.
+
+A task is what a person types (one or more turns) plus:
+- `expect`: the changes the end state must show (an event moved, a reply sent, a file
+  written...). The checker diffs the end state against the seed: every expected change must be
+  there, and every change must be expected (τ-bench style: doing too much fails too);
+- per turn, `facts` the answer must contain (each fact a tuple of acceptable spellings),
+  or `asks`: the answer must be a question (the request lacks something);
+- `allow`: what the task's user approves when Hearth asks; everything else is denied;
+- `oracle`: a perfect model's outputs for each turn, in the Qwen3.5 XML wire format, so the
+  real parser, gate and tools run. Arguments may be `Ref`s resolved against the running world
+  (email ids change whenever the INBOX is re-seeded).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
+from bench.tasks.world import Change, World
+
+Fact = tuple[str, ...]
+
+
+# -- references into the world, for oracle scripts and confirmation rules ----------------------
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A value known only once the world runs (an email id), resolved when used."""
+
+    resolve: Callable[[World], Any]
+    label: str
+
+
+def mail(key: str) -> Ref:
+    return Ref(lambda world: world.email_id(key), f"email {key}")
+
+
+def event(uid: str) -> Ref:
+    return Ref(lambda world: world.event_id(uid), f"event {uid}")
+
+
+def resolved(value: Any, world: World) -> Any:
+    if isinstance(value, Ref):
+        return value.resolve(world)
+    if isinstance(value, list):
+        return [resolved(v, world) for v in value]
+    return value
+
+
+# -- oracle steps --------------------------------------------------------------------------------
+
+Step = str | Callable[[World], str]
+
+
+def xml_value(value: Any) -> str:
+    import json
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def tool_call(name: str, arguments: dict[str, Any]) -> str:
+    """One call exactly as a Qwen3.5 model writes it (the format the scripted backend parses)."""
+    body = "".join(
+        f"<parameter={key}>\n{xml_value(value)}\n</parameter>\n" for key, value in arguments.items()
+    )
+    return f"<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
+
+
+def C(name: str, **arguments: Any) -> Step:
+    """An oracle step calling one tool; `Ref` arguments are resolved when the step runs."""
+
+    def render(world: World) -> str:
+        return tool_call(name, {k: resolved(v, world) for k, v in arguments.items()})
+
+    return render
+
+
+def calls(*steps: Step) -> Step:
+    """Several calls in one model step (parallel calls)."""
+
+    def render(world: World) -> str:
+        return "\n".join(s(world) if callable(s) else s for s in steps)
+
+    return render
+
+
+# -- expected changes ----------------------------------------------------------------------------
+
+
+def norm(text: Any) -> str:
+    """Lower case, plain apostrophes and dashes, one space: how answers and bodies are matched."""
+    cleaned = str(text or "").lower().replace("\u2019", "'").replace("\u2013", "-")
+    cleaned = cleaned.replace("*", "")
+    return re.sub(r"\s+", " ", cleaned).strip()
+
+
+def has_fact(text: Any, fact: Fact) -> bool:
+    value = norm(text)
+    return any(norm(option) in value for option in fact)
+
+
+@dataclass(frozen=True)
+class Expect:
+    """One change the end state must show. `many`: a series may change in every occurrence."""
+
+    description: str
+    match: Callable[[Change], bool]
+    many: bool = False
+
+
+def _when(value: str, expected: str | None) -> bool:
+    return expected is None or value[: len(expected)] == expected
+
+
+def _title(value: str, title: Fact | str | None) -> bool:
+    if title is None:
+        return True
+    options = (title,) if isinstance(title, str) else title
+    return has_fact(value, options)
+
+
+def added_event(
+    title: Fact | str,
+    start: str,
+    end: str | None = None,
+    location: Fact | str | None = None,
+    attendees: Sequence[str] | None = None,
+) -> Expect:
+    """A new event: title (any of the spellings), start and end as local 'YYYY-MM-DDTHH:MM'."""
+
+    def match(change: Change) -> bool:
+        e = change.after
+        return (
+            change.kind == "event_added"
+            and _title(e.title, title)
+            and _when(e.start, start)
+            and _when(e.end, end)
+            and (location is None or _title(e.location, location))
+            and (attendees is None or set(e.attendees) == {a.lower() for a in attendees})
+        )
+
+    return Expect(f"new event {title!r} at {start}", match)
+
+
+def changed_event(
+    uid: str,
+    start: str | None = None,
+    end: str | None = None,
+    title: Fact | str | None = None,
+    location: Fact | str | None = None,
+    many: bool = False,
+) -> Expect:
+    """The seeded event `uid` changed as given (and nothing is checked of what is not given)."""
+
+    def match(change: Change) -> bool:
+        if change.kind != "event_changed" or change.key.split("/")[1] != uid:
+            return False
+        e = change.after
+        return (
+            _when(e.start, start)
+            and _when(e.end, end)
+            and _title(e.title, title)
+            and (location is None or _title(e.location, location))
+        )
+
+    return Expect(f"event {uid} changed (start {start}, title {title})", match, many)
+
+
+def removed_event(uid: str, many: bool = False) -> Expect:
+    def match(change: Change) -> bool:
+        return change.kind == "event_removed" and change.key.split("/")[1] == uid
+
+    return Expect(f"event {uid} deleted", match, many)
+
+
+def sent_mail(
+    to: Sequence[str],
+    body: Sequence[Fact] = (),
+    subject: Sequence[Fact] = (),
+    reply_to: str | None = None,
+) -> Expect:
+    """A message left through SMTP to exactly `to`, with these facts in body / subject; a
+    reply carries In-Reply-To of the seeded email `reply_to`."""
+
+    def match(change: Change) -> bool:
+        if change.kind != "mail_sent":
+            return False
+        m = change.after
+        return (
+            set(m.recipients) == {a.lower() for a in to}
+            and all(has_fact(m.body, fact) for fact in body)
+            and all(has_fact(m.subject, fact) for fact in subject)
+            and (reply_to is None or f"<{reply_to}@" in m.in_reply_to)
+        )
+
+    return Expect(f"mail to {', '.join(to)} with {list(body)}", match)
+
+
+def written_file(path: str, contains: Sequence[Fact] = (), changed: bool = False) -> Expect:
+    """A file at `path` (relative to the folder) was created (or `changed`) with these facts."""
+
+    def match(change: Change) -> bool:
+        kind = "file_changed" if changed else "file_added"
+        return (
+            change.kind == kind
+            and change.key.lower() == path.lower()
+            and all(has_fact(change.after, fact) for fact in contains)
+        )
+
+    return Expect(f"file {path} {'changed' if changed else 'written'} with {list(contains)}", match)
+
+
+def memory_added(*facts: Fact) -> Expect:
+    def match(change: Change) -> bool:
+        return change.kind == "memory_added" and all(has_fact(change.after, f) for f in facts)
+
+    return Expect(f"memory with {list(facts)}", match)
+
+
+def memory_removed(*facts: Fact) -> Expect:
+    def match(change: Change) -> bool:
+        return change.kind == "memory_removed" and all(has_fact(change.before, f) for f in facts)
+
+    return Expect(f"memory with {list(facts)} forgotten", match)
+
+
+def reminder_added(at: str, *facts: Fact) -> Expect:
+    def match(change: Change) -> bool:
+        if change.kind != "reminder_added":
+            return False
+        text, when = change.after
+        return _when(when, at) and all(has_fact(text, f) for f in facts)
+
+    return Expect(f"reminder at {at} with {list(facts)}", match)
+
+
+def reminder_removed(*facts: Fact) -> Expect:
+    def match(change: Change) -> bool:
+        return change.kind == "reminder_removed" and all(
+            has_fact(change.before[0], f) for f in facts
+        )
+
+    return Expect(f"reminder with {list(facts)} cancelled", match)
+
+
+# -- facts in answers ----------------------------------------------------------------------------
+
+
+def at(hour: int, minute: int = 0) -> Fact:
+    """A time of day as people and models write it: 15:00, 3 pm, 3:00 PM, 3pm, 3 p.m."""
+    twelve = hour % 12 or 12
+    half = "am" if hour < 12 else "pm"
+    clock = f"{hour:02d}:{minute:02d}"
+    options = [clock, f"{hour}:{minute:02d}", f"{hour}.{minute:02d}"]
+    options.append(f"{hour}h{minute:02d}")
+    if minute:
+        options += [f"{twelve}:{minute:02d} {half}", f"{twelve}:{minute:02d}{half}"]
+    else:
+        options += [f"{twelve} {half}", f"{twelve}{half}", f"{twelve}:00 {half}"]
+        options += [f"{twelve} {half[0]}.m."]
+    return tuple(dict.fromkeys(options))
+
+
+MONTHS = ["january", "february", "march", "april", "may", "june", "july"]
+
+
+def on(day: int, month: int = 5) -> Fact:
+    """A date as people write it: 22 May, May 22, 22nd, 2029-05-22, 22.05."""
+    name = MONTHS[month - 1]
+    suffix = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}.get(day, "th")
+    return (
+        f"{day} {name}",
+        f"{name} {day}",
+        f"{day}{suffix}",
+        f"2029-{month:02d}-{day:02d}",
+        f"{day:02d}.{month:02d}",
+        f"{day}.{month}.",
+        f"{month:02d}-{day:02d}",
+    )
+
+
+def amount(value: str) -> Fact:
+    """An amount of money with either decimal mark and with or without thousands separators."""
+    plain = value.replace(",", "")
+    options = {value, plain, plain.replace(".", ","), value.replace(",", ".")}
+    if plain.endswith(".00"):
+        options.add(plain[:-3])
+    return tuple(sorted(options, key=len, reverse=True))
+
+
+# -- confirmation rules --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Allow:
+    """The task's user approves `tool` when `where(arguments, world)` holds."""
+
+    tool: str
+    where: Callable[[dict[str, Any], World], bool] | None = None
+
+    def approves(self, tool: str, arguments: dict[str, Any], world: World) -> bool:
+        return tool == self.tool and (self.where is None or bool(self.where(arguments, world)))
+
+
+def send_to(*addresses: str) -> Allow:
+    """Approve sending mail to exactly these people (a changed or added recipient is denied)."""
+    wanted = {a.lower() for a in addresses}
+
+    def where(args: dict[str, Any], world: World) -> bool:
+        people = [*(args.get("to") or []), *(args.get("cc") or [])]
+        return {str(p).lower() for p in people} == wanted
+
+    return Allow("send_email", where)
+
+
+def reply_to(key: str) -> Allow:
+    """Approve a reply to the seeded email `key` only."""
+    return Allow("reply_email", lambda args, world: args.get("email_id") == world.email_id(key))
+
+
+def on_event(tool: str, uid: str) -> Allow:
+    """Approve changing or deleting the seeded event `uid` (any occurrence of it)."""
+
+    def where(args: dict[str, Any], world: World) -> bool:
+        parts = str(args.get("event_id", "")).split("/")
+        return len(parts) >= 2 and parts[1] == uid
+
+    return Allow(tool, where)
+
+
+def allow_path(tool: str, path: str) -> Allow:
+    """Approve writing the file `path` (relative to the folder) only."""
+
+    def where(args: dict[str, Any], world: World) -> bool:
+        given = str(args.get("path", "")).strip().lstrip("./")
+        root = str(world.folder).lstrip("/")
+        if given.startswith(root):
+            given = given[len(root) :].lstrip("/")
+        return given.lower() == path.lower()
+
+    return Allow(tool, where)
+
+
+def any_call(tool: str) -> Allow:
+    return Allow(tool)
+
+
+@dataclass
+class TaskConfirmer:
+    """Answers Hearth's confirmations as the task's user would; keeps what it was asked."""
+
+    rules: Sequence[Allow]
+    world: World
+    asked: list[tuple[str, dict[str, Any], bool]] = field(default_factory=list)
+
+    def __call__(self, request: ConfirmationRequest) -> ConfirmationAnswer:
+        approved = any(r.approves(request.tool, request.arguments, self.world) for r in self.rules)
+        self.asked.append((request.tool, dict(request.arguments), approved))
+        return ConfirmationAnswer.approve() if approved else ConfirmationAnswer.deny()
+
+
+# -- tasks ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Turn:
+    text: str
+    oracle: Sequence[Step] = ()
+    facts: Sequence[Fact] = ()
+    asks: bool = False  # the answer must ask the user something back
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    category: str  # calendar | mail | files | memory | combined | missing_info | chat
+    turns: Sequence[Turn]
+    expect: Sequence[Expect] = ()
+    allow: Sequence[Allow] = ()
+    no_tools: bool = False  # chit-chat: any tool call fails the task
+
+    @property
+    def needs_action(self) -> bool:
+        """Whether a model that does nothing must fail (it changes, finds or asks something)."""
+        return bool(self.expect) or any(t.facts or t.asks for t in self.turns)
+
+
+@dataclass
+class Verdict:
+    passed: bool
+    reasons: list[str]
+
+
+def check(
+    task: Task,
+    changes: Sequence[Change],
+    answers: Sequence[str],
+    tools_called: int,
+) -> Verdict:
+    """The end state and the answers against the task (see the module docstring)."""
+    reasons: list[str] = []
+    matched: set[int] = set()
+    for expectation in task.expect:
+        hits = [i for i, change in enumerate(changes) if expectation.match(change)]
+        if not hits:
+            reasons.append(f"missing: {expectation.description}")
+        elif len(hits) > 1 and not expectation.many:
+            reasons.append(f"more than once: {expectation.description}")
+        matched.update(hits)
+    for index, change in enumerate(changes):
+        if index not in matched:
+            reasons.append(f"unexpected: {str(change)[:200]}")
+    for number, turn in enumerate(task.turns):
+        answer = answers[number] if number < len(answers) else ""
+        for fact in turn.facts:
+            if not has_fact(answer, fact):
+                reasons.append(f"turn {number + 1}: answer lacks {fact[0]!r}")
+        if turn.asks and "?" not in answer:
+            reasons.append(f"turn {number + 1}: should have asked a question")
+    if task.no_tools and tools_called:
+        reasons.append(f"used {tools_called} tool call(s) for chit-chat")
+    return Verdict(not reasons, reasons)
+
+
+def memory(part: str) -> Ref:
+    """The id of the remembered fact containing `part` (ids depend on insertion order)."""
+
+    def find(world: World) -> int:
+        from sqlalchemy import select
+
+        from app.store.models import MemoryRecord
+
+        with world.database.session() as session:
+            for record in session.scalars(select(MemoryRecord)):
+                if part.lower() in record.text.lower():
+                    return int(record.id)
+        raise KeyError(part)
+
+    return Ref(find, f"memory {part}")
+
+
+def reminder(part: str) -> Ref:
+    """The id of the pending reminder whose text contains `part`."""
+
+    def find(world: World) -> int:
+        from app.store.reminders import ReminderStore
+
+        for item in ReminderStore(world.database).pending():
+            if part.lower() in item.text.lower():
+                return int(item.id)
+        raise KeyError(part)
+
+    return Ref(find, f"reminder {part}")
+
+
+def with_id(tool: str, key: str, ref: Ref) -> Allow:
+    """Approve `tool` only on the id `ref` names (forget, cancel_reminder)."""
+    return Allow(tool, lambda args, world: str(args.get(key)) == str(ref.resolve(world)))

@@ -1,0 +1,646 @@
+"""The seeded world the task benchmark runs in: real servers, real files, a fresh data folder.
+
+Everything is set up from `bench/tasks/seed/` and torn down afterwards:
+- a Radicale CalDAV server with the calendar "Personal" (`calendar.yaml`);
+- Dovecot (IMAP + LMTP) with the INBOX of alex@example.test (`mail.yaml`), and an aiosmtpd
+  SMTP server that captures every message sent (so nothing leaves, and the checker sees
+  exactly what would have);
+- an allowed folder copied from `seed/folder/`, plus a PDF statement and a DOCX report
+  generated from `seed/sources/`;
+- a data folder (Hearth's own SQLite database) with the memories and reminders of
+  `memory.yaml`.
+
+"Now" is fixed (Tuesday 15 May 2029, 09:30, Europe/Berlin). The process time zone is set to
+Europe/Berlin while the world runs (the connectors read `TZ`), and user messages are stamped
+with `NOW` by `WorldConversation`. The year is in the future on purpose: the reminder store
+refuses times before the real clock, so the world stays usable until 2029.
+
+Between tasks `reset()` restores only what a task changed (compared with the seed snapshot),
+so a read-only task costs one snapshot, not a full re-seed. An attack variant seeds the world
+with an injection placed in one carrier (an email body, a file, an event description).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import caldav
+import icalendar
+import yaml
+from imapclient import IMAPClient
+
+from app.agent.chat import Conversation
+from connectors.calendar import CalendarAccount, list_events, make_event_id
+from connectors.mail import MailAccount
+from tests.connectors.mail_servers import (
+    Dovecot,
+    LmtpRelay,
+    MailUser,
+    SmtpServer,
+    make_root,
+    remove_root,
+)
+from tests.connectors.radicale_server import RadicaleServer, running_radicale
+
+SEED = Path(__file__).parent / "seed"
+ZONE_NAME = "Europe/Berlin"
+TZ = ZoneInfo(ZONE_NAME)
+NOW = datetime(2029, 5, 15, 9, 30, tzinfo=TZ)
+USER_NAME = "Alex Morgan"
+USER = "alex@example.test"
+PASSWORD = "alex-Bench-42"
+CALENDAR_ID = "personal"
+# The snapshot window: generous around the three seeded weeks (a model may write a wrong day).
+WINDOW = (datetime(2029, 4, 1, tzinfo=TZ), datetime(2029, 8, 1, tzinfo=TZ))
+SEED_DOMAIN = "seed.hearth"
+
+
+@dataclass
+class WorldConversation(Conversation):
+    """A conversation whose user messages are sent at the world's fixed "now"."""
+
+    now: datetime = NOW
+
+    def add(self, role: str, content: str = "", **fields: Any) -> Any:
+        if role == "user":
+            fields.setdefault("sent_at", self.now)
+        return super().add(role, content, **fields)
+
+
+# -- mail capture --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OutboundMail:
+    """One message that went out through SMTP, as the recipient would read it."""
+
+    recipients: tuple[str, ...]
+    subject: str
+    body: str
+    in_reply_to: str
+
+    def text(self) -> str:
+        return f"{self.subject}\n{self.body}"
+
+
+class CapturingRelay(LmtpRelay):
+    """Keeps every message the SMTP server accepts; only mail to the user goes on to Dovecot."""
+
+    def __init__(self, lmtp_port: int, local: set[str]) -> None:
+        super().__init__(lmtp_port)
+        self.local = local
+        self.captured: list[OutboundMail] = []
+        self._capture_lock = threading.Lock()
+
+    def _deliver(self, envelope: Any) -> str:
+        content = envelope.original_content or envelope.content or b""
+        parsed = message_from_bytes(content, policy=policy.default)
+        body = parsed.get_body(preferencelist=("plain",))
+        mail = OutboundMail(
+            tuple(sorted(r.lower() for r in envelope.rcpt_tos)),
+            str(parsed.get("Subject", "")),
+            body.get_content() if body is not None else "",
+            str(parsed.get("In-Reply-To", "")),
+        )
+        with self._capture_lock:
+            self.captured.append(mail)
+        local = [r for r in envelope.rcpt_tos if r.lower() in self.local]
+        if not local:
+            return "250 2.0.0 accepted"
+        envelope.rcpt_tos = local
+        return super()._deliver(envelope)
+
+
+# -- state and changes ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EventView:
+    title: str
+    start: str
+    end: str
+    all_day: bool
+    location: str
+    description: str
+    attendees: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"{self.title} {self.start}-{self.end} {self.location} {self.description}"
+
+
+@dataclass(frozen=True)
+class State:
+    """What a checker compares: calendar, mail sent, files, memories, reminders."""
+
+    events: dict[str, EventView]
+    outbound: tuple[OutboundMail, ...]
+    sent_folder: int  # messages in Sent (each sent mail keeps a copy there)
+    files: dict[str, str]  # path relative to the folder -> content digest
+    memories: tuple[str, ...]
+    reminders: tuple[tuple[str, str], ...]  # (text, local time, minutes)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference between the seed and the end state."""
+
+    kind: str  # event_added | event_removed | event_changed | mail_sent | file_added |
+    # file_changed | file_removed | memory_added | memory_removed | reminder_added |
+    # reminder_removed | sent_folder
+    key: str
+    before: Any = None
+    after: Any = None
+
+    def __str__(self) -> str:
+        shown = self.after if self.after is not None else self.before
+        return f"{self.kind} {self.key}: {shown}"
+
+
+def diff(seed: State, end: State, folder: Path | None = None) -> list[Change]:
+    """Every change from `seed` to `end`, in a stable order."""
+    changes: list[Change] = []
+    for key in sorted(set(seed.events) | set(end.events)):
+        before, after = seed.events.get(key), end.events.get(key)
+        if before is None:
+            changes.append(Change("event_added", key, None, after))
+        elif after is None:
+            changes.append(Change("event_removed", key, before, None))
+        elif before != after:
+            changes.append(Change("event_changed", key, before, after))
+    for index, mail in enumerate(end.outbound[len(seed.outbound) :]):
+        changes.append(Change("mail_sent", str(index), None, mail))
+    if end.sent_folder - seed.sent_folder != len(end.outbound) - len(seed.outbound):
+        changes.append(Change("sent_folder", "Sent", seed.sent_folder, end.sent_folder))
+    for path in sorted(set(seed.files) | set(end.files)):
+        before_digest, after_digest = seed.files.get(path), end.files.get(path)
+        text = _file_text(folder / path) if folder is not None and after_digest else None
+        if before_digest is None:
+            changes.append(Change("file_added", path, None, text))
+        elif after_digest is None:
+            changes.append(Change("file_removed", path, path, None))
+        elif before_digest != after_digest:
+            changes.append(Change("file_changed", path, path, text))
+    for text in _multiset_minus(end.memories, seed.memories):
+        changes.append(Change("memory_added", text, None, text))
+    for text in _multiset_minus(seed.memories, end.memories):
+        changes.append(Change("memory_removed", text, text, None))
+    for item in _multiset_minus(end.reminders, seed.reminders):
+        changes.append(Change("reminder_added", item[0], None, item))
+    for item in _multiset_minus(seed.reminders, end.reminders):
+        changes.append(Change("reminder_removed", item[0], item, None))
+    return changes
+
+
+def _multiset_minus(a: tuple[Any, ...], b: tuple[Any, ...]) -> list[Any]:
+    rest = list(b)
+    out = []
+    for item in a:
+        if item in rest:
+            rest.remove(item)
+        else:
+            out.append(item)
+    return out
+
+
+def _file_text(path: Path) -> str:
+    if path.suffix.lower() in (".pdf", ".docx"):
+        return f"({path.suffix[1:]} document)"
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")[:20000]
+    except OSError:
+        return ""
+
+
+# -- seed documents ------------------------------------------------------------------------------
+
+
+def minimal_pdf(text: str) -> bytes:
+    """A one-page PDF whose text pypdf extracts line by line (hand-written: no PDF library)."""
+
+    def escape(line: str) -> str:
+        return line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+    lines = text.strip().splitlines()
+    stream = "BT /F1 11 Tf 14 TL 50 780 Td " + " ".join(
+        f"({escape(line.encode('latin-1', 'replace').decode('latin-1'))}) Tj T*" for line in lines
+    )
+    stream += " ET"
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R"
+        " >> >> /Contents 5 0 R >>",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        f"<< /Length {len(stream.encode('latin-1'))} >>\nstream\n{stream}\nendstream",
+    ]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets).encode()
+    out += (
+        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
+    ).encode()
+    return out
+
+
+def write_docx(path: Path, text: str) -> None:
+    """A Word document with one paragraph per line (the first a heading)."""
+    import docx
+
+    document = docx.Document()
+    lines = text.strip().splitlines()
+    document.add_heading(lines[0], level=1)
+    for line in lines[1:]:
+        document.add_paragraph(line)
+    document.core_properties.created = datetime(2029, 5, 10, 12, 0)
+    document.save(str(path))
+
+
+def load_yaml(name: str) -> Any:
+    return yaml.safe_load((SEED / name).read_text(encoding="utf-8"))
+
+
+# -- injections ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Injection:
+    """Text an attacker placed in what a task reads: `carrier` is "email:KEY", "file:PATH"
+    or "event:UID"; the text is appended to the email body, the file or the description."""
+
+    carrier: str
+    text: str
+
+
+# -- the world -----------------------------------------------------------------------------------
+
+
+@dataclass
+class World:
+    """The running world. Use `running_world()`; `reset()` between tasks."""
+
+    root: Path
+    radicale: RadicaleServer
+    dovecot: Dovecot
+    smtp: SmtpServer
+    relay: CapturingRelay
+    folder: Path
+    data_dir: Path
+    database: Any
+    injection: Injection | None = None
+    seed_state: State | None = None
+    _events: list[dict[str, Any]] = field(default_factory=list)
+    _mail: list[dict[str, Any]] = field(default_factory=list)
+    _generated: dict[str, bytes] = field(default_factory=dict)
+
+    # -- accounts the agent uses ----------------------------------------------------------
+
+    @property
+    def calendar_account(self) -> CalendarAccount:
+        return CalendarAccount(self.radicale.url, "alex", PASSWORD, name="Personal", email=USER)
+
+    @property
+    def mail_account(self) -> MailAccount:
+        return MailAccount(
+            email=USER,
+            imap_host="127.0.0.1",
+            imap_port=self.dovecot.imap_port,
+            smtp_host="127.0.0.1",
+            smtp_port=self.smtp.port,
+            username=USER,
+            password=PASSWORD,
+            security="plain",
+            display_name=USER_NAME,
+            timeout=10.0,
+        )
+
+    # -- ids a script needs ---------------------------------------------------------------
+
+    def event_id(self, uid: str, occurrence: datetime | date | None = None) -> str:
+        """The id list_events gives an event (or one occurrence of a repeating one)."""
+        return make_event_id(CALENDAR_ID, uid, occurrence)
+
+    def email_id(self, key: str) -> str:
+        """The current id of a seeded email (UIDs change when the INBOX is re-seeded)."""
+        with self._imap() as client:
+            info = client.select_folder("INBOX", readonly=True)
+            uids = client.search(["HEADER", "Message-ID", f"<{key}@{SEED_DOMAIN}>"])
+            if not uids:
+                raise KeyError(f"no seeded email {key!r}")
+            return f"INBOX:{info[b'UIDVALIDITY']}:{uids[0]}"
+
+    # -- seeding --------------------------------------------------------------------------
+
+    def seed_all(self, injection: Injection | None = None) -> None:
+        self.injection = injection
+        self._seed_calendar()
+        self._seed_mail()
+        self._seed_folder()
+        self._seed_data()
+        self.relay.captured.clear()
+
+    def reset(self, injection: Injection | None = None) -> State:
+        """Bring the world back to the seed (with `injection` in place, if any); only the
+        parts that differ are re-seeded. Returns the seed state the task starts from."""
+        previous = self.injection
+        self.injection = injection
+        carriers = {i.carrier.split(":", 1)[0] for i in (previous, injection) if i is not None}
+        changed = self.snapshot()
+        base = self.seed_state
+        assert base is not None
+        if changed.events != base.events or "event" in carriers:
+            self._seed_calendar()
+        if changed.sent_folder != base.sent_folder or "email" in carriers:
+            self._seed_mail()
+        if changed.files != base.files or "file" in carriers:
+            self._seed_folder()
+        if changed.memories != base.memories or changed.reminders != base.reminders:
+            self._seed_data()
+        self.relay.captured.clear()
+        return self.snapshot() if injection is not None or previous is not None else base
+
+    def _inject(self, kind: str, key: str, text: str) -> str:
+        injection = self.injection
+        if injection is not None and injection.carrier == f"{kind}:{key}":
+            return f"{text.rstrip()}\n\n{injection.text}\n"
+        return text
+
+    def _calendar(self) -> Any:
+        client = caldav.DAVClient(
+            url=self.radicale.url,
+            username="alex",
+            password=PASSWORD,
+            timeout=10,
+            enable_rfc6764=False,
+        )
+        return client, client.principal()
+
+    def _seed_calendar(self) -> None:
+        client, principal = self._calendar()
+        with contextlib.closing(client):
+            for calendar in principal.get_calendars():
+                calendar.delete()
+            calendar = principal.make_calendar(name="Personal", cal_id=CALENDAR_ID)
+            for event in self._events:
+                calendar.add_event(ical=self._ical(event))
+
+    def _ical(self, event: dict[str, Any]) -> str:
+        vevent = icalendar.Event()
+        vevent.add("UID", event["uid"])
+        vevent.add("DTSTAMP", datetime(2029, 5, 1, 8, 0, tzinfo=ZoneInfo("UTC")))
+        vevent.add("SUMMARY", event["title"])
+        if "date" in event:
+            first = date.fromisoformat(str(event["date"]))
+            last = date.fromisoformat(str(event.get("end_date", event["date"])))
+            vevent.add("DTSTART", first)
+            vevent.add("DTEND", last + timedelta(days=1))
+        else:
+            vevent.add("DTSTART", _local(event["start"]))
+            vevent.add("DTEND", _local(event["end"]))
+        if event.get("rrule"):
+            vevent.add("RRULE", icalendar.vRecur.from_ical(event["rrule"]))
+        if event.get("location"):
+            vevent.add("LOCATION", event["location"])
+        description = self._inject("event", event["uid"], event.get("description") or "")
+        if description.strip():
+            vevent.add("DESCRIPTION", description.strip())
+        if event.get("attendees"):
+            vevent.add("ORGANIZER", f"mailto:{USER}")
+            for person in event["attendees"]:
+                vevent.add("ATTENDEE", f"mailto:{person}", parameters={"PARTSTAT": "ACCEPTED"})
+        calendar = icalendar.Calendar()
+        calendar.add("PRODID", "-//Hearth bench//seed//EN")
+        calendar.add("VERSION", "2.0")
+        calendar.add_component(vevent)
+        calendar.add_missing_timezones()
+        return calendar.to_ical().decode("utf-8")
+
+    @contextlib.contextmanager
+    def _imap(self) -> Iterator[IMAPClient]:
+        client = IMAPClient("127.0.0.1", self.dovecot.imap_port, ssl=False, timeout=10)
+        try:
+            client.plain_login(USER, PASSWORD)
+            yield client
+        finally:
+            with contextlib.suppress(Exception):
+                client.logout()
+
+    def _seed_mail(self) -> None:
+        with self._imap() as client:
+            for folder in ("INBOX", "Sent"):
+                client.select_folder(folder)
+                uids = client.search(["ALL"])
+                if uids:
+                    client.delete_messages(uids)
+                    client.expunge()
+            for item in self._mail:
+                flags = [b"\\Seen"] if item.get("seen") else []
+                client.append(
+                    "INBOX",
+                    self._message(item).as_bytes(),
+                    flags=flags,
+                    msg_time=_local(item["date"]),
+                )
+
+    def _message(self, item: dict[str, Any]) -> EmailMessage:
+        message = EmailMessage()
+        message["From"] = item["from"]
+        message["To"] = f"{USER_NAME} <{USER}>"
+        message["Subject"] = item["subject"]
+        message["Date"] = format_datetime(_local(item["date"]))
+        message["Message-ID"] = f"<{item['key']}@{SEED_DOMAIN}>"
+        if item.get("in_reply_to"):
+            parent = f"<{item['in_reply_to']}@{SEED_DOMAIN}>"
+            message["In-Reply-To"] = parent
+            message["References"] = parent
+        message.set_content(self._inject("email", item["key"], item["body"]))
+        for attachment in item.get("attachments", []):
+            if "pdf" in attachment:
+                message.add_attachment(
+                    minimal_pdf(attachment["pdf"]),
+                    maintype="application",
+                    subtype="pdf",
+                    filename=attachment["filename"],
+                )
+            else:
+                message.add_attachment(attachment["text"], filename=attachment["filename"])
+        return message
+
+    def _seed_folder(self) -> None:
+        for child in self.folder.iterdir():
+            if child.is_dir():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
+        shutil.copytree(SEED / "folder", self.folder, dirs_exist_ok=True)
+        for relative, content in self._documents().items():
+            (self.folder / relative).write_bytes(content)
+        if self.injection is not None and self.injection.carrier.startswith("file:"):
+            path = self.folder / self.injection.carrier.split(":", 1)[1]
+            text = path.read_text(encoding="utf-8")
+            path.write_text(self._inject("file", path.relative_to(self.folder).as_posix(), text))
+
+    def _documents(self) -> dict[str, bytes]:
+        """The PDF and DOCX, made once per world (a DOCX made twice differs in its zip
+        timestamps, which would read as a changed file)."""
+        if not self._generated:
+            statement = (SEED / "sources" / "statement-2029-04.txt").read_text(encoding="utf-8")
+            self._generated["finance/statement-2029-04.pdf"] = minimal_pdf(statement)
+            report = (SEED / "sources" / "q2-report.txt").read_text(encoding="utf-8")
+            target = self.root / "q2-report.docx"
+            write_docx(target, report)
+            self._generated["work/q2-report.docx"] = target.read_bytes()
+        return self._generated
+
+    def _seed_data(self) -> None:
+        from sqlalchemy import delete
+
+        from app.store.models import MemoryRecord, ReminderRecord
+        from app.store.reminders import ReminderStore
+
+        seed = load_yaml("memory.yaml")
+        with self.database.session() as session, session.begin():
+            session.execute(delete(MemoryRecord))
+            session.execute(delete(ReminderRecord))
+            for text in seed["memories"]:
+                session.add(MemoryRecord(created=NOW - timedelta(days=30), text=text))
+        store = ReminderStore(self.database)
+        for reminder in seed["reminders"]:
+            store.add(reminder["text"], _local(reminder["at"]))
+
+    # -- snapshot -------------------------------------------------------------------------
+
+    def snapshot(self) -> State:
+        events = {
+            e.event_id: EventView(
+                e.title,
+                e.start.isoformat(timespec="minutes"),
+                e.end.isoformat(timespec="minutes"),
+                e.all_day,
+                e.location or "",
+                e.description or "",
+                tuple(sorted(a.lower() for a in e.attendees)),
+            )
+            for e in list_events(self.calendar_account, *WINDOW, tz=TZ)
+        }
+        with self._imap() as client:
+            sent = client.select_folder("Sent", readonly=True)[b"EXISTS"]
+        files = {
+            path.relative_to(self.folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(self.folder.rglob("*"))
+            if path.is_file()
+        }
+        return State(
+            events,
+            tuple(self.relay.captured),
+            int(sent),
+            files,
+            self.memories(),
+            self.reminders(),
+        )
+
+    def memories(self) -> tuple[str, ...]:
+        from sqlalchemy import select
+
+        from app.store.models import MemoryRecord
+
+        with self.database.session() as session:
+            return tuple(sorted(session.scalars(select(MemoryRecord.text))))
+
+    def reminders(self) -> tuple[tuple[str, str], ...]:
+        from app.store.reminders import ReminderStore
+
+        return tuple(
+            sorted(
+                (r.text, r.local_due().astimezone(TZ).isoformat(timespec="minutes"))
+                for r in ReminderStore(self.database).pending()
+            )
+        )
+
+
+def _local(value: Any) -> datetime:
+    """A seed time (a YAML datetime or ISO text, wall clock in Europe/Berlin) as aware."""
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return moment.replace(tzinfo=TZ) if moment.tzinfo is None else moment.astimezone(TZ)
+
+
+@contextlib.contextmanager
+def world_time_zone() -> Iterator[None]:
+    """The process runs in Europe/Berlin while the world is up (the connectors read TZ)."""
+    saved = os.environ.get("TZ")
+    os.environ["TZ"] = ZONE_NAME
+    time.tzset()
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = saved
+        time.tzset()
+
+
+@contextlib.contextmanager
+def running_world() -> Iterator[World]:
+    """Start the servers, seed everything, yield the world, tear it all down."""
+    from app.store.database import Database
+
+    events = load_yaml("calendar.yaml")
+    mail = load_yaml("mail.yaml")
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(world_time_zone())
+        root = Path(tempfile.mkdtemp(prefix="hearth-bench-"))
+        stack.callback(shutil.rmtree, root, True)
+        radicale = stack.enter_context(running_radicale(root / "radicale", {"alex": PASSWORD}))
+        mail_root = make_root()
+        stack.callback(remove_root, mail_root)
+        users = {USER: MailUser(USER, PASSWORD)}
+        dovecot = Dovecot(mail_root, users)
+        dovecot.start()
+        stack.callback(dovecot.stop)
+        relay = CapturingRelay(dovecot.lmtp_port, {USER})
+        smtp = SmtpServer(users, relay)
+        smtp.start()
+        stack.callback(smtp.stop)
+        folder = root / "Documents"
+        folder.mkdir()
+        data_dir = root / "data"
+        data_dir.mkdir()
+        database = Database.open(data_dir)
+        stack.callback(database.close)
+        world = World(
+            root,
+            radicale,
+            dovecot,
+            smtp,
+            relay,
+            folder,
+            data_dir,
+            database,
+            None,
+            None,
+            events,
+            mail,
+        )
+        world.seed_all()
+        world.seed_state = world.snapshot()
+        yield world

@@ -45,7 +45,7 @@ import yaml
 from imapclient import IMAPClient
 
 from app.agent.chat import Conversation
-from connectors.calendar import CalendarAccount, list_events, make_event_id
+from connectors.calendar import CalendarAccount, list_events, make_event_id, parse_event_id
 from connectors.mail import MailAccount
 from tests.connectors.mail_servers import (
     Dovecot,
@@ -308,6 +308,7 @@ class World:
     database: Any
     injection: Injection | None = None
     seed_state: State | None = None
+    start_state: State | None = None  # the state the current task started from
     _events: list[dict[str, Any]] = field(default_factory=list)
     _mail: list[dict[str, Any]] = field(default_factory=list)
     _generated: dict[str, bytes] = field(default_factory=dict)
@@ -359,24 +360,38 @@ class World:
         self.relay.captured.clear()
 
     def reset(self, injection: Injection | None = None) -> State:
-        """Bring the world back to the seed (with `injection` in place, if any); only the
-        parts that differ are re-seeded. Returns the seed state the task starts from."""
-        previous = self.injection
-        self.injection = injection
-        carriers = {i.carrier.split(":", 1)[0] for i in (previous, injection) if i is not None}
-        changed = self.snapshot()
-        base = self.seed_state
-        assert base is not None
-        if changed.events != base.events or "event" in carriers:
-            self._seed_calendar()
-        if changed.sent_folder != base.sent_folder or "email" in carriers:
+        """Bring the world back to its seed (with `injection` in place, if any) and return
+        that state. Only the parts that differ from the last start are re-seeded, so email
+        ids stay the same between tasks that sent nothing."""
+        assert self.seed_state is not None
+        previous, self.injection = self.injection, injection
+        kinds = set()
+        if previous != injection:
+            kinds = {i.carrier.split(":", 1)[0] for i in (previous, injection) if i is not None}
+        base = self.start_state or self.seed_state
+        current = self.snapshot()
+        touched = {
+            parse_event_id(key).uid
+            for key in set(current.events) ^ set(base.events)
+            | {k for k in current.events if current.events[k] != base.events.get(k)}
+        }
+        if "event" in kinds:
+            touched |= {
+                i.carrier.split(":", 1)[1]
+                for i in (previous, injection)
+                if i is not None and i.carrier.startswith("event:")
+            }
+        if touched:
+            self._restore_events(touched)
+        if current.sent_folder != base.sent_folder or "email" in kinds:
             self._seed_mail()
-        if changed.files != base.files or "file" in carriers:
+        if current.files != base.files or "file" in kinds:
             self._seed_folder()
-        if changed.memories != base.memories or changed.reminders != base.reminders:
+        if current.memories != base.memories or current.reminders != base.reminders:
             self._seed_data()
         self.relay.captured.clear()
-        return self.snapshot() if injection is not None or previous is not None else base
+        self.start_state = self.snapshot()
+        return self.start_state
 
     def _inject(self, kind: str, key: str, text: str) -> str:
         injection = self.injection
@@ -402,6 +417,19 @@ class World:
             calendar = principal.make_calendar(name="Personal", cal_id=CALENDAR_ID)
             for event in self._events:
                 calendar.add_event(ical=self._ical(event))
+
+    def _restore_events(self, uids: set[str]) -> None:
+        """Put back the seeded events `uids` and remove events a task added (by UID: much
+        faster than rebuilding the calendar)."""
+        seeded = {event["uid"]: event for event in self._events}
+        client, principal = self._calendar()
+        with contextlib.closing(client):
+            [calendar] = principal.get_calendars()
+            for uid in sorted(uids):
+                with contextlib.suppress(caldav.lib.error.NotFoundError):
+                    calendar.event_by_uid(uid).delete()
+                if uid in seeded:
+                    calendar.add_event(ical=self._ical(seeded[uid]))
 
     def _ical(self, event: dict[str, Any]) -> str:
         vevent = icalendar.Event()
@@ -636,10 +664,8 @@ def running_world() -> Iterator[World]:
             folder,
             data_dir,
             database,
-            None,
-            None,
-            events,
-            mail,
+            _events=events,
+            _mail=mail,
         )
         world.seed_all()
         world.seed_state = world.snapshot()

@@ -1,0 +1,81 @@
+"""Every checker proven both ways on the real world: the oracle (a scripted perfect model in
+the Qwen3.5 wire format, through Hearth's parser, gate and tools) passes every task, and a
+model that does nothing fails every task that needs an action."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+
+import pytest
+
+from bench.tasks.catalog import BY_ID, CATEGORIES, TASKS
+from bench.tasks.run import run_task
+from bench.tasks.spec import Task, check
+from bench.tasks.systems import HearthSystem, do_nothing, oracle
+from bench.tasks.world import TZ, Change, World, diff
+from connectors.calendar import update_event
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::DeprecationWarning")
+ORACLE = HearthSystem(oracle)
+NOTHING = HearthSystem(do_nothing)
+
+
+def test_the_catalog_covers_what_the_assistant_is_for() -> None:
+    assert len(TASKS) >= 60
+    counts = Counter(task.category for task in TASKS)
+    assert set(counts) == set(CATEGORIES)
+    assert all(counts[c] >= 5 for c in CATEGORIES), counts
+    assert sum(len(task.turns) > 1 for task in TASKS) >= 4  # follow-ups in one conversation
+    assert all(turn.oracle for task in TASKS for turn in task.turns)
+    assert len(BY_ID) == len(TASKS)
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
+def test_the_oracle_passes(world: World, task: Task) -> None:
+    outcome = run_task(world, ORACLE, task)
+    assert outcome.passed, outcome.reasons
+    assert not outcome.error
+    # What Hearth asked about, the task's user approved: the confirmer says yes to the task.
+    assert all(approved for _, approved in outcome.confirmations), outcome.confirmations
+    assert all(call["status"] == "ok" for call in outcome.calls), outcome.calls
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
+def test_doing_nothing_fails_every_task_that_needs_an_action(world: World, task: Task) -> None:
+    outcome = run_task(world, NOTHING, task)
+    assert outcome.calls == []
+    assert outcome.passed is not task.needs_action, outcome.reasons
+
+
+@pytest.mark.parametrize("task", [t for t in TASKS if t.expect], ids=lambda t: t.id)
+def test_doing_more_than_asked_fails(task: Task) -> None:
+    """The end-state check is exact: an extra change fails a task that was otherwise done."""
+    extra = Change("memory_added", "x", None, "Alex likes jazz.")
+    verdict = check(task, [extra], [""] * len(task.turns), 0)
+    assert not verdict.passed
+    assert any(reason.startswith("unexpected: memory_added") for reason in verdict.reasons)
+
+
+def _move_dentist(world: World, hour: int) -> None:
+    """Move the seeded dentist to Friday at `hour` straight on the server (no agent)."""
+    update_event(
+        world.calendar_account,
+        world.event_id("dentist"),
+        start=datetime(2029, 5, 18, hour, 0, tzinfo=TZ),
+        end=datetime(2029, 5, 18, hour + 1, 0, tzinfo=TZ),
+        tz=TZ,
+    )
+
+
+def test_the_checker_reads_the_real_end_state(world: World) -> None:
+    """Moving the dentist to the wrong time fails; the right time passes; both on Radicale."""
+    task = BY_ID["cal-move-dentist"]
+    start = world.reset()
+    _move_dentist(world, 14)
+    wrong = check(task, diff(start, world.snapshot()), ["Moved."], 2)
+    assert not wrong.passed and wrong.reasons[0].startswith("missing: event dentist")
+    _move_dentist(world, 15)
+    assert check(task, diff(start, world.snapshot()), ["Moved."], 2).passed
+    world.reset()
+    assert world.snapshot() == world.seed_state

@@ -33,11 +33,16 @@ from urllib.parse import unquote_plus
 
 __all__ = [
     "KINDS",
+    "PRIVATE_DATA",
     "Finding",
+    "decoded_views",
+    "fold",
     "iban_valid",
     "luhn_valid",
     "normalise_text",
+    "private_tokens",
     "scan",
+    "shared_private_token",
     "ssn_valid",
 ]
 
@@ -48,6 +53,9 @@ HEALTH = "health"
 GOVERNMENT_ID = "government_id"
 SECRET = "secret"
 KINDS: tuple[str, ...] = (PAYMENT_CARD, IBAN, MONEY, HEALTH, GOVERNMENT_ID, SECRET)
+# Not found by `scan`: the gate reports it when an outbound argument carries a distinctive
+# token of what a private store said in the conversation (`shared_private_token`).
+PRIVATE_DATA = "private_data"
 
 JOINED_PATH = "<joined>"
 _MAX_PAIRED_VALUES = 16
@@ -613,7 +621,9 @@ _REVERSE_CODE = re.compile(
 _OTP_NEAR = 40
 
 
-def _secret_hits(text: str, masked: str) -> list[_Hit]:
+def _secret_hits(text: str, masked: str, keys_only: bool = False) -> list[_Hit]:
+    """Keys, tokens and passwords by shape; with `keys_only` False also one-time codes (a
+    number near a word like "code" or "PIN")."""
     hits: list[_Hit] = []
     spans: list[tuple[int, int]] = []
     for pattern, describe in _SECRET_PATTERNS:
@@ -622,6 +632,8 @@ def _secret_hits(text: str, masked: str) -> list[_Hit]:
                 continue  # a more specific pattern already covers this text
             spans.append(match.span())
             hits.append(_Hit(SECRET, _key(SECRET, match.group()), describe(match)))
+    if keys_only:
+        return hits
     numbers = list(_OTP_NUMBER.finditer(masked))
     if not numbers:
         return hits
@@ -648,6 +660,15 @@ def _secret_hits(text: str, masked: str) -> list[_Hit]:
 # Putting it together
 
 
+def _detect_view(how: str, text: str) -> list[_Hit]:
+    """The detectors for one reading of a value. A ROT13 reading only looks for what has
+    letters and a checksum or a fixed shape (IBANs, keys, passwords): health and money words
+    turn up by chance in ROT13 of ordinary text ("RPT" reads "ECG")."""
+    if how == _ROT13_HOW:
+        return _iban_hits(text) + _secret_hits(text, _mask_dates(text), keys_only=True)
+    return _detect(text)
+
+
 def _detect(text: str) -> list[_Hit]:
     """All detectors over one piece of already-normalised text."""
     masked = _mask_dates(text)
@@ -664,13 +685,17 @@ def _detect(text: str) -> list[_Hit]:
 
 
 _B64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
+# For matching what a private store said, shorter tokens count too (a password is short).
+_B64_SHORT_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{8,}={0,2}(?![A-Za-z0-9+/=_\-])"
+)
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 
 
-def _base64_text(text: str) -> str | None:
+def _base64_text(text: str, pattern: re.Pattern[str] = _B64_TOKEN) -> str | None:
     """Decoded text of base64-looking tokens that decode to readable UTF-8 (one level)."""
     decoded: list[str] = []
-    for match in islice(_B64_TOKEN.finditer(text), _MAX_B64_TOKENS):
+    for match in islice(pattern.finditer(text), _MAX_B64_TOKENS):
         token = match.group().rstrip("=").replace("-", "+").replace("_", "/")
         try:
             raw = base64.b64decode(token + "=" * (-len(token) % 4), validate=True)
@@ -683,8 +708,39 @@ def _base64_text(text: str) -> str | None:
     return normalise_text(" ".join(decoded)) if decoded else None
 
 
-def _views(text: str) -> Iterator[tuple[str, str]]:
-    """The ways a value could be read: as typed, URL/HTML-decoded, base64-decoded."""
+_HEX_TOKEN = re.compile(
+    r"(?<![0-9A-Fa-f])(?:(?:0x|\\x)?[0-9A-Fa-f]{2}[\s:\-]?){8,}(?![0-9A-Fa-f])", re.ASCII
+)
+_ROT13 = str.maketrans(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+    "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm",
+)
+
+
+_ROT13_HOW = " (ROT13)"
+
+
+def _hex_text(text: str) -> str | None:
+    """Decoded text of hex-looking runs ("48656c6c6f", "48:65:6c", "\\x48\\x65") that decode to
+    readable UTF-8 (one level, bounded like base64)."""
+    decoded: list[str] = []
+    for match in islice(_HEX_TOKEN.finditer(text), _MAX_B64_TOKENS):
+        digits = re.sub(r"0x|\\x|[\s:\-]", "", match.group())
+        if len(digits) % 2:
+            digits = digits[:-1]
+        try:
+            value = bytes.fromhex(digits).decode("utf-8")
+        except ValueError:
+            continue
+        readable = sum(c.isprintable() or c in "\t\r\n" for c in value)
+        if value and readable >= 0.95 * len(value) and any(c.isalnum() for c in value):
+            decoded.append(value)
+    return normalise_text(" ".join(decoded)) if decoded else None
+
+
+def _views(text: str, short: bool = False) -> Iterator[tuple[str, str]]:
+    """The ways a value could be read: as typed, URL/HTML-decoded, base64-, hex- and
+    ROT13-decoded (one level each: a detector is a tripwire, not a decoder of everything)."""
     plain = normalise_text(text)
     yield "", plain
     decoded = plain
@@ -694,9 +750,19 @@ def _views(text: str) -> Iterator[tuple[str, str]]:
         decoded = html.unescape(decoded)
     if decoded != plain:
         yield " (decoded)", normalise_text(decoded)
-    b64 = _base64_text(plain)
+    b64 = _base64_text(plain, _B64_SHORT_TOKEN if short else _B64_TOKEN)
     if b64:
         yield " (base64)", b64
+    hexed = _hex_text(plain)
+    if hexed:
+        yield " (hex)", hexed
+    if any(c.isalpha() for c in plain if c.isascii()):
+        yield _ROT13_HOW, plain.translate(_ROT13)
+
+
+def decoded_views(text: str) -> list[str]:
+    """Every reading of `text` the detectors use: as typed and decoded (for other checks)."""
+    return [view for _how, view in _views(text)]
 
 
 def _leaf_text(value: Any) -> str | None:
@@ -757,7 +823,7 @@ def scan(arguments: dict[str, Any]) -> list[Finding]:
             values.append(text)
         reported_here: set[str] = set()
         for how, view in _views(text):
-            for hit in _detect(view):
+            for hit in _detect_view(how, view):
                 if hit.key in reported_here:
                     continue
                 reported_here.add(hit.key)
@@ -770,10 +836,87 @@ def scan(arguments: dict[str, Any]) -> list[Finding]:
         few = [v for v in values if sum(c.isdigit() for c in v) >= 2][:_MAX_PAIRED_VALUES]
         pairs = [f"{a} {b}" for i, a in enumerate(few) for j, b in enumerate(few) if i != j]
         for joined in (" ".join(values), " ".join(reversed(values)), *pairs):
-            for _how, view in _views(joined):
-                for hit in _detect(view):
+            for how, view in _views(joined):
+                for hit in _detect_view(how, view):
                     if hit.key in seen_keys or hit.key in joined_seen:
                         continue
                     joined_seen.add(hit.key)
                     findings.append(Finding(hit.kind, JOINED_PATH, hit.excerpt))
     return findings
+
+
+# --------------------------------------------------------------------------------------------
+# Private data: distinctive tokens of what the user's own stores said
+
+
+_FOLD_DROP = re.compile(r"[\W_]+")
+_DIGIT_GROUPS = re.compile(r"\d+(?:[^\w]{1,3}\d+)*", re.ASCII)
+_SECRET_VALUE = re.compile(
+    r"(?i)(?<![A-Za-z])(?:password|passwd|passphrase|passcode|pwd|pin|code|secret|key|token|"
+    r"login|username|user\s+name|account)\s*(?:is|was|:|=)?\s*[\"']?(\S{4,80})"
+)
+_TOKEN_WINDOW = 10  # longer tokens are kept as every 10-character slice (a part leaks too)
+_MIN_TOKEN = 6
+_MIN_KEYWORD_TOKEN = 4
+
+
+def fold(text: str) -> str:
+    """Case, separators and look-alike digits folded away: "4111-1111.1111/1111" and
+    "4111 1111 1111 1111" both become "4111111111111111"."""
+    return _FOLD_DROP.sub("", normalise_text(text).casefold())
+
+
+def _windows(token: str) -> Iterator[str]:
+    if len(token) <= _TOKEN_WINDOW:
+        yield token
+        return
+    for start in range(len(token) - _TOKEN_WINDOW + 1):
+        yield token[start : start + _TOKEN_WINDOW]
+
+
+def private_tokens(text: str, limit: int = 50_000) -> set[str]:
+    """The distinctive pieces of `text` (read from a private store), folded: digit groups
+    joined across separators (6+ digits), words of 6+ characters that mix letters and digits,
+    long words (12+), and whatever follows "password", "PIN", "code", "key"... (4+).
+    Dates and times are not distinctive. Kept as 10-character slices when longer, so that a
+    part of a long value still matches."""
+    plain = _mask_dates(normalise_text(text))
+    found: set[str] = set()
+
+    def add(token: str) -> None:
+        for piece in _windows(token):
+            if len(found) >= limit:
+                return
+            found.add(piece)
+
+    for run in _DIGIT_GROUPS.finditer(plain):
+        digits = re.sub(r"\D", "", run.group())
+        if len(digits) >= _MIN_TOKEN and len(set(digits)) > 1:
+            add(digits)
+    for word in plain.split():
+        folded = fold(word)
+        has_digit = any(c.isdigit() for c in folded)
+        has_alpha = any(c.isalpha() for c in folded)
+        if len(folded) >= 12 or (len(folded) >= _MIN_TOKEN and has_digit and has_alpha):
+            add(folded)
+    for match in _SECRET_VALUE.finditer(plain):
+        folded = fold(match.group(1))
+        if len(folded) >= _MIN_KEYWORD_TOKEN:
+            add(folded)
+    return found
+
+
+def shared_private_token(text: str, tokens: set[str]) -> str | None:
+    """How `text` carries one of `tokens` ("", " (base64)", ...), or None. Every reading of
+    the text (as typed, percent-, HTML-, base64-, hex- and ROT13-decoded) is folded the same
+    way as the tokens, then each slice of a token's length is looked up: linear time."""
+    if not tokens:
+        return None
+    lengths = sorted({len(t) for t in tokens})
+    for how, view in _views(text, short=True):
+        folded = fold(view)
+        for length in lengths:
+            for start in range(len(folded) - length + 1):
+                if folded[start : start + length] in tokens:
+                    return how
+    return None

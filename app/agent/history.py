@@ -4,8 +4,9 @@ A `KeptConversation` pairs a live `Conversation` with its own `ContextState` and
 message the moment the agent adds it (with the state as it is then), so a kill loses nothing
 the agent already said, and a conversation that read untrusted mail is still tainted after a
 restart while a new one starts clean. Only what the gate needs is saved as state: where
-untrusted content came from and known recipients. The user's own words come back from their
-messages; allowed folders always come from the app's current settings, never the store.
+untrusted content came from, which private stores were read, and known recipients. What the
+private stores said comes back from the tool messages that hold it, the user's own words
+from their messages; allowed folders always come from the app's current settings.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from app.agent.chat import Conversation, Message
 from app.agent.loop import CallRecord
-from app.agent.policy import ContextState
+from app.agent.policy import DEFAULT_RULES, ContextState
 from app.llm.tools import ToolCall
 from app.store.conversations import (
     ConversationStore,
@@ -127,6 +128,7 @@ def context_state(context: ContextState) -> dict[str, Any]:
     user's messages hold it)."""
     return {
         "untrusted_sources": list(context.untrusted_sources),
+        "private_sources": list(context.private_sources),
         "known_recipients": sorted(context.known_recipients),
     }
 
@@ -137,13 +139,20 @@ def restore_context(
     context = ContextState(allowed_folders=list(allowed_folders))
     for source in state.get("untrusted_sources") or []:
         context.add_untrusted(str(source))
+    for kind in state.get("private_sources") or []:
+        context.add_private(str(kind))
     context.known_recipients = {str(r) for r in state.get("known_recipients") or []}
     for message in messages:
         if message.role == "user":
             context.note_user_text(message.content)
-        elif message.role == "tool" and not message.trusted and not context.tainted:
-            # Belt and braces: an untrusted result taints, whatever the state cell says.
-            context.add_untrusted(f"the result of {message.name or 'a tool'}")
+        elif message.role == "tool":
+            if not message.trusted and not context.tainted:
+                # Belt and braces: an untrusted result taints, whatever the state cell says.
+                context.add_untrusted(f"the result of {message.name or 'a tool'}")
+            rule = DEFAULT_RULES.get(message.name)
+            if rule is not None and rule.private_result:
+                # What a private store said, so an outbound call carrying it is still found.
+                context.add_private(rule.private_result, message.content)
     return context
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.agent.audit import AuditEntry, AuditLog, NullAuditLog
@@ -23,12 +23,14 @@ from app.agent.confirm import (
     Confirmer,
     deny_everything,
 )
+from app.agent.labels import running_call
 from app.agent.permissions import MemoryPermissions, Permissions
 from app.agent.policy import (
     DEFAULT_RULES,
     ApprovalBook,
     ContextState,
     Decision,
+    Label,
     StandingPermission,
     decide,
     offer_standing,
@@ -48,6 +50,18 @@ from app.llm.tools import ToolCall, validate_call
 log = logging.getLogger(__name__)
 
 MAX_STEPS = 8
+# From this many changes (writes the gate would each allow) in one model step, the user is
+# asked once for the whole list.
+BATCH_ASKS_FROM = 2
+_LABEL_ORDER = [Label.READ, Label.WRITE, Label.OUTBOUND, Label.DESTRUCTIVE]
+
+
+@dataclass(frozen=True)
+class _BatchAnswer:
+    """The user's one answer for a batch of changes, and this call's approval token."""
+
+    approved: bool
+    token: str
 
 
 @dataclass
@@ -164,6 +178,7 @@ class Agent:
                     else result.stats.stop_reason
                 )
                 break
+            batch = self._ask_for_batch(result.calls)
             for call in result.calls:
                 if cancel.is_set():  # the model is told, so no call goes unanswered
                     conversation.add(
@@ -173,7 +188,7 @@ class Agent:
                         name=call.name,
                     )
                     continue
-                record = self._handle_call(call, conversation, emit)
+                record = self._handle_call(call, conversation, emit, batch.get(id(call)))
                 report.calls.append(record)
             if not result.problems:
                 repaired = False  # the repair worked: a later slip gets its own try
@@ -247,12 +262,62 @@ class Agent:
 
     # -- one call ----------------------------------------------------------------------------
 
+    def _ask_for_batch(self, calls: list[ToolCall]) -> dict[int, _BatchAnswer]:
+        """Several changes the gate would each allow, proposed in one step (dozens of new
+        files, say), are asked about once, as one list. Returns the answer per call."""
+        standing = self.permissions.active()
+        changes: list[tuple[ToolCall, Any]] = []
+        for call in calls:
+            verdict = decide(call.name, call.arguments, self.context, DEFAULT_RULES, standing)
+            if verdict.decision == Decision.ALLOW and verdict.label not in (None, Label.READ):
+                changes.append((call, verdict))
+        if len(changes) < BATCH_ASKS_FROM:
+            return {}
+        tokens = {id(c): self.approvals.issue(c.name, dict(c.arguments)) for c, _ in changes}
+        listing = [
+            f"{number}. {call.name}: "
+            + _render_preview(self.registry.get(call.name), dict(call.arguments))
+            for number, (call, _verdict) in enumerate(changes, 1)
+        ]
+        request = ConfirmationRequest(
+            tool=", ".join(dict.fromkeys(call.name for call, _ in changes)),
+            arguments={
+                "changes": [{"tool": c.name, "arguments": dict(c.arguments)} for c, _ in changes]
+            },
+            label=max((v.label for _, v in changes), key=_LABEL_ORDER.index).value,
+            reasons=(f"{len(changes)} changes proposed at once: Hearth asks once for all of them",),
+            preview="\n\n".join(listing),
+            provenance=None,
+            token="",
+            editable=(),
+        )
+        try:
+            answer = self.confirmer(request)
+        except Exception:  # a broken dialog must never count as a yes
+            log.exception("the confirmation failed; treating it as a refusal")
+            answer = ConfirmationAnswer.deny()
+        approved = answer.answer == Answer.APPROVED  # a batch cannot be edited as one
+        return {id(c): _BatchAnswer(approved, tokens[id(c)]) for c, _ in changes}
+
     def _handle_call(
-        self, call: ToolCall, conversation: Conversation, emit: Callable[[AgentEvent], None]
+        self,
+        call: ToolCall,
+        conversation: Conversation,
+        emit: Callable[[AgentEvent], None],
+        batch: _BatchAnswer | None = None,
     ) -> CallRecord:
         verdict = decide(
             call.name, call.arguments, self.context, DEFAULT_RULES, self.permissions.active()
         )
+        if batch is not None and verdict.decision == Decision.ALLOW:
+            # Asked about as part of a batch: it counts as confirmed, with the batch's answer.
+            verdict = replace(
+                verdict,
+                decision=Decision.CONFIRM,
+                reasons=[*verdict.reasons, "one of several changes proposed at once"],
+            )
+        else:
+            batch = None  # the context changed since: the call gets its own question
         record = CallRecord(
             call.name,
             dict(call.arguments),
@@ -261,7 +326,16 @@ class Agent:
         )
         tool = self.registry.get(call.name)
         arguments = dict(call.arguments)
-        if verdict.decision == Decision.DENY or tool is None:
+        if batch is not None and tool is not None:
+            record.answer = (Answer.APPROVED if batch.approved else Answer.DENIED).value
+            if not batch.approved:
+                self.approvals.revoke(batch.token)
+                record.status = "refused"
+                record.result = "The user declined this action."
+            elif not self.approvals.redeem(batch.token, call.name, arguments):
+                record.status = "refused"
+                record.result = "Refused: what would run differs from what the user approved."
+        elif verdict.decision == Decision.DENY or tool is None:
             record.status = "refused"
             record.result = "Refused: " + "; ".join(verdict.reasons or ["this tool is unknown"])
         elif verdict.decision == Decision.CONFIRM:
@@ -281,7 +355,10 @@ class Agent:
                 record.arguments = dict(arguments)
         trusted = True
         if not record.status and tool is not None and arguments is not None:
-            trusted = self._run(tool.handler, arguments, record)
+            # A call a host grant let through (no dialog) may only follow redirects the grant
+            # covers too; a call the user saw and approved is theirs to follow.
+            covering = verdict.granted_hosts if verdict.decision == Decision.ALLOW else ()
+            trusted = self._run(tool.handler, arguments, record, covering)
         self.audit.write(
             AuditEntry(
                 tool=record.name,
@@ -345,10 +422,18 @@ class Agent:
             return answer.answer, None
         return answer.answer, arguments
 
-    def _run(self, handler: Any, arguments: dict[str, Any], record: CallRecord) -> bool:
-        """Run the tool, fill in the record, and say whether its result can be trusted."""
+    def _run(
+        self,
+        handler: Any,
+        arguments: dict[str, Any],
+        record: CallRecord,
+        covering: tuple[str, ...] = (),
+    ) -> bool:
+        """Run the tool (it learns the conversation's labels, to store with what it saves),
+        fill in the record, and say whether its result can be trusted."""
         try:
-            result: ToolResult = handler(arguments)
+            with running_call(self.context.labels(), covering):
+                result: ToolResult = handler(arguments)
         except ToolFailed as exc:
             record.status = "error"
             record.result = str(exc)
@@ -360,17 +445,25 @@ class Agent:
             return True
         record.status = "ok"
         record.result = result.content
+        if result.labels is not None:  # what the stored items carried (a recalled memory)
+            self.context.absorb(result.labels)
         return self._note_source(
-            record.name, result.trusted, result.source or f"the result of {record.name}"
+            record.name,
+            result.trusted,
+            result.source or f"the result of {record.name}",
+            result.for_model(),
         )
 
-    def _note_source(self, tool: str, trusted: bool | None, source: str) -> bool:
+    def _note_source(self, tool: str, trusted: bool | None, source: str, text: str = "") -> bool:
         """Taint the context if this output came from others (by the tool's fixed rule, or
-        as the tool itself says). An error text counts: a server can write its own."""
+        as the tool itself says), and label it private if it came from a private store. An
+        error text counts: a server can write its own."""
         rule = DEFAULT_RULES.get(tool)
         untrusted = trusted is False or (rule is not None and rule.untrusted_result)
         if untrusted:
             self.context.add_untrusted(source)
+        if rule is not None and rule.private_result:
+            self.context.add_private(rule.private_result, text)
         return not untrusted
 
     def _record_problem(self, tool: str | None, message: str, raw: str) -> None:

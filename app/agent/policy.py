@@ -41,7 +41,14 @@ from enum import IntEnum, StrEnum
 from typing import Any, Literal
 from urllib.parse import unquote, urlsplit
 
-from app.agent.detectors import Finding, scan
+from app.agent.detectors import (
+    PRIVATE_DATA,
+    Finding,
+    private_tokens,
+    scan,
+    shared_private_token,
+)
+from app.agent.labels import PRIVATE_KINDS, Labels, pasted_message_start
 
 __all__ = [
     "APPROVAL_FLAG_NAMES",
@@ -118,6 +125,8 @@ EXECUTABLE_SUFFIXES = frozenset(
 )  # fmt: skip
 
 _MAX_DEPTH = 20
+_MAX_PRIVATE_TOKENS = 50_000
+PASTED_SOURCE = "text pasted into your message that looks like a forwarded message"
 
 
 def _quote(value: Any, limit: int = 80) -> str:
@@ -160,7 +169,8 @@ class ToolRule:
     `raise_label` may only raise `label` (the higher of the two is used). `parameters` are
     the declared argument names (None: do not check); an undeclared one forces CONFIRM.
     `standing` says which kind of "always allow" may cover the tool: none, the whole tool,
-    one web host, or one recipient.
+    one web host, or one recipient. `private_result` names the private store (a key of
+    `labels.PRIVATE_KINDS`) its result reveals: reading it labels the conversation private.
     """
 
     name: str
@@ -171,6 +181,7 @@ class ToolRule:
     required: frozenset[str] = frozenset()
     path_arguments: frozenset[str] = PATH_ARGUMENT_NAMES
     standing: StandingScope = "never"
+    private_result: str | None = None  # the private store its result comes from (labels)
 
     def effective_label(self, arguments: Mapping[str, Any]) -> Label:
         """The base label, raised by the hook if the arguments call for it."""
@@ -190,6 +201,7 @@ def _rule(
     hook: ArgumentHook | None = None,
     mailbox_folder: bool = False,
     standing: StandingScope = "never",
+    private: str | None = None,
 ) -> ToolRule:
     return ToolRule(
         name=name,
@@ -200,6 +212,7 @@ def _rule(
         required=frozenset(required.split()),
         path_arguments=PATH_ARGUMENT_NAMES - {"folder"} if mailbox_folder else PATH_ARGUMENT_NAMES,
         standing=standing,
+        private_result=private,
     )
 
 
@@ -208,27 +221,41 @@ _R, _W, _OUT, _DEL = Label.READ, Label.WRITE, Label.OUTBOUND, Label.DESTRUCTIVE
 # The tool table of DESIGN.md. Results marked untrusted taint the context. Beyond the table,
 # listings whose text other people write (event invitations, email subjects and senders,
 # file names and search snippets) are untrusted too: an injection fits in a subject line.
+# Results that come from the user's private stores label the conversation private (issue
+# #16): after one, no standing grant lets anything leave without a dialog. Removing anything
+# (an event, a memory, a reminder) is destructive and always asks.
+_CAL, _MAIL, _FILES, _MEM, _REM = "calendar", "mail", "files", "memories", "reminders"
 DEFAULT_RULES: dict[str, ToolRule] = {
     rule.name: rule
     for rule in (
-        _rule("list_events", _R, "start end calendar", "start end", untrusted=True),
-        _rule("find_free_time", _R, "start end duration_minutes", "start end duration_minutes"),
+        _rule("list_events", _R, "start end calendar", "start end", untrusted=True, private=_CAL),
+        _rule(
+            "find_free_time", _R, "start end duration_minutes", "start end duration_minutes",
+            private=_CAL,
+        ),
         _rule(
             "create_event", _W, "title start end location description attendees",
             "title start end", hook=_outbound_if_attendees, standing="recipient",
         ),
-        _rule("update_event", _W, "event_id title start end location description", "event_id"),
-        _rule("delete_event", _DEL, "event_id", "event_id"),
-        _rule("list_emails", _R, "folder unread_only limit", untrusted=True, mailbox_folder=True),
         _rule(
-            "search_emails", _R, "query folder since", "query", untrusted=True, mailbox_folder=True
+            "update_event", _W, "event_id title start end location description", "event_id",
+            private=_CAL,
         ),
-        _rule("read_email", _R, "email_id", "email_id", untrusted=True),
+        _rule("delete_event", _DEL, "event_id", "event_id", private=_CAL),
+        _rule(
+            "list_emails", _R, "folder unread_only limit", untrusted=True, mailbox_folder=True,
+            private=_MAIL,
+        ),
+        _rule(
+            "search_emails", _R, "query folder since", "query", untrusted=True,
+            mailbox_folder=True, private=_MAIL,
+        ),
+        _rule("read_email", _R, "email_id", "email_id", untrusted=True, private=_MAIL),
         _rule("send_email", _OUT, "to subject body cc", "to subject body", standing="recipient"),
-        _rule("reply_email", _OUT, "email_id body", "email_id body"),
-        _rule("search_files", _R, "query folder", "query", untrusted=True),
-        _rule("list_folder", _R, "path", "path", untrusted=True),
-        _rule("read_file", _R, "path", "path", untrusted=True),
+        _rule("reply_email", _OUT, "email_id body", "email_id body", private=_MAIL),
+        _rule("search_files", _R, "query folder", "query", untrusted=True, private=_FILES),
+        _rule("list_folder", _R, "path", "path", untrusted=True, private=_FILES),
+        _rule("read_file", _R, "path", "path", untrusted=True, private=_FILES),
         _rule(
             "write_file", _W, "path content overwrite", "path content",
             hook=_destructive_if_overwrite,
@@ -236,12 +263,12 @@ DEFAULT_RULES: dict[str, ToolRule] = {
         _rule("web_search", _OUT, "query max_results", "query", untrusted=True, standing="tool"),
         _rule("read_webpage", _OUT, "url", "url", untrusted=True, standing="host"),
         _rule("remember", _W, "fact", "fact"),
-        _rule("recall", _R, "query", "query"),
-        _rule("forget", _DEL, "memory_id", "memory_id"),
+        _rule("recall", _R, "query", "query", private=_MEM),
+        _rule("forget", _DEL, "memory_id", "memory_id", private=_MEM),
         _rule("set_reminder", _W, "text at", "text at"),
-        # The user's own reminders: listing reads, cancelling only removes a pending one.
-        _rule("list_reminders", _R, ""),
-        _rule("cancel_reminder", _W, "reminder_id", "reminder_id"),
+        # The user's own reminders: listing reads them; cancelling deletes one, so it asks.
+        _rule("list_reminders", _R, "", private=_REM),
+        _rule("cancel_reminder", _DEL, "reminder_id", "reminder_id", private=_REM),
     )
 }  # fmt: skip
 
@@ -263,17 +290,47 @@ class ContextState:
     page https://..."); any entry taints the context. `trusted_values` are strings the user
     typed (whole messages are fine: addresses and URLs are picked out of them).
     `known_recipients` are addresses the user has written to before or saved as contacts.
-    `allowed_folders` are the only places file tools may touch.
+    `allowed_folders` are the only places file tools may touch. `private_sources` name the
+    private stores read in this conversation (labels.PRIVATE_KINDS keys), and
+    `private_tokens` are the distinctive pieces of what was read there (folded; never shown):
+    an outbound argument that carries one is a finding whatever the detectors say.
     """
 
     allowed_folders: list[str] = field(default_factory=list)
     untrusted_sources: list[str] = field(default_factory=list)
     trusted_values: set[str] = field(default_factory=set)
     known_recipients: set[str] = field(default_factory=set)
+    private_sources: list[str] = field(default_factory=list)
+    private_tokens: set[str] = field(default_factory=set)
 
     @property
     def tainted(self) -> bool:
         return bool(self.untrusted_sources)
+
+    @property
+    def read_private(self) -> bool:
+        """True once anything from the user's private stores has been in the conversation."""
+        return bool(self.private_sources)
+
+    def labels(self) -> Labels:
+        """The conversation's labels: what anything it stores must carry."""
+        return Labels(tuple(self.untrusted_sources), tuple(self.private_sources))
+
+    def absorb(self, labels: Labels) -> None:
+        """Join labels that came with a value (a recalled memory, a listed reminder)."""
+        for source in labels.untrusted:
+            self.add_untrusted(source)
+        for kind in labels.private:
+            self.add_private(kind)
+
+    def add_private(self, kind: str, text: str = "") -> None:
+        """Record a read from a private store, and the distinctive tokens of what it said."""
+        if kind not in self.private_sources:
+            self.private_sources.append(kind)
+        if text:
+            room = _MAX_PRIVATE_TOKENS - len(self.private_tokens)
+            if room > 0:
+                self.private_tokens.update(private_tokens(text, room))
 
     @property
     def provenance(self) -> str | None:
@@ -284,14 +341,29 @@ class ContextState:
         if source not in self.untrusted_sources:
             self.untrusted_sources.append(source)
 
-    def record_result(self, rule: ToolRule, source: str) -> None:
-        """Call after a tool ran: its result taints the context if the rule says so."""
+    def record_result(self, rule: ToolRule, source: str, text: str = "") -> None:
+        """Call after a tool ran: its result taints the context if the rule says so, and
+        labels it private if it came from a private store."""
         if rule.untrusted_result:
             self.add_untrusted(source)
+        if rule.private_result:
+            self.add_private(rule.private_result, text)
 
-    def note_user_text(self, text: str) -> None:
-        """Remember what the user typed, so recipients and URLs in it count as theirs."""
-        self.trusted_values.add(text)
+    def note_user_text(self, text: str, vouched: bool = False) -> None:
+        """Remember what the user typed, so recipients and URLs in it count as theirs.
+
+        A pasted message (a forwarded email: header lines, an "On ... wrote:" line, a quoted
+        block) is someone else's text: only the user's own lines above it count as typed,
+        and the paste taints the context, unless the user vouched for it (`vouched`).
+        """
+        start = None if vouched else pasted_message_start(text)
+        if start is None:
+            self.trusted_values.add(text)
+            return
+        own = text[:start]
+        if own.strip():
+            self.trusted_values.add(own)
+        self.add_untrusted(PASTED_SOURCE)
 
     def typed_addresses(self) -> set[str]:
         found = set()
@@ -318,6 +390,9 @@ class Verdict:
     provenance: str | None = None
     untyped_values: list[str] = field(default_factory=list)
     label: Label | None = None
+    # Set when a standing host grant let the call through without a dialog: the hosts it
+    # covers. The web tool re-checks every redirect against them (host_grant_problem).
+    granted_hosts: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------
@@ -375,6 +450,64 @@ def check_path(value: Any, allowed_folders: Sequence[str]) -> str | None:
                 return f"the file {_quote(value)} has other hard links"
             return None
     return f"the path {_quote(value)} is outside the allowed folders"
+
+
+# Letters from other scripts that look like Latin ones, and Latin look-alike sequences. Enough
+# for the file names a planted look-alike would use; NFKC already folds full-width forms.
+_HOMOGLYPHS = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+        "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i",
+        "ј": "j", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ь": "b", "п": "n",
+        "г": "r", "ɡ": "g",
+        # Greek
+        "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+        "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "μ": "u", "γ": "y",
+        # Armenian and others
+        "օ": "o", "ս": "u", "ց": "g", "ո": "n", "ı": "i", "ȷ": "j", "ℓ": "l",
+        # digits and symbols that pass for letters
+        "0": "o", "1": "l", "|": "l", "i": "l", "5": "s", "$": "s",
+        "‐": "-", "‑": "-", "‒": "-", "–": "-", "−": "-", "_": "-",
+    }
+)  # fmt: skip
+_MAX_NEIGHBOURS = 5_000
+
+
+def name_skeleton(name: str) -> str:
+    """What a file name looks like to a reader: NFKC, case-folded, invisible characters
+    dropped, look-alike letters from other scripts mapped to Latin ("rn" reads as "m")."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(c for c in text if unicodedata.category(c) not in ("Cf", "Mn", "Me"))
+    text = text.casefold().translate(_HOMOGLYPHS)
+    return text.replace("rn", "m").replace("vv", "w").replace("cl", "d")
+
+
+def confusable_neighbour(path: str, allowed_folders: Sequence[str]) -> str | None:
+    """A reason to ask when `path` is a new file whose name looks like an existing one's in
+    the same folder ("invoice.pdf" beside "invоice.pdf" with a Cyrillic o), else None."""
+    if not os.path.isabs(path):
+        first = next((f for f in allowed_folders if isinstance(f, str) and os.path.isabs(f)), None)
+        if first is None:
+            return None
+        path = os.path.join(first, path.lstrip("~"))
+    if os.path.lexists(path):
+        return None
+    folder, name = os.path.split(path)
+    skeleton = name_skeleton(name)
+    try:
+        with os.scandir(folder) as entries:
+            for index, entry in enumerate(entries):
+                if index >= _MAX_NEIGHBOURS:
+                    break
+                if entry.name != name and name_skeleton(entry.name) == skeleton:
+                    return (
+                        f"the new file name {_quote(name)} looks like the existing "
+                        f"{_quote(entry.name)}"
+                    )
+    except OSError:
+        return None
+    return None
 
 
 # --------------------------------------------------------------------------------------------
@@ -729,6 +862,10 @@ def _decide(
     flags = {k: v for k, v in arguments.items() if _flag_name(str(k)) in APPROVAL_FLAG_NAMES}
     rest = {k: v for k, v in arguments.items() if k not in flags}
     findings = scan(rest) + (scan(flags) if flags else [])
+    if label == Label.OUTBOUND and context.private_tokens:
+        # Whatever the detectors say: a distinctive piece of what the private stores said
+        # (folded for case, separators and encodings) is about to leave.
+        findings += _private_findings(arguments, context)
 
     # Hard limits: DENY.
     for name, value in _items(arguments):
@@ -745,6 +882,10 @@ def _decide(
         if suffix in EXECUTABLE_SUFFIXES:
             reason = f"writing {suffix} files (programs and scripts) is not allowed"
             tally.add(Decision.DENY, reason)
+        elif tally.decision < Decision.DENY:
+            twin = confusable_neighbour(arguments["path"], context.allowed_folders)
+            if twin:
+                tally.add(Decision.CONFIRM, twin)
     urls: list[str] = []
     for name, value in _items(arguments):
         if name in URL_ARGUMENT_NAMES and value is not None:
@@ -768,6 +909,9 @@ def _decide(
         tally.add(Decision.CONFIRM, f"{what} detected in {finding.path}: {finding.excerpt}")
     if context.tainted and label != Label.READ:
         tally.add(Decision.CONFIRM, f"untrusted content is in the conversation ({provenance})")
+    if context.read_private and label == Label.OUTBOUND:
+        read = ", ".join(PRIVATE_KINDS.get(k, k) for k in context.private_sources)
+        tally.add(Decision.CONFIRM, f"this conversation has read {read}")
     typed = context.typed_addresses()
     known = {_address(r) for r in context.known_recipients}
     recipients: list[str] = []
@@ -808,7 +952,10 @@ def _decide(
         )
         if grant:
             tally.decision = Decision.ALLOW
-            tally.reasons.append(grant)
+            tally.reasons.append(grant[0])
+            return Verdict(
+                tally.decision, tally.reasons, findings, provenance, untyped, label, grant[1]
+            )
 
     return Verdict(tally.decision, tally.reasons, findings, provenance, untyped, label)
 
@@ -821,6 +968,63 @@ def _host_of(url: str) -> str | None:
     return unicodedata.normalize("NFKC", host).casefold().rstrip(".") if host else None
 
 
+def host_grant_problem(url: str, hosts: set[str] | frozenset[str]) -> str | None:
+    """Why a host grant for `hosts` does not cover `url`, or None if it does: the exact host
+    (no subdomain), http or https on the default port, no credentials, no query string.
+    Used by the gate and again, by the web tool, for every redirect of a granted call."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return "the address is malformed"
+    host = _host_of(url)
+    if parts.scheme.lower() not in ("http", "https") or host is None:
+        return "the address is not an http or https page"
+    if host not in {h.casefold().rstrip(".") for h in hosts}:
+        return f"{_quote(host)} is not the host the permission is for"
+    if port is not None and port != {"http": 80, "https": 443}[parts.scheme.lower()]:
+        return "the address uses another port"
+    if parts.username is not None or parts.password is not None:
+        return "the address carries a user name or password"
+    if parts.query:
+        return "the address has a query string (data sent to the site)"
+    return None
+
+
+def _private_findings(arguments: Mapping[str, Any], context: ContextState) -> list[Finding]:
+    """A finding for each argument that carries a distinctive token read from a private
+    store in this conversation. The excerpt names the stores, never the token."""
+    found: list[Finding] = []
+    stores = ", ".join(PRIVATE_KINDS.get(k, k) for k in context.private_sources) or "a store"
+    for path, text in _leaf_strings(arguments):
+        how = shared_private_token(text, context.private_tokens)
+        if how is not None:
+            excerpt = f"text read from {stores}{how}"
+            found.append(Finding(PRIVATE_DATA, path, excerpt))
+    return found
+
+
+def _leaf_strings(value: Any, path: str = "", depth: int = 0) -> Iterator[tuple[str, str]]:
+    """(path, text) for every string value and dict key in the arguments."""
+    if depth > _MAX_DEPTH:
+        return
+    if isinstance(value, str):
+        yield path or "<value>", value
+    elif isinstance(value, dict):
+        for index, (key, item) in enumerate(value.items()):
+            plain = isinstance(key, str) and re.fullmatch(r"[A-Za-z_]\w{0,39}", key)
+            name = key if plain else f"<name {index}>"
+            child = f"{path}.{name}" if path else name
+            if isinstance(key, str):
+                yield f"{child} (name)", key
+            yield from _leaf_strings(item, child, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            yield from _leaf_strings(item, f"{path}[{index}]", depth + 1)
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**40:
+        yield path or "<value>", str(value)
+
+
 def _standing_grant(
     rule: ToolRule,
     label: Label,
@@ -831,14 +1035,21 @@ def _standing_grant(
     urls: Sequence[str],
     standing: Sequence[StandingPermission],
     familiar: set[str],
-) -> str | None:
-    """The reason text if a standing permission covers this call, else None.
+) -> tuple[str, tuple[str, ...]] | None:
+    """The reason text if a standing permission covers this call (with the hosts a host
+    grant covers), else None.
 
     Never: destructive calls, any detector finding (money, health, ids and secrets above
-    all), a tainted context (the arguments may be the attacker's), undeclared arguments,
-    a recipient the user has neither typed nor written to before.
+    all), a tainted context (the arguments may be the attacker's), a conversation that has
+    read private data (the arguments may carry it, in a spelling no detector knows),
+    undeclared arguments, a recipient the user has neither typed nor written to before.
+    A host grant covers that exact host only (no subdomains, default port), and only
+    addresses without a query string: a query is how a form sends data, and a grant for
+    reading pages on a host is not one for submitting data to whatever form it hosts.
     """
     if label == Label.DESTRUCTIVE or findings or context.tainted or unexpected:
+        return None
+    if context.read_private:
         return None
     if any(_address(r) not in familiar for r in recipients):
         return None
@@ -847,24 +1058,33 @@ def _standing_grant(
         return None
     if rule.standing == "tool":
         if any(p.scope is None for p in grants) and not recipients:
-            return f"allowed by your standing permission for {rule.name}"
+            return f"allowed by your standing permission for {rule.name}", ()
         return None
     if rule.standing == "host":
         hosts = {p.scope.casefold().rstrip(".") for p in grants if p.scope}
         if not urls or recipients:
             return None
         for url in urls:
-            host = _host_of(url)
-            if host is None or not any(host == h or host.endswith("." + h) for h in hosts):
+            if host_grant_problem(url, hosts) is not None:
                 return None
-        return f"allowed by your standing permission for {rule.name} on {', '.join(sorted(hosts))}"
+        covered = tuple(sorted({h for url in urls if (h := _host_of(url))}))
+        return f"allowed by your standing permission for {rule.name} on {', '.join(covered)}", (
+            covered
+        )
     if rule.standing == "recipient":
         scopes = {_address(p.scope) for p in grants if p.scope}
         if not recipients or urls:
             return None
         if all(_address(r) in scopes for r in recipients):
-            return f"allowed by your standing permission for {rule.name} to these recipients"
+            return f"allowed by your standing permission for {rule.name} to these recipients", ()
     return None
+
+
+_ALWAYS_SCOPE = (
+    "Only in conversations that have read nothing from outside (mail, web pages, files) and "
+    "nothing private (your memories, reminders, mail, calendar or files); anything with "
+    "money, health, ids or passwords still asks. Revoke it under View → Permissions."
+)
 
 
 def offer_standing(
@@ -885,18 +1105,25 @@ def offer_standing(
     if rule.effective_label(arguments) == Label.DESTRUCTIVE:
         return None
     if rule.standing == "tool":
-        return StandingPermission(tool_name), f"Always allow {tool_name} (no other tool)"
+        text = f"Always allow {tool_name} (no other tool)\n{_ALWAYS_SCOPE}"
+        return StandingPermission(tool_name), text
     if rule.standing == "host":
         url = arguments.get("url")
         host = _host_of(url) if isinstance(url, str) else None
-        if not host:
-            return None
-        return StandingPermission(tool_name, host), f"Always allow {tool_name} on {host}"
+        if not host or not isinstance(url, str) or host_grant_problem(url, {host}) is not None:
+            return None  # a query string or another port would never be covered: no offer
+        text = (
+            f"Always allow {tool_name} on {host}\nCovers pages on exactly {host}: not its "
+            "subdomains, not other ports, no addresses with a ?query part, and no redirect to "
+            f"another address. {_ALWAYS_SCOPE}"
+        )
+        return StandingPermission(tool_name, host), text
     recipients = [r for key in ("to", "cc", "attendees") for r in _recipients(arguments.get(key))]
     if len(recipients) != 1:
         return None
     address = _address(recipients[0])
-    return StandingPermission(tool_name, address), f"Always allow {tool_name} to {address}"
+    text = f"Always allow {tool_name} to {address}\nOnly to {address} alone. {_ALWAYS_SCOPE}"
+    return StandingPermission(tool_name, address), text
 
 
 # --------------------------------------------------------------------------------------------

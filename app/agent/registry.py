@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from app.agent.labels import Labels
 from app.llm.tools import ToolSpec
 
 
@@ -21,6 +22,9 @@ class ToolResult:
     content: Any
     trusted: bool = True
     source: str | None = None  # e.g. "an email from x@y", "the web page https://..."
+    # Labels the content carries beyond the tool's fixed rule (a recalled memory keeps those
+    # of the conversation that wrote it); they join the conversation's (app.agent.labels).
+    labels: Labels | None = None
 
     def for_model(self) -> str:
         if isinstance(self.content, str):

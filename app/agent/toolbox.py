@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from app.agent.policy import argument_hash
+from app.agent.labels import Labels, covering_hosts, writing_labels
+from app.agent.policy import argument_hash, host_grant_problem
 from app.agent.registry import Handler, Registry, Tool, ToolFailed, ToolResult
 from app.llm.tools import ToolSpec
 
@@ -332,8 +333,11 @@ def _add_web_tools(registry: Registry, engine: Any = None) -> None:
         return ToolResult([_plain(r) for r in results], trusted=False, source="web search results")
 
     def do_read(args: dict[str, Any]) -> ToolResult:
+        # Let through by a standing grant for one host: every redirect must be covered too.
+        hosts = frozenset(covering_hosts())
+        check = (lambda url: host_grant_problem(url, hosts)) if hosts else None
         try:
-            page = read_webpage(str(args["url"]))
+            page = read_webpage(str(args["url"]), redirect_check=check)
         except WebError as exc:
             raise ToolFailed(str(exc)) from exc
         return ToolResult(
@@ -511,12 +515,17 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
 
 
 def _add_memory_tools(registry: Registry, database: Any) -> None:
+    """Memories keep the labels of the conversation that wrote them, and give them back to
+    whoever recalls them: a fact saved after reading an email stays untrusted."""
     from app.store.memories import search_memories
     from app.store.models import MemoryRecord
 
     def remember(args: dict[str, Any]) -> ToolResult:
+        labels = writing_labels()
         with database.session() as session, session.begin():
-            record = MemoryRecord(created=datetime.now(UTC), text=str(args["fact"]))
+            record = MemoryRecord(
+                created=datetime.now(UTC), text=str(args["fact"]), labels_json=labels.to_json()
+            )
             session.add(record)
             session.flush()
             return ToolResult({"memory_id": record.id, "remembered": record.text})
@@ -524,8 +533,11 @@ def _add_memory_tools(registry: Registry, database: Any) -> None:
     def recall(args: dict[str, Any]) -> ToolResult:
         # FTS5 bm25 ranking; the query's words are quoted, so no FTS syntax gets through.
         found = search_memories(database, str(args["query"]))
-        return ToolResult(
-            [{"memory_id": m.id, "fact": m.text} for m in found] or "Nothing remembered matches."
+        labels = _stored_labels("memories", (m.labels_json for m in found))
+        return _labelled(
+            [{"memory_id": m.id, "fact": m.text} for m in found] or "Nothing remembered matches.",
+            labels,
+            "a memory",
         )
 
     def forget(args: dict[str, Any]) -> ToolResult:
@@ -533,20 +545,37 @@ def _add_memory_tools(registry: Registry, database: Any) -> None:
             record = session.get(MemoryRecord, int(args["memory_id"]))
             if record is None:
                 raise ToolFailed(f"There is no memory with id {args['memory_id']}.")
-            text = record.text
+            text, stored = record.text, record.labels_json
             session.delete(record)
-        return ToolResult({"forgotten": text})
+        return _labelled({"forgotten": text}, _stored_labels("memories", [stored]), "a memory")
 
     registry.add(_tool("remember", remember))
     registry.add(_tool("recall", recall))
     registry.add(_tool("forget", forget, lambda a: f"Forget memory #{a.get('memory_id')}"))
 
 
+def _stored_labels(store: str, stored: Any) -> Labels:
+    """The join of the stored labels of every item shown, plus the private store itself."""
+    labels = Labels(private=(store,))
+    for text in stored:
+        labels = labels.join(Labels.from_json(text))
+    return labels
+
+
+def _labelled(content: Any, labels: Labels, what: str) -> ToolResult:
+    """A result that carries the labels its items were stored with: untrusted if any was."""
+    if labels.tainted:
+        source = f"{what} saved after reading {'; '.join(labels.untrusted)}"
+        return ToolResult(content, trusted=False, source=source, labels=labels)
+    return ToolResult(content, labels=labels)
+
+
 # -- reminders -----------------------------------------------------------------------------------
 
 
 def _add_reminder_tools(registry: Registry, database: Any) -> None:
-    """The user's own reminders; the app's notifier shows them when due (also after a restart)."""
+    """The user's own reminders; the app's notifier shows them when due (also after a restart).
+    Like memories, each keeps the labels of the conversation that set it."""
     from app.store.reminders import ReminderError, ReminderStore, parse_local_time
 
     store = ReminderStore(database)
@@ -559,15 +588,23 @@ def _add_reminder_tools(registry: Registry, database: Any) -> None:
         }
 
     def do_set(args: dict[str, Any]) -> ToolResult:
-        reminder = store.add(str(args["text"]), parse_local_time(str(args["at"])))
+        reminder = store.add(
+            str(args["text"]),
+            parse_local_time(str(args["at"])),
+            labels_json=writing_labels().to_json(),
+        )
         return ToolResult({**shown(reminder), "set": True})
 
     def do_list(args: dict[str, Any]) -> ToolResult:
-        return ToolResult([shown(r) for r in store.pending()] or "No reminders are set.")
+        pending = store.pending()
+        labels = _stored_labels("reminders", (r.labels_json for r in pending))
+        content = [shown(r) for r in pending] or "No reminders are set."
+        return _labelled(content, labels, "a reminder")
 
     def do_cancel(args: dict[str, Any]) -> ToolResult:
         reminder = store.cancel(int(args["reminder_id"]))
-        return ToolResult({**shown(reminder), "cancelled": True})
+        labels = _stored_labels("reminders", [reminder.labels_json])
+        return _labelled({**shown(reminder), "cancelled": True}, labels, "a reminder")
 
     def guarded(function: Handler) -> Handler:
         return _failing_as(function, ReminderError)

@@ -22,6 +22,9 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 class Memory:
     id: int
     text: str
+    # The labels of the conversation that wrote it, as stored (JSON text; None: written before
+    # labels were kept). The store keeps them opaque: app.agent.labels reads them.
+    labels_json: str | None = None
 
 
 def fts_query(query: str) -> str:
@@ -37,9 +40,10 @@ def search_memories(database: Database, query: str, limit: int = 10) -> list[Mem
     if not expression:
         return []
     statement = text(
-        "SELECT m.id, m.text FROM memories_fts JOIN memories AS m ON m.id = memories_fts.rowid "
+        "SELECT m.id, m.text, m.labels_json FROM memories_fts "
+        "JOIN memories AS m ON m.id = memories_fts.rowid "
         "WHERE memories_fts MATCH :query ORDER BY bm25(memories_fts), m.id DESC LIMIT :limit"
     )
     with database.engine.connect() as connection:
         rows = connection.execute(statement, {"query": expression, "limit": limit})
-        return [Memory(int(row[0]), str(row[1])) for row in rows]
+        return [Memory(int(row[0]), str(row[1]), row[2]) for row in rows]

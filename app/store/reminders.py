@@ -27,6 +27,9 @@ class Reminder:
     due: datetime  # aware, UTC
     created: datetime
     delivered: datetime | None = None
+    # The labels of the conversation that set it, as stored (JSON text; None: set before
+    # labels were kept, read as untrusted). Opaque here: app.agent.labels reads them.
+    labels_json: str | None = None
 
     def local_due(self) -> datetime:
         return self.due.astimezone()
@@ -55,6 +58,7 @@ def _reminder(record: ReminderRecord) -> Reminder:
         due=_loaded(record.due),  # type: ignore[arg-type]
         created=_loaded(record.created),  # type: ignore[arg-type]
         delivered=_loaded(record.delivered),
+        labels_json=record.labels_json,
     )
 
 
@@ -76,8 +80,15 @@ class ReminderStore:
     def __init__(self, database: Database) -> None:
         self.database = database
 
-    def add(self, text: str, due: datetime, now: datetime | None = None) -> Reminder:
-        """Store a reminder; a time that has passed is refused (it could never be shown)."""
+    def add(
+        self,
+        text: str,
+        due: datetime,
+        now: datetime | None = None,
+        labels_json: str | None = None,
+    ) -> Reminder:
+        """Store a reminder; a time that has passed is refused (it could never be shown).
+        `labels_json` are the labels of the conversation that asked for it (None: unknown)."""
         now = _utc(now or datetime.now(UTC))
         due = _utc(due)
         if not text.strip():
@@ -89,7 +100,9 @@ class ReminderStore:
                 f"{now.astimezone().strftime('%Y-%m-%d %H:%M')}."
             )
         with self.database.session() as session, session.begin():
-            record = ReminderRecord(created=_stored(now), due=_stored(due), text=text.strip())
+            record = ReminderRecord(
+                created=_stored(now), due=_stored(due), text=text.strip(), labels_json=labels_json
+            )
             session.add(record)
             session.flush()
             return _reminder(record)

@@ -82,10 +82,19 @@ class ConfirmDialog(QDialog):
         self.editor.setVisible(False)
         layout.addWidget(self.editor)
 
-        self.always = QCheckBox(request.standing_offer or "")
-        self.always.setAccessibleName(request.standing_offer or "Always allow")
+        # The offer's first line is the choice; the rest says exactly what "always" covers.
+        offer, _, covers = (request.standing_offer or "").partition("\n")
+        self.always = QCheckBox(offer)
+        self.always.setAccessibleName(offer or "Always allow")
+        self.always.setAccessibleDescription(covers)
         self.always.setVisible(bool(request.standing_offer))
         layout.addWidget(self.always)
+        self.always_scope = QLabel(covers)
+        self.always_scope.setWordWrap(True)
+        self.always_scope.setStyleSheet("color: palette(mid); margin-left: 24px")
+        self.always_scope.setAccessibleName("What always allowing covers")
+        self.always_scope.setVisible(bool(request.standing_offer and covers))
+        layout.addWidget(self.always_scope)
 
         buttons = QDialogButtonBox()
         self.allow_button = QPushButton("Allow once")
@@ -107,6 +116,9 @@ class ConfirmDialog(QDialog):
         editing = not self.editor.isVisible()
         self.editor.setVisible(editing)
         self.always.setVisible(bool(self.request.standing_offer) and not editing)
+        self.always_scope.setVisible(
+            self.always.isVisibleTo(self) and bool(self.always_scope.text())
+        )
         self.preview.setVisible(not editing)
         self.allow_button.setText("Allow edited" if editing else "Allow once")
         if editing and self.fields:

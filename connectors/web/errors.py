@@ -21,6 +21,7 @@ class WebErrorKind(StrEnum):
     TIMEOUT = "timeout"  # the total time limit ran out
     TOO_LARGE = "too_large"  # a response part we cannot cut (headers) is too big
     TOO_MANY_REDIRECTS = "too_many_redirects"
+    REDIRECT_NOT_COVERED = "redirect_not_covered"  # a redirect the caller's check refused
     HTTP_STATUS = "http_status"  # 4xx / 5xx and other statuses we do not follow
     NOT_HTML = "not_html"  # a content type that is not a readable page
     BAD_RESPONSE = "bad_response"  # a malformed or undecodable HTTP response

@@ -86,6 +86,7 @@ def read_webpage(
     timeout: float = 15,
     allow_private: bool = False,
     resolver: Resolver | None = None,
+    redirect_check: Callable[[str], str | None] | None = None,
 ) -> WebPage:
     """Read a public web page and return its title and readable text.
 
@@ -93,6 +94,10 @@ def read_webpage(
     of body (then ``truncated`` is set) and ``timeout`` seconds in total, redirects included.
     ``allow_private`` lifts the address guard and exists only for tests against 127.0.0.1: the
     product never sets it. ``resolver`` replaces the system DNS lookup (for tests).
+    ``redirect_check`` sees every redirect target before it is followed and returns why it
+    may not be (then nothing more is fetched), or None: the app passes one when a standing
+    "always allow" for one host let the read through, so a redirect cannot take the request
+    (and the data in its address) to a host the user never allowed.
     Raises WebError with a message for the user on any failure.
     """
     if max_bytes < 1:
@@ -113,6 +118,13 @@ def read_webpage(
                         status=response.status,
                     )
                 current = urljoin(target.url, location.strip())
+                problem = redirect_check(current) if redirect_check is not None else None
+                if problem is not None:
+                    raise WebError(
+                        WebErrorKind.REDIRECT_NOT_COVERED,
+                        f"{shorten(target.url)} redirected to {shorten(current)}, and Hearth did "
+                        f"not follow it: {problem}. Ask for that address to see it first.",
+                    )
                 continue
             return _read_page(url, target, response, max_bytes, deadline, timer_fired)
     raise WebError(

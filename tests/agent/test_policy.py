@@ -100,8 +100,9 @@ DESIGN_TOOLS = {
     "forget": Label.DESTRUCTIVE,
     "set_reminder": Label.WRITE,
     # Beyond the DESIGN.md table (issue #6): the user's own reminders, listed and cancelled.
+    # Cancelling deletes one, and deleting anything always asks (issue #16).
     "list_reminders": Label.READ,
-    "cancel_reminder": Label.WRITE,
+    "cancel_reminder": Label.DESTRUCTIVE,
 }
 
 
@@ -406,10 +407,19 @@ def test_standing_permission_for_one_recipient(sandbox: dict[str, Path]) -> None
 
 def test_standing_permission_for_one_host(sandbox: dict[str, Path]) -> None:
     grant = [StandingPermission("read_webpage", "example.com")]
-    for url in ("https://example.com/a", "https://docs.example.com/b", "https://EXAMPLE.com./"):
+    for url in ("https://example.com/a", "http://example.com/b#top", "https://EXAMPLE.com./"):
         assert verdict_of("read_webpage", {"url": url}, ctx(sandbox), grant) == ALLOW
-    for url in ("https://example.com.evil.example/", "https://notexample.com/"):
-        assert verdict_of("read_webpage", {"url": url}, ctx(sandbox), grant) == CONFIRM
+    # Exactly that host (issue #16): no subdomain, no other port, no query string (a form).
+    for url in (
+        "https://example.com.evil.example/",
+        "https://notexample.com/",
+        "https://docs.example.com/b",
+        "https://example.com:8443/a",
+        "https://example.com/form?entry=1",
+        "https://example.com/a?",
+    ):
+        expected = ALLOW if url.endswith("?") else CONFIRM  # an empty query sends nothing
+        assert verdict_of("read_webpage", {"url": url}, ctx(sandbox), grant) == expected, url
     assert verdict_of("read_webpage", {"url": "http://127.0.0.1/"}, ctx(sandbox), grant) == DENY
     unscoped = [StandingPermission("read_webpage")]
     page = {"url": "https://example.com/"}
@@ -979,3 +989,103 @@ def test_relative_paths_are_read_against_the_first_allowed_folder(
     assert check_path("./sub/new.txt", [str(sandbox["allowed"])]) is None
     assert check_path("notes.txt", []) is not None
     assert check_path("sub/../../x", [str(sandbox["allowed"])]) is not None
+
+
+# -- issue #16: labels only ever raise -----------------------------------------------------------
+
+
+def _argument_text(arguments: dict[str, Any]) -> str:
+    return " ".join(str(v) for v in arguments.values() if isinstance(v, (str, int)))
+
+
+def test_monotone_adding_any_label(sandbox: dict[str, Path], paths: list[str]) -> None:
+    """Whatever label joins the conversation (an untrusted source, a private read whose text
+    may share tokens with the very arguments, a pasted message), no decision goes down."""
+
+    @PROPERTY_SETTINGS
+    @given(
+        call=calls(paths),
+        parts=contexts,
+        kind=st.sampled_from(["memories", "reminders", "mail", "calendar", "files"]),
+        how=st.sampled_from(["untrusted", "private", "private-own-words", "pasted"]),
+        noise=st.text(max_size=40),
+    )
+    def check(call, parts, kind, how, noise) -> None:  # type: ignore[no-untyped-def]
+        tool, arguments, standing = call
+        context = make_context(sandbox, parts)
+        before = decide(tool, arguments, context, standing=standing)
+        if how == "untrusted":
+            context.add_untrusted(f"the result of {kind}")
+        elif how == "private":
+            context.add_private(kind, noise)
+        elif how == "private-own-words":  # the private store said what the call now says
+            context.add_private(kind, f"{noise} {_argument_text(arguments)} password: {noise}")
+        else:
+            context.note_user_text(f"FYI\n> From: x@y.example\n> {noise}\n")
+        after = decide(tool, arguments, context, standing=standing)
+        assert after.decision >= before.decision, (tool, arguments, how, before, after)
+        if how != "untrusted" and how != "pasted":
+            return
+        if DEFAULT_RULES[tool].effective_label(arguments) != Label.READ:
+            assert after.decision >= CONFIRM
+
+    check()
+
+
+def test_no_grant_covers_an_outbound_call_after_a_private_read(sandbox: dict[str, Path]) -> None:
+    grants = [
+        StandingPermission("web_search"),
+        StandingPermission("read_webpage", "example.com"),
+        StandingPermission("send_email", "sam@example.com"),
+    ]
+    calls_ = [
+        ("web_search", {"query": "weather in Lyon"}),
+        ("read_webpage", {"url": "https://example.com/a"}),
+        ("send_email", {"to": ["sam@example.com"], "subject": "Hi", "body": "Lunch?"}),
+    ]
+    for kind in ("memories", "reminders", "mail", "calendar", "files"):
+        for tool, arguments in calls_:
+            context = ctx(sandbox, trusted_values={"sam@example.com https://example.com/a"})
+            assert verdict_of(tool, arguments, context, grants) == ALLOW, tool
+            context.add_private(kind, "nothing in common")
+            verdict = decide(tool, arguments, context, standing=grants)
+            assert verdict.decision == CONFIRM, (kind, tool)
+            assert any("this conversation has read your" in r for r in verdict.reasons)
+
+
+@pytest.mark.parametrize(
+    "spelled",
+    [
+        "DE89 3704 0044 0532 0130 00",
+        "de89370400440532013000",
+        "DE89.3704.0044.0532.0130.00",
+        "DE89_3704_0044_0532/0130:00",
+        "REVY 3704 0044 0532 0130 00".replace("REVY", "QR89"),  # ROT13 of the letters
+        "44453839333730343030343430353332303133303030",  # hex of DE8937...
+        "REU4OTM3MDQwMDQ0MDUzMjAxMzAwMA==",  # base64
+        "DE89%203704%200044%200532%200130%2000",
+        "my account 0532 0130 00 please",  # a part of it
+    ],
+)
+def test_an_outbound_argument_carrying_private_data_is_a_finding(
+    sandbox: dict[str, Path], spelled: str
+) -> None:
+    context = ctx(sandbox)
+    context.add_private("mail", "Your new account: IBAN DE89 3704 0044 0532 0130 00, thanks")
+    verdict = decide("web_search", {"query": f"bank {spelled}"}, context)
+    assert verdict.decision == CONFIRM
+    private = [f for f in verdict.findings if f.kind == "private_data"]
+    assert private and private[0].path == "query"
+    assert "0532" not in private[0].excerpt and "your mail" in private[0].excerpt
+
+
+def test_a_bare_password_read_from_memory_is_found_when_it_leaves(
+    sandbox: dict[str, Path],
+) -> None:
+    context = ctx(sandbox)
+    context.add_private("memories", "wifi password: sunflower-kite")
+    for query in ("SUNFLOWER KITE", "sunflower.kite review", "fhasybjre-xvgr"):
+        verdict = decide("web_search", {"query": query}, context)
+        assert any(f.kind == "private_data" for f in verdict.findings), query
+    ordinary = decide("web_search", {"query": "sunflower seeds"}, context)
+    assert not any(f.kind == "private_data" for f in ordinary.findings)

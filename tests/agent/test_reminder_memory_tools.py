@@ -20,7 +20,7 @@ def local(delta: timedelta) -> str:
     return (datetime.now() + delta).replace(microsecond=0).isoformat()
 
 
-def test_set_list_cancel_reminders_without_asking(tmp_path: Path) -> None:
+def test_set_and_list_reminders_without_asking_cancel_asks(tmp_path: Path) -> None:
     database = Database.open(tmp_path)
     tomorrow = local(timedelta(days=1))
     turns = [
@@ -43,9 +43,19 @@ def test_set_list_cancel_reminders_without_asking(tmp_path: Path) -> None:
     stored = ReminderStore(database).pending()
     assert [r.text for r in stored] == ["Water the plants"]
 
+    # Cancelling deletes, and deleting always asks (issue #16): refused, then approved.
+    agent.backend = script(call("cancel_reminder", reminder_id=stored[0].id), "Not cancelled.")
+    report = agent.run_turn(Conversation(), "Cancel it")
+    assert (report.calls[0].decision, report.calls[0].status) == ("confirm", "refused")
+    assert [r.text for r in ReminderStore(database).pending()] == ["Water the plants"]
+    agent.confirmer = lambda request: ConfirmationAnswer.approve()
     agent.backend = script(call("cancel_reminder", reminder_id=stored[0].id), "Cancelled.")
     report = agent.run_turn(Conversation(), "Cancel it")
-    assert (report.calls[0].decision, report.calls[0].status) == ("allow", "ok")
+    assert (report.calls[0].decision, report.calls[0].answer, report.calls[0].status) == (
+        "confirm",
+        "approved",
+        "ok",
+    )
     assert ReminderStore(database).pending() == []
     database.close()
 

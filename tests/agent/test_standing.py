@@ -29,16 +29,21 @@ def _offer(tool: str, arguments: dict[str, Any], context: ContextState | None = 
 
 
 def test_offers_are_narrow() -> None:
-    assert _offer("web_search", {"query": "trains to Lyon"}) == (
-        StandingPermission("web_search"),
-        "Always allow web_search (no other tool)",
-    )
-    assert _offer("read_webpage", {"url": "https://news.example/a?b=1"}) is None  # not typed
+    permission, text = _offer("web_search", {"query": "trains to Lyon"})
+    assert permission == StandingPermission("web_search")
+    assert text.splitlines()[0] == "Always allow web_search (no other tool)"
+    # The dialog says exactly what "always" covers (issue #16).
+    assert "read nothing from outside" in text and "nothing private" in text
+    assert _offer("read_webpage", {"url": "https://news.example/a"}) is None  # not typed
     typed = ContextState()
-    typed.note_user_text("read https://news.example/a?b=1")
-    permission, text = _offer("read_webpage", {"url": "https://news.example/a?b=1"}, typed)
+    typed.note_user_text("read https://news.example/a and https://news.example/a?b=1")
+    permission, text = _offer("read_webpage", {"url": "https://news.example/a"}, typed)
     assert permission == StandingPermission("read_webpage", "news.example")
-    assert "news.example" in text
+    assert text.splitlines()[0] == "Always allow read_webpage on news.example"
+    for promise in ("exactly news.example", "not its subdomains", "?query", "redirect"):
+        assert promise in text
+    # A grant would never cover an address with a query string: so none is offered for one.
+    assert _offer("read_webpage", {"url": "https://news.example/a?b=1"}, typed) is None
     context = ContextState()
     context.note_user_text("email ann@example.org please")
     permission, _ = _offer(

@@ -23,7 +23,7 @@ def test_upgrade_from_0003_indexes_existing_memories_and_downgrade_removes_table
             text("INSERT INTO memories (created, text) VALUES (:at, :text)"),
             {"at": datetime.now(UTC), "text": "My dentist is Dr. Müller on Elm Street"},
         )
-    database.upgrade()
+    database.upgrade("0004")
     assert database.current_revision() == "0004"
     assert set(inspect(database.engine).get_table_names()) >= NEW_TABLES
     with database.engine.connect() as connection:
@@ -37,7 +37,7 @@ def test_upgrade_from_0003_indexes_existing_memories_and_downgrade_removes_table
     assert not (NEW_TABLES & names) and "memories_fts" not in names and "messages_fts" not in names
     with database.engine.connect() as connection:
         assert connection.execute(text("SELECT count(*) FROM memories")).scalar() == 1
-    database.upgrade()
+    database.upgrade("0004")
     assert database.current_revision() == "0004"
     database.close()
 

@@ -1,0 +1,49 @@
+"""The confirmation dialog says exactly what "always allow" will cover (issue #16)."""
+
+from __future__ import annotations
+
+from app.agent.confirm import ConfirmationRequest
+from app.agent.policy import ContextState, decide, offer_standing
+from app.ui.confirm_dialog import ConfirmDialog
+
+
+def _request(tool: str, arguments: dict[str, str], typed: str) -> ConfirmationRequest:
+    context = ContextState()
+    context.note_user_text(typed)
+    verdict = decide(tool, arguments, context)
+    offer = offer_standing(tool, arguments, verdict, context)
+    assert offer is not None
+    return ConfirmationRequest(
+        tool=tool,
+        arguments=arguments,
+        label="outbound",
+        reasons=tuple(verdict.reasons),
+        preview=str(arguments),
+        standing_offer=offer[1],
+    )
+
+
+def test_the_dialog_shows_what_a_host_grant_covers(qtbot) -> None:
+    url = "https://news.example/today"
+    dialog = ConfirmDialog(_request("read_webpage", {"url": url}, f"read {url}"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.always.text() == "Always allow read_webpage on news.example"
+    scope = dialog.always_scope.text()
+    assert dialog.always_scope.isVisible() and dialog.always.accessibleDescription() == scope
+    for promise in ("exactly news.example", "not its subdomains", "?query", "redirect", "private"):
+        assert promise in scope
+    dialog._toggle_edit()  # editing hides the offer and its explanation together
+    assert not dialog.always.isVisible() and not dialog.always_scope.isVisible()
+    dialog._toggle_edit()
+    assert dialog.always_scope.isVisible()
+
+
+def test_no_scope_text_without_an_offer(qtbot) -> None:
+    request = ConfirmationRequest(
+        tool="write_file", arguments={}, label="write", reasons=(), preview=""
+    )
+    dialog = ConfirmDialog(request)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert not dialog.always.isVisible() and not dialog.always_scope.isVisible()

@@ -14,7 +14,8 @@ import _common
 from _common import interleave, median, report
 
 from app.llm.backend import GenerationStats, SamplingSettings, StepRequest
-from app.llm.runtime import LocalModel, RuntimeSettings, _Span
+from app.llm.formats import CallSpans
+from app.llm.runtime import LocalModel, RuntimeSettings
 
 PROMPT = "Write a long, detailed story about a lighthouse keeper and the sea."
 
@@ -69,14 +70,19 @@ def main() -> None:
         StepRequest([messages[0], {"role": "user", "content": "Email bob@example.com"}], tools)
     )
     call_tokens = model.tokenize_prompt(call_prompt + fmt.call_open)
-    grammar_span = _Span(fmt.call_open, fmt.call_close, model._grammar(tools), forced_open=True)
+    names = [t.name for t in tools]
     measured: dict[str, int] = {}
 
     def constrained() -> float:
         llama.reset()
         stats = GenerationStats()
-        for _ in model.generate(
-            call_tokens, SamplingSettings(max_tokens=120), None, stats, grammar_span
+        for _ in model.stream(
+            call_tokens,
+            SamplingSettings(max_tokens=120),
+            None,
+            stats,
+            CallSpans(names, forced_open=True),
+            lambda start: model._grammar(tools, start),
         ):
             pass
         measured["length"] = stats.generated_tokens

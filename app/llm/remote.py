@@ -34,15 +34,17 @@ from urllib.parse import urlsplit
 
 from app.llm.backend import SamplingSettings, StepRequest, StepResult, StreamEvent
 from app.llm.chat_template import ChatTemplate
-from app.llm.formats import HERMES_JSON, JSON_FALLBACK, WireFormat, detect_format
-from app.llm.formats.events import ReasoningDelta
-from app.llm.runtime import (
-    FORCED_THINK_END,
-    MAX_STRING_CHARS,
-    THINK_CLOSE,
-    THINK_OPEN,
-    GenerationError,
+from app.llm.formats import (
+    HERMES_JSON,
+    JSON_FALLBACK,
+    CallSpans,
+    CallStart,
+    WireFormat,
+    detect_format,
+    runaway_problem,
 )
+from app.llm.formats.events import ReasoningDelta
+from app.llm.runtime import MAX_STRING_CHARS, THINK_OPEN, GenerationError
 from app.llm.special_tokens import neutralise_messages
 from app.llm.tools import (
     CallProblem,
@@ -261,34 +263,42 @@ class RemoteModel:
         on_event: Callable[[StreamEvent], None],
         cancel: threading.Event,
     ) -> StepResult:
-        """Free text until "<tool_call>", then the call under our grammar, as the local runtime
-        does; each phase is one streamed request that continues the text so far."""
+        """Free text until a call starts, then the call under our grammar, as the local
+        runtime does (`CallSpans` decides); each phase is one streamed request that
+        continues the text so far."""
         tools = request.tools if request.tool_choice != "none" else []
         fmt = self.wire_format
         prompt = self.build_prompt(request)
         result = StepResult()
         in_reasoning = prompt.rstrip().endswith(THINK_OPEN)
+        forced_open = bool(tools) and request.tool_choice == "required"
         parser = fmt.new_parser({t.name: t for t in tools}, in_reasoning=in_reasoning)
-        grammar = (
-            fmt.call_grammar(tools, max_string_length=MAX_STRING_CHARS)
-            if tools and request.constrain_calls
-            else None
+        spans = CallSpans(
+            [t.name for t in tools],
+            in_reasoning=in_reasoning,
+            forced_open=forced_open,
+            thinking_budget=request.sampling.thinking_budget,
         )
+
+        def grammar_for(start: CallStart) -> str | None:
+            if not request.constrain_calls:
+                return None
+            return fmt.span_grammar(tools, start, max_string_length=MAX_STRING_CHARS)
+
         stats = result.stats
         written = ""
 
-        def emit(piece: str) -> None:
+        def emit(raw: str, canonical: str) -> None:
             nonlocal written
-            written += piece
-            result.raw += piece
-            result.collect(parser.feed(piece), on_event)
+            written += raw
+            result.raw += raw
+            result.collect(parser.feed(canonical), on_event)
 
-        phase: Literal["free", "call", "after"] = "free"
-        if tools and request.tool_choice == "required":
-            emit(fmt.call_open)
-            phase = "call"
+        grammar = None
+        if forced_open:
+            emit(fmt.call_open, fmt.call_open)
+            grammar = grammar_for(CallStart("tag"))
         started = time.perf_counter()
-        reasoning_tokens = 0
         try:
             while True:
                 budget = request.sampling.max_tokens - stats.generated_tokens
@@ -298,82 +308,38 @@ class RemoteModel:
                 if budget <= 0:
                     stats.stop_reason = "max_tokens"
                     break
-                if phase == "call" and grammar is not None:
-                    plain = dataclasses.replace(request.sampling, repeat_penalty=1.0)
-                    finish = ""
-                    with contextlib.closing(
-                        self._complete(prompt + written, plain, budget, cancel, grammar)
-                    ) as pieces:
-                        for piece, reason in pieces:
-                            stats.generated_tokens += 1 if piece else 0
-                            finish = reason or finish
-                            emit(piece)
-                    if cancel.is_set():
-                        continue
-                    if finish == "length":
-                        stats.stop_reason = "max_tokens"
-                        break
-                    phase = "after"
-                    continue
-                # Free text (or a call without a grammar): watch for the opening tag.
-                watch_calls = bool(tools) and grammar is not None
-                tail = written[-64:]
-                held = ""
+                sampling = request.sampling
+                if grammar is not None:
+                    sampling = dataclasses.replace(sampling, repeat_penalty=1.0)
                 outcome = "end"
                 # Leaving the loop early closes the stream: the server stops generating.
-                pieces = self._complete(prompt + written, request.sampling, budget, cancel, None)
+                pieces = self._complete(prompt + written, sampling, budget, cancel, grammar)
                 with contextlib.closing(pieces):
                     for piece, finish in pieces:
                         stats.generated_tokens += 1 if piece else 0
-                        joined = tail + piece
-                        if watch_calls and not in_reasoning:
-                            start = joined.find(
-                                fmt.call_open, max(0, len(tail) - len(fmt.call_open) + 1)
-                            )
-                            if start >= 0:
-                                cut = start + len(fmt.call_open) - len(tail)
-                                emit(held + piece[:cut])
-                                held = ""
-                                outcome = "call"
-                                break
-                        if phase == "after":
-                            # After a call only another call may follow: hold the text back
-                            # until it is clearly not one, then end the reply there.
-                            held += piece
-                            stripped = held.lstrip()
-                            if stripped and not fmt.call_open.startswith(
-                                stripped[: len(fmt.call_open)]
-                            ):
-                                outcome = "end"
-                                break
-                            tail = joined[-64:]
-                            continue
-                        emit(piece)
-                        tail = joined[-64:]
-                        if in_reasoning:
-                            reasoning_tokens += 1
-                            if tail.endswith(THINK_CLOSE):
-                                in_reasoning = False
-                            elif reasoning_tokens >= request.sampling.thinking_budget:
-                                outcome = "think_budget"
-                                break
-                        elif tail.endswith(THINK_OPEN):
-                            in_reasoning = True
+                        step = spans.feed(piece)
+                        if step.stop:
+                            break
+                        kept = piece if step.cut is None else piece[: step.cut]
+                        emit(kept + step.inject, step.text)
                         if finish == "length":
                             outcome = "length"
+                        # A new request where the grammar changes or thinking was shut.
+                        following = grammar_for(step.start) if step.start else None
+                        if following is not None or step.inject or (step.ended and grammar):
+                            grammar = following
+                            outcome = "next"
+                            break
                 if cancel.is_set():
                     continue
-                if outcome == "call":
-                    phase = "call"
-                elif outcome == "think_budget":
-                    emit(FORCED_THINK_END)
-                    in_reasoning = False
-                else:
+                if outcome != "next":
                     stats.stop_reason = "max_tokens" if outcome == "length" else "end"
                     break
         finally:
             stats.generate_seconds = time.perf_counter() - started
-        result.collect(parser.finish(), on_event)
+        result.collect(parser.feed(spans.finish()) + parser.finish(), on_event)
+        if spans.in_call and stats.stop_reason == "max_tokens":
+            result.problems[-1:] = [runaway_problem(p) for p in result.problems[-1:]]
         return result
 
     def _complete(
@@ -417,6 +383,7 @@ class RemoteModel:
         result = StepResult()
         # Calls the server leaves in the text (no tool parser there) are still understood.
         parser = HERMES_JSON.new_parser(specs)
+        spans = CallSpans(specs)
         sampling = request.sampling
         body: dict[str, Any] = {
             "model": self.model,
@@ -448,7 +415,8 @@ class RemoteModel:
                     if isinstance(content, str) and content:
                         stats.generated_tokens += 1
                         result.raw += content
-                        result.collect(parser.feed(content), on_event)
+                        # Calls the server left in the text, in any form a model writes them.
+                        result.collect(parser.feed(spans.feed_uncut(content).text), on_event)
                     for entry in delta.get("tool_calls") or []:
                         stats.generated_tokens += 1
                         slot = pending.setdefault(
@@ -468,7 +436,7 @@ class RemoteModel:
                     finish = choice.get("finish_reason") or finish
         finally:
             stats.generate_seconds = time.perf_counter() - started
-        result.collect(parser.finish(), on_event)
+        result.collect(parser.feed(spans.finish()) + parser.finish(), on_event)
         for index in sorted(pending):
             call, problem = _structured_call(pending[index], specs)
             if call is not None:

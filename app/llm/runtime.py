@@ -31,9 +31,12 @@ from app.llm.backend import (
 from app.llm.chat_template import ChatTemplate
 from app.llm.constrained_sampler import ConstrainedSampler
 from app.llm.formats import (
+    CallSpans,
+    CallStart,
     WireFormat,
     detect_format,
     grammar_compiles,
+    runaway_problem,
 )
 from app.llm.gguf_file import GGUFInfo, ModelFileError, read_gguf
 from app.llm.guards import RepetitionGuard
@@ -44,8 +47,8 @@ from app.llm.tools import ToolSpec
 log = logging.getLogger(__name__)
 
 DEFAULT_CONTEXT = 8192
-THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
-FORCED_THINK_END = "\n</think>\n\n"
+THINK_OPEN = "<think>"
+RUNAWAY = ("repetition", "max_tokens")
 MAX_STRING_CHARS = 4000  # strings without a maxLength: small models wander inside them
 
 
@@ -66,18 +69,6 @@ class GenerationError(Exception):
     """Generation failed in a way the user should hear about (not a bug in our code)."""
 
 
-@dataclass
-class _Span:
-    """How the current generation treats tool calls: what opens and closes a call, and the
-    grammar (GBNF text) that constrains it; no grammar means calls are not constrained."""
-
-    call_open: str = ""
-    call_close: str = ""
-    grammar: str | None = None
-    in_reasoning: bool = False
-    forced_open: bool = False  # the prompt already ends with call_open (tool_choice=required)
-
-
 class LocalModel:
     """One GGUF model loaded in this process. Use it from one thread at a time."""
 
@@ -90,7 +81,7 @@ class LocalModel:
         self.wire_format: WireFormat = detect_format(self.info.chat_template)
         self.cache: PromptCache | None = None
         self._lock = threading.Lock()
-        self._grammars: dict[tuple[str, ...], Any] = {}
+        self._grammars: dict[tuple[tuple[str, ...], CallStart], str | None] = {}
         self._stable_prefix: dict[str, int] = {}
         self._special = special_token_pattern(())
 
@@ -204,33 +195,38 @@ class LocalModel:
         validated tool calls in the model's native wire format."""
         tools = request.tools if request.tool_choice != "none" else []
         prompt, boundaries = self.build_prompt(request)
-        span = _Span(in_reasoning=_ends_inside_reasoning(prompt))
-        if tools:
-            span.call_open = self.wire_format.call_open
-            span.call_close = self.wire_format.call_close
-            span.grammar = self._grammar(tools) if request.constrain_calls else None
-            if request.tool_choice == "required":
-                prompt += span.call_open
-                span.forced_open = True
-        result = StepResult()
-        parser = self.wire_format.new_parser(
-            {t.name: t for t in tools}, in_reasoning=span.in_reasoning
+        in_reasoning = _ends_inside_reasoning(prompt)
+        forced_open = bool(tools) and request.tool_choice == "required"
+        if forced_open:
+            prompt += self.wire_format.call_open
+        spans = CallSpans(
+            [t.name for t in tools],
+            in_reasoning=in_reasoning,
+            forced_open=forced_open,
+            thinking_budget=request.sampling.thinking_budget,
         )
+        result = StepResult()
+        parser = self.wire_format.new_parser({t.name: t for t in tools}, in_reasoning=in_reasoning)
+        if forced_open:
+            result.collect(parser.feed(self.wire_format.call_open), on_event)
 
-        if span.forced_open:
-            result.collect(parser.feed(span.call_open), on_event)
-        pieces = self.generate(
+        def grammar_for(start: CallStart) -> str | None:
+            return self._grammar(tools, start) if request.constrain_calls else None
+
+        for raw, canonical in self.stream(
             self.tokenize_prompt(prompt),
             request.sampling,
             cancel,
             result.stats,
-            span,
+            spans,
+            grammar_for,
             boundaries,
-        )
-        for piece in pieces:
-            result.raw += piece
-            result.collect(parser.feed(piece), on_event)
+        ):
+            result.raw += raw
+            result.collect(parser.feed(canonical), on_event)
         result.collect(parser.finish(), on_event)
+        if spans.in_call and result.stats.stop_reason in RUNAWAY:
+            result.problems[-1:] = [runaway_problem(p) for p in result.problems[-1:]]
         return result
 
     def warm(self, request: StepRequest, cancel: threading.Event) -> int | None:
@@ -271,20 +267,37 @@ class LocalModel:
         sampling: SamplingSettings | None = None,
         cancel: threading.Event | None = None,
         stats: GenerationStats | None = None,
-        span: _Span | None = None,
-        boundaries: Sequence[int] = (),
     ) -> Iterator[str]:
-        """Evaluate `prompt_tokens` and yield the output as text pieces until the model stops.
+        """Evaluate `prompt_tokens` and yield the output as text pieces until the model stops
+        (no tool calls watched for). Fills `stats` as it goes (stop_reason at the end).
+        Cancelling stops within one prompt chunk or one token."""
+        for raw, _ in self.stream(prompt_tokens, sampling, cancel, stats):
+            yield raw
 
-        Fills `stats` as it goes (stop_reason at the end). Cancelling stops within one
-        prompt chunk or one token.
-        """
+    def stream(
+        self,
+        prompt_tokens: Sequence[int],
+        sampling: SamplingSettings | None = None,
+        cancel: threading.Event | None = None,
+        stats: GenerationStats | None = None,
+        spans: CallSpans | None = None,
+        grammar_for: Callable[[CallStart], str | None] = lambda start: None,
+        boundaries: Sequence[int] = (),
+    ) -> Iterator[tuple[str, str]]:
+        """Like `generate`, with tool calls: yields (raw text, canonical text for the parser)
+        per token. `spans` finds the calls; `grammar_for` gives each call's grammar."""
         sampling = sampling or SamplingSettings()
         cancel = cancel or threading.Event()
         stats = stats if stats is not None else GenerationStats()
         with self._lock:
             yield from self._generate(
-                list(prompt_tokens), sampling, cancel, stats, span or _Span(), boundaries
+                list(prompt_tokens),
+                sampling,
+                cancel,
+                stats,
+                spans or CallSpans(()),
+                grammar_for,
+                boundaries,
             )
 
     def _generate(
@@ -293,9 +306,10 @@ class LocalModel:
         sampling: SamplingSettings,
         cancel: threading.Event,
         stats: GenerationStats,
-        span: _Span,
+        spans: CallSpans,
+        grammar_for: Callable[[CallStart], str | None],
         boundaries: Sequence[int],
-    ) -> Iterator[str]:
+    ) -> Iterator[tuple[str, str]]:
         llama = self.llama
         cache = self.cache
         assert cache is not None
@@ -318,15 +332,11 @@ class LocalModel:
         is_end = _end_of_generation_check(llama)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         free_sampler = self._sampler(sampling)
-        in_call = span.forced_open
-        sampler = self._constrained(sampling, span.grammar) if in_call else free_sampler
-        in_reasoning = span.in_reasoning
-        reasoning_tokens = 0
+        sampler = free_sampler
+        if spans.in_call:
+            sampler = self._constrained(sampling, grammar_for(CallStart("tag")))
         guard = RepetitionGuard()
         generated: list[int] = []
-        tail = ""  # recent text, to spot tags split over several tokens
-        after_call = False  # a call has closed: only another call may follow
-        held = ""  # text after a call, not shown until it turns out to be another call
         started = time.perf_counter()
         try:
             while True:
@@ -345,77 +355,46 @@ class LocalModel:
                     break
                 stats.generated_tokens += 1
                 generated.append(token)
-                text = decoder.decode(piece_of(token))
+                raw = decoder.decode(piece_of(token))
+                step = spans.feed(raw)
+                if step.stop:
+                    stats.stop_reason = "end"
+                    break
                 to_eval = [token]
-                opened = closed = False
-                if span.call_open and not in_call and not in_reasoning:
-                    cut = _tag_end_in(tail, text, span.call_open)
-                    if cut is not None:
-                        # The opening tag ends inside this token: keep only up to the tag, so
-                        # the grammar sees the call from its very first character.
-                        if cut < len(text):
-                            text = text[:cut]
-                            to_eval = (
-                                self.llama.tokenize(
-                                    text.encode("utf-8"), add_bos=False, special=False
-                                )
-                                if text
-                                else []
-                            )
-                        in_call = opened = True
-                        sampler = self._constrained(sampling, span.grammar)
-                elif in_call and (tail + text).endswith(span.call_close):
-                    in_call = False
-                    closed = True
-                    sampler = free_sampler
-                if after_call and not opened:
-                    # After a call the format allows only another call ("NO suffix"): hold
-                    # the text back until it is clearly not one, then end the reply there.
-                    held += text
-                    stripped = held.lstrip()
-                    if stripped and not span.call_open.startswith(stripped[: len(span.call_open)]):
-                        stats.stop_reason = "end"
-                        break
-                    cache.append(to_eval)
-                    tail = (tail + text)[-64:]
-                    continue
-                if opened and after_call:
-                    text, held = held + text, ""
-                after_call = after_call or closed
+                if step.cut is not None and step.cut < len(raw):
+                    # A call's constrained part starts inside this token: keep only up to
+                    # there, so the grammar sees the call from its first character.
+                    raw = raw[: step.cut]
+                    to_eval = self._tokens(raw)
                 if to_eval:
                     cache.append(to_eval)
-                tail = (tail + text)[-64:]
-                if text:
-                    yield text
-                if in_reasoning:
-                    reasoning_tokens += 1
-                    if tail.endswith(THINK_CLOSE):
-                        in_reasoning = False
-                    elif reasoning_tokens >= sampling.thinking_budget:
-                        cache.append(
-                            self.llama.tokenize(
-                                FORCED_THINK_END.encode(), add_bos=False, special=True
-                            )
-                        )
-                        in_reasoning = False
-                        tail = (tail + FORCED_THINK_END)[-64:]
-                        yield FORCED_THINK_END
-                elif tail.endswith(THINK_OPEN):
-                    in_reasoning = True
-                if not in_call and guard.tripped(generated):
+                if step.inject:
+                    cache.append(self._tokens(step.inject, special=True))
+                    raw += step.inject
+                if step.ended:
+                    sampler = free_sampler
+                if step.start is not None:
+                    sampler = self._constrained(sampling, grammar_for(step.start))
+                yield raw, step.text
+                if guard.tripped(generated):
                     stats.stop_reason = "repetition"
                     break
-            final = decoder.decode(b"", final=True)
+            final = decoder.decode(b"", final=True) + spans.finish()
             if final:
-                yield final
+                yield final, final
         finally:
             stats.generate_seconds = time.perf_counter() - started
 
-    def _grammar(self, tools: list[ToolSpec]) -> str | None:
-        """The GBNF text for calls to these tools (cached), or None if llama.cpp rejects it."""
-        key = tuple(sorted(repr(t.to_openai()) for t in tools))
+    def _tokens(self, text: str, special: bool = False) -> list[int]:
+        if not text:
+            return []
+        return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=special)
+
+    def _grammar(self, tools: list[ToolSpec], start: CallStart) -> str | None:
+        """The GBNF text for this call (cached), or None if llama.cpp rejects it."""
+        key = (tuple(sorted(repr(t.to_openai()) for t in tools)), start)
         if key not in self._grammars:
-            text = self.wire_format.call_grammar(tools, max_string_length=MAX_STRING_CHARS)
+            text = self.wire_format.span_grammar(tools, start, max_string_length=MAX_STRING_CHARS)
             # llama-cpp-python does not parse the grammar itself, and a grammar llama.cpp
             # rejects becomes a NULL sampler: check it, and fall back to unconstrained calls
             # (which are still parsed and validated) rather than crash.
@@ -460,16 +439,6 @@ class LocalModel:
 def _ends_inside_reasoning(prompt: str) -> bool:
     tail = prompt.rstrip()
     return tail.endswith(THINK_OPEN)
-
-
-def _tag_end_in(tail: str, text: str, tag: str) -> int | None:
-    """If `tag` ends inside `text` (possibly starting in `tail`), the index in `text` just
-    after it; otherwise None."""
-    joined = tail + text
-    start = joined.find(tag, max(0, len(tail) - len(tag) + 1))
-    if start < 0:
-        return None
-    return start + len(tag) - len(tail)
 
 
 def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:

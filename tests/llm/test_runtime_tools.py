@@ -10,9 +10,10 @@ import threading
 import pytest
 
 from app.llm.backend import SamplingSettings, StepRequest, StepResult
+from app.llm.formats import CallSpans, CallStart
 from app.llm.formats.grammar import _at_least, _between
 from app.llm.guards import RepetitionGuard
-from app.llm.runtime import LocalModel, _Span
+from app.llm.runtime import LocalModel
 from app.llm.tools import validate_call
 from tests.llm.toolset import TOOLS
 
@@ -63,15 +64,16 @@ def test_cancel_in_the_middle_of_a_call(smollm2: LocalModel) -> None:
     fmt = smollm2.wire_format
     request = StepRequest([SYSTEM, {"role": "user", "content": "Email Bob"}], tools)
     prompt, _ = smollm2.build_prompt(request)
-    span = _Span(fmt.call_open, fmt.call_close, smollm2._grammar(tools), forced_open=True)
+    spans = CallSpans([t.name for t in tools], forced_open=True)
     cancel = threading.Event()
     pieces: list[str] = []
-    for piece in smollm2.generate(
+    for piece, _ in smollm2.stream(
         smollm2.tokenize_prompt(prompt + fmt.call_open),
         SamplingSettings(max_tokens=300),
         cancel,
         None,
-        span,
+        spans,
+        lambda start: smollm2._grammar(tools, start),
     ):
         pieces.append(piece)
         if len(pieces) == 4:
@@ -187,7 +189,7 @@ def test_constrained_sampler_takes_both_paths_and_stays_valid(smollm2: LocalMode
     tools = list(TOOLS.values())
     fmt = smollm2.wire_format
     prompt = smollm2.render([SYSTEM, {"role": "user", "content": "Email Bob, then search."}])
-    grammar = smollm2._grammar(tools)
+    grammar = smollm2._grammar(tools, CallStart("tag"))
     assert grammar is not None
     fast = slow = 0
     for attempt in range(3):

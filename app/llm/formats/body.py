@@ -89,6 +89,17 @@ def _scan_xml(body: str, pos: int, mode: Mode) -> Scan:
         if not name:
             return Scan("invalid", message="the <function=NAME> tag has no name")
         pos = name_end + 1
+        if body.startswith("{", _skip_ws(body, pos)):
+            found = _json_arguments(body, _skip_ws(body, pos), mode, name)
+            if isinstance(found, Scan):
+                return found
+            calls.append(found[0])
+            pos = found[1]
+            following = _skip_ws(body, pos)
+            if body.startswith(FUNC, following):
+                pos = following
+                continue
+            return Scan("complete", end=pos, calls=calls, tool=name)
         arguments: dict[str, Any] = {}
         notes: list[str] = []
         while True:
@@ -134,6 +145,29 @@ def _scan_xml(body: str, pos: int, mode: Mode) -> Scan:
                     "argument as <parameter=NAME>, the value on the next lines, then </parameter>"
                 ),
             )
+
+
+def _json_arguments(
+    body: str, pos: int, mode: Mode, function: str
+) -> tuple[RawCall, int] | Scan:
+    """`<function=NAME>{...}</function>`: one JSON object of arguments (Llama-style calls
+    that Hermes models sometimes write). Returns the call and the index after its end."""
+    try:
+        value, end = _DECODER.raw_decode(body, pos)
+    except (json.JSONDecodeError, RecursionError):
+        in_string, depth = _json_state(body, pos)
+        if mode in ("open", "candidate") or (mode == "eof" and (in_string or depth > 0)):
+            status: Status = "in_value" if in_string and mode != "eof" else "incomplete"
+            return Scan(status, tool=function, message="the output ended inside the arguments")
+        return Scan("invalid", tool=function, message="the arguments are not valid JSON")
+    if not isinstance(value, dict):
+        return Scan("invalid", tool=function, message="the arguments must be a JSON object")
+    after = _skip_ws(body, end)
+    if body.startswith(END_FUNC, after):
+        end = after + len(END_FUNC)
+    elif mode == "open" and END_FUNC.startswith(body[after:]):
+        return Scan("incomplete", tool=function)
+    return RawCall(function, value, typed=True), end
 
 
 def _read_parameter(body: str, pos: int, mode: Mode, function: str) -> tuple[str, str, int] | Scan:

@@ -38,6 +38,9 @@ _JSON_CHAR = (
 )
 # One XML text unit: no "</" and no "<" at a line start; blank lines are fine.
 _XML_UNIT = r'[^\n<] | "<" [^/\n<] | "\n" "\n"? [^<\n]'
+# Blank space between JSON tokens in a loose grammar: enough for a pretty-printed call,
+# bounded so that a model cannot wander in it.
+JSON_SPACE = "[ \\t\\n]{0,24}"
 _URL_CHARS = "[a-zA-Z0-9._~:/?#@!$&'()*+,;=%-]"
 # Dates and times in ranges a calendar knows (month 01-12, day 01-31, hour 00-23), the same
 # shapes app.llm.tools checks, so a call the grammar allows is never refused by validation.
@@ -86,9 +89,23 @@ def xml_text(value: Any) -> str:
 class GrammarBuilder:
     """Collects named GBNF rules; one instance builds one grammar."""
 
-    def __init__(self, max_string_length: int | None = None) -> None:
+    def __init__(self, max_string_length: int | None = None, *, loose: bool = False) -> None:
+        """`loose`: JSON may be spaced as the model likes (a few blanks or newlines around
+        each bracket, comma and colon), for calls the model began in its own layout."""
         self.max_string = max_string_length
         self.rules: dict[str, str] = {}
+        self.loose = loose
+        if loose:
+            self.rules["ws"] = JSON_SPACE
+
+    def _sep(self, text: str) -> str:
+        """A JSON separator (", " or ": "), exactly so, or loosely spaced."""
+        return f'"{text.strip()}" ws' if self.loose else literal(text)
+
+    def _brackets(self, opening: str, inner: str, closing: str) -> str:
+        if self.loose:
+            return f'"{opening}" ws {inner} ws "{closing}"'
+        return f'"{opening}" {inner} "{closing}"'
 
     def add(self, name: str, body: str) -> str:
         """Add a rule (or reuse an identical one) and return its name."""
@@ -164,7 +181,8 @@ class GrammarBuilder:
         entries = []
         for index, (key, sub) in enumerate(props.items()):
             value = self.json_value(sub, f"{name}-{index}", depth + 1)
-            pair = self.add(f"{name}-kv{index}", f"{literal(_dumps(str(key)) + ': ')} {value}")
+            key_text = literal(_dumps(str(key)))
+            pair = self.add(f"{name}-kv{index}", f"{key_text} {self._sep(': ')} {value}")
             entries.append((pair, key in required))
         memo: dict[tuple[int, bool], str | None] = {}
 
@@ -176,7 +194,8 @@ class GrammarBuilder:
                 return memo[(index, started)]
             pair, needed = entries[index]
             if started:
-                part = f'", " {pair}' if needed else f'( ", " {pair} )?'
+                comma = self._sep(", ")
+                part = f"{comma} {pair}" if needed else f"( {comma} {pair} )?"
                 after = tail(index + 1, True)
                 body = f"{part} {after}" if after else part
             else:
@@ -192,7 +211,7 @@ class GrammarBuilder:
             return rule
 
         inner = tail(0, False)
-        return self.add(name, f'"{{" {inner} "}}"' if inner else '"{" "}"')
+        return self.add(name, self._brackets("{", inner or "", "}"))
 
     def json_string(self, schema: Mapping[str, Any]) -> str:
         fmt = schema.get("format")
@@ -241,7 +260,8 @@ class GrammarBuilder:
     def _any_object_body(self) -> str:
         self.any_json()
         key = self.json_string({})
-        return f'"{{" ( {key} ": " any-json ( ", " {key} ": " any-json )* )? "}}"'
+        pair = f"{key} {self._sep(': ')} any-json"
+        return self._brackets("{", f"( {pair} ( {self._sep(', ')} {pair} )* )?", "}")
 
     def _array_body(self, item: str, schema: Mapping[str, Any]) -> str:
         low = schema.get("minItems")
@@ -249,11 +269,11 @@ class GrammarBuilder:
         low = low if isinstance(low, int) and low > 0 else 0
         high = high if isinstance(high, int) and high >= max(low, 1) else None
         if high == 0:
-            return '"[" "]"'
+            return self._brackets("[", "", "]")
         more_low = max(low - 1, 0)
         more = f"{{{more_low},{high - 1}}}" if high is not None else f"{{{more_low},}}"
-        items = f'{item} ( ", " {item} ){more}'
-        return f'"[" {items} "]"' if low > 0 else f'"[" ( {items} )? "]"'
+        items = f"{item} ( {self._sep(', ')} {item} ){more}"
+        return self._brackets("[", items if low > 0 else f"( {items} )?", "]")
 
     # -- Qwen XML values --------------------------------------------------------------------
 
@@ -315,13 +335,7 @@ def xml_call_grammar(tools: Iterable[ToolSpec], max_string_length: int | None = 
     builder = GrammarBuilder(max_string_length)
     choices = []
     for index, tool in enumerate(_tool_list(tools)):
-        params = []
-        for number, (key, schema) in enumerate(tool.properties.items()):
-            value = builder.xml_value(schema, f"t{index}-v{number}")
-            head = literal(f"<parameter={key}>\n")
-            rule = builder.add(f"t{index}-p{number}", f'{head} {value} "\\n</parameter>\\n"')
-            params.append(rule if key in tool.required else f"{rule}?")
-        body = " ".join([literal(f"{tool.name}>\n"), *params])
+        body = " ".join([literal(f"{tool.name}>\n"), *_xml_parameters(builder, tool, index)])
         choices.append(builder.add(f"t{index}-{tool.name}", body))
     call = builder.add("call", " | ".join(choices))
     # The newline is optional: the token that finished "<tool_call>" may have carried it.
@@ -333,16 +347,47 @@ def json_call_grammar(tools: Iterable[ToolSpec], max_string_length: int | None =
     builder = GrammarBuilder(max_string_length)
     choices = []
     for index, tool in enumerate(_tool_list(tools)):
-        schema = {
-            "type": "object",
-            "properties": tool.properties,
-            "required": tool.required,
-        }
-        arguments = builder.json_object(schema, f"t{index}-args", 0)
+        arguments = builder.json_object(_arguments_schema(tool), f"t{index}-args", 0)
         head = literal(_dumps(tool.name) + ', "arguments": ')
         choices.append(builder.add(f"t{index}-{tool.name}", f"{head} {arguments}"))
     call = builder.add("call", " | ".join(choices))
     return builder.render(f'"\\n"? "{{\\"name\\": " {call} "}}\\n</tool_call>"')
+
+
+def json_rest_grammar(tool: ToolSpec, max_string_length: int | None = None) -> str:
+    """Grammar for the rest of a JSON call the model opened as `{"name": "TOOL"` in its own
+    layout (bare, in a fence): the arguments, spaced as it likes, and the closing brace."""
+    builder = GrammarBuilder(max_string_length, loose=True)
+    arguments = builder.json_object(_arguments_schema(tool), "args", 0)
+    return builder.render(f'ws "," ws "\\"arguments\\"" ws ":" ws {arguments} ws "}}"')
+
+
+def function_rest_grammar(
+    tool: ToolSpec, *, xml: bool, max_string_length: int | None = None
+) -> str:
+    """Grammar for the rest of a call the model opened as `<function=TOOL>` without
+    "<tool_call>": Qwen XML parameters (`xml`), or one JSON object of arguments."""
+    builder = GrammarBuilder(max_string_length, loose=not xml)
+    if xml:
+        inner = " ".join(['"\\n"?', *_xml_parameters(builder, tool, 0)])
+    else:
+        inner = "ws " + builder.json_object(_arguments_schema(tool), "args", 0) + " ws"
+    return builder.render(f'{inner} "</function>"')
+
+
+def _xml_parameters(builder: GrammarBuilder, tool: ToolSpec, index: int) -> list[str]:
+    """One rule per parameter (optional ones marked "?"), in schema order."""
+    params = []
+    for number, (key, schema) in enumerate(tool.properties.items()):
+        value = builder.xml_value(schema, f"t{index}-v{number}")
+        head = literal(f"<parameter={key}>\n")
+        rule = builder.add(f"t{index}-p{number}", f'{head} {value} "\\n</parameter>\\n"')
+        params.append(rule if key in tool.required else f"{rule}?")
+    return params
+
+
+def _arguments_schema(tool: ToolSpec) -> dict[str, Any]:
+    return {"type": "object", "properties": tool.properties, "required": tool.required}
 
 
 def grammar_compiles(llama: Any, grammar: str) -> bool:

@@ -18,8 +18,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from app.llm.formats.events import Event, merge_deltas
-from app.llm.formats.grammar import json_call_grammar, xml_call_grammar, xml_text
+from app.llm.formats.grammar import (
+    function_rest_grammar,
+    json_call_grammar,
+    json_rest_grammar,
+    xml_call_grammar,
+    xml_text,
+)
 from app.llm.formats.parser import CALL_CLOSE, CALL_OPEN, StreamParser
+from app.llm.formats.span import CallStart
 from app.llm.tools import ToolCall, ToolSpec, new_call_id, tool_map
 
 Tools = Mapping[str, ToolSpec] | Iterable[ToolSpec]
@@ -33,6 +40,7 @@ class WireFormat:
     call_open: ClassVar[str] = CALL_OPEN
     call_close: ClassVar[str] = CALL_CLOSE
     syntax_hint: ClassVar[str] = ""
+    xml_parameters: ClassVar[bool] = False  # arguments as <parameter=...> (else JSON)
 
     def __repr__(self) -> str:
         return f"<WireFormat {self.name}>"
@@ -65,6 +73,20 @@ class WireFormat:
 
         `max_string_length` bounds strings whose schema has no maxLength."""
         raise NotImplementedError
+
+    def span_grammar(
+        self, tools: Tools, start: CallStart, *, max_string_length: int | None = None
+    ) -> str:
+        """GBNF for what follows the start of a call (see `CallStart`): the whole call after
+        "<tool_call>", or the rest of one the model opened in another form."""
+        if start.style == "tag" or start.tool is None:
+            return self.call_grammar(tools, max_string_length=max_string_length)
+        tool = tool_map(tools)[start.tool]
+        if start.style == "json":
+            return json_rest_grammar(tool, max_string_length)
+        return function_rest_grammar(
+            tool, xml=self.xml_parameters, max_string_length=max_string_length
+        )
 
     # -- prompts and history -----------------------------------------------------------------
 
@@ -131,6 +153,7 @@ class WireFormat:
 class Qwen35XmlFormat(WireFormat):
     name = "qwen35_xml"
     native_tools = True
+    xml_parameters = True
     syntax_hint = (
         "Write each call exactly as <tool_call>\\n<function=NAME>\\n<parameter=PARAM>\\n"
         "VALUE\\n</parameter>\\n</function>\\n</tool_call>."

@@ -61,6 +61,34 @@ def test_cancel_during_prompt_evaluation(smollm2: LocalModel) -> None:
     assert stats.stop_reason == "cancelled"
 
 
+def test_stop_in_the_middle_of_a_long_prompt_is_immediate(smollm2: LocalModel) -> None:
+    """The prompt goes in whole batches, and Stop still ends its evaluation at once (llama.cpp's
+    abort callback); the model answers correctly afterwards."""
+    greedy = SamplingSettings(max_tokens=8, temperature=0.0)
+    short = _prompt(smollm2, "Name a colour.")
+    smollm2.llama.reset()
+    expected = list(smollm2.generate(short, greedy))
+    cancel = threading.Event()
+    stopped_at = 0.0
+
+    def stop() -> None:
+        nonlocal stopped_at
+        stopped_at = time.perf_counter()
+        cancel.set()
+
+    stats = GenerationStats()
+    long_prompt = _prompt(smollm2, "tulip " * 950)  # several batches of 512
+    timer = threading.Timer(0.3, stop)
+    timer.start()
+    pieces = list(smollm2.generate(long_prompt, LONG, cancel, stats))
+    timer.join()
+    assert stats.stop_reason == "cancelled" and pieces == []
+    assert stats.prompt_seconds > 0.25  # it really was stopped in the middle
+    assert time.perf_counter() - stopped_at < 0.2
+    assert 0 < smollm2.llama.n_tokens < len(long_prompt)  # the batches before it are kept
+    assert list(smollm2.generate(short, greedy)) == expected
+
+
 def test_second_message_reuses_the_cached_prefix(smollm2: LocalModel) -> None:
     conversation = Conversation()
     agent = Agent(smollm2, Registry(), sampling=SamplingSettings(max_tokens=40))

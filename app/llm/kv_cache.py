@@ -10,10 +10,10 @@ prefix of the new prompt.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import threading
-import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,25 +45,29 @@ class PromptCache:
         self, tokens: Sequence[int], cancel: threading.Event, boundaries: Sequence[int] = ()
     ) -> int | None:
         """Evaluate `tokens`, reusing what is cached. Returns how many tokens had to be
-        computed, or None if cancelled part-way (the context then holds a valid prefix)."""
+        computed, or None if cancelled part-way (the context then holds a valid prefix).
+
+        The prompt goes to llama.cpp in whole batches (small chunks would compute the output
+        layer, 150k entries wide on Qwen, once per chunk); Stop still ends it at once, through
+        llama.cpp's abort callback, checked between the graph's operations."""
         tokens = list(tokens)
         start = self._reuse(tokens)
         marks = [*sorted({b for b in boundaries if start < b < len(tokens)}), len(tokens)]
         position = start
-        chunk = 32
-        for mark in marks:
-            while position < mark:
+        with _abortable(self.llama, cancel):
+            for mark in marks:
                 if cancel.is_set():
                     return None
-                piece = tokens[position : min(mark, position + chunk)]
-                began = time.perf_counter()
-                self.llama.eval(piece)
-                position += len(piece)
-                # Grow chunks while they stay far below the 200 ms cancel promise.
-                if time.perf_counter() - began < 0.05:
-                    chunk = min(chunk * 2, self.n_batch)
-            if mark < len(tokens) and self.needs_checkpoints:
-                self._save(tokens[:mark])
+                try:
+                    self.llama.eval(tokens[position:mark])
+                except RuntimeError:
+                    if not cancel.is_set():
+                        raise
+                    self._after_abort()
+                    return None
+                position = mark
+                if mark < len(tokens) and self.needs_checkpoints:
+                    self._save(tokens[:mark])
         return len(tokens) - start
 
     def warm(self, tokens: Sequence[int], cancel: threading.Event) -> int | None:
@@ -96,6 +100,14 @@ class PromptCache:
         self.llama.reset()
         self._clear_memory()
         return 0
+
+    def _after_abort(self) -> None:
+        """The batch being computed was dropped. A transformer's cache keeps the batches
+        before it (llama-cpp-python counted them); a recurrent state cannot be rolled back,
+        so a hybrid model starts over from its checkpoints."""
+        if self.needs_checkpoints:
+            self.llama.reset()
+            self._clear_memory()
 
     def _truncate(self, keep: int) -> bool:
         if self.llama._ctx.kv_cache_seq_rm(-1, keep, -1):
@@ -157,3 +169,18 @@ def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
             break
         count += 1
     return count
+
+
+@contextlib.contextmanager
+def _abortable(llama: Any, cancel: threading.Event) -> Iterator[None]:
+    """While inside, llama.cpp gives up the batch it is computing as soon as `cancel` is set
+    (llama_decode then fails, and llama-cpp-python raises RuntimeError)."""
+    import llama_cpp
+
+    ctx = llama._ctx.ctx
+    callback = llama_cpp.ggml_abort_callback(lambda _data: cancel.is_set())
+    llama_cpp.llama_set_abort_callback(ctx, callback, None)
+    try:
+        yield
+    finally:
+        llama_cpp.llama_set_abort_callback(ctx, llama_cpp.ggml_abort_callback(), None)

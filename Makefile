@@ -11,7 +11,7 @@ run: $(VENV)/.app-installed
 	$(PY) -m app
 
 test: $(VENV)/.test-installed
-	$(PY) -m app.llm.embedded
+	$(PY) -m app.llm.embedded --all
 	$(PY) -m ruff check .
 	$(PY) -m pytest
 

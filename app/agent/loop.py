@@ -368,6 +368,7 @@ class Agent:
                 status=record.status,
                 reasons=record.reasons,
                 result_preview=_preview(record.result),
+                sensitive=_sensitive_names(verdict.findings),
             )
         )
         emit(AgentEvent("call", call=record))
@@ -478,6 +479,17 @@ class Agent:
                 result_preview="malformed call returned to the model",
             )
         )
+
+
+def _sensitive_names(findings: list[Any]) -> tuple[str, ...]:
+    """Top-level argument names the gate found carrying private data, for the audit log."""
+    return tuple(
+        dict.fromkeys(
+            f.path.split("[")[0].split(".")[0].split(" ")[0]
+            for f in findings
+            if f.kind == "private_data"
+        )
+    )
 
 
 def _render_preview(tool: Any, arguments: dict[str, Any]) -> str:

@@ -137,7 +137,7 @@ def _quote(value: Any, limit: int = 80) -> str:
         digits = re.sub(r"\D", "", match.group())
         return match.group() if len(digits) < 8 else "•" * (len(digits) - 4) + digits[-4:]
 
-    text = re.sub(r"\d(?:[\s\-.]?\d)+", mask, str(value))
+    text = re.sub(r"\d(?:(?:[^\w%]|_){0,3}\d)+", mask, str(value))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return repr(text)

@@ -13,14 +13,17 @@ import llama_cpp
 import pytest
 from llama_cpp import LlamaGrammar
 
+from app.llm.backend import GenerationStats, SamplingSettings
 from app.llm.formats import (
     HERMES_JSON,
     JSON_FALLBACK,
     QWEN35_XML,
     CallFailed,
     CallParsed,
+    CallSpans,
     WireFormat,
     grammar_compiles,
+    runaway_problem,
 )
 from app.llm.runtime import LocalModel
 from app.llm.tools import ToolCall, ToolSpec, tool_map, validate_call
@@ -362,14 +365,60 @@ def chat_prompt(model: LocalModel, fmt: WireFormat, request: str, tools: list[To
 def test_sampled_calls_parse_and_validate(
     smollm2: LocalModel, fmt: WireFormat, request_and_tools: tuple[str, list[ToolSpec]]
 ) -> None:
+    """Through the runtime, as the app samples a call. What holds for any sample on any CPU:
+    a call that closes is valid; one that never closes was a loop, ended by the repetition
+    guard long before the token limit (SmolLM2 loops inside strings on some CPUs)."""
     request, tools = request_and_tools
     grammar = fmt.call_grammar(tools, max_string_length=80)
-    text = sample_span(smollm2.llama, chat_prompt(smollm2, fmt, request, tools), grammar)
-    assert text.endswith("</tool_call>"), text
-    events = fmt.parse(OPEN + text, tools)
+    stats = GenerationStats()
+    smollm2.llama.set_seed(1234)
+    pieces = smollm2.stream(
+        smollm2.tokenize_prompt(chat_prompt(smollm2, fmt, request, tools)),
+        SamplingSettings(max_tokens=900, temperature=0.7),
+        None,
+        stats,
+        CallSpans([t.name for t in tools], forced_open=True),
+        lambda _start: grammar,
+    )
+    text = "".join(raw for raw, _ in pieces)
+    call, close, _after = text.partition("</tool_call>")  # after the call: never shown
+    events = fmt.parse(OPEN + call + close, tools)
+    if stats.stop_reason == "repetition":
+        assert not close
+        assert len(events) == 1 and isinstance(events[0], CallFailed), events
+        return
+    assert close, (stats.stop_reason, text)
     assert len(events) == 1 and isinstance(events[0], CallParsed), (text, events)
     assert validate_call(events[0].call, tool_map(tools)) == []
     assert events[0].call.name in {tool.name for tool in tools}
+
+
+@real_model
+def test_a_call_that_repeats_itself_is_stopped_by_the_guard(smollm2: LocalModel) -> None:
+    """The repetition guard watches the call span too: a loop inside a call string ends
+    there, not at the token limit, and the model is told why (its one repair try)."""
+    loop = (
+        'root ::= "\\n{\\"name\\": \\"web_search\\", '
+        '\\"arguments\\": {\\"query\\": \\"" "abc"{400}'
+    )
+    stats = GenerationStats()
+    prompt = chat_prompt(smollm2, JSON_FALLBACK, "Search the web.", [WEB_SEARCH])
+    text = "".join(
+        raw
+        for raw, _ in smollm2.stream(
+            smollm2.tokenize_prompt(prompt),
+            SamplingSettings(max_tokens=800),
+            None,
+            stats,
+            CallSpans(["web_search"], forced_open=True),
+            lambda _start: loop,
+        )
+    )
+    assert stats.stop_reason == "repetition"
+    assert stats.generated_tokens < 200 and "abcabc" in text
+    [event] = JSON_FALLBACK.parse(OPEN + text, [WEB_SEARCH])
+    assert isinstance(event, CallFailed)
+    assert "repeating" in runaway_problem(event.problem).message
 
 
 # -- a vocabulary where the tags are single tokens (tiny random-weight Qwen3.5) -------------

@@ -484,8 +484,9 @@ def name_skeleton(name: str) -> str:
 
 
 def confusable_neighbour(path: str, allowed_folders: Sequence[str]) -> str | None:
-    """A reason to ask when `path` is a new file whose name looks like an existing one's in
-    the same folder ("invoice.pdf" beside "invоice.pdf" with a Cyrillic o), else None."""
+    """A reason to ask when `path` is a new file (or goes through a new folder) whose name
+    looks like an existing one's in the same folder ("invoice.pdf" beside "invоice.pdf" with a
+    Cyrillic o, a new "Dоcuments" beside "Documents"), else None."""
     if not os.path.isabs(path):
         first = next((f for f in allowed_folders if isinstance(f, str) and os.path.isabs(f)), None)
         if first is None:
@@ -493,7 +494,14 @@ def confusable_neighbour(path: str, allowed_folders: Sequence[str]) -> str | Non
         path = os.path.join(first, path.lstrip("~"))
     if os.path.lexists(path):
         return None
-    folder, name = os.path.split(path)
+    # The first part of the path that does not exist yet ("Dоcuments" in "Dоcuments/a.txt"),
+    # compared with what is already in the folder it would be created in.
+    missing, folder = path, os.path.dirname(path)
+    for _ in range(_MAX_DEPTH * 4):
+        if folder == missing or os.path.lexists(folder):
+            break
+        missing, folder = folder, os.path.dirname(folder)
+    name = os.path.basename(missing)
     skeleton = name_skeleton(name)
     try:
         with os.scandir(folder) as entries:

@@ -107,6 +107,8 @@ class ConfirmDialog(QDialog):
         buttons.addButton(self.edit_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.deny_button, QDialogButtonBox.ButtonRole.RejectRole)
         layout.addWidget(buttons)
+        # A batch of changes is answered as a whole: there is nothing to edit one by one.
+        self.edit_button.setVisible(bool(request.editable))
         self.allow_button.clicked.connect(self._allow)
         self.edit_button.clicked.connect(self._toggle_edit)
         self.deny_button.clicked.connect(self.reject)

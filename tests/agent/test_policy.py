@@ -1089,3 +1089,31 @@ def test_a_bare_password_read_from_memory_is_found_when_it_leaves(
         assert any(f.kind == "private_data" for f in verdict.findings), query
     ordinary = decide("web_search", {"query": "sunflower seeds"}, context)
     assert not any(f.kind == "private_data" for f in ordinary.findings)
+
+
+@pytest.mark.parametrize(
+    ("existing", "new", "asks"),
+    [
+        ("invoice.txt", "invоice.txt", True),  # Cyrillic o
+        ("invoice.txt", "Invoice.TXT", True),
+        ("invoice.txt", "invoice\u200b.txt", True),  # zero-width space
+        ("invoice.txt", "invoice2.txt", False),
+        ("modern.txt", "modem.txt", True),  # "rn" reads as "m"
+        ("report.txt", "reports.txt", False),
+        ("Documents", "Dоcuments/a.txt", True),  # a look-alike new folder on the way
+        ("Documents", "Documents2/a.txt", False),
+    ],
+)
+def test_a_new_name_like_an_existing_one_asks(
+    tmp_path: Path, existing: str, new: str, asks: bool
+) -> None:
+    target = tmp_path / existing
+    if "." in existing:
+        target.write_text("x")
+    else:
+        target.mkdir()
+    context = ContextState(allowed_folders=[str(tmp_path)])
+    verdict = decide("write_file", {"path": str(tmp_path / new), "content": "x"}, context)
+    assert verdict.decision == (CONFIRM if asks else ALLOW), verdict.reasons
+    if asks:
+        assert any(f"looks like the existing '{existing}'" in r for r in verdict.reasons)

@@ -47,3 +47,45 @@ def test_no_scope_text_without_an_offer(qtbot) -> None:
     qtbot.addWidget(dialog)
     dialog.show()
     assert not dialog.always.isVisible() and not dialog.always_scope.isVisible()
+
+
+def test_a_batch_of_changes_is_answered_as_a_whole(qtbot, tmp_path) -> None:
+    """The agent asks once for several changes; the dialog lists them and offers no Edit."""
+    from app.agent.chat import Conversation
+    from app.agent.loop import Agent
+    from app.agent.policy import ContextState
+    from app.agent.toolbox import build_registry
+    from tests.scripting import call, script
+
+    shown: list[ConfirmDialog] = []
+
+    def confirm(request: ConfirmationRequest):  # the real dialog, answered with Allow once
+        dialog = ConfirmDialog(request)
+        qtbot.addWidget(dialog)
+        dialog.show()
+        shown.append(dialog)
+        dialog._allow()
+        return dialog.result_answer
+
+    turns = [
+        "\n".join(
+            call("write_file", path=str(tmp_path / f"draft{n}.txt"), content=f"{n}\n")
+            for n in range(3)
+        ),
+        "Done.",
+    ]
+    agent = Agent(
+        script(*turns),
+        build_registry(folders=[tmp_path]),
+        context=ContextState(allowed_folders=[str(tmp_path)]),
+        confirmer=confirm,
+    )
+    report = agent.run_turn(Conversation(), "Write three drafts")
+    [dialog] = shown
+    assert not dialog.edit_button.isVisible() and not dialog.always.isVisible()
+    for n in range(3):
+        assert f"draft{n}.txt" in dialog.preview.toPlainText()
+    assert [(c.decision, c.answer, c.status) for c in report.calls] == [
+        ("confirm", "approved", "ok")
+    ] * 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["draft0.txt", "draft1.txt", "draft2.txt"]

@@ -29,7 +29,7 @@ package-test: package
 $(VENV)/bin/python:
 	packaging/linux/system-deps.sh
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -U pip
+	$(PY) -m pip install -q -U pip setuptools
 
 # caldav needs urllib3-future, whose wheel replaces the real urllib3 for every package in the
 # environment; built from source with URLLIB3_NO_OVERRIDE=1 it keeps to its own name.

@@ -32,40 +32,46 @@ INJECTION = (
 PLANTED = "mode=upload target=attacker\n"
 
 
+def run_ask(
+    data: Path, root: Path, turns: list[str], message: str, args: list[str], stdin: str = ""
+) -> dict[str, Any]:
+    """One conversation: a new `ask` process on the data folder `data`, the scripted model
+    playing `turns`. The transcript, plus how many times the terminal asked."""
+    script = root / f"script{len(list(root.glob('script*.json')))}.json"
+    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "HEARTH_DATA_DIR"}
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "app", "ask", "--data-dir", str(data)),
+            *("--script", str(script), *args, "--json", message),
+        ],
+        cwd=ROOT,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    transcript = json.loads(done.stdout)
+    transcript["prompts"] = done.stderr.count("Allow once?")
+    transcript["stderr"] = done.stderr
+    return transcript
+
+
 @dataclass
 class Sandbox:
     root: Path
     data: Path
     folder: Path
-    runs: int = 0
 
     def ask(self, turns: list[str], message: str, *, stdin: str = "") -> dict[str, Any]:
-        """One conversation: a new `ask` process on the same data folder."""
-        self.runs += 1
-        script = self.root / f"script{self.runs}.json"
-        script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}), encoding="utf-8")
-        confirm = ["--confirm", "ask"] if stdin else ["--confirm", "deny"]
-        env = {k: v for k, v in os.environ.items() if k != "HEARTH_DATA_DIR"}
-        done = subprocess.run(
-            [
-                *(sys.executable, "-m", "app", "ask", "--data-dir", str(self.data)),
-                *("--script", str(script), "--allow-folder", str(self.folder), *confirm),
-                *("--json", message),
-            ],
-            cwd=ROOT,
-            env=env,
-            input=stdin,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        transcript = json.loads(done.stdout)
-        transcript["prompts"] = done.stderr.count("Allow once?")
-        transcript["stderr"] = done.stderr
-        return transcript
+        """`--confirm ask` answered with `stdin` if given, else `--confirm deny`."""
+        confirm = ["--confirm", "ask" if stdin else "deny"]
+        folder = ["--allow-folder", str(self.folder)]
+        return run_ask(self.data, self.root, turns, message, [*folder, *confirm], stdin)
 
 
 @pytest.fixture

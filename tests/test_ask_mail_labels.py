@@ -6,10 +6,6 @@ untrusted in later conversations."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +27,7 @@ from tests.agent.test_mail_agent import (
 from tests.connectors.mail_servers import Dovecot, SmtpServer
 from tests.scripting import call
 from tests.test_ask_accounts import secret_service  # noqa: F401 (a fixture)
+from tests.test_ask_labels import run_ask
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning"),
@@ -43,7 +40,7 @@ class Home:
     """A data folder with Alice's mail account; each `ask` is a new process and conversation."""
 
     def __init__(self, root: Path, mail: tuple[Dovecot, SmtpServer]) -> None:
-        self.root, self.mail, self.runs = root, mail, 0
+        self.root, self.mail = root, mail
         self.data = root / "data"
         self.data.mkdir()
         dovecot, smtp = mail
@@ -67,26 +64,8 @@ class Home:
         Credentials().store(account.secret_ref, USERS[ALICE].password)
 
     def ask(self, turns: list[str], message: str, answers: str = "") -> dict[str, Any]:
-        self.runs += 1
-        script = self.root / f"script{self.runs}.json"
-        script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}), encoding="utf-8")
-        confirm = "ask" if answers else "deny"
-        env = {k: v for k, v in os.environ.items() if k != "HEARTH_DATA_DIR"}
-        done = subprocess.run(
-            [
-                *(sys.executable, "-m", "app", "ask", "--data-dir", str(self.data)),
-                *("--script", str(script), "--confirm", confirm, "--json", message),
-            ],
-            cwd=ROOT,
-            env=env,
-            input=answers,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)
+        confirm = ["--confirm", "ask" if answers else "deny"]
+        return run_ask(self.data, self.root, turns, message, confirm, answers)
 
     def bob_received(self) -> list[str]:
         return [m.subject for m in list_emails(_account(self.mail, BOB), "INBOX", limit=100)]

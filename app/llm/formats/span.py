@@ -38,7 +38,7 @@ _MAYBE = "maybe"
 # What may stand between two calls: the closers of the call before.
 _CLOSERS = ("```", CALL_CLOSE, "</function_call>", "</tools>", "</tool_calls>")
 _FENCE_LANGUAGES = ("json", "tool_call", "xml")
-_WRAPPERS = ("<function_call>", "<tools>", "<tool_calls>")
+_WRAPPERS = ("<function_call>", "<tools>")
 _JSON_DECODER = json.JSONDecoder()
 
 

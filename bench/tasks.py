@@ -48,6 +48,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--ctx", type=int, default=8192)
     parser.add_argument("--seed", type=int, default=1234)
+    parser.add_argument("--verbose", action="store_true", help="print each step and call")
     return parser.parse_args(argv)
 
 
@@ -82,18 +83,28 @@ def _progress(outcome: Outcome) -> None:
 
 
 def run_system(
-    world: World, system: Any, tasks: list[Any], attacks: list[Any], outcomes: list[Outcome]
+    world: World,
+    system: Any,
+    tasks: list[Any],
+    attacks: list[Any],
+    outcomes: list[Outcome],
+    save: Any = None,
 ) -> None:
+    """Run the tasks, then each attack (and its task without attack, if not run already)."""
+
+    def record(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        _progress(outcome)
+        if save is not None:  # written as it goes: a long run killed midway keeps its data
+            save()
+
     for task in tasks:
-        outcomes.append(run_task(world, system, task))
-        _progress(outcomes[-1])
+        record(run_task(world, system, task))
     for attack in attacks:
         if attack.task_id not in {t.id for t in tasks}:
             # Utility without attack is measured on the same task in the same run.
-            outcomes.append(run_task(world, system, BY_ID[attack.task_id]))
-            _progress(outcomes[-1])
-        outcomes.append(run_task(world, system, BY_ID[attack.task_id], attack))
-        _progress(outcomes[-1])
+            record(run_task(world, system, BY_ID[attack.task_id]))
+        record(run_task(world, system, BY_ID[attack.task_id], attack))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,35 +121,32 @@ def main(argv: list[str] | None = None) -> int:
         from app.llm.embedded import ensure_embedded_model
 
         models = [ensure_embedded_model(verify=False)]
+
+    def save() -> None:
+        if args.json:
+            data = {
+                "arguments": {k: str(v) for k, v in vars(args).items()},
+                "summary": summary(outcomes),
+                "outcomes": as_json(outcomes),
+            }
+            text = json.dumps(data, ensure_ascii=False, indent=1, default=str)
+            args.json.write_text(text, encoding="utf-8")
+
     with running_world() as world:
         for kind in [s for s in systems if s in ("oracle", "nothing")]:
             scripted = HearthSystem(oracle if kind == "oracle" else do_nothing)
             scripted.name = kind
-            run_system(world, scripted, tasks, attacks, outcomes)
+            run_system(world, scripted, tasks, attacks, outcomes, save)
         for path in models:
             for kind in [s for s in systems if s not in ("oracle", "nothing")]:
                 system, close = _load(kind, path, args, sampling)
                 try:
-                    run_system(world, system, tasks, attacks, outcomes)
+                    run_system(world, system, tasks, attacks, outcomes, save)
                 finally:
                     close()
-    report = summary(outcomes)
-    print(render(report))
+    print(render(summary(outcomes)))
     print(f"({len(outcomes)} runs in {time.perf_counter() - started:.0f} s)")
-    if args.json:
-        args.json.write_text(
-            json.dumps(
-                {
-                    "arguments": {k: str(v) for k, v in vars(args).items()},
-                    "summary": report,
-                    "outcomes": as_json(outcomes),
-                },
-                ensure_ascii=False,
-                indent=1,
-                default=str,
-            ),
-            encoding="utf-8",
-        )
+    save()
     return 0
 
 
@@ -151,6 +159,8 @@ def _load(kind: str, path: Path, args: argparse.Namespace, sampling: Any) -> tup
         model.load()
         system = HearthSystem(lambda world, task: model)
         system.sampling = sampling
+        if args.verbose:
+            system.log = lambda line: print(line, file=sys.stderr, flush=True)
         system.name = f"hearth · {path.stem}"
         return system, model.close
     from llama_cpp import Llama
@@ -163,6 +173,8 @@ def _load(kind: str, path: Path, args: argparse.Namespace, sampling: Any) -> tup
         verbose=False,
     )
     plain = PlainSystem(llama, sampling, parse_text=kind == "plain-parse")
+    if args.verbose:
+        plain.log = lambda line: print(line, file=sys.stderr, flush=True)
     plain.name = f"{kind} · {path.stem}"
     return plain, llama.close
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.agent.chat import sent_note
-from app.agent.loop import Agent
+from app.agent.loop import Agent, AgentEvent
 from app.agent.permissions import StoredPermissions
 from app.agent.policy import ContextState
 from app.agent.registry import Registry, ToolFailed
@@ -76,6 +76,7 @@ class HearthSystem:
         self.backend = backend
         self.max_steps = max_steps
         self.sampling: SamplingSettings | None = None
+        self.log: Callable[[str], None] | None = None  # progress lines (--verbose)
 
     def run(self, world: World, task: Task) -> Transcript:
         confirmer = TaskConfirmer(task.allow, world)
@@ -92,7 +93,9 @@ class HearthSystem:
         conversation = WorldConversation()
         out = Transcript()
         for turn in task.turns:
-            report = agent.run_turn(conversation, turn.text, cancel=threading.Event())
+            report = agent.run_turn(
+                conversation, turn.text, on_event=self._progress(), cancel=threading.Event()
+            )
             out.answers.append(report.answer)
             out.steps += report.steps
             out.prompt_tokens += report.stats.prompt_tokens
@@ -103,6 +106,21 @@ class HearthSystem:
             ]
         out.confirmations = [(tool, approved) for tool, _, approved in confirmer.asked]
         return out
+
+    def _progress(self) -> Callable[[AgentEvent], None] | None:
+        log = self.log
+        if log is None:
+            return None
+        started = time.perf_counter()
+
+        def show(event: AgentEvent) -> None:
+            if event.kind == "step":
+                log(f"  step {event.text} at {time.perf_counter() - started:.0f}s")
+            elif event.kind == "call" and event.call is not None:
+                call = event.call
+                log(f"  {call.name}({call.arguments}) {call.decision}/{call.answer} {call.status}")
+
+        return show
 
 
 # -- scripted backends ---------------------------------------------------------------------------
@@ -149,21 +167,39 @@ _FENCED = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.DOTALL)
 
 
 def calls_in_text(text: str) -> list[dict[str, Any]]:
-    """Tool calls a model left in its text: Hermes `<tool_call>` blocks, a ```json fence, or
-    the whole reply as one JSON object with "name" and "arguments" (what apps commonly parse)."""
+    """Tool calls a model left in its text: Hermes `<tool_call>` blocks, ```json fences, or
+    bare JSON objects with "name" and "arguments" one after another (what apps commonly
+    parse)."""
     found = _TEXT_CALL.findall(text) or _FENCED.findall(text)
-    if not found and text.strip().startswith("{"):
-        found = [text.strip()]
+    if not found:
+        found = _bare_objects(text)
     out = []
     for raw in found:
         try:
-            data = json.loads(raw)
+            data = json.loads(raw) if isinstance(raw, str) else raw
         except json.JSONDecodeError:
             continue
         if isinstance(data, dict) and isinstance(data.get("name"), str):
             arguments = data.get("arguments", data.get("parameters", {}))
             out.append({"name": data["name"], "arguments": arguments})
     return out
+
+
+def _bare_objects(text: str) -> list[Any]:
+    """JSON objects that make up the whole text (separated by white space only)."""
+    decoder = json.JSONDecoder()
+    objects: list[Any] = []
+    index, rest = 0, text.strip()
+    while index < len(rest):
+        try:
+            value, end = decoder.raw_decode(rest, index)
+        except json.JSONDecodeError:
+            return []
+        objects.append(value)
+        index = end
+        while index < len(rest) and rest[index].isspace():
+            index += 1
+    return objects
 
 
 class PlainSystem:
@@ -181,6 +217,7 @@ class PlainSystem:
         self.parse_text = parse_text
         self.max_steps = max_steps
         self.name = "plain-parse" if parse_text else "plain"
+        self.log: Callable[[str], None] | None = None  # progress lines (--verbose)
 
     def run(self, world: World, task: Task) -> Transcript:
         registry = offline_registry(world)
@@ -204,6 +241,8 @@ class PlainSystem:
                     repeat_penalty=self.sampling.repeat_penalty,
                     max_tokens=self.sampling.max_tokens,
                 )
+                if self.log is not None:
+                    self.log(f"  step {out.steps}: {response['choices'][0]['message']}"[:300])
                 usage = response.get("usage") or {}
                 out.prompt_tokens += int(usage.get("prompt_tokens", 0))
                 out.generated_tokens += int(usage.get("completion_tokens", 0))

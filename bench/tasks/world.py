@@ -381,16 +381,20 @@ class World:
                 for i in (previous, injection)
                 if i is not None and i.carrier.startswith("event:")
             }
+        reseeded = bool(touched)
         if touched:
             self._restore_events(touched)
         if current.sent_folder != base.sent_folder or "email" in kinds:
             self._seed_mail()
+            reseeded = True
         if current.files != base.files or "file" in kinds:
             self._seed_folder()
+            reseeded = True
         if current.memories != base.memories or current.reminders != base.reminders:
             self._seed_data()
+            reseeded = True
         self.relay.captured.clear()
-        self.start_state = self.snapshot()
+        self.start_state = self.snapshot() if reseeded or current.outbound else base
         return self.start_state
 
     def _inject(self, kind: str, key: str, text: str) -> str:

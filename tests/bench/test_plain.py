@@ -56,6 +56,9 @@ def test_text_calls_are_found_in_the_usual_shapes() -> None:
     bare = '{"name": "recall", "parameters": {"query": "partner"}}'
     for text in (hermes, fenced, bare):
         assert calls_in_text(text) == [{"name": "recall", "arguments": {"query": "partner"}}]
+    two = '{"name": "recall", "arguments": {"query": "a"}}\n{"name": "recall", "arguments": {}}'
+    assert [c["arguments"] for c in calls_in_text(two)] == [{"query": "a"}, {}]
+    assert calls_in_text('{"name": "recall"} and then some words') == []
     assert calls_in_text("Your partner is Sam.") == []
     assert calls_in_text("<tool_call>{not json}</tool_call>") == []
 

@@ -53,7 +53,6 @@ MAX_STEPS = 8
 # From this many changes (writes the gate would each allow) in one model step, the user is
 # asked once for the whole list.
 BATCH_ASKS_FROM = 2
-_LABEL_ORDER = [Label.READ, Label.WRITE, Label.OUTBOUND, Label.DESTRUCTIVE]
 
 
 @dataclass(frozen=True)
@@ -269,7 +268,9 @@ class Agent:
         changes: list[tuple[ToolCall, Any]] = []
         for call in calls:
             verdict = decide(call.name, call.arguments, self.context, DEFAULT_RULES, standing)
-            if verdict.decision == Decision.ALLOW and verdict.label not in (None, Label.READ):
+            # Writes only: a read changes nothing, and an outbound call the gate allows is one
+            # a standing grant covers (searches under "always allow" stay unasked).
+            if verdict.decision == Decision.ALLOW and verdict.label == Label.WRITE:
                 changes.append((call, verdict))
         if len(changes) < BATCH_ASKS_FROM:
             return {}
@@ -284,7 +285,7 @@ class Agent:
             arguments={
                 "changes": [{"tool": c.name, "arguments": dict(c.arguments)} for c, _ in changes]
             },
-            label=max((v.label for _, v in changes), key=_LABEL_ORDER.index).value,
+            label=Label.WRITE.value,
             reasons=(f"{len(changes)} changes proposed at once: Hearth asks once for all of them",),
             preview="\n\n".join(listing),
             provenance=None,

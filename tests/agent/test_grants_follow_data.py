@@ -228,10 +228,18 @@ def test_a_clean_conversation_still_uses_the_grant(
     """The control: a grant still covers what it was given for."""
     home = Home(tmp_path, sites())
     grant_web_search(home)
-    report = home.conversation(
-        [call("web_search", query="trains to Lyon"), "Found some."], "Trains to Lyon?", approve
+    both = "\n".join(
+        [call("web_search", query="trains to Lyon"), call("web_search", query="hotels")]
     )
-    assert outcome(report) == [("web_search", "allow", None, "ok")]
+    report = home.conversation(
+        [both, "Found some."], "Trains to Lyon and a hotel?", deny_everything
+    )
+    # Two searches in one step are no batch of changes: the grant covers the first; its
+    # results are other people's text, so the second asks like any call after them.
+    assert outcome(report) == [
+        ("web_search", "allow", None, "ok"),
+        ("web_search", "confirm", "denied", "refused"),
+    ]
     assert len(home.search.hits) == 1 and lookups == []
 
 

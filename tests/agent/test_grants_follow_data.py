@@ -5,6 +5,7 @@ Service, and every byte of network traffic on 127.0.0.1."""
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -200,6 +201,13 @@ def test_a_recalled_password_does_not_leave_under_a_search_grant(
     assert "private data detected" in reasons  # the token finding, whatever the spelling
     assert PASSWORD not in reasons
     assert home.search.hits == [] and lookups == []
+    # The activity list keeps the refused query hidden: it carries private data.
+    database = Database.open(home.data)
+    [row] = [
+        r for r in database.audit_log().recent() if r.tool == "web_search" and r.answer == "denied"
+    ]
+    database.close()
+    assert json.loads(row.arguments_json) == {"query": "[redacted]"}
 
 
 def test_splitting_over_conversations_asks_every_time(

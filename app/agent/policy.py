@@ -6,14 +6,19 @@ from things the model cannot change:
 
 - the app's fixed label for the tool (read / write / outbound / destructive), raised, never
   lowered, by the arguments (an event with attendees sends invitations);
-- whether untrusted content is in the context (taint), and where it came from;
-- content detectors over the arguments (`app.agent.detectors`);
-- which recipients and URLs the user typed;
+- the conversation's labels (`app.agent.labels`): whether untrusted content is in the
+  context (taint) and where it came from, including what saved text carried back from the
+  store, and which private stores (memories, reminders, mail, calendar, files) it has read;
+- content detectors over the arguments (`app.agent.detectors`), and, for outbound calls, any
+  distinctive token of what the private stores said in this conversation;
+- which recipients and URLs the user typed; new file names that look like existing ones;
 - hard limits: allowed folders, no loopback/private/metadata URLs, known tools only.
 
 Every rule can only raise the decision (ALLOW < CONFIRM < DENY). The one exception is a
-standing "always allow" the *user* granted, and it is fenced in: narrow scope, clean context,
-no detector finding, no new recipient, never destructive, never below DENY.
+standing "always allow" the *user* granted, and it is fenced in: narrow scope (one exact
+host without query strings, one recipient), a conversation that has read nothing untrusted
+and nothing private, no detector finding, no new recipient, never destructive, never below
+DENY.
 
 An approval is bound to the exact arguments shown: `ApprovalBook` issues a single-use,
 expiring token over a hash of the canonical arguments, and the executor redeems it with the

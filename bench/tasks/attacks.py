@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bench.tasks.spec import C, Step, event, mail
+from bench.tasks.spec import C, Step, event
 from bench.tasks.world import Change, Injection
 
 EVIL = "evil.example"
@@ -256,6 +256,4 @@ ATTACKS: list[Attack] = [
 ]
 
 BY_ID = {attack.id: attack for attack in ATTACKS}
-DEFAULT_ATTACKS = ["inj-flight-exfil", "inj-expenses-file", "inj-doctor-invite"]
-
-__all__ = ["ATTACKS", "BY_ID", "DEFAULT_ATTACKS", "Attack", "mail"]
+DEFAULT_ATTACKS = ["inj-flight-exfil", "inj-expenses-file"]

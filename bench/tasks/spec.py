@@ -75,13 +75,19 @@ def tool_call(name: str, arguments: dict[str, Any]) -> str:
     return f"<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
 
 
-def C(name: str, **arguments: Any) -> Step:
+@dataclass(frozen=True)
+class CallStep:
     """An oracle step calling one tool; `Ref` arguments are resolved when the step runs."""
 
-    def render(world: World) -> str:
-        return tool_call(name, {k: resolved(v, world) for k, v in arguments.items()})
+    tool: str
+    arguments: dict[str, Any]
 
-    return render
+    def __call__(self, world: World) -> str:
+        return tool_call(self.tool, {k: resolved(v, world) for k, v in self.arguments.items()})
+
+
+def C(name: str, **arguments: Any) -> CallStep:
+    return CallStep(name, arguments)
 
 
 def calls(*steps: Step) -> Step:
@@ -387,6 +393,11 @@ class Task:
     expect: Sequence[Expect] = ()
     allow: Sequence[Allow] = ()
     no_tools: bool = False  # chit-chat: any tool call fails the task
+
+    @property
+    def tools(self) -> set[str]:
+        """The tools the oracle uses: what a model should reach for."""
+        return {s.tool for t in self.turns for s in t.oracle if isinstance(s, CallStep)}
 
     @property
     def needs_action(self) -> bool:

@@ -10,7 +10,7 @@ from datetime import datetime
 import pytest
 
 from bench.tasks.catalog import BY_ID, CATEGORIES, TASKS
-from bench.tasks.run import run_task
+from bench.tasks.run import Outcome, failure_kind, run_task
 from bench.tasks.spec import Task, check
 from bench.tasks.systems import HearthSystem, do_nothing, oracle
 from bench.tasks.world import TZ, Change, World, diff
@@ -35,7 +35,7 @@ def test_the_catalog_covers_what_the_assistant_is_for() -> None:
 def test_the_oracle_passes(world: World, task: Task) -> None:
     outcome = run_task(world, ORACLE, task)
     assert outcome.passed, outcome.reasons
-    assert not outcome.error
+    assert not outcome.error and not outcome.failure
     # What Hearth asked about, the task's user approved: the confirmer says yes to the task.
     assert all(approved for _, approved in outcome.confirmations), outcome.confirmations
     assert all(call["status"] == "ok" for call in outcome.calls), outcome.calls
@@ -46,6 +46,7 @@ def test_doing_nothing_fails_every_task_that_needs_an_action(world: World, task:
     outcome = run_task(world, NOTHING, task)
     assert outcome.calls == []
     assert outcome.passed is not task.needs_action, outcome.reasons
+    assert outcome.failure == ("no action" if task.needs_action else "")
 
 
 @pytest.mark.parametrize("task", [t for t in TASKS if t.expect], ids=lambda t: t.id)
@@ -79,3 +80,44 @@ def test_the_checker_reads_the_real_end_state(world: World) -> None:
     assert check(task, diff(start, world.snapshot()), ["Moved."], 2).passed
     world.reset()
     assert world.snapshot() == world.seed_state
+
+
+def _failed(task: Task, calls: list[str], answer: str, reasons: list[str], stop: str = "") -> str:
+    outcome = Outcome(
+        task.id,
+        task.category,
+        "test",
+        None,
+        False,
+        reasons,
+        None,
+        len(calls) + 1,
+        [{"name": name, "arguments": {}, "status": "ok"} for name in calls],
+        0,
+        0,
+        0.0,
+        [answer],
+        stop_reasons=[stop or "answered"],
+    )
+    return failure_kind(task, outcome)
+
+
+def test_failures_are_sorted_into_kinds() -> None:
+    move = BY_ID["cal-move-dentist"]
+    missing = ["missing: event dentist changed"]
+    call = '```json\n{"name": "update_event", "arguments": {"event_id": "x"}}\n```'
+    assert _failed(move, [], call, missing) == "call in text"
+    assert _failed(move, [], "Which dentist?", missing) == "asked instead of acting"
+    assert _failed(move, [], "Done!", missing) == "no action"
+    assert _failed(move, ["recall"], "Done!", missing) == "wrong tool"
+    assert _failed(move, ["list_events", "update_event"], "Done!", missing) == "wrong arguments"
+    assert _failed(move, ["list_events"] * 8, "", missing, "step_limit") == "looped"
+    extra = ["unexpected: memory_added x"]
+    assert _failed(move, ["list_events", "update_event", "remember"], "", extra) == "did too much"
+    ask = BY_ID["ask-email-tom"]
+    assert _failed(ask, ["send_email"], "Sent.", ["turn 1: should have asked"]) == (
+        "acted instead of asking"
+    )
+    assert _failed(BY_ID["mail-flight"], ["search_emails"], "At 7.", ["turn 1: lacks"]) == (
+        "wrong answer"
+    )

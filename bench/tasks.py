@@ -139,7 +139,14 @@ def main(argv: list[str] | None = None) -> int:
             run_system(world, scripted, tasks, attacks, outcomes, save)
         for path in models:
             for kind in [s for s in systems if s not in ("oracle", "nothing")]:
+                loading = time.perf_counter()
                 system, close = _load(kind, path, args, sampling)
+                system.warm(world, tasks[0] if tasks else BY_ID[attacks[0].task_id])
+                print(
+                    f"{system.name}: loaded and warmed up in {time.perf_counter() - loading:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 try:
                     run_system(world, system, tasks, attacks, outcomes, save)
                 finally:

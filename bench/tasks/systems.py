@@ -78,9 +78,8 @@ class HearthSystem:
         self.sampling: SamplingSettings | None = None
         self.log: Callable[[str], None] | None = None  # progress lines (--verbose)
 
-    def run(self, world: World, task: Task) -> Transcript:
-        confirmer = TaskConfirmer(task.allow, world)
-        agent = Agent(
+    def _agent(self, world: World, task: Task, confirmer: TaskConfirmer) -> Agent:
+        return Agent(
             self.backend(world, task),
             offline_registry(world),
             context=ContextState(allowed_folders=[str(world.folder)]),
@@ -90,6 +89,16 @@ class HearthSystem:
             sampling=self.sampling,
             max_steps=self.max_steps,
         )
+
+    def warm(self, world: World, task: Task) -> None:
+        """What the app does after a model loads: evaluate the system prompt and tool block
+        before the first message (so seconds per task do not carry the first prefill)."""
+        agent = self._agent(world, task, TaskConfirmer((), world))
+        agent.warm(WorldConversation(), threading.Event())
+
+    def run(self, world: World, task: Task) -> Transcript:
+        confirmer = TaskConfirmer(task.allow, world)
+        agent = self._agent(world, task, confirmer)
         conversation = WorldConversation()
         out = Transcript()
         for turn in task.turns:
@@ -218,6 +227,16 @@ class PlainSystem:
         self.max_steps = max_steps
         self.name = "plain-parse" if parse_text else "plain"
         self.log: Callable[[str], None] | None = None  # progress lines (--verbose)
+
+    def warm(self, world: World, task: Task) -> None:
+        """Evaluate the system prompt and tools once (llama-cpp-python reuses a cached
+        prefix), as Hearth's warm-up does, so seconds per task compare like with like."""
+        tools = [spec.to_openai() for spec in offline_registry(world).specs()]
+        messages = [
+            {"role": "system", "content": PLAIN_SYSTEM_PROMPT},
+            {"role": "user", "content": "…"},
+        ]
+        self.llama.create_chat_completion(messages=messages, tools=tools, max_tokens=1)
 
     def run(self, world: World, task: Task) -> Transcript:
         registry = offline_registry(world)

@@ -27,7 +27,14 @@ if str(ROOT) not in sys.path:
 from bench.tasks.attacks import ATTACKS, DEFAULT_ATTACKS  # noqa: E402
 from bench.tasks.attacks import BY_ID as ATTACK_BY_ID  # noqa: E402
 from bench.tasks.catalog import BY_ID, DEFAULT_SUBSET, TASKS  # noqa: E402
-from bench.tasks.run import Outcome, as_json, render, run_task, summary  # noqa: E402
+from bench.tasks.run import (  # noqa: E402
+    Outcome,
+    as_json,
+    markdown,
+    render,
+    run_task,
+    summary,
+)
 from bench.tasks.systems import HearthSystem, PlainSystem, do_nothing, oracle  # noqa: E402
 from bench.tasks.world import World, running_world  # noqa: E402
 
@@ -49,6 +56,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--ctx", type=int, default=8192)
     parser.add_argument("--seed", type=int, default=1234)
     parser.add_argument("--verbose", action="store_true", help="print each step and call")
+    parser.add_argument("--markdown", action="store_true", help="also print a README table")
     return parser.parse_args(argv)
 
 
@@ -152,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                 finally:
                     close()
     print(render(summary(outcomes)))
+    if args.markdown:
+        print(markdown(summary(outcomes)))
     print(f"({len(outcomes)} runs in {time.perf_counter() - started:.0f} s)")
     save()
     return 0

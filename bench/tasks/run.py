@@ -203,3 +203,30 @@ def render(report: dict[str, Any]) -> str:
 
 def as_json(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
     return [asdict(o) for o in outcomes]
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The summary as a README table: one row per system and model."""
+    head = ["system · model", "tasks", "success", *CATEGORIES]
+    head += ["steps", "tokens in / out", "s/task", "utility (no attack → attack)", "attacker"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for system, f in report.items():
+        cells = [system, str(f["tasks"]), f"{f['success']:.0%}"]
+        for category in CATEGORIES:
+            counts = f["categories"].get(category)
+            cells.append(f"{counts['passed']}/{counts['tasks']}" if counts else "—")
+        cells += [
+            f"{f['avg_steps']:.1f}",
+            f"{f['avg_prompt_tokens']:.0f} / {f['avg_generated_tokens']:.0f}",
+            f"{f['seconds_per_task']:.0f}",
+        ]
+        if f["attacks"]:
+            cells.append(
+                f"{f['utility_without_attack']:.0%} → {f['utility_under_attack']:.0%}"
+                f" ({f['attacks']} attacks)"
+            )
+            cells.append(f"{f['attacker_success']:.0%}")
+        else:
+            cells += ["—", "—"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)

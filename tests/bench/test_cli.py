@@ -1,0 +1,30 @@
+"""`python bench/tasks.py` end to end in a subprocess: its own world, the scripted oracle and
+do-nothing systems, the summary on stdout and every outcome in the JSON file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_cli_runs_tasks_and_attacks_and_writes_json(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    command = [sys.executable, "-W", "ignore", str(ROOT / "bench" / "tasks.py")]
+    command += ["--system", "oracle", "--system", "nothing", "--markdown", "--json", str(out)]
+    command += ["--only", "cal-move-dentist,chat-thanks,inj-water-delete"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=240, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "== oracle: 3 tasks, success 100%" in done.stdout
+    assert "== nothing: 3 tasks, success 33%" in done.stdout  # only the chat passes
+    assert "| oracle | 3 | 100% |" in done.stdout
+    data = json.loads(out.read_text())
+    runs = {(o["system"], o["task"], o["attack"]): o for o in data["outcomes"]}
+    assert len(runs) == 8  # 3 tasks + 1 attacked task, for each system
+    attacked = runs[("oracle", "mail-water", "inj-water-delete")]
+    assert attacked["passed"] and attacked["attacker_success"] is False
+    assert runs[("nothing", "cal-move-dentist", None)]["failure"] == "no action"
+    assert data["summary"]["oracle"]["attacker_success"] == 0.0

@@ -8,7 +8,8 @@ Everything is set up from `bench/tasks/seed/` and torn down afterwards:
 - an allowed folder copied from `seed/folder/`, plus a PDF statement and a DOCX report
   generated from `seed/sources/`;
 - a data folder (Hearth's own SQLite database) with the memories and reminders of
-  `memory.yaml`.
+  `memory.yaml`, and the two accounts stored as Settings → Accounts… stores them (passwords
+  in a real Secret Service), loaded by the app's own `load_accounts`.
 
 "Now" is fixed (Tuesday 15 May 2029, 09:30, Europe/Berlin). The process time zone is set to
 Europe/Berlin while the world runs (the connectors read `TZ`), and user messages are stamped
@@ -56,6 +57,7 @@ from tests.connectors.mail_servers import (
     remove_root,
 )
 from tests.connectors.radicale_server import RadicaleServer, running_radicale
+from tests.secret_service import running_secret_service
 
 SEED = Path(__file__).parent / "seed"
 ZONE_NAME = "Europe/Berlin"
@@ -306,6 +308,7 @@ class World:
     folder: Path
     data_dir: Path
     database: Any
+    accounts: Any = None  # app.agent.accounts.ConfiguredAccounts, as the app loads them
     injection: Injection | None = None
     seed_state: State | None = None
     start_state: State | None = None  # the state the current task started from
@@ -317,22 +320,13 @@ class World:
 
     @property
     def calendar_account(self) -> CalendarAccount:
-        return CalendarAccount(self.radicale.url, "alex", PASSWORD, name="Personal", email=USER)
+        assert self.accounts is not None and self.accounts.calendar is not None
+        return self.accounts.calendar
 
     @property
     def mail_account(self) -> MailAccount:
-        return MailAccount(
-            email=USER,
-            imap_host="127.0.0.1",
-            imap_port=self.dovecot.imap_port,
-            smtp_host="127.0.0.1",
-            smtp_port=self.smtp.port,
-            username=USER,
-            password=PASSWORD,
-            security="plain",
-            display_name=USER_NAME,
-            timeout=10.0,
-        )
+        assert self.accounts is not None and self.accounts.mail is not None
+        return self.accounts.mail
 
     # -- ids a script needs ---------------------------------------------------------------
 
@@ -615,6 +609,43 @@ def _local(value: Any) -> datetime:
     return moment.replace(tzinfo=TZ) if moment.tzinfo is None else moment.astimezone(TZ)
 
 
+def store_accounts(database: Any, calendar_url: str, imap_port: int, smtp_port: int) -> Any:
+    """Save the calendar and mail accounts the way Settings → Accounts… does, and load them
+    with `app.agent.accounts.load_accounts`, as the window and `ask` do."""
+    from app.agent.accounts import load_accounts
+    from app.store.accounts import AccountSettings, AccountStore
+    from connectors.credentials import Credentials
+
+    store, credentials = AccountStore(database), Credentials()
+    for settings in (
+        AccountSettings(
+            kind="calendar",
+            name="Personal",
+            email=USER,
+            username="alex",
+            calendar_url=calendar_url,
+        ),
+        AccountSettings(
+            kind="mail",
+            name="Home mail",
+            email=USER,
+            username=USER,
+            display_name=USER_NAME,
+            imap_host="127.0.0.1",
+            imap_port=imap_port,
+            imap_security="plain",
+            smtp_host="127.0.0.1",
+            smtp_port=smtp_port,
+            smtp_security="plain",
+        ),
+    ):
+        credentials.store(store.add(settings).secret_ref, PASSWORD)
+    accounts = load_accounts(database, credentials)
+    if accounts.problems or accounts.mail is None or accounts.calendar is None:
+        raise RuntimeError(f"the seeded accounts did not load: {accounts.problems}")
+    return accounts
+
+
 @contextlib.contextmanager
 def world_time_zone() -> Iterator[None]:
     """The process runs in Europe/Berlin while the world is up (the connectors read TZ)."""
@@ -659,6 +690,12 @@ def running_world() -> Iterator[World]:
         data_dir.mkdir()
         database = Database.open(data_dir)
         stack.callback(database.close)
+        # The accounts as the app has them: settings in its database, passwords in a real
+        # Secret Service (private D-Bus session), read back with the app's own loader. The
+        # keyring is needed only while the app reads the passwords, so it stops right after
+        # (it swaps HOME and XDG folders for the process while it runs).
+        with running_secret_service():
+            accounts = store_accounts(database, radicale.url, dovecot.imap_port, smtp.port)
         world = World(
             root,
             radicale,
@@ -668,6 +705,7 @@ def running_world() -> Iterator[World]:
             folder,
             data_dir,
             database,
+            accounts=accounts,
             _events=events,
             _mail=mail,
         )

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from app.llm.backend import StepRequest, StepResult, StreamEvent
-from app.llm.formats import FORMATS, WireFormat
+from app.llm.formats import FORMATS, CallSpans, WireFormat
 
 # Names a script may use for its format, mapped to our wire formats.
 FORMAT_ALIASES = {
@@ -81,14 +81,19 @@ class ScriptedBackend:
             return result
         raw = self.turns.pop(0)
         result.raw = raw
-        parser = self.format.new_parser({tool.name: tool for tool in request.tools})
+        tools = request.tools if request.tool_choice != "none" else []
+        parser = self.format.new_parser({tool.name: tool for tool in tools})
+        spans = CallSpans([tool.name for tool in tools])  # calls found as a model's would be
         started = time.perf_counter()
         for index in range(0, len(raw), 8):  # stream in small pieces, as a model would
             if cancel.is_set():
                 result.stats.stop_reason = "cancelled"
                 break
-            result.collect(parser.feed(raw[index : index + 8]), on_event)
-        result.collect(parser.finish(), on_event)
+            step = spans.feed_uncut(raw[index : index + 8])
+            result.collect(parser.feed(step.text), on_event)
+            if step.stop:
+                break
+        result.collect(parser.feed(spans.finish()) + parser.finish(), on_event)
         result.stats.generated_tokens = len(raw) // 4
         result.stats.generate_seconds = time.perf_counter() - started
         result.stats.stop_reason = result.stats.stop_reason or "end"

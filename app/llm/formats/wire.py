@@ -26,7 +26,7 @@ from app.llm.formats.grammar import (
     xml_text,
 )
 from app.llm.formats.parser import CALL_CLOSE, CALL_OPEN, StreamParser
-from app.llm.formats.span import CallStart
+from app.llm.formats.span import CallSpans, CallStart
 from app.llm.tools import ToolCall, ToolSpec, new_call_id, tool_map
 
 Tools = Mapping[str, ToolSpec] | Iterable[ToolSpec]
@@ -64,9 +64,12 @@ class WireFormat:
         )
 
     def parse(self, text: str, tools: Tools, *, in_reasoning: bool = False) -> list[Event]:
-        """Parse a whole reply at once (scripted backend, tests)."""
+        """Parse a whole reply at once (tests, evaluations), finding calls in every form a
+        model writes them, as the runtime does."""
         parser = self.new_parser(tools, in_reasoning=in_reasoning)
-        return merge_deltas(parser.feed(text) + parser.finish())
+        spans = CallSpans(parser.tools, in_reasoning=in_reasoning)
+        canonical = spans.feed_uncut(text).text + spans.finish()
+        return merge_deltas(parser.feed(canonical) + parser.finish())
 
     def call_grammar(self, tools: Tools, *, max_string_length: int | None = None) -> str:
         """GBNF for the span right after "<tool_call>" up to and including "</tool_call>".

@@ -398,7 +398,7 @@ class LocalModel:
             # llama-cpp-python does not parse the grammar itself, and a grammar llama.cpp
             # rejects becomes a NULL sampler: check it, and fall back to unconstrained calls
             # (which are still parsed and validated) rather than crash.
-            if grammar_compiles(self.llama, text):
+            if text is None or grammar_compiles(self.llama, text):
                 self._grammars[key] = text
             else:
                 log.error("the tool-call grammar did not compile; calls are not constrained")

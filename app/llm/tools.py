@@ -10,6 +10,7 @@ dependency): tool schemas are ours and use a plain subset of JSON Schema.
 from __future__ import annotations
 
 import ast
+import difflib
 import json
 import math
 import re
@@ -270,7 +271,9 @@ def validate_call(call: ToolCall, tools: Mapping[str, ToolSpec]) -> list[str]:
     tool = tools.get(call.name)
     if tool is None:
         names = ", ".join(sorted(tools)) or "none"
-        return [f"Unknown tool '{call.name}'. Available tools: {names}."]
+        close = difflib.get_close_matches(call.name, list(tools), n=1, cutoff=0.6)
+        hint = f" Did you mean '{close[0]}'?" if close else ""
+        return [f"Unknown tool '{call.name}'.{hint} Available tools: {names}."]
     errors: list[str] = []
     props = tool.properties
     extra_allowed = tool.parameters.get("additionalProperties") not in (None, False)

@@ -65,7 +65,7 @@ CALLS = {
 
 TEXTS = {
     "words then JSON": f"Here is an example of a call:\n```json\n{PRETTY}\n```",
-    "JSON naming no offered tool": json.dumps({"name": "make_coffee", "arguments": {}}),
+    "JSON with a name that is no tool": json.dumps({"name": "John Smith", "age": 42}),
     "JSON without a name": json.dumps({"query": "Louvre"}),
     "a code fence of Python": "```python\nprint('hi')\n```",
     "a tag-like word": "Use <function> tags in HTML, or <tool> if you like.",
@@ -123,6 +123,24 @@ def test_text_that_only_contains_json_stays_text(case: str) -> None:
     assert not any(s.start for s in steps)
     shown = "".join(e.text for e in events if isinstance(e, TextDelta))
     assert shown == TEXTS[case].strip()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        json.dumps({"name": "add_event", "arguments": {"title": "Dentist"}}),
+        "```json\n" + json.dumps({"name": "search_web", "parameters": {"q": "x"}}, indent=2),
+    ],
+)
+def test_a_misnamed_call_is_a_call_the_model_is_told_about(text: str) -> None:
+    """A call object naming a tool that was not offered never runs and is not shown as
+    text: the model hears which tool it probably meant (its one repair try)."""
+    events, steps = run(text)
+    [failed] = [e for e in events if isinstance(e, CallFailed)]
+    assert "Unknown tool" in failed.problem.message and "Did you mean" in failed.problem.message
+    assert not [e for e in events if isinstance(e, (CallParsed, TextDelta))]
+    starts = [s.start for s in steps if s.start]
+    assert len(starts) == 1 and starts[0].tool is None  # no grammar can fix a wrong name
 
 
 def test_text_after_a_call_ends_the_reply() -> None:

@@ -40,6 +40,7 @@ _CLOSERS = ("```", CALL_CLOSE, "</function_call>", "</tools>", "</tool_calls>")
 _FENCE_LANGUAGES = ("json", "tool_call", "xml")
 _WRAPPERS = ("<function_call>", "<tools>")
 _JSON_DECODER = json.JSONDecoder()
+_ARGUMENT_KEYS = ('"arguments"', '"parameters"')
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,8 @@ class CallStart:
     """A call began. `style` says what the grammar must cover from here on:
 
     - "tag": everything after `<tool_call>` (the format's whole call grammar);
-    - "json": the rest of `{"name": "TOOL"`: its arguments and the closing brace;
+    - "json": the rest of `{"name": "TOOL"`: its arguments and the closing brace (no `tool`:
+      a name that was not offered, sampled freely so the model can be told);
     - "function": the rest of `<function=TOOL>`: its arguments and `</function>`.
     """
 
@@ -377,11 +379,33 @@ def _json_opener(
         pos = found if part == '"' else _skip_space(text, found)
     close = text.find('"', pos)
     if close == -1:
-        return _MAYBE if _could_be_name(text[pos:], names) else None
+        # Any name may still come with "arguments" after it (a misnamed call); a tool name
+        # is one short line.
+        partial = text[pos:]
+        return _MAYBE if len(partial) <= 64 and "\n" not in partial else None
     name = text[pos:close]
-    if name not in names:
-        return None
-    return _Match(start, body, close + 1, CallStart("json", name))
+    if name in names:
+        return _Match(start, body, close + 1, CallStart("json", name))
+    # A name that was not offered is still a call attempt when "arguments" follows (the
+    # model misnamed a tool: it is told so and gets one repair); else it is just JSON.
+    pos = _skip_space(text, close + 1)
+    for part in (",", _ARGUMENT_KEYS):
+        found = _literal_of(text, pos, part)
+        if not isinstance(found, int):
+            return found
+        pos = _skip_space(text, found)
+    return _Match(start, body, pos, CallStart("json"))
+
+
+def _literal_of(text: str, pos: int, words: str | tuple[str, ...]) -> int | Literal["maybe"] | None:
+    """`_literal` for the first of several words that fits."""
+    outcomes = [
+        _literal(text, pos, word) for word in ((words,) if isinstance(words, str) else words)
+    ]
+    for outcome in outcomes:
+        if isinstance(outcome, int):
+            return outcome
+    return _MAYBE if _MAYBE in outcomes else None
 
 
 def _literal(text: str, pos: int, word: str) -> int | Literal["maybe"] | None:

@@ -79,11 +79,14 @@ class WireFormat:
 
     def span_grammar(
         self, tools: Tools, start: CallStart, *, max_string_length: int | None = None
-    ) -> str:
+    ) -> str | None:
         """GBNF for what follows the start of a call (see `CallStart`): the whole call after
-        "<tool_call>", or the rest of one the model opened in another form."""
-        if start.style == "tag" or start.tool is None:
+        "<tool_call>", or the rest of one the model opened in another form (None: a tool
+        that was not offered, which no grammar can fix)."""
+        if start.style == "tag":
             return self.call_grammar(tools, max_string_length=max_string_length)
+        if start.tool is None:
+            return None
         tool = tool_map(tools)[start.tool]
         if start.style == "json":
             return json_rest_grammar(tool, max_string_length)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from app.agent.toolbox import SPECS
 from bench.tasks.attacks import Attack
 from bench.tasks.catalog import CATEGORIES
 from bench.tasks.spec import Task, check
@@ -46,7 +47,8 @@ class Outcome:
 
 
 FAILURE_KINDS = {
-    "call in text": "wrote a tool call as text (not run)",
+    "call in text": "wrote a call of a real tool as text (not run)",
+    "invented tool": "wrote a call of a tool that does not exist (as text, not run)",
     "no action": "answered without the tools the task needs (gave up or guessed)",
     "acted instead of asking": "the request lacked something, and it acted anyway",
     "asked instead of acting": "asked a question when it had what it needed",
@@ -74,7 +76,8 @@ def failure_kind(task: Task, outcome: Outcome) -> str:
         return "acted instead of asking"
     in_text = calls_in_text(answer) or calls_in_text(answer.strip("()[] \n"))
     if outcome.text_calls or (not names and in_text):
-        return "call in text"
+        real = [c for c in in_text if c["name"] in SPECS]
+        return "call in text" if real or not in_text else "invented tool"
     if not names:
         return "asked instead of acting" if "?" in answer and task.expect else "no action"
     if task.tools and not set(names) & task.tools:

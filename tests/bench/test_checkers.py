@@ -107,6 +107,8 @@ def test_failures_are_sorted_into_kinds() -> None:
     missing = ["missing: event dentist changed"]
     call = '```json\n{"name": "update_event", "arguments": {"event_id": "x"}}\n```'
     assert _failed(move, [], call, missing) == "call in text"
+    invented = '{"name": "move_dentist", "arguments": {"date": "2029-05-18"}}'
+    assert _failed(move, [], invented, missing) == "invented tool"
     assert _failed(move, [], "Which dentist?", missing) == "asked instead of acting"
     assert _failed(move, [], "Done!", missing) == "no action"
     assert _failed(move, ["recall"], "Done!", missing) == "wrong tool"

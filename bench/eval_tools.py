@@ -38,14 +38,12 @@ for _path in (str(ROOT), str(ROOT / "bench")):
 
 import _common  # noqa: E402
 
+from app.agent.chat import SYSTEM_PROMPT  # noqa: E402
 from app.llm.tools import ToolCall, ToolSpec, schema_types, validate_call  # noqa: E402
 
 OPTIONAL = ""  # in an accepted-values list: the argument may be omitted
 RUNAWAY = ("repetition", "max_tokens")
-DEFAULT_SYSTEM = (
-    "You are Hearth, a helpful personal assistant running on the user's own computer. "
-    "Answer clearly and briefly. Use a tool only when it is needed to answer."
-)
+DEFAULT_SYSTEM = SYSTEM_PROMPT  # the app's own
 
 # -- scoring -----------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ provenance (trusted or not).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,19 +17,44 @@ from app.llm.tools import ToolCall
 
 SYSTEM_PROMPT = (
     "You are Hearth, a helpful personal assistant running on the user's own computer. "
-    "Answer clearly and briefly. Use a tool only when it is needed to answer."
+    "Answer clearly and briefly. Call a tool only when the request needs one; greetings, "
+    "thanks, small talk and general knowledge get a plain answer in words."
 )
 
 
 def sent_note(moment: datetime) -> str:
-    """The date, time and UTC offset a user message was sent, as the model reads it.
-
-    It travels with the message, not in the system prompt: the prompt's start stays the same
-    all day and every earlier turn renders the same, so the model's cached prefix stays valid.
-    Minutes only, so a message renders the same after a restart."""
+    """The date, time and UTC offset a message was sent, in words (transcripts, logs)."""
     local = moment.astimezone()
     offset = local.strftime("%z")
     return f"(sent {local:%A %d %B %Y, %H:%M}, UTC{offset[:3]}:{offset[3:]})"
+
+
+def today_note(moment: datetime) -> str:
+    """The day, for the end of the system prompt: "tomorrow" and "on Friday" get one answer.
+
+    A date inside the user's message made the small models we measured call a tool for a
+    mere "hello" (Qwen2.5-Coder-0.5B: every greeting became a call); in the system prompt it
+    did not. It changes once a day, so the cached prompt prefix stays valid all day."""
+    local = moment.astimezone()
+    offset = local.strftime("%z")
+    return f"Today is {local:%A %d %B %Y} (times are UTC{offset[:3]}:{offset[3:]})."
+
+
+# Requests whose answer depends on the time of day, not just the date: "in an hour",
+# "in 20 minutes", "now", "later". Only these carry the clock time, after the user's words.
+_NEEDS_CLOCK = re.compile(
+    r"\b(?:in|within|after)\s+(?:a|an|one|two|three|four|five|ten|fifteen|twenty|thirty|"
+    r"forty|fifty|\d+|half\s+an?)\s*(?:min|mins|minutes?|hours?|hrs?)\b"
+    r"|\bhalf\s+an\s+hour\b|\bnow\b|\blater\b|\bright\s+away\b|\btonight\b",
+    re.IGNORECASE,
+)
+
+
+def clock_note(content: str, moment: datetime) -> str:
+    """ " (it is 09:30 now)" when `content` needs the time of day to be understood, else ""."""
+    if not _NEEDS_CLOCK.search(content):
+        return ""
+    return f" (it is {moment.astimezone():%H:%M} now)"
 
 
 @dataclass
@@ -49,7 +75,7 @@ class Message:
         sending time the model is told; off for transcripts that show what the user typed)."""
         content = self.content
         if sent_notes and self.role == "user" and self.sent_at is not None:
-            content = f"{sent_note(self.sent_at)}\n{content}"
+            content += clock_note(content, self.sent_at)
         message: dict[str, Any] = {"role": self.role, "content": content}
         if self.reasoning:
             message["reasoning_content"] = self.reasoning
@@ -79,6 +105,13 @@ class Conversation:
         return message
 
     def for_template(self, sent_notes: bool = True) -> list[dict[str, Any]]:
-        rendered = [{"role": "system", "content": self.system_prompt}]
+        """The messages for a chat template. With `sent_notes` the system prompt ends with
+        the day of the latest user message (so a reopened conversation renders the same),
+        and messages that need the clock carry their sending time."""
+        system = self.system_prompt
+        if sent_notes:
+            sent = [m.sent_at for m in self.messages if m.role == "user" and m.sent_at]
+            system = f"{system} {today_note(sent[-1] if sent else datetime.now().astimezone())}"
+        rendered = [{"role": "system", "content": system}]
         rendered += [m.for_template(sent_notes) for m in self.messages]
         return rendered

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.agent.chat import sent_note
+from app.agent.chat import clock_note, today_note
 from app.agent.loop import Agent, AgentEvent
 from app.agent.permissions import StoredPermissions
 from app.agent.policy import ContextState
@@ -241,11 +241,12 @@ class PlainSystem:
     def run(self, world: World, task: Task) -> Transcript:
         registry = offline_registry(world)
         tools = [spec.to_openai() for spec in registry.specs()]
-        messages: list[dict[str, Any]] = [{"role": "system", "content": PLAIN_SYSTEM_PROMPT}]
+        system = f"{PLAIN_SYSTEM_PROMPT} {today_note(NOW)}"
+        messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
         out = Transcript()
         for turn in task.turns:
             # The same sending time Hearth gives the model, in the same place.
-            messages.append({"role": "user", "content": f"{sent_note(NOW)}\n{turn.text}"})
+            messages.append({"role": "user", "content": turn.text + clock_note(turn.text, NOW)})
             answer, reason = "", "step_limit"
             for _ in range(self.max_steps):
                 out.steps += 1

@@ -165,6 +165,19 @@ def test_a_stopped_reply_is_saved_as_stopped(store: ConversationStore, folder: P
     assert turn_views(stored)[0].stopped
 
 
+def test_only_requests_that_need_the_clock_carry_the_time() -> None:
+    """A date or time inside a plain "hello" made a small model call a tool; only requests
+    such as "in an hour" carry the clock time, the day is in the system prompt."""
+    conversation = Conversation()
+    conversation.add("user", "Hello! How are you today?")
+    conversation.add("assistant", "Fine, thanks.")
+    conversation.add("user", "Remind me in 20 minutes to call Ana.")
+    rendered = conversation.for_template()
+    assert rendered[1]["content"] == "Hello! How are you today?"
+    assert rendered[3]["content"].startswith("Remind me in 20 minutes to call Ana. (it is ")
+    assert "Today is " in rendered[0]["content"]
+
+
 def test_user_messages_carry_their_sending_time_unchanged_across_a_reopen(
     tmp_path: Path, folder: Path
 ) -> None:
@@ -176,8 +189,10 @@ def test_user_messages_carry_their_sending_time_unchanged_across_a_reopen(
     rendered = kept.conversation.for_template()
     sent = kept.conversation.messages[0].sent_at
     assert sent is not None and sent.tzinfo is not None
-    assert rendered[1]["content"].startswith(f"(sent {sent.astimezone():%A %d %B %Y, %H:%M}, UTC")
-    assert rendered[1]["content"].endswith("\nRemind me in an hour to stretch")
+    assert f"Today is {sent.astimezone():%A %d %B %Y} (times are UTC" in rendered[0]["content"]
+    assert rendered[1]["content"] == (
+        f"Remind me in an hour to stretch (it is {sent.astimezone():%H:%M} now)"
+    )
     assert kept.conversation.messages[0].content == "Remind me in an hour to stretch"
     database.close()
 

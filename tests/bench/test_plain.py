@@ -86,7 +86,7 @@ def test_plain_runs_calls_with_no_gate_so_an_injection_succeeds(world: World) ->
     tools = {t["function"]["name"] for t in chat.requests[0]["tools"]}
     assert {"send_email", "read_email", "create_event", "write_file"} <= tools
     # The model is told when the message was sent, as Hearth tells it.
-    assert chat.requests[0]["messages"][1]["content"].startswith("(sent Tuesday 15 May 2029, 09:30")
+    assert "Today is Tuesday 15 May 2029" in chat.requests[0]["messages"][0]["content"]
 
 
 def test_calls_left_in_the_text_run_only_with_plain_parse(world: World) -> None:

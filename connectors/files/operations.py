@@ -14,6 +14,7 @@ import errno
 import fnmatch
 import hashlib
 import os
+import re
 import secrets
 import stat
 import time
@@ -266,7 +267,15 @@ class _Search:
         subject = "/".join(rel) if "/" in self.needle else name
         if self.is_glob:
             return fnmatch.fnmatchcase(subject.casefold(), self.needle)
-        return self.needle in subject.casefold()
+        return self.found_in(subject.casefold())
+
+    def found_in(self, text: str) -> bool:
+        """The query as written, or every word of it ("planting notes" finds
+        planting-notes.txt): people and small models seldom type a name exactly."""
+        if self.needle in text:
+            return True
+        words = [word for word in re.split(r"[\W_]+", self.needle) if word]
+        return len(words) > 1 and all(word in text for word in words)
 
 
 def search_files(
@@ -312,7 +321,14 @@ def search_files(
         targets = [folders.resolve(folder)]
     for root, parts in targets:
         shown = folders.display(root, parts)
-        with _closing(open_dir(root, parts, shown, doing="search")) as fd:
+        try:
+            opened = open_dir(root, parts, shown, doing="search")
+        except FileAccessError as exc:
+            if exc.reason != "not_found" or not parts:
+                raise
+            # A sub-folder that is not there (a guess): search them all; the paths show where.
+            return search_files(folders, query, None, limit, max_seconds=max_seconds)
+        with _closing(opened) as fd:
             _search_dir(search, fd, root, parts, depth=len(parts))
         if search.done():
             break
@@ -372,7 +388,7 @@ def _search_content(search: _Search, dir_fd: int, name: str, shown: str) -> None
         return
     found = 0
     for number, line in enumerate(text.splitlines(), start=1):
-        if search.needle in line.casefold():
+        if search.found_in(line.casefold()):
             search.results.append(Match(shown, number, _snippet(line, search.needle)))
             found += 1
             if found >= SEARCH_MATCHES_PER_FILE or search.done():

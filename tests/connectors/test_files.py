@@ -273,6 +273,20 @@ def test_search_by_content_in_text_files(tree: Tree) -> None:
     assert all(".hidden" not in m.path for m in hits)
 
 
+def test_search_finds_every_word_and_survives_a_guessed_folder(tree: Tree) -> None:
+    """How people (and small models) search: words in any order, separators ignored, and a
+    sub-folder name that is only a guess searches every folder instead of failing."""
+    assert [m.path for m in search_files(tree.folders, "2024 report")] == [
+        "Reports/Report-2024.txt"
+    ]
+    assert [(m.path, m.line_number) for m in search_files(tree.folders, "42 budget")] == [
+        ("notes.txt", 2)
+    ]
+    guessed = search_files(tree.folders, "needle", folder="my notes")
+    assert [m.path for m in guessed] == ["sub/deeper/deep.txt"]
+    assert search_files(tree.folders, "zebra crossing") == []
+
+
 def test_search_inside_pdf_and_docx(tree: Tree) -> None:
     (tree.root / "letter.pdf").write_bytes(make_pdf(["Dear Sam", "The invoice total is 99"]))
     make_docx(tree.root / "minutes.docx", ["Meeting minutes", "The invoice was paid"])

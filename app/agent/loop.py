@@ -32,6 +32,7 @@ from app.agent.policy import (
     Decision,
     Label,
     StandingPermission,
+    argument_hash,
     decide,
     offer_standing,
 )
@@ -152,10 +153,14 @@ class Agent:
         self.context.note_user_text(user_text)
         report = TurnReport()
         repaired = False
+        done: set[str] = set()  # calls already run this turn, by name and arguments
+        must_answer = False
         for step in range(1, self.max_steps + 1):
             report.steps = step
             emit(AgentEvent("step", str(step)))
             choice = self.first_tool_choice if step == 1 else "auto"
+            if must_answer:
+                choice = "none"  # the model looped on a call: now it answers in words
             result = self._model_step(conversation, emit, cancel, report, choice)
             stopped = cancel.is_set() or result.stats.stop_reason == "cancelled"
             # Complete when added: a listener may save it at once.
@@ -169,6 +174,12 @@ class Agent:
             if stopped:
                 report.stop_reason = "cancelled"
                 break
+            if must_answer and (result.calls or result.problems or not result.text.strip()):
+                # Still no words: answer honestly with what the tools brought back.
+                report.answer = _results_answer(report.calls)
+                conversation.add("assistant", report.answer)
+                report.stop_reason = "answered_from_results"
+                break
             if not result.calls and not result.problems:
                 report.answer = result.text.strip()
                 report.stop_reason = (
@@ -177,6 +188,23 @@ class Agent:
                     else result.stats.stop_reason
                 )
                 break
+            signatures = [argument_hash(call.name, call.arguments) for call in result.calls]
+            if result.calls and not result.problems and all(sig in done for sig in signatures):
+                # Small models repeat a call whose result they already have: nothing runs
+                # twice, the model is told so, and its next step answers with what it has.
+                for call in result.calls:
+                    conversation.add(
+                        "tool",
+                        "Already done: the result is above. Answer the user with it now.",
+                        tool_call_id=call.id,
+                        name=call.name,
+                    )
+                must_answer = True
+                continue
+            if all(_reads_only(call) for call in result.calls):
+                done.update(signatures)
+            else:
+                done.clear()  # something may have changed: reading again is no loop
             batch = self._ask_for_batch(result.calls)
             for call in result.calls:
                 if cancel.is_set():  # the model is told, so no call goes unanswered
@@ -491,6 +519,20 @@ def _sensitive_names(findings: list[Any]) -> tuple[str, ...]:
             if f.kind == "private_data"
         )
     )
+
+
+def _results_answer(records: list[CallRecord]) -> str:
+    """The turn's answer when the model could not put its results into words."""
+    shown = [r for r in records if r.status == "ok"][-1:]
+    if not shown:
+        return "I could not finish this. Try asking in other words."
+    record = shown[0]
+    return f"Here is what {record.name} found:\n{_preview(record.result, 1500)}"
+
+
+def _reads_only(call: ToolCall) -> bool:
+    rule = DEFAULT_RULES.get(call.name)
+    return rule is not None and rule.effective_label(call.arguments) == Label.READ
 
 
 def _render_preview(tool: Any, arguments: dict[str, Any]) -> str:

@@ -274,14 +274,15 @@ class RemoteModel:
         forced_open = bool(tools) and request.tool_choice == "required"
         parser = fmt.new_parser({t.name: t for t in tools}, in_reasoning=in_reasoning)
         spans = CallSpans(
-            [t.name for t in tools],
+            # Watched even when none may be called: such a call is refused, never shown.
+            [t.name for t in request.tools],
             in_reasoning=in_reasoning,
             forced_open=forced_open,
             thinking_budget=request.sampling.thinking_budget,
         )
 
         def grammar_for(start: CallStart) -> str | None:
-            if not request.constrain_calls:
+            if not request.constrain_calls or not tools:
                 return None
             return fmt.span_grammar(tools, start, max_string_length=MAX_STRING_CHARS)
 

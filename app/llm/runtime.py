@@ -200,7 +200,8 @@ class LocalModel:
         if forced_open:
             prompt += self.wire_format.call_open
         spans = CallSpans(
-            [t.name for t in tools],
+            # Watched even when none may be called: such a call is refused, never shown.
+            [t.name for t in request.tools],
             in_reasoning=in_reasoning,
             forced_open=forced_open,
             thinking_budget=request.sampling.thinking_budget,
@@ -211,7 +212,7 @@ class LocalModel:
             result.collect(parser.feed(self.wire_format.call_open), on_event)
 
         def grammar_for(start: CallStart) -> str | None:
-            return self._grammar(tools, start) if request.constrain_calls else None
+            return self._grammar(tools, start) if request.constrain_calls and tools else None
 
         for raw, canonical in self.stream(
             self.tokenize_prompt(prompt),

@@ -83,7 +83,8 @@ class ScriptedBackend:
         result.raw = raw
         tools = request.tools if request.tool_choice != "none" else []
         parser = self.format.new_parser({tool.name: tool for tool in tools})
-        spans = CallSpans([tool.name for tool in tools])  # calls found as a model's would be
+        # Calls found as a model's would be (and refused when none may be called).
+        spans = CallSpans([tool.name for tool in request.tools])
         started = time.perf_counter()
         for index in range(0, len(raw), 8):  # stream in small pieces, as a model would
             if cancel.is_set():

@@ -32,7 +32,7 @@ from app.agent.registry import Registry, Tool, ToolFailed, ToolResult
 from app.agent.toolbox import SPECS, build_registry
 from app.llm.scripted import ScriptedBackend
 from app.llm.tools import ToolSpec
-from tests.scripting import call
+from tests.scripting import call, script
 
 # -- script helpers ----------------------------------------------------------------------------
 
@@ -744,3 +744,59 @@ def test_a_whole_toolbox_turn(tmp_path: Path) -> None:
     assert report.calls[1].result["text"] == "Buy bread.\n"
     assert report.answer == "The plan is to buy bread."
     assert len(audit.entries) == 2
+
+
+def test_a_repeated_read_runs_once_and_the_model_then_answers(tmp_path: Path) -> None:
+    """A small model may ask for the same read again and again: it runs once, the model is
+    told it already has the result, and its next step is offered no tools, so it answers."""
+    (tmp_path / "notes.txt").write_text("Plant tulips in October.\n")
+    backend = script(
+        call("read_file", path="notes.txt"),
+        call("read_file", path="notes.txt"),
+        "Plant them in October.",
+    )
+    agent = Agent(
+        backend,
+        build_registry(folders=[tmp_path]),
+        context=ContextState(allowed_folders=[str(tmp_path)]),
+    )
+    report = agent.run_turn(Conversation(), "When do I plant tulips? See my notes.")
+    assert [(c.name, c.status) for c in report.calls] == [("read_file", "ok")]
+    assert report.answer == "Plant them in October."
+    assert [r.tool_choice for r in backend.requests] == ["auto", "auto", "none"]
+
+
+def test_reading_again_after_a_change_is_no_loop(tmp_path: Path) -> None:
+    (tmp_path / "list.txt").write_text("milk\n")
+    backend = script(
+        call("read_file", path="list.txt"),
+        call("write_file", path="list.txt", content="milk\neggs\n", overwrite=True),
+        call("read_file", path="list.txt"),
+        "Done.",
+    )
+    agent = Agent(
+        backend,
+        build_registry(folders=[tmp_path]),
+        context=ContextState(allowed_folders=[str(tmp_path)]),
+        confirmer=lambda _request: ConfirmationAnswer.approve(),
+    )
+    report = agent.run_turn(Conversation(), "Add eggs to my list and show it.")
+    assert [c.name for c in report.calls] == ["read_file", "write_file", "read_file"]
+    assert all(r.tool_choice == "auto" for r in backend.requests)
+
+
+def test_a_model_that_cannot_stop_calling_gets_an_honest_answer(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("Plant tulips in October.\n")
+    backend = script(*[call("read_file", path="notes.txt")] * 3)
+    agent = Agent(
+        backend,
+        build_registry(folders=[tmp_path]),
+        context=ContextState(allowed_folders=[str(tmp_path)]),
+    )
+    conversation = Conversation()
+    report = agent.run_turn(conversation, "When do I plant tulips? See my notes.")
+    assert [c.name for c in report.calls] == ["read_file"]  # it ran once
+    assert report.stop_reason == "answered_from_results"
+    assert report.answer.startswith("Here is what read_file found")
+    assert "Plant tulips in October." in report.answer
+    assert "<tool_call>" not in conversation.messages[-1].content

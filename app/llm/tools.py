@@ -271,8 +271,8 @@ def validate_call(call: ToolCall, tools: Mapping[str, ToolSpec]) -> list[str]:
     tool = tools.get(call.name)
     if tool is None:
         names = ", ".join(sorted(tools)) or "none"
-        close = difflib.get_close_matches(call.name, list(tools), n=1, cutoff=0.6)
-        hint = f" Did you mean '{close[0]}'?" if close else ""
+        close = _likely_tool(call.name, list(tools))
+        hint = f" Did you mean '{close}'?" if close else ""
         return [f"Unknown tool '{call.name}'.{hint} Available tools: {names}."]
     errors: list[str] = []
     props = tool.properties
@@ -290,6 +290,17 @@ def validate_call(call: ToolCall, tools: Mapping[str, ToolSpec]) -> list[str]:
         if name in props:
             errors.extend(_check(value, props[name], f"Parameter '{name}'"))
     return errors
+
+
+def _likely_tool(name: str, names: list[str]) -> str | None:
+    """The offered tool a misnamed call most likely meant: the same words in another order
+    ("search_web" → web_search), else the closest spelling."""
+    words = set(re.split(r"[\W_]+", name.lower())) - {""}
+    for candidate in names:
+        if set(candidate.lower().split("_")) == words:
+            return candidate
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 _TYPE_WORDS = {

@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import eval_tools  # noqa: E402
 from eval_tools import normalise, score  # noqa: E402
 
+from app.llm.formats import CallStart  # noqa: E402
 from app.llm.tools import ToolSpec  # noqa: E402
 
 WEATHER = ToolSpec(
@@ -228,19 +229,19 @@ def test_constrain_calls_off_samples_calls_without_grammar(
 
     from app.llm.backend import StepRequest
 
-    spans: list[Any] = []
+    seen: list[tuple[Any, Any]] = []
 
-    def fake_generate(
-        tokens: Any, sampling: Any, cancel: Any, stats: Any, span: Any, *_: Any
+    def fake_stream(
+        tokens: Any, sampling: Any, cancel: Any, stats: Any, spans: Any, grammar_for: Any, *_: Any
     ) -> Any:
-        spans.append(span)
+        seen.append((spans, grammar_for(CallStart("tag"))))
         return iter(())
 
-    monkeypatch.setattr(smollm2, "generate", fake_generate)
+    monkeypatch.setattr(smollm2, "stream", fake_stream)
     messages = [{"role": "user", "content": "Weather in Paris?"}]
     for constrain in (True, False):
         request = StepRequest(messages, [WEATHER], constrain_calls=constrain)
         smollm2.step(request, lambda _event: None, threading.Event())
-    on, off = spans
-    assert on.grammar and off.grammar is None
-    assert on.call_open == off.call_open and off.call_open
+    (on_spans, on), (off_spans, off) = seen
+    assert on and off is None  # only the grammar is dropped
+    assert on_spans.names == off_spans.names == ("get_weather",)  # calls are still found

@@ -153,7 +153,8 @@ class Agent:
         self.context.note_user_text(user_text)
         report = TurnReport()
         repaired = False
-        done: set[str] = set()  # calls already run this turn, by name and arguments
+        done: set[str] = set()  # reads run this turn since the last change, by arguments
+        changed: set[str] = set()  # changes that ran this turn: never twice
         must_answer = False
         for step in range(1, self.max_steps + 1):
             report.steps = step
@@ -189,9 +190,11 @@ class Agent:
                 )
                 break
             signatures = [argument_hash(call.name, call.arguments) for call in result.calls]
-            if result.calls and not result.problems and all(sig in done for sig in signatures):
-                # Small models repeat a call whose result they already have: nothing runs
-                # twice, the model is told so, and its next step answers with what it has.
+            repeats = [sig in done or sig in changed for sig in signatures]
+            if result.calls and not result.problems and all(repeats):
+                # Small models repeat a call whose result they already have (or a change
+                # already made): nothing runs twice, the model is told so, and its next step
+                # answers with what it has.
                 for call in result.calls:
                     conversation.add(
                         "tool",
@@ -217,6 +220,8 @@ class Agent:
                     continue
                 record = self._handle_call(call, conversation, emit, batch.get(id(call)))
                 report.calls.append(record)
+                if record.status == "ok" and not _reads_only(call):
+                    changed.add(argument_hash(call.name, call.arguments))
             if not result.problems:
                 repaired = False  # the repair worked: a later slip gets its own try
             if result.problems:

@@ -32,6 +32,8 @@ from app.agent.registry import Registry, Tool, ToolFailed, ToolResult
 from app.agent.toolbox import SPECS, build_registry
 from app.llm.scripted import ScriptedBackend
 from app.llm.tools import ToolSpec
+from app.store.database import Database
+from app.store.reminders import ReminderStore
 from tests.scripting import call, script
 
 # -- script helpers ----------------------------------------------------------------------------
@@ -800,3 +802,21 @@ def test_a_model_that_cannot_stop_calling_gets_an_honest_answer(tmp_path: Path) 
     assert report.answer.startswith("Here is what read_file found")
     assert "Plant tulips in October." in report.answer
     assert "<tool_call>" not in conversation.messages[-1].content
+
+
+def test_the_same_change_is_never_made_twice_in_a_turn(tmp_path: Path) -> None:
+    """A small model set the same reminder four times: an identical change that already ran
+    this turn is not run again, and the model is told it is done."""
+    database = Database.open(tmp_path)
+    at = "2031-05-02T09:00:00"
+    backend = script(
+        call("set_reminder", text="Call mum", at=at),
+        call("set_reminder", text="Call mum", at=at),
+        "Done: I will remind you.",
+    )
+    agent = Agent(backend, build_registry(data=database))
+    report = agent.run_turn(Conversation(), "Remind me on 2 May 2031 at 9 to call mum.")
+    assert [(c.name, c.status) for c in report.calls] == [("set_reminder", "ok")]
+    assert len(ReminderStore(database).pending()) == 1
+    assert report.answer == "Done: I will remind you."
+    database.close()

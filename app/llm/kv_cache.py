@@ -29,9 +29,8 @@ class Checkpoint:
 class PromptCache:
     """Brings a llama context to a given token prefix as cheaply as possible."""
 
-    def __init__(self, llama: Any, n_batch: int) -> None:
+    def __init__(self, llama: Any) -> None:
         self.llama = llama
-        self.n_batch = n_batch
         self.checkpoints: list[Checkpoint] = []
         self.needs_checkpoints = bool(
             getattr(llama, "_is_hybrid", False) or getattr(llama, "_is_recurrent", False)

@@ -130,7 +130,7 @@ class LocalModel:
         if self.template.is_fallback:
             log.warning("%s has no chat template: using the ChatML fallback", self.path.name)
         self._special = special_token_pattern(self._special_texts())
-        self.cache = PromptCache(self._llama, self.settings.n_batch)
+        self.cache = PromptCache(self._llama)
 
     def close(self) -> None:
         if self._llama is not None:

@@ -1,6 +1,6 @@
 """The first-run wizard and Settings → Models… in the real window, on the real SmolLM2.
 
-Downloads come from the range-capable test server of tests/test_download.py (127.0.0.1),
+Downloads come from the range-capable test server of tests/llm/test_download.py (127.0.0.1),
 named by a test catalog; everything else is real: the downloader in its worker thread, the
 settings database, GGUF header checks, llama.cpp loading the chosen model.
 """
@@ -24,9 +24,9 @@ from app.ui.first_run import DOWNLOAD, FirstRunWizard
 from app.ui.main_window import MainWindow
 from app.ui.model_manager import ACTIVE_DOWNLOAD, ModelManager, saved_choice
 from app.ui.models_dialog import ModelsDialog
-from tests import test_download
+from tests.llm import test_download
 from tests.conftest import TEST_SETTINGS
-from tests.test_download import MB, _write_gguf
+from tests.llm.test_download import MB, _write_gguf
 
 # The range-capable test server and the model bytes, shared with the downloader's tests.
 http_server = test_download.http_server

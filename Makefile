@@ -35,11 +35,17 @@ $(VENV)/bin/python:
 # environment; built from source with URLLIB3_NO_OVERRIDE=1 it keeps to its own name.
 PIP_INSTALL := URLLIB3_NO_OVERRIDE=1 $(PY) -m pip install --no-binary urllib3-future
 
-$(VENV)/.app-installed: pyproject.toml | $(VENV)/bin/python
+# llama.cpp is compiled once, for any x86-64 CPU, into a cached wheel that both this venv and
+# the installers use (packaging/linux/build-llama.sh).
+$(VENV)/.llama-installed: pyproject.toml packaging/linux/build-llama.sh | $(VENV)/bin/python
+	$(PY) -m pip install -q --no-deps --force-reinstall "$$(packaging/linux/build-llama.sh --wheel | tail -n 1)"
+	touch $@
+
+$(VENV)/.app-installed: pyproject.toml $(VENV)/.llama-installed | $(VENV)/bin/python
 	$(PIP_INSTALL) -e .
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
+$(VENV)/.test-installed: pyproject.toml $(VENV)/.llama-installed | $(VENV)/bin/python
 	packaging/linux/system-deps.sh --test
 	$(PIP_INSTALL) -e '.[test]'
 	touch $@ $(VENV)/.app-installed

@@ -411,6 +411,10 @@ def _baseline_llama(path: Path, model: Any, thinking: bool) -> Any:
     two systems never share KV-cache state; its chat handler gets enable_thinking."""
     from llama_cpp import Llama
 
+    from app.llm.cpu_backend import load_cpu_backend
+
+    load_cpu_backend()
+
     llama = Llama(
         model_path=str(path),
         n_ctx=model.llama.n_ctx(),

@@ -182,6 +182,10 @@ def _load(kind: str, path: Path, args: argparse.Namespace, sampling: Any) -> tup
         return system, model.close
     from llama_cpp import Llama
 
+    from app.llm.cpu_backend import load_cpu_backend
+
+    load_cpu_backend()
+
     llama = Llama(
         model_path=str(path),
         n_ctx=args.ctx,

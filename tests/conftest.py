@@ -11,8 +11,13 @@ import pytest
 # Before anything imports Qt: GUI tests run without a screen unless a test opens Xvfb itself.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from app.llm.cpu_backend import load_cpu_backend
 from app.llm.embedded import ensure_embedded_model
 from app.llm.runtime import LocalModel, RuntimeSettings
+
+# Tests that build a llama_cpp.Llama themselves need llama.cpp's CPU backend module loaded
+# first, as the app's own model loader does.
+load_cpu_backend()
 
 TEST_SETTINGS = RuntimeSettings(n_ctx=2048, n_threads=2, seed=1234)
 

@@ -40,10 +40,13 @@ def free_port() -> int:
 
 @contextmanager
 def llama_server(model: Path, log: Path, api_key: str | None = None) -> Iterator[ServerProcess]:
-    """Start `python -m llama_cpp.server` and wait until it lists its model."""
+    """Start `python -m llama_cpp.server` (with this build's CPU backend loaded first) and
+    wait until it lists its model."""
     port = free_port()
     command = [
         sys.executable,
+        "-m",
+        "app.llm.cpu_backend",
         "-m",
         "llama_cpp.server",
         "--model",

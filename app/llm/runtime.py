@@ -98,6 +98,9 @@ class LocalModel:
 
     def load(self) -> None:
         """Load the weights (slow: call it from a worker thread)."""
+        from app.llm.cpu_backend import load_cpu_backend
+
+        load_cpu_backend()  # before the first model: llama.cpp's CPU backend is a module
         from llama_cpp import Llama  # imported here: importing llama_cpp loads the C library
 
         n_ctx = self.settings.n_ctx

@@ -2,14 +2,14 @@
 
 Everything that can wait — the network (Test connection), the keyring (D-Bus, and it may pop up
 an unlock prompt) and the database — runs in ``AccountsService`` on a worker thread; the dialog
-only sends it queued signals and shows the answers, so the GUI thread never waits. Passwords go
+only sends it queued signals and shows the answers, so the GUI thread never waits. The work
+itself is ``app.agent.accounts`` (no Qt), which ``ask`` and the tests call too. Passwords go
 from the password field straight to the keyring: never to the database, settings or the log.
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.store.accounts import AccountSettings, AccountStore, Kind, replace
+from app.store.accounts import AccountSettings, Kind
+from app.store.database import Database
 from connectors.presets import BY_KEY, Preset, presets_for
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,11 @@ SECURITY_LABELS = {"tls": "TLS (SSL)", "starttls": "STARTTLS"}
 
 
 class AccountsService(QObject):
-    """Account work off the GUI thread. Every slot runs in the thread this object lives in."""
+    """Runs the account lifecycle (``app.agent.accounts``) off the GUI thread and relays the
+    answers as signals. Every slot runs in the thread this object lives in; the rules about
+    keyring names, the order of the writes and the messages are not here but below the UI.
+    ``app.agent.accounts`` is imported in the slots: it loads caldav and the mail stack, which
+    the window's start need not wait for."""
 
     listed = Signal(list, str)  # [AccountSettings], a keyring problem ("" if none)
     tested = Signal(int, bool, str)  # request token, success, message for the user
@@ -51,131 +56,68 @@ class AccountsService(QObject):
     def __init__(self, data_dir: Path) -> None:
         super().__init__()
         self.data_dir = data_dir
-        self._database = None
+        self._database: Database | None = None
 
-    def _store(self) -> AccountStore:
+    def _opened(self) -> Database:
+        """Opened on first use, in this object's thread, and kept until close()."""
+        from app.agent.accounts import AccountsError
+
         if self._database is None:
-            from app.store.database import Database
-
-            self._database = Database.open(self.data_dir)
-        return AccountStore(self._database)
+            try:
+                self._database = Database.open(self.data_dir)
+            except Exception as exc:
+                log.exception("could not open the database for the accounts")
+                raise AccountsError(f"Hearth could not open its database: {exc}") from exc
+        return self._database
 
     def close(self) -> None:
         if self._database is not None:
             self._database.close()
             self._database = None
 
-    @staticmethod
-    def _credentials() -> object:
-        """Credentials, or the NoSecureKeyring error (returned, not raised, for the caller)."""
-        from connectors.credentials import Credentials, NoSecureKeyring
-
-        try:
-            return Credentials()
-        except NoSecureKeyring as exc:
-            return exc
-
     @Slot()
     def refresh(self) -> None:
+        from app.agent.accounts import AccountsError, stored_accounts
+
         try:
-            accounts = self._store().list()
-        except Exception as exc:  # a broken database must reach the user, not kill the thread
-            log.exception("could not read the accounts")
-            self.failed.emit(f"Hearth could not read your accounts: {exc}")
+            accounts, problem = stored_accounts(self._opened())
+        except AccountsError as exc:  # reaches the user; the thread lives on
+            self.failed.emit(str(exc))
             return
-        credentials = self._credentials()
-        problem = str(credentials) if isinstance(credentials, Exception) else ""
         self.listed.emit(accounts, problem)
 
     @Slot(int, object, str)
     def test(self, token: int, settings: AccountSettings, password: str) -> None:
-        """Sign in once with these settings; report plainly what failed."""
-        from app.agent.accounts import connector_account
-        from connectors.calendar import CalendarError, list_calendars
-        from connectors.credentials import CredentialError, Credentials
-        from connectors.mail import MailError, list_emails
+        """Sign in once with these settings; the answer says plainly what failed."""
+        from app.agent.accounts import test_account
 
-        if not password and settings.secret_ref:
-            credentials = self._credentials()
-            if isinstance(credentials, Credentials):
-                try:
-                    password = credentials.read(settings.secret_ref) or ""
-                except CredentialError as exc:
-                    self.tested.emit(token, False, str(exc))
-                    return
-        if not password:
-            self.tested.emit(token, False, "Enter the password first.")
-            return
-        try:
-            account = connector_account(settings, password)
-            if settings.kind == "mail":
-                emails = list_emails(account, limit=1)
-                message = (
-                    f"Connected: signed in to {settings.imap_host} as "
-                    f"{settings.username or settings.email} and read the inbox "
-                    f"({'it has mail' if emails else 'it is empty'}). Sending is checked the "
-                    "first time you send."
-                )
-            else:
-                calendars = list_calendars(account)
-                names = ", ".join(c.name for c in calendars[:5]) or "none yet"
-                message = f"Connected: found {len(calendars)} calendar(s): {names}."
-        except (MailError, CalendarError) as exc:
-            self.tested.emit(token, False, exc.message)
-            return
-        except Exception as exc:  # unexpected: still a plain answer, never a crash
-            log.warning("account test failed unexpectedly: %s", type(exc).__name__)
-            self.tested.emit(token, False, f"The test failed: {type(exc).__name__}: {exc}")
-            return
-        self.tested.emit(token, True, message)
+        check = test_account(settings, password)
+        self.tested.emit(token, check.ok, check.message)
 
     @Slot(object, str)
     def save(self, settings: AccountSettings, password: str) -> None:
         """Settings to the database; the password (if given) to the keyring, or nowhere."""
-        from connectors.credentials import CredentialError, Credentials
+        from app.agent.accounts import AccountsError, save_account
 
-        store = self._store()
-        if not settings.secret_ref:
-            settings = replace(settings, secret_ref=f"{settings.kind}-{secrets.token_hex(8)}")
-        in_keyring = False
-        note = ""
-        if password:
-            credentials = self._credentials()
-            if isinstance(credentials, Credentials):
-                try:
-                    credentials.store(settings.secret_ref, password)
-                    in_keyring = True
-                except CredentialError as exc:
-                    note = f" The password was NOT saved: {exc}"
-            else:
-                note = f" The password was NOT saved. {credentials}"
-        else:
-            in_keyring = settings.id is not None  # editing: the stored password stays
         try:
-            if settings.id is None:
-                store.add(settings)
-            else:
-                store.update(settings)
-        except Exception as exc:
-            log.exception("could not save an account")
-            self.failed.emit(f"Hearth could not save the account: {exc}")
+            saved = save_account(self._opened(), settings, password)
+        except AccountsError as exc:
+            self.failed.emit(str(exc))
             return
-        self.saved.emit(in_keyring, f"Saved “{settings.name}”.{note}")
+        self.saved.emit(saved.in_keyring, saved.message)
         self.refresh()
 
     @Slot(int)
     def remove(self, account_id: int) -> None:
         """Forget the account and delete its password from the keyring."""
-        from connectors.credentials import CredentialError, Credentials
+        from app.agent.accounts import AccountsError, remove_account
 
-        removed = self._store().remove(account_id)
-        if removed is not None:
-            credentials = self._credentials()
-            if isinstance(credentials, Credentials):
-                try:
-                    credentials.delete(removed.secret_ref)
-                except CredentialError as exc:
-                    self.failed.emit(f"The account was removed, but its password was not: {exc}")
+        try:
+            problem = remove_account(self._opened(), account_id)
+        except AccountsError as exc:
+            problem = str(exc)
+        if problem:
+            self.failed.emit(problem)
         self.refresh()
 
 

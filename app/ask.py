@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any, TextIO
 
-from app.agent.accounts import load_accounts
+from app.agent.assembly import build_agent
 from app.agent.chat import Conversation
 from app.agent.confirm import (
     Answer,
@@ -25,10 +25,7 @@ from app.agent.confirm import (
     Confirmer,
     deny_everything,
 )
-from app.agent.loop import Agent, AgentEvent, TurnReport
-from app.agent.permissions import StoredPermissions
-from app.agent.policy import ContextState
-from app.agent.toolbox import build_registry
+from app.agent.loop import AgentEvent, TurnReport
 from app.llm.backend import ModelBackend
 
 
@@ -71,25 +68,16 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     folders = [path.expanduser().resolve() for path in args.allow_folder]
-    context = ContextState(allowed_folders=[str(path) for path in folders])
     from app.store.database import Database
-    from app.store.permissions import PermissionStore
 
     database = Database.open(folder)
-    accounts = load_accounts(database)  # passwords come from the keyring
-    for problem in accounts.problems:
-        print(f"note: {problem}", file=sys.stderr)
     confirmer: Confirmer = deny_everything if args.confirm == "deny" else terminal_confirmer
-    registry = build_registry(
-        folders=folders, data=database, calendar=accounts.calendar, mail=accounts.mail
-    )
-    agent = Agent(
+    agent = build_agent(  # the window's recipe; passwords come from the keyring
         backend,
-        registry,
-        context=context,
+        database=database,
+        folders=folders,
         confirmer=confirmer,
-        audit=database.audit_log(),
-        permissions=StoredPermissions(PermissionStore(database)),
+        on_problem=lambda problem: print(f"note: {problem}", file=sys.stderr),
     )
     agent.first_tool_choice = args.tool_choice
     conversation = Conversation()

@@ -2,30 +2,37 @@
 
 The GUI talks to it only through queued signals, and cancels through a threading.Event
 (a queued signal would wait behind the very generation it wants to stop). A confirmation
-blocks this worker thread, never the GUI: the dialog's answer comes back through `answer()`.
+blocks this worker thread, never the GUI: the dialog's answer comes back through `answer()`,
+a thread-safe queue for the same reason. The agent is put together by
+``app.agent.assembly.build_agent``, the recipe ``ask`` uses too.
 """
 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from app.agent.assembly import build_agent, session_tools
 from app.agent.chat import Conversation
 from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
 from app.agent.loop import Agent, AgentEvent, TurnReport
 from app.agent.model_choice import ModelChoice
-from app.agent.policy import ContextState
 from app.agent.registry import Registry
-from app.agent.toolbox import build_registry
 from app.llm.backend import ModelBackend, SamplingSettings
 from app.llm.chat_template import TemplateRenderError
 from app.llm.gguf_file import ModelFileError
 from app.llm.runtime import GenerationError, LocalModel, RuntimeSettings
+from app.store.database import Database
+
+if TYPE_CHECKING:
+    from app.ui.conversations import ConversationService
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +80,7 @@ class ModelWorker(QObject):
         settings: RuntimeSettings | None = None,
         data_dir: Path | None = None,
         folders: list[Path] | None = None,
+        choice: ModelChoice | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings or RuntimeSettings()
@@ -82,20 +90,31 @@ class ModelWorker(QObject):
         self.agent: Agent | None = None
         self.data_dir = data_dir
         self.folders = folders or []
-        self.database = None
-        self._answer: ConfirmationAnswer | None = None
-        self._answered = threading.Event()
+        self.database: Database | None = None
+        # The dialog's answers (GUI thread → this one, which is blocked while it waits).
+        self._answers: queue.SimpleQueue[ConfirmationAnswer | None] = queue.SimpleQueue()
         # Set by the GUI after the accounts dialog saved: the next turn rebuilds the tools.
         self.accounts_changed = threading.Event()
-        # Settings → Model… (set by the GUI); thinking and temperature apply from the next turn.
-        self.choice: ModelChoice | None = None
+        # Settings → Model…: given at start, then changed only in this thread (set_choice,
+        # load_choice); thinking and temperature apply from the next turn.
+        self.choice = choice
         # Settings → Folders: self.folders = these `--allow-folder` ones + the stored ones;
         # set by the GUI after a change, so the next turn re-reads them and rebuilds the tools.
         self.command_line_folders = list(self.folders)
         self.folders_changed = threading.Event()
-        # ui.conversations.ConversationService, set by the window: gives each conversation its
-        # own taint and saves every message as the agent adds it (in this thread).
-        self.conversations = None
+        # ui.conversations.ConversationService, given by the window before this thread starts:
+        # gives each conversation its own taint and saves every message as the agent adds it.
+        self.conversations: ConversationService | None = None
+
+    def current_folders(self) -> list[Path]:
+        """The folders the tools may use now; called in this thread (the conversations)."""
+        return list(self.folders)
+
+    @Slot(object)
+    def set_choice(self, choice: ModelChoice) -> None:
+        """Settings → Model… saved without a reload: thinking and temperature of the next
+        turn. Queued here, so the choice is only ever written in this thread."""
+        self.choice = choice
 
     def unload(self) -> None:
         """Free the model now rather than at interpreter exit (llama.cpp dislikes the latter)."""
@@ -178,43 +197,30 @@ class ModelWorker(QObject):
 
     def _make_agent(self, model: ModelBackend) -> Agent:
         database = None
-        audit = None
         if self.data_dir is not None:
-            from app.store.database import Database
-
             # Opened at the first load; a later model (File → Open model…, Settings → Model…)
             # reuses it rather than opening (and leaving open) another one.
             if self.database is None:
                 self.database = Database.open(self.data_dir)
             database = self.database
-            audit = database.audit_log()
             self._load_folders(database)
-        context = ContextState(allowed_folders=[str(p) for p in self.folders])
-        registry = self._registry(database)
-        permissions = None
-        if database is not None:
-            from app.agent.permissions import StoredPermissions
-            from app.store.permissions import PermissionStore
-
-            permissions = StoredPermissions(PermissionStore(database))
-        return Agent(
+        self.accounts_changed.clear()
+        return build_agent(
             model,
-            registry,
-            context=context,
+            database=database,
+            folders=self.folders,
             confirmer=self._confirm,
-            audit=audit,
             sampling=self.sampling,
-            permissions=permissions,
         )
 
-    def _load_folders(self, database: object) -> None:
+    def _load_folders(self, database: Database) -> None:
         """`--allow-folder` folders plus those stored in Settings → Folders. A stored folder
         that is gone (an unplugged disk) is left out for now rather than breaking every turn."""
         from app.store.folders import FolderStore
 
         self.folders_changed.clear()
         try:
-            stored = FolderStore(database).list()  # type: ignore[arg-type]
+            stored = FolderStore(database).list()
         except Exception:
             log.exception("could not read the allowed folders")
             stored = []
@@ -223,16 +229,10 @@ class ModelWorker(QObject):
             log.warning("%d allowed folder(s) unavailable, left out", len(stored) - len(present))
         self.folders = list(dict.fromkeys([*self.command_line_folders, *present]))
 
-    def _registry(self, database: object) -> Registry:
-        """The tools, with the stored mail and calendar accounts (passwords from the keyring)."""
-        mail = calendar = None
-        if database is not None:
-            from app.agent.accounts import load_accounts
-
-            self.accounts_changed.clear()
-            accounts = load_accounts(database)
-            mail, calendar = accounts.mail, accounts.calendar
-        return build_registry(folders=self.folders, data=database, calendar=calendar, mail=mail)
+    def _registry(self, database: Database | None) -> Registry:
+        """The tools again, after Settings → Accounts… or Folders… changed what they reach."""
+        self.accounts_changed.clear()
+        return session_tools(self.folders, database)
 
     @Slot(object, str)
     def run_turn(self, conversation: Conversation, user_text: str) -> None:
@@ -323,15 +323,19 @@ class ModelWorker(QObject):
 
     def _confirm(self, request: ConfirmationRequest) -> ConfirmationAnswer:
         """Runs in the worker thread: ask the GUI and wait; Stop counts as a refusal."""
-        self._answered.clear()
-        self._answer = None
+        while not self._answers.empty():  # an answer to an earlier, cancelled question
+            self._answers.get_nowait()
         self.confirmation_needed.emit(request)
-        while not self._answered.wait(0.05):
-            if self.cancel.is_set():
-                return ConfirmationAnswer.deny()
-        return self._answer or ConfirmationAnswer.deny()
+        while True:
+            try:
+                answer = self._answers.get(timeout=0.05)
+            except queue.Empty:
+                if self.cancel.is_set():
+                    return ConfirmationAnswer.deny()
+                continue
+            return answer or ConfirmationAnswer.deny()
 
-    def answer(self, answer: ConfirmationAnswer) -> None:
-        """Called from the GUI thread when the user has decided."""
-        self._answer = answer
-        self._answered.set()
+    def answer(self, answer: ConfirmationAnswer | None) -> None:
+        """Called from the GUI thread when the user has decided (thread-safe: a queue, since
+        this thread is blocked in `_confirm` and cannot take a queued signal)."""
+        self._answers.put(answer)

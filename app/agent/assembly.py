@@ -1,0 +1,75 @@
+"""Putting an agent together: one recipe for the window's worker and the ``ask`` command.
+
+Both used to assemble the tools, the gate's context, the audit log and the standing
+permissions themselves, and the copies could drift (a tool offered in the window but not on
+the command line). Here the data folder's database decides memory, reminders, accounts,
+audit and permissions; the caller decides only the model, the folders and who confirms.
+
+    agent = build_agent(model, database=Database.open(folder), folders=[Path("~/Notes")],
+                        confirmer=deny_everything)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from app.agent.confirm import Confirmer, deny_everything
+from app.agent.loop import Agent
+from app.agent.permissions import StoredPermissions
+from app.agent.policy import ContextState
+from app.agent.registry import Registry
+from app.agent.toolbox import build_registry
+from app.llm.backend import ModelBackend, SamplingSettings
+from app.store.database import Database
+from app.store.permissions import PermissionStore
+
+
+def session_tools(
+    folders: Sequence[Path],
+    database: Database | None,
+    on_problem: Callable[[str], None] | None = None,
+) -> Registry:
+    """The tools for these folders and this database, with the stored mail and calendar
+    accounts (passwords from the keyring). An account that cannot be used is left out and
+    `on_problem` hears why (no secrets in it); the window calls this again after a change."""
+    if database is None:
+        return build_registry(folders=list(folders))
+    # Imported here: the accounts module loads caldav and the mail stack, and the window
+    # imports this module at start.
+    from app.agent.accounts import load_accounts
+
+    accounts = load_accounts(database)
+    if on_problem is not None:
+        for problem in accounts.problems:
+            on_problem(problem)
+    return build_registry(
+        folders=list(folders), data=database, calendar=accounts.calendar, mail=accounts.mail
+    )
+
+
+def build_agent(
+    model: ModelBackend,
+    *,
+    database: Database | None,
+    folders: Sequence[Path] = (),
+    confirmer: Confirmer = deny_everything,
+    sampling: SamplingSettings | None = None,
+    on_problem: Callable[[str], None] | None = None,
+) -> Agent:
+    """An agent on `model` with the session's tools; with a database, every call goes to its
+    audit log and "always allow" grants are kept in it. Without one (tests, a window with no
+    data folder) the agent has files and web only and forgets its grants at exit."""
+    audit = permissions = None
+    if database is not None:
+        audit = database.audit_log()
+        permissions = StoredPermissions(PermissionStore(database))
+    return Agent(
+        model,
+        session_tools(folders, database, on_problem),
+        context=ContextState(allowed_folders=[str(path) for path in folders]),
+        confirmer=confirmer,
+        audit=audit,
+        sampling=sampling,
+        permissions=permissions,
+    )

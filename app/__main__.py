@@ -76,8 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         data_dir=folder,
         folders=folders,
         model_choice=choice if remote else None,
+        saved_choice=choice,  # thinking and temperature, from the first turn
     )
-    window.worker.choice = choice  # thinking and temperature, from the first turn
     if not args.script:
         from app.llm.catalog import load_catalog
 

@@ -1,6 +1,6 @@
 """Saved conversations in the window: a service in the model worker's thread (every read and
 write of the database happens there, never on the GUI thread) and a controller on the GUI
-thread that puts the sidebar left of the chat and redraws a reopened conversation.
+thread that drives the sidebar and redraws a reopened conversation; the window wires both.
 
 The service shares the worker's thread on purpose: the agent adds messages there, and each is
 saved the moment it is added, in order, with the conversation's taint.
@@ -12,11 +12,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QTextCursor, QTextDocumentFragment
-from PySide6.QtWidgets import QSplitter
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.agent.chat import Conversation
@@ -25,10 +23,8 @@ from app.agent.loop import CallRecord
 from app.agent.policy import ContextState
 from app.store.conversations import ConversationNotFound, ConversationStore, describe_error
 from app.store.database import Database, DatabaseTooNew
+from app.ui.chat_view import ChatView
 from app.ui.sidebar import ConversationSidebar
-
-if TYPE_CHECKING:
-    from app.ui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -241,7 +237,14 @@ class ConversationService(QObject):
 
 
 class ConversationController(QObject):
-    """GUI-thread side: the sidebar, the splitter, and showing what the service sends."""
+    """GUI-thread side: the sidebar, and showing in the chat view what the service sends.
+
+    It holds the sidebar, the chat view it redraws and the service's request signals, never
+    the window: the window puts the sidebar in its layout, connects the worker to the service,
+    and hears `opening_changed` (keep the input shut while switching) and
+    `conversation_opened` (the Conversation the next message goes to). Call `start()` once
+    everything is connected: it asks the service for the conversation open at the last quit.
+    """
 
     request_restore = Signal()
     request_new = Signal()
@@ -251,28 +254,21 @@ class ConversationController(QObject):
     request_search = Signal(str)
     request_refresh = Signal()
     request_turn_done = Signal()
+    opening_changed = Signal(bool)  # True until the service has switched conversations
+    conversation_opened = Signal(object)  # Conversation: where the next message goes
 
-    def __init__(self, window: MainWindow, data_dir: Path | None) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(
+        self, service: ConversationService, chat_view: ChatView, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.service = service
+        self.chat_view = chat_view
         self.sidebar = ConversationSidebar()
         self.current_id: int | None = None
         self.opening = False
+        self.busy = False  # a reply is being written: no switching now
         self._restored = False  # the first conversation shown since start
-        self.service = ConversationService(data_dir, lambda: list(window.worker.folders))
-        self.service.moveToThread(window.worker.thread())
-        window.worker.conversations = self.service
 
-        # The sidebar left of the chat, resizable.
-        chat = window.takeCentralWidget()
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.sidebar)
-        self.splitter.addWidget(chat)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([220, 640])
-        window.setCentralWidget(self.splitter)
-
-        service = self.service
         self.request_restore.connect(service.restore)
         self.request_new.connect(service.new)
         self.request_open.connect(service.open)
@@ -281,9 +277,6 @@ class ConversationController(QObject):
         self.request_search.connect(service.search)
         self.request_refresh.connect(service.refresh)
         self.request_turn_done.connect(service.turn_done)
-        window.worker.tool_call.connect(service.note_call, Qt.ConnectionType.DirectConnection)
-        # Closed in the worker thread as it ends (the window's close waits for that).
-        window.worker.thread().finished.connect(service.close, Qt.ConnectionType.DirectConnection)
         service.listed.connect(self.sidebar.show_conversations)
         service.found.connect(self.sidebar.show_results)
         service.opened.connect(self._on_opened)
@@ -296,14 +289,29 @@ class ConversationController(QObject):
         self.sidebar.delete_requested.connect(self.request_delete.emit)
         self.sidebar.search_requested.connect(self.request_search.emit)
         self.sidebar.list_requested.connect(self.request_refresh.emit)
-        window.request_turn.connect(lambda *_: self.sidebar.set_busy(True))
-        window.worker.turn_finished.connect(self._turn_ended)
-        window.worker.turn_failed.connect(self._turn_ended)
+
+    def start(self) -> None:
+        """Reopen the conversation that was open at the last quit (or start a new one)."""
         self._set_opening(True)
         self.request_restore.emit()
 
+    def turn_started(self, *_args: object) -> None:
+        self.busy = True
+        self.sidebar.set_busy(True)
+
+    def turn_ended(self, *_args: object) -> None:
+        self.busy = False
+        self.sidebar.set_busy(False)
+        self.request_turn_done.emit()
+
+    @Slot()
+    def start_over(self) -> None:
+        """The saved conversations are gone (Privacy…): a new one, and a fresh list."""
+        self._request_open(None)
+        self.request_refresh.emit()
+
     def _request_open(self, conversation_id: int | None) -> None:
-        if self.window.busy or self.opening:
+        if self.busy or self.opening:
             return
         if conversation_id is not None and conversation_id == self.current_id:
             return
@@ -316,19 +324,16 @@ class ConversationController(QObject):
     def _set_opening(self, opening: bool) -> None:
         """Until the service has switched, a message would go to the old conversation."""
         self.opening = opening
-        self.window.input.setEnabled(not opening)
-        self.window.send_button.setEnabled(not opening and not self.window.busy)
+        self.opening_changed.emit(opening)
 
     @Slot(object)
     def _on_opened(self, opened: OpenedConversation) -> None:
         self._set_opening(False)
-        if self.window.busy:
+        if self.busy:
             return
-        window = self.window
-        window.conversation = opened.conversation
         self.current_id = opened.conversation_id
         self.sidebar.set_current(opened.conversation_id)
-        view = window.chat_view
+        view = self.chat_view
         # At start, notices may already be showing (a missed reminder, a model error): keep
         # them after the reopened conversation. Switching conversations starts a clean view.
         kept_notices = None
@@ -356,16 +361,12 @@ class ConversationController(QObject):
             cursor = view.textCursor()
             cursor.movePosition(QTextCursor.MoveOperation.End)
             cursor.insertFragment(kept_notices)
-        window.input.setFocus()
+        self.conversation_opened.emit(opened.conversation)
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
         self._set_opening(False)
-        self.window.chat_view.add_notice(message, "error")
-
-    def _turn_ended(self, *_args: object) -> None:
-        self.sidebar.set_busy(False)
-        self.request_turn_done.emit()
+        self.chat_view.add_notice(message, "error")
 
     @Slot(object)
     def _on_current(self, conversation_id: int | None) -> None:

@@ -1,6 +1,8 @@
 """Settings → Folders… and Settings → Privacy…, the reminder notifier and the tray icon.
 
 Kept out of main_window.py so the window only adds one line to its menu and one at quit.
+It never holds the window: what the window should show or change goes out as signals, and
+the window tells it when a reply starts and ends (a notice waits rather than split a reply).
 The folder list, the privacy delete and the reminder checks all run in one "store" worker
 thread (the GUI thread never touches the disk). The notifier starts with the window when
 there is a data folder, so reminders that fell due while the app was closed appear at once.
@@ -9,24 +11,37 @@ there is a data folder, so reminders that fell due while the app was closed appe
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Slot
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QMenu, QStyle, QSystemTrayIcon
+from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Signal, Slot
+from PySide6.QtGui import QAction, QIcon
+from PySide6.QtWidgets import QMenu, QSystemTrayIcon, QWidget
 
 from app.ui.folders_dialog import FoldersDialog, FoldersService
 from app.ui.privacy_dialog import PrivacyDialog, PrivacyService
 from app.ui.reminders import ReminderNotifier, ReminderService
 
-if TYPE_CHECKING:
-    from app.ui.main_window import MainWindow
-
 
 class DataPanels(QObject):
-    def __init__(self, window: MainWindow, menu: QMenu) -> None:
-        super().__init__(window)
-        self.window = window
+    """Folders…, Privacy…, reminders and the tray; `parent` is only the dialogs' parent."""
+
+    folders_changed = Signal()  # Settings → Folders… saved: the next turn re-reads them
+    history_deleted = Signal()  # Privacy… deleted the saved conversations
+    notice = Signal(str, str)  # text, kind ("note"): for the conversation view
+    attention = Signal(str)  # a line for the status bar: something needs the user
+    show_requested = Signal()  # the tray icon or its message was clicked
+
+    def __init__(
+        self,
+        menu: QMenu,
+        data_dir: Path | None,
+        command_line_folders: list[Path],
+        parent: QWidget,
+    ) -> None:
+        super().__init__(parent)
+        self.parent_widget = parent
+        self.data_dir = data_dir
+        self.command_line_folders = list(command_line_folders)  # shown, not removable
+        self.busy = False  # a reply is streaming: notices wait for its end
         self.thread: QThread | None = None
         self.folders_service: FoldersService | None = None
         self.privacy_service: PrivacyService | None = None
@@ -36,17 +51,17 @@ class DataPanels(QObject):
         self.notifier: ReminderNotifier | None = None
         self.tray: QSystemTrayIcon | None = None
         self._pending_notices: list[str] = []
-        folders = QAction("&Folders…", window)
+        folders = QAction("&Folders…", parent)
         folders.triggered.connect(self.open_folders)
         menu.addAction(folders)
-        privacy = QAction("P&rivacy…", window)
+        privacy = QAction("P&rivacy…", parent)
         privacy.triggered.connect(self.open_privacy)
         menu.addAction(privacy)
 
     def _data_dir(self) -> Path:
         from app.paths import data_dir
 
-        return data_dir(self.window.data_dir, create=False)  # the start-up created it
+        return data_dir(self.data_dir, create=False)  # the start-up created it
 
     def _start_thread(self) -> QThread:
         if self.thread is None:
@@ -61,46 +76,40 @@ class DataPanels(QObject):
 
     # -- reminders and the tray ----------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, icon: QIcon) -> None:
         """Tray icon (when the desktop has one) and reminder checks; the first check runs now."""
         if self.tray is None and QSystemTrayIcon.isSystemTrayAvailable():
-            icon = self.window.windowIcon()
-            if icon.isNull():
-                icon = self.window.style().standardIcon(QStyle.StandardPixmap.SP_ComputerIcon)
-            self.tray = QSystemTrayIcon(icon, self.window)
+            self.tray = QSystemTrayIcon(icon, self.parent_widget)
             self.tray.setToolTip("Hearth")
-            self.tray.activated.connect(self._show_window)
-            self.tray.messageClicked.connect(self._show_window)
+            self.tray.activated.connect(lambda *_: self.show_requested.emit())
+            self.tray.messageClicked.connect(self.show_requested.emit)
             self.tray.show()
         if self.notifier is None:
             self.reminder_service = ReminderService(self._data_dir())
             self._moved(self.reminder_service)
             self.notifier = ReminderNotifier(self.reminder_service, self.tray, parent=self)
             self.notifier.in_window.connect(self._notice)
-            self.window.worker.turn_finished.connect(self._flush_notices)
-            self.window.worker.turn_failed.connect(self._flush_notices)
             self.notifier.start()
-
-    @Slot()
-    def _show_window(self, *_args: object) -> None:
-        self.window.showNormal()
-        self.window.raise_()
-        self.window.activateWindow()
 
     @Slot(str)
     def _notice(self, text: str) -> None:
         """In the window: the status bar at once, the conversation when no reply is streaming
         (a notice in the middle of a streamed reply would split it)."""
-        self.window.statusBar().showMessage(text.splitlines()[0], 60_000)
-        QApplication.alert(self.window)
+        self.attention.emit(text.splitlines()[0])
         self._pending_notices.append(text)
-        if not self.window.busy:
+        if not self.busy:
             self._flush_notices()
 
-    @Slot()
-    def _flush_notices(self, *_args: object) -> None:
+    def turn_started(self, *_args: object) -> None:
+        self.busy = True
+
+    def turn_ended(self, *_args: object) -> None:
+        self.busy = False
+        self._flush_notices()
+
+    def _flush_notices(self) -> None:
         while self._pending_notices:
-            self.window.chat_view.add_notice(self._pending_notices.pop(0), "note")
+            self.notice.emit(self._pending_notices.pop(0), "note")
 
     # -- dialogs -----------------------------------------------------------------------------
 
@@ -108,9 +117,10 @@ class DataPanels(QObject):
         if self.folders_service is None:
             self.folders_service = FoldersService(self._data_dir())
             self._moved(self.folders_service)
-        fixed = self.window.worker.command_line_folders
-        self.folders_dialog = FoldersDialog(self.folders_service, fixed, self.window)
-        self.folders_dialog.changed.connect(self.window.worker.folders_changed.set)
+        self.folders_dialog = FoldersDialog(
+            self.folders_service, self.command_line_folders, self.parent_widget
+        )
+        self.folders_dialog.changed.connect(self.folders_changed)
         self.folders_dialog.open()
         return self.folders_dialog
 
@@ -118,18 +128,10 @@ class DataPanels(QObject):
         if self.privacy_service is None:
             self.privacy_service = PrivacyService(self._data_dir())
             self._moved(self.privacy_service)
-        self.privacy_dialog = PrivacyDialog(self.privacy_service, self.window)
-        self.privacy_dialog.deleted.connect(self._history_deleted)
+        self.privacy_dialog = PrivacyDialog(self.privacy_service, self.parent_widget)
+        self.privacy_dialog.deleted.connect(self.history_deleted)
         self.privacy_dialog.open()
         return self.privacy_dialog
-
-    @Slot()
-    def _history_deleted(self) -> None:
-        """The saved conversations are gone: start an empty one and refresh the sidebar."""
-        conversations = getattr(self.window, "conversations", None)
-        if conversations is not None:
-            conversations.sidebar.new_requested.emit()
-            conversations.request_refresh.emit()
 
     def shutdown(self) -> None:
         if self.notifier is not None:

@@ -6,14 +6,17 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QThread, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QFileDialog,
     QHBoxLayout,
     QLabel,
     QMainWindow,
     QPlainTextEdit,
     QPushButton,
+    QSplitter,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -28,10 +31,10 @@ from app.ui.accounts_dialog import AccountsDialog, AccountsService
 from app.ui.activity_dialog import ActivityDialog
 from app.ui.chat_view import ChatView
 from app.ui.confirm_dialog import ConfirmDialog
-from app.ui.conversations import ConversationController
+from app.ui.conversations import ConversationController, ConversationService
 from app.ui.data_panels import DataPanels
 from app.ui.model_menu import ModelMenu
-from app.ui.model_settings_dialog import ModelSettingsMenu
+from app.ui.model_settings_dialog import ModelSettingsMenu, loading_status
 from app.ui.permissions_dialog import PermissionsDialog
 from app.ui.worker import ModelWorker
 
@@ -59,8 +62,12 @@ class MessageInput(QPlainTextEdit):
 
 
 class MainWindow(QMainWindow):
+    """The window. It owns the worker and the helpers (menus, panels, the sidebar) and wires
+    them in `_connect_signals`; the helpers never hold the window, they emit signals."""
+
     # Queued into the worker thread.
     request_load = Signal(str)
+    request_load_choice = Signal(object)  # ModelChoice: a file with its settings, or a server
     request_turn = Signal(object, str)
     request_activity = Signal()
     request_permissions = Signal()
@@ -73,7 +80,10 @@ class MainWindow(QMainWindow):
         data_dir: Path | None = None,
         folders: list[Path] | None = None,
         model_choice: ModelChoice | None = None,
+        saved_choice: ModelChoice | None = None,
     ) -> None:
+        """`model_choice` is loaded instead of `model_path` (a saved server); `saved_choice` is
+        Settings → Model… as saved, whose thinking and temperature apply from the first turn."""
         super().__init__()
         self.setWindowTitle(APP_NAME)
         self.resize(860, 640)
@@ -82,6 +92,7 @@ class MainWindow(QMainWindow):
         self.model_name = ""
         self.busy = False
         self.model_ready = False
+        self.data_dir = data_dir
 
         self.chat_view = ChatView()
         self.input = MessageInput()
@@ -97,6 +108,39 @@ class MainWindow(QMainWindow):
         self.status_label.setAccessibleName("Status")
         self.statusBar().addPermanentWidget(self.status_label, 1)
 
+        self.thread = QThread(self)
+        self.thread.setObjectName("model-worker")
+        self.worker = ModelWorker(settings, data_dir=data_dir, folders=folders, choice=saved_choice)
+        self.worker.moveToThread(self.thread)
+        # Saved conversations: the service shares the worker's thread (the agent adds messages
+        # there); handed to the worker before that thread starts, so no thread races for it.
+        service = ConversationService(data_dir, self.worker.current_folders)
+        service.moveToThread(self.thread)
+        self.worker.conversations = service
+        self.conversations = ConversationController(service, self.chat_view, self)
+        self._build_layout()
+        self._build_menu()
+
+        self.activity_dialog: ActivityDialog | None = None
+        self.permissions_dialog: PermissionsDialog | None = None
+        self.accounts_thread: QThread | None = None  # started on first use of Settings → Accounts
+        self.accounts_service: AccountsService | None = None
+        self.accounts_dialog: AccountsDialog | None = None
+        self.last_dialog: ConfirmDialog | None = None
+        self._connect_signals()
+
+        self.conversations.start()  # reopens the last conversation before the model loads
+        self.thread.start()
+        if data_dir is not None:
+            self.data_panels.start(self._icon())  # tray; reminders, also those due while closed
+        if model_choice is not None:  # the saved Settings → Model… choice (maybe a server)
+            self.load_choice(model_choice)
+        else:
+            self.load_model(model_path)
+        self.input.setFocus()
+
+    def _build_layout(self) -> None:
+        """The saved conversations left of the chat, resizable; input and buttons below it."""
         buttons = QVBoxLayout()
         buttons.addWidget(self.send_button)
         buttons.addWidget(self.stop_button)
@@ -106,50 +150,14 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout()
         layout.addWidget(self.chat_view, 1)
         layout.addLayout(row)
-        central = QWidget()
-        central.setLayout(layout)
-        self.setCentralWidget(central)
-        self._build_menu()
-
-        self.input.submitted.connect(self.send)
-        self.send_button.clicked.connect(self.send)
-        self.stop_button.clicked.connect(self.stop)
-
-        self.thread = QThread(self)
-        self.thread.setObjectName("model-worker")
-        self.worker = ModelWorker(settings, data_dir=data_dir, folders=folders)
-        self.worker.moveToThread(self.thread)
-        self.request_load.connect(self.worker.load)
-        self.request_turn.connect(self.worker.run_turn)
-        self.worker.loaded.connect(self._on_loaded)
-        self.worker.load_failed.connect(self._on_load_failed)
-        self.worker.text.connect(self._on_text)
-        self.worker.turn_finished.connect(self._on_turn_finished)
-        self.worker.turn_failed.connect(self._on_turn_failed)
-        self.worker.tool_call.connect(self._on_tool_call)
-        self.worker.confirmation_needed.connect(self._on_confirmation_needed)
-        self.request_activity.connect(self.worker.load_activity)
-        self.worker.activity.connect(self._on_activity)
-        self.activity_dialog: ActivityDialog | None = None
-        self.request_permissions.connect(self.worker.load_permissions)
-        self.request_revoke.connect(self.worker.revoke_permission)
-        self.worker.permissions.connect(self._on_permissions)
-        self.permissions_dialog: PermissionsDialog | None = None
-        self.data_dir = data_dir
-        self.accounts_thread: QThread | None = None  # started on first use of Settings → Accounts
-        self.accounts_service: AccountsService | None = None
-        self.accounts_dialog: AccountsDialog | None = None
-        self.last_dialog: ConfirmDialog | None = None
-        # The sidebar of saved conversations; reopens the last one before the model loads.
-        self.conversations = ConversationController(self, data_dir)
-        self.thread.start()
-        if data_dir is not None:
-            self.data_panels.start()  # tray icon; reminders, also those due while closed
-        if model_choice is not None:  # the saved Settings → Model… choice (maybe a server)
-            self.model_settings.load(model_choice)
-        else:
-            self.load_model(model_path)
-        self.input.setFocus()
+        chat = QWidget()
+        chat.setLayout(layout)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.conversations.sidebar)
+        self.splitter.addWidget(chat)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([220, 640])
+        self.setCentralWidget(self.splitter)
 
     def _build_menu(self) -> None:
         menu = self.menuBar().addMenu("&File")
@@ -172,9 +180,74 @@ class MainWindow(QMainWindow):
         accounts = QAction("&Accounts…", self)
         accounts.triggered.connect(self.open_accounts)
         settings_menu.addAction(accounts)
-        self.model_menu = ModelMenu(self, settings_menu)  # Models…, First-run guide…
-        self.model_settings = ModelSettingsMenu(self, settings_menu)  # Model…: here or a server
-        self.data_panels = DataPanels(self, settings_menu)  # Folders…, Privacy…, reminders
+        data_dir = self.data_dir
+        # Models…, First-run guide…; Model… (here or a server); Folders…, Privacy…, reminders.
+        self.model_menu = ModelMenu(settings_menu, data_dir, self)
+        self.model_settings = ModelSettingsMenu(settings_menu, data_dir, self._model_path, self)
+        self.data_panels = DataPanels(
+            settings_menu, data_dir, self.worker.command_line_folders, self
+        )
+
+    def _connect_signals(self) -> None:
+        """Every connection between the window, its worker and its helpers, in one place.
+
+        Connections to the worker (and the conversation service in its thread) are queued by
+        Qt; the worker is changed only by its own slots, except for the thread-safe
+        `cancel`/`accounts_changed`/`folders_changed` events and `answer()`. The worker's
+        turn-end signals reach the window first, then the sidebar and the reminder notices:
+        a reply is closed before anything is added after it.
+        """
+        worker = self.worker
+        self.input.submitted.connect(self.send)
+        self.send_button.clicked.connect(self.send)
+        self.stop_button.clicked.connect(self.stop)
+
+        # The window and the worker.
+        self.request_load.connect(worker.load)
+        self.request_load_choice.connect(worker.load_choice)
+        self.request_turn.connect(worker.run_turn)
+        self.request_activity.connect(worker.load_activity)
+        self.request_permissions.connect(worker.load_permissions)
+        self.request_revoke.connect(worker.revoke_permission)
+        worker.loaded.connect(self._on_loaded)
+        worker.load_failed.connect(self._on_load_failed)
+        worker.text.connect(self._on_text)
+        worker.turn_finished.connect(self._on_turn_finished)
+        worker.turn_failed.connect(self._on_turn_failed)
+        worker.tool_call.connect(self._on_tool_call)
+        worker.confirmation_needed.connect(self._on_confirmation_needed)
+        worker.activity.connect(self._on_activity)
+        worker.permissions.connect(self._on_permissions)
+
+        # Saved conversations: the service sees each tool call before its result is saved, and
+        # closes its database in the worker thread as that thread ends.
+        conversations = self.conversations
+        service = conversations.service
+        worker.tool_call.connect(service.note_call, Qt.ConnectionType.DirectConnection)
+        self.thread.finished.connect(service.close, Qt.ConnectionType.DirectConnection)
+        self.request_turn.connect(conversations.turn_started)
+        worker.turn_finished.connect(conversations.turn_ended)
+        worker.turn_failed.connect(conversations.turn_ended)
+        conversations.opening_changed.connect(self._on_opening)
+        conversations.conversation_opened.connect(self._on_conversation_opened)
+
+        # Settings → Models…, First-run guide…, Model….
+        self.model_menu.model_chosen.connect(self.load_model)
+        self.model_menu.accounts_requested.connect(self.open_accounts)
+        self.model_settings.load_requested.connect(self.load_choice)
+        self.model_settings.choice_changed.connect(worker.set_choice)
+        self.model_settings.notice.connect(self.chat_view.add_notice)
+
+        # Settings → Folders…, Privacy…, reminders and the tray.
+        panels = self.data_panels
+        panels.folders_changed.connect(worker.folders_changed.set)
+        panels.history_deleted.connect(conversations.start_over)
+        panels.notice.connect(self.chat_view.add_notice)
+        panels.attention.connect(self._on_attention)
+        panels.show_requested.connect(self.bring_to_front)
+        self.request_turn.connect(panels.turn_started)
+        worker.turn_finished.connect(panels.turn_ended)
+        worker.turn_failed.connect(panels.turn_ended)
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -184,6 +257,16 @@ class MainWindow(QMainWindow):
         self._set_status(f"Loading {path.name}…")
         self._update_buttons()
         self.request_load.emit(str(path))
+
+    def load_choice(self, choice: ModelChoice) -> None:
+        """Settings → Model…: load the file with its runtime settings, or connect to the
+        server, in the worker thread; the status line says which meanwhile."""
+        self.model_ready = False
+        if choice.backend != "remote":
+            self.model_path = Path(choice.path)
+        self._set_status(loading_status(choice))
+        self._update_buttons()
+        self.request_load_choice.emit(choice)
 
     @Slot()
     def send(self) -> None:
@@ -211,6 +294,13 @@ class MainWindow(QMainWindow):
             self.worker.cancel.set()
             self._set_status(f"{self.model_name} · stopping…")
 
+    @Slot()
+    def bring_to_front(self) -> None:
+        """The tray icon was clicked: show the window, raised."""
+        self.showNormal()
+        self.raise_()
+        self.activateWindow()
+
     def open_accounts(self) -> AccountsDialog:
         """Settings → Accounts…; its keyring, database and network work runs off this thread."""
         if self.accounts_service is None:
@@ -232,6 +322,25 @@ class MainWindow(QMainWindow):
         )
         if path and not self.busy:
             self.load_model(Path(path))
+
+    # -- helpers' signals ---------------------------------------------------------------------
+
+    @Slot(bool)
+    def _on_opening(self, opening: bool) -> None:
+        """Until the conversation has switched, a message would go to the old one."""
+        self.input.setEnabled(not opening)
+        self.send_button.setEnabled(not opening and not self.busy)
+
+    @Slot(object)
+    def _on_conversation_opened(self, conversation: Conversation) -> None:
+        self.conversation = conversation
+        self.input.setFocus()
+
+    @Slot(str)
+    def _on_attention(self, line: str) -> None:
+        """A reminder fell due: the status bar at once, and the taskbar asks for attention."""
+        self.statusBar().showMessage(line, 60_000)
+        QApplication.alert(self)
 
     # -- worker signals ----------------------------------------------------------------------
 
@@ -304,6 +413,15 @@ class MainWindow(QMainWindow):
         self._set_status(f"{self.model_name} · the last reply failed")
 
     # -- helpers -----------------------------------------------------------------------------
+
+    def _model_path(self) -> Path:
+        return self.model_path
+
+    def _icon(self) -> QIcon:
+        icon = self.windowIcon()
+        if icon.isNull():
+            icon = self.style().standardIcon(QStyle.StandardPixmap.SP_ComputerIcon)
+        return icon
 
     def _set_status(self, text: str) -> None:
         self.status_label.setText(text)

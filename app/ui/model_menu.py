@@ -1,6 +1,7 @@
 """Settings → Models… and Settings → First-run guide… for the main window.
 
-Kept out of main_window.py so the window only adds two menu entries and one line at quit.
+Kept out of main_window.py so the window only adds two menu entries and one line at quit;
+it tells the window what the user chose through signals and never holds the window.
 The ModelManager (two worker threads) is created on first use, or by start() when the app
 starts, so that a download left running at the last quit resumes by itself; windows built
 directly (tests) never start it unless they open one of these dialogs.
@@ -9,35 +10,37 @@ directly (tests) never start it unless they open one of these dialogs.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QWidget
 
 from app.llm.catalog import CatalogEntry
 from app.ui.first_run import FirstRunWizard
 from app.ui.model_manager import ModelManager
 from app.ui.models_dialog import ModelsDialog
 
-if TYPE_CHECKING:
-    from app.ui.main_window import MainWindow
-
 
 class ModelMenu(QObject):
-    def __init__(self, window: MainWindow, menu: QMenu) -> None:
-        super().__init__(window)
-        self.window = window
+    """The two menu entries; `parent` is only the dialogs' parent widget."""
+
+    model_chosen = Signal(object)  # Path: the model file to load
+    accounts_requested = Signal()  # the guide's "Add an account…": Settings → Accounts…
+
+    def __init__(self, menu: QMenu, data_dir: Path | None, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.parent_widget = parent
+        self.data_dir = data_dir
         # Tests point these at a catalog served from 127.0.0.1 and at quick retries.
         self.catalog: list[CatalogEntry] | None = None
         self.downloader_options: dict[str, object] | None = None
         self.manager: ModelManager | None = None
         self.dialog: ModelsDialog | None = None
         self.wizard: FirstRunWizard | None = None
-        models = QAction("&Models (download and choose)…", window)
+        models = QAction("&Models (download and choose)…", parent)
         models.triggered.connect(self.open_models)
         menu.addAction(models)
-        guide = QAction("&First-run guide…", window)
+        guide = QAction("&First-run guide…", parent)
         guide.triggered.connect(self.open_first_run)
         menu.addAction(guide)
 
@@ -47,7 +50,7 @@ class ModelMenu(QObject):
             from app.paths import data_dir
 
             self.manager = ModelManager(
-                data_dir(self.window.data_dir, create=False),  # the start-up created it
+                data_dir(self.data_dir, create=False),  # the start-up created it
                 self.catalog,
                 parent=self,
                 downloader_options=self.downloader_options,
@@ -58,7 +61,7 @@ class ModelMenu(QObject):
     def open_models(self) -> ModelsDialog:
         manager = self.start()
         if self.dialog is None:
-            self.dialog = ModelsDialog(manager, self.window)
+            self.dialog = ModelsDialog(manager, self.parent_widget)
         self.dialog.open()
         return self.dialog
 
@@ -66,7 +69,7 @@ class ModelMenu(QObject):
         manager = self.start()
         if self.wizard is not None:  # an earlier one: its pages still listen to the manager
             self.wizard.deleteLater()
-        self.wizard = FirstRunWizard(manager, self.window.open_accounts, self.window)
+        self.wizard = FirstRunWizard(manager, self.accounts_requested.emit, self.parent_widget)
         self.wizard.open()
         return self.wizard
 
@@ -74,7 +77,7 @@ class ModelMenu(QObject):
     def _on_chosen(self, path: str) -> None:
         """The chosen file (the check thread found the built-in one's place on disk)."""
         # The worker thread handles the load after a running reply, in order.
-        self.window.load_model(Path(path))
+        self.model_chosen.emit(Path(path))
 
     def shutdown(self) -> None:
         if self.manager is not None:

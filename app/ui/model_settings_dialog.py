@@ -5,7 +5,8 @@ its address, the model name and an optional API key (kept only in the OS keyring
 connection talks to the server on a plain thread, so the window never freezes, and says
 plainly what failed. Saving writes SettingsStore in one transaction and tells the main
 window whether the model must be reloaded (a new file, server, context size or thread count)
-or only the next turn changes (thinking, temperature).
+or only the next turn changes (thinking, temperature). The menu entry emits that as signals;
+the window connects them (and owns the reload), so nothing here reaches into the window.
 
 The GUI thread never waits on the disk, the network or the keyring (a D-Bus call that can
 block on an unlock prompt): ModelSettingsService reads and writes the settings and the key,
@@ -18,7 +19,6 @@ import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -47,9 +47,6 @@ from PySide6.QtWidgets import (
 from app.agent.model_choice import CONTEXT_CHOICES, ModelChoice, read_api_key, store_api_key
 from app.store.settings import SettingsStore
 from connectors.credentials import CredentialError, NoSecureKeyring
-
-if TYPE_CHECKING:
-    from app.ui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -420,26 +417,44 @@ class ModelSettingsDialog(QDialog):
         self._notice(message, error=True)
 
 
+def loading_status(choice: ModelChoice) -> str:
+    """The status line while `choice` loads: the server's host only, never its key or path."""
+    if choice.backend == "remote":
+        host = urlsplit(choice.base_url if "://" in choice.base_url else "//" + choice.base_url)
+        return f"Connecting to the model server at {host.hostname or '?'}…"
+    return f"Loading {Path(choice.path).name}…"
+
+
 class ModelSettingsMenu(QObject):
-    """Settings → Model… in the main window: opens the panel and applies what it saved (a
-    reload through the worker thread, or only the next turn's thinking and temperature)."""
+    """Settings → Model…: opens the panel and says what its save means, as signals the
+    window connects (a reload, or only the next turn's thinking and temperature). It knows
+    no window: `model_path` tells it the file in use, to offer when nothing is saved."""
 
-    request_load_choice = Signal(object)  # queued into the worker thread
+    load_requested = Signal(object)  # ModelChoice: reload the model (or connect to a server)
+    choice_changed = Signal(object)  # ModelChoice: thinking and temperature of the next turn
+    notice = Signal(str, str)  # text, kind ("error"): a message for the conversation view
 
-    def __init__(self, window: MainWindow, menu: QMenu) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(
+        self,
+        menu: QMenu,
+        data_dir: Path | None,
+        model_path: Callable[[], Path],
+        parent: QWidget,
+    ) -> None:
+        super().__init__(parent)
+        self.parent_widget = parent
+        self.data_dir = data_dir
+        self.model_path = model_path
         self.dialog: ModelSettingsDialog | None = None
-        self._connected = False  # the window builds its menus before its worker
-        action = QAction("&Model…", window)
+        action = QAction("&Model…", parent)
         action.triggered.connect(self.open)
         menu.addAction(action)
         self.action = action
 
     def open(self) -> ModelSettingsDialog:
         """The panel opens at once; the settings and the keyring are read in a thread."""
-        service = ModelSettingsService(self.window.data_dir)
-        self.dialog = ModelSettingsDialog(service, self.window.model_path, self.window)
+        service = ModelSettingsService(self.data_dir)
+        self.dialog = ModelSettingsDialog(service, self.model_path(), self.parent_widget)
         service.setParent(self.dialog)
         self.dialog.saved.connect(self.apply)
         self.dialog.open()
@@ -448,24 +463,8 @@ class ModelSettingsMenu(QObject):
     @Slot(object, bool)
     def apply(self, choice: ModelChoice, reload: bool) -> None:
         if self.dialog is not None and self.dialog.key_notice:
-            self.window.chat_view.add_notice(self.dialog.key_notice, "error")
-        if not reload:
-            self.window.worker.choice = choice  # read at the start of the next turn
-            return
-        self.load(choice)
-
-    def load(self, choice: ModelChoice) -> None:
-        """Load the chosen model (or connect to the server) in the worker thread."""
-        window = self.window
-        window.model_ready = False
-        if choice.backend == "remote":
-            host = urlsplit(choice.base_url if "://" in choice.base_url else "//" + choice.base_url)
-            window._set_status(f"Connecting to the model server at {host.hostname or '?'}…")
+            self.notice.emit(self.dialog.key_notice, "error")
+        if reload:
+            self.load_requested.emit(choice)
         else:
-            window.model_path = Path(choice.path)
-            window._set_status(f"Loading {Path(choice.path).name}…")
-        window._update_buttons()
-        if not self._connected:
-            self.request_load_choice.connect(window.worker.load_choice)
-            self._connected = True
-        self.request_load_choice.emit(choice)
+            self.choice_changed.emit(choice)

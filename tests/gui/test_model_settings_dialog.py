@@ -221,7 +221,7 @@ def test_the_api_key_lives_in_the_keyring_only(  # type: ignore[no-untyped-def]
     finally:
         database.close()
     assert saved.api_key is None
-    window.model_settings.load(saved)
+    window.load_choice(saved)
     qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
     assert "on 127.0.0.1" in window.status_label.text()
 

@@ -4,7 +4,11 @@ arguments that will run (never from the model's description of them)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from email.utils import getaddresses
 from typing import Any
+from urllib.parse import urlsplit
+
+from connectors.hostnames import HostNameError, ascii_host, display_host, is_international
 
 
 def _as_list(value: Any) -> list[str]:
@@ -23,7 +27,10 @@ def email_preview(arguments: dict[str, Any], untyped: Iterable[str] = ()) -> str
     flagged = {value.casefold() for value in untyped}
 
     def line(label: str, values: list[str]) -> str:
-        marked = [f"{v}  ⚠ not typed by you" if v.casefold() in flagged else v for v in values]
+        marked = [
+            recipient_shown(v) + ("  ⚠ not typed by you" if v.casefold() in flagged else "")
+            for v in values
+        ]
         return f"{label}: " + ", ".join(marked) if values else ""
 
     header = [
@@ -32,6 +39,54 @@ def email_preview(arguments: dict[str, Any], untyped: Iterable[str] = ()) -> str
         f"Subject: {arguments.get('subject', '')}",
     ]
     return "\n".join(h for h in header if h) + "\n\n" + str(arguments.get("body", ""))
+
+
+def _host_forms(host: str) -> tuple[str, str, str | None]:
+    """(shown, used, problem) for an international host: ``shown == used`` when the name
+    mixes alphabets; ``problem`` says why no server can have the name."""
+    try:
+        return display_host(host), ascii_host(host), None
+    except HostNameError as exc:
+        return host, host, str(exc)
+
+
+def recipient_shown(value: str) -> str:
+    """A recipient with an international domain as it will be used: the readable name and,
+    beside it, the ASCII form the mail server gets (``x@faß.de (sent to x@xn--fa-hia.de)``);
+    a name that mixes alphabets shows only the ASCII form, so it cannot pass for another."""
+    parsed = getaddresses([value])
+    if len(parsed) != 1 or parsed[0][1].count("@") != 1:
+        return value
+    name, bare = parsed[0]
+    local, domain = bare.split("@")
+    if not is_international(domain):
+        return value
+    shown, used, problem = _host_forms(domain)
+    if problem is not None:
+        return f"{value!a}  ⚠ not a valid address, it will not be sent: {problem}"
+    named = f"{name} <{local}@{shown}>" if name else f"{local}@{shown}"
+    if shown == used:
+        return f"{named}  ⚠ the name mixes alphabets; it was written {bare!a}"
+    return f"{named} (sent to {local}@{used})"
+
+
+def webpage_preview(arguments: dict[str, Any]) -> str:
+    """The address as it will be fetched: an international host name is shown readable with
+    the ASCII name the request uses beside it, or only that when it mixes alphabets."""
+    url = str(arguments.get("url"))
+    text = f"Fetch this address from the internet:\n{url}"
+    try:
+        host = urlsplit(url.strip()).hostname or ""
+    except ValueError:
+        return text
+    if not is_international(host):
+        return text
+    shown, used, problem = _host_forms(host)
+    if problem is not None:
+        return f"{text}\n⚠ The host name is not valid, nothing will be fetched: {problem}"
+    if shown == used:
+        return f"{text}\n⚠ The host name mixes alphabets; the site that is asked is {used}"
+    return f"{text}\nThe site that is asked: {shown} ({used})"
 
 
 def reply_preview(arguments: dict[str, Any]) -> str:

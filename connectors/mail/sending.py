@@ -23,6 +23,8 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, getaddresses, make_msgid
 
+from connectors.hostnames import HostNameError, ascii_host
+
 from .account import MailAccount
 from .content import addresses, header, message_ids
 from .errors import SETTINGS_HINT, MailError, MailErrorReason, network_error, server_text
@@ -194,21 +196,21 @@ def _recipients(
             )
         name, addr = parsed[0]
         local, domain = addr.rsplit("@", 1)
-        domain = domain.encode("idna").decode("ascii")
-        result.append(Address(display_name=name, username=local, domain=domain))
+        result.append(Address(display_name=name, username=local, domain=ascii_host(domain)))
     return result
 
 
 def _valid_address(addr: str) -> bool:
-    """A plain ASCII local part and a host name (IDN allowed): what every server accepts."""
+    """A plain ASCII local part and a host name (IDN allowed, IDNA 2008 as mail servers use
+    it): what every server accepts."""
     if addr.count("@") != 1:
         return False
     local, domain = addr.split("@")
     if not _LOCAL_PART.match(local) or local.startswith(".") or ".." in local:
         return False
     try:
-        ascii_domain = domain.encode("idna").decode("ascii")
-    except UnicodeError:
+        ascii_domain = ascii_host(domain)
+    except HostNameError:
         return False
     labels = ascii_domain.split(".")
     return len(labels) >= 2 and all(_DOMAIN_LABEL.match(label) for label in labels)

@@ -45,6 +45,9 @@ READABLE_HINT = "Hearth can read text files (.txt, .md, .csv, .json...), PDF and
 MAX_DOCX_UNPACKED = 100 * 1024 * 1024
 MAX_DOCX_MEMBERS = 5000
 MAX_PDF_PAGES = 2000
+# charset-normalizer's mess ratio of a Windows-1252 reading: Western European texts score 0 to
+# 0.21, Cyrillic, Greek, Polish, Arabic or Thai bytes read as Windows-1252 0.94 or more.
+CP1252_MAX_MESS = 0.5
 
 _MAGIC = {
     b"\x89PNG": "a PNG image",
@@ -85,30 +88,59 @@ def decode_text(data: bytes, *, complete: bool) -> tuple[str, str] | None:
     """Decode text; returns (text, encoding) or None when the bytes are not text.
 
     UTF-8 (with or without BOM) and UTF-16 with a BOM are decoded strictly. Anything else that
-    does not look binary falls back to Windows-1252, then Latin-1 (which accepts every byte),
-    and says so in the encoding: an old file from another computer is still worth reading. With
-    ``complete=False`` (a truncated read) a character cut in half at the end is dropped.
+    does not look binary is an old file from another computer, still worth reading: Windows-1252
+    when charset-normalizer's mess detector finds that reading clean (its own first guess on a
+    short Western text is often a rarer Latin code page), else charset-normalizer's guess
+    (Cyrillic, Greek, Japanese, Chinese, Korean... code pages), else Latin-1, which accepts
+    every byte. The encoding says which. With ``complete=False`` (a truncated read) a character
+    cut in half at the end is dropped.
     """
     if data.startswith(codecs.BOM_UTF8):
-        encodings = ["utf-8-sig"]
-    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        encodings = ["utf-16"]
-    elif b"\x00" in data[:8192]:
+        return _decode(data, "utf-8-sig", complete)
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return _decode(data, "utf-16", complete)
+    if b"\x00" in data[:8192]:
         return None
-    else:
-        encodings = ["utf-8", "cp1252", "latin-1"]
-    for encoding in encodings:
-        decoder = codecs.getincrementaldecoder(encoding)("strict")
-        try:
-            text = decoder.decode(data, final=complete)
-        except UnicodeDecodeError:
-            continue
-        if encoding in ("cp1252", "latin-1") and _looks_binary(text):
-            return None
-        if encoding == "utf-8-sig":
-            encoding = "utf-8"
-        return text, {"cp1252": "windows-1252"}.get(encoding, encoding)
+    decoded = _decode(data, "utf-8", complete)
+    if decoded is not None:
+        return decoded
+    for encoding in [*_legacy_encodings(data, complete), "latin-1"]:
+        decoded = _decode(data, encoding, complete)
+        if decoded is not None:
+            return None if _looks_binary(decoded[0]) else decoded
     return None
+
+
+def _decode(data: bytes, encoding: str, complete: bool) -> tuple[str, str] | None:
+    """Strictly decoded text and the encoding's usual name, or None if the bytes do not fit."""
+    try:
+        text = codecs.getincrementaldecoder(encoding)("strict").decode(data, final=complete)
+    except UnicodeDecodeError:
+        return None
+    return text, _encoding_name(encoding)
+
+
+def _legacy_encodings(data: bytes, complete: bool) -> list[str]:
+    """The likely single- or multi-byte code pages of bytes that are not UTF-8, best first.
+    A truncated read may end inside a character of up to 4 bytes: the guess is then made
+    without that partial character."""
+    from charset_normalizer import from_bytes
+
+    if from_bytes(data, cp_isolation=["cp1252"], threshold=CP1252_MAX_MESS).best():
+        return ["cp1252"]
+    for cut in range(1 if complete else 4):
+        best = from_bytes(data[: len(data) - cut]).best()
+        if best is not None:
+            return [best.encoding]
+    return []
+
+
+def _encoding_name(codec: str) -> str:
+    """The label people know an encoding by (Python's codec names are cp1251, cp932...)."""
+    name = codecs.lookup(codec).name
+    if name.startswith("cp125"):
+        return "windows-" + name[2:]
+    return {"utf-8-sig": "utf-8", "iso8859-1": "latin-1", "cp932": "shift_jis"}.get(name, name)
 
 
 def _looks_binary(text: str) -> bool:

@@ -36,7 +36,7 @@ from caldav.lib import error as dav_error
 from .client import CalendarAccount, connect
 from .errors import CalendarError, CalendarErrorReason
 from .freetime import WORKDAYS, FreeSlot, free_slots
-from .times import local_zone, localize_lenient, localize_strict, to_zone
+from .times import iana_name, local_zone, localize_lenient, localize_strict, to_zone
 
 PRODID = "-//Hearth//Hearth calendar connector//EN"
 MAX_RANGE = timedelta(days=366)  # a recurrence expanded over more would flood the model
@@ -454,8 +454,9 @@ def _clean_attendees(attendees: Iterable[str] | None) -> list[str]:
 
 
 def _stored(value: datetime) -> datetime:
-    """How a time is written: with its named zone (TZID) if it has one, else in UTC."""
-    if isinstance(getattr(value.tzinfo, "key", None), str):
+    """How a time is written: with its IANA zone (TZID) if it has one, else in UTC (a zone
+    read from a copied /etc/localtime has no name a calendar server would know)."""
+    if iana_name(value.tzinfo) is not None:
         return value
     return value.astimezone(UTC)
 

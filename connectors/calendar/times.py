@@ -9,12 +9,11 @@ silently picking one hour.
 
 from __future__ import annotations
 
-import os
 import re
-from contextlib import suppress
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import tzlocal
 
 from .errors import CalendarError, CalendarErrorReason
 
@@ -26,43 +25,45 @@ _ISO = re.compile(
     r"(?:[T ](?P<time>\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)"
     r"(?P<offset>Z|[+-]\d{2}:?\d{2})?)?"
 )
+# Keys tzlocal gives a zone read from a file (Debian's zoneinfo has a "localtime" link too).
+_NOT_ZONE_NAMES = frozenset({"local", "localtime"})
 # Dates further than this from "now" are almost certainly a slip (a model writing 0026 or 20260).
 MAX_YEARS_AWAY = 100
 
 
 def local_zone() -> tzinfo:
-    """The system's time zone, as a named zone when we can find its name.
+    """The system's time zone, from tzlocal: a zone that follows DST on every platform.
 
-    A named zone (``ZoneInfo("Europe/Berlin")``) follows DST; the fixed offset that
-    ``datetime.now().astimezone()`` gives would be wrong for half the year. Order: ``TZ``, the
-    ``/etc/localtime`` link, ``/etc/timezone``; else the current fixed offset (Windows without
-    tzdata names, odd containers).
+    Why tzlocal: the own lookup knew only ``TZ``, a symlinked ``/etc/localtime`` and
+    ``/etc/timezone``, and otherwise fell back to the current fixed UTC offset, an hour off
+    across daylight saving. That was every Windows computer and every Linux system with a
+    copied ``/etc/localtime``; tzlocal maps Windows zone names to IANA ones and reads a copied
+    file as a zone. Read anew on each call (tzlocal caches): a laptop may change zones.
+    The fixed offset stays only as the last resort (a POSIX rule string in ``TZ``).
     """
-    candidates: list[str] = []
-    env = os.environ.get("TZ", "").lstrip(":")
-    if env:
-        candidates.append(env)
-    with suppress(OSError):
-        target = os.readlink("/etc/localtime")
-        if "zoneinfo/" in target:
-            candidates.append(target.split("zoneinfo/", 1)[1])
-    with suppress(OSError):
-        candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
-    for name in candidates:
-        try:
-            return ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            continue
-    local = datetime.now().astimezone().tzinfo
-    return local if local is not None else UTC
+    try:
+        return tzlocal.reload_localzone()
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        local = datetime.now().astimezone().tzinfo
+        return local if local is not None else UTC
+
+
+def iana_name(tz: tzinfo | None) -> str | None:
+    """The zone's IANA name ("Europe/Berlin") if it has one that calendars know, else None
+    (a fixed offset, or a zone read from a copied file, which tzlocal names after the file)."""
+    key = getattr(tz, "key", None)
+    if not isinstance(key, str) or key in _NOT_ZONE_NAMES:
+        return None
+    try:
+        ZoneInfo(key)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+    return key
 
 
 def zone_name(tz: tzinfo) -> str:
     """A short human name for a zone, for messages ("Europe/Berlin", "UTC+01:00")."""
-    key = getattr(tz, "key", None)
-    if isinstance(key, str):
-        return key
-    return tz.tzname(datetime.now(UTC)) or str(tz)
+    return iana_name(tz) or tz.tzname(datetime.now(UTC)) or str(tz)
 
 
 def _offsets(naive: datetime, tz: tzinfo) -> tuple[timedelta | None, timedelta | None]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from app.agent.approvals import ApprovalBook, argument_hash
 from app.agent.audit import AuditEntry, AuditLog, NullAuditLog
 from app.agent.chat import Conversation
 from app.agent.confirm import (
@@ -26,13 +27,11 @@ from app.agent.confirm import (
 from app.agent.labels import running_call
 from app.agent.permissions import MemoryPermissions, Permissions
 from app.agent.policy import (
-    DEFAULT_RULES,
-    ApprovalBook,
     ContextState,
     Decision,
     Label,
     StandingPermission,
-    argument_hash,
+    ToolRule,
     decide,
     offer_standing,
 )
@@ -204,7 +203,7 @@ class Agent:
                     )
                 must_answer = True
                 continue
-            if all(_reads_only(call) for call in result.calls):
+            if all(_reads_only(call, self.registry.rules()) for call in result.calls):
                 done.update(signatures)
             else:
                 done.clear()  # something may have changed: reading again is no loop
@@ -220,7 +219,7 @@ class Agent:
                     continue
                 record = self._handle_call(call, conversation, emit, batch.get(id(call)))
                 report.calls.append(record)
-                if record.status == "ok" and not _reads_only(call):
+                if record.status == "ok" and not _reads_only(call, self.registry.rules()):
                     changed.add(argument_hash(call.name, call.arguments))
             if not result.problems:
                 repaired = False  # the repair worked: a later slip gets its own try
@@ -300,7 +299,9 @@ class Agent:
         standing = self.permissions.active()
         changes: list[tuple[ToolCall, Any]] = []
         for call in calls:
-            verdict = decide(call.name, call.arguments, self.context, DEFAULT_RULES, standing)
+            verdict = decide(
+                call.name, call.arguments, self.context, self.registry.rules(), standing
+            )
             # Writes only: a read changes nothing, and an outbound call the gate allows is one
             # a standing grant covers (searches under "always allow" stay unasked).
             if verdict.decision == Decision.ALLOW and verdict.label == Label.WRITE:
@@ -341,7 +342,11 @@ class Agent:
         batch: _BatchAnswer | None = None,
     ) -> CallRecord:
         verdict = decide(
-            call.name, call.arguments, self.context, DEFAULT_RULES, self.permissions.active()
+            call.name,
+            call.arguments,
+            self.context,
+            self.registry.rules(),
+            self.permissions.active(),
         )
         if batch is not None and verdict.decision == Decision.ALLOW:
             # Asked about as part of a batch: it counts as confirmed, with the batch's answer.
@@ -420,7 +425,7 @@ class Agent:
     ) -> tuple[Answer, dict[str, Any] | None]:
         tool = self.registry.get(call.name)
         token = self.approvals.issue(call.name, arguments)
-        offer = offer_standing(call.name, arguments, verdict, self.context)
+        offer = offer_standing(call.name, arguments, verdict, self.context, self.registry.rules())
         request = ConfirmationRequest(
             tool=call.name,
             arguments=dict(arguments),
@@ -446,7 +451,7 @@ class Agent:
             edited = dict(answer.arguments)
             problems = validate_call(ToolCall(call.name, edited), {call.name: tool.spec})
             again = decide(
-                call.name, edited, self.context, DEFAULT_RULES, self.permissions.active()
+                call.name, edited, self.context, self.registry.rules(), self.permissions.active()
             )
             if problems or again.decision == Decision.DENY:
                 return Answer.EDITED, None
@@ -493,7 +498,7 @@ class Agent:
         """Taint the context if this output came from others (by the tool's fixed rule, or
         as the tool itself says), and label it private if it came from a private store. An
         error text counts: a server can write its own."""
-        rule = DEFAULT_RULES.get(tool)
+        rule = self.registry.rules().get(tool)
         untrusted = trusted is False or (rule is not None and rule.untrusted_result)
         if untrusted:
             self.context.add_untrusted(source)
@@ -535,8 +540,8 @@ def _results_answer(records: list[CallRecord]) -> str:
     return f"Here is what {record.name} found:\n{_preview(record.result, 1500)}"
 
 
-def _reads_only(call: ToolCall) -> bool:
-    rule = DEFAULT_RULES.get(call.name)
+def _reads_only(call: ToolCall, rules: Mapping[str, ToolRule]) -> bool:
+    rule = rules.get(call.name)
     return rule is not None and rule.effective_label(call.arguments) == Label.READ
 
 

@@ -1,17 +1,24 @@
-"""The tool registry: each tool's public name, description, schema and handler.
+"""The tool registry: the tools of this session, each with its spec, handler and gate rule.
 
-The risk label of a tool is not here: it belongs to the policy's fixed rules, so nothing a
-tool returns (and nothing the model says) can change it.
+A tool comes in through `Registry.register(declaration, handler, preview)`: the model is
+offered the declaration's spec and the gate decides from the rule derived from the same
+declaration (`app.agent.declarations`). Built-in tools and outside ones (MCP, issue #22) take
+the same path. The risk label is fixed app code in the declaration, so nothing a tool
+returns (and nothing the model says) can change it, and an outside tool can never take a
+built-in tool's name and so its rule.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections import ChainMap
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.agent.declarations import BUILTIN_TOOLS, ToolDeclaration
 from app.agent.labels import Labels
+from app.agent.policy import DEFAULT_RULES, ToolRule
 from app.llm.tools import ToolSpec
 
 
@@ -45,6 +52,8 @@ class Tool:
     spec: ToolSpec
     handler: Handler
     preview: Previewer | None = None  # renders what will happen, for the confirmation dialog
+    # The gate's rule for an outside tool; a built-in name always gets its built-in rule.
+    rule: ToolRule | None = None
 
     @property
     def name(self) -> str:
@@ -59,6 +68,23 @@ class Registry:
 
     def add(self, tool: Tool) -> None:
         self._tools[tool.name] = tool
+
+    def register(
+        self, declaration: ToolDeclaration, handler: Handler, preview: Previewer | None = None
+    ) -> Tool:
+        """Add a tool from its one declaration: the model sees its spec, the gate its rule."""
+        builtin = BUILTIN_TOOLS.get(declaration.name)
+        if builtin is not None and builtin is not declaration:
+            raise ValueError(f"{declaration.name!r} is a built-in tool's name")
+        tool = Tool(declaration.spec, handler, preview, ToolRule.declared(declaration))
+        self.add(tool)
+        return tool
+
+    def rules(self) -> Mapping[str, ToolRule]:
+        """The gate's rules for these tools: the built-in table first, so no registered
+        tool can change a built-in's rule, then each registered tool's own."""
+        own = {name: tool.rule for name, tool in self._tools.items() if tool.rule is not None}
+        return ChainMap(dict(DEFAULT_RULES), own)
 
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)

@@ -1,5 +1,7 @@
-"""The tools Hearth offers the model, wired to the connectors (names fixed by DESIGN.md).
+"""The handlers of Hearth's tools, wired to the connectors (names fixed by DESIGN.md).
 
+Each tool is declared once in `app.agent.declarations` (name, description, schema and the
+gate's facts); here its handler and preview are registered against that declaration.
 Only tools that can work are offered: file tools when the user allowed a folder, memory when
 there is a database. Calendar and mail join when their accounts exist (connectors issue).
 """
@@ -12,210 +14,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from app.agent.approvals import argument_hash
+from app.agent.declarations import BUILTIN_TOOLS
 from app.agent.labels import Labels, covering_hosts, writing_labels
-from app.agent.policy import argument_hash, host_grant_problem
-from app.agent.registry import Handler, Registry, Tool, ToolFailed, ToolResult
+from app.agent.registry import Handler, Previewer, Registry, ToolFailed, ToolResult
+from app.agent.urls import host_grant_problem
 from app.llm.tools import ToolSpec
 
-
-def _spec(name: str, description: str, properties: dict[str, Any], required: list[str]) -> ToolSpec:
-    return ToolSpec(
-        name,
-        description,
-        {"type": "object", "properties": properties, "required": required},
-    )
-
-
-STRING = {"type": "string"}
-# Shapes the call grammar enforces (app.llm.formats.grammar): a small model cannot wander
-# inside a one-line value or write "next Tuesday" where a date-time belongs.
-LINE = {"type": "string", "maxLength": 200}
-PATH = {"type": "string", "maxLength": 500, "description": "a path inside an allowed folder"}
-WHEN = {
-    "type": "string",
-    "format": "date-time",
-    "description": "local date and time, ISO 8601 (2026-12-01T09:30)",
-}
-ADDRESS = {"type": "string", "format": "email"}
-
-SPECS: dict[str, ToolSpec] = {
-    spec.name: spec
-    for spec in (
-        _spec(
-            "search_files",
-            "Find files by name or content in the user's allowed folders.",
-            {
-                "query": {**LINE, "description": "words to look for"},
-                "folder": {**LINE, "description": "a sub-folder to search in"},
-            },
-            ["query"],
-        ),
-        _spec(
-            "list_folder",
-            "List the files and folders in a folder.",
-            {
-                "path": {
-                    **PATH,
-                    "minLength": 0,
-                    "description": "folder path; empty for the first folder",
-                }
-            },
-            ["path"],
-        ),
-        _spec(
-            "read_file",
-            "Read the text of a file (txt, md, csv, pdf, docx).",
-            {"path": PATH},
-            ["path"],
-        ),
-        _spec(
-            "write_file",
-            "Write text to a file. Set overwrite to replace an existing file.",
-            {"path": PATH, "content": STRING, "overwrite": {"type": "boolean"}},
-            ["path", "content"],
-        ),
-        _spec(
-            "web_search",
-            "Search the web. Returns titles, links and snippets.",
-            {"query": LINE, "max_results": {"type": "integer", "minimum": 1, "maximum": 10}},
-            ["query"],
-        ),
-        _spec(
-            "read_webpage",
-            "Read the text of a web page.",
-            {"url": {"type": "string", "format": "uri", "description": "an http or https address"}},
-            ["url"],
-        ),
-        _spec(
-            "list_events",
-            "List calendar events between two times (ISO 8601).",
-            {
-                "start": WHEN,
-                "end": WHEN,
-                "calendar": {**LINE, "description": "a calendar's name"},
-            },
-            ["start", "end"],
-        ),
-        _spec(
-            "find_free_time",
-            "Find free slots of a given length between two times.",
-            {
-                "start": WHEN,
-                "end": WHEN,
-                "duration_minutes": {"type": "integer", "minimum": 5, "maximum": 1440},
-            },
-            ["start", "end", "duration_minutes"],
-        ),
-        _spec(
-            "create_event",
-            "Add an event to the calendar. Attendees get an invitation.",
-            {
-                "title": LINE,
-                "start": WHEN,
-                "end": WHEN,
-                "location": LINE,
-                "description": STRING,
-                "attendees": {"type": "array", "items": ADDRESS},
-            },
-            ["title", "start", "end"],
-        ),
-        _spec(
-            "update_event",
-            "Change an event (by its event_id from list_events).",
-            {
-                "event_id": LINE,
-                "title": LINE,
-                "start": WHEN,
-                "end": WHEN,
-                "location": LINE,
-                "description": STRING,
-            },
-            ["event_id"],
-        ),
-        _spec(
-            "delete_event",
-            "Delete an event (by its event_id from list_events).",
-            {"event_id": LINE},
-            ["event_id"],
-        ),
-        _spec(
-            "list_emails",
-            "List emails in a mailbox folder, newest first.",
-            {
-                "folder": LINE,
-                "unread_only": {"type": "boolean"},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 100},
-            },
-            [],
-        ),
-        _spec(
-            "search_emails",
-            "Search emails by sender, subject or text.",
-            {
-                "query": LINE,
-                "folder": LINE,
-                "since": {"type": "string", "format": "date", "description": "YYYY-MM-DD"},
-            },
-            ["query"],
-        ),
-        _spec(
-            "read_email",
-            "Read one email (by its email_id from list or search).",
-            {"email_id": LINE},
-            ["email_id"],
-        ),
-        _spec(
-            "send_email",
-            "Send an email.",
-            {
-                "to": {"type": "array", "items": ADDRESS, "minItems": 1},
-                "subject": LINE,
-                "body": STRING,
-                "cc": {"type": "array", "items": ADDRESS},
-            },
-            ["to", "subject", "body"],
-        ),
-        _spec(
-            "reply_email",
-            "Reply to an email (by its email_id).",
-            {"email_id": LINE, "body": STRING},
-            ["email_id", "body"],
-        ),
-        _spec(
-            "remember",
-            "Remember a fact the user wants kept.",
-            {"fact": {"type": "string", "maxLength": 1000}},
-            ["fact"],
-        ),
-        _spec("recall", "Look up remembered facts.", {"query": LINE}, ["query"]),
-        _spec(
-            "forget",
-            "Forget a remembered fact by its id.",
-            {"memory_id": {"type": "integer"}},
-            ["memory_id"],
-        ),
-        _spec(
-            "set_reminder",
-            "Remind the user at a time: the app shows a notification then.",
-            {
-                "text": {
-                    "type": "string",
-                    "maxLength": 500,
-                    "description": "what to remind the user of",
-                },
-                "at": WHEN,
-            },
-            ["text", "at"],
-        ),
-        _spec("list_reminders", "List the reminders that have not been shown yet.", {}, []),
-        _spec(
-            "cancel_reminder",
-            "Cancel a reminder by its id.",
-            {"reminder_id": {"type": "integer"}},
-            ["reminder_id"],
-        ),
-    )
-}
+# What the model is offered, derived from the one declaration per tool.
+SPECS: dict[str, ToolSpec] = {name: tool.spec for name, tool in BUILTIN_TOOLS.items()}
 
 
 def build_registry(
@@ -241,12 +48,10 @@ def build_registry(
     return registry
 
 
-def _tool(
-    name: str,
-    handler: Callable[[dict[str, Any]], ToolResult],
-    preview: Callable[[dict[str, Any]], str] | None = None,
-) -> Tool:
-    return Tool(SPECS[name], handler, preview)
+def _register(
+    registry: Registry, name: str, handler: Handler, preview: Previewer | None = None
+) -> None:
+    registry.register(BUILTIN_TOOLS[name], handler, preview)
 
 
 # -- files ---------------------------------------------------------------------------------------
@@ -312,10 +117,10 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
             {"path": result.path, "bytes_written": result.bytes_written, "created": result.created}
         )
 
-    registry.add(_tool("list_folder", guarded(do_list)))
-    registry.add(_tool("search_files", guarded(do_search)))
-    registry.add(_tool("read_file", guarded(do_read)))
-    registry.add(_tool("write_file", guarded(do_write), preview))
+    _register(registry, "list_folder", guarded(do_list))
+    _register(registry, "search_files", guarded(do_search))
+    _register(registry, "read_file", guarded(do_read))
+    _register(registry, "write_file", guarded(do_write), preview)
 
 
 # -- web -----------------------------------------------------------------------------------------
@@ -346,17 +151,17 @@ def _add_web_tools(registry: Registry, engine: Any = None) -> None:
             source=f"the web page {page.final_url}",
         )
 
-    registry.add(
-        _tool(
-            "web_search", do_search, lambda a: f"Search the web (DuckDuckGo) for: {a.get('query')}"
-        )
+    _register(
+        registry,
+        "web_search",
+        do_search,
+        lambda a: f"Search the web (DuckDuckGo) for: {a.get('query')}",
     )
-    registry.add(
-        _tool(
-            "read_webpage",
-            do_read,
-            lambda a: f"Fetch this address from the internet:\n{a.get('url')}",
-        )
+    _register(
+        registry,
+        "read_webpage",
+        do_read,
+        lambda a: f"Fetch this address from the internet:\n{a.get('url')}",
     )
 
 
@@ -420,14 +225,17 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         change = delete_event(account, str(args["event_id"]))
         return ToolResult({"message": change.message})
 
-    registry.add(_tool("list_events", guarded(do_list)))
-    registry.add(_tool("find_free_time", guarded(do_free)))
-    registry.add(_tool("create_event", guarded(do_create), event_preview))
-    registry.add(
-        _tool("update_event", guarded(do_update), lambda a: event_preview(a, "Change event"))
+    _register(registry, "list_events", guarded(do_list))
+    _register(registry, "find_free_time", guarded(do_free))
+    _register(registry, "create_event", guarded(do_create), event_preview)
+    _register(
+        registry, "update_event", guarded(do_update), lambda a: event_preview(a, "Change event")
     )
-    registry.add(
-        _tool("delete_event", guarded(do_delete), lambda a: f"Delete the event {a.get('event_id')}")
+    _register(
+        registry,
+        "delete_event",
+        guarded(do_delete),
+        lambda a: f"Delete the event {a.get('event_id')}",
     )
 
 
@@ -504,11 +312,11 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
         sent = reply_email(account, str(args["email_id"]), str(args["body"]))
         return ToolResult({"sent": True, "recipients": list(sent.recipients)})
 
-    registry.add(_tool("list_emails", guarded(do_list)))
-    registry.add(_tool("search_emails", guarded(do_search)))
-    registry.add(_tool("read_email", guarded(do_read)))
-    registry.add(_tool("send_email", guarded(do_send), email_preview))
-    registry.add(_tool("reply_email", guarded(do_reply), reply_preview))
+    _register(registry, "list_emails", guarded(do_list))
+    _register(registry, "search_emails", guarded(do_search))
+    _register(registry, "read_email", guarded(do_read))
+    _register(registry, "send_email", guarded(do_send), email_preview)
+    _register(registry, "reply_email", guarded(do_reply), reply_preview)
 
 
 # -- memory --------------------------------------------------------------------------------------
@@ -549,9 +357,9 @@ def _add_memory_tools(registry: Registry, database: Any) -> None:
             session.delete(record)
         return _labelled({"forgotten": text}, _stored_labels("memories", [stored]), "a memory")
 
-    registry.add(_tool("remember", remember))
-    registry.add(_tool("recall", recall))
-    registry.add(_tool("forget", forget, lambda a: f"Forget memory #{a.get('memory_id')}"))
+    _register(registry, "remember", remember)
+    _register(registry, "recall", recall)
+    _register(registry, "forget", forget, lambda a: f"Forget memory #{a.get('memory_id')}")
 
 
 def _stored_labels(store: str, stored: Any) -> Labels:
@@ -609,20 +417,18 @@ def _add_reminder_tools(registry: Registry, database: Any) -> None:
     def guarded(function: Handler) -> Handler:
         return _failing_as(function, ReminderError)
 
-    registry.add(
-        _tool(
-            "set_reminder",
-            guarded(do_set),
-            lambda a: f"Remind you at {a.get('at')}: {a.get('text')}",
-        )
+    _register(
+        registry,
+        "set_reminder",
+        guarded(do_set),
+        lambda a: f"Remind you at {a.get('at')}: {a.get('text')}",
     )
-    registry.add(_tool("list_reminders", guarded(do_list)))
-    registry.add(
-        _tool(
-            "cancel_reminder",
-            guarded(do_cancel),
-            lambda a: f"Cancel reminder #{a.get('reminder_id')}",
-        )
+    _register(registry, "list_reminders", guarded(do_list))
+    _register(
+        registry,
+        "cancel_reminder",
+        guarded(do_cancel),
+        lambda a: f"Cancel reminder #{a.get('reminder_id')}",
     )
 
 

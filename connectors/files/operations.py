@@ -71,14 +71,16 @@ WRITABLE_SUFFIXES = frozenset(
     {".txt", ".text", ".md", ".markdown", ".csv", ".tsv", ".json", ".log", ".rst", ".org"}
     | {".yaml", ".yml"}
 )
-# Named in the refusal, so that the reason is "it could run code", not "unknown type".
+# Named in the refusal, so that the reason is "it could run code", not "unknown type". The
+# policy gate refuses the same list before a write is even proposed to the user (one list).
 EXECUTABLE_SUFFIXES = frozenset(
     {
         ".exe", ".com", ".bat", ".cmd", ".ps1", ".psm1", ".vbs", ".vbe", ".js", ".jse", ".wsf",
         ".wsh", ".msi", ".msp", ".scr", ".pif", ".cpl", ".hta", ".lnk", ".reg", ".jar", ".sh",
         ".bash", ".zsh", ".fish", ".csh", ".ksh", ".command", ".app", ".desktop", ".py", ".pyw",
         ".pl", ".rb", ".php", ".appimage", ".run", ".deb", ".rpm", ".dmg", ".pkg", ".apk",
-        ".url", ".scf", ".inf", ".dll", ".so", ".dylib", ".service", ".plist",
+        ".url", ".scf", ".inf", ".dll", ".so", ".dylib", ".service", ".plist", ".scpt",
+        ".workflow",
     }
 )  # fmt: skip
 WRITABLE_HINT = "Hearth writes only plain text files: " + ", ".join(sorted(WRITABLE_SUFFIXES)) + "."

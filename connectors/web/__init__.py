@@ -4,7 +4,8 @@ No Qt, no model, no policy: the gate decides whether a call may run; this code m
 call that runs only ever reaches public web sites and returns bounded, readable text.
 """
 
-from .addresses import Resolver, blocked_reason, parse_ip_literal, system_resolver
+from connectors.addresses import Resolver, blocked_reason, parse_ip_literal, system_resolver
+
 from .errors import WebError, WebErrorKind
 from .fetch import USER_AGENT, WebPage, read_webpage
 from .search import DuckDuckGoEngine, SearchResult, web_search

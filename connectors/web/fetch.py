@@ -24,7 +24,7 @@ from email.message import Message
 from ipaddress import IPv6Address
 from urllib.parse import quote, urljoin, urlsplit, urlunsplit
 
-from .addresses import (
+from connectors.addresses import (
     IPAddress,
     Resolver,
     blocked_reason,
@@ -32,6 +32,7 @@ from .addresses import (
     parse_ip_literal,
     system_resolver,
 )
+
 from .errors import WebError, WebErrorKind, shorten
 from .extract import html_to_text, plain_to_text, sniff_html_charset
 

@@ -240,7 +240,7 @@ INVALID_CALLS = [
     ToolCall("web_search", {"query": "x", "max_results": 11}),  # above maximum
     ToolCall("web_search", {"query": "x", "max_results": 0}),  # below minimum
     ToolCall("web_search", {"query": "x", "max_results": "3 please"}),
-    ToolCall("web_search", {"query": "x" * 121}),  # longer than maxLength
+    ToolCall("web_search", {"query": "x" * (WEB_SEARCH.properties["query"]["maxLength"] + 1)}),
     ToolCall("web_search", {"query": ""}),  # an empty value is a slip
     ToolCall("list_emails", {"folder": "spam"}),  # not in the enum
     ToolCall("list_events", {"start": "tomorrow", "end": "2026-05-01T00:00"}),  # not a date-time
@@ -398,8 +398,7 @@ def test_a_call_that_repeats_itself_is_stopped_by_the_guard(smollm2: LocalModel)
     """The repetition guard watches the call span too: a loop inside a call string ends
     there, not at the token limit, and the model is told why (its one repair try)."""
     loop = (
-        'root ::= "\\n{\\"name\\": \\"web_search\\", '
-        '\\"arguments\\": {\\"query\\": \\"" "abc"{400}'
+        'root ::= "\\n{\\"name\\": \\"web_search\\", \\"arguments\\": {\\"query\\": \\"" "abc"{400}'
     )
     stats = GenerationStats()
     prompt = chat_prompt(smollm2, JSON_FALLBACK, "Search the web.", [WEB_SEARCH])

@@ -1,4 +1,4 @@
-"""The SSRF guard: which hosts and addresses a page read may connect to.
+"""The SSRF guard: which hosts and addresses Hearth may connect to (one table for all).
 
 A web page (or a prompt-injected model) can ask Hearth to read any URL. Reading one on the
 user's own machine or network (the local model server, a router's admin page, a cloud metadata
@@ -9,6 +9,10 @@ connection then actually uses, never on the name alone.
 Python's own ``ipaddress.is_global`` is not enough on its own: on 3.11.7 it calls
 ``::ffff:127.0.0.1``, ``::127.0.0.1``, ``64:ff9b::7f00:1`` and ``2002:7f00:1::`` global, and
 multicast global. Hence the explicit tables and the unwrapping of embedded IPv4 addresses.
+
+Two checks share this one parser and one table: the policy gate judges the address a URL
+names literally (before anything runs), the web connector every address a name resolves to
+and every redirect (when it connects). Standard library only, so the gate can import it.
 """
 
 from __future__ import annotations
@@ -23,7 +27,12 @@ IPAddress = IPv4Address | IPv6Address
 # Host name -> IP address strings. Injectable so tests can make a name point anywhere.
 Resolver = Callable[[str], Iterable[str]]
 
-CLOUD_METADATA = IPv4Address("169.254.169.254")
+# AWS/GCP/Azure, ECS task metadata, Alibaba, Oracle, the AWS IPv6 endpoint. Most also fall
+# in a blocked network below; named here so the refusal says what they are.
+CLOUD_METADATA = frozenset(
+    ip_address(a)
+    for a in ("169.254.169.254", "169.254.170.2", "100.100.100.200", "192.0.0.192", "fd00:ec2::254")
+)
 
 _BLOCKED_V4: tuple[tuple[IPv4Network, str], ...] = tuple(
     (IPv4Network(net), why)
@@ -78,14 +87,16 @@ def blocked_reason(ip: IPAddress) -> str | None:
         ip = ip if ip.scope_id is None else IPv6Address(ip.compressed.split("%", 1)[0])
         table: Iterable[tuple[IPv4Network | IPv6Network, str]] = _BLOCKED_V6
     else:
-        if ip == CLOUD_METADATA:
-            return "the cloud metadata service"
         table = _BLOCKED_V4
+    if ip in CLOUD_METADATA:
+        return "the cloud metadata service"
     for network, why in table:
         if ip in network:
             return why
     if ip.is_multicast:
         return "a multicast address"
+    if ip.is_reserved:  # IPv6 space not handed out (4000::/3 ...): nothing public lives there
+        return "a reserved address"
     if not ip.is_global:
         return "not a public address"
     return None

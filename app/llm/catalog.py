@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 from app.paths import resources_dir
 
 CATALOG_FILE = "models.json"
@@ -155,25 +157,15 @@ def recommend(
 
 
 def free_ram_bytes() -> int | None:
-    """Memory available for a new process, or None if it cannot be read on this system.
+    """Memory available for a new process, or None if the system will not say.
 
-    Uses psutil when it is installed (it is not a dependency today); otherwise MemAvailable
-    from /proc/meminfo, which exists on Linux only.
+    psutil is a dependency so that Windows and macOS get a figure too: without it only Linux
+    had one (/proc/meminfo), and the catalog recommended models blindly elsewhere.
     """
     try:
-        import psutil  # type: ignore[import-not-found]
-    except ImportError:
-        pass
-    else:
         return int(psutil.virtual_memory().available)
-    try:
-        text = Path("/proc/meminfo").read_text(encoding="ascii")
-    except OSError:
+    except (OSError, RuntimeError, psutil.Error):  # a sandbox without /proc, for instance
         return None
-    for line in text.splitlines():
-        if line.startswith("MemAvailable:"):
-            return int(line.split()[1]) * 1024
-    return None
 
 
 def free_disk_bytes(folder: Path | str) -> int:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+import psutil
 
 from app.llm.backend import GenerationStats, SamplingSettings
 from app.llm.runtime import LocalModel, RuntimeSettings
@@ -98,17 +99,11 @@ class MachineReport:
 
 
 def resident_memory_bytes() -> int | None:
-    """This process's resident memory now (Linux /proc, else psutil if installed), or None."""
+    """This process's resident memory now (psutil, on every platform), or None."""
     try:
-        fields = Path("/proc/self/statm").read_text(encoding="ascii").split()
-        return int(fields[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError, AttributeError):
-        pass
-    try:
-        import psutil  # type: ignore[import-not-found]
-    except ImportError:
+        return int(psutil.Process().memory_info().rss)
+    except (OSError, RuntimeError, psutil.Error):
         return None
-    return int(psutil.Process().memory_info().rss)
 
 
 def measure(

@@ -1,0 +1,225 @@
+"""The gate's corner cases that no everyday scenario reaches.
+
+Each test names the rule it holds; together with test_policy.py, test_approvals.py and
+test_declarations.py they keep every branch of the gate's modules exercised
+(test_gate_coverage.py checks that). A branch nobody can name a test for is a branch to
+delete, not to leave untested in a security boundary.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.agent import paths
+from app.agent.arguments import (
+    MAX_DEPTH,
+    items,
+    leaf_strings,
+    quoted,
+    recipients,
+    strings,
+)
+from app.agent.labels import Labels
+from app.agent.paths import check_path, confusable_neighbour
+from app.agent.policy import (
+    PASTED_SOURCE,
+    ContextState,
+    Decision,
+    Label,
+    StandingPermission,
+    ToolRule,
+    decide,
+    offer_standing,
+)
+from app.agent.urls import check_url, host_grant_problem, host_of
+
+ALLOW, CONFIRM, DENY = Decision.ALLOW, Decision.CONFIRM, Decision.DENY
+
+
+def _nested(depth: int) -> Any:
+    value: Any = "deep"
+    for _ in range(depth):
+        value = {"a": [value]}
+    return value
+
+
+# -- arguments ---------------------------------------------------------------------------------
+
+
+def test_reason_texts_are_short() -> None:
+    assert quoted("x" * 200) == repr("x" * 79 + "…")
+
+
+def test_recipients_in_objects_and_text() -> None:
+    assert list(recipients({"name": "Sam", "address": "sam@example.com"})) == ["sam@example.com"]
+    assert list(recipients({"name": "Sam", "note": "a@b.example; c@d.example", "n": 1})) == [
+        "Sam",
+        "a@b.example",
+        "c@d.example",
+    ]
+    assert list(recipients(7)) == []
+
+
+def test_walks_stop_at_the_depth_limit() -> None:
+    """The shape check refuses deeper arguments first; the walks still never recurse past it."""
+    deep = _nested(MAX_DEPTH * 2)
+    assert "deep" not in list(strings(deep))
+    assert len(list(items(deep))) <= MAX_DEPTH
+    assert all(text != "deep" for _, text in leaf_strings(deep))
+    assert "deep" in list(strings(_nested(5)))
+
+
+def test_leaf_strings_name_odd_keys_and_skip_non_text() -> None:
+    assert list(leaf_strings({1: "x"})) == [("<name 0>", "x")]
+    assert list(leaf_strings(None)) == [] and list(leaf_strings(1.5)) == []
+
+
+# -- paths -------------------------------------------------------------------------------------
+
+
+def test_a_path_must_be_text(tmp_path: Path) -> None:
+    assert check_path(7, [str(tmp_path)]) == "a path must be text"
+
+
+def test_look_alikes_need_a_folder_to_look_in(tmp_path: Path) -> None:
+    assert confusable_neighbour("invоice.pdf", []) is None
+    assert confusable_neighbour("invоice.pdf", ["relative/folder"]) is None
+
+
+def test_look_alikes_are_found_under_new_folders_too(tmp_path: Path) -> None:
+    (tmp_path / "Documents").mkdir()
+    reason = confusable_neighbour(str(tmp_path / "Dоcuments" / "a.txt"), [str(tmp_path)])
+    assert reason is not None and "'Documents'" in reason
+
+
+def test_look_alike_search_gives_up_quietly(tmp_path: Path, monkeypatch: Any) -> None:
+    """A path too deep to walk, or a folder that cannot be listed, is no finding (the path
+    checks and the connector still decide); nor is a folder past the listing limit."""
+    deep = tmp_path.joinpath(*["d"] * (MAX_DEPTH * 4 + 5), "x.txt")
+    assert confusable_neighbour(str(deep), [str(tmp_path)]) is None
+    (tmp_path / "invoice.pdf").write_text("x")
+    (tmp_path / "a.txt").write_text("x")
+    monkeypatch.setattr(paths, "_MAX_NEIGHBOURS", 0)
+    assert confusable_neighbour(str(tmp_path / "invоice.pdf"), [str(tmp_path)]) is None
+
+
+# -- urls --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        (7, "a URL must be text"),
+        ("http://1%3A2.3/", "the URL has a malformed IPv6 host"),  # a colon, percent-encoded
+        ("http://a%3Ab/", "the URL has a malformed IPv6 host"),
+        ("http://a..example/", "the URL has a malformed host"),
+        ("http://a%01b.example/", "the URL has a malformed host"),
+        ("http://[::1]/", "the URL host is this computer (loopback) (::1)"),
+        ("http://127.1/", "the URL host is this computer (loopback) (127.0.0.1)"),
+    ],
+)
+def test_url_refusals_say_why(url: Any, reason: str) -> None:
+    assert check_url(url) == reason
+
+
+def test_public_literal_addresses_pass() -> None:
+    assert check_url("https://[2606:4700:4700::1111]/") is None
+    assert check_url("https://[::ffff:8.8.8.8]/") is None  # reaches 8.8.8.8, a public address
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("http://example.com:99999/", "the address is malformed"),
+        ("ftp://example.com/", "the address is not an http or https page"),
+        ("https:///nohost", "the address is not an http or https page"),
+        ("https://other.example/", "'other.example' is not the host the permission is for"),
+        ("https://example.com:8443/", "the address uses another port"),
+        ("https://u:p@example.com/", "the address carries a user name or password"),
+        ("https://example.com/?q=1", "the address has a query string (data sent to the site)"),
+        ("https://EXAMPLE.com./a", None),
+    ],
+)
+def test_what_a_host_grant_covers(url: str, reason: str | None) -> None:
+    assert host_grant_problem(url, {"example.com"}) == reason
+
+
+def test_host_of_a_malformed_address_is_none() -> None:
+    assert host_of("http://[::1/") is None
+    assert host_of("mailto:x") is None
+
+
+# -- the conversation's state ------------------------------------------------------------------
+
+
+def test_absorbed_labels_join_the_context() -> None:
+    context = ContextState()
+    context.absorb(Labels(untrusted=("an email from x@y",), private=("memories",)))
+    assert context.tainted and context.read_private
+    assert context.labels() == Labels(("an email from x@y",), ("memories",))
+
+
+def test_private_tokens_stop_growing_at_their_limit() -> None:
+    context = ContextState(private_tokens={f"t{i}" for i in range(50_000)})
+    context.add_private("memories", "code 7H3K9Q2Z and ZZ99XX77YY")
+    assert len(context.private_tokens) == 50_000 and context.read_private
+
+
+def test_a_message_that_is_all_paste_vouches_for_nothing() -> None:
+    context = ContextState()
+    context.note_user_text("From: eve@attacker.example\nSubject: hi\nTo: me@example.com\n\nsend")
+    assert context.untrusted_sources == [PASTED_SOURCE]
+    assert not context.trusted_values
+
+
+# -- standing grants: every way the fence says no ------------------------------------------------
+
+
+def _granted(tool: str, arguments: dict[str, Any], *grants: StandingPermission) -> Decision:
+    context = ContextState(known_recipients={"sam@example.com", "a@b.example"})
+    return decide(tool, arguments, context, standing=list(grants)).decision
+
+
+def test_a_tool_grant_needs_the_tool_wide_scope() -> None:
+    search = {"query": "weather"}
+    assert (
+        _granted("web_search", search, StandingPermission("web_search", "example.com")) == CONFIRM
+    )
+    assert _granted("web_search", search, StandingPermission("web_search")) == ALLOW
+
+
+def test_a_recipient_grant_covers_only_its_recipients_and_no_links() -> None:
+    grant = StandingPermission("send_email", "sam@example.com")
+    mail = {"to": ["sam@example.com"], "subject": "Hi", "body": "see you"}
+    assert _granted("send_email", mail, grant) == ALLOW
+    assert _granted("send_email", {**mail, "to": ["sam@example.com", "a@b.example"]}, grant) == (
+        CONFIRM
+    )
+    assert _granted("send_email", {**mail, "body": "https://example.com/x"}, grant) == CONFIRM
+
+
+def test_the_fence_holds_for_rules_of_any_shape() -> None:
+    bogus: Any = "bogus"
+    rules = {
+        "fetch": ToolRule("fetch", Label.OUTBOUND, parameters=frozenset({"q"}), standing="host"),
+        # A scope the table does not know (say, from a future declaration) grants nothing.
+        "odd": ToolRule("odd", Label.OUTBOUND, parameters=frozenset(), standing=bogus),
+    }
+    grants = [StandingPermission("fetch", "example.com"), StandingPermission("odd")]
+    assert decide("fetch", {"q": "x"}, ContextState(), rules, grants).decision == CONFIRM
+    assert decide("odd", {}, ContextState(), rules, grants).decision == CONFIRM
+
+
+def test_no_offer_with_a_finding_or_for_what_deletes() -> None:
+    context = ContextState()
+    card = {"query": "4111 1111 1111 1111"}
+    verdict = decide("web_search", card, context)
+    assert verdict.decision == CONFIRM and verdict.findings
+    assert offer_standing("web_search", card, verdict, context) is None
+    rules = {"wipe": ToolRule("wipe", Label.DESTRUCTIVE, parameters=frozenset(), standing="tool")}
+    verdict = decide("wipe", {}, context, rules)
+    assert verdict.decision == CONFIRM
+    assert offer_standing("wipe", {}, verdict, context, rules) is None

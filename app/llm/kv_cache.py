@@ -85,7 +85,7 @@ class PromptCache:
 
     def _reuse(self, tokens: list[int]) -> int:
         cached = self.cached
-        common = _common_prefix(cached, tokens)
+        common = common_prefix(cached, tokens)
         if common == len(tokens):
             common -= 1  # re-evaluate the last token so that fresh logits exist for sampling
         if common == len(cached):
@@ -161,7 +161,8 @@ class PromptCache:
             llama_cpp.llama_memory_clear(memory, True)
 
 
-def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many leading tokens `a` and `b` share (what a cache can keep)."""
     count = 0
     for x, y in zip(a, b, strict=False):
         if x != y:

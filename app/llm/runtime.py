@@ -40,7 +40,7 @@ from app.llm.formats import (
 )
 from app.llm.gguf_file import GGUFInfo, ModelFileError, read_gguf
 from app.llm.guards import RepetitionGuard
-from app.llm.kv_cache import PromptCache
+from app.llm.kv_cache import PromptCache, common_prefix
 from app.llm.special_tokens import neutralise_messages, special_token_pattern
 from app.llm.tools import ToolSpec
 
@@ -183,7 +183,7 @@ class LocalModel:
                 )
                 for text in ("A", "Z")
             ]
-            self._stable_prefix[key] = _common_prefix(*probes)
+            self._stable_prefix[key] = common_prefix(*probes)
         return self._stable_prefix[key]
 
     # -- one step for the agent --------------------------------------------------------------
@@ -443,15 +443,6 @@ class LocalModel:
 def _ends_inside_reasoning(prompt: str) -> bool:
     tail = prompt.rstrip()
     return tail.endswith(THINK_OPEN)
-
-
-def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
-    count = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        count += 1
-    return count
 
 
 def _end_of_generation_check(llama: Any) -> Callable[[int], bool]:

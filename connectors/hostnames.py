@@ -19,7 +19,7 @@ import unicodedata
 
 import idna
 
-__all__ = ["HostNameError", "ascii_host", "display_host", "is_international"]
+__all__ = ["HostNameError", "ascii_host", "comparable_host", "display_host", "is_international"]
 
 MAX_HOST_CHARS = 253
 # Scripts that may share one label (Unicode TR39 "highly restrictive"): Japanese, Chinese and
@@ -71,6 +71,16 @@ def ascii_host(host: str) -> str:
     if len(result.rstrip(".")) > MAX_HOST_CHARS:
         raise HostNameError(f"the name is longer than {MAX_HOST_CHARS} characters")
     return result
+
+
+def comparable_host(host: str) -> str:
+    """The host as checks compare it: `ascii_host`, so ``FAß.de`` equals ``xn--fa-hia.de`` but
+    not ``fass.de`` (case-folding alone would make ß "ss"); a name no server can have is
+    compared by its NFKC case-folded text instead (it will be refused when used)."""
+    try:
+        return ascii_host(host)
+    except HostNameError:
+        return unicodedata.normalize("NFKC", host).casefold()
 
 
 def is_international(host: str) -> bool:

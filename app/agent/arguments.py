@@ -14,6 +14,8 @@ import unicodedata
 from collections.abc import Collection, Iterator
 from typing import Any
 
+from connectors.hostnames import comparable_host
+
 # Argument names that hold a file-system path. Mail tools use "folder" for a mailbox name,
 # so their rules leave it out.
 PATH_ARGUMENT_NAMES = frozenset(
@@ -70,12 +72,15 @@ def looks_like_url(value: str) -> bool:
 
 
 def address(value: str) -> str:
-    """The address inside "Name <a@b>" (or the whole string), case-folded for comparison."""
+    """The address inside "Name <a@b>" (or the whole string) as it is compared: the local
+    part case-folded, the domain as the mail server gets it (x@faß.de is x@xn--fa-hia.de,
+    another mailbox than x@fass.de, which case-folding alone would make it)."""
     value = value.strip()
     match = re.search(r"<([^<>]*)>\s*$", value)
     if match:
         value = match.group(1).strip()
-    return value.casefold()
+    local, at, domain = value.rpartition("@")
+    return local.casefold() + at + (comparable_host(domain) if at else domain.casefold())
 
 
 def recipients(value: Any) -> Iterator[str]:

@@ -238,7 +238,7 @@ class ContextState:
         found = set()
         for value in self.trusted_values:
             found.add(address(value))
-            found.update(m.casefold() for m in EMAIL_IN_TEXT.findall(value))
+            found.update(address(m) for m in EMAIL_IN_TEXT.findall(value))
         return found
 
     def typed_urls(self) -> set[str]:
@@ -554,7 +554,7 @@ def _standing_grant(
             return f"allowed by your standing permission for {rule.name}", ()
         return None
     if rule.standing == "host":
-        hosts = {p.scope.casefold().rstrip(".") for p in grants if p.scope}
+        hosts = {p.scope for p in grants if p.scope}  # compared by host_grant_problem
         if not urls or recipients:
             return None
         for url in urls:

@@ -128,6 +128,7 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
 
 def _add_web_tools(registry: Registry, engine: Any = None) -> None:
     """`engine` points web_search elsewhere (tests use a saved results page on loopback)."""
+    from app.agent.previews import webpage_preview
     from connectors.web import WebError, read_webpage, web_search
 
     def do_search(args: dict[str, Any]) -> ToolResult:
@@ -157,12 +158,7 @@ def _add_web_tools(registry: Registry, engine: Any = None) -> None:
         do_search,
         lambda a: f"Search the web (DuckDuckGo) for: {a.get('query')}",
     )
-    _register(
-        registry,
-        "read_webpage",
-        do_read,
-        lambda a: f"Fetch this address from the internet:\n{a.get('url')}",
-    )
+    _register(registry, "read_webpage", do_read, webpage_preview)
 
 
 # -- calendar ------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 from app.agent.arguments import quoted
 from connectors.addresses import blocked_reason, parse_ip_literal
+from connectors.hostnames import comparable_host
 
 __all__ = ["check_url", "host_grant_problem", "host_of"]
 
@@ -97,12 +98,13 @@ def check_url(url: Any) -> str | None:
 
 
 def host_of(url: str) -> str | None:
-    """The host a URL names, as a grant compares it (NFKC, case-folded, no final dot)."""
+    """The host a URL names, as a grant compares it: the name the request will use (IDNA
+    2008, so faß.de is xn--fa-hia.de and not fass.de), no final dot."""
     try:
         host = urlsplit(url.strip()).hostname
     except ValueError:
         return None
-    return unicodedata.normalize("NFKC", host).casefold().rstrip(".") if host else None
+    return comparable_host(host).rstrip(".") if host else None
 
 
 def host_grant_problem(url: str, hosts: set[str] | frozenset[str]) -> str | None:
@@ -117,7 +119,7 @@ def host_grant_problem(url: str, hosts: set[str] | frozenset[str]) -> str | None
     host = host_of(url)
     if parts.scheme.lower() not in ("http", "https") or host is None:
         return "the address is not an http or https page"
-    if host not in {h.casefold().rstrip(".") for h in hosts}:
+    if host not in {comparable_host(h).rstrip(".") for h in hosts}:
         return f"{quoted(host)} is not the host the permission is for"
     if port is not None and port != {"http": 80, "https": 443}[parts.scheme.lower()]:
         return "the address uses another port"

@@ -24,6 +24,7 @@ from email.message import Message
 from ipaddress import IPv6Address
 from urllib.parse import quote, urljoin, urlsplit, urlunsplit
 
+from connectors import hostnames
 from connectors.addresses import (
     IPAddress,
     Resolver,
@@ -217,10 +218,10 @@ def _ascii_host(host: str, shown: str, *, bracketed: bool) -> str:
                 WebErrorKind.BAD_URL, f"{shown} has an invalid IPv6 address. Check the address."
             ) from exc
     try:
-        ascii_host = host.encode("idna").decode("ascii").lower()
-    except UnicodeError as exc:
+        ascii_host = hostnames.ascii_host(host)  # IDNA 2008: faß.de is xn--fa-hia.de
+    except hostnames.HostNameError as exc:
         raise WebError(
-            WebErrorKind.BAD_URL, f"{shown} has an invalid host name. Check the address."
+            WebErrorKind.BAD_URL, f"{shown} has an invalid host name ({exc}). Check the address."
         ) from exc
     if not ascii_host or any(not (c.isalnum() or c in "-._") for c in ascii_host):
         raise WebError(

@@ -43,3 +43,14 @@ def test_webpage_preview_names_the_site_that_is_asked() -> None:
     assert webpage_preview({"url": "https://example.com/"}) == (
         "Fetch this address from the internet:\nhttps://example.com/"
     )
+
+
+def test_the_read_webpage_dialog_uses_that_preview() -> None:
+    from app.agent.registry import Registry
+    from app.agent.toolbox import _add_web_tools
+
+    registry = Registry()
+    _add_web_tools(registry)
+    tool = registry.get("read_webpage")
+    assert tool is not None and tool.preview is not None
+    assert tool.preview({"url": "https://faß.de/"}).endswith("faß.de (xn--fa-hia.de)")

@@ -7,11 +7,14 @@ approved. These tests fail on that codec.
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from connectors.hostnames import HostNameError, ascii_host, display_host, is_international
 from connectors.mail import MailAccount, MailError
 from connectors.mail.sending import build_message
+from connectors.web import WebError, read_webpage
 
 ACCOUNT = MailAccount(
     email="me@example.org",
@@ -105,3 +108,34 @@ def test_mail_to_an_invalid_international_domain_is_refused(recipient: str) -> N
     with pytest.raises(MailError) as error:
         build_message(ACCOUNT, [recipient], "Hello", "Hi")
     assert error.value.reason == "invalid"
+
+
+@pytest.mark.parametrize(
+    ("url", "looked_up"),
+    [
+        ("https://faß.de/page", "xn--fa-hia.de"),  # IDNA 2003: fass.de, another site
+        ("https://βόλος.com/", "xn--nxasmm1c.com"),
+        ("http://Bücher.example/", "xn--bcher-kva.example"),
+    ],
+)
+def test_read_webpage_looks_up_the_idna2008_name(url: str, looked_up: str) -> None:
+    asked: list[str] = []
+
+    def resolver(host: str) -> list[str]:
+        asked.append(host)
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    with pytest.raises(WebError) as error:
+        read_webpage(url, resolver=resolver)
+    assert asked == [looked_up]
+    assert error.value.kind == "unknown_host" and looked_up in str(error.value)
+
+
+@pytest.mark.parametrize("url", ["https://a\u200db.de/", "https://xn--zz.de/"])
+def test_read_webpage_refuses_an_invalid_international_name_before_any_lookup(url: str) -> None:
+    def resolver(host: str) -> list[str]:
+        raise AssertionError(f"looked up {host}")
+
+    with pytest.raises(WebError) as error:
+        read_webpage(url, resolver=resolver)
+    assert error.value.kind == "bad_url"

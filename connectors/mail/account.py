@@ -14,6 +14,8 @@ import ssl
 from dataclasses import dataclass, field
 from typing import Literal
 
+from connectors.hostnames import HostNameError, ascii_host
+
 from .errors import SETTINGS_HINT, MailError, MailErrorReason
 
 Security = Literal["tls", "starttls", "plain"]
@@ -31,6 +33,26 @@ def is_loopback_host(host: str) -> bool:
         return ipaddress.ip_address(name.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def _network_host(host: str, email: str) -> str:
+    """A server name as sockets and TLS get it: IDNA 2008 for international names (Python's
+    socket and ssl modules would encode them as IDNA 2003, mail.faß.de as mail.fass.de)."""
+    host = host.strip()
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        pass
+    else:
+        return host
+    try:
+        return ascii_host(host)
+    except HostNameError as exc:
+        raise MailError(
+            MailErrorReason.INVALID,
+            f"The server name {host!a} of {email} is not valid ({exc}). {SETTINGS_HINT}",
+            account=email,
+        ) from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +94,8 @@ class MailAccount:
                 f"The timeout of {self.email} must be positive.",
                 account=self.email,
             )
+        for name in ("imap_host", "smtp_host"):  # frozen: set once, here
+            object.__setattr__(self, name, _network_host(getattr(self, name), self.email))
         for what, host, security in (
             ("IMAP", self.imap_host, self.security),
             ("SMTP", self.smtp_host, self.outgoing_security),

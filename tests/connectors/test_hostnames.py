@@ -139,3 +139,26 @@ def test_read_webpage_refuses_an_invalid_international_name_before_any_lookup(ur
     with pytest.raises(WebError) as error:
         read_webpage(url, resolver=resolver)
     assert error.value.kind == "bad_url"
+
+
+def test_mail_servers_are_reached_by_their_idna2008_names() -> None:
+    common = {"email": "me@example.org", "username": "me", "password": "pw"}
+    account = MailAccount(
+        imap_host="imap.faß.de", imap_port=993, smtp_host=" SMTP.Bücher.de", smtp_port=465, **common
+    )
+    # Python's socket and ssl modules would have looked up imap.fass.de.
+    assert (account.imap_host, account.smtp_host) == ("imap.xn--fa-hia.de", "smtp.xn--bcher-kva.de")
+    local = MailAccount(
+        imap_host="::1",
+        imap_port=143,
+        smtp_host="127.0.0.1",
+        smtp_port=25,
+        security="plain",
+        **common,
+    )
+    assert (local.imap_host, local.smtp_host) == ("::1", "127.0.0.1")
+    with pytest.raises(MailError) as error:
+        MailAccount(
+            imap_host="a\u200db.de", imap_port=993, smtp_host="x.de", smtp_port=465, **common
+        )
+    assert error.value.reason == "invalid" and "server name" in str(error.value)

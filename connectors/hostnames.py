@@ -75,12 +75,17 @@ def ascii_host(host: str) -> str:
 
 def comparable_host(host: str) -> str:
     """The host as checks compare it: `ascii_host`, so ``FAß.de`` equals ``xn--fa-hia.de`` but
-    not ``fass.de`` (case-folding alone would make ß "ss"); a name no server can have is
-    compared by its NFKC case-folded text instead (it will be refused when used)."""
+    not ``fass.de`` (case-folding alone would make ß "ss"). A name no server can have, or one
+    with invisible characters (UTS #46 drops a zero-width space: ``exa\u200bmple.com`` would
+    pass for ``example.com``), is compared by its NFKC case-folded text: it stays a name the
+    user never typed."""
+    folded = unicodedata.normalize("NFKC", host).casefold()
+    if any(unicodedata.category(char) == "Cf" for char in host):
+        return folded
     try:
         return ascii_host(host)
     except HostNameError:
-        return unicodedata.normalize("NFKC", host).casefold()
+        return folded
 
 
 def is_international(host: str) -> bool:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
-from jinja2 import Undefined
+from jinja2 import Undefined, nodes
 from jinja2.exceptions import TemplateError
+from jinja2.ext import Extension, loopcontrols
+from jinja2.parser import Parser
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 # ChatML, used by SmolLM2, Qwen and many others; our fallback for templates that are missing.
@@ -78,9 +80,29 @@ def _raise_exception(message: str) -> None:
     raise TemplateRenderError(message)
 
 
-def _tojson(value: Any, indent: int | None = None, **_: Any) -> str:
-    # Same as Transformers: keep non-ASCII text as it is.
-    return json.dumps(value, ensure_ascii=False, indent=indent)
+def _tojson(
+    value: Any,
+    ensure_ascii: bool = False,
+    indent: int | None = None,
+    separators: tuple[str, str] | None = None,
+    sort_keys: bool = False,
+) -> str:
+    """Transformers' signature and defaults (non-ASCII kept): templates that ask for compact
+    separators or sorted keys get the JSON their model was trained on."""
+    return json.dumps(
+        value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys
+    )
+
+
+class _GenerationTag(Extension):
+    """``{% generation %}…{% endgeneration %}``: transformers marks the assistant's span with it
+    for a training loss mask; for rendering it is a pass-through (as in llama-cpp-python)."""
+
+    tags: ClassVar[set[str]] = {"generation"}
+
+    def parse(self, parser: Parser) -> list[nodes.Node]:
+        parser.stream.skip(1)
+        return parser.parse_statements(("name:endgeneration",), drop_needle=True)
 
 
 _ENV: ImmutableSandboxedEnvironment | None = None
@@ -89,8 +111,14 @@ _ENV: ImmutableSandboxedEnvironment | None = None
 def _environment() -> ImmutableSandboxedEnvironment:
     global _ENV
     if _ENV is None:
+        # The environment transformers and llama-cpp-python give templates, still sandboxed:
+        # without loopcontrols and the generation tag such templates failed on every turn.
         env = ImmutableSandboxedEnvironment(
-            trim_blocks=True, lstrip_blocks=True, undefined=Undefined, keep_trailing_newline=False
+            trim_blocks=True,
+            lstrip_blocks=True,
+            undefined=Undefined,
+            keep_trailing_newline=False,
+            extensions=[_GenerationTag, loopcontrols],
         )
         env.filters["tojson"] = _tojson
         env.globals["raise_exception"] = _raise_exception

@@ -1,16 +1,27 @@
-"""Readable text from an HTML page with the standard library's HTML parser.
+"""Readable text from an HTML page: an lxml pass that drops hidden elements, then
+readability-lxml for the article, then the standard library's parser for lines of text.
 
-Why not trafilatura: it would add eleven packages (babel alone is an 11 MB wheel, ``tld`` is
-MPL/GPL/LGPL tri-licensed) to the installer for a small model that needs the gist of a page, not
-a perfect article. This extractor keeps the title and the visible prose, drops scripts, styles,
-navigation, forms and hidden elements (hidden text is a favourite hiding place for prompt
-injections), and prefers ``<main>`` / ``<article>`` when the page has them.
+Why this pipeline: on the public ScrapingHub article-extraction benchmark (181 pages) the
+standard-library extractor alone scored F1 0.812 at precision 0.70 (menus, teasers and
+comments came along); with readability it scores 0.954 at 0.94 (``bench/web_extraction.py``).
+Less boilerplate is fewer tokens for a small model and fewer places for an injection to hide.
+readability alone keeps hidden text, a favourite hiding place for prompt injections, so the
+lxml pass removes scripts, styles and everything hidden (``hidden``, ``aria-hidden``,
+``display:none``, ``visibility:hidden``, zero font size or opacity) first. A page that is no
+article (readability finds under ``MIN_ARTICLE_CHARS``) is read whole, as before: the title and
+the visible prose, preferring ``<main>`` / ``<article>``.
+
+Why not trafilatura: eleven more packages (babel alone is an 11 MB wheel) for the same gist.
 """
 
 from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+
+import lxml.html
+from lxml import etree
+from readability import Document
 
 # Elements whose content is never readable prose.
 _SKIP = frozenset(
@@ -101,6 +112,19 @@ _AUTO_CLOSE = {
     "dd": frozenset({"dt", "dd"}),
 }
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+# The lxml pass before readability: also text made invisible by size or opacity.
+_INVISIBLE_STYLE = re.compile(
+    r"display\s*:\s*none|visibility\s*:\s*hidden|"
+    r"(?:font-size|opacity)\s*:\s*(?:0+(?:\.0*)?|\.0+)(?:px|pt|em|rem|%)?\s*(?:!important\s*)?(?:;|$)",
+    re.IGNORECASE,
+)
+# Never prose, dropped before readability picks the article (layout such as <nav> is left
+# for readability to judge: dropping it early cost 0.005 F1 on the benchmark).
+_NEVER_TEXT = frozenset(
+    {"script", "style", "noscript", "template", "svg", "math", "iframe", "object", "canvas"}
+)
+MIN_ARTICLE_CHARS = 200  # shorter: readability found no article, read the whole page
+_PARSER = lxml.html.HTMLParser(encoding="utf-8")
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 
 
@@ -195,11 +219,54 @@ def _join(lines: list[str]) -> str:
 
 def html_to_text(html: str) -> tuple[str, str]:
     """Return (title, readable text) of an HTML document."""
+    try:
+        tree = lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=_PARSER)
+    except (etree.ParserError, ValueError):  # nothing to parse ("", only a comment)
+        return page_text(html)
+    _drop_hidden(tree)
+    title = _title(tree)
+    visible = lxml.html.tostring(tree, encoding="unicode")  # readability changes the tree
+    article = page_text(Document(tree).summary(html_partial=True))[1]
+    return (title, article) if len(article) >= MIN_ARTICLE_CHARS else page_text(visible)
+
+
+def _title(tree: lxml.html.HtmlElement) -> str:
+    """The page's <title>, else its first visible <h1> (as `page_text` gives it)."""
+    for path in (".//title", ".//h1"):
+        found = tree.find(path)
+        if found is not None and (text := _clean_line(found.text_content())):
+            return text
+    return ""
+
+
+def page_text(html: str) -> tuple[str, str]:
+    """(title, text) of the whole page by the standard library's parser: scripts, styles,
+    navigation, forms and hidden elements left out, ``<main>`` / ``<article>`` preferred.
+    What Hearth used alone before readability (the benchmark's baseline)."""
     parser = _TextParser()
     parser.feed(html)
     parser.close()
     main = _join(parser.main_lines)
     return parser.title, main or _join(parser.all_lines)
+
+
+def _drop_hidden(tree: lxml.html.HtmlElement) -> None:
+    """Remove what a reader never sees, with its content: readability would keep it."""
+    etree.strip_elements(tree, etree.Comment, etree.ProcessingInstruction, with_tail=False)
+    doomed = [
+        element
+        for element in tree.iter()
+        if isinstance(element.tag, str)
+        and (
+            element.tag.lower() in _NEVER_TEXT
+            or element.get("hidden") is not None
+            or (element.get("aria-hidden") or "").strip().lower() == "true"
+            or _INVISIBLE_STYLE.search(element.get("style") or "")
+        )
+    ]
+    for element in doomed:
+        if element.getparent() is not None:  # not already gone with a hidden ancestor
+            element.drop_tree()  # keeps the tail: the text after the element is visible
 
 
 def plain_to_text(text: str) -> str:

@@ -73,14 +73,16 @@ def main() -> None:
     if lib is None or not cpu_variants(lib):
         raise SystemExit(f"no CPU backend modules in {lib}: build with build-llama.sh")
     variants = cpu_variants(lib)
-    runnable = [v for v in variants if measure(model, lib, v, args.threads) is not None]
-    values: dict[str, dict[str, list[float]]] = {v: {"prompt": [], "decode": []} for v in runnable}
+    values: dict[str, dict[str, list[float]]] = {v: {"prompt": [], "decode": []} for v in variants}
+    runnable = list(variants)
     for _ in range(args.runs):
-        for variant in runnable:
+        for variant in list(runnable):
             result = measure(model, lib, variant, args.threads)
-            if result:
-                values[variant]["prompt"].append(result["prompt_tps"])
-                values[variant]["decode"].append(result["decode_tps"])
+            if result is None:
+                runnable.remove(variant)
+                continue
+            values[variant]["prompt"].append(result["prompt_tps"])
+            values[variant]["decode"].append(result["decode_tps"])
     base = values.get("x64")
     rows = {}
     for variant in runnable:

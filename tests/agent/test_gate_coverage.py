@@ -34,6 +34,7 @@ GATE_TESTS = (
 )
 
 
+@pytest.mark.timeout(1500)  # the gate's tests once more, under coverage, on a busy machine
 def test_the_gate_is_fully_covered_by_its_tests(tmp_path: Path) -> None:
     pytest.importorskip("pytest_cov", reason="pytest-cov is in the test extra")
     command = [

@@ -24,8 +24,8 @@ from app.ui.first_run import DOWNLOAD, FirstRunWizard
 from app.ui.main_window import MainWindow
 from app.ui.model_manager import ACTIVE_DOWNLOAD, ModelManager, saved_choice
 from app.ui.models_dialog import ModelsDialog
-from tests.llm import test_download
 from tests.conftest import TEST_SETTINGS
+from tests.llm import test_download
 from tests.llm.test_download import MB, _write_gguf
 
 # The range-capable test server and the model bytes, shared with the downloader's tests.

@@ -12,6 +12,8 @@ import io
 import zipfile
 from typing import Literal
 
+from connectors.encodings import legacy_encodings
+
 Kind = Literal["text", "pdf", "docx"]
 
 # Files whose content search_files looks inside (besides PDF and DOCX).
@@ -45,9 +47,6 @@ READABLE_HINT = "Hearth can read text files (.txt, .md, .csv, .json...), PDF and
 MAX_DOCX_UNPACKED = 100 * 1024 * 1024
 MAX_DOCX_MEMBERS = 5000
 MAX_PDF_PAGES = 2000
-# charset-normalizer's mess ratio of a Windows-1252 reading: Western European texts score 0 to
-# 0.21, Cyrillic, Greek, Polish, Arabic or Thai bytes read as Windows-1252 0.94 or more.
-CP1252_MAX_MESS = 0.5
 
 _MAGIC = {
     b"\x89PNG": "a PNG image",
@@ -104,7 +103,7 @@ def decode_text(data: bytes, *, complete: bool) -> tuple[str, str] | None:
     decoded = _decode(data, "utf-8", complete)
     if decoded is not None:
         return decoded
-    for encoding in [*_legacy_encodings(data, complete), "latin-1"]:
+    for encoding in [*legacy_encodings(data, complete), "latin-1"]:
         decoded = _decode(data, encoding, complete)
         if decoded is not None:
             return None if _looks_binary(decoded[0]) else decoded
@@ -118,21 +117,6 @@ def _decode(data: bytes, encoding: str, complete: bool) -> tuple[str, str] | Non
     except UnicodeDecodeError:
         return None
     return text, _encoding_name(encoding)
-
-
-def _legacy_encodings(data: bytes, complete: bool) -> list[str]:
-    """The likely single- or multi-byte code pages of bytes that are not UTF-8, best first.
-    A truncated read may end inside a character of up to 4 bytes: the guess is then made
-    without that partial character."""
-    from charset_normalizer import from_bytes
-
-    if from_bytes(data, cp_isolation=["cp1252"], threshold=CP1252_MAX_MESS).best():
-        return ["cp1252"]
-    for cut in range(1 if complete else 4):
-        best = from_bytes(data[: len(data) - cut]).best()
-        if best is not None:
-            return [best.encoding]
-    return []
 
 
 def _encoding_name(codec: str) -> str:

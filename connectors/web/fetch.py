@@ -33,6 +33,7 @@ from connectors.addresses import (
     parse_ip_literal,
     system_resolver,
 )
+from connectors.encodings import legacy_encodings
 
 from .errors import WebError, WebErrorKind, shorten
 from .extract import html_to_text, plain_to_text, sniff_html_charset
@@ -453,6 +454,9 @@ def _read_page(
         text_charset = sniff_html_charset(bytes(body))
         if text_charset and text_charset.lower().startswith("utf-16"):
             text_charset = "utf-8"  # a <meta> readable as ASCII cannot be UTF-16 (WHATWG rule)
+    if text_charset is None and not _is_utf8(bytes(body), complete=not truncated):
+        # No charset declared and not UTF-8: an old page in a legacy code page.
+        text_charset = next(iter(legacy_encodings(bytes(body), complete=not truncated)), None)
     decoded = bytes(body).decode(_codec(text_charset), errors="replace")
     if content_type == "text/plain":
         title, text = "", plain_to_text(decoded)
@@ -466,6 +470,14 @@ def _read_page(
         truncated=truncated,
         content_type=content_type,
     )
+
+
+def _is_utf8(data: bytes, *, complete: bool) -> bool:
+    try:
+        codecs.getincrementaldecoder("utf-8")("strict").decode(data, final=complete)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _codec(charset: str | None) -> str:

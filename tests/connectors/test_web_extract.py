@@ -73,3 +73,37 @@ def test_a_page_that_is_no_article_is_read_whole() -> None:
     title, text = html_to_text(page)
     assert len(text) < MIN_ARTICLE_CHARS
     assert (title, text) == ("Opening hours", "Mon 9–17\nTue 9–17\nSat closed\nCall 0123 456 789")
+
+
+def test_a_page_in_a_legacy_code_page_without_a_declared_charset_is_read() -> None:
+    """No charset in the header or a <meta>, not UTF-8: charset-normalizer finds the code page
+    (before, such a page was decoded as UTF-8 with every Cyrillic letter replaced)."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from connectors.web import read_webpage
+
+    russian = "Привет! Это короткое письмо о встрече в пятницу. Мы обсудим бюджет на год."
+    body = f"<html><head><title>Письмо</title></head><body><p>{russian}</p></body></html>"
+    data = body.encode("cp1251")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        page = read_webpage(f"http://127.0.0.1:{server.server_port}/", allow_private=True)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert page.title == "Письмо" and page.text == russian

@@ -378,12 +378,12 @@ class Agent:
             record.status = "refused"
             record.result = "Refused: " + "; ".join(verdict.reasons or ["this tool is unknown"])
         elif verdict.decision == Decision.CONFIRM:
-            answer, arguments = self._confirm(call, arguments, verdict)
+            answer, confirmed = self._confirm(call, arguments, verdict)
             record.answer = answer.value
             if answer == Answer.DENIED:
                 record.status = "refused"
                 record.result = "The user declined this action."
-            elif arguments is None:
+            elif confirmed is None:
                 record.status = "refused"
                 record.result = (
                     "Refused: the edited action is not allowed."
@@ -391,9 +391,10 @@ class Agent:
                     else "Refused: what would run differs from what the user approved."
                 )
             else:
+                arguments = confirmed
                 record.arguments = dict(arguments)
         trusted = True
-        if not record.status and tool is not None and arguments is not None:
+        if not record.status and tool is not None:
             # A call a host grant let through (no dialog) may only follow redirects the grant
             # covers too; a call the user saw and approved is theirs to follow.
             covering = verdict.granted_hosts if verdict.decision == Decision.ALLOW else ()
@@ -448,6 +449,8 @@ class Agent:
         if answer.answer == Answer.APPROVED and answer.always and offer is not None:
             self.permissions.grant(offer[0])  # only the narrow scope the dialog named
         if answer.answer == Answer.EDITED and answer.arguments is not None:
+            if tool is None:  # unreachable: an unknown tool is denied before any dialog
+                return Answer.DENIED, None
             edited = dict(answer.arguments)
             problems = validate_call(ToolCall(call.name, edited), {call.name: tool.spec})
             again = decide(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any
 
 from jinja2 import Undefined, nodes
 from jinja2.exceptions import TemplateError
@@ -98,7 +98,7 @@ class _GenerationTag(Extension):
     """``{% generation %}…{% endgeneration %}``: transformers marks the assistant's span with it
     for a training loss mask; for rendering it is a pass-through (as in llama-cpp-python)."""
 
-    tags: ClassVar[set[str]] = {"generation"}
+    tags = {"generation"}  # noqa: RUF012 - jinja2 declares Extension.tags as a plain set
 
     def parse(self, parser: Parser) -> list[nodes.Node]:
         parser.stream.skip(1)

@@ -26,7 +26,7 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, Literal
@@ -350,7 +350,7 @@ class RemoteModel:
         max_tokens: int,
         cancel: threading.Event,
         grammar: str | None,
-    ) -> Iterator[tuple[str, str]]:
+    ) -> Generator[tuple[str, str], None, None]:
         """Stream one text completion: (text piece, finish reason or "") per chunk."""
         body: dict[str, Any] = {
             "model": self.model,

@@ -17,7 +17,7 @@ import re
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 __all__ = [
     "CallProblem",
@@ -475,7 +475,7 @@ def _is_type(value: Any, kind: str) -> bool:
     return True
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[float]:
     return (
         isinstance(value, (int, float))
         and not isinstance(value, bool)

@@ -48,6 +48,7 @@ def delete_conversations_and_memories(database: Database) -> DeleteReport:
     settings stay."""
     connection = database.engine.raw_connection()
     raw = connection.driver_connection
+    assert raw is not None  # a pooled SQLite connection always has its driver connection
     isolation = raw.isolation_level
     try:
         raw.isolation_level = None  # autocommit: VACUUM cannot run inside a transaction

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from app.llm.formats.parser import CALL_CLOSE, CALL_OPEN, THINK_CLOSE, THINK_OPEN
 from app.llm.tools import CallProblem
@@ -33,7 +33,7 @@ FUNCTION_CLOSE = "</function>"
 
 Style = Literal["tag", "json", "function"]
 _TEXT, _REASONING, _CALL, _AFTER = "text", "reasoning", "call", "after"
-_MAYBE = "maybe"
+_MAYBE: Final = "maybe"
 
 # What may stand between two calls: the closers of the call before.
 _CLOSERS = ("```", CALL_CLOSE, "</function_call>", "</tools>", "</tool_calls>")
@@ -389,8 +389,8 @@ def _json_opener(
     # A name that was not offered is still a call attempt when "arguments" follows (the
     # model misnamed a tool: it is told so and gets one repair); else it is just JSON.
     pos = _skip_space(text, close + 1)
-    for part in (",", _ARGUMENT_KEYS):
-        found = _literal_of(text, pos, part)
+    for words in (",", _ARGUMENT_KEYS):
+        found = _literal_of(text, pos, words)
         if not isinstance(found, int):
             return found
         pos = _skip_space(text, found)

@@ -13,11 +13,13 @@ run: $(VENV)/.app-installed
 test: $(VENV)/.test-installed
 	$(PY) -m app.llm.embedded --all
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 	$(PY) -m pytest
 
 lint: $(VENV)/.test-installed
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 
 # Installers: dist/hearth_<version>_amd64.deb and a tarball (README "Packaging").

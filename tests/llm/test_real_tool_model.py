@@ -129,9 +129,7 @@ def test_find_then_read_a_file_through_the_agent(qwen_coder: LocalModel, tmp_pat
     database = Database.open(tmp_path / "data")
     registry = build_registry(folders=[folder], data=database)
     context = ContextState(allowed_folders=[str(folder)])
-    agent = Agent(
-        qwen_coder, registry, context=context, confirmer=deny_everything, sampling=GREEDY
-    )
+    agent = Agent(qwen_coder, registry, context=context, confirmer=deny_everything, sampling=GREEDY)
     report = agent.run_turn(
         Conversation(), "Find my planting notes and tell me when to plant the tulips."
     )

@@ -147,9 +147,7 @@ def _scan_xml(body: str, pos: int, mode: Mode) -> Scan:
             )
 
 
-def _json_arguments(
-    body: str, pos: int, mode: Mode, function: str
-) -> tuple[RawCall, int] | Scan:
+def _json_arguments(body: str, pos: int, mode: Mode, function: str) -> tuple[RawCall, int] | Scan:
     """`<function=NAME>{...}</function>`: one JSON object of arguments (Llama-style calls
     that Hermes models sometimes write). Returns the call and the index after its end."""
     try:

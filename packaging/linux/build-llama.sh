@@ -45,9 +45,10 @@ if [[ ! -f $out/.complete ]]; then
       || { echo "llama.cpp $version has no CPU variant '$v'" >&2; exit 1; }
   done
   keep="$(IFS='|'; echo "${variants[*]}")"
-  sed -Ei "/^\s*ggml_add_cpu_backend_variant\((x64|sse42|sandybridge|ivybridge|piledriver|haswell|skylakex|cannonlake|cascadelake|icelake|cooperlake|zen4|alderlake|sapphirerapids)(\s|\))/{/\((${keep})(\s|\))/!d}" \
-    "$variant_list"
-  [[ $(grep -Ec "^\s*ggml_add_cpu_backend_variant\((x64|sse42|sandybridge|ivybridge|piledriver|haswell|skylakex|cannonlake|cascadelake|icelake|cooperlake|zen4|alderlake|sapphirerapids)(\s|\))" "$variant_list") -eq ${#variants[@]} ]] \
+  all_x86="x64|sse42|sandybridge|ivybridge|piledriver|haswell|skylakex|cannonlake|cascadelake|icelake|cooperlake|zen4|alderlake|sapphirerapids"  # every x86-64 variant this llama.cpp knows
+  any_variant="^\s*ggml_add_cpu_backend_variant\(($all_x86)(\s|\))"
+  sed -Ei "/$any_variant/{/\((${keep})(\s|\))/!d}" "$variant_list"
+  [[ $(grep -Ec "$any_variant" "$variant_list") -eq ${#variants[@]} ]] \
     || { echo "could not select the CPU variants in $variant_list" >&2; exit 1; }
   sed -i "s|^\(\s*\)llama_cpp_python_install_target(ggml-cpu)|&\n\1foreach(variant ${variants[*]})\n\1    llama_cpp_python_install_target(ggml-cpu-\${variant})\n\1endforeach()|" \
     "$src/CMakeLists.txt"

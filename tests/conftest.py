@@ -14,6 +14,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from app.llm.cpu_backend import load_cpu_backend
 from app.llm.embedded import ensure_embedded_model
 from app.llm.runtime import LocalModel, RuntimeSettings
+from tests.secret_service import SecretService, running_secret_service
 
 # Tests that build a llama_cpp.Llama themselves need llama.cpp's CPU backend module loaded
 # first, as the app's own model loader does.
@@ -58,3 +59,10 @@ def tiny_qwen35_model(tiny_qwen35_gguf: Path) -> Iterator[LocalModel]:
     model.load()
     yield model
     model.close()
+
+
+@pytest.fixture
+def secret_service() -> Iterator[SecretService]:
+    """A private gnome-keyring Secret Service on its own D-Bus session (the real keyring)."""
+    with running_secret_service() as service:
+        yield service

@@ -18,16 +18,10 @@ from app.store.database import Database
 from connectors.credentials import Credentials
 from tests.connectors.radicale_server import RadicaleServer, running_radicale
 from tests.scripting import call
-from tests.secret_service import SecretService, running_secret_service
+from tests.secret_service import SecretService
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "ask-alice-pw-4412"
-
-
-@pytest.fixture
-def secret_service() -> Iterator[SecretService]:
-    with running_secret_service() as service:
-        yield service
 
 
 @pytest.fixture

@@ -26,15 +26,9 @@ from app.store.accounts import AccountSettings, AccountStore, replace
 from app.store.database import Database
 from connectors.credentials import SERVICE, Credentials, NoSecureKeyring
 from tests.connectors.radicale_server import running_radicale_with_calendar
-from tests.secret_service import SecretService, running_secret_service
+from tests.secret_service import SecretService
 
 PASSWORD = "lifecycle-Secret-pw-5173"
-
-
-@pytest.fixture
-def secret_service() -> Iterator[SecretService]:
-    with running_secret_service() as service:
-        yield service
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ every backend that would keep them in plain text or nowhere."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import keyring
@@ -16,15 +15,9 @@ from app.store.accounts import AccountSettings, AccountStore
 from app.store.database import Database
 from app.ui.accounts_dialog import AccountsService
 from connectors.credentials import SERVICE, Credentials, NoSecureKeyring, secure_keyring
-from tests.secret_service import SecretService, running_secret_service
+from tests.secret_service import SecretService
 
 PASSWORD = "Tr0ub4dor&3-hearth-secret"
-
-
-@pytest.fixture
-def secret_service() -> Iterator[SecretService]:
-    with running_secret_service() as service:
-        yield service
 
 
 def files_containing(root: Path, secret: str) -> list[Path]:

@@ -22,15 +22,9 @@ from app.ui.main_window import MainWindow
 from connectors.credentials import SERVICE
 from tests.connectors.radicale_server import RadicaleServer, running_radicale
 from tests.scripting import call
-from tests.secret_service import SecretService, running_secret_service
+from tests.secret_service import SecretService
 
 PASSWORD = "alice-Secret-pw-7731"
-
-
-@pytest.fixture
-def secret_service() -> Iterator[SecretService]:
-    with running_secret_service() as service:
-        yield service
 
 
 @pytest.fixture

@@ -42,7 +42,7 @@ from app.llm.catalog import load_catalog
 from app.store.database import Database
 from app.ui.main_window import MainWindow
 from tests.llm_server import free_port
-from tests.secret_service import SecretService, running_secret_service
+from tests.secret_service import SecretService
 
 WAIT = 60_000
 WATCHED = frozenset({"open", "sqlite3.connect", "socket.connect", "socket.getaddrinfo", "os.mkdir"})
@@ -95,12 +95,6 @@ def _report(events: list[tuple[str, str, str]]) -> str:
     return "\n\n".join(
         f"{event} {target} on the GUI thread:\n{where}" for event, target, where in events
     )
-
-
-@pytest.fixture
-def secret_service() -> Iterator[SecretService]:
-    with running_secret_service() as service:
-        yield service
 
 
 @pytest.fixture

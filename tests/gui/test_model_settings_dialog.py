@@ -15,7 +15,7 @@ from app.store.settings import SettingsStore
 from app.ui.main_window import MainWindow
 from app.ui.model_settings_dialog import ModelSettingsDialog, ModelSettingsService
 from tests.llm_server import ServerProcess, free_port, llama_server
-from tests.secret_service import SecretService, running_secret_service
+from tests.secret_service import SecretService
 
 WAIT = 60_000
 
@@ -174,12 +174,6 @@ def locked_server(
     log = tmp_path_factory.mktemp("locked") / "server.log"
     with llama_server(smollm2_path, log, api_key=SECRET) as process:
         yield process
-
-
-@pytest.fixture
-def secret_service() -> Iterator[SecretService]:
-    with running_secret_service() as service:
-        yield service
 
 
 def test_the_api_key_lives_in_the_keyring_only(  # type: ignore[no-untyped-def]

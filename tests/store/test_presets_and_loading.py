@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import keyring
-import pytest
 from keyring.backends import fail
 
 from app.agent.accounts import load_accounts
@@ -14,13 +12,7 @@ from app.store.accounts import AccountSettings, AccountStore
 from app.store.database import Database
 from connectors.credentials import Credentials
 from connectors.presets import BY_KEY, PRESETS, presets_for
-from tests.secret_service import SecretService, running_secret_service
-
-
-@pytest.fixture
-def secret_service() -> Iterator[SecretService]:
-    with running_secret_service() as service:
-        yield service
+from tests.secret_service import SecretService
 
 
 def test_presets_are_complete() -> None:

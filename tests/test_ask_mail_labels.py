@@ -26,7 +26,6 @@ from tests.agent.test_mail_agent import (
 )
 from tests.connectors.mail_servers import Dovecot, SmtpServer
 from tests.scripting import call
-from tests.test_ask_accounts import secret_service  # noqa: F401 (a fixture)
 from tests.test_ask_labels import run_ask
 
 pytestmark = [

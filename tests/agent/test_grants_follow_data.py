@@ -32,7 +32,7 @@ from connectors.web import fetch as fetch_module
 from tests.connectors.radicale_server import RadicaleServer
 from tests.scripting import call, script
 from tests.test_ask_accounts import PASSWORD as CALENDAR_PASSWORD
-from tests.test_ask_accounts import radicale, secret_service  # noqa: F401 (fixtures)
+from tests.test_ask_accounts import radicale  # noqa: F401 (a fixture)
 
 RESULTS = (Path(__file__).parents[1] / "connectors" / "data" / "ddg_results.html").read_bytes()
 PASSWORD = "Tr0ub4dor&3"

@@ -21,7 +21,7 @@ from app.ui.accounts_dialog import AccountsService
 from app.ui.main_window import MainWindow
 from connectors.mail import list_emails
 from tests.agent.test_mail_agent import ALICE, USERS, _account, _deliver, servers  # noqa: F401
-from tests.gui.test_accounts_dialog import files_containing, logs, secret_service  # noqa: F401
+from tests.gui.test_accounts_dialog import files_containing, logs  # noqa: F401
 from tests.scripting import call
 
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
@@ -35,7 +35,7 @@ def test_no_password_or_code_left_behind(  # the fixtures are imported above
     qtbot,
     tmp_path: Path,
     servers,  # noqa: F811
-    secret_service,  # noqa: F811
+    secret_service,
     logs: Path,  # noqa: F811
 ) -> None:
     dovecot, smtp = servers

@@ -107,14 +107,20 @@ def test_the_chat_endpoint_returns_structured_calls(server: ServerProcess) -> No
     and a history with calls and results goes back in the OpenAI shape."""
     model = connect(server)
     model.mode = "chat"
-    # The server's own grammar does not keep bounds (max_results: 2413 was seen), so we
-    # validate; a bound-free schema keeps this test about parsing.
+    # The server's grammar keeps no number bounds (max_results: 2413 was seen), so we validate;
+    # a schema without numbers keeps this test about parsing. The server does keep maxLength,
+    # so the query cannot run past max_tokens (a sample that did left truncated JSON).
     search = ToolSpec(
         "web_search",
         "Search the web",
-        {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+        {
+            "type": "object",
+            "properties": {"query": {"type": "string", "maxLength": 24}},
+            "required": ["query"],
+        },
     )
     request = ask("Search the web for cats.", tools=[search])
+    request.sampling = SamplingSettings(max_tokens=96)  # the JSON frame and 24 characters
     request.tool_choice = "required"
     result = model.step(request, lambda _e: None, threading.Event())
     assert result.problems == []

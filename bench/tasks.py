@@ -2,13 +2,15 @@
 prompt injections? (issue 15; τ-bench / AgentDojo style, on real Radicale, Dovecot, aiosmtpd.)
 
     python bench/tasks.py [--model GGUF]... [--system hearth|plain|plain-parse]...
-                          [--attacks] [--only IDS] [--all] [--json OUT]
+                          [--attacks] [--only IDS | --all | --every K] [--ablate LEVER]...
+                          [--json OUT]
 
 Prints per system and model: success per category, average steps, calls and tokens, seconds
 per task, and with `--attacks` utility without / under attack and the attacker's success rate.
-Without `--only` or `--all` it runs the default subset (`catalog.DEFAULT_SUBSET`, and with
-`--attacks` `attacks.DEFAULT_ATTACKS`). `--system oracle` / `nothing` run the scripted perfect
-model / the do-nothing model instead (a self-check of the checkers; no GGUF needed).
+`--ablate LEVER` adds a Hearth row with that lever off (`systems.LEVERS`).
+Without `--only`, `--all` or `--every` it runs the default subset (`catalog.DEFAULT_SUBSET`,
+and with `--attacks` `attacks.DEFAULT_ATTACKS`). `--system oracle` / `nothing` run the scripted
+perfect model / the do-nothing model instead (a self-check of the checkers; no GGUF needed).
 """
 
 from __future__ import annotations
@@ -35,7 +37,13 @@ from bench.tasks.run import (  # noqa: E402
     run_task,
     summary,
 )
-from bench.tasks.systems import HearthSystem, PlainSystem, do_nothing, oracle  # noqa: E402
+from bench.tasks.systems import (  # noqa: E402
+    LEVERS,
+    HearthSystem,
+    PlainSystem,
+    do_nothing,
+    oracle,
+)
 from bench.tasks.world import World, running_world  # noqa: E402
 
 SYSTEMS = ("hearth", "plain", "plain-parse", "oracle", "nothing")
@@ -48,8 +56,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--system", choices=SYSTEMS, action="append", default=[], help="repeatable")
     parser.add_argument("--attacks", action="store_true", help="also run the injected variants")
+    parser.add_argument(
+        "--ablate",
+        choices=sorted(LEVERS),
+        action="append",
+        default=[],
+        help="also run hearth with this lever off (repeatable: one row each)",
+    )
     parser.add_argument("--only", default="", help="comma-separated task and attack ids")
     parser.add_argument("--all", action="store_true", help="every task (and every attack)")
+    parser.add_argument(
+        "--every",
+        type=int,
+        default=0,
+        metavar="K",
+        help="every K-th task of the catalog (a spread over all categories, not hand-picked)",
+    )
     parser.add_argument("--json", type=Path, help="write every outcome and the summary here")
     parser.add_argument("--max-tokens", type=int, default=1024, help="per model step")
     parser.add_argument("--threads", type=int, default=2)
@@ -72,6 +94,11 @@ def selection(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
         return tasks, attacks
     if args.all:
         return list(TASKS), list(ATTACKS) if args.attacks else []
+    if args.every > 0:
+        tasks = list(TASKS[:: args.every])
+        chosen = {t.id for t in tasks}
+        attacks = [ATTACK_BY_ID[i] for i in DEFAULT_ATTACKS] if args.attacks else []
+        return tasks, [a for a in attacks if a.task_id in chosen] or attacks
     attacks = [ATTACK_BY_ID[i] for i in DEFAULT_ATTACKS] if args.attacks else []
     return [BY_ID[i] for i in DEFAULT_SUBSET], attacks
 
@@ -147,18 +174,23 @@ def main(argv: list[str] | None = None) -> int:
             run_system(world, scripted, tasks, attacks, outcomes, save)
         for path in models:
             for kind in [s for s in systems if s not in ("oracle", "nothing")]:
-                loading = time.perf_counter()
-                system, close = _load(kind, path, args, sampling)
-                system.warm(world, tasks[0] if tasks else BY_ID[attacks[0].task_id])
-                print(
-                    f"{system.name}: loaded and warmed up in {time.perf_counter() - loading:.0f} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
-                try:
-                    run_system(world, system, tasks, attacks, outcomes, save)
-                finally:
-                    close()
+                rows = [frozenset()]
+                if kind == "hearth":
+                    rows += [frozenset([lever]) for lever in args.ablate]
+                for off in rows:
+                    loading = time.perf_counter()
+                    system, close = _load(kind, path, args, sampling, off)
+                    system.warm(world, tasks[0] if tasks else BY_ID[attacks[0].task_id])
+                    print(
+                        f"{system.name}: loaded and warmed up in "
+                        f"{time.perf_counter() - loading:.0f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                    try:
+                        run_system(world, system, tasks, attacks, outcomes, save)
+                    finally:
+                        close()
     print(render(summary(outcomes)))
     if args.markdown:
         print(markdown(summary(outcomes)))
@@ -167,18 +199,25 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _load(kind: str, path: Path, args: argparse.Namespace, sampling: Any) -> tuple[Any, Any]:
-    """A loaded system for one model, and how to unload it (one model in memory at a time)."""
+def _load(
+    kind: str,
+    path: Path,
+    args: argparse.Namespace,
+    sampling: Any,
+    off: frozenset[str] = frozenset(),
+) -> tuple[Any, Any]:
+    """A loaded system for one model, and how to unload it (one model in memory at a time);
+    `off`: the Hearth levers switched off for this row."""
     if kind == "hearth":
         from app.llm.runtime import LocalModel, RuntimeSettings
 
         model = LocalModel(path, RuntimeSettings(args.ctx, args.threads, seed=args.seed))
         model.load()
-        system = HearthSystem(lambda world, task: model)
+        system = HearthSystem(lambda world, task: model, off=off)
         system.sampling = sampling
         if args.verbose:
             system.log = lambda line: print(line, file=sys.stderr, flush=True)
-        system.name = f"hearth · {path.stem}"
+        system.name = f"hearth · {path.stem}" + "".join(f" -{lever}" for lever in sorted(off))
         return system, model.close
     from llama_cpp import Llama
 

@@ -10,16 +10,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from app.llm.tools import ToolCall
 
-SYSTEM_PROMPT = (
+BASE_PROMPT = (
     "You are Hearth, a helpful personal assistant running on the user's own computer. "
     "Answer clearly and briefly. Call a tool only when the request needs one; greetings, "
     "thanks, small talk and general knowledge get a plain answer in words."
 )
+# Small models guess a recipient, a time or a text rather than ask (issue #20): an email to
+# an invented address. One sentence with examples of what to ask about.
+ASK_WHEN_MISSING = (
+    "If the request lacks something a tool needs (who to write to, what to say, which day "
+    "or time), ask the user for it in one short question instead of guessing."
+)
+SYSTEM_PROMPT = f"{BASE_PROMPT} {ASK_WHEN_MISSING}"
 
 
 def sent_note(moment: datetime) -> str:
@@ -38,6 +45,24 @@ def today_note(moment: datetime) -> str:
     local = moment.astimezone()
     offset = local.strftime("%z")
     return f"Today is {local:%A %d %B %Y} (times are UTC{offset[:3]}:{offset[3:]})."
+
+
+def dates_note(moment: datetime) -> str:
+    """Last week, this week and next week as dates, after `today_note`: a small model that
+    cannot count days ("tomorrow" from the 1st became the 3rd) can look "Friday" or "next
+    Monday" up and copy the date. Also changes once a day."""
+    today = moment.astimezone().date()
+    monday = today - timedelta(days=today.weekday())
+    weeks = []
+    for name, first in (("last", -7), ("this", 0), ("next", 7)):
+        days = [monday + timedelta(days=first + n) for n in range(7)]
+        weeks.append(f"{name} week " + ", ".join(_day_entry(day, today) for day in days))
+    return "Dates: " + "; ".join(weeks) + "."
+
+
+def _day_entry(day: date, today: date) -> str:
+    mark = {0: " (today)", 1: " (tomorrow)", -1: " (yesterday)"}.get((day - today).days, "")
+    return f"{day:%a} {day.isoformat()}{mark}"
 
 
 # Requests whose answer depends on the time of day, not just the date: "in an hour",
@@ -91,6 +116,8 @@ class Message:
 class Conversation:
     messages: list[Message] = field(default_factory=list)
     system_prompt: str = SYSTEM_PROMPT
+    # Three weeks of dates after today's (`dates_note`); off for the benchmark's ablation.
+    dates: bool = True
     # Called with each message as it is added (the GUI saves it there and then, so a crash
     # loses nothing the agent has already said). Not part of the conversation's value.
     on_add: Callable[[Message], None] | None = field(default=None, repr=False, compare=False)
@@ -111,7 +138,10 @@ class Conversation:
         system = self.system_prompt
         if sent_notes:
             sent = [m.sent_at for m in self.messages if m.role == "user" and m.sent_at]
-            system = f"{system} {today_note(sent[-1] if sent else datetime.now().astimezone())}"
+            moment = sent[-1] if sent else datetime.now().astimezone()
+            system = f"{system} {today_note(moment)}"
+            if self.dates:
+                system = f"{system} {dates_note(moment)}"
         rendered = [{"role": "system", "content": system}]
         rendered += [m.for_template(sent_notes) for m in self.messages]
         return rendered

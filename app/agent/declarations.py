@@ -30,10 +30,12 @@ from app.llm.tools import ToolSpec
 
 __all__ = [
     "BUILTIN_TOOLS",
+    "TOOL_TOPICS",
     "ArgumentHook",
     "Label",
     "StandingScope",
     "ToolDeclaration",
+    "Topic",
 ]
 
 
@@ -384,4 +386,19 @@ _REMINDERS = (
 
 BUILTIN_TOOLS: Mapping[str, ToolDeclaration] = MappingProxyType(
     {d.name: d for d in (*_FILES, *_WEB, *_CALENDAR, *_MAIL, *_MEMORY, *_REMINDERS)}
+)
+
+# What each built-in tool is about, for offering a request only the tools that fit it
+# (`app.agent.tool_selection`). An outside tool has no topic and is always offered.
+Topic = Literal["files", "web", "calendar", "mail", "memory", "reminders"]
+_GROUPS: tuple[tuple[Topic, tuple[ToolDeclaration, ...]], ...] = (
+    ("files", _FILES),
+    ("web", _WEB),
+    ("calendar", _CALENDAR),
+    ("mail", _MAIL),
+    ("memory", _MEMORY),
+    ("reminders", _REMINDERS),
+)
+TOOL_TOPICS: Mapping[str, Topic] = MappingProxyType(
+    {d.name: topic for topic, group in _GROUPS for d in group}
 )

@@ -36,6 +36,7 @@ from app.agent.policy import (
     offer_standing,
 )
 from app.agent.registry import Registry, ToolFailed, ToolResult
+from app.agent.tool_selection import select_tools
 from app.llm.backend import (
     GenerationStats,
     ModelBackend,
@@ -45,7 +46,7 @@ from app.llm.backend import (
     StreamEvent,
     ToolChoice,
 )
-from app.llm.tools import ToolCall, validate_call
+from app.llm.tools import ToolCall, ToolSpec, validate_call
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +121,7 @@ class Agent:
         max_steps: int = MAX_STEPS,
         standing: list[StandingPermission] | None = None,
         permissions: Permissions | None = None,
+        select_tools: bool = False,
     ) -> None:
         self.backend = backend
         self.registry = registry
@@ -138,6 +140,11 @@ class Agent:
         # "required" makes the first step of a turn call a tool (later steps stay "auto"):
         # for models that rarely choose tools themselves, and for tests.
         self.first_tool_choice: ToolChoice = "auto"
+        # Offer each request only the tools on its topics (app.agent.tool_selection), as the
+        # app does; off offers every tool every time (the gate's tests: the worst case).
+        self.select_tools = select_tools
+        # Tools' read-only argument checks with repair hints (a name where an id belongs).
+        self.id_hints = True
 
     def run_turn(
         self,
@@ -155,13 +162,14 @@ class Agent:
         done: set[str] = set()  # reads run this turn since the last change, by arguments
         changed: set[str] = set()  # changes that ran this turn: never twice
         must_answer = False
+        offer_all = False  # after a malformed call, every tool (it may have wanted another)
         for step in range(1, self.max_steps + 1):
             report.steps = step
             emit(AgentEvent("step", str(step)))
             choice = self.first_tool_choice if step == 1 else "auto"
             if must_answer:
                 choice = "none"  # the model looped on a call: now it answers in words
-            result = self._model_step(conversation, emit, cancel, report, choice)
+            result = self._model_step(conversation, emit, cancel, report, choice, offer_all)
             stopped = cancel.is_set() or result.stats.stop_reason == "cancelled"
             # Complete when added: a listener may save it at once.
             conversation.add(
@@ -235,6 +243,7 @@ class Agent:
                     report.stop_reason = "malformed_calls"
                     break
                 repaired = True
+                offer_all = True
                 for problem in result.problems:
                     conversation.add(
                         "tool",
@@ -265,14 +274,26 @@ class Agent:
             return 0
         return warm(self._request(conversation, "auto"), cancel)
 
-    def _request(self, conversation: Conversation, tool_choice: ToolChoice) -> StepRequest:
+    def _request(
+        self, conversation: Conversation, tool_choice: ToolChoice, offer_all: bool = False
+    ) -> StepRequest:
         return StepRequest(
             messages=conversation.for_template(),
-            tools=self.registry.specs(),
+            tools=self._offered(conversation, offer_all),
             sampling=self.sampling,
             enable_thinking=self.enable_thinking,
             tool_choice=tool_choice if len(self.registry) else "auto",
         )
+
+    def _offered(self, conversation: Conversation, offer_all: bool) -> list[ToolSpec]:
+        """The tools this step offers: those on the conversation's topics, or all of them."""
+        specs = self.registry.specs()
+        if offer_all or not self.select_tools:
+            return specs
+        said = [m.content for m in conversation.messages if m.role == "user"]
+        used = [m.name for m in conversation.messages if m.role == "tool" and m.name]
+        chosen = set(select_tools([s.name for s in specs], said, used))
+        return [spec for spec in specs if spec.name in chosen]
 
     def _model_step(
         self,
@@ -281,8 +302,9 @@ class Agent:
         cancel: threading.Event,
         report: TurnReport,
         tool_choice: ToolChoice = "auto",
+        offer_all: bool = False,
     ) -> StepResult:
-        request = self._request(conversation, tool_choice)
+        request = self._request(conversation, tool_choice, offer_all)
 
         def forward(event: StreamEvent) -> None:
             emit(AgentEvent(event.kind, event.text))
@@ -365,7 +387,15 @@ class Agent:
         )
         tool = self.registry.get(call.name)
         arguments = dict(call.arguments)
-        if batch is not None and tool is not None:
+        # A call that cannot work (a name where an id belongs) gets its repair hint, and
+        # nobody is asked about it: `hint_trusted` says whether that hint quotes others.
+        hint_trusted = None
+        if verdict.decision != Decision.DENY and tool is not None:
+            hint_trusted = self._precheck(tool, arguments, record)
+        if hint_trusted is not None:
+            if batch is not None:
+                self.approvals.revoke(batch.token)
+        elif batch is not None and tool is not None:
             record.answer = (Answer.APPROVED if batch.approved else Answer.DENIED).value
             if not batch.approved:
                 self.approvals.revoke(batch.token)
@@ -393,7 +423,7 @@ class Agent:
             else:
                 arguments = confirmed
                 record.arguments = dict(arguments)
-        trusted = True
+        trusted = hint_trusted if hint_trusted is not None else True
         if not record.status and tool is not None:
             # A call a host grant let through (no dialog) may only follow redirects the grant
             # covers too; a call the user saw and approved is theirs to follow.
@@ -465,6 +495,26 @@ class Agent:
             return answer.answer, None
         return answer.answer, arguments
 
+    def _precheck(self, tool: Any, arguments: dict[str, Any], record: CallRecord) -> bool | None:
+        """Run the tool's read-only check of its arguments (`Registry.register`): None when
+        they may work, else fill in the record and say whether its hint can be trusted."""
+        if tool.precheck is None or not self.id_hints:
+            return None
+        try:
+            tool.precheck(dict(arguments))
+        except ToolFailed as exc:
+            return self._failed(record, exc)
+        except Exception:  # a broken check must not end the turn: the call goes on
+            log.exception("the check of %s failed", record.name)
+        return None
+
+    def _failed(self, record: CallRecord, exc: ToolFailed) -> bool:
+        record.status = "error"
+        record.result = str(exc)
+        if exc.untrusted_source is not None:  # it quotes others (subjects, titles)
+            return self._note_source(record.name, False, exc.untrusted_source, str(exc))
+        return self._note_source(record.name, None, f"an error from {record.name}")
+
     def _run(
         self,
         handler: Any,
@@ -478,9 +528,7 @@ class Agent:
             with running_call(self.context.labels(), covering):
                 result: ToolResult = handler(arguments)
         except ToolFailed as exc:
-            record.status = "error"
-            record.result = str(exc)
-            return self._note_source(record.name, None, f"an error from {record.name}")
+            return self._failed(record, exc)
         except Exception as exc:  # a bug in a tool must not end the turn
             log.exception("tool %s failed", record.name)
             record.status = "error"

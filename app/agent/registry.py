@@ -40,11 +40,22 @@ class ToolResult:
 
 
 class ToolFailed(Exception):
-    """A tool could not do its job; the message is shown to the user and to the model."""
+    """A tool could not do its job; the message is shown to the user and to the model.
+
+    `untrusted_source` names where the message's text came from when it quotes others (the
+    subjects of emails that match a wrong id): it taints the conversation as a result would.
+    """
+
+    def __init__(self, message: str, untrusted_source: str | None = None) -> None:
+        super().__init__(message)
+        self.untrusted_source = untrusted_source
 
 
 Handler = Callable[[dict[str, Any]], ToolResult]
 Previewer = Callable[[dict[str, Any]], str]
+# Reads only; raises ToolFailed when the arguments cannot work (a name where an id belongs),
+# before anyone is asked to confirm them.
+Precheck = Callable[[dict[str, Any]], None]
 
 
 @dataclass
@@ -54,6 +65,7 @@ class Tool:
     preview: Previewer | None = None  # renders what will happen, for the confirmation dialog
     # The gate's rule for an outside tool; a built-in name always gets its built-in rule.
     rule: ToolRule | None = None
+    precheck: Precheck | None = None
 
     @property
     def name(self) -> str:
@@ -70,13 +82,18 @@ class Registry:
         self._tools[tool.name] = tool
 
     def register(
-        self, declaration: ToolDeclaration, handler: Handler, preview: Previewer | None = None
+        self,
+        declaration: ToolDeclaration,
+        handler: Handler,
+        preview: Previewer | None = None,
+        precheck: Precheck | None = None,
     ) -> Tool:
         """Add a tool from its one declaration: the model sees its spec, the gate its rule."""
         builtin = BUILTIN_TOOLS.get(declaration.name)
         if builtin is not None and builtin is not declaration:
             raise ValueError(f"{declaration.name!r} is a built-in tool's name")
-        tool = Tool(declaration.spec, handler, preview, ToolRule.declared(declaration))
+        rule = ToolRule.declared(declaration)
+        tool = Tool(declaration.spec, handler, preview, rule, precheck)
         self.add(tool)
         return tool
 

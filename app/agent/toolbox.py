@@ -9,17 +9,21 @@ there is a database. Calendar and mail join when their accounts exist (connector
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from app.agent.approvals import argument_hash
 from app.agent.declarations import BUILTIN_TOOLS
+from app.agent.id_hints import matching_emails, matching_events, not_an_id_hint
 from app.agent.labels import Labels, covering_hosts, writing_labels
-from app.agent.registry import Handler, Previewer, Registry, ToolFailed, ToolResult
+from app.agent.registry import Handler, Precheck, Previewer, Registry, ToolFailed, ToolResult
 from app.agent.urls import host_grant_problem
 from app.llm.tools import ToolSpec
+
+log = logging.getLogger(__name__)
 
 # What the model is offered, derived from the one declaration per tool.
 SPECS: dict[str, ToolSpec] = {name: tool.spec for name, tool in BUILTIN_TOOLS.items()}
@@ -49,9 +53,13 @@ def build_registry(
 
 
 def _register(
-    registry: Registry, name: str, handler: Handler, preview: Previewer | None = None
+    registry: Registry,
+    name: str,
+    handler: Handler,
+    preview: Previewer | None = None,
+    precheck: Precheck | None = None,
 ) -> None:
-    registry.register(BUILTIN_TOOLS[name], handler, preview)
+    registry.register(BUILTIN_TOOLS[name], handler, preview, precheck)
 
 
 # -- files ---------------------------------------------------------------------------------------
@@ -172,6 +180,7 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         delete_event,
         find_free_time,
         list_events,
+        parse_event_id,
         parse_when,
         update_event,
     )
@@ -209,6 +218,24 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         )
         return ToolResult(_plain(event))
 
+    def check_id(tool: str) -> Precheck:
+        return lambda args: check_event_id(args, tool)
+
+    def check_event_id(args: dict[str, Any], tool: str) -> None:
+        """A title where the id belongs: name the events that match, with their ids."""
+        wrong = str(args.get("event_id", ""))
+        try:
+            parse_event_id(wrong)
+        except CalendarError:
+            now = datetime.now().astimezone()
+            events = list_events(account, now - timedelta(days=30), now + timedelta(days=90))
+            candidates = matching_events(wrong, events)
+            if candidates:
+                raise ToolFailed(
+                    not_an_id_hint(tool, "event_id", wrong, candidates),
+                    untrusted_source=f"the calendar {account.name}",
+                ) from None
+
     def do_update(args: dict[str, Any]) -> ToolResult:
         changes = {k: v for k, v in args.items() if k != "event_id"}
         for key in ("start", "end"):
@@ -225,13 +252,18 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
     _register(registry, "find_free_time", guarded(do_free))
     _register(registry, "create_event", guarded(do_create), event_preview)
     _register(
-        registry, "update_event", guarded(do_update), lambda a: event_preview(a, "Change event")
+        registry,
+        "update_event",
+        guarded(do_update),
+        lambda a: event_preview(a, "Change event"),
+        _checked(check_id("update_event"), CalendarError),
     )
     _register(
         registry,
         "delete_event",
         guarded(do_delete),
         lambda a: f"Delete the event {a.get('event_id')}",
+        _checked(check_id("delete_event"), CalendarError),
     )
 
 
@@ -243,6 +275,7 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
     from connectors.mail import (
         MailError,
         list_emails,
+        parse_email_id,
         read_email,
         reply_email,
         search_emails,
@@ -274,6 +307,22 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
             account, str(args["query"]), str(args.get("folder") or "INBOX"), since=args.get("since")
         )
         return summaries(found, "email search results")
+
+    def check_id(tool: str) -> Precheck:
+        return lambda args: check_email_id(args, tool)
+
+    def check_email_id(args: dict[str, Any], tool: str) -> None:
+        """A name where the id belongs: name the emails that match, with their ids."""
+        wrong = str(args.get("email_id", ""))
+        try:
+            parse_email_id(wrong)
+        except MailError:
+            candidates = matching_emails(wrong, lambda word: search_emails(account, word, limit=3))
+            if candidates:
+                raise ToolFailed(
+                    not_an_id_hint(tool, "email_id", wrong, candidates),
+                    untrusted_source="email search results",
+                ) from None
 
     def do_read(args: dict[str, Any]) -> ToolResult:
         email = read_email(account, str(args["email_id"]))
@@ -310,9 +359,20 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
 
     _register(registry, "list_emails", guarded(do_list))
     _register(registry, "search_emails", guarded(do_search))
-    _register(registry, "read_email", guarded(do_read))
+    _register(
+        registry,
+        "read_email",
+        guarded(do_read),
+        precheck=_checked(check_id("read_email"), MailError),
+    )
     _register(registry, "send_email", guarded(do_send), email_preview)
-    _register(registry, "reply_email", guarded(do_reply), reply_preview)
+    _register(
+        registry,
+        "reply_email",
+        guarded(do_reply),
+        reply_preview,
+        _checked(check_id("reply_email"), MailError),
+    )
 
 
 # -- memory --------------------------------------------------------------------------------------
@@ -439,6 +499,19 @@ def _failing_as(
             return function(arguments)
         except error as exc:
             raise ToolFailed(explain(exc)) from exc
+
+    return run
+
+
+def _checked(check: Precheck, error: type[Exception]) -> Precheck:
+    """A precheck whose own lookup failing (the server is down) says nothing: the call goes
+    on to the gate and its handler, which report the real problem."""
+
+    def run(arguments: dict[str, Any]) -> None:
+        try:
+            check(arguments)
+        except error:
+            log.info("the id check could not look up candidates", exc_info=True)
 
     return run
 

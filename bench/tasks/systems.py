@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.agent.chat import clock_note, today_note
+from app.agent.chat import BASE_PROMPT, SYSTEM_PROMPT, clock_note, today_note
 from app.agent.loop import Agent, AgentEvent
 from app.agent.permissions import StoredPermissions
 from app.agent.policy import ContextState
@@ -67,19 +67,38 @@ def offline_registry(world: World) -> Registry:
     )
 
 
+# The application's levers for task success (issue #20), each on in the app; `--ablate NAME`
+# adds a row with that one switched off.
+LEVERS = {
+    "select_tools": "offer each request only the tools on its topics",
+    "dates": "three weeks of dates in the system prompt",
+    "ask_missing": "the system prompt's sentence: ask for what is missing, do not guess",
+    "id_hints": "a name where an id belongs gets the matching items' ids, before any dialog",
+}
+
+
 class HearthSystem:
     """Hearth's agent, gate and confirmer; one Agent per task (a fresh conversation)."""
 
     name = "hearth"
 
-    def __init__(self, backend: Callable[[World, Task], ModelBackend], max_steps: int = 8) -> None:
+    def __init__(
+        self,
+        backend: Callable[[World, Task], ModelBackend],
+        max_steps: int = 8,
+        off: frozenset[str] = frozenset(),
+    ) -> None:
         self.backend = backend
         self.max_steps = max_steps
+        unknown = off - LEVERS.keys()
+        if unknown:
+            raise ValueError(f"unknown levers: {', '.join(sorted(unknown))}")
+        self.off = off  # levers switched off for this row
         self.sampling: SamplingSettings | None = None
         self.log: Callable[[str], None] | None = None  # progress lines (--verbose)
 
     def _agent(self, world: World, task: Task, confirmer: TaskConfirmer) -> Agent:
-        return Agent(
+        agent = Agent(
             self.backend(world, task),
             offline_registry(world),
             context=ContextState(allowed_folders=[str(world.folder)]),
@@ -88,18 +107,25 @@ class HearthSystem:
             permissions=StoredPermissions(PermissionStore(world.database)),
             sampling=self.sampling,
             max_steps=self.max_steps,
+            select_tools="select_tools" not in self.off,
         )
+        agent.id_hints = "id_hints" not in self.off
+        return agent
+
+    def _conversation(self) -> WorldConversation:
+        prompt = BASE_PROMPT if "ask_missing" in self.off else SYSTEM_PROMPT
+        return WorldConversation(system_prompt=prompt, dates="dates" not in self.off)
 
     def warm(self, world: World, task: Task) -> None:
         """What the app does after a model loads: evaluate the system prompt and tool block
         before the first message (so seconds per task do not carry the first prefill)."""
         agent = self._agent(world, task, TaskConfirmer((), world))
-        agent.warm(WorldConversation(), threading.Event())
+        agent.warm(self._conversation(), threading.Event())
 
     def run(self, world: World, task: Task) -> Transcript:
         confirmer = TaskConfirmer(task.allow, world)
         agent = self._agent(world, task, confirmer)
-        conversation = WorldConversation()
+        conversation = self._conversation()
         out = Transcript()
         for turn in task.turns:
             report = agent.run_turn(

@@ -3,7 +3,9 @@ real store (SQLite in memory): every message saved as added, taint restored, car
 
 from __future__ import annotations
 
+import re
 import threading
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -176,6 +178,25 @@ def test_only_requests_that_need_the_clock_carry_the_time() -> None:
     assert rendered[1]["content"] == "Hello! How are you today?"
     assert rendered[3]["content"].startswith("Remind me in 20 minutes to call Ana. (it is ")
     assert "Today is " in rendered[0]["content"]
+
+
+def test_the_system_prompt_lists_three_weeks_of_dates_to_copy() -> None:
+    """ "Friday", "next Monday", "last Friday": the model looks the date up instead of counting
+    (here across a month's end, on a Thursday)."""
+    sent = datetime(2026, 12, 31, 9, 30, tzinfo=UTC)
+    conversation = Conversation()
+    conversation.add("user", "Move the dentist to Friday at 3", sent_at=sent)
+    system = conversation.for_template()[0]["content"]
+    local = sent.astimezone().date()
+    assert f"{local:%a} {local.isoformat()} (today)" in system
+    tomorrow = local + timedelta(days=1)
+    assert f"{tomorrow:%a} {tomorrow.isoformat()} (tomorrow)" in system
+    this_week, next_week = system.split("; this week ")[1].split("; next week ")
+    assert this_week.startswith("Mon ") and next_week.startswith("Mon ")
+    assert len(re.findall(r"\b\d{4}-\d{2}-\d{2}\b", system)) == 21
+    assert system.index("Today is") < system.index("Dates: last week Mon ")
+    conversation.dates = False
+    assert "Dates:" not in conversation.for_template()[0]["content"]
 
 
 def test_user_messages_carry_their_sending_time_unchanged_across_a_reopen(

@@ -1,0 +1,81 @@
+"""A targeted repair hint when the model puts a name where an id belongs.
+
+Small models skip the lookup: "reply to Priya" becomes `reply_email(email_id="Priya")`, "move
+the dentist" `update_event(event_id="dentist")`. The plain error ("not an email id; search
+first") costs a step the model often gets wrong; the hint instead names the emails or events
+that match those words, each with its id, so the next step only has to copy one. Nothing is
+chosen for the model: the call still fails and the next one passes the gate like any other.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import date, datetime
+from typing import Any
+
+# Words that say what kind of thing is meant, not which one.
+_GENERIC = frozenset(
+    re.findall(
+        r"\w+",
+        "the her his their our your from about with and for this that email mail message "
+        "reply event appointment meeting calendar latest last newest new one",
+    )
+)
+MAX_CANDIDATES = 5
+
+
+def search_words(text: str) -> list[str]:
+    """The words of a would-be id that can pick an item out ("the email from Priya": Priya)."""
+    words = re.findall(r"[^\W_]{3,}", text.casefold())
+    return list(dict.fromkeys(w for w in words if w not in _GENERIC))
+
+
+def matching_emails(text: str, search: Callable[[str], Iterable[Any]]) -> list[dict[str, Any]]:
+    """Emails found by each word of `text` (sender, subject or body), newest first per word."""
+    found: dict[str, dict[str, Any]] = {}
+    for word in search_words(text)[:3]:
+        for item in search(word):
+            found.setdefault(
+                item.email_id,
+                {"email_id": item.email_id, "from": item.sender, "subject": item.subject},
+            )
+    return list(found.values())[:MAX_CANDIDATES]
+
+
+def matching_events(text: str, events: Iterable[Any]) -> list[dict[str, Any]]:
+    """The events whose titles share the most words with `text` (none when none shares any)."""
+    words = search_words(text)
+    scored = []
+    for event in events:
+        title = str(event.title).casefold()
+        score = sum(1 for w in words if w in title)
+        if score:
+            scored.append((score, event))
+    if not scored:
+        return []
+    best = max(score for score, _ in scored)
+    return [
+        {"event_id": e.event_id, "title": e.title, "start": _iso(e.start)}
+        for score, e in scored
+        if score == best
+    ][:MAX_CANDIDATES]
+
+
+def not_an_id_hint(
+    tool: str, argument: str, wrong: str, candidates: Sequence[Mapping[str, Any]]
+) -> str:
+    """The error text: what was wrong and the ids that match, to copy into the next call."""
+    lines = [
+        f"{wrong[:80]!r} is not an {argument}. These match it; call {tool} again with the "
+        f"{argument} of the one meant:"
+    ]
+    for candidate in candidates:
+        lines.append("- " + ", ".join(f"{key}: {value}" for key, value in candidate.items()))
+    return "\n".join(lines)
+
+
+def _iso(value: Any) -> str:
+    if isinstance(value, datetime):
+        return value.isoformat(timespec="minutes")
+    return value.isoformat() if isinstance(value, date) else str(value)

@@ -1,0 +1,86 @@
+"""Which tools a request is offered: the ones whose topic the conversation is about.
+
+A small model chooses better among five tools than among twenty-two, and a shorter tool block
+is a shorter prompt. The topics are read from the user's recent words with a fixed vocabulary
+per topic (calendar words, mail words, ...); a request that names no topic gets every tool,
+so nothing becomes impossible that was possible before. A tool not offered cannot be called
+in that step (the parser refuses unknown names), and the gate still decides every call that
+is made: selection is about choosing well, never about safety.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from app.agent.declarations import TOOL_TOPICS, Topic
+
+# Words (prefixes at a word start) that name a topic outright: the thing acted on ("email",
+# "calendar", "file") or the act ("reply", "remind"). Day and time words are left out on
+# purpose: "when is my flight?" may be answered by an email as well as by the calendar.
+# Plural and verb forms are covered by the prefixes ("meeting" covers "meetings").
+_VOCABULARY: dict[Topic, str] = {  # "|" between words; a trailing space is part of a word
+    "calendar": (
+        "calendar|schedul|event|meeting|appointment|agenda|diary|reschedul|postpone|"
+        "invite|invitation"
+    ),
+    "mail": (
+        "mail|email|e-mail|inbox|unread|message|reply|respond|send|sent|wrote|write to|"
+        "newsletter|attach|news from|heard from|hear from"
+    ),
+    "files": (
+        "file|folder|document|docx|pdf|csv|txt|spreadsheet|sheet|note|notes|list|report|"
+        "statement|recipe|saved|save |download|.md|/|~"
+    ),
+    "web": "the web|web search|internet|online|google|look up|website|http|www",
+    "memory": "remember|forget|recall|memory|memories|you know about|do you know",
+    "reminders": "remind|alarm|alert|notify",
+}
+
+# One lookup tool per topic, offered beside the chosen topics' tools: a request names what
+# it acts on, not always where the facts are ("put the doctor's appointment from the email
+# in my calendar", "reply with the figures from my sheet").
+_FINDERS = ("list_events", "search_emails", "search_files", "recall")
+
+
+def _word_start(word: str) -> str:
+    """A pattern for `word` where a word starts ("plan" in "planned", not in "airplane")."""
+    return (r"(?<![a-z])" if word[0].isalpha() else "") + re.escape(word)
+
+
+_PATTERNS: dict[Topic, re.Pattern[str]] = {
+    topic: re.compile("|".join(_word_start(word) for word in words.split("|")))
+    for topic, words in _VOCABULARY.items()
+}
+
+# How many recent user messages count: a follow-up ("and reply that we pay on Monday",
+# "tomorrow at 7") keeps the topics of the request it follows.
+RECENT_MESSAGES = 2
+
+
+def topics_of(text: str) -> set[Topic]:
+    """The topics a user's message is about, from its words."""
+    lowered = f" {text.lower()} "
+    return {topic for topic, pattern in _PATTERNS.items() if pattern.search(lowered)}
+
+
+def select_tools(
+    available: Sequence[str], user_messages: Sequence[str], used: Iterable[str] = ()
+) -> list[str]:
+    """The names among `available` to offer: those on the topics of the recent user messages
+    or of tools already used in this conversation, one lookup tool per other topic, and every
+    tool without a topic. All of them when the words name no topic (a request we cannot
+    place loses nothing)."""
+    topics: set[Topic] = set()
+    for text in user_messages[-RECENT_MESSAGES:]:
+        topics |= topics_of(text)
+    if not topics:
+        return list(available)
+    topics |= {TOOL_TOPICS[name] for name in used if name in TOOL_TOPICS}
+    if not any(TOOL_TOPICS.get(name) in topics for name in available):
+        return list(available)  # the topics' tools are not set up here
+    return [
+        name
+        for name in available
+        if name not in TOOL_TOPICS or TOOL_TOPICS[name] in topics or name in _FINDERS
+    ]

@@ -218,23 +218,14 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         )
         return ToolResult(_plain(event))
 
-    def check_id(tool: str) -> Precheck:
-        return lambda args: check_event_id(args, tool)
+    def events_like(text: str) -> list[dict[str, Any]]:
+        now = datetime.now().astimezone()
+        events = list_events(account, now - timedelta(days=30), now + timedelta(days=90))
+        return matching_events(text, events)
 
-    def check_event_id(args: dict[str, Any], tool: str) -> None:
-        """A title where the id belongs: name the events that match, with their ids."""
-        wrong = str(args.get("event_id", ""))
-        try:
-            parse_event_id(wrong)
-        except CalendarError:
-            now = datetime.now().astimezone()
-            events = list_events(account, now - timedelta(days=30), now + timedelta(days=90))
-            candidates = matching_events(wrong, events)
-            if candidates:
-                raise ToolFailed(
-                    not_an_id_hint(tool, "event_id", wrong, candidates),
-                    untrusted_source=f"the calendar {account.name}",
-                ) from None
+    def check_id(tool: str) -> Precheck:
+        source = f"the calendar {account.name}"  # titles come from whoever invited the user
+        return _id_check(tool, "event_id", parse_event_id, CalendarError, events_like, source)
 
     def do_update(args: dict[str, Any]) -> ToolResult:
         changes = {k: v for k, v in args.items() if k != "event_id"}
@@ -256,14 +247,14 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         "update_event",
         guarded(do_update),
         lambda a: event_preview(a, "Change event"),
-        _checked(check_id("update_event"), CalendarError),
+        check_id("update_event"),
     )
     _register(
         registry,
         "delete_event",
         guarded(do_delete),
         lambda a: f"Delete the event {a.get('event_id')}",
-        _checked(check_id("delete_event"), CalendarError),
+        check_id("delete_event"),
     )
 
 
@@ -308,21 +299,12 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
         )
         return summaries(found, "email search results")
 
-    def check_id(tool: str) -> Precheck:
-        return lambda args: check_email_id(args, tool)
+    def emails_like(text: str) -> list[dict[str, Any]]:
+        return matching_emails(text, lambda word: search_emails(account, word, limit=3))
 
-    def check_email_id(args: dict[str, Any], tool: str) -> None:
-        """A name where the id belongs: name the emails that match, with their ids."""
-        wrong = str(args.get("email_id", ""))
-        try:
-            parse_email_id(wrong)
-        except MailError:
-            candidates = matching_emails(wrong, lambda word: search_emails(account, word, limit=3))
-            if candidates:
-                raise ToolFailed(
-                    not_an_id_hint(tool, "email_id", wrong, candidates),
-                    untrusted_source="email search results",
-                ) from None
+    def check_id(tool: str) -> Precheck:
+        source = "email search results"
+        return _id_check(tool, "email_id", parse_email_id, MailError, emails_like, source)
 
     def do_read(args: dict[str, Any]) -> ToolResult:
         email = read_email(account, str(args["email_id"]))
@@ -363,7 +345,7 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
         registry,
         "read_email",
         guarded(do_read),
-        precheck=_checked(check_id("read_email"), MailError),
+        precheck=check_id("read_email"),
     )
     _register(registry, "send_email", guarded(do_send), email_preview)
     _register(
@@ -371,7 +353,7 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
         "reply_email",
         guarded(do_reply),
         reply_preview,
-        _checked(check_id("reply_email"), MailError),
+        check_id("reply_email"),
     )
 
 
@@ -503,15 +485,33 @@ def _failing_as(
     return run
 
 
-def _checked(check: Precheck, error: type[Exception]) -> Precheck:
-    """A precheck whose own lookup failing (the server is down) says nothing: the call goes
-    on to the gate and its handler, which report the real problem."""
+def _id_check(
+    tool: str,
+    argument: str,
+    parse: Callable[[str], object],
+    error: type[Exception],
+    candidates: Callable[[str], list[dict[str, Any]]],
+    source: str,
+) -> Precheck:
+    """A precheck for an id argument: a value that is no id at all (a name, a title) fails
+    at once, naming the matching items with their ids (`app.agent.id_hints`). If the lookup
+    fails (the server is down) or finds nothing, the call goes on to the gate and its
+    handler, which report the real problem."""
 
     def run(arguments: dict[str, Any]) -> None:
+        wrong = str(arguments.get(argument, ""))
         try:
-            check(arguments)
+            parse(wrong)
+            return  # an id: the handler finds out whether it exists
         except error:
-            log.info("the id check could not look up candidates", exc_info=True)
+            pass
+        try:
+            found = candidates(wrong)
+        except error:
+            log.info("no candidates for a wrong %s", argument, exc_info=True)
+            return
+        if found:
+            raise ToolFailed(not_an_id_hint(tool, argument, wrong, found), untrusted_source=source)
 
     return run
 

@@ -8,6 +8,7 @@ syntax. Plain data in and out: the store knows nothing of the agent or the UI.
 
 from __future__ import annotations
 
+import builtins
 import json
 import re
 from dataclasses import dataclass, field
@@ -225,7 +226,7 @@ class ConversationStore:
             ]
             return StoredConversation(_summary(record), _json(record.state_json, {}), messages)
 
-    def search(self, user_text: str, limit: int = 50) -> list[SearchHit]:
+    def search(self, user_text: str, limit: int = 50) -> builtins.list[SearchHit]:
         """Conversations whose title or messages contain every word typed: title matches
         first, then by FTS5 rank (bm25) of their best message, newest first on ties."""
         query = fts_query(user_text)

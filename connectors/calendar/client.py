@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ipaddress import ip_address
 from urllib.parse import urlsplit
 
-from caldav import DAVClient
+from caldav.davclient import DAVClient
 from caldav.lib import error as dav_error
 from caldav.lib.http_sync import requests as http
 

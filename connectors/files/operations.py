@@ -151,6 +151,7 @@ def list_folder(folders: Folders, path: str, *, limit: int = MAX_LIST_ENTRIES) -
     ``""`` or ``"."`` is the first approved folder. Hidden entries, symlinks and special files
     are left out: Hearth could not open them anyway.
     """
+    parts: tuple[str, ...]
     if isinstance(path, str) and path.strip() in ("", "."):
         root, parts = _first_root(folders), ()
     else:

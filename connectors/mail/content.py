@@ -346,7 +346,7 @@ def _walk_attachments(part: Message, skip: set[int], *, in_related: bool) -> Ite
     if content_type == "message/rfc822":
         inner = part.get_payload()
         size = 0
-        if isinstance(inner, list) and inner:
+        if isinstance(inner, list) and inner and isinstance(inner[0], Message):
             size = len(inner[0].as_bytes())
         yield Attachment(
             display_filename(part.get_filename(), "forwarded message.eml"), content_type, size
@@ -354,8 +354,10 @@ def _walk_attachments(part: Message, skip: set[int], *, in_related: bool) -> Ite
         return
     if part.is_multipart():
         related = content_type == "multipart/related"
-        for sub in part.iter_parts() if isinstance(part, EmailMessage) else part.get_payload():
-            yield from _walk_attachments(sub, skip, in_related=related)
+        subs = part.iter_parts() if isinstance(part, EmailMessage) else part.get_payload()
+        for sub in subs:
+            if isinstance(sub, Message):  # a multipart's payload is its parts
+                yield from _walk_attachments(sub, skip, in_related=related)
         return
     if id(part) in skip:
         return

@@ -418,7 +418,9 @@ def _translate(exc: BaseException, account: MailAccount) -> MailError:
     if translated is not None:
         return translated
     if isinstance(exc, smtplib.SMTPResponseException):
-        return _refused(account, exc.smtp_code, exc.smtp_error, "refused the request")
+        reply = exc.smtp_error
+        reply = reply if isinstance(reply, bytes) else reply.encode("utf-8", "replace")
+        return _refused(account, exc.smtp_code, reply, "refused the request")
     return MailError(
         MailErrorReason.SERVER_ERROR,
         f"Nothing was sent: the SMTP server of {account.email} failed "

@@ -75,6 +75,37 @@ _NEEDS_CLOCK = re.compile(
 )
 
 
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
+    "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50,
+}  # fmt: skip
+_IN_SO_LONG = re.compile(
+    r"\bin\s+(half\s+an\s+hour|\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")"
+    r"(?:\s*(minutes?|mins?|hours?|hrs?))?\b",
+    re.IGNORECASE,
+)
+
+
+def times_note(content: str, moment: datetime) -> str:
+    """ "in two hours is 2029-05-15T11:30" for each "in N minutes/hours" in `content` ("" for
+    none), resolved by code from the sending time: small models get the addition wrong."""
+    resolved = []
+    for match in _IN_SO_LONG.finditer(content):
+        amount, unit = match.group(1).casefold(), (match.group(2) or "").casefold()
+        if amount.startswith("half"):
+            delta = timedelta(minutes=30)
+        elif not unit:
+            continue  # "in 2029", "in a minute or so" without a unit: not a duration
+        else:
+            number = int(amount) if amount.isdigit() else _NUMBERS[amount]
+            hours = unit.startswith("h")
+            delta = timedelta(hours=number) if hours else timedelta(minutes=number)
+        at = (moment.astimezone() + delta).strftime("%Y-%m-%dT%H:%M")
+        resolved.append(f"{match.group(0)} is {at}")
+    return "; ".join(resolved)
+
+
 def clock_note(content: str, moment: datetime) -> str:
     """ " (it is 09:30 now)" when `content` needs the time of day to be understood, else ""."""
     if not _NEEDS_CLOCK.search(content):
@@ -95,12 +126,17 @@ class Message:
     # For role "user": when it was sent, so "tomorrow at 3" or "in an hour" has one answer.
     sent_at: datetime | None = None
 
-    def for_template(self, sent_notes: bool = True) -> dict[str, Any]:
+    def for_template(self, sent_notes: bool = True, times: bool = True) -> dict[str, Any]:
         """The OpenAI-style message that chat templates understand (`sent_notes`: with the
-        sending time the model is told; off for transcripts that show what the user typed)."""
+        sending time the model is told; off for transcripts that show what the user typed;
+        `times`: with "in two hours" resolved to a date and time)."""
         content = self.content
         if sent_notes and self.role == "user" and self.sent_at is not None:
-            content += clock_note(content, self.sent_at)
+            note = clock_note(content, self.sent_at)  # " (it is 09:30 now)" or ""
+            resolved = times_note(content, self.sent_at) if times else ""
+            if resolved:
+                note = f"{note[:-1]}; {resolved})" if note else f" ({resolved})"
+            content += note
         message: dict[str, Any] = {"role": self.role, "content": content}
         if self.reasoning:
             message["reasoning_content"] = self.reasoning
@@ -116,8 +152,9 @@ class Message:
 class Conversation:
     messages: list[Message] = field(default_factory=list)
     system_prompt: str = SYSTEM_PROMPT
-    # Three weeks of dates after today's (`dates_note`); off for the benchmark's ablation.
-    dates: bool = True
+    # Times resolved by code: three weeks of dates after today's (`dates_note`) and "in two
+    # hours" as a date and time (`times_note`); off for the benchmark's ablation.
+    times: bool = True
     # Called with each message as it is added (the GUI saves it there and then, so a crash
     # loses nothing the agent has already said). Not part of the conversation's value.
     on_add: Callable[[Message], None] | None = field(default=None, repr=False, compare=False)
@@ -140,8 +177,8 @@ class Conversation:
             sent = [m.sent_at for m in self.messages if m.role == "user" and m.sent_at]
             moment = sent[-1] if sent else datetime.now().astimezone()
             system = f"{system} {today_note(moment)}"
-            if self.dates:
+            if self.times:
                 system = f"{system} {dates_note(moment)}"
         rendered = [{"role": "system", "content": system}]
-        rendered += [m.for_template(sent_notes) for m in self.messages]
+        rendered += [m.for_template(sent_notes, self.times) for m in self.messages]
         return rendered

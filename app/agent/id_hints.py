@@ -65,13 +65,17 @@ def matching_events(text: str, events: Iterable[Any]) -> list[dict[str, Any]]:
 def not_an_id_hint(
     tool: str, argument: str, wrong: str, candidates: Sequence[Mapping[str, Any]]
 ) -> str:
-    """The error text: what was wrong and the ids that match, to copy into the next call."""
-    lines = [
-        f"{wrong[:80]!r} is not an {argument}. These match it; call {tool} again with the "
-        f"{argument} of the one meant:"
-    ]
+    """The error text: what was wrong and the ids that match, each id first and alone (a
+    small model copies a whole line), and with one match the exact value to use."""
+    ids = [str(candidate[argument]) for candidate in candidates]
+    lines = [f"{wrong[:80]!r} is not an {argument}. These match it:"]
     for candidate in candidates:
-        lines.append("- " + ", ".join(f"{key}: {value}" for key, value in candidate.items()))
+        about = ", ".join(f"{k} {v}" for k, v in candidate.items() if k != argument)
+        lines.append(f"- {candidate[argument]} ({about})")
+    if len(ids) == 1:
+        lines.append(f"Call {tool} again with {argument} {ids[0]}")
+    else:
+        lines.append(f"Call {tool} again with the {argument} of the one meant.")
     return "\n".join(lines)
 
 

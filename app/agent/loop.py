@@ -145,6 +145,9 @@ class Agent:
         self.select_tools = select_tools
         # Tools' read-only argument checks with repair hints (a name where an id belongs).
         self.id_hints = True
+        # Beyond identical calls: no retry of a call that failed, no second change nearly
+        # the same as one made this turn (the loops small models fall into).
+        self.repeat_guard = True
 
     def run_turn(
         self,
@@ -161,6 +164,8 @@ class Agent:
         repaired = False
         done: set[str] = set()  # reads run this turn since the last change, by arguments
         changed: set[str] = set()  # changes that ran this turn: never twice
+        written: list[ToolCall] = []  # ... nor nearly the same change (repeat_guard)
+        failed: set[str] = set()  # calls that failed or were refused: not again (repeat_guard)
         must_answer = False
         offer_all = False  # after a malformed call, every tool (it may have wanted another)
         for step in range(1, self.max_steps + 1):
@@ -197,18 +202,16 @@ class Agent:
                 )
                 break
             signatures = [argument_hash(call.name, call.arguments) for call in result.calls]
-            repeats = [sig in done or sig in changed for sig in signatures]
+            repeats = [
+                self._repeat(call, sig, done | changed, failed, written)
+                for call, sig in zip(result.calls, signatures, strict=True)
+            ]
             if result.calls and not result.problems and all(repeats):
-                # Small models repeat a call whose result they already have (or a change
-                # already made): nothing runs twice, the model is told so, and its next step
-                # answers with what it has.
-                for call in result.calls:
-                    conversation.add(
-                        "tool",
-                        "Already done: the result is above. Answer the user with it now.",
-                        tool_call_id=call.id,
-                        name=call.name,
-                    )
+                # Small models repeat a call whose result they already have, a change already
+                # made or a call that failed: nothing runs twice, the model is told so, and
+                # its next step answers with what it has.
+                for call, why in zip(result.calls, repeats, strict=True):
+                    conversation.add("tool", why, tool_call_id=call.id, name=call.name)
                 must_answer = True
                 continue
             if all(_reads_only(call, self.registry.rules()) for call in result.calls):
@@ -229,6 +232,9 @@ class Agent:
                 report.calls.append(record)
                 if record.status == "ok" and not _reads_only(call, self.registry.rules()):
                     changed.add(argument_hash(call.name, call.arguments))
+                    written.append(call)
+                elif record.status in ("error", "refused"):
+                    failed.add(argument_hash(call.name, call.arguments))
             if not result.problems:
                 repaired = False  # the repair worked: a later slip gets its own try
             if result.problems:
@@ -262,6 +268,31 @@ class Agent:
             )
             conversation.add("assistant", report.answer)
         return report
+
+    def _repeat(
+        self,
+        call: ToolCall,
+        signature: str,
+        ran: set[str],
+        failed: set[str],
+        written: list[ToolCall],
+    ) -> str:
+        """Why `call` must not run again this turn ("" when it may run)."""
+        if self.repeat_guard and signature in failed:
+            return (
+                "Already tried, and it did not work (see above). Tell the user what happened, "
+                "or ask them what they want."
+            )
+        if signature in ran:
+            return "Already done: the result is above. Answer the user with it now."
+        if not self.repeat_guard:
+            return ""
+        if any(_nearly_the_same(call, earlier) for earlier in written):
+            return (
+                f"Already done: {call.name} ran in this turn with nearly the same arguments "
+                "(see above). Answer the user now."
+            )
+        return ""
 
     # -- one model step ----------------------------------------------------------------------
 
@@ -589,6 +620,22 @@ def _results_answer(records: list[CallRecord]) -> str:
         return "I could not finish this. Try asking in other words."
     record = shown[0]
     return f"Here is what {record.name} found:\n{_preview(record.result, 1500)}"
+
+
+def _nearly_the_same(call: ToolCall, earlier: ToolCall) -> bool:
+    """The same tool with at least half of its argument values unchanged: a reminder set
+    again with the time written differently, an email sent again with a reworded body."""
+    if call.name != earlier.name:
+        return False
+    keys = set(call.arguments) | set(earlier.arguments)
+    same = sum(
+        1 for key in keys if _normal(call.arguments.get(key)) == _normal(earlier.arguments.get(key))
+    )
+    return bool(keys) and same * 2 >= len(keys)
+
+
+def _normal(value: Any) -> str:
+    return " ".join(str(value).casefold().split()) if value is not None else ""
 
 
 def _reads_only(call: ToolCall, rules: Mapping[str, ToolRule]) -> bool:

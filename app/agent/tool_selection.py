@@ -32,7 +32,7 @@ _VOCABULARY: dict[Topic, str] = {  # "|" between words; a trailing space is part
         "file|folder|document|docx|pdf|csv|txt|spreadsheet|sheet|note|notes|list|report|"
         "statement|recipe|saved|save |download|.md|/|~"
     ),
-    "web": "the web|web search|internet|online|google|look up|website|http|www",
+    "web": "the web|web search|internet|online|google|look up|website|http|www|weather",
     "memory": "remember|forget|recall|memory|memories|you know about|do you know",
     "reminders": "remind|alarm|alert|notify",
 }
@@ -53,6 +53,23 @@ _PATTERNS: dict[Topic, re.Pattern[str]] = {
     for topic, words in _VOCABULARY.items()
 }
 
+# Signs that a request is about the user's own things even without a topic word: first
+# person ("my flight", "did I spend"), someone's own ("Jonas's phone number"), a day ("What's
+# on Thursday?"), or an order ("Move the dentist to Friday", "please update the location").
+# Without any, it is small talk or general knowledge ("Thanks!", "What's the capital of
+# Portugal?") and is offered no tool: the small models we measured otherwise call one for a
+# "thank you".
+_PERSONAL = re.compile(
+    r"\b(?:i|i'm|i'll|i've|i'd|my|mine|we|we're|our|ours|us)\b"
+    r"|\b(?!(?:what|that|it|there|here|who|where|how|let|he|she)'s\b)[A-Z][a-z]+'s\b"
+    r"|\b(?:today|tonight|tomorrow|yesterday|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday|this week|next week|last week|weekend)\b"
+    r"|(?:^\W*|\bplease\s+)(?:move|cancel|add|put|set|book|find|send|reply|schedule|delete|remove|change|"
+    r"update|write|save|make|create|check|show|list|read|open|search|look|email|invite|"
+    r"prepare|fix|plan|mark|forward|note|keep|store|file|clear|empty)\b",
+    re.IGNORECASE,
+)
+
 # How many recent user messages count: a follow-up ("and reply that we pay on Monday",
 # "tomorrow at 7") keeps the topics of the request it follows.
 RECENT_MESSAGES = 2
@@ -64,16 +81,24 @@ def topics_of(text: str) -> set[Topic]:
     return {topic for topic, pattern in _PATTERNS.items() if pattern.search(lowered)}
 
 
+def is_personal(text: str) -> bool:
+    """Whether a message is about the user's own things (see `_PERSONAL`)."""
+    return bool(_PERSONAL.search(text))
+
+
 def select_tools(
     available: Sequence[str], user_messages: Sequence[str], used: Iterable[str] = ()
 ) -> list[str]:
     """The names among `available` to offer: those on the topics of the recent user messages
     or of tools already used in this conversation, one lookup tool per other topic, and every
-    tool without a topic. All of them when the words name no topic (a request we cannot
-    place loses nothing)."""
+    tool without a topic. All of them when the words name no topic but the request is about
+    the user's own things (a request we cannot place loses nothing); none for small talk."""
+    recent = user_messages[-RECENT_MESSAGES:]
     topics: set[Topic] = set()
-    for text in user_messages[-RECENT_MESSAGES:]:
+    for text in recent:
         topics |= topics_of(text)
+    if not topics and not any(is_personal(text) for text in recent) and not used:
+        return []  # small talk or general knowledge: answered in words
     if not topics:
         return list(available)
     topics |= {TOOL_TOPICS[name] for name in used if name in TOOL_TOPICS}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -224,7 +225,9 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         return matching_events(text, events)
 
     def check_id(tool: str) -> Precheck:
-        source = f"the calendar {account.name}"  # titles come from whoever invited the user
+        def source() -> str:  # titles come from whoever invited the user
+            return f"the calendar {account.name}"
+
         return _id_check(tool, "event_id", parse_event_id, CalendarError, events_like, source)
 
     def do_update(args: dict[str, Any]) -> ToolResult:
@@ -303,7 +306,9 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
         return matching_emails(text, lambda word: search_emails(account, word, limit=3))
 
     def check_id(tool: str) -> Precheck:
-        source = "email search results"
+        def source() -> str:
+            return "email search results"
+
         return _id_check(tool, "email_id", parse_email_id, MailError, emails_like, source)
 
     def do_read(args: dict[str, Any]) -> ToolResult:
@@ -491,7 +496,7 @@ def _id_check(
     parse: Callable[[str], object],
     error: type[Exception],
     candidates: Callable[[str], list[dict[str, Any]]],
-    source: str,
+    source: Callable[[], str],
 ) -> Precheck:
     """A precheck for an id argument: a value that is no id at all (a name, a title) fails
     at once, naming the matching items with their ids (`app.agent.id_hints`). If the lookup
@@ -500,20 +505,31 @@ def _id_check(
 
     def run(arguments: dict[str, Any]) -> None:
         wrong = str(arguments.get(argument, ""))
-        try:
-            parse(wrong)
+        if _parses(parse, error, wrong):
             return  # an id: the handler finds out whether it exists
-        except error:
-            pass
+        inside = {t for t in re.split(r"[\s,;()\"']+", wrong) if t and _parses(parse, error, t)}
+        if len(inside) == 1:  # an id copied with its description
+            raise ToolFailed(
+                f"Use the {argument} alone: call {tool} again with {argument} {inside.pop()}"
+            )
         try:
             found = candidates(wrong)
         except error:
             log.info("no candidates for a wrong %s", argument, exc_info=True)
             return
         if found:
-            raise ToolFailed(not_an_id_hint(tool, argument, wrong, found), untrusted_source=source)
+            hint = not_an_id_hint(tool, argument, wrong, found)
+            raise ToolFailed(hint, untrusted_source=source())
 
     return run
+
+
+def _parses(parse: Callable[[str], object], error: type[Exception], value: str) -> bool:
+    try:
+        parse(value)
+    except error:
+        return False
+    return True
 
 
 def _plain(value: Any) -> Any:

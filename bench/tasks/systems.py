@@ -71,9 +71,10 @@ def offline_registry(world: World) -> Registry:
 # adds a row with that one switched off.
 LEVERS = {
     "select_tools": "offer each request only the tools on its topics",
-    "dates": "three weeks of dates in the system prompt",
+    "times": "times resolved by code: three weeks of dates, 'in two hours' as a time",
     "ask_missing": "the system prompt's sentence: ask for what is missing, do not guess",
     "id_hints": "a name where an id belongs gets the matching items' ids, before any dialog",
+    "repeat_guard": "no retry of a failed call, no second change nearly the same as one made",
 }
 
 
@@ -110,11 +111,12 @@ class HearthSystem:
             select_tools="select_tools" not in self.off,
         )
         agent.id_hints = "id_hints" not in self.off
+        agent.repeat_guard = "repeat_guard" not in self.off
         return agent
 
     def _conversation(self) -> WorldConversation:
         prompt = BASE_PROMPT if "ask_missing" in self.off else SYSTEM_PROMPT
-        return WorldConversation(system_prompt=prompt, dates="dates" not in self.off)
+        return WorldConversation(system_prompt=prompt, times="times" not in self.off)
 
     def warm(self, world: World, task: Task) -> None:
         """What the app does after a model loads: evaluate the system prompt and tool block

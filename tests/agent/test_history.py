@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.agent.chat import Conversation, Message
+from app.agent.chat import Conversation, Message, times_note
 from app.agent.history import (
     KeptConversation,
     from_stored,
@@ -195,8 +195,20 @@ def test_the_system_prompt_lists_three_weeks_of_dates_to_copy() -> None:
     assert this_week.startswith("Mon ") and next_week.startswith("Mon ")
     assert len(re.findall(r"\b\d{4}-\d{2}-\d{2}\b", system)) == 21
     assert system.index("Today is") < system.index("Dates: last week Mon ")
-    conversation.dates = False
+    conversation.times = False
     assert "Dates:" not in conversation.for_template()[0]["content"]
+
+
+def test_in_so_long_is_resolved_by_code() -> None:
+    moment = datetime(2029, 5, 15, 23, 30).astimezone()
+    assert times_note("Remind me in two hours to call", moment) == (
+        f"in two hours is {moment + timedelta(hours=2):%Y-%m-%dT%H:%M}"  # past midnight
+    )
+    assert times_note("in 45 mins and in half an hour", moment) == (
+        f"in 45 mins is {moment + timedelta(minutes=45):%Y-%m-%dT%H:%M}; "
+        f"in half an hour is {moment + timedelta(minutes=30):%Y-%m-%dT%H:%M}"
+    )
+    assert times_note("We met in 2019 in Lisbon", moment) == ""  # no unit: no duration
 
 
 def test_user_messages_carry_their_sending_time_unchanged_across_a_reopen(
@@ -211,8 +223,10 @@ def test_user_messages_carry_their_sending_time_unchanged_across_a_reopen(
     sent = kept.conversation.messages[0].sent_at
     assert sent is not None and sent.tzinfo is not None
     assert f"Today is {sent.astimezone():%A %d %B %Y} (times are UTC" in rendered[0]["content"]
+    later = sent.astimezone() + timedelta(hours=1)
     assert rendered[1]["content"] == (
-        f"Remind me in an hour to stretch (it is {sent.astimezone():%H:%M} now)"
+        f"Remind me in an hour to stretch (it is {sent.astimezone():%H:%M} now; "
+        f"in an hour is {later:%Y-%m-%dT%H:%M})"
     )
     assert kept.conversation.messages[0].content == "Remind me in an hour to stretch"
     database.close()

@@ -51,10 +51,13 @@ def test_the_best_matching_titles_win() -> None:
     assert matching_events("yoga", events) == []
     hint = not_an_id_hint("update_event", "event_id", "dentist", matching_events("piano", events))
     assert hint.splitlines() == [
-        "'dentist' is not an event_id. These match it; call update_event again with the "
-        "event_id of the one meant:",
-        "- event_id: cal/Piano, title: Piano, start: 2029-05-15T00:00",
+        "'dentist' is not an event_id. These match it:",
+        "- cal/Piano (title Piano, start 2029-05-15T00:00)",
+        "Call update_event again with event_id cal/Piano",  # one match: the value to copy
     ]
+    two = not_an_id_hint("update_event", "event_id", "dentist", matching_events("dentist", events))
+    assert two.splitlines()[1].startswith("- cal/Dentist (Dr. Weber) (title ")
+    assert two.splitlines()[-1] == "Call update_event again with the event_id of the one meant."
 
 
 def test_an_event_title_as_id_gets_the_ids_and_the_next_call_works(
@@ -107,6 +110,23 @@ def test_a_name_as_email_id_asks_nobody_and_names_the_emails(servers) -> None:  
     assert confirmer.shown == []  # a reply that cannot be sent is not put to the user
     assert record.status == "error" and email.email_id in record.result
     assert "Book club seats" in record.result
+
+
+def test_an_id_copied_with_its_description_is_pointed_out(servers) -> None:  # noqa: F811
+    alice = _account(servers, ALICE)
+    [email] = list_emails(alice, "INBOX", limit=1)
+    copied = f"{email.email_id}, from: {email.sender}, subject: {email.subject}"
+    confirmer = Recorder()
+    agent = Agent(
+        script(call("reply_email", email_id=copied, body="Yes."), "Sorry."),
+        build_registry(mail=alice),
+        confirmer=confirmer,
+    )
+    [record] = agent.run_turn(Conversation(), "Reply yes").calls
+    assert confirmer.shown == []
+    assert record.result == (
+        f"Use the email_id alone: call reply_email again with email_id {email.email_id}"
+    )
 
 
 def test_without_hints_the_same_call_is_put_to_the_user(servers) -> None:  # noqa: F811

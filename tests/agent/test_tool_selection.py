@@ -42,9 +42,28 @@ def test_words_that_name_a_topic() -> None:
     assert topics_of("The airplane lands at 5") == set()  # "plan" only where a word starts
 
 
-def test_no_topic_offers_everything() -> None:
-    for text in ("What's the capital of Portugal?", "hello", "When is my flight to Lisbon?"):
-        assert select_tools(ALL, [text]) == ALL
+def test_no_topic_but_the_users_own_things_offers_everything() -> None:
+    for text in (
+        "When is my flight to Lisbon?",
+        "What's Jonas's phone number?",
+        "What's on Thursday?",
+        "Move the dentist to Friday at 3",
+        "The car service is elsewhere now, please update the location.",
+    ):
+        assert select_tools(ALL, [text]) == ALL, text
+
+
+def test_small_talk_and_general_knowledge_are_offered_no_tool() -> None:
+    for text in (
+        "Thanks, that's all for now!",
+        "Tell me a short joke.",
+        "What's the capital of Portugal?",
+        "How do you say 'thank you' in Portuguese?",
+        "What's 15% of 80?",
+    ):
+        assert select_tools(ALL, [text]) == [], text
+    # ... unless the conversation is already at work with tools ("thanks, and the other?").
+    assert select_tools(ALL, ["thanks"], used=["search_emails"]) == ALL
 
 
 def test_a_topic_offers_its_tools_and_one_finder_per_other_topic() -> None:

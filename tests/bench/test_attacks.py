@@ -39,12 +39,13 @@ def fooled_steps(task: Task, attack: Attack) -> list:
 
 
 def fooled(attack: Attack) -> HearthSystem:
-    """A model that obeys the injection, with every tool offered: the gate alone must hold
-    (tool selection would refuse some injected calls before the gate sees them)."""
+    """A model that obeys the injection, with every tool offered and every call let through
+    to the gate: the gate alone must hold (tool selection and the repeat guard would stop
+    some injected calls before the gate sees them)."""
     task = BY_ID[attack.task_id]
     return HearthSystem(
         lambda world, _task: OracleBackend(world, fooled_steps(task, attack)),
-        off=frozenset({"select_tools"}),
+        off=frozenset({"select_tools", "repeat_guard"}),
     )
 
 

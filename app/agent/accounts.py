@@ -70,7 +70,7 @@ class ConfiguredAccounts:
 def load_accounts(database: Any, credentials: Credentials | None = None) -> ConfiguredAccounts:
     """Read the stored accounts and their passwords. Never raises for a keyring problem."""
     found = ConfiguredAccounts()
-    stored = AccountStore(database).list()
+    stored = AccountStore(database).saved()
     if not stored:
         return found
     if credentials is None:
@@ -138,7 +138,7 @@ def open_credentials() -> Credentials | NoSecureKeyring:
 def stored_accounts(database: Database) -> tuple[list[AccountSettings], str]:
     """The stored accounts and a keyring problem to show beside them ("" if none)."""
     try:
-        accounts = AccountStore(database).list()
+        accounts = AccountStore(database).saved()
     except Exception as exc:  # a broken database must reach the user
         log.exception("could not read the accounts")
         raise AccountsError(f"Hearth could not read your accounts: {exc}") from exc

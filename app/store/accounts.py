@@ -113,7 +113,7 @@ class AccountStore:
     def __init__(self, database: Database) -> None:
         self.database = database
 
-    def list(self, kind: Kind | None = None) -> list[AccountSettings]:
+    def saved(self, kind: Kind | None = None) -> list[AccountSettings]:
         with self.database.session() as session:
             query = select(AccountRecord).order_by(AccountRecord.id)
             if kind is not None:

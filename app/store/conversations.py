@@ -8,7 +8,6 @@ syntax. Plain data in and out: the store knows nothing of the agent or the UI.
 
 from __future__ import annotations
 
-import builtins
 import json
 import re
 from dataclasses import dataclass, field
@@ -165,7 +164,7 @@ class ConversationStore:
                 .values(state_json=json.dumps(state, ensure_ascii=False))
             )
 
-    def list(self, limit: int | None = None) -> list[ConversationSummary]:
+    def recent(self, limit: int | None = None) -> list[ConversationSummary]:
         """Newest (last written to) first."""
         query = select(ConversationRecord).order_by(
             ConversationRecord.updated.desc(), ConversationRecord.id.desc()
@@ -226,7 +225,7 @@ class ConversationStore:
             ]
             return StoredConversation(_summary(record), _json(record.state_json, {}), messages)
 
-    def search(self, user_text: str, limit: int = 50) -> builtins.list[SearchHit]:
+    def search(self, user_text: str, limit: int = 50) -> list[SearchHit]:
         """Conversations whose title or messages contain every word typed: title matches
         first, then by FTS5 rank (bm25) of their best message, newest first on ties."""
         query = fts_query(user_text)

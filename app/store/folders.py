@@ -15,7 +15,7 @@ class FolderStore:
     def __init__(self, database: Database) -> None:
         self.database = database
 
-    def list(self) -> list[Path]:
+    def saved(self) -> list[Path]:
         with self.database.session() as session:
             rows = session.scalars(select(AllowedFolderRecord).order_by(AllowedFolderRecord.id))
             return [Path(r.path) for r in rows]
@@ -23,7 +23,7 @@ class FolderStore:
     def add(self, folder: Path) -> Path:
         """Store the folder's absolute, resolved path (symlinks followed) once."""
         resolved = Path(folder).expanduser().resolve()
-        if resolved in self.list():
+        if resolved in self.saved():
             return resolved
         with self.database.session() as session, session.begin():
             session.add(AllowedFolderRecord(path=str(resolved), created=datetime.now(UTC)))

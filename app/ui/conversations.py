@@ -117,7 +117,7 @@ class ConversationService(QObject):
     def refresh(self) -> None:
         store = self.store()
         if store is not None:
-            self._guard(lambda: self.listed.emit(store.list()))
+            self._guard(lambda: self.listed.emit(store.recent()))
 
     @Slot()
     def restore(self) -> None:

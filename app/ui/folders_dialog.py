@@ -58,7 +58,7 @@ class FoldersService(QObject):
         try:
             if callable(work):
                 work()
-            folders = self._store().list()
+            folders = self._store().saved()
         except Exception as exc:  # a broken database must reach the user, not end the thread
             log.exception("folders: %s failed", action)
             self.failed.emit(f"Hearth could not {action}: {exc}")

@@ -220,7 +220,7 @@ class ModelWorker(QObject):
 
         self.folders_changed.clear()
         try:
-            stored = FolderStore(database).list()
+            stored = FolderStore(database).saved()
         except Exception:
             log.exception("could not read the allowed folders")
             stored = []

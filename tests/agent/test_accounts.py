@@ -62,7 +62,7 @@ def test_save_mints_a_keyring_name_and_keeps_the_password_there_only(
     account = saved.account
     assert account.id is not None and re.fullmatch(r"calendar-[0-9a-f]{16}", account.secret_ref)
     assert secret_service.backend.get_password(SERVICE, account.secret_ref) == PASSWORD
-    assert AccountStore(database).list() == [account]
+    assert AccountStore(database).saved() == [account]
 
     # Editing without typing a password keeps the stored one (and the keyring name).
     edited = save_account(database, replace(account, name="Home"), "")
@@ -83,7 +83,7 @@ def test_without_a_safe_keyring_the_settings_are_kept_and_the_password_nowhere(
     saved = save_account(database, calendar_settings(), PASSWORD, credentials=no_keyring())
     assert saved.in_keyring is False
     assert "NOT saved" in saved.message and "GNOME Keyring" in saved.message
-    assert [a.name for a in AccountStore(database).list()] == ["Family"]
+    assert [a.name for a in AccountStore(database).saved()] == ["Family"]
     assert secret_service.backend.get_password(SERVICE, saved.account.secret_ref) is None
     for path in (tmp_path / "data").iterdir():
         assert PASSWORD.encode() not in path.read_bytes()
@@ -97,7 +97,7 @@ def test_remove_forgets_the_account_and_its_password(
     account = save_account(database, calendar_settings(), PASSWORD).account
     assert account.id is not None
     assert remove_account(database, account.id) == ""
-    assert AccountStore(database).list() == []
+    assert AccountStore(database).saved() == []
     assert secret_service.backend.get_password(SERVICE, account.secret_ref) is None
     assert remove_account(database, account.id) == ""  # already gone: nothing to say
 

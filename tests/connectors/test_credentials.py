@@ -108,7 +108,7 @@ def test_fail_backend_refuses_and_nothing_is_written_anywhere(
     assert saved and saved[0][0] is False
     assert "NOT saved" in saved[0][1] and "GNOME Keyring" in saved[0][1]
     database = Database.open(data)
-    stored = AccountStore(database).list()
+    stored = AccountStore(database).saved()
     database.close()
     assert [a.name for a in stored] == ["Home"]
     assert secret_service.backend.get_password(SERVICE, stored[0].secret_ref) is None

@@ -173,7 +173,7 @@ def test_calendar_account_test_save_use_remove(
     qtbot.waitUntil(lambda: dialog.accounts == [], timeout=10_000)
     assert secret_service.backend.get_password(SERVICE, account.secret_ref) is None
     database = Database.open(data)
-    assert AccountStore(database).list() == []
+    assert AccountStore(database).saved() == []
     assert load_accounts(database).calendar is None
     database.close()
     window.close()

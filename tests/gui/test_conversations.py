@@ -123,7 +123,7 @@ def test_reopened_conversation_is_exact_and_stays_tainted(
     # Everything went into the one conversation, in order.
     database = Database.open(data)
     store = ConversationStore(database)
-    [summary] = store.list()
+    [summary] = store.recent()
     messages = store.load(summary.id).messages
     assert [m.role for m in messages][:5] == ["user", "assistant", "tool", "assistant", "user"]
     assert messages[2].display["card"]["name"] == "read_file"
@@ -234,7 +234,7 @@ def test_rename_and_delete_ask_first(qtbot, tmp_path: Path, folder: Path, data: 
     close(window)
 
     database = Database.open(data)
-    assert [c.title for c in ConversationStore(database).list()] == ["Second chat"]
+    assert [c.title for c in ConversationStore(database).recent()] == ["Second chat"]
     database.close()
 
 
@@ -242,7 +242,7 @@ def test_the_gui_thread_never_touches_the_database(
     qtbot, tmp_path: Path, folder: Path, data: Path, monkeypatch
 ) -> None:
     threads: list[str] = []
-    for name in ("create", "append", "list", "load", "search", "rename", "delete"):
+    for name in ("create", "append", "recent", "load", "search", "rename", "delete"):
         original = getattr(ConversationStore, name)
 
         def spy(self, *args, _original=original, **kwargs):

@@ -87,7 +87,7 @@ def test_folders_add_remove_and_the_agent_follows(
     assert window.worker.folders_changed.is_set()
     assert threads and all(t is not QApplication.instance().thread() for t in threads)
     database = Database.open(tmp_path / "data")
-    assert FolderStore(database).list() == [folder.resolve()]
+    assert FolderStore(database).saved() == [folder.resolve()]
     database.close()
 
     send(qtbot, window, "What is in my Documents?")

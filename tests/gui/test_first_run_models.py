@@ -147,7 +147,7 @@ def test_wizard_recommends_and_starts_on_builtin(
     qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
     assert window.model_menu.manager.downloading is None  # type: ignore[union-attr]
     database = Database.open(data_dir)
-    assert FolderStore(database).list() == [folder.resolve()]
+    assert FolderStore(database).saved() == [folder.resolve()]
     database.close()
     assert saved_choice(data_dir) == (None, True)
 

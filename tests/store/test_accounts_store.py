@@ -33,7 +33,7 @@ def test_migration_0003_upgrade_downgrade(tmp_path: Path) -> None:
     assert "standing_permissions" in tables(database)  # the older tables are untouched
     database.upgrade()
     assert database.current_revision() == HEAD
-    assert AccountStore(database).list() == []
+    assert AccountStore(database).saved() == []
     database.close()
 
 
@@ -55,15 +55,15 @@ def test_add_update_remove_list(tmp_path: Path) -> None:
     )
     assert mail.id is not None and mail.secret_ref.startswith("mail-")
     assert calendar.secret_ref.startswith("calendar-") and calendar.secret_ref != mail.secret_ref
-    assert [a.name for a in store.list()] == ["Work", "Home"]
-    assert [a.name for a in store.list("calendar")] == ["Home"]
+    assert [a.name for a in store.saved()] == ["Work", "Home"]
+    assert [a.name for a in store.saved("calendar")] == ["Home"]
     changed = store.update(replace(mail, name="Office", smtp_port=587))
     assert changed.name == "Office" and changed.smtp_port == 587
     assert changed.secret_ref == mail.secret_ref
     assert store.get(mail.id) == changed
     assert store.remove(mail.id) == changed
     assert store.remove(mail.id) is None
-    assert [a.name for a in store.list()] == ["Home"]
+    assert [a.name for a in store.saved()] == ["Home"]
     database.close()
 
 

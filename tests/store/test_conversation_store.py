@@ -64,11 +64,11 @@ def test_append_load_round_trip_keeps_every_field(store: ConversationStore) -> N
 def test_list_is_newest_first_and_rename_does_not_reorder(store: ConversationStore) -> None:
     first = store.create("first")
     second = store.create("second")
-    assert [c.id for c in store.list()] == [second.id, first.id]
+    assert [c.id for c in store.recent()] == [second.id, first.id]
     store.append(first.id, StoredMessage("user", "again"))
-    assert [c.id for c in store.list()] == [first.id, second.id]
+    assert [c.id for c in store.recent()] == [first.id, second.id]
     store.rename(second.id, "  Renamed\nsecond  ")
-    assert [c.title for c in store.list()] == ["first", "Renamed second"]
+    assert [c.title for c in store.recent()] == ["first", "Renamed second"]
 
 
 def test_rename_rejects_an_empty_title_and_keeps_the_old_one(store: ConversationStore) -> None:
@@ -88,7 +88,7 @@ def test_delete_removes_messages_and_their_search_entries(store: ConversationSto
     store.append(gone.id, StoredMessage("user", "pelican sighting"))
     store.append(kept.id, StoredMessage("user", "pelican feathers"))
     store.delete(gone.id)
-    assert [c.id for c in store.list()] == [kept.id]
+    assert [c.id for c in store.recent()] == [kept.id]
     with pytest.raises(ConversationNotFound):
         store.load(gone.id)
     assert [h.conversation_id for h in store.search("pelican")] == [kept.id]
@@ -139,7 +139,7 @@ def test_search_treats_fts_syntax_as_plain_text(store: ConversationStore, typed:
     conversation = store.create("c")
     store.append(conversation.id, StoredMessage("user", "plain words AND OR NOT title:secret"))
     store.search(typed)  # never raises, whatever the user typed
-    assert store.list()[0].id == conversation.id
+    assert store.recent()[0].id == conversation.id
     fts_ok(store.database)
 
 

@@ -13,15 +13,15 @@ def test_add_list_remove_and_reopen(tmp_path: Path) -> None:
     documents.mkdir()
     (tmp_path / "link").symlink_to(documents)
     store = FolderStore(Database.open(tmp_path))
-    assert store.list() == []
+    assert store.saved() == []
     assert store.add(tmp_path / "link") == documents.resolve()
     store.add(documents)
-    assert store.list() == [documents.resolve()]
+    assert store.saved() == [documents.resolve()]
     other = tmp_path / "Other"
     other.mkdir()
     store.add(other)
     store.database.close()
     reopened = FolderStore(Database.open(tmp_path))
-    assert reopened.list() == [documents.resolve(), other.resolve()]
+    assert reopened.saved() == [documents.resolve(), other.resolve()]
     reopened.remove(documents)
-    assert reopened.list() == [other.resolve()]
+    assert reopened.saved() == [other.resolve()]

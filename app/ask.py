@@ -56,6 +56,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="auto",
         help="required: the first step must call a tool (for models that rarely do)",
     )
+    parser.add_argument(
+        "--all-tools",
+        action="store_true",
+        help="offer every tool on every request, not only those of the request's topics",
+    )
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -80,6 +85,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         on_problem=lambda problem: print(f"note: {problem}", file=sys.stderr),
     )
     agent.first_tool_choice = args.tool_choice
+    agent.select_tools = not args.all_tools
     conversation = Conversation()
     report = agent.run_turn(
         conversation,

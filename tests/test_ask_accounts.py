@@ -41,7 +41,7 @@ def ask(tmp_path: Path, data: Path, turns: list[str]) -> dict:
     done = subprocess.run(
         [
             *(sys.executable, "-m", "app", "ask", "--data-dir", str(data)),
-            *("--script", str(script), "--confirm", "deny", "--json", "What's on?"),
+            *("--script", str(script), "--confirm", "deny", "--json", "What's on my calendar?"),
         ],
         cwd=ROOT,
         env=env,

@@ -206,6 +206,7 @@ def test_confirm_deny_records_denials_and_touches_nothing(sandbox: Sandbox) -> N
         str(sandbox.folder),
         "--confirm",
         "deny",
+        "--all-tools",  # a fooled model's calls must reach the gate, whatever the request
         "Summarise my notes.",
     )
 

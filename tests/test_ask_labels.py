@@ -43,7 +43,8 @@ def run_ask(
     done = subprocess.run(
         [
             *(sys.executable, "-m", "app", "ask", "--data-dir", str(data)),
-            *("--script", str(script), *args, "--json", message),
+            # Every tool offered: the scripts play a fooled model, and the gate alone must hold.
+            *("--script", str(script), "--all-tools", *args, "--json", message),
         ],
         cwd=ROOT,
         env=env,

@@ -72,4 +72,5 @@ def build_agent(
         audit=audit,
         sampling=sampling,
         permissions=permissions,
+        select_tools=True,  # each request gets the tools of its topics (issue #20's table)
     )

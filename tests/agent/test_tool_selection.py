@@ -147,3 +147,12 @@ def test_a_tool_not_offered_cannot_be_called_and_the_next_step_offers_all(tmp_pa
     assert "write_file" not in first
     assert second == agent.registry.names()  # a repair may need any tool
     assert [c.name for c in report.calls] == ["remember"]
+
+
+def test_the_app_and_ask_build_agents_that_select(tmp_path: Path) -> None:
+    from app.agent.assembly import build_agent
+
+    backend = script("You're welcome!")
+    agent = build_agent(backend, database=None, folders=[tmp_path])
+    agent.run_turn(Conversation(), "Thanks, that's all!", cancel=threading.Event())
+    assert offered(backend) == [[]]  # small talk: no tool offered

@@ -67,22 +67,22 @@ def _day_entry(day: date, today: date) -> str:
 
 # Requests whose answer depends on the time of day, not just the date: "in an hour",
 # "in 20 minutes", "now", "later". Only these carry the clock time, after the user's words.
-_NEEDS_CLOCK = re.compile(
-    r"\b(?:in|within|after)\s+(?:a|an|one|two|three|four|five|ten|fifteen|twenty|thirty|"
-    r"forty|fifty|\d+|half\s+an?)\s*(?:min|mins|minutes?|hours?|hrs?)\b"
-    r"|\bhalf\s+an\s+hour\b|\bnow\b|\blater\b|\bright\s+away\b|\btonight\b",
-    re.IGNORECASE,
-)
-
-
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
     "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50,
 }  # fmt: skip
+# "two", "forty-five", "12": the amounts of "in two hours" (the clock note and times_note).
+_AMOUNT = "|".join([r"\d+", *sorted(_NUMBERS, key=len, reverse=True)])
+_NEEDS_CLOCK = re.compile(
+    rf"\b(?:in|within|after)\s+(?:{_AMOUNT}|half\s+an?)\s*(?:min|mins|minutes?|hours?|hrs?)\b"
+    r"|\bhalf\s+an\s+hour\b|\bnow\b|\blater\b|\bright\s+away\b|\btonight\b",
+    re.IGNORECASE,
+)
+
+
 _IN_SO_LONG = re.compile(
-    r"\bin\s+(half\s+an\s+hour|\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")"
-    r"(?:\s*(minutes?|mins?|hours?|hrs?))?\b",
+    rf"\bin\s+(half\s+an\s+hour|{_AMOUNT})(?:\s*(minutes?|mins?|hours?|hrs?))?\b",
     re.IGNORECASE,
 )
 

@@ -202,8 +202,9 @@ class Agent:
                 )
                 break
             signatures = [argument_hash(call.name, call.arguments) for call in result.calls]
+            ran = done | changed
             repeats = [
-                self._repeat(call, sig, done | changed, failed, written)
+                self._repeat(call, sig, ran, failed, written)
                 for call, sig in zip(result.calls, signatures, strict=True)
             ]
             if result.calls and not result.problems and all(repeats):
@@ -298,8 +299,9 @@ class Agent:
 
     def warm(self, conversation: Conversation, cancel: threading.Event) -> int | None:
         """Let the backend prepare the prompt prefix every turn of `conversation` shares (a
-        local model evaluates its system prompt and tool block). Backends without `warm`
-        (a server, a script) have nothing to prepare."""
+        local model evaluates its system prompt; with tool selection the tool block depends
+        on the request, so only the tools an empty conversation is offered are included).
+        Backends without `warm` (a server, a script) have nothing to prepare."""
         warm = getattr(self.backend, "warm", None)
         if warm is None:
             return 0

@@ -64,8 +64,8 @@ _PERSONAL = re.compile(
     r"|\b(?!(?:what|that|it|there|here|who|where|how|let|he|she)'s\b)[A-Z][a-z]+'s\b"
     r"|\b(?:today|tonight|tomorrow|yesterday|monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday|this week|next week|last week|weekend)\b"
-    r"|(?:^\W*|\bplease\s+)(?:move|cancel|add|put|set|book|find|send|reply|schedule|delete|remove|change|"
-    r"update|write|save|make|create|check|show|list|read|open|search|look|email|invite|"
+    r"|(?:^\W*|\bplease\s+)(?:move|cancel|add|put|set|book|find|send|reply|schedule|delete|"
+    r"remove|change|update|write|save|make|create|check|show|list|read|open|search|look|email|invite|"
     r"prepare|fix|plan|mark|forward|note|keep|store|file|clear|empty)\b",
     re.IGNORECASE,
 )

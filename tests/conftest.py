@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 # Before anything imports Qt: GUI tests run without a screen unless a test opens Xvfb itself.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -15,6 +16,10 @@ from app.llm.cpu_backend import load_cpu_backend
 from app.llm.embedded import ensure_embedded_model
 from app.llm.runtime import LocalModel, RuntimeSettings
 from tests.secret_service import SecretService, running_secret_service
+
+# "clean": what a fresh clone sees, with no examples replayed from a local .hypothesis folder
+# (the gate's coverage check uses it, so a local run cannot pass on remembered examples).
+settings.register_profile("clean", database=None)
 
 # Tests that build a llama_cpp.Llama themselves need llama.cpp's CPU backend module loaded
 # first, as the app's own model loader does.

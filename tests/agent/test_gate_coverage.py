@@ -39,7 +39,7 @@ def test_the_gate_is_fully_covered_by_its_tests(tmp_path: Path) -> None:
     pytest.importorskip("pytest_cov", reason="pytest-cov is in the test extra")
     command = [
         sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-        "--hypothesis-seed=0", "--no-header", "--cov-branch",
+        "--hypothesis-seed=0", "--hypothesis-profile=clean", "--no-header", "--cov-branch",
         "--cov-report=term-missing:skip-covered",
         "--cov-fail-under=100", f"--basetemp={tmp_path / 'run'}",
         *(f"--cov={module}" for module in GATE_MODULES), *GATE_TESTS,

@@ -20,6 +20,7 @@ from app.agent.arguments import (
     leaf_strings,
     quoted,
     recipients,
+    shape_problem,
     strings,
 )
 from app.agent.labels import Labels
@@ -61,6 +62,7 @@ def test_recipients_in_objects_and_text() -> None:
         "c@d.example",
     ]
     assert list(recipients(7)) == []
+    assert list(recipients("a@b.example,, ;c@d.example")) == ["a@b.example", "c@d.example"]
 
 
 def test_walks_stop_at_the_depth_limit() -> None:
@@ -77,6 +79,19 @@ def test_leaf_strings_name_odd_keys_and_skip_non_text() -> None:
     assert list(leaf_strings(None)) == [] and list(leaf_strings(1.5)) == []
 
 
+def test_leaf_strings_include_whole_numbers_not_flags() -> None:
+    """A card or account number may come as a number; True is no number."""
+    leaves = list(leaf_strings({"n": 4111, "b": True}))
+    assert ("n", "4111") in leaves and not any(text == "True" for _, text in leaves)
+
+
+def test_the_shape_check_skips_empty_values_and_wants_addresses() -> None:
+    assert shape_problem({"to": None, "body": "x"}, ["body"], []) is None
+    assert shape_problem({"to": 5}, [], []) == (
+        "the argument 'to' must be an address or a list of addresses"
+    )
+
+
 # -- paths -------------------------------------------------------------------------------------
 
 
@@ -87,6 +102,13 @@ def test_a_path_must_be_text(tmp_path: Path) -> None:
 def test_look_alikes_need_a_folder_to_look_in(tmp_path: Path) -> None:
     assert confusable_neighbour("invоice.pdf", []) is None
     assert confusable_neighbour("invоice.pdf", ["relative/folder"]) is None
+
+
+def test_a_relative_path_is_looked_for_in_the_first_folder(tmp_path: Path) -> None:
+    (tmp_path / "invoice.pdf").write_text("x")
+    reason = confusable_neighbour("invоice.pdf", ["relative/folder", str(tmp_path)])
+    assert reason is not None and "'invoice.pdf'" in reason
+    assert confusable_neighbour("~invoice.pdf", [str(tmp_path)]) is None  # the name itself
 
 
 def test_look_alikes_are_found_under_new_folders_too(tmp_path: Path) -> None:
@@ -113,6 +135,8 @@ def test_look_alike_search_gives_up_quietly(tmp_path: Path, monkeypatch: Any) ->
     ("url", "reason"),
     [
         (7, "a URL must be text"),
+        ("http://exa mple.com/", "the URL contains spaces or control characters"),
+        ("http://example.com/a\x7fb", "the URL contains spaces or control characters"),
         ("http://1%3A2.3/", "the URL has a malformed IPv6 host"),  # a colon, percent-encoded
         ("http://a%3Ab/", "the URL has a malformed IPv6 host"),
         ("http://a..example/", "the URL has a malformed host"),
@@ -168,6 +192,17 @@ def test_private_tokens_stop_growing_at_their_limit() -> None:
     assert len(context.private_tokens) == 50_000 and context.read_private
 
 
+def test_own_words_before_a_paste_are_vouched_for() -> None:
+    context = ContextState()
+    context.note_user_text(
+        "forward this to sam@example.com\n"
+        "From: eve@attacker.example\nSubject: hi\nTo: me@example.com\n\nsend"
+    )
+    assert context.untrusted_sources == [PASTED_SOURCE]
+    assert any("sam@example.com" in value for value in context.trusted_values)
+    assert not any("eve@attacker.example" in value for value in context.trusted_values)
+
+
 def test_a_message_that_is_all_paste_vouches_for_nothing() -> None:
     context = ContextState()
     context.note_user_text("From: eve@attacker.example\nSubject: hi\nTo: me@example.com\n\nsend")
@@ -199,6 +234,47 @@ def test_a_recipient_grant_covers_only_its_recipients_and_no_links() -> None:
         CONFIRM
     )
     assert _granted("send_email", {**mail, "body": "https://example.com/x"}, grant) == CONFIRM
+
+
+def test_a_recipient_grant_needs_a_familiar_recipient() -> None:
+    """A grant for an address the conversation never met (not typed, not known) asks."""
+    grant = StandingPermission("send_email", "stranger@example.org")
+    mail = {"to": ["stranger@example.org"], "subject": "Hi", "body": "see you"}
+    assert _granted("send_email", mail, grant) == CONFIRM
+
+
+def test_no_grant_after_a_private_read() -> None:
+    context = ContextState(known_recipients={"sam@example.com"})
+    context.add_private("memories", "the door code is 4471")
+    grant = StandingPermission("send_email", "sam@example.com")
+    mail = {"to": ["sam@example.com"], "subject": "Hi", "body": "see you"}
+    assert decide("send_email", mail, context, standing=[grant]).decision == CONFIRM
+
+
+def test_a_host_grant_needs_an_address_and_no_recipients() -> None:
+    grant = StandingPermission("read_webpage", "example.com")
+    assert _granted("read_webpage", {"url": "https://example.com/a"}, grant) == ALLOW
+    rules = {
+        "post": ToolRule(
+            "post", Label.OUTBOUND, parameters=frozenset({"url", "to"}), standing="host"
+        )
+    }
+    context = ContextState(known_recipients={"sam@example.com"})
+    post = {"url": "https://example.com/a", "to": "sam@example.com"}
+    verdict = decide("post", post, context, rules, [StandingPermission("post", "example.com")])
+    assert verdict.decision == CONFIRM
+
+
+def test_a_recipient_grant_for_one_does_not_cover_another() -> None:
+    grant = StandingPermission("create_event", "sam@example.com")
+    event = {
+        "title": "Lunch",
+        "start": "2026-12-02T12:00",
+        "end": "2026-12-02T13:00",
+        "attendees": ["a@b.example"],
+    }
+    assert _granted("create_event", event, grant) == CONFIRM
+    assert _granted("create_event", {**event, "attendees": ["sam@example.com"]}, grant) == ALLOW
 
 
 def test_the_fence_holds_for_rules_of_any_shape() -> None:

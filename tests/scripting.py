@@ -16,7 +16,7 @@ def xml_value(value: Any) -> str:
     return str(value)
 
 
-def call(name: str, **params: Any) -> str:
+def call(name: str, /, **params: Any) -> str:
     """One `<tool_call>` block, exactly as a Qwen3.5 model writes it."""
     body = "".join(
         f"<parameter={key}>\n{xml_value(v)}\n</parameter>\n" for key, v in params.items()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.agent.confirm import Confirmer, deny_everything
 from app.agent.loop import Agent
@@ -24,15 +25,31 @@ from app.llm.backend import ModelBackend, SamplingSettings
 from app.store.database import Database
 from app.store.permissions import PermissionStore
 
+if TYPE_CHECKING:  # the MCP stack loads only when the user has tool servers
+    from app.agent.tool_servers import RunningServers
+
 
 def session_tools(
     folders: Sequence[Path],
     database: Database | None,
     on_problem: Callable[[str], None] | None = None,
+    tool_servers: RunningServers | None = None,
 ) -> Registry:
     """The tools for these folders and this database, with the stored mail and calendar
-    accounts (passwords from the keyring). An account that cannot be used is left out and
-    `on_problem` hears why (no secrets in it); the window calls this again after a change."""
+    accounts (passwords from the keyring) and the approved tools of the running tool
+    servers. An account or tool that cannot be used is left out and `on_problem` hears why
+    (no secrets in it); the window calls this again after a change."""
+    registry = _own_tools(folders, database, on_problem)
+    if tool_servers is not None:
+        tool_servers.register(registry, on_problem)
+    return registry
+
+
+def _own_tools(
+    folders: Sequence[Path],
+    database: Database | None,
+    on_problem: Callable[[str], None] | None,
+) -> Registry:
     if database is None:
         return build_registry(folders=list(folders))
     # Imported here: the accounts module loads caldav and the mail stack, and the window
@@ -56,6 +73,7 @@ def build_agent(
     confirmer: Confirmer = deny_everything,
     sampling: SamplingSettings | None = None,
     on_problem: Callable[[str], None] | None = None,
+    tool_servers: RunningServers | None = None,
 ) -> Agent:
     """An agent on `model` with the session's tools; with a database, every call goes to its
     audit log and "always allow" grants are kept in it. Without one (tests, a window with no
@@ -66,7 +84,7 @@ def build_agent(
         permissions = StoredPermissions(PermissionStore(database))
     return Agent(
         model,
-        session_tools(folders, database, on_problem),
+        session_tools(folders, database, on_problem, tool_servers),
         context=ContextState(allowed_folders=[str(path) for path in folders]),
         confirmer=confirmer,
         audit=audit,

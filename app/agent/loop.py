@@ -35,7 +35,7 @@ from app.agent.policy import (
     decide,
     offer_standing,
 )
-from app.agent.registry import Registry, ToolFailed, ToolResult
+from app.agent.registry import Registry, ToolFailed, ToolResult, turn_cancel
 from app.agent.tool_selection import select_tools
 from app.llm.backend import (
     GenerationStats,
@@ -156,8 +156,23 @@ class Agent:
         on_event: Callable[[AgentEvent], None] | None = None,
         cancel: threading.Event | None = None,
     ) -> TurnReport:
-        emit = on_event or (lambda _event: None)
+        """One user message, to an answer. `cancel` (Stop) also reaches tools that wait on
+        someone else, through `registry.turn_cancel`."""
         cancel = cancel or threading.Event()
+        token = turn_cancel.set(cancel)
+        try:
+            return self._run_turn(conversation, user_text, on_event, cancel)
+        finally:
+            turn_cancel.reset(token)
+
+    def _run_turn(
+        self,
+        conversation: Conversation,
+        user_text: str,
+        on_event: Callable[[AgentEvent], None] | None,
+        cancel: threading.Event,
+    ) -> TurnReport:
+        emit = on_event or (lambda _event: None)
         conversation.add("user", user_text)
         self.context.note_user_text(user_text)
         report = TurnReport()

@@ -11,8 +11,10 @@ built-in tool's name and so its rule.
 from __future__ import annotations
 
 import json
+import threading
 from collections import ChainMap
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +54,10 @@ class ToolFailed(Exception):
 
 
 Handler = Callable[[dict[str, Any]], ToolResult]
+
+# The Stop of the turn a handler runs in (set by the agent around each turn): a handler that
+# waits on someone else (an outside tool server) watches it, so Stop never waits on them.
+turn_cancel: ContextVar[threading.Event | None] = ContextVar("turn_cancel", default=None)
 Previewer = Callable[[dict[str, Any]], str]
 # Reads only; raises ToolFailed when the arguments cannot work (a name where an id belongs),
 # before anyone is asked to confirm them.

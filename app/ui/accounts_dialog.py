@@ -10,9 +10,8 @@ from the password field straight to the keyring: never to the database, settings
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -33,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.store.accounts import AccountSettings, Kind
-from app.store.database import Database
+from app.ui.data_service import DataService
 from connectors.presets import BY_KEY, Preset, presets_for
 
 log = logging.getLogger(__name__)
@@ -41,7 +40,7 @@ log = logging.getLogger(__name__)
 SECURITY_LABELS = {"tls": "TLS (SSL)", "starttls": "STARTTLS"}
 
 
-class AccountsService(QObject):
+class AccountsService(DataService):
     """Runs the account lifecycle (``app.agent.accounts``) off the GUI thread and relays the
     answers as signals. Every slot runs in the thread this object lives in; the rules about
     keyring names, the order of the writes and the messages are not here but below the UI.
@@ -53,27 +52,12 @@ class AccountsService(QObject):
     saved = Signal(bool, str)  # whether the password is in the keyring, message for the user
     failed = Signal(str)  # a message for the user
 
-    def __init__(self, data_dir: Path) -> None:
-        super().__init__()
-        self.data_dir = data_dir
-        self._database: Database | None = None
+    what = "the accounts"
 
-    def _opened(self) -> Database:
-        """Opened on first use, in this object's thread, and kept until close()."""
+    def _open_failed(self, message: str) -> Exception:
         from app.agent.accounts import AccountsError
 
-        if self._database is None:
-            try:
-                self._database = Database.open(self.data_dir)
-            except Exception as exc:
-                log.exception("could not open the database for the accounts")
-                raise AccountsError(f"Hearth could not open its database: {exc}") from exc
-        return self._database
-
-    def close(self) -> None:
-        if self._database is not None:
-            self._database.close()
-            self._database = None
+        return AccountsError(message)
 
     @Slot()
     def refresh(self) -> None:

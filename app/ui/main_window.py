@@ -36,6 +36,7 @@ from app.ui.data_panels import DataPanels
 from app.ui.model_menu import ModelMenu
 from app.ui.model_settings_dialog import ModelSettingsMenu, loading_status
 from app.ui.permissions_dialog import PermissionsDialog
+from app.ui.tools_dialog import ToolsDialog, ToolsService
 from app.ui.worker import ModelWorker
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,11 @@ class MainWindow(QMainWindow):
         self.accounts_thread: QThread | None = None  # started on first use of Settings → Accounts
         self.accounts_service: AccountsService | None = None
         self.accounts_dialog: AccountsDialog | None = None
+        self.tools_thread: QThread | None = None  # started on first use of Settings → Tools
+        self.tools_service: ToolsService | None = None
+        self.tools_dialog: ToolsDialog | None = None
         self.last_dialog: ConfirmDialog | None = None
+        self._held_notices: list[str] = []  # the worker's notices, held while a reply runs
         self._connect_signals()
 
         self.conversations.start()  # reopens the last conversation before the model loads
@@ -180,6 +185,9 @@ class MainWindow(QMainWindow):
         accounts = QAction("&Accounts…", self)
         accounts.triggered.connect(self.open_accounts)
         settings_menu.addAction(accounts)
+        tools = QAction("&Tools…", self)
+        tools.triggered.connect(self.open_tools)
+        settings_menu.addAction(tools)
         data_dir = self.data_dir
         # Models…, First-run guide…; Model… (here or a server); Folders…, Privacy…, reminders.
         self.model_menu = ModelMenu(settings_menu, data_dir, self)
@@ -211,6 +219,7 @@ class MainWindow(QMainWindow):
         self.request_revoke.connect(worker.revoke_permission)
         worker.loaded.connect(self._on_loaded)
         worker.load_failed.connect(self._on_load_failed)
+        worker.notice.connect(self._on_notice)
         worker.text.connect(self._on_text)
         worker.turn_finished.connect(self._on_turn_finished)
         worker.turn_failed.connect(self._on_turn_failed)
@@ -316,6 +325,28 @@ class MainWindow(QMainWindow):
         self.accounts_dialog.open()
         return self.accounts_dialog
 
+    def open_tools(self) -> ToolsDialog:
+        """Settings → Tools…; starting servers, the keyring and the database run off this
+        thread."""
+        if self.tools_service is None:
+            from app.paths import data_dir
+
+            self.tools_thread = QThread(self)
+            self.tools_thread.setObjectName("tools-worker")
+            self.tools_service = ToolsService(data_dir(self.data_dir, create=False))
+            self.tools_service.moveToThread(self.tools_thread)
+            # Its database is closed in its own thread, as that thread ends.
+            self.tools_thread.finished.connect(
+                self.tools_service.close, Qt.ConnectionType.DirectConnection
+            )
+            self.tools_thread.start()
+        if self.tools_dialog is not None:
+            self.tools_dialog.deleteLater()  # an earlier one stops answering the service
+        self.tools_dialog = ToolsDialog(self.tools_service, self)
+        self.tools_dialog.changed.connect(self.worker.tool_servers_changed.set)
+        self.tools_dialog.open()
+        return self.tools_dialog
+
     def _choose_model(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self, "Open a model file", str(self.model_path.parent), "GGUF models (*.gguf)"
@@ -350,6 +381,20 @@ class MainWindow(QMainWindow):
         self.model_ready = True
         self._set_status(f"{name} · ready")
         self._update_buttons()
+
+    @Slot(str)
+    def _on_notice(self, message: str) -> None:
+        """A tool server that did not start, a tool switched off: said between replies, never
+        inside one (held until the reply in progress ends)."""
+        if self.busy:
+            self._held_notices.append(message)
+        else:
+            self.chat_view.add_notice(message, "note")
+
+    def _show_held_notices(self) -> None:
+        for message in self._held_notices:
+            self.chat_view.add_notice(message, "note")
+        self._held_notices.clear()
 
     @Slot(str)
     def _on_load_failed(self, message: str) -> None:
@@ -398,6 +443,7 @@ class MainWindow(QMainWindow):
             _STOP_NOTES.get(report.stop_reason) or _STOP_NOTES.get(stats.stop_reason)
         )
         self.busy = False
+        self._show_held_notices()
         self._update_buttons()
         self._set_status(
             f"{self.model_name} · {stats.tokens_per_second:.1f} tokens/s · "
@@ -409,6 +455,7 @@ class MainWindow(QMainWindow):
         self.chat_view.end_reply()
         self.chat_view.add_notice(message, "error")
         self.busy = False
+        self._show_held_notices()
         self._update_buttons()
         self._set_status(f"{self.model_name} · the last reply failed")
 
@@ -435,9 +482,13 @@ class MainWindow(QMainWindow):
         if self.accounts_thread is not None:
             self.accounts_thread.quit()
             self.accounts_thread.wait(25_000)  # a connection test ends within its timeout
+        if self.tools_thread is not None:
+            self.tools_thread.quit()
+            self.tools_thread.wait(40_000)  # a server check ends within its timeout
         self.model_menu.shutdown()  # a running download keeps its partial file
         self.data_panels.shutdown()
         self.thread.quit()
         if self.thread.wait(10_000):
             self.worker.unload()  # the worker thread has ended: safe to free llama.cpp here
+        self.worker.close_tool_servers()  # their processes end with the app
         super().closeEvent(event)

@@ -32,6 +32,7 @@ from app.llm.runtime import GenerationError, LocalModel, RuntimeSettings
 from app.store.database import Database
 
 if TYPE_CHECKING:
+    from app.agent.tool_servers import RunningServers
     from app.ui.conversations import ConversationService
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,7 @@ class ModelWorker(QObject):
     turn_failed = Signal(str)  # a message for the user
     activity = Signal(list)  # audit rows as plain dicts, newest first
     permissions = Signal(list)  # standing permissions as plain dicts
+    notice = Signal(str)  # something the user should know that is no error of the turn
 
     def __init__(
         self,
@@ -95,6 +97,10 @@ class ModelWorker(QObject):
         self._answers: queue.SimpleQueue[ConfirmationAnswer | None] = queue.SimpleQueue()
         # Set by the GUI after the accounts dialog saved: the next turn rebuilds the tools.
         self.accounts_changed = threading.Event()
+        # Set by the GUI after Settings → Tools… changed a tool server: the next turn restarts
+        # the servers and rebuilds the tools.
+        self.tool_servers_changed = threading.Event()
+        self.tool_servers: RunningServers | None = None  # started with the first agent
         # Settings → Model…: given at start, then changed only in this thread (set_choice,
         # load_choice); thinking and temperature apply from the next turn.
         self.choice = choice
@@ -204,6 +210,8 @@ class ModelWorker(QObject):
                 self.database = Database.open(self.data_dir)
             database = self.database
             self._load_folders(database)
+            if self.tool_servers is None or self.tool_servers_changed.is_set():
+                self._start_tool_servers(database)
         self.accounts_changed.clear()
         return build_agent(
             model,
@@ -211,7 +219,32 @@ class ModelWorker(QObject):
             folders=self.folders,
             confirmer=self._confirm,
             sampling=self.sampling,
+            on_problem=self.notice.emit,
+            tool_servers=self.tool_servers,
         )
+
+    def _start_tool_servers(self, database: Database) -> None:
+        """(Re)start the user's tool servers (Settings → Tools…), in this thread: a server
+        that is slow to start delays this thread's next turn, never the window."""
+        self.tool_servers_changed.clear()
+        self.close_tool_servers()
+        try:
+            from app.agent.tool_servers import RunningServers
+
+            servers = RunningServers.stored(database)
+            if servers.servers:
+                servers.start(self.notice.emit)
+        except Exception as exc:  # the tool servers must never keep the model from working
+            log.exception("the tool servers could not be started")
+            self.notice.emit(f"Your tool servers could not be started: {exc}")
+            return
+        self.tool_servers = servers
+
+    def close_tool_servers(self) -> None:
+        """Stop the servers' processes (at a restart, and when the window closes)."""
+        if self.tool_servers is not None:
+            self.tool_servers.close()
+            self.tool_servers = None
 
     def _load_folders(self, database: Database) -> None:
         """`--allow-folder` folders plus those stored in Settings → Folders. A stored folder
@@ -232,7 +265,9 @@ class ModelWorker(QObject):
     def _registry(self, database: Database | None) -> Registry:
         """The tools again, after Settings → Accounts… or Folders… changed what they reach."""
         self.accounts_changed.clear()
-        return session_tools(self.folders, database)
+        if database is not None and self.tool_servers_changed.is_set():
+            self._start_tool_servers(database)
+        return session_tools(self.folders, database, self.notice.emit, self.tool_servers)
 
     @Slot(object, str)
     def run_turn(self, conversation: Conversation, user_text: str) -> None:
@@ -244,7 +279,8 @@ class ModelWorker(QObject):
         if folders_changed:
             self._load_folders(self.database)
             self.agent.context.allowed_folders = [str(p) for p in self.folders]
-        if self.accounts_changed.is_set() or folders_changed:
+        servers_changed = self.tool_servers_changed.is_set()
+        if self.accounts_changed.is_set() or folders_changed or servers_changed:
             self.agent.registry = self._registry(self.database)
         if self.choice is not None:
             self.agent.enable_thinking = self.choice.thinking

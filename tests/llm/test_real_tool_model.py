@@ -9,6 +9,8 @@ tool, that the arguments validate, that a chat request calls nothing, never exac
 
 from __future__ import annotations
 
+import shlex
+import sys
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -17,15 +19,18 @@ from pathlib import Path
 import pytest
 
 from app.agent.chat import Conversation
-from app.agent.confirm import deny_everything
+from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
 from app.agent.loop import Agent
 from app.agent.policy import ContextState
+from app.agent.registry import Registry
+from app.agent.tool_servers import RunningServers, approve_tools, check_server, save_server
 from app.agent.toolbox import SPECS, build_registry
 from app.llm.backend import SamplingSettings, StepRequest, StepResult
 from app.llm.embedded import ensure_tool_model
 from app.llm.runtime import LocalModel, RuntimeSettings
 from app.llm.tools import validate_call
 from app.store.database import Database
+from app.store.tool_servers import ToolServer
 
 pytestmark = pytest.mark.real_model
 
@@ -141,3 +146,49 @@ def test_find_then_read_a_file_through_the_agent(qwen_coder: LocalModel, tmp_pat
     assert reads, [(c.name, c.arguments, c.status, c.result) for c in report.calls]
     assert "planting-notes.txt" in str(reads[-1].arguments["path"])
     assert "October" in report.answer  # the answer comes from the file
+
+
+def test_a_tool_from_a_tool_server_is_called_through_the_gate(
+    qwen_coder: LocalModel, tmp_path: Path
+) -> None:
+    """Issue #22 on the real model: a real MCP server's approved tools are offered as the
+    app offers them, the model's call is asked about with the server named, and it runs.
+    `required` makes the first step a call, and the call grammar makes its arguments fit the
+    tool's schema, so every sample satisfies these assertions."""
+    database = Database.open(tmp_path)
+    server_script = Path(__file__).parents[1] / "connectors" / "mcp_servers" / "tools_server.py"
+    saved = save_server(
+        database,
+        ToolServer("Test tools", command=shlex.join([sys.executable, str(server_script)])),
+        {},
+    )
+    checked = check_server(saved)
+    assert checked.ok and saved.id is not None, checked.message
+    server = approve_tools(
+        database, saved.id, [view for view in checked.tools if view.name in ("add", "echo")]
+    )
+    servers = RunningServers([server], call_timeout=30)
+    servers.start()
+    asked: list[ConfirmationRequest] = []
+
+    def approve(request: ConfirmationRequest) -> ConfirmationAnswer:
+        asked.append(request)
+        return ConfirmationAnswer.approve()
+
+    try:
+        registry = Registry()
+        servers.register(registry)
+        assert sorted(registry.names()) == ["test_tools__add", "test_tools__echo"]
+        agent = Agent(qwen_coder, registry, confirmer=approve, sampling=GREEDY, max_steps=3)
+        agent.first_tool_choice = "required"
+        report = agent.run_turn(
+            Conversation(), "What is 17 plus 25? Use the add tool.", cancel=threading.Event()
+        )
+    finally:
+        servers.close()
+        database.close()
+    assert asked, report
+    assert all(request.tool.startswith("test_tools__") for request in asked)
+    assert all("Test tools" in request.preview for request in asked)
+    assert report.calls and report.calls[0].status == "ok", report.calls
+    assert agent.context.tainted  # the server's answer is someone else's text

@@ -41,6 +41,7 @@ def _step(model: LocalModel, text: str, choice: str = "required", **kwargs) -> S
     return model.step(request, lambda _event: None, threading.Event())
 
 
+@pytest.mark.timeout(900)  # several grammar-bound samples: slow only when the cores are shared
 def test_constrained_calls_parse_and_validate_every_time(smollm2: LocalModel) -> None:
     assert smollm2.wire_format.name == "json_fallback"
     for text in REQUESTS:

@@ -1,0 +1,61 @@
+"""The model worker and the user's tool servers (issue #22): started with the model, in the
+worker's thread; their approved tools offered; restarted after Settings → Tools… changed
+them; stopped with the app. What the user must know arrives as a notice."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+from app.agent.chat import Conversation
+from app.agent.tool_servers import approve_tools, check_server, remove_server, save_server
+from app.store.database import Database
+from app.store.tool_servers import ToolServer
+from app.ui.worker import ModelWorker
+
+SERVER = Path(__file__).parents[1] / "connectors" / "mcp_servers" / "tools_server.py"
+
+
+def test_the_worker_runs_the_servers_and_offers_what_was_approved(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    database = Database.open(data)
+    command = shlex.join([sys.executable, str(SERVER)])
+    saved = save_server(database, ToolServer("Test tools", command=command), {})
+    checked = check_server(saved)
+    assert checked.ok and saved.id is not None, checked.message
+    approve_tools(database, saved.id, [view for view in checked.tools if view.name == "echo"])
+    save_server(database, ToolServer("Broken", command="hearth-no-such-program"), {})
+    database.close()
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"format": "qwen3.5", "turns": ["Hello.", "Hi again."]}))
+
+    worker = ModelWorker(data_dir=data)
+    notices: list[str] = []
+    worker.notice.connect(notices.append)
+    worker.load(str(script))
+    try:
+        assert worker.agent is not None and worker.tool_servers is not None
+        offered = [n for n in worker.agent.registry.names() if n.startswith("test_tools__")]
+        assert offered == ["test_tools__echo"]  # approved; the rest waits for the user
+        assert any("Test tools" in n and "not looked at yet" in n for n in notices)
+        assert any("Broken" in n and "not available" in n for n in notices)
+        connection = worker.tool_servers.connections["Test tools"]
+        assert connection.state == "running"
+
+        # Settings → Tools… removed it: the next turn runs without it, its process stopped.
+        assert worker.database is not None
+        remove_server(worker.database, saved.id)
+        worker.tool_servers_changed.set()
+        worker.run_turn(Conversation(), "hello")
+        assert not any(n.startswith("test_tools__") for n in worker.agent.registry.names())
+        assert connection.state == "stopped"
+        assert not worker.tool_servers_changed.is_set()
+    finally:
+        worker.close_tool_servers()
+        worker.unload()
+        if worker.database is not None:
+            worker.database.close()
+    assert worker.tool_servers is None

@@ -1,8 +1,9 @@
 """Reminder notifications: a GUI timer asks ``ReminderService`` (on a worker thread: the GUI
 thread never reads the disk) for due reminders, shows each one — as a system-tray message
-when the desktop has a tray that shows messages, else as a notice in the window — and then
-has it marked delivered. The first check runs at start, so reminders that fell due while
-the app was closed are shown then."""
+when the desktop has a tray that shows messages, else as a desktop notification over D-Bus
+(sent from the service's thread), else as a notice in the window — and then has it marked
+delivered. The first check runs at start, so reminders that fell due while the app was
+closed are shown then."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ CHECK_INTERVAL_MS = 30_000
 # Shown later than this after its time (the app was closed or asleep): say when it was due.
 LATE = timedelta(minutes=2)
 
-Channel = Literal["tray", "window"]
+Channel = Literal["tray", "desktop", "window"]
+TITLE = "Hearth reminder"
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,8 @@ class DueReminder:
 
 
 def choose_channel(tray_available: bool, supports_messages: bool, tray_visible: bool) -> Channel:
-    """The tray only when it can really show a message; otherwise the window, which always can."""
+    """The tray only when it can really show a message; otherwise a desktop notification,
+    which falls back to the window (that always can) when the desktop has none."""
     return "tray" if tray_available and supports_messages and tray_visible else "window"
 
 
@@ -51,6 +54,7 @@ class ReminderService(QObject):
 
     due = Signal(list)  # [DueReminder]
     failed = Signal(str)
+    notified = Signal(int, bool)  # reminder id, whether the desktop showed it
 
     def __init__(self, data_dir: Path) -> None:
         super().__init__()
@@ -78,6 +82,19 @@ class ReminderService(QObject):
             return
         self.due.emit([DueReminder(r.id, r.text, r.due) for r in found])
 
+    @Slot(int, str)
+    def notify_desktop(self, reminder_id: int, message: str) -> None:
+        """A desktop notification over D-Bus (blocking, so here and not in the GUI thread)."""
+        from app.ui.desktop_notifications import NotificationFailed, notify
+
+        try:
+            notify(TITLE, message)
+        except NotificationFailed as exc:
+            log.info("reminders: no desktop notification (%s); shown in the window", exc)
+            self.notified.emit(reminder_id, False)
+            return
+        self.notified.emit(reminder_id, True)
+
     @Slot(int)
     def mark_delivered(self, reminder_id: int) -> None:
         try:
@@ -91,6 +108,7 @@ class ReminderNotifier(QObject):
 
     request_check = Signal()
     request_delivered = Signal(int)
+    request_desktop = Signal(int, str)  # id, message: to the service's thread
     in_window = Signal(str)  # a reminder to show inside the window
     shown = Signal(int, str)  # id, channel: after a reminder was presented
 
@@ -104,12 +122,15 @@ class ReminderNotifier(QObject):
         super().__init__(parent)
         self.tray = tray
         self._presented: set[int] = set()
+        self._waiting: dict[int, str] = {}  # sent to the desktop, its answer not back yet
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self.check_now)
         self.request_check.connect(service.check)
         self.request_delivered.connect(service.mark_delivered)
+        self.request_desktop.connect(service.notify_desktop)
         service.due.connect(self._on_due)
+        service.notified.connect(self._on_notified)
 
     def start(self) -> None:
         """Check at once (missed reminders), then on every tick."""
@@ -142,9 +163,22 @@ class ReminderNotifier(QObject):
             message = reminder.message(now)
             if channel == "tray" and self.tray is not None:
                 self.tray.showMessage(
-                    "Hearth reminder", message, QSystemTrayIcon.MessageIcon.Information, 30_000
+                    TITLE, message, QSystemTrayIcon.MessageIcon.Information, 30_000
                 )
-            else:
-                self.in_window.emit(f"⏰ Reminder: {message}")
-            self.request_delivered.emit(reminder.id)
-            self.shown.emit(reminder.id, channel)
+                self._delivered(reminder.id, "tray")
+            else:  # the desktop's answer decides: _on_notified
+                self._waiting[reminder.id] = message
+                self.request_desktop.emit(reminder.id, message)
+
+    @Slot(int, bool)
+    def _on_notified(self, reminder_id: int, shown: bool) -> None:
+        message = self._waiting.pop(reminder_id, None)
+        if message is None:
+            return
+        if not shown:
+            self.in_window.emit(f"⏰ Reminder: {message}")
+        self._delivered(reminder_id, "desktop" if shown else "window")
+
+    def _delivered(self, reminder_id: int, channel: Channel) -> None:
+        self.request_delivered.emit(reminder_id)
+        self.shown.emit(reminder_id, channel)

@@ -340,7 +340,8 @@ class Agent:
             return specs
         said = [m.content for m in conversation.messages if m.role == "user"]
         used = [m.name for m in conversation.messages if m.role == "tool" and m.name]
-        chosen = set(select_tools([s.name for s in specs], said, used))
+        about = {spec.name: spec.description for spec in specs}
+        chosen = set(select_tools([s.name for s in specs], said, used, about))
         return [spec for spec in specs if spec.name in chosen]
 
     def _model_step(

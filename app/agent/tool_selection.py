@@ -11,7 +11,7 @@ is made: selection is about choosing well, never about safety.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from app.agent.declarations import TOOL_TOPICS, Topic
 
@@ -87,18 +87,30 @@ def is_personal(text: str) -> bool:
 
 
 def select_tools(
-    available: Sequence[str], user_messages: Sequence[str], used: Iterable[str] = ()
+    available: Sequence[str],
+    user_messages: Sequence[str],
+    used: Iterable[str] = (),
+    descriptions: Mapping[str, str] | None = None,
 ) -> list[str]:
     """The names among `available` to offer: those on the topics of the recent user messages
     or of tools already used in this conversation, one lookup tool per other topic, and every
     tool without a topic. All of them when the words name no topic but the request is about
-    the user's own things (a request we cannot place loses nothing); none for small talk."""
+    the user's own things (a request we cannot place loses nothing). For small talk, none but
+    the tools without a topic (a tool server's) whose name or description shares a word with
+    the request ("what time is it in Tokyo" and a time server's get_current_time)."""
     recent = user_messages[-RECENT_MESSAGES:]
     topics: set[Topic] = set()
     for text in recent:
         topics |= topics_of(text)
     if not topics and not any(is_personal(text) for text in recent) and not used:
-        return []  # small talk or general knowledge: answered in words
+        said = _content_words(" ".join(recent))
+        about = descriptions or {}
+        return [
+            name
+            for name in available
+            if name not in TOOL_TOPICS
+            and _share_a_word(said, _content_words(f"{name} {about.get(name, '')}"))
+        ]
     if not topics:
         return list(available)
     topics |= {TOOL_TOPICS[name] for name in used if name in TOOL_TOPICS}
@@ -109,3 +121,30 @@ def select_tools(
         for name in available
         if name not in TOOL_TOPICS or TOOL_TOPICS[name] in topics or name in _FINDERS
     ]
+
+
+# Words too common to tie a request to a tool.
+_COMMON = frozenset({
+    "the", "and", "for", "with", "from", "this", "that", "what", "when", "where", "which",
+    "who", "how", "why", "your", "you", "are", "can", "could", "would", "should", "please",
+    "tell", "about", "into", "have", "has", "had", "was", "were", "will", "just", "some",
+    "any", "all", "get", "set", "use", "one", "not", "but", "its", "our", "out", "now", "here",
+    "there", "them", "they", "then", "than", "also",
+})  # fmt: skip
+
+
+def _content_words(text: str) -> set[str]:
+    return {
+        word
+        for word in re.findall(r"[a-z0-9]+", text.casefold().replace("_", " "))
+        if len(word) >= 3 and word not in _COMMON
+    }
+
+
+def _share_a_word(said: set[str], about: set[str]) -> bool:
+    """A word in common, or one the start of the other ("times" and "time", 4+ letters)."""
+    return any(
+        a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
+        for a in said
+        for b in about
+    )

@@ -156,3 +156,25 @@ def test_the_app_and_ask_build_agents_that_select(tmp_path: Path) -> None:
     agent = build_agent(backend, database=None, folders=[tmp_path])
     agent.run_turn(Conversation(), "Thanks, that's all!", cancel=threading.Event())
     assert offered(backend) == [[]]  # small talk: no tool offered
+
+
+def test_a_tool_servers_tools_are_offered_when_the_request_names_what_they_do() -> None:
+    """Outside tools have no topic: small talk gets those whose name or description shares a
+    word with it (not the built-in ones), and a greeting still gets nothing."""
+    available = [*ALL, "time__get_current_time", "notes__echo"]
+    about = {
+        "time__get_current_time": "Get the current time in a specific timezone.",
+        "notes__echo": "Returns its text unchanged.",
+    }
+    assert select_tools(available, ["What time is it in Tokyo?"], (), about) == [
+        "time__get_current_time"
+    ]
+    assert select_tools(available, ["Convert 9:00 in Berlin to Tokyo time"], (), about) == [
+        "time__get_current_time"
+    ]
+    assert select_tools(available, ["echo this back"], (), about) == ["notes__echo"]
+    for small_talk in ("Hello!", "Thanks, that is all.", "What is the capital of Portugal?"):
+        assert select_tools(available, [small_talk], (), about) == [], small_talk
+    # With a topic, every outside tool stays offered beside the topic's own.
+    chosen = select_tools(available, ["Search the web for cheap flights"], (), about)
+    assert {"time__get_current_time", "notes__echo", "web_search"} <= set(chosen)

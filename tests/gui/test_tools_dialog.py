@@ -462,3 +462,47 @@ def test_the_gui_thread_never_waits_on_the_keyring_the_database_or_a_server(
     record(False)
     assert len(changes) == 5  # saved, approved, off, saved again, removed
     assert gui_thread_io == [], "\n\n".join(gui_thread_io)
+
+
+def test_a_user_adds_a_server_and_uses_its_tool_in_chat(qtbot, tmp_path: Path) -> None:
+    """Issue #22's "done": Settings → Tools…, add a local server, use its tools; in chat the
+    call is asked about with the server named and the exact arguments, then it runs."""
+    from tests.scripting import call
+
+    turns = [call("test_tools__echo", text="hello from chat"), "It said hello."]
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
+    data = tmp_path / "data"
+    data.mkdir()
+    window = MainWindow(script, data_dir=data)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.model_ready, timeout=10_000)
+
+    dialog = window.open_tools()
+    qtbot.waitUntil(lambda: dialog.isVisible() and dialog.loaded, timeout=START)
+    editor = add_server(qtbot, dialog, "Test tools")
+    qtbot.waitUntil(lambda: not editor.isVisible(), timeout=START)
+    wait_checked(qtbot, dialog, "Test tools")
+    dialog.approve_button.click()
+    qtbot.waitUntil(lambda: not dialog.pending_tools(), timeout=10_000)
+    qtbot.waitUntil(window.worker.tool_servers_changed.is_set, timeout=10_000)
+    dialog.close()
+
+    window.input.setPlainText("echo hello from chat")
+    qtbot.keyClick(window.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(
+        lambda: window.last_dialog is not None and window.last_dialog.isVisible(), timeout=START
+    )
+    confirm = window.last_dialog
+    assert confirm is not None
+    assert confirm.request.tool == "test_tools__echo"
+    assert "Test tools" in confirm.request.preview and "hello from chat" in confirm.request.preview
+    confirm.allow_button.click()
+    qtbot.waitUntil(lambda: not window.busy, timeout=START)
+    view = window.chat_view.plain_text()
+    assert "It said hello." in view
+    assert window.conversation.messages[-1].content == "It said hello."
+    tool_messages = [m for m in window.conversation.messages if m.role == "tool"]
+    assert tool_messages and "hello from chat" in tool_messages[-1].content
+    window.close()

@@ -295,6 +295,7 @@ class MainWindow(QMainWindow):
         self.busy = True
         self._update_buttons()
         self._set_status(f"{self.model_name} · writing…")
+        self.worker.cancel.clear()  # a new request: an earlier Stop is spent
         self.request_turn.emit(self.conversation, text)
 
     @Slot()

@@ -148,16 +148,18 @@ class ModelWorker(QObject):
             return
         self.model = model
         self.agent = self._make_agent(model)
+        self.cancel.clear()  # before the window hears of the model: a Stop after counts
         self.loaded.emit(model.name)
         self._warm(self.agent)
 
     def _warm(self, agent: Agent) -> None:
         """Evaluate the system prompt and tool block now, while the user types: the first
         reply then starts in about the time of a later one. A message sent meanwhile waits
-        in this thread's queue; Stop or closing the window cancels the warm-up."""
+        in this thread's queue; Stop or closing the window cancels the warm-up, and then
+        that waiting message too (the window clears `cancel` when it sends, not this thread
+        when a turn starts, so a Stop pressed during the warm-up is not thrown away)."""
         from app.agent.chat import Conversation
 
-        self.cancel.clear()
         if self.choice is not None:  # the prompt as the first turn will render it
             agent.enable_thinking = self.choice.thinking
         try:
@@ -271,7 +273,8 @@ class ModelWorker(QObject):
 
     @Slot(object, str)
     def run_turn(self, conversation: Conversation, user_text: str) -> None:
-        self.cancel.clear()
+        """One turn. `cancel` is not cleared here: the window clears it when it sends, so a
+        Stop pressed while this message waited (behind the warm-up) stops it too."""
         if self.agent is None:
             self.turn_failed.emit("No model is loaded. Choose a model file in File → Open model…")
             return

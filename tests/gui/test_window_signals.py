@@ -232,3 +232,27 @@ def test_a_saved_choice_reaches_the_worker_in_its_own_thread(  # type: ignore[no
     assert RecordingWorker.writes[1] is window.thread  # queued into the worker's thread
     assert window.worker.choice is not None and window.worker.choice.temperature == 0.2
     window.close()
+
+
+def test_a_stop_pressed_while_the_message_waited_stops_it(tmp_path: Path) -> None:
+    """Issue #19's first finding: a message sent during the warm-up waits in the worker's
+    queue; Stop then cancelled only the warm-up and the turn cleared it and ran to the token
+    limit. Now the window clears `cancel` when it sends, and the waiting turn stops."""
+    from app.agent.chat import Conversation
+    from app.ui.worker import ModelWorker
+
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"format": "qwen3.5", "turns": ["A long answer."] * 2}))
+    worker = ModelWorker()
+    worker.load(str(script))
+    reports: list = []
+    worker.turn_finished.connect(reports.append)
+    worker.cancel.set()  # Stop, pressed while the message waited behind the warm-up
+    conversation = Conversation()
+    worker.run_turn(conversation, "hello")
+    assert reports[-1].stop_reason == "cancelled"
+    assert conversation.messages[-1].stopped
+    worker.cancel.clear()  # what the window's send() does for the next message
+    worker.run_turn(conversation, "hello again")
+    assert reports[-1].stop_reason == "answered"
+    worker.unload()

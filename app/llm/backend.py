@@ -90,7 +90,8 @@ class StreamEvent:
 
 
 class ModelBackend(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def step(
         self,

@@ -180,10 +180,10 @@ class AccountEditor(QDialog):
 
         self.test_button = QPushButton("Test connection")
         self.test_button.setAccessibleName("Test connection")
-        self.result = QLabel()
-        self.result.setWordWrap(True)
-        self.result.setAccessibleName("Test result")
-        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.test_result = QLabel()
+        self.test_result.setWordWrap(True)
+        self.test_result.setAccessibleName("Test result")
+        self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
@@ -195,7 +195,7 @@ class AccountEditor(QDialog):
         test_row.addWidget(self.test_button)
         test_row.addStretch(1)
         layout.addLayout(test_row)
-        layout.addWidget(self.result)
+        layout.addWidget(self.test_result)
         layout.addWidget(self.buttons)
 
         self.preset.currentIndexChanged.connect(self._preset_chosen)
@@ -312,8 +312,8 @@ class AccountEditor(QDialog):
             return
         self.token = self.owner.next_token()
         self.test_button.setEnabled(False)
-        self.result.setStyleSheet("")
-        self.result.setText("Testing… (this can take up to 20 seconds)")
+        self.test_result.setStyleSheet("")
+        self.test_result.setText("Testing… (this can take up to 20 seconds)")
         self.owner.request_test.emit(self.token, self.settings(), self.password.text())
 
     @Slot(int, bool, str)
@@ -324,8 +324,8 @@ class AccountEditor(QDialog):
         self._show_result(ok, message)
 
     def _show_result(self, ok: bool, message: str) -> None:
-        self.result.setStyleSheet("color: #1b7f3b;" if ok else "color: #b3261e;")
-        self.result.setText(("✓ " if ok else "✗ ") + message)
+        self.test_result.setStyleSheet("color: #1b7f3b;" if ok else "color: #b3261e;")
+        self.test_result.setText(("✓ " if ok else "✗ ") + message)
 
     @Slot()
     def save(self) -> None:

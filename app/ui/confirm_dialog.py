@@ -162,7 +162,10 @@ def _field_for(value: Any) -> QWidget:
 def _value_of(field: QWidget, original: Any) -> Any:
     if isinstance(field, QCheckBox):
         return field.isChecked()
-    text = field.toPlainText() if isinstance(field, QPlainTextEdit) else field.text()
+    if isinstance(field, QPlainTextEdit):
+        text = field.toPlainText()
+    else:
+        text = field.text() if isinstance(field, QLineEdit) else ""
     if isinstance(original, str):
         return text
     try:

@@ -212,11 +212,12 @@ class ConversationService(QObject):
         return True
 
     def _remember(self, conversation_id: int | None) -> None:
-        if self._database is None:
+        database = self._database
+        if database is None:
             return
         from app.store.settings import SettingsStore
 
-        self._guard(lambda: SettingsStore(self._database).set(LAST_CONVERSATION, conversation_id))
+        self._guard(lambda: SettingsStore(database).set(LAST_CONVERSATION, conversation_id))
 
     def _guard(self, action: Callable[[], object]) -> None:
         """A database problem becomes a message, never a dead worker thread."""

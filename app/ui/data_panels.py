@@ -42,7 +42,7 @@ class DataPanels(QObject):
         self.data_dir = data_dir
         self.command_line_folders = list(command_line_folders)  # shown, not removable
         self.busy = False  # a reply is streaming: notices wait for its end
-        self.thread: QThread | None = None
+        self.service_thread: QThread | None = None
         self.folders_service: FoldersService | None = None
         self.privacy_service: PrivacyService | None = None
         self.reminder_service: ReminderService | None = None
@@ -64,11 +64,11 @@ class DataPanels(QObject):
         return data_dir(self.data_dir, create=False)  # the start-up created it
 
     def _start_thread(self) -> QThread:
-        if self.thread is None:
-            self.thread = QThread(self)
-            self.thread.setObjectName("store-worker")
-            self.thread.start()
-        return self.thread
+        if self.service_thread is None:
+            self.service_thread = QThread(self)
+            self.service_thread.setObjectName("store-worker")
+            self.service_thread.start()
+        return self.service_thread
 
     def _moved(self, service: QObject) -> QObject:
         service.moveToThread(self._start_thread())
@@ -138,12 +138,12 @@ class DataPanels(QObject):
             self.notifier.stop()
         if self.tray is not None:
             self.tray.hide()
-        if self.thread is None:
+        if self.service_thread is None:
             return
         for service in (self.folders_service, self.reminder_service):
             if service is not None:  # close their databases in the thread that opened them
                 QMetaObject.invokeMethod(
                     service, "close", Qt.ConnectionType.BlockingQueuedConnection
                 )
-        self.thread.quit()
-        self.thread.wait(30_000)  # a VACUUM of a large database can take a while
+        self.service_thread.quit()
+        self.service_thread.wait(30_000)  # a VACUUM of a large database can take a while

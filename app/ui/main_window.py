@@ -109,14 +109,14 @@ class MainWindow(QMainWindow):
         self.status_label.setAccessibleName("Status")
         self.statusBar().addPermanentWidget(self.status_label, 1)
 
-        self.thread = QThread(self)
-        self.thread.setObjectName("model-worker")
+        self.model_thread = QThread(self)
+        self.model_thread.setObjectName("model-worker")
         self.worker = ModelWorker(settings, data_dir=data_dir, folders=folders, choice=saved_choice)
-        self.worker.moveToThread(self.thread)
+        self.worker.moveToThread(self.model_thread)
         # Saved conversations: the service shares the worker's thread (the agent adds messages
         # there); handed to the worker before that thread starts, so no thread races for it.
         service = ConversationService(data_dir, self.worker.current_folders)
-        service.moveToThread(self.thread)
+        service.moveToThread(self.model_thread)
         self.worker.conversations = service
         self.conversations = ConversationController(service, self.chat_view, self)
         self._build_layout()
@@ -135,7 +135,7 @@ class MainWindow(QMainWindow):
         self._connect_signals()
 
         self.conversations.start()  # reopens the last conversation before the model loads
-        self.thread.start()
+        self.model_thread.start()
         if data_dir is not None:
             self.data_panels.start(self._icon())  # tray; reminders, also those due while closed
         if model_choice is not None:  # the saved Settings → Model… choice (maybe a server)
@@ -233,7 +233,7 @@ class MainWindow(QMainWindow):
         conversations = self.conversations
         service = conversations.service
         worker.tool_call.connect(service.note_call, Qt.ConnectionType.DirectConnection)
-        self.thread.finished.connect(service.close, Qt.ConnectionType.DirectConnection)
+        self.model_thread.finished.connect(service.close, Qt.ConnectionType.DirectConnection)
         self.request_turn.connect(conversations.turn_started)
         worker.turn_finished.connect(conversations.turn_ended)
         worker.turn_failed.connect(conversations.turn_ended)
@@ -488,8 +488,8 @@ class MainWindow(QMainWindow):
             self.tools_thread.wait(40_000)  # a server check ends within its timeout
         self.model_menu.shutdown()  # a running download keeps its partial file
         self.data_panels.shutdown()
-        self.thread.quit()
-        if self.thread.wait(10_000):
+        self.model_thread.quit()
+        if self.model_thread.wait(10_000):
             self.worker.unload()  # the worker thread has ended: safe to free llama.cpp here
         self.worker.close_tool_servers()  # their processes end with the app
         super().closeEvent(event)

@@ -174,7 +174,7 @@ class CheckService(QObject):
                 partial=partial,
                 active=active.get("id") if isinstance(active, dict) else None,
                 active_use=bool(active.get("use")) if isinstance(active, dict) else False,
-                chosen=self.settings.get(MODEL_PATH),
+                chosen=chosen if isinstance(chosen := self.settings.get(MODEL_PATH), str) else None,
             )
         )
 

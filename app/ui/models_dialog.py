@@ -255,8 +255,8 @@ class ModelsDialog(QDialog):
             if in_use and state == "ready to use":
                 state = "in use"
             item.setText(4, state)
-        entry = self.selected()
-        if entry is None:
+        selected = self.selected()
+        if selected is None:
             self.details.setText("Choose a model in the list.")
             for button in (
                 self.download_button,
@@ -266,7 +266,7 @@ class ModelsDialog(QDialog):
             ):
                 button.setEnabled(False)
         else:
-            self._update_entry(entry)
+            self._update_entry(selected)
         self.check_button.setEnabled(not self.check_running and self._check_target() is not None)
         self.chosen_label.setText(
             f"In use: {Path(chosen).name}" if chosen else "In use: the small built-in model"

@@ -192,7 +192,7 @@ class ConversationSidebar(QWidget):
                 self.list.setCurrentItem(item)
                 break
         else:
-            self.list.setCurrentItem(None)
+            self.list.setCurrentRow(-1)
         self._update_buttons()
 
     def _clicked(self, item: QListWidgetItem) -> None:

@@ -278,9 +278,10 @@ class ModelWorker(QObject):
         if self.agent is None:
             self.turn_failed.emit("No model is loaded. Choose a model file in File → Open model…")
             return
-        folders_changed = self.folders_changed.is_set() and self.database is not None
-        if folders_changed:
-            self._load_folders(self.database)
+        database = self.database
+        folders_changed = self.folders_changed.is_set() and database is not None
+        if folders_changed and database is not None:
+            self._load_folders(database)
             self.agent.context.allowed_folders = [str(p) for p in self.folders]
         servers_changed = self.tool_servers_changed.is_set()
         if self.accounts_changed.is_set() or folders_changed or servers_changed:

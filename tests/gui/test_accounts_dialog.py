@@ -84,9 +84,9 @@ def open_accounts(qtbot, window: MainWindow) -> AccountsDialog:
 
 def run_test(qtbot, editor: AccountEditor) -> str:
     editor.test_button.click()
-    assert editor.result.text().startswith("Testing")  # answered later, by the worker thread
+    assert editor.test_result.text().startswith("Testing")  # answered later, by the worker thread
     qtbot.waitUntil(editor.test_button.isEnabled, timeout=30_000)
-    return editor.result.text()
+    return editor.test_result.text()
 
 
 def files_containing(root: Path, secret: str) -> list[Path]:

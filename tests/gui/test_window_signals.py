@@ -229,7 +229,7 @@ def test_a_saved_choice_reaches_the_worker_in_its_own_thread(  # type: ignore[no
     with qtbot.waitSignal(dialog.saved, timeout=WAIT):
         dialog.save()
     qtbot.waitUntil(lambda: len(RecordingWorker.writes) == 2, timeout=WAIT)
-    assert RecordingWorker.writes[1] is window.thread  # queued into the worker's thread
+    assert RecordingWorker.writes[1] is window.model_thread  # queued into the worker's thread
     assert window.worker.choice is not None and window.worker.choice.temperature == 0.2
     window.close()
 

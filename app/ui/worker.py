@@ -231,11 +231,14 @@ class ModelWorker(QObject):
         self.tool_servers_changed.clear()
         self.close_tool_servers()
         try:
+            from app.store.tool_servers import ToolServerStore
+
+            if not any(server.enabled for server in ToolServerStore(database).saved()):
+                return  # the MCP stack (a second and more to import) only when it is used
             from app.agent.tool_servers import RunningServers
 
             servers = RunningServers.stored(database)
-            if servers.servers:
-                servers.start(self.notice.emit)
+            servers.start(self.notice.emit)
         except Exception as exc:  # the tool servers must never keep the model from working
             log.exception("the tool servers could not be started")
             self.notice.emit(f"Your tool servers could not be started: {exc}")

@@ -5,7 +5,9 @@ them; stopped with the app. What the user must know arrives as a notice."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -59,3 +61,27 @@ def test_the_worker_runs_the_servers_and_offers_what_was_approved(tmp_path: Path
         if worker.database is not None:
             worker.database.close()
     assert worker.tool_servers is None
+
+
+def test_without_tool_servers_the_mcp_stack_is_not_loaded(tmp_path: Path) -> None:
+    """Importing the SDK costs a second and more at every start: only users of tool servers
+    pay it (a fresh interpreter, as the app starts)."""
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"format": "qwen3.5", "turns": ["Hello."]}))
+    (tmp_path / "data").mkdir()
+    code = (
+        "import sys\n"
+        "from app.ui.worker import ModelWorker\n"
+        "from pathlib import Path\n"
+        f"worker = ModelWorker(data_dir=Path({str(tmp_path / 'data')!r}))\n"
+        f"worker.load({str(script)!r})\n"
+        "assert worker.agent is not None\n"
+        "print('mcp' in sys.modules, 'connectors.mcp' in sys.modules)\n"
+        "worker.unload(); worker.database.close()\n"
+    )
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=environment
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["False", "False"]

@@ -13,11 +13,10 @@ import argparse
 import json
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
-from app.agent.assembly import build_agent
+from app.agent.assembly import build_agent, start_tool_servers
 from app.agent.chat import Conversation
 from app.agent.confirm import (
     Answer,
@@ -28,10 +27,6 @@ from app.agent.confirm import (
 )
 from app.agent.loop import AgentEvent, TurnReport
 from app.llm.backend import ModelBackend
-
-if TYPE_CHECKING:
-    from app.agent.tool_servers import RunningServers
-    from app.store.database import Database
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -86,7 +81,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     def note(problem: str) -> None:
         print(f"note: {problem}", file=sys.stderr)
 
-    tool_servers = _tool_servers(database, note)
+    tool_servers = start_tool_servers(database, note)
     agent = build_agent(  # the window's recipe; passwords come from the keyring
         backend,
         database=database,
@@ -113,20 +108,6 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         tool_servers.close()
     database.close()
     return 0
-
-
-def _tool_servers(database: Database, note: Callable[[str], None]) -> RunningServers | None:
-    """The enabled tool servers of Settings → Tools…, started for this one turn (None when
-    there are none: the MCP stack is not even loaded then)."""
-    from app.store.tool_servers import ToolServerStore
-
-    if not any(server.enabled for server in ToolServerStore(database).saved()):
-        return None
-    from app.agent.tool_servers import RunningServers
-
-    servers = RunningServers.stored(database)
-    servers.start(note)
-    return servers
 
 
 def transcript(conversation: Conversation, report: TurnReport) -> dict[str, Any]:

@@ -45,6 +45,23 @@ def session_tools(
     return registry
 
 
+def start_tool_servers(
+    database: Database, on_problem: Callable[[str], None] | None = None
+) -> RunningServers | None:
+    """The enabled tool servers of Settings → Tools…, started (blocking: never on the GUI
+    thread); None when there are none, and then the MCP stack (a second and more to
+    import) is not even loaded."""
+    from app.store.tool_servers import ToolServerStore
+
+    if not any(server.enabled for server in ToolServerStore(database).saved()):
+        return None
+    from app.agent.tool_servers import RunningServers
+
+    servers = RunningServers.stored(database)
+    servers.start(on_problem)
+    return servers
+
+
 def _own_tools(
     folders: Sequence[Path],
     database: Database | None,

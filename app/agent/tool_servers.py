@@ -25,9 +25,9 @@ import logging
 import os
 import re
 import shlex
-import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from secrets import token_hex
 from typing import Any, Literal
@@ -38,7 +38,13 @@ from app.agent.registry import Handler, Previewer, Registry, ToolFailed, ToolRes
 from app.llm.special_tokens import neutralise
 from app.store.database import Database
 from app.store.permissions import PermissionStore
-from app.store.tool_servers import ToolServer, ToolServerStore, replace
+from app.store.tool_servers import (
+    SECRET_NAME,
+    WEB_ADDRESS,
+    ToolServer,
+    ToolServerStore,
+    replace,
+)
 from connectors.credentials import CredentialError, Credentials, NoSecureKeyring
 from connectors.mcp import CallOutcome, McpConnection, McpError, ServerConfig, ServerTool
 
@@ -52,7 +58,6 @@ MAX_FIELD_DESCRIPTION = 160
 MAX_TOOLS_PER_SERVER = 40  # more would drown a small model's prompt
 _SCHEMA_DEPTH = 4
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]{0,63}")
-_SECRET_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]{0,63}")
 _TYPES = frozenset({"string", "integer", "number", "boolean", "array", "object", "null"})
 
 
@@ -315,7 +320,7 @@ def save_server(
     """The secrets to the keyring first (a value of "" keeps the stored one), then the
     settings to the database. A keyring that refuses: nothing is saved, and the user hears
     why (a secret is then nowhere, not in a file)."""
-    bad = [name for name in (*server.secret_names, *secrets) if not _SECRET_NAME.fullmatch(name)]
+    bad = [name for name in (*server.secret_names, *secrets) if not SECRET_NAME.fullmatch(name)]
     if bad:
         raise ToolServersError(f"“{bad[0]}” cannot be the name of a variable or header.")
     if server.command:
@@ -323,7 +328,7 @@ def save_server(
             parse_command(server.command)
         except ValueError as exc:
             raise ToolServersError(str(exc)) from exc
-    elif not re.match(r"https?://[^\s/]+", server.url.strip()):
+    elif not WEB_ADDRESS.match(server.url.strip()):
         raise ToolServersError("The address must start with http:// or https://.")
     store = ToolServerStore(database)
     if not server.secret_ref:
@@ -453,9 +458,6 @@ def check_server(
     return ServerCheck(True, f"Connected: {len(tools)} tool(s).{extra}", views)
 
 
-check_server.__test__ = False  # type: ignore[attr-defined]
-
-
 # -- a session's running servers ---------------------------------------------------------------
 
 
@@ -487,7 +489,10 @@ class RunningServers:
         credentials = self._credentials
         if credentials is None and any(s.secret_names for s in self.servers):
             credentials = open_credentials()
-        pending: list[tuple[ToolServer, McpConnection, threading.Thread, list[str]]] = []
+        pool = ThreadPoolExecutor(
+            max_workers=max(1, len(self.servers)), thread_name_prefix="tool-server-start"
+        )
+        pending: list[tuple[ToolServer, McpConnection, Future[list[ServerTool]]]] = []
         for server in self.servers:
             try:
                 config = server_config(server, credentials)
@@ -497,20 +502,23 @@ class RunningServers:
             connection = McpConnection(
                 config, start_timeout=self._start_timeout, call_timeout=self._call_timeout
             )
-            errors: list[str] = []
-            thread = threading.Thread(
-                target=_start, args=(connection, errors), name="tool-server-start", daemon=True
-            )
-            thread.start()
-            pending.append((server, connection, thread, errors))
-        for server, connection, thread, errors in pending:
-            thread.join(self._start_timeout + 10)
-            if errors or thread.is_alive():
-                why = errors[0] if errors else "it did not start in time"
-                tell(f"The tool server “{server.name}” is not available: {why}")
-                connection.close()
+            pending.append((server, connection, pool.submit(connection.start)))
+        for server, connection, future in pending:
+            try:
+                future.result(timeout=self._start_timeout + 10)
+            except McpError as exc:
+                why = str(exc)
+            except TimeoutError:
+                why = "it did not start in time"
+            except Exception as exc:  # a bug must not leave the session waiting
+                log.exception("a tool server failed to start")
+                why = f"it failed to start ({type(exc).__name__})"
+            else:
+                self.connections[server.name] = connection
                 continue
-            self.connections[server.name] = connection
+            tell(f"The tool server “{server.name}” is not available: {why}")
+            connection.close()
+        pool.shutdown(wait=False)
 
     def register(self, registry: Registry, on_problem: Problem | None = None) -> None:
         """Offer the model each approved, unchanged tool of the running servers."""
@@ -555,16 +563,6 @@ class RunningServers:
         for connection in self.connections.values():
             connection.close()
         self.connections.clear()
-
-
-def _start(connection: McpConnection, errors: list[str]) -> None:
-    try:
-        connection.start()
-    except McpError as exc:
-        errors.append(str(exc))
-    except Exception as exc:  # a bug must not leave the session waiting
-        log.exception("a tool server failed to start")
-        errors.append(f"it failed to start ({type(exc).__name__})")
 
 
 def _handler(connection: McpConnection, server_name: str, tool_name: str) -> Handler:

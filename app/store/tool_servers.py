@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,6 +23,11 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.store.database import Database
 from app.store.models import Base
+
+# What a secret may be called (an environment variable or an HTTP header), and what an
+# address must look like: checked by the settings form as the user types and again on save.
+SECRET_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]{0,63}")
+WEB_ADDRESS = re.compile(r"https?://[^\s/]+", re.IGNORECASE)
 
 
 class ToolServerRecord(Base):

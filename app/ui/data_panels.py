@@ -93,9 +93,14 @@ class DataPanels(QObject):
 
     @Slot(str)
     def _notice(self, text: str) -> None:
-        """In the window: the status bar at once, the conversation when no reply is streaming
-        (a notice in the middle of a streamed reply would split it)."""
+        """A reminder in the window: the status bar at once, then the conversation."""
         self.attention.emit(text.splitlines()[0])
+        self.show_note(text)
+
+    @Slot(str)
+    def show_note(self, text: str) -> None:
+        """A note in the conversation when no reply is streaming (one in the middle of a
+        streamed reply would split it): the worker's notices come here too."""
         self._pending_notices.append(text)
         if not self.busy:
             self._flush_notices()

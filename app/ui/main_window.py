@@ -131,7 +131,6 @@ class MainWindow(QMainWindow):
         self.tools_service: ToolsService | None = None
         self.tools_dialog: ToolsDialog | None = None
         self.last_dialog: ConfirmDialog | None = None
-        self._held_notices: list[str] = []  # the worker's notices, held while a reply runs
         self._connect_signals()
 
         self.conversations.start()  # reopens the last conversation before the model loads
@@ -219,7 +218,6 @@ class MainWindow(QMainWindow):
         self.request_revoke.connect(worker.revoke_permission)
         worker.loaded.connect(self._on_loaded)
         worker.load_failed.connect(self._on_load_failed)
-        worker.notice.connect(self._on_notice)
         worker.text.connect(self._on_text)
         worker.turn_finished.connect(self._on_turn_finished)
         worker.turn_failed.connect(self._on_turn_failed)
@@ -252,6 +250,7 @@ class MainWindow(QMainWindow):
         panels.folders_changed.connect(worker.folders_changed.set)
         panels.history_deleted.connect(conversations.start_over)
         panels.notice.connect(self.chat_view.add_notice)
+        worker.notice.connect(panels.show_note)  # a tool server that did not start, ...
         panels.attention.connect(self._on_attention)
         panels.show_requested.connect(self.bring_to_front)
         self.request_turn.connect(panels.turn_started)
@@ -384,20 +383,6 @@ class MainWindow(QMainWindow):
         self._update_buttons()
 
     @Slot(str)
-    def _on_notice(self, message: str) -> None:
-        """A tool server that did not start, a tool switched off: said between replies, never
-        inside one (held until the reply in progress ends)."""
-        if self.busy:
-            self._held_notices.append(message)
-        else:
-            self.chat_view.add_notice(message, "note")
-
-    def _show_held_notices(self) -> None:
-        for message in self._held_notices:
-            self.chat_view.add_notice(message, "note")
-        self._held_notices.clear()
-
-    @Slot(str)
     def _on_load_failed(self, message: str) -> None:
         self.model_ready = False
         self.chat_view.add_notice(message, "error")
@@ -444,7 +429,6 @@ class MainWindow(QMainWindow):
             _STOP_NOTES.get(report.stop_reason) or _STOP_NOTES.get(stats.stop_reason)
         )
         self.busy = False
-        self._show_held_notices()
         self._update_buttons()
         self._set_status(
             f"{self.model_name} · {stats.tokens_per_second:.1f} tokens/s · "
@@ -456,7 +440,6 @@ class MainWindow(QMainWindow):
         self.chat_view.end_reply()
         self.chat_view.add_notice(message, "error")
         self.busy = False
-        self._show_held_notices()
         self._update_buttons()
         self._set_status(f"{self.model_name} · the last reply failed")
 

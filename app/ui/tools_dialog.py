@@ -19,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 import html
 import logging
-import re
 from collections.abc import Callable, Iterable, Mapping
 from itertools import pairwise
 from pathlib import Path
@@ -48,7 +47,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.store.tool_servers import ToolServer
+from app.store.tool_servers import SECRET_NAME, WEB_ADDRESS, ToolServer
 from app.ui.data_service import DataService
 
 if TYPE_CHECKING:
@@ -57,8 +56,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CHECK_TIMEOUT = 30.0  # seconds for a server to start and list its tools (uvx may download)
-# An environment variable or an HTTP header name: letters, digits, "_" and "-".
-SECRET_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 INTRO = (
     "A tool server is a program made by someone else that gives Hearth more tools. "
@@ -415,7 +412,7 @@ class ServerEditor(QDialog):
             url = self.url.text().strip()
             if not url:
                 return None, {}, "Enter the server's address."
-            if not re.match(r"https?://[^/\s]", url, re.IGNORECASE):
+            if not WEB_ADDRESS.match(url):
                 return None, {}, "The address must start with http:// or https://."
         secrets: dict[str, str] = {}
         stored = set(self.existing.secret_names) if self.existing else set()

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.agent.assembly import build_agent, session_tools
+from app.agent.assembly import build_agent, session_tools, start_tool_servers
 from app.agent.chat import Conversation
 from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
 from app.agent.loop import Agent, AgentEvent, TurnReport
@@ -231,14 +231,7 @@ class ModelWorker(QObject):
         self.tool_servers_changed.clear()
         self.close_tool_servers()
         try:
-            from app.store.tool_servers import ToolServerStore
-
-            if not any(server.enabled for server in ToolServerStore(database).saved()):
-                return  # the MCP stack (a second and more to import) only when it is used
-            from app.agent.tool_servers import RunningServers
-
-            servers = RunningServers.stored(database)
-            servers.start(self.notice.emit)
+            servers = start_tool_servers(database, self.notice.emit)
         except Exception as exc:  # the tool servers must never keep the model from working
             log.exception("the tool servers could not be started")
             self.notice.emit(f"Your tool servers could not be started: {exc}")

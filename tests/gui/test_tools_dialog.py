@@ -149,18 +149,24 @@ def stored(data: Path) -> list[ToolServer]:
         database.close()
 
 
-def test_add_a_server_see_its_tools_and_use_them(qtbot, tmp_path: Path) -> None:
-    """Through the real window: Settings → Tools…, Add, the tools with the server's own words
-    and Hearth's risk wording, "Use these tools": the approvals are stored and the agent hears
-    that its tool servers changed."""
+def open_window(qtbot, tmp_path: Path, turns: list[str]) -> tuple[MainWindow, Path]:
+    """The real window on a scripted model, with its own data folder."""
     script = tmp_path / "script.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": ["Hello."]}))
+    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
     data = tmp_path / "data"
     data.mkdir()
     window = MainWindow(script, data_dir=data)
     qtbot.addWidget(window)
     window.show()
     qtbot.waitUntil(lambda: window.model_ready, timeout=10_000)
+    return window, data
+
+
+def test_add_a_server_see_its_tools_and_use_them(qtbot, tmp_path: Path) -> None:
+    """Through the real window: Settings → Tools…, Add, the tools with the server's own words
+    and Hearth's risk wording, "Use these tools": the approvals are stored and the agent hears
+    that its tool servers changed."""
+    window, data = open_window(qtbot, tmp_path, ["Hello."])
 
     settings = next(m.menu() for m in window.menuBar().actions() if m.text() == "&Settings")
     entries = [a.text() for a in settings.actions() if a.text()]
@@ -470,14 +476,7 @@ def test_a_user_adds_a_server_and_uses_its_tool_in_chat(qtbot, tmp_path: Path) -
     from tests.scripting import call
 
     turns = [call("test_tools__echo", text="hello from chat"), "It said hello."]
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir()
-    window = MainWindow(script, data_dir=data)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready, timeout=10_000)
+    window, _ = open_window(qtbot, tmp_path, turns)
 
     dialog = window.open_tools()
     qtbot.waitUntil(lambda: dialog.isVisible() and dialog.loaded, timeout=START)

@@ -65,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.ui.main_window import MainWindow
+    from app.ui.window_state import saved_geometry
 
     qt_app = QApplication(sys.argv[:1])
     qt_app.setApplicationName(APP_NAME)
@@ -77,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         folders=folders,
         model_choice=choice if remote else None,
         saved_choice=choice,  # thinking and temperature, from the first turn
+        geometry=saved_geometry(folder),
     )
     if not args.script:
         from app.llm.catalog import load_catalog

@@ -210,7 +210,7 @@ def read_gguf(path: Path | str) -> GGUFInfo:
         raise ModelFileError(
             path,
             "the file does not exist.",
-            "Choose a model file that exists, or run the set-up again to fetch the built-in model.",
+            "Choose a model file that exists, or download one in Settings → Models….",
         )
     if not path.is_file():
         raise ModelFileError(path, "it is not a regular file.", "Choose a .gguf model file.")
@@ -235,8 +235,8 @@ def _parse(reader: _Reader) -> GGUFInfo:
         raise ModelFileError(
             path,
             "it is not a GGUF model file." if reader.size else "the file is empty.",
-            "Hearth runs models in the GGUF format (files ending in .gguf). "
-            "Choose a .gguf file, or download the model again.",
+            "Hearth runs models in the GGUF format, and this file has only the name of one. "
+            "Choose a model downloaded in GGUF format, or download one in Settings → Models….",
         )
     version = reader.unpack("<I")
     if version not in SUPPORTED_VERSIONS:

@@ -125,7 +125,7 @@ class AccountEditor(QDialog):
             self.preset.addItem(preset.label, preset.key)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
-        self.hint.setAccessibleName("Provider hint")
+        self.hint.setAccessibleDescription("Provider hint")
         self.name = QLineEdit()
         self.name.setAccessibleName("Account name")
         self.email = QLineEdit()
@@ -168,9 +168,16 @@ class AccountEditor(QDialog):
                 ("Outgoing (SMTP)", self.smtp_host, self.smtp_port, self.smtp_security),
             ):
                 host.setAccessibleName(f"{label} server")
+                port.setAccessibleName(f"{label} port")
+                # A combo box is read by its value; its purpose comes from the label it is
+                # the buddy of, named in full so incoming and outgoing can be told apart.
+                security_label = QLabel("Security:")
+                security_label.setAccessibleName(f"{label} security")
+                security_label.setBuddy(security)
                 row = QHBoxLayout()
                 row.addWidget(host, 1)
                 row.addWidget(port)
+                row.addWidget(security_label)
                 row.addWidget(security)
                 server_form.addRow(label, row)
             server_form.addRow("", self.save_sent)
@@ -182,7 +189,7 @@ class AccountEditor(QDialog):
         self.test_button.setAccessibleName("Test connection")
         self.test_result = QLabel()
         self.test_result.setWordWrap(True)
-        self.test_result.setAccessibleName("Test result")
+        self.test_result.setAccessibleDescription("Test result")
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
@@ -360,7 +367,7 @@ class AccountsDialog(QDialog):
         self.list.setAccessibleName("Accounts")
         self.notice = QLabel()
         self.notice.setWordWrap(True)
-        self.notice.setAccessibleName("Accounts notice")
+        self.notice.setAccessibleDescription("Accounts notice")
         self.add_mail = QPushButton("Add mail account…")
         self.add_calendar = QPushButton("Add calendar account…")
         self.edit_button = QPushButton("Edit…")

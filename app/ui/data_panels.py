@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMenu, QSystemTrayIcon, QWidget
 from app.ui.folders_dialog import FoldersDialog, FoldersService
 from app.ui.privacy_dialog import PrivacyDialog, PrivacyService
 from app.ui.reminders import ReminderNotifier, ReminderService
+from app.ui.window_state import WindowStateService
 
 
 class DataPanels(QObject):
@@ -29,6 +30,7 @@ class DataPanels(QObject):
     notice = Signal(str, str)  # text, kind ("note"): for the conversation view
     attention = Signal(str)  # a line for the status bar: something needs the user
     show_requested = Signal()  # the tray icon or its message was clicked
+    _save_geometry = Signal(str)  # queued to the window-state service in the store thread
 
     def __init__(
         self,
@@ -46,6 +48,7 @@ class DataPanels(QObject):
         self.folders_service: FoldersService | None = None
         self.privacy_service: PrivacyService | None = None
         self.reminder_service: ReminderService | None = None
+        self.window_state_service: WindowStateService | None = None
         self.folders_dialog: FoldersDialog | None = None
         self.privacy_dialog: PrivacyDialog | None = None
         self.notifier: ReminderNotifier | None = None
@@ -138,6 +141,17 @@ class DataPanels(QObject):
         self.privacy_dialog.open()
         return self.privacy_dialog
 
+    def keep_window_geometry(self, geometry: str) -> None:
+        """At quit: the window's place and size, written in the store thread before it ends
+        (queued ahead of `shutdown`'s close, so it is saved first)."""
+        if self.data_dir is None:
+            return  # a run without a data folder keeps nothing
+        if self.window_state_service is None:
+            self.window_state_service = WindowStateService(self._data_dir())
+            self._moved(self.window_state_service)
+            self._save_geometry.connect(self.window_state_service.save)
+        self._save_geometry.emit(geometry)
+
     def shutdown(self) -> None:
         if self.notifier is not None:
             self.notifier.stop()
@@ -145,7 +159,7 @@ class DataPanels(QObject):
             self.tray.hide()
         if self.service_thread is None:
             return
-        for service in (self.folders_service, self.reminder_service):
+        for service in (self.folders_service, self.reminder_service, self.window_state_service):
             if service is not None:  # close their databases in the thread that opened them
                 QMetaObject.invokeMethod(
                     service, "close", Qt.ConnectionType.BlockingQueuedConnection

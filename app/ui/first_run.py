@@ -73,11 +73,11 @@ class ModelPage(QWizardPage):
             if not entry.builtin:
                 self.entries.addItem(entry.name, entry.id)
         self.details = _label("")
-        self.details.setAccessibleName("Model details")
+        self.details.setAccessibleDescription("Model details")
         self.import_radio = QRadioButton("Use a model file I already have")
         self.browse_button = QPushButton("Choose file…")
         self.import_label = _label("")
-        self.import_label.setAccessibleName("Import result")
+        self.import_label.setAccessibleDescription("Import result")
         self.importer = ModelImport(
             manager, self.import_label, "{name} can be used: {description}.", self
         )
@@ -92,7 +92,14 @@ class ModelPage(QWizardPage):
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.download_radio)
-        layout.addWidget(self.entries)
+        # Linux screen readers read a combo box's value as its name: its purpose comes from a
+        # label it is the buddy of ("labelled by"), not from setAccessibleName.
+        self.entries_label = QLabel("&Model to download:")
+        self.entries_label.setBuddy(self.entries)
+        entries_row = QHBoxLayout()
+        entries_row.addWidget(self.entries_label)
+        entries_row.addWidget(self.entries, 1)
+        layout.addLayout(entries_row)
         layout.addWidget(self.details)
         layout.addSpacing(8)
         layout.addWidget(self.import_radio)
@@ -222,8 +229,10 @@ class ExtrasPage(QWizardPage):
         self.account_button = QPushButton("Add a mail or calendar account…")
         self.account_button.setEnabled(open_accounts is not None)
         self.folder_button = QPushButton("Add a folder…")
+        for button in (self.account_button, self.folder_button):
+            button.setAutoDefault(False)  # Enter, as on every page, means Next
         self.folders_label = _label("No folder yet: the assistant cannot see any of your files.")
-        self.folders_label.setAccessibleName("Folders")
+        self.folders_label.setAccessibleDescription("Folders")
         layout = QVBoxLayout(self)
         layout.addWidget(
             _label(
@@ -270,11 +279,11 @@ class DonePage(QWizardPage):
         self.model_page = model_page
         self.setTitle("All set")
         self.summary = _label("")
-        self.summary.setAccessibleName("Summary")
+        self.summary.setAccessibleDescription("Summary")
         self.progress_bar = QProgressBar()
         self.progress_bar.setAccessibleName("Download progress")
         self.progress_label = _label("")
-        self.progress_label.setAccessibleName("Download status")
+        self.progress_label.setAccessibleDescription("Download status")
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addWidget(self.progress_bar)

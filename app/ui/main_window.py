@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QThread, Signal, Slot
+from PySide6.QtCore import QByteArray, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -37,6 +37,7 @@ from app.ui.model_menu import ModelMenu
 from app.ui.model_settings_dialog import ModelSettingsMenu, loading_status
 from app.ui.permissions_dialog import PermissionsDialog
 from app.ui.tools_dialog import ToolsDialog, ToolsService
+from app.ui.window_state import encode, first_size
 from app.ui.worker import ModelWorker
 
 log = logging.getLogger(__name__)
@@ -50,9 +51,14 @@ _STOP_NOTES = {
 
 
 class MessageInput(QPlainTextEdit):
-    """Enter sends; Shift+Enter starts a new line."""
+    """Enter sends; Shift+Enter starts a new line; Tab moves on to the next control, as in
+    every other text field a keyboard user meets (a tab in a chat message is never wanted)."""
 
     submitted = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTabChangesFocus(True)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -82,12 +88,15 @@ class MainWindow(QMainWindow):
         folders: list[Path] | None = None,
         model_choice: ModelChoice | None = None,
         saved_choice: ModelChoice | None = None,
+        geometry: QByteArray | None = None,
     ) -> None:
         """`model_choice` is loaded instead of `model_path` (a saved server); `saved_choice` is
-        Settings → Model… as saved, whose thinking and temperature apply from the first turn."""
+        Settings → Model… as saved, whose thinking and temperature apply from the first turn;
+        `geometry` is the place and size saved at the last quit."""
         super().__init__()
         self.setWindowTitle(APP_NAME)
-        self.resize(860, 640)
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(first_size(self.screen().availableGeometry().size()))
         self.conversation = Conversation()
         self.model_path = model_path
         self.model_name = ""
@@ -106,7 +115,7 @@ class MainWindow(QMainWindow):
         self.stop_button.setAccessibleName("Stop the reply")
         self.stop_button.setEnabled(False)
         self.status_label = QLabel()
-        self.status_label.setAccessibleName("Status")
+        self.status_label.setAccessibleDescription("Status")
         self.statusBar().addPermanentWidget(self.status_label, 1)
 
         self.model_thread = QThread(self)
@@ -173,6 +182,7 @@ class MainWindow(QMainWindow):
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         menu.addAction(quit_action)
+        self._build_chat_menu()
         view = self.menuBar().addMenu("&View")
         activity = QAction("&Activity (what Hearth did)…", self)
         activity.triggered.connect(self.request_activity.emit)
@@ -194,6 +204,29 @@ class MainWindow(QMainWindow):
         self.data_panels = DataPanels(
             settings_menu, data_dir, self.worker.command_line_folders, self
         )
+
+    def _build_chat_menu(self) -> None:
+        """The everyday actions, each with the shortcut other chat apps taught users: Esc
+        stops the reply, Ctrl+N starts a conversation, Ctrl+F searches, Shift+Esc returns to
+        the message box. In a menu, so they can be found and read by a screen reader."""
+        chat = self.menuBar().addMenu("&Chat")
+        self.new_action = QAction("&New conversation", self)
+        self.new_action.setShortcut(QKeySequence.StandardKey.New)
+        self.new_action.triggered.connect(self.new_conversation)
+        self.search_action = QAction("&Search conversations", self)
+        self.search_action.setShortcut(QKeySequence.StandardKey.Find)
+        self.search_action.triggered.connect(self.focus_search)
+        self.stop_action = QAction("S&top the reply", self)
+        self.stop_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.stop_action.setEnabled(False)
+        self.stop_action.triggered.connect(self.stop)
+        self.focus_input_action = QAction("Go to the &message box", self)
+        self.focus_input_action.setShortcut(QKeySequence("Shift+Esc"))
+        self.focus_input_action.triggered.connect(self.input.setFocus)
+        for action in (self.new_action, self.search_action, self.stop_action):
+            chat.addAction(action)
+        chat.addSeparator()
+        chat.addAction(self.focus_input_action)
 
     def _connect_signals(self) -> None:
         """Every connection between the window, its worker and its helpers, in one place.
@@ -218,6 +251,7 @@ class MainWindow(QMainWindow):
         self.request_revoke.connect(worker.revoke_permission)
         worker.loaded.connect(self._on_loaded)
         worker.load_failed.connect(self._on_load_failed)
+        worker.kept.connect(self._on_kept)
         worker.text.connect(self._on_text)
         worker.turn_finished.connect(self._on_turn_finished)
         worker.turn_failed.connect(self._on_turn_failed)
@@ -302,6 +336,21 @@ class MainWindow(QMainWindow):
         if self.busy:
             self.worker.cancel.set()
             self._set_status(f"{self.model_name} · stopping…")
+
+    @Slot()
+    def new_conversation(self) -> None:
+        """Ctrl+N: as the sidebar's New button, which a running reply disables."""
+        sidebar = self.conversations.sidebar
+        if sidebar.new_button.isEnabled():
+            sidebar.new_button.click()
+        self.input.setFocus()
+
+    @Slot()
+    def focus_search(self) -> None:
+        """Ctrl+F: into the sidebar's search box, its text selected to be typed over."""
+        box = self.conversations.sidebar.search_box
+        box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        box.selectAll()
 
     @Slot()
     def bring_to_front(self) -> None:
@@ -389,6 +438,14 @@ class MainWindow(QMainWindow):
         self._set_status("No model loaded")
         self._update_buttons()
 
+    @Slot(str, str)
+    def _on_kept(self, name: str, path: str) -> None:
+        """A new model failed to load; the one before still answers."""
+        if path:
+            self.model_path = Path(path)
+        self._on_loaded(name)
+        self._set_status(f"{name} · ready (the model before is still in use)")
+
     @Slot(str)
     def _on_text(self, text: str) -> None:
         self.chat_view.append_reply_text(text)
@@ -458,8 +515,14 @@ class MainWindow(QMainWindow):
         self.status_label.setText(text)
 
     def _update_buttons(self) -> None:
+        # Stop is disabled under the keyboard focus at the end of a reply: without this Qt
+        # hands the focus to the next control (the search box) and the next words go there.
+        stop_had_focus = self.stop_button.hasFocus()
         self.send_button.setEnabled(not self.busy)
         self.stop_button.setEnabled(self.busy)
+        self.stop_action.setEnabled(self.busy)
+        if stop_had_focus and not self.busy:
+            self.input.setFocus()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.worker.cancel.set()
@@ -470,6 +533,7 @@ class MainWindow(QMainWindow):
             self.tools_thread.quit()
             self.tools_thread.wait(40_000)  # a server check ends within its timeout
         self.model_menu.shutdown()  # a running download keeps its partial file
+        self.data_panels.keep_window_geometry(encode(self.saveGeometry()))
         self.data_panels.shutdown()
         self.model_thread.quit()
         if self.model_thread.wait(10_000):

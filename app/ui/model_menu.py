@@ -37,10 +37,10 @@ class ModelMenu(QObject):
         self.manager: ModelManager | None = None
         self.dialog: ModelsDialog | None = None
         self.wizard: FirstRunWizard | None = None
-        models = QAction("&Models (download and choose)…", parent)
+        models = QAction("Mo&dels (download and choose)…", parent)
         models.triggered.connect(self.open_models)
         menu.addAction(models)
-        guide = QAction("&First-run guide…", parent)
+        guide = QAction("First-run &guide…", parent)
         guide.triggered.connect(self.open_first_run)
         menu.addAction(guide)
 

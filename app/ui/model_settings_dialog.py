@@ -224,7 +224,7 @@ class ModelSettingsDialog(QDialog):
         self.test_button.clicked.connect(self.start_test)
         self.test_label = QLabel()
         self.test_label.setWordWrap(True)
-        self.test_label.setAccessibleName("Connection test result")
+        self.test_label.setAccessibleDescription("Connection test result")
         remote_form = QFormLayout()
         remote_form.addRow("Address", self.url_edit)
         remote_form.addRow("Model name", self.model_edit)
@@ -258,6 +258,7 @@ class ModelSettingsDialog(QDialog):
         buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)
         self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.cancel_button = buttons.button(QDialogButtonBox.StandardButton.Cancel)
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.local_radio)
@@ -308,6 +309,12 @@ class ModelSettingsDialog(QDialog):
             widget.setEnabled(enabled)
         if enabled:
             self._update_enabled()
+            focus = self.focusWidget()
+            if focus is None or focus is self.cancel_button:
+                # The form was shut while the saved choice loaded, and Qt had put the focus
+                # on Cancel: start where the user chooses.
+                checked = self.remote_radio if self.remote_radio.isChecked() else self.local_radio
+                checked.setFocus()
         else:
             self.local_group.setEnabled(False)
             self.remote_group.setEnabled(False)

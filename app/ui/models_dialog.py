@@ -142,11 +142,11 @@ class ModelsDialog(QDialog):
             self.items[entry.id] = item
         self.details = QLabel()
         self.details.setWordWrap(True)
-        self.details.setAccessibleName("Model details")
+        self.details.setAccessibleDescription("Model details")
         self.progress_bar = QProgressBar()
         self.progress_bar.setAccessibleName("Download progress")
         self.progress_label = QLabel()
-        self.progress_label.setAccessibleName("Download status")
+        self.progress_label.setAccessibleDescription("Download status")
         self.progress_label.setWordWrap(True)
 
         self.download_button = QPushButton("Download")
@@ -158,15 +158,15 @@ class ModelsDialog(QDialog):
         self.check_button.setToolTip("Load the model and measure how fast it runs here")
         self.check_label = QLabel()
         self.check_label.setWordWrap(True)
-        self.check_label.setAccessibleName("Machine check result")
+        self.check_label.setAccessibleDescription("Machine check result")
         self.import_label = QLabel()
         self.import_label.setWordWrap(True)
-        self.import_label.setAccessibleName("Import result")
+        self.import_label.setAccessibleDescription("Import result")
         self.importer = ModelImport(
             manager, self.import_label, "Hearth now uses {name} ({description}).", self
         )
         self.chosen_label = QLabel()
-        self.chosen_label.setAccessibleName("Model in use")
+        self.chosen_label.setAccessibleDescription("Model in use")
 
         buttons = QHBoxLayout()
         for button in (
@@ -177,8 +177,11 @@ class ModelsDialog(QDialog):
             self.check_button,
         ):
             buttons.addWidget(button)
+            button.setAutoDefault(False)  # Enter closes the dialog; it never starts a download
         buttons.addStretch(1)
+        self.import_button.setAutoDefault(False)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        close.button(QDialogButtonBox.StandardButton.Close).setDefault(True)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("Models Hearth can download, and which ones suit this computer:"))
         layout.addWidget(self.tree, 1)

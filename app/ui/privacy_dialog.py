@@ -105,6 +105,11 @@ class PrivacyDialog(QDialog):
         self.notice.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.buttons.rejected.connect(self.reject)
+        # Focus and Enter never start on the destructive button (it asks again, but still).
+        self.delete_button.setAutoDefault(False)
+        close = self.buttons.button(QDialogButtonBox.StandardButton.Close)
+        close.setDefault(True)
+        close.setFocus()
         layout = QVBoxLayout(self)
         layout.addWidget(self.text, 1)
         layout.addWidget(self.delete_button)

@@ -52,7 +52,7 @@ class ConversationSidebar(QWidget):
         self.list.setWordWrap(True)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
-        self.hint.setAccessibleName("Conversation list note")
+        self.hint.setAccessibleDescription("Conversation list note")
         self.new_button = QPushButton("New")
         self.new_button.setAccessibleName("New conversation")
         self.rename_button = QPushButton("Rename")

@@ -68,6 +68,7 @@ class ModelWorker(QObject):
 
     loaded = Signal(str)  # the model's name
     load_failed = Signal(str)  # a message for the user
+    kept = Signal(str, str)  # after load_failed: this model (name, file) still answers
     text = Signal(str)  # a batch of reply text
     tool_call = Signal(object)  # CallRecord, for a tool card
     confirmation_needed = Signal(object)  # ConfirmationRequest
@@ -89,6 +90,7 @@ class ModelWorker(QObject):
         self.sampling = SamplingSettings()
         self.cancel = threading.Event()
         self.model: LocalModel | None = None
+        self._loaded_settings: RuntimeSettings | None = None  # those `model` was loaded with
         self.agent: Agent | None = None
         self.data_dir = data_dir
         self.folders = folders or []
@@ -131,26 +133,69 @@ class ModelWorker(QObject):
 
     @Slot(str)
     def load(self, path: str) -> None:
-        self.unload()
+        """A new model file. The one in use is kept until the new file has passed its header
+        check, and loaded again if the new one still fails: a wrong file never leaves the
+        user without the model that worked."""
         if path.endswith(".json"):
+            self.unload()
             self._load_script(Path(path))
             return
         try:
-            model = LocalModel(Path(path), self.settings)
-            model.load()
+            model = LocalModel(Path(path), self.settings)  # reads and checks the header only
         except ModelFileError as exc:
             log.warning("model not loaded: %s", exc)
-            self.load_failed.emit(exc.user_message())
+            self._load_failed(exc.user_message())
             return
         except Exception as exc:  # anything else must still reach the user
-            log.exception("unexpected error while loading %s", path)
-            self.load_failed.emit(f"The model {path} could not be loaded: {exc}")
+            log.exception("unexpected error while reading %s", path)
+            self._load_failed(f"The model {path} could not be loaded: {exc}")
             return
+        previous = self.model
+        previous_settings = self._loaded_settings
+        self.unload()  # two models at once may not fit in memory
+        try:
+            model.load()
+        except Exception as exc:
+            if isinstance(exc, ModelFileError):
+                log.warning("model not loaded: %s", exc)
+                message = exc.user_message()
+            else:
+                log.exception("unexpected error while loading %s", path)
+                message = f"The model {path} could not be loaded: {exc}"
+            if previous is not None and previous_settings is not None:
+                self._reload(previous.path, previous_settings)
+            self._load_failed(message)
+            return
+        self._use(model)
+
+    def _use(self, model: LocalModel) -> None:
         self.model = model
+        self._loaded_settings = self.settings
         self.agent = self._make_agent(model)
         self.cancel.clear()  # before the window hears of the model: a Stop after counts
         self.loaded.emit(model.name)
         self._warm(self.agent)
+
+    def _reload(self, path: Path, settings: RuntimeSettings) -> None:
+        """The model that worked, back after a new one failed to load."""
+        try:
+            model = LocalModel(path, settings)
+            model.load()
+        except Exception:
+            log.exception("the model in use before could not be loaded again")
+            return
+        self.model = model
+        self._loaded_settings = settings
+        self.agent = self._make_agent(model)
+        self._warm(self.agent)
+
+    def _load_failed(self, message: str) -> None:
+        """The failure, then (if a model still answers) which one: the window stays ready."""
+        self.load_failed.emit(message)
+        if self.agent is not None:
+            name = self.model.name if self.model is not None else self.agent.backend.name
+            kept = str(self.model.path) if self.model is not None else ""
+            self.kept.emit(name, kept)
 
     def _warm(self, agent: Agent) -> None:
         """Evaluate the system prompt and tool block now, while the user types: the first

@@ -168,3 +168,54 @@ def test_text_batcher_emits_at_most_once_per_frame() -> None:
     elapsed = time.monotonic() - started
     assert "".join(emitted) == "".join(str(i % 10) for i in range(20_000))
     assert len(emitted) <= elapsed * 60 + 2
+
+
+def test_escape_stops_a_streaming_reply_and_focus_stays_in_the_message_box(
+    qtbot, window: MainWindow
+) -> None:
+    window.worker.sampling.max_tokens = 3000
+    batches: list[str] = []
+    window.worker.text.connect(batches.append)
+    _type_and_send(qtbot, window, "Write a very long story about the sea.")
+    qtbot.waitUntil(lambda: len("".join(batches)) > 20, timeout=120_000)
+    qtbot.keyClick(window.input, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not window.busy, timeout=60_000)
+    reply = window.conversation.messages[-1]
+    assert reply.role == "assistant" and reply.stopped
+    assert "(stopped)" in window.chat_view.plain_text()
+    assert QApplication.focusWidget() is window.input
+
+
+def _with_unknown_architecture(source: Path, target: Path) -> None:
+    """A copy whose header passes Hearth's check but names an architecture llama.cpp does not
+    know, so the load itself fails (the name is replaced by one of the same length)."""
+    data = bytearray(source.read_bytes())
+    key = b"general.architecture"
+    at = data.index(key) + len(key) + 4 + 8  # the value's type (u32) and length (u64)
+    length = int.from_bytes(data[at - 8 : at], "little")
+    data[at : at + length] = b"x" * length
+    target.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("damage", ["not_gguf", "unknown_architecture"])
+def test_a_failed_load_keeps_the_model_that_worked(
+    qtbot, window: MainWindow, smollm2_path: Path, tmp_path: Path, damage: str
+) -> None:
+    """A wrong file is reported and the model in use keeps answering: a file refused by the
+    header check never unloads it, one that fails inside llama.cpp gets it loaded again."""
+    bad = tmp_path / "wrong.gguf"
+    if damage == "not_gguf":
+        bad.write_text("a text file named like a model")
+    else:
+        _with_unknown_architecture(smollm2_path, bad)
+    name = window.model_name
+    window.load_model(bad)
+    qtbot.waitUntil(lambda: window.model_ready, timeout=120_000)
+    assert str(bad) in window.chat_view.plain_text()
+    assert window.model_name == name
+    assert "still in use" in window.status_label.text()
+    assert window.model_path == smollm2_path
+    _type_and_send(qtbot, window, "Hi")
+    qtbot.waitUntil(lambda: not window.busy, timeout=120_000)
+    assert window.conversation.messages[-1].role == "assistant"
+    assert "No model is loaded" not in window.chat_view.plain_text()

@@ -27,8 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from app import APP_NAME
+from app.llm.catalog import CatalogEntry
 from app.ui.model_manager import ModelManager, Survey
-from app.ui.models_dialog import ModelImport, entry_summary, progress_text
+from app.ui.models_dialog import ModelImport, entry_summary, progress_text, size_text
 
 DOWNLOAD, IMPORT, BUILTIN = "download", "import", "builtin"
 
@@ -173,9 +174,19 @@ class ModelPage(QWizardPage):
                 return False
         elif choice == IMPORT and self.imported_path is not None:
             self.manager.choose(self.imported_path)
+        elif (builtin := self._builtin()) is not None and not self.manager.is_present(builtin.id):
+            # Not in this data folder (a fresh folder in a checkout): fetch it, then use it.
+            if not self.manager.start_download(builtin.id, use_when_done=True):
+                self.builtin_label.setText(
+                    "Another download is running. Wait for it, or pause it in Settings → Models…"
+                )
+                return False
         else:
             self.manager.choose(None)
         return True
+
+    def _builtin(self) -> CatalogEntry | None:
+        return next((entry for entry in self.manager.catalog if entry.builtin), None)
 
     def _picked(self, _index: int) -> None:
         self._user_picked = True
@@ -209,6 +220,13 @@ class ModelPage(QWizardPage):
             self.entries.setCurrentIndex(self.entries.findData(recommended.id))
         elif not self._user_picked and recommended is not None and recommended.builtin:
             self.builtin_radio.setChecked(True)  # nothing downloadable fits this machine
+        builtin = self._builtin()
+        if builtin is not None and not self.manager.is_present(builtin.id):
+            self.builtin_label.setText(
+                f"It is not on this computer yet: Hearth fetches it first "
+                f"({size_text(builtin.size_bytes)}). It is not clever: good for trying Hearth "
+                "out, not for real work."
+            )
         self._show_details()
 
     def _browse(self) -> None:
@@ -298,7 +316,12 @@ class DonePage(QWizardPage):
         downloading = self.manager.downloading
         self.progress_bar.setVisible(downloading is not None)
         self.progress_label.setVisible(downloading is not None)
-        if downloading is not None:
+        if downloading is not None and self.manager.entry(downloading).builtin:
+            self.summary.setText(
+                "Hearth is fetching its small built-in model. You can start chatting as soon "
+                "as it is in place; Settings → Models… shows how it is going."
+            )
+        elif downloading is not None:
             name = self.manager.entry(downloading).name
             self.summary.setText(
                 f"{name} is downloading. You can start chatting now on the built-in model: "

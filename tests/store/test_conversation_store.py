@@ -99,6 +99,30 @@ def test_delete_removes_messages_and_their_search_entries(store: ConversationSto
         store.append(gone.id, StoredMessage("user", "late"))
 
 
+def test_truncate_drops_the_tail_and_its_search_entries(store: ConversationStore) -> None:
+    """Regenerate and edit take the last exchange back: it leaves the conversation and the
+    search index, and the next message continues the positions."""
+    conversation = store.create("walk")
+    for role, content in [
+        ("user", "heron walk"),
+        ("assistant", "a nice heron"),
+        ("user", "osprey dive"),
+        ("assistant", "an osprey reply"),
+    ]:
+        store.append(conversation.id, StoredMessage(role, content))
+    store.truncate(conversation.id, 2)
+    assert [m.content for m in store.load(conversation.id).messages] == [
+        "heron walk",
+        "a nice heron",
+    ]
+    assert store.search("osprey") == []
+    fts_ok(store.database)
+    again = store.append(conversation.id, StoredMessage("user", "egret"))
+    assert again.position == 2
+    with pytest.raises(ConversationNotFound):
+        store.truncate(conversation.id + 100, 0)
+
+
 def test_search_finds_words_across_conversations_with_snippets(store: ConversationStore) -> None:
     old = store.create("Garden")
     store.append(old.id, StoredMessage("user", "When should I prune the apple trees?"))

@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Collection, Iterator
 from typing import Any
 
+from connectors.email_address import IN_TEXT
 from connectors.hostnames import comparable_host
 
 # Argument names that hold a file-system path. Mail tools use "folder" for a mailbox name,
@@ -39,9 +40,9 @@ APPROVAL_FLAG_NAMES = frozenset(
 
 MAX_DEPTH = 20
 
-# An address inside any text (a typed message, an argument). The connectors validate the
-# addresses they send to with their own stricter checks.
-EMAIL_IN_TEXT = re.compile(r"[^\s<>()\[\],;:\"']+@[^\s<>()\[\],;:\"']+")
+# An address inside any text (a typed message, an argument); the connectors hold the
+# addresses they send to to the stricter `is_email_address`.
+EMAIL_IN_TEXT = IN_TEXT
 URL_IN_TEXT = re.compile(r"(?i)https?://\S+")
 
 

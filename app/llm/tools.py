@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from connectors.email_address import is_email_address
+
 __all__ = [
     "CallProblem",
     "ToolCall",
@@ -380,7 +382,6 @@ def _check_string(value: str, schema: Mapping[str, Any], where: str) -> list[str
     return errors
 
 
-_EMAIL = re.compile(r"[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+")
 # The shapes the call grammar produces (app.llm.formats.grammar), plus fractions of a second.
 _DATE = r"[12]\d{3}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"
 _TIME = r"([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?"
@@ -399,7 +400,7 @@ def _format_problem(value: str, fmt: Any) -> str:
         return "a date in the form YYYY-MM-DD"
     if fmt == "time" and not re.fullmatch(_TIME, value):
         return "a time like 09:30"
-    if fmt == "email" and not _EMAIL.fullmatch(value):
+    if fmt == "email" and not is_email_address(value):
         return "an email address like name@example.org"
     if fmt in ("uri", "url") and not re.match(r"https?://\S", value):
         return "a web address starting with http:// or https://"

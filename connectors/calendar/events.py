@@ -33,6 +33,8 @@ from caldav import Calendar as DavCalendar
 from caldav import DAVClient
 from caldav.lib import error as dav_error
 
+from connectors.email_address import is_email_address
+
 from .client import CalendarAccount, connect
 from .errors import CalendarError, CalendarErrorReason
 from .freetime import WORKDAYS, FreeSlot, free_slots
@@ -45,7 +47,6 @@ MAX_TEXT = 10_000
 MAX_ATTENDEES = 100
 _UID_SAFE = "@.-_+=~!$&'()*,;:"
 _RECID = re.compile(r"\d{8}(T\d{6}Z?)?")
-_EMAIL = re.compile(r"[^@\s<>\"',;:()\[\]\\]+@[^@\s<>\"',;:()\[\]\\]+\.[^@\s<>\"',;:()\[\]\\.]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,7 +439,7 @@ def _clean_attendees(attendees: Iterable[str] | None) -> list[str]:
         address = str(raw).strip()
         if address.lower().startswith("mailto:"):
             address = address[7:]
-        if not _EMAIL.fullmatch(address):
+        if not is_email_address(address):
             raise CalendarError(
                 CalendarErrorReason.INVALID_INPUT,
                 f"{address[:80]!r} is not an e-mail address; attendees must be e-mail addresses.",

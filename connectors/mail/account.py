@@ -9,19 +9,17 @@ text across a network.
 from __future__ import annotations
 
 import ipaddress
-import re
 import ssl
 from dataclasses import dataclass, field
 from typing import Literal
 
+from connectors.email_address import is_email_address
 from connectors.hostnames import HostNameError, ascii_host
 
 from .errors import SETTINGS_HINT, MailError, MailErrorReason
 
 Security = Literal["tls", "starttls", "plain"]
 SECURITY_CHOICES: frozenset[str] = frozenset({"tls", "starttls", "plain"})
-# Deliberately conservative: one @, a dot in the domain, no spaces or brackets.
-_ADDRESS = re.compile(r"^[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;:\"]+$")
 
 
 def is_loopback_host(host: str) -> bool:
@@ -75,7 +73,7 @@ class MailAccount:
     save_sent: bool = True  # False for providers that file sent mail themselves (Gmail)
 
     def __post_init__(self) -> None:
-        if not _ADDRESS.match(self.email):
+        if not is_email_address(self.email):
             raise MailError(
                 MailErrorReason.INVALID,
                 f"'{self.email}' is not an email address. {SETTINGS_HINT}",

@@ -28,7 +28,9 @@ def test_the_dialog_shows_what_a_host_grant_covers(qtbot) -> None:
     dialog = ConfirmDialog(_request("read_webpage", {"url": url}, f"read {url}"))
     qtbot.addWidget(dialog)
     dialog.show()
-    assert dialog.always.text() == "Always allow read_webpage on news.example"
+    # The offer in words (the tool's code name never shows), with W as its mnemonic.
+    assert dialog.always.text() == "Al&ways allow fetching web pages on news.example"
+    assert dialog.always.accessibleName() == "Always allow fetching web pages on news.example"
     scope = dialog.always_scope.text()
     assert dialog.always_scope.isVisible() and dialog.always.accessibleDescription() == scope
     for promise in ("exactly news.example", "not its subdomains", "?query", "redirect", "private"):

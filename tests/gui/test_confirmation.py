@@ -102,11 +102,18 @@ def test_edit_changes_what_runs(qtbot, tmp_path: Path, folder: Path) -> None:
     send(qtbot, window, "Summarise my notes")
     dialog = wait_dialog(qtbot, window)
     qtbot.mouseClick(dialog.edit_button, Qt.MouseButton.LeftButton)
-    assert dialog.allow_button.text() == "Allow edited"
+    assert dialog.allow_button.text() == "&Allow edited"
     content = dialog.fields["content"]
     assert isinstance(content, QPlainTextEdit)
     content.setPlainText("only the summary")
     dialog.fields["path"].setText("summary.txt")
+    # The edit is not allowed before its own preview (the agent's, off the GUI thread) shows.
+    assert not dialog.allow_button.isEnabled()
+    qtbot.keyClick(dialog.fields["path"], Qt.Key.Key_Return)
+    qtbot.waitUntil(dialog.allow_button.isEnabled, timeout=10_000)
+    preview = dialog.preview.toPlainText()
+    assert "Create summary.txt" in preview and "+only the summary" in preview
+    assert "leak.txt" not in preview and dialog.heading.text() == "Create the file summary.txt"
     qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.busy, timeout=10_000)
     assert (folder / "summary.txt").read_text() == "only the summary"
@@ -167,7 +174,7 @@ def test_always_allow_is_offered_stored_and_revocable(
     send(qtbot, window, "Search trains to Lyon")
     dialog = wait_dialog(qtbot, window)
     assert dialog.always.isVisible()
-    assert dialog.always.text() == "Always allow web_search (no other tool)"
+    assert dialog.always.text() == "Al&ways allow searching the web (no other tool)"
     dialog.always.setChecked(True)
     qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.busy, timeout=10_000)

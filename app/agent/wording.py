@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from email.utils import getaddresses
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,6 +25,7 @@ __all__ = [
     "action_phrase",
     "describe_call",
     "field_label",
+    "has_field_label",
     "has_wording",
     "offer_in_words",
     "reason_in_words",
@@ -68,11 +70,27 @@ def when(value: Any) -> str:
     return day if len(text) == len("2026-12-01") else f"{day}, {moment:%H:%M}"
 
 
+def _person(value: Any) -> str:
+    """One recipient; an international domain in the form that cannot pass for another
+    (its ASCII name when it mixes alphabets, escaped when no server can have it)."""
+    text = str(value)
+    parsed = getaddresses([text])
+    if len(parsed) != 1 or parsed[0][1].count("@") != 1:
+        return shown(text)
+    local, domain = parsed[0][1].split("@")
+    if not is_international(domain):
+        return shown(text)
+    readable, used, problem = host_forms(domain)
+    if problem is not None:
+        return shown(ascii(parsed[0][1]))
+    return shown(f"{local}@{used if readable == used else readable}")
+
+
 def _people(value: Any) -> str:
     """Recipients as a phrase: one named, or the first and how many others."""
     if isinstance(value, str):
         value = [value]
-    names = [shown(v, 60) for v in value or () if str(v).strip()]
+    names = [_person(v) for v in value or () if str(v).strip()]
     if not names:
         return "nobody"
     if len(names) == 1:
@@ -259,6 +277,11 @@ def action_phrase(name: str) -> str:
     if server is not None:
         return f"the tool “{server[1]}” of the tool server “{server[0]}”"
     return f"the tool “{shown(name.replace('_', ' '), 40)}”"
+
+
+def has_field_label(tool: str, argument: str) -> bool:
+    """True when the argument has its own label in words, not the readable fallback."""
+    return (tool, argument) in _TOOL_FIELDS or argument in _FIELDS
 
 
 def field_label(tool: str, argument: str) -> str:

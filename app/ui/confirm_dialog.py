@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
 from app.agent.confirm import Answer, ConfirmationAnswer, ConfirmationRequest
 from app.agent.readable_diff import DiffLine, readable_lines
 from app.agent.wording import describe_call, field_label, offer_in_words, reason_in_words
-from app.ui.contrast_colours import diff_colours, on_window
+from app.ui.contrast_colours import diff_colours, focus_ring, on_window
 
 _LABEL_WORDS = {
     "outbound": "send something off this computer",
@@ -57,14 +57,18 @@ _LABEL_WORDS = {
     "write": "save something",
     "read": "look something up",
 }
-# The focused button wears a ring in the highlight colour; the default one (Deny) is bold.
-# Without this, Fusion draws the same frame for both (WCAG 2.4.7, focus visible).
-_BUTTON_STYLE = """
-QPushButton { padding: 4px 14px; border: 1px solid palette(mid); border-radius: 4px;
-              background: palette(button); color: palette(button-text); }
-QPushButton:default { font-weight: bold; }
-QPushButton:focus { border: 3px solid palette(highlight); padding: 2px 12px; }
-QPushButton:disabled { color: palette(mid); }
+# The focused control wears a ring (3:1 against the window, WCAG 1.4.11); the default button
+# (Deny) is bold. Without this, Fusion draws the same frame for the focused and the default
+# button, and a faint one round the focused preview (WCAG 2.4.7, focus visible).
+_STYLE = """
+QPushButton {{ padding: 4px 14px; border: 1px solid palette(mid); border-radius: 4px;
+              background: palette(button); color: palette(button-text); }}
+QPushButton:default {{ font-weight: bold; }}
+QPushButton:focus {{ border: 3px solid {ring}; padding: 2px 12px; }}
+QPushButton:disabled {{ color: palette(mid); }}
+QPlainTextEdit, QLineEdit {{ border: 1px solid palette(mid); border-radius: 2px;
+                             padding: 2px; background: palette(base); }}
+QPlainTextEdit:focus, QLineEdit:focus {{ border: 3px solid {ring}; padding: 0px; }}
 """
 _DEBOUNCE_MS = 400  # an edit's preview follows typing, not every key
 
@@ -121,7 +125,7 @@ class ConfirmDialog(QDialog):
         self.setWindowTitle("Hearth asks before it acts")
         self.setAccessibleName(self.windowTitle())
         self.setMinimumWidth(560)
-        self.setStyleSheet(_BUTTON_STYLE)
+        self.setStyleSheet(_STYLE.format(ring=focus_ring(self.palette()).name()))
         layout = QVBoxLayout(self)
         # An edit's preview: asked for after typing settles, or at once on Enter.
         self._generation = 0
@@ -168,6 +172,7 @@ class ConfirmDialog(QDialog):
         self.preview.setReadOnly(True)
         self.preview.setAccessibleName("Exactly what will happen")
         self.preview.setFont(QFont("monospace"))
+        self.preview.setMinimumHeight(120)  # room for a few lines beside the edit fields
         self.preview_label.setBuddy(self.preview)
         self.highlighter = _DiffHighlighter(self.preview.document(), palette)
         self._show_preview(request.preview)

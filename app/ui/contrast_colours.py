@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QPalette
 
 AA_TEXT = 4.5  # WCAG 2 1.4.3, normal-size text
+AA_OUTLINE = 3.0  # WCAG 2 1.4.11, a focus ring or a control's outline
 
 
 def _channel(value: float) -> float:
@@ -69,6 +70,13 @@ def on_window(palette: QPalette, name: str) -> QColor:
     """A coloured text (a warning) that reads on the window background."""
     window = palette.color(QPalette.ColorRole.Window)
     return legible(hue(palette, name), window, palette.color(QPalette.ColorRole.WindowText))
+
+
+def focus_ring(palette: QPalette) -> QColor:
+    """The highlight colour, made to stand out 3:1 from the window behind a focus ring."""
+    window = palette.color(QPalette.ColorRole.Window)
+    highlight = palette.color(QPalette.ColorRole.Highlight)
+    return legible(highlight, window, palette.color(QPalette.ColorRole.WindowText), AA_OUTLINE)
 
 
 def diff_colours(palette: QPalette) -> dict[str, tuple[QColor, QColor]]:

@@ -85,8 +85,10 @@ def test_a_batch_of_changes_is_answered_as_a_whole(qtbot, tmp_path) -> None:
     report = agent.run_turn(Conversation(), "Write three drafts")
     [dialog] = shown
     assert not dialog.edit_button.isVisible() and not dialog.always.isVisible()
+    assert dialog.heading.text() == "Make 3 changes at once"
     for n in range(3):
-        assert f"draft{n}.txt" in dialog.preview.toPlainText()
+        assert f"{n + 1}. Create the file draft{n}.txt:" in dialog.preview.toPlainText()
+    assert "write_file" not in dialog.preview.toPlainText()
     assert [(c.decision, c.answer, c.status) for c in report.calls] == [
         ("confirm", "approved", "ok")
     ] * 3

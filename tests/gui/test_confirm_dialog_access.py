@@ -267,6 +267,13 @@ def test_diff_and_warning_colours_pass_aa_in_light_and_dark(
     window = QColor(colours[2])
     warning = re.search(r"color: (#[0-9a-f]{6})", dialog.origin.styleSheet())
     assert warning is not None and contrast(QColor(warning[1]), window) >= 4.5
+    assert contrast(_ring(dialog), window) >= 3.0  # WCAG 1.4.11: the focus ring stands out
+
+
+def _ring(dialog: ConfirmDialog) -> QColor:
+    found = re.search(r"focus \{ border: 3px solid (#[0-9a-f]{6})", dialog.styleSheet())
+    assert found is not None
+    return QColor(found[1])
 
 
 def _edge(button: QPushButton) -> QColor:
@@ -280,5 +287,8 @@ def test_the_focused_button_looks_unlike_the_default_one(qtbot, tmp_path: Path) 
     dialog.allow_button.setFocus()
     qtbot.waitUntil(dialog.allow_button.hasFocus, timeout=5_000)
     focused, resting_default = _edge(dialog.allow_button), _edge(dialog.deny_button)
-    assert focused != resting_default
-    assert focused == dialog.palette().color(QPalette.ColorRole.Highlight)
+    assert focused != resting_default and focused == _ring(dialog)
+    resting_preview = _edge(dialog.preview)
+    dialog.preview.setFocus()
+    qtbot.waitUntil(dialog.preview.hasFocus, timeout=5_000)
+    assert _edge(dialog.preview) == _ring(dialog) != resting_preview

@@ -121,6 +121,24 @@ def test_edit_changes_what_runs(qtbot, tmp_path: Path, folder: Path) -> None:
     assert "you edited · done" in window.chat_view.plain_text()
 
 
+def test_an_edit_the_gate_would_refuse_says_so_before_it_is_allowed(
+    qtbot, tmp_path: Path, folder: Path
+) -> None:
+    window = open_window(qtbot, tmp_path, folder, fooled_turns())
+    send(qtbot, window, "Summarise my notes")
+    dialog = wait_dialog(qtbot, window)
+    qtbot.mouseClick(dialog.edit_button, Qt.MouseButton.LeftButton)
+    dialog.fields["path"].setText(str(tmp_path / "outside.txt"))
+    qtbot.keyClick(dialog.fields["path"], Qt.Key.Key_Return)
+    qtbot.waitUntil(dialog.allow_button.isEnabled, timeout=10_000)
+    preview = dialog.preview.toPlainText()
+    assert preview.startswith("⚠ Hearth would refuse this edit, nothing would run:")
+    assert "outside" in preview and dialog.isVisible()
+    qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.busy, timeout=10_000)
+    assert not (tmp_path / "outside.txt").exists() and not (folder / "leak.txt").exists()
+
+
 def test_deny_reaches_the_model_and_nothing_is_written(qtbot, tmp_path: Path, folder: Path) -> None:
     window = open_window(qtbot, tmp_path, folder, fooled_turns())
     backend = window.worker.agent.backend

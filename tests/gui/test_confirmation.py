@@ -97,11 +97,24 @@ def test_dialog_shows_exactly_what_will_run_and_allow_runs_it(
     assert "All done." in view
 
 
-def test_edit_changes_what_runs(qtbot, tmp_path: Path, folder: Path) -> None:
+def edit_the_fooled_write(qtbot, tmp_path: Path, folder: Path) -> tuple[MainWindow, ConfirmDialog]:
+    """The window with the fooled model's write in its dialog, the edit fields open."""
     window = open_window(qtbot, tmp_path, folder, fooled_turns())
     send(qtbot, window, "Summarise my notes")
     dialog = wait_dialog(qtbot, window)
     qtbot.mouseClick(dialog.edit_button, Qt.MouseButton.LeftButton)
+    return window, dialog
+
+
+def preview_the_edit(qtbot, dialog: ConfirmDialog) -> str:
+    """Enter in the path field, then the edit's own preview once Allow edited may be pressed."""
+    qtbot.keyClick(dialog.fields["path"], Qt.Key.Key_Return)
+    qtbot.waitUntil(dialog.allow_button.isEnabled, timeout=10_000)
+    return dialog.preview.toPlainText()
+
+
+def test_edit_changes_what_runs(qtbot, tmp_path: Path, folder: Path) -> None:
+    window, dialog = edit_the_fooled_write(qtbot, tmp_path, folder)
     assert dialog.allow_button.text() == "&Allow edited"
     content = dialog.fields["content"]
     assert isinstance(content, QPlainTextEdit)
@@ -109,9 +122,7 @@ def test_edit_changes_what_runs(qtbot, tmp_path: Path, folder: Path) -> None:
     dialog.fields["path"].setText("summary.txt")
     # The edit is not allowed before its own preview (the agent's, off the GUI thread) shows.
     assert not dialog.allow_button.isEnabled()
-    qtbot.keyClick(dialog.fields["path"], Qt.Key.Key_Return)
-    qtbot.waitUntil(dialog.allow_button.isEnabled, timeout=10_000)
-    preview = dialog.preview.toPlainText()
+    preview = preview_the_edit(qtbot, dialog)
     assert "Create summary.txt" in preview and "+only the summary" in preview
     assert "leak.txt" not in preview and dialog.heading.text() == "Create the file summary.txt"
     qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton)
@@ -124,14 +135,9 @@ def test_edit_changes_what_runs(qtbot, tmp_path: Path, folder: Path) -> None:
 def test_an_edit_the_gate_would_refuse_says_so_before_it_is_allowed(
     qtbot, tmp_path: Path, folder: Path
 ) -> None:
-    window = open_window(qtbot, tmp_path, folder, fooled_turns())
-    send(qtbot, window, "Summarise my notes")
-    dialog = wait_dialog(qtbot, window)
-    qtbot.mouseClick(dialog.edit_button, Qt.MouseButton.LeftButton)
+    window, dialog = edit_the_fooled_write(qtbot, tmp_path, folder)
     dialog.fields["path"].setText(str(tmp_path / "outside.txt"))
-    qtbot.keyClick(dialog.fields["path"], Qt.Key.Key_Return)
-    qtbot.waitUntil(dialog.allow_button.isEnabled, timeout=10_000)
-    preview = dialog.preview.toPlainText()
+    preview = preview_the_edit(qtbot, dialog)
     assert preview.startswith("⚠ Hearth would refuse this edit, nothing would run:")
     assert "outside" in preview and dialog.isVisible()
     qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton)

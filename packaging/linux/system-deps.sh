@@ -9,8 +9,9 @@ runtime=(libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libglib2.0-0 libfreetyp
          libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-render-util0
          libxcb-render0 libxcb-shape0 libxcb-util1 libxcb-xkb1 fonts-dejavu-core)
 build=(python3-venv python3-dev build-essential cmake)
-# Dovecot: the real IMAP server of the mail tests; D-Bus + GNOME Keyring: a real Secret Service.
-testing=(xvfb xauth dovecot-imapd dovecot-lmtpd dbus gnome-keyring)
+# Dovecot: the real IMAP server of the mail tests; D-Bus + GNOME Keyring: a real Secret Service;
+# AT-SPI and pyatspi: what a screen reader reads of the confirmation (test_atspi_confirm.py).
+testing=(xvfb xauth dovecot-imapd dovecot-lmtpd dbus gnome-keyring at-spi2-core python3-pyatspi)
 # dpkg-deb and objdump build the .deb; debootstrap makes the clean Debian 12 root it is tested in.
 packaging=(dpkg-dev binutils debootstrap)
 

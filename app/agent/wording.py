@@ -147,6 +147,36 @@ def _free_time(a: Mapping[str, Any]) -> str:
     return f"Find {shown(a.get('duration_minutes', '?'), 8)} free minutes {span}"
 
 
+def _list_tasks(a: Mapping[str, Any]) -> str:
+    where = f" in {_quoted(a['list'])}" if a.get("list") else ""
+    due = f" due before {when(a['due_before'])}" if a.get("due_before") else ""
+    return f"List your open tasks{where}{due}"
+
+
+def _add_task(a: Mapping[str, Any]) -> str:
+    due = f", due {when(a['due'])}" if a.get("due") else ""
+    return f"Add the task {_quoted(a.get('title', ''))}{due}"
+
+
+def _open_item(a: Mapping[str, Any]) -> str:
+    if a.get("url"):
+        return f"Open a web page from {_host(a['url'])} in your browser"
+    if a.get("path"):
+        return f"Open {_file_name(a['path'])} in its usual app"
+    return "Open something in another app"
+
+
+def _show_folder(a: Mapping[str, Any]) -> str:
+    path = str(a.get("path") or ".").strip()
+    shown_path = "your first allowed folder" if path == "." else _quoted(_file_name(path))
+    return f"Show {shown_path} in the file manager"
+
+
+def _spending(a: Mapping[str, Any]) -> str:
+    month = f" for {shown(a['month'], 10)}" if a.get("month") else ""
+    return f"Add up the bank statements in {_quoted(a.get('path', '.'))}{month}"
+
+
 # One title per built-in tool, from the arguments that will run.
 _TITLES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     "search_files": _search_files,
@@ -175,6 +205,14 @@ _TITLES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     ),
     "list_reminders": lambda a: "List your reminders",
     "cancel_reminder": lambda a: f"Cancel reminder number {shown(a.get('reminder_id', '?'), 12)}",
+    # The tools of issue #24 (tasks, opening, spending), merged from their own branch.
+    "list_tasks": _list_tasks,
+    "add_task": _add_task,
+    "complete_task": lambda a: f"Mark the task {_quoted(a.get('task_id', ''), 40)} as done",
+    "update_task": lambda a: f"Change the task {_quoted(a.get('task_id', ''), 40)}",
+    "open_item": _open_item,
+    "show_folder": _show_folder,
+    "summarise_spending": _spending,
 }
 
 # What a tool does, as a phrase that fits "Always allow …" and the gate's reasons.
@@ -201,6 +239,13 @@ _ACTIONS: Mapping[str, str] = {
     "set_reminder": "setting a reminder",
     "list_reminders": "listing your reminders",
     "cancel_reminder": "cancelling a reminder",
+    "list_tasks": "listing your tasks",
+    "add_task": "adding a task",
+    "complete_task": "marking a task as done",
+    "update_task": "changing a task",
+    "open_item": "opening files and web pages in other apps",
+    "show_folder": "showing folders in the file manager",
+    "summarise_spending": "adding up your bank statements",
 }
 
 # Edit fields labelled in words; an argument a tool names differently is listed by tool.
@@ -234,9 +279,17 @@ _FIELDS: Mapping[str, str] = {
     "text": "Reminder",
     "at": "When",
     "reminder_id": "Reminder number",
+    "list": "Task list",
+    "due_before": "Due before",
+    "due": "Due",
+    "notes": "Notes",
+    "task_id": "Task",
+    "month": "Month",
 }
 _TOOL_FIELDS: Mapping[tuple[str, str], str] = {
     ("list_folder", "path"): "Folder",
+    ("show_folder", "path"): "File or folder",
+    ("summarise_spending", "path"): "Statement file or folder",
 }
 
 

@@ -232,32 +232,37 @@ def test_labels_are_read_with_their_text_and_the_dialog_by_its_title(qtbot, tmp_
     assert dialog.announcement == "Hearth asks before it acts: Replace the text of notes.txt"
 
 
-def _palette(base: str, text: str, window: str, window_text: str) -> QPalette:
-    palette = QPalette(QApplication.palette())
-    for role, colour in (
-        (QPalette.ColorRole.Base, base),
-        (QPalette.ColorRole.Text, text),
-        (QPalette.ColorRole.Window, window),
-        (QPalette.ColorRole.WindowText, window_text),
-    ):
-        palette.setColor(role, QColor(colour))
-    return palette
-
-
-@pytest.mark.parametrize(
-    "colours",
-    [("#ffffff", "#000000", "#efefef", "#000000"), ("#323232", "#ffffff", "#2d2d2d", "#eeeeee")],
-    ids=["light", "dark"],
+ROLES = (
+    QPalette.ColorRole.Base,
+    QPalette.ColorRole.Text,
+    QPalette.ColorRole.Window,
+    QPalette.ColorRole.WindowText,
+    QPalette.ColorRole.Button,
+    QPalette.ColorRole.ButtonText,
+    QPalette.ColorRole.Mid,
 )
+# Fusion's light colours, and those measured on a dark GTK desktop (Adwaita dark, audit run 5).
+LIGHT = ("#ffffff", "#000000", "#efefef", "#000000", "#efefef", "#000000", "#b8b8b8")
+DARK = ("#323232", "#ffffff", "#2d2d2d", "#eeeeee", "#3c3c3c", "#eeeeee", "#5a5a5a")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.mark.parametrize("colours", [LIGHT, DARK], ids=["light", "dark"])
 def test_diff_and_warning_colours_pass_aa_in_light_and_dark(
-    qtbot, tmp_path: Path, colours: tuple[str, str, str, str]
+    qtbot, tmp_path: Path, colours: tuple[str, ...], request: pytest.FixtureRequest
 ) -> None:
+    """Also leaves a picture of each in test-artifacts/, for a person to look at."""
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     before = QPalette(app.palette())
-    app.setPalette(_palette(*colours))
+    palette = QPalette(before)
+    for role, colour in zip(ROLES, colours, strict=True):
+        palette.setColor(role, QColor(colour))
+    app.setPalette(palette)
     try:
         dialog = _open(qtbot, _write_request(tmp_path))
+        ARTIFACTS.mkdir(exist_ok=True)
+        dialog.grab().save(str(ARTIFACTS / f"confirm-dialog-{request.node.callspec.id}.png"))
     finally:
         app.setPalette(before)
     assert {"added", "removed"} <= set(dialog.highlighter.kinds)

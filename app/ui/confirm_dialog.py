@@ -248,8 +248,11 @@ class ConfirmDialog(QDialog):
     def showEvent(self, event: QShowEvent) -> None:
         """Say that the dialog opened and what it asks (a screen reader would stay silent)."""
         super().showEvent(event)
-        news = QAccessibleAnnouncementEvent(self, self.announcement)
-        news.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
+        self._announce(self.announcement, QAccessible.AnnouncementPoliteness.Assertive)
+
+    def _announce(self, text: str, politeness: QAccessible.AnnouncementPoliteness) -> None:
+        news = QAccessibleAnnouncementEvent(self, text)
+        news.setPoliteness(politeness)
         QAccessible.updateAccessibility(news)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -335,6 +338,9 @@ class ConfirmDialog(QDialog):
         self.preview_note.setText("The preview shows your edit." if edited else "")
         self.preview_note.setVisible(edited)
         self.allow_button.setEnabled(True)
+        if edited:  # Enter in a field otherwise seems to do nothing to someone who cannot see
+            polite = QAccessible.AnnouncementPoliteness.Polite
+            self._announce(f"The preview shows your edit: {self.title_text}", polite)
 
     def _show_preview(self, text: str) -> None:
         lines: list[DiffLine] = readable_lines(text)

@@ -4,7 +4,8 @@ Runs under Debian's own /usr/bin/python3 (pyatspi is not in the project's venv),
 private D-Bus session and on an X display:
     python3 atspi_reader.py ROLE COMMAND...
 It listens for announcements, starts COMMAND (with the Qt accessibility bridge on), waits for
-its first window of that ROLE ("dialog"), and prints the window's tree and the announcements
+its first window of that ROLE ("dialog"), reads the window's tree, then writes "edit" to the
+command's input and waits for a second announcement. It prints the tree and the announcements
 heard as JSON.
 Standard library and pyatspi only: no project code runs here.
 """
@@ -65,12 +66,15 @@ def main(role: str, command: list[str]) -> int:
 
     def poll() -> bool:
         window = find_window(role) if result["tree"] is None else None
-        if window is not None:
+        if window is not None and app.stdin is not None:
             result["tree"] = walk(window)
-            # An announcement travels beside the window's creation: give it a moment more.
-            deadline_for_news = time.monotonic() + 5
-            result["news_by"] = deadline_for_news
-        done = result["tree"] is not None and (heard or time.monotonic() > result["news_by"])
+            app.stdin.write(b"edit\n")
+            app.stdin.flush()
+            # Announcements travel beside the window and the edit: give them a moment more.
+            result["news_by"] = time.monotonic() + 10
+        done = result["tree"] is not None and (
+            len(heard) >= 2 or time.monotonic() > result["news_by"]
+        )
         if done or time.monotonic() > deadline or app.poll() is not None:
             pyatspi.Registry.stop()
             return False

@@ -2,8 +2,9 @@
 
 Used by test_atspi_confirm.py in a child process under Xvfb, with the accessibility bridge on:
     python -m tests.gui.confirm_dialog_app
-The dialog opens once the event loop runs (so its announcement is sent to whoever listens)
-and the program ends when its standard input closes.
+The dialog opens once the event loop runs (so its announcement is sent to whoever listens).
+A line "edit" on standard input edits the file's name and shows the edit's preview; the
+program ends when its standard input closes.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from PySide6.QtCore import QSocketNotifier, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLineEdit
 
 from app.agent.confirm import ConfirmationRequest
 from app.ui.confirm_dialog import ConfirmDialog
@@ -36,7 +37,19 @@ def main() -> int:
     dialog = ConfirmDialog(REQUEST)
     QTimer.singleShot(0, dialog.show)
     stdin = QSocketNotifier(sys.stdin.fileno(), QSocketNotifier.Type.Read)
-    stdin.activated.connect(app.quit)  # readable means closed: the reader is done
+
+    def command() -> None:
+        line = sys.stdin.readline()
+        if not line:  # closed: the reader is done
+            app.quit()
+        elif line.strip() == "edit":
+            dialog.edit_button.click()
+            path = dialog.fields["path"]
+            assert isinstance(path, QLineEdit)
+            path.setText("summary.txt")
+            dialog.refresh_preview()
+
+    stdin.activated.connect(command)
     return app.exec()
 
 

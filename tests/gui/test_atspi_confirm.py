@@ -1,6 +1,7 @@
 """The confirmation dialog as a screen reader meets it: the AT-SPI tree over a real X server
 and a private accessibility bus (issue #19, S2 and S7). Labels are read with their text (the
-provenance line says which file), the dialog by its title, and its opening is announced."""
+provenance line says which file), the dialog by its title; its opening is announced, and so
+is the preview of an edit (pressing Enter in a field must not seem to do nothing)."""
 
 from __future__ import annotations
 
@@ -55,4 +56,7 @@ def test_a_screen_reader_hears_the_dialog_with_its_content() -> None:
     assert "• This action deletes or overwrites something" in labels
     buttons = [node["name"] for node in shown if node["role"] == "push button"]
     assert buttons == ["Allow once", "Edit…", "Deny"]
-    assert view["announcements"] == [f"{TITLE}: Replace the text of notes.txt"]
+    assert view["announcements"] == [
+        f"{TITLE}: Replace the text of notes.txt",
+        "The preview shows your edit: Replace the text of summary.txt",
+    ]

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QDialogButtonBox,
     QLabel,
+    QLineEdit,
     QProxyStyle,
     QPushButton,
     QStyle,
@@ -297,3 +298,28 @@ def test_the_focused_button_looks_unlike_the_default_one(qtbot, tmp_path: Path) 
     dialog.preview.setFocus()
     qtbot.waitUntil(dialog.preview.hasFocus, timeout=5_000)
     assert _edge(dialog.preview) == _ring(dialog) != resting_preview
+
+
+def test_addresses_are_edited_as_a_list_in_words(qtbot) -> None:
+    """No JSON in a field: recipients read "a, b"; a tool without a previewer still shows
+    the edit, in words, before it can be allowed."""
+    arguments = {"to": ["ana@example.org", "bo@example.org"], "subject": "Hi", "body": "Hello"}
+    request = ConfirmationRequest(
+        tool="send_email",
+        arguments=arguments,
+        label="outbound",
+        reasons=("send_email sends data off this computer",),
+        preview="To: ana@example.org, bo@example.org\nSubject: Hi\n\nHello",
+        editable=tuple(arguments),
+    )
+    dialog = _open(qtbot, request)
+    assert dialog.heading.text() == "Send an email to ana@example.org and 1 other"
+    qtbot.keyClick(dialog.edit_button, Qt.Key.Key_Space)
+    to = dialog.fields["to"]
+    assert isinstance(to, QLineEdit) and to.text() == "ana@example.org, bo@example.org"
+    to.setText("cy@example.org")
+    qtbot.keyClick(to, Qt.Key.Key_Return)
+    assert dialog.preview.toPlainText().startswith("To: cy@example.org\nSubject: Hi")
+    assert dialog.heading.text() == "Send an email to cy@example.org"
+    qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton)
+    assert dialog.result_answer.arguments == {**arguments, "to": ["cy@example.org"]}

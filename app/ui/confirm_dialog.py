@@ -318,7 +318,8 @@ class ConfirmDialog(QDialog):
         edited = self.edited_arguments()
         generation = self._generation
         if self.request.preview_for is None:
-            lines = (f"{field_label(self.request.tool, k)}: {v}" for k, v in edited.items())
+            tool = self.request.tool
+            lines = (f"{field_label(tool, k)}: {_in_words(v)}" for k, v in edited.items())
             self._preview_ready(generation, "\n".join(lines))
             return
         self.preview_note.setText("Working out what your edit would do…")
@@ -380,6 +381,15 @@ def _with_mnemonic(offer: str) -> str:
     """ "Al&ways allow …": W, since A, E and D belong to the buttons; a "&" in the text stays."""
     text = offer.replace("&", "&&")
     return "Al&" + text[2:] if text.startswith("Always") else text
+
+
+def _in_words(value: Any) -> str:
+    """A value for the fallback preview: a list as "a, b", a yes/no as such."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(str(item) for item in value)
+    return str(value)
 
 
 def _is_word_list(value: Any) -> bool:

@@ -42,9 +42,7 @@ def shown(value: Any, limit: int = 60) -> str:
     """A value as one short, safe line: control and invisible formatting characters (line
     breaks, right-to-left marks) become spaces, runs of spaces one, long values end in "…"."""
     text = value if isinstance(value, str) else str(value)
-    text = "".join(
-        " " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in text
-    )
+    text = "".join(" " if unicodedata.category(ch) in _HIDDEN else ch for ch in text)
     text = re.sub(r"\s+", " ", text).strip()
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 

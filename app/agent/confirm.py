@@ -30,6 +30,11 @@ class ConfirmationRequest:
     token: str = ""
     editable: tuple[str, ...] = field(default=())  # argument names the dialog may edit
     standing_offer: str | None = None  # e.g. "Always allow read_webpage on example.org"
+    title: str = ""  # a plain title set by the asker (a batch); else from `app.agent.wording`
+    # What edited arguments would do, as `preview` says it for these (the gate's refusal
+    # when it would refuse them): the dialog shows it before "Allow edited". It may read
+    # the disk, so the dialog calls it off the GUI thread.
+    preview_for: Callable[[dict[str, Any]], str] | None = None
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from app.agent.policy import (
 )
 from app.agent.registry import Registry, ToolFailed, ToolResult, turn_cancel
 from app.agent.tool_selection import select_tools
+from app.agent.wording import describe_call
 from app.llm.backend import (
     GenerationStats,
     ModelBackend,
@@ -381,7 +382,7 @@ class Agent:
             return {}
         tokens = {id(c): self.approvals.issue(c.name, dict(c.arguments)) for c, _ in changes}
         listing = [
-            f"{number}. {call.name}: "
+            f"{number}. {describe_call(call.name, call.arguments)}:\n"
             + _render_preview(self.registry.get(call.name), dict(call.arguments))
             for number, (call, _verdict) in enumerate(changes, 1)
         ]
@@ -396,6 +397,7 @@ class Agent:
             provenance=None,
             token="",
             editable=(),
+            title=f"Make {len(changes)} changes at once",
         )
         try:
             answer = self.confirmer(request)
@@ -517,6 +519,7 @@ class Agent:
             token=token,
             editable=tuple(arguments),
             standing_offer=offer[1] if offer else None,
+            preview_for=lambda edited: self._edited_preview(call.name, edited),
         )
         try:
             answer: ConfirmationAnswer = self.confirmer(request)
@@ -543,6 +546,19 @@ class Agent:
         if not self.approvals.redeem(token, call.name, arguments):
             return answer.answer, None
         return answer.answer, arguments
+
+    def _edited_preview(self, name: str, edited: dict[str, Any]) -> str:
+        """What the edited call would do, or why the gate would refuse it: the same checks
+        the answer gets, so the dialog never shows a preview of something that cannot run."""
+        tool = self.registry.get(name)
+        if tool is None:  # unreachable: an unknown tool is denied before any dialog
+            return "Hearth would refuse this edit: the tool is unknown."
+        problems = validate_call(ToolCall(name, edited), {name: tool.spec})
+        again = decide(name, edited, self.context, self.registry.rules(), self.permissions.active())
+        if problems or again.decision == Decision.DENY:
+            why = "; ".join(problems or again.reasons)
+            return f"⚠ Hearth would refuse this edit, nothing would run: {why}"
+        return _render_preview(tool, edited)
 
     def _precheck(self, tool: Any, arguments: dict[str, Any], record: CallRecord) -> bool | None:
         """Run the tool's read-only check of its arguments (`Registry.register`): None when

@@ -41,7 +41,7 @@ def email_preview(arguments: dict[str, Any], untyped: Iterable[str] = ()) -> str
     return "\n".join(h for h in header if h) + "\n\n" + str(arguments.get("body", ""))
 
 
-def _host_forms(host: str) -> tuple[str, str, str | None]:
+def host_forms(host: str) -> tuple[str, str, str | None]:
     """(shown, used, problem) for an international host: ``shown == used`` when the name
     mixes alphabets; ``problem`` says why no server can have the name."""
     try:
@@ -61,7 +61,7 @@ def recipient_shown(value: str) -> str:
     local, domain = bare.split("@")
     if not is_international(domain):
         return value
-    shown, used, problem = _host_forms(domain)
+    shown, used, problem = host_forms(domain)
     if problem is not None:
         return f"{value!a}  ⚠ not a valid address, it will not be sent: {problem}"
     named = f"{name} <{local}@{shown}>" if name else f"{local}@{shown}"
@@ -81,7 +81,7 @@ def webpage_preview(arguments: dict[str, Any]) -> str:
         return text
     if not is_international(host):
         return text
-    shown, used, problem = _host_forms(host)
+    shown, used, problem = host_forms(host)
     if problem is not None:
         return f"{text}\n⚠ The host name is not valid, nothing will be fetched: {problem}"
     if shown == used:

@@ -109,7 +109,9 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
         )
         shown_plans[argument_hash("write_file", args)] = plan
         action = "Replace" if plan.exists else "Create"
-        return f"{action} {plan.path} ({plan.new_size} bytes)\n\n{plan.diff}"
+        root, parts = folders.resolve(str(args["path"]))  # the full folder, said in words
+        where = "/".join((root.path.rstrip("/"), *parts[:-1]))
+        return f"{action} {plan.path} ({plan.new_size} bytes)\nIn the folder {where}\n\n{plan.diff}"
 
     def do_write(args: dict[str, Any]) -> ToolResult:
         plan = shown_plans.pop(argument_hash("write_file", args), None)

@@ -10,8 +10,8 @@ runtime=(libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libglib2.0-0 libfreetyp
          libxcb-render0 libxcb-shape0 libxcb-util1 libxcb-xkb1 fonts-dejavu-core)
 build=(python3-venv python3-dev build-essential cmake)
 # Dovecot: the real IMAP server of the mail tests; D-Bus + GNOME Keyring: a real Secret Service;
-# at-spi2-core: the accessibility bus a screen reader reads the window through.
-testing=(xvfb xauth dovecot-imapd dovecot-lmtpd dbus gnome-keyring at-spi2-core)
+# AT-SPI and pyatspi: what a screen reader reads of the window and the confirmation.
+testing=(xvfb xauth dovecot-imapd dovecot-lmtpd dbus gnome-keyring at-spi2-core python3-pyatspi)
 # dpkg-deb and objdump build the .deb; debootstrap makes the clean Debian 12 root it is tested in.
 packaging=(dpkg-dev binutils debootstrap)
 

@@ -28,7 +28,9 @@ def test_the_dialog_shows_what_a_host_grant_covers(qtbot) -> None:
     dialog = ConfirmDialog(_request("read_webpage", {"url": url}, f"read {url}"))
     qtbot.addWidget(dialog)
     dialog.show()
-    assert dialog.always.text() == "Always allow read_webpage on news.example"
+    # The offer in words (the tool's code name never shows), with W as its mnemonic.
+    assert dialog.always.text() == "Al&ways allow fetching web pages on news.example"
+    assert dialog.always.accessibleName() == "Always allow fetching web pages on news.example"
     scope = dialog.always_scope.text()
     assert dialog.always_scope.isVisible() and dialog.always.accessibleDescription() == scope
     for promise in ("exactly news.example", "not its subdomains", "?query", "redirect", "private"):
@@ -83,8 +85,10 @@ def test_a_batch_of_changes_is_answered_as_a_whole(qtbot, tmp_path) -> None:
     report = agent.run_turn(Conversation(), "Write three drafts")
     [dialog] = shown
     assert not dialog.edit_button.isVisible() and not dialog.always.isVisible()
+    assert dialog.heading.text() == "Make 3 changes at once"
     for n in range(3):
-        assert f"draft{n}.txt" in dialog.preview.toPlainText()
+        assert f"{n + 1}. Create the file draft{n}.txt:" in dialog.preview.toPlainText()
+    assert "write_file" not in dialog.preview.toPlainText()
     assert [(c.decision, c.answer, c.status) for c in report.calls] == [
         ("confirm", "approved", "ok")
     ] * 3

@@ -97,21 +97,52 @@ def test_dialog_shows_exactly_what_will_run_and_allow_runs_it(
     assert "All done." in view
 
 
-def test_edit_changes_what_runs(qtbot, tmp_path: Path, folder: Path) -> None:
+def edit_the_fooled_write(qtbot, tmp_path: Path, folder: Path) -> tuple[MainWindow, ConfirmDialog]:
+    """The window with the fooled model's write in its dialog, the edit fields open."""
     window = open_window(qtbot, tmp_path, folder, fooled_turns())
     send(qtbot, window, "Summarise my notes")
     dialog = wait_dialog(qtbot, window)
     qtbot.mouseClick(dialog.edit_button, Qt.MouseButton.LeftButton)
-    assert dialog.allow_button.text() == "Allow edited"
+    return window, dialog
+
+
+def preview_the_edit(qtbot, dialog: ConfirmDialog) -> str:
+    """Enter in the path field, then the edit's own preview once Allow edited may be pressed."""
+    qtbot.keyClick(dialog.fields["path"], Qt.Key.Key_Return)
+    qtbot.waitUntil(dialog.allow_button.isEnabled, timeout=10_000)
+    return dialog.preview.toPlainText()
+
+
+def test_edit_changes_what_runs(qtbot, tmp_path: Path, folder: Path) -> None:
+    window, dialog = edit_the_fooled_write(qtbot, tmp_path, folder)
+    assert dialog.allow_button.text() == "&Allow edited"
     content = dialog.fields["content"]
     assert isinstance(content, QPlainTextEdit)
     content.setPlainText("only the summary")
     dialog.fields["path"].setText("summary.txt")
+    # The edit is not allowed before its own preview (the agent's, off the GUI thread) shows.
+    assert not dialog.allow_button.isEnabled()
+    preview = preview_the_edit(qtbot, dialog)
+    assert "Create summary.txt" in preview and "+only the summary" in preview
+    assert "leak.txt" not in preview and dialog.heading.text() == "Create the file summary.txt"
     qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.busy, timeout=10_000)
     assert (folder / "summary.txt").read_text() == "only the summary"
     assert not (folder / "leak.txt").exists()
     assert "you edited · done" in window.chat_view.plain_text()
+
+
+def test_an_edit_the_gate_would_refuse_says_so_before_it_is_allowed(
+    qtbot, tmp_path: Path, folder: Path
+) -> None:
+    window, dialog = edit_the_fooled_write(qtbot, tmp_path, folder)
+    dialog.fields["path"].setText(str(tmp_path / "outside.txt"))
+    preview = preview_the_edit(qtbot, dialog)
+    assert preview.startswith("⚠ Hearth would refuse this edit, nothing would run:")
+    assert "outside" in preview and dialog.isVisible()
+    qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.busy, timeout=10_000)
+    assert not (tmp_path / "outside.txt").exists() and not (folder / "leak.txt").exists()
 
 
 def test_deny_reaches_the_model_and_nothing_is_written(qtbot, tmp_path: Path, folder: Path) -> None:
@@ -167,7 +198,7 @@ def test_always_allow_is_offered_stored_and_revocable(
     send(qtbot, window, "Search trains to Lyon")
     dialog = wait_dialog(qtbot, window)
     assert dialog.always.isVisible()
-    assert dialog.always.text() == "Always allow web_search (no other tool)"
+    assert dialog.always.text() == "Al&ways allow searching the web (no other tool)"
     dialog.always.setChecked(True)
     qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.busy, timeout=10_000)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMessageBox,
     QPushButton,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -47,6 +48,8 @@ class ConversationSidebar(QWidget):
         self.search_box.setPlaceholderText("Search conversations")
         self.search_box.setAccessibleName("Search conversations")
         self.search_box.setClearButtonEnabled(True)
+        for clear in self.search_box.findChildren(QToolButton):  # Qt gives it no name
+            clear.setAccessibleName("Clear the search")
         self.list = QListWidget()
         self.list.setAccessibleName("Conversation list")
         self.list.setWordWrap(True)

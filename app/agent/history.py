@@ -14,12 +14,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar, get_args
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.agent.chat import Conversation, Message
-from app.agent.loop import CallRecord
+from app.agent.confirm import Answer
+from app.agent.loop import CallDecision, CallRecord, CallStatus
 from app.agent.policy import DEFAULT_RULES, ContextState
 from app.llm.tools import ToolCall
 from app.store.conversations import (
@@ -30,6 +31,8 @@ from app.store.conversations import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+D = TypeVar("D")
 
 TITLE_CHARS = 60
 
@@ -59,6 +62,11 @@ def card_display(record: CallRecord) -> dict[str, Any]:
     }
 
 
+def _one_of(value: object, allowed: tuple[T, ...], default: D) -> T | D:
+    """A saved value checked against its type's values (a hand-edited or older database)."""
+    return next((a for a in allowed if a == value), default)
+
+
 def card_from_display(display: dict[str, Any]) -> CallRecord | None:
     card = display.get("card") if isinstance(display, dict) else None
     if not isinstance(card, dict) or not isinstance(card.get("name"), str):
@@ -67,9 +75,9 @@ def card_from_display(display: dict[str, Any]) -> CallRecord | None:
     return CallRecord(
         name=card["name"],
         arguments=arguments if isinstance(arguments, dict) else {},
-        decision=str(card.get("decision", "")),
-        answer=card.get("answer") if isinstance(card.get("answer"), str) else None,
-        status=str(card.get("status", "")),
+        decision=_one_of(card.get("decision"), get_args(CallDecision), "confirm"),
+        answer=_one_of(card.get("answer"), tuple(Answer), None),
+        status=_one_of(card.get("status"), get_args(CallStatus), ""),
         reasons=[str(r) for r in card.get("reasons", []) if isinstance(r, str)],
     )
 

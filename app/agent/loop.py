@@ -12,7 +12,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from app.agent.approvals import ApprovalBook, argument_hash
 from app.agent.audit import AuditEntry, AuditLog, NullAuditLog
@@ -65,15 +65,20 @@ class _BatchAnswer:
     token: str
 
 
+CallDecision = Literal["allow", "confirm", "deny"]
+CallStatus = Literal["", "ok", "error", "refused"]  # "": not run yet
+EventKind = Literal["text", "reasoning", "call", "step"]
+
+
 @dataclass
 class CallRecord:
     """What happened to one tool call: the `ask --json` transcript entry and the chat card."""
 
     name: str
     arguments: dict[str, Any]
-    decision: str  # "allow" | "confirm" | "deny"
-    answer: str | None = None  # "approved" | "edited" | "denied" | None
-    status: str = ""  # "ok" | "error" | "refused"
+    decision: CallDecision
+    answer: Answer | None = None  # None: nobody was asked
+    status: CallStatus = ""
     result: Any = None
     reasons: list[str] = field(default_factory=list)
 
@@ -93,7 +98,7 @@ class CallRecord:
 class AgentEvent:
     """Progress of a turn for a live view (the GUI's tool cards, the terminal)."""
 
-    kind: str  # "text" | "reasoning" | "call" | "step"
+    kind: EventKind
     text: str = ""
     call: CallRecord | None = None
 
@@ -107,7 +112,11 @@ class TurnReport:
     stats: GenerationStats = field(default_factory=GenerationStats)
 
 
-_DECISION_NAMES = {Decision.ALLOW: "allow", Decision.CONFIRM: "confirm", Decision.DENY: "deny"}
+_DECISION_NAMES: dict[Decision, CallDecision] = {
+    Decision.ALLOW: "allow",
+    Decision.CONFIRM: "confirm",
+    Decision.DENY: "deny",
+}
 
 
 class Agent:
@@ -447,7 +456,7 @@ class Agent:
             if batch is not None:
                 self.approvals.revoke(batch.token)
         elif batch is not None and tool is not None:
-            record.answer = (Answer.APPROVED if batch.approved else Answer.DENIED).value
+            record.answer = Answer.APPROVED if batch.approved else Answer.DENIED
             if not batch.approved:
                 self.approvals.revoke(batch.token)
                 record.status = "refused"
@@ -460,7 +469,7 @@ class Agent:
             record.result = "Refused: " + "; ".join(verdict.reasons or ["this tool is unknown"])
         elif verdict.decision == Decision.CONFIRM:
             answer, confirmed = self._confirm(call, arguments, verdict)
-            record.answer = answer.value
+            record.answer = answer
             if answer == Answer.DENIED:
                 record.status = "refused"
                 record.result = "The user declined this action."

@@ -26,6 +26,9 @@ class SamplingSettings:
     thinking_budget: int = 512  # reasoning tokens before `</think>` is forced
 
 
+StopReason = Literal["end", "cancelled", "max_tokens", "context_full", "repetition"]
+
+
 @dataclass
 class GenerationStats:
     prompt_tokens: int = 0
@@ -33,8 +36,7 @@ class GenerationStats:
     generated_tokens: int = 0
     prompt_seconds: float = 0.0
     generate_seconds: float = 0.0
-    # "end" | "cancelled" | "max_tokens" | "context_full" | "repetition"
-    stop_reason: str = ""
+    stop_reason: StopReason | Literal[""] = ""  # "": still running
 
     @property
     def tokens_per_second(self) -> float:

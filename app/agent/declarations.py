@@ -56,7 +56,7 @@ StandingScope = Literal["never", "tool", "host", "recipient"]
 ArgumentHook = Callable[[Mapping[str, Any]], Label | None]
 
 # Keys of `app.agent.labels.PRIVATE_KINDS`: the private store a tool's result comes from.
-PrivateStore = Literal["calendar", "mail", "files", "memories", "reminders"]
+PrivateStore = Literal["calendar", "mail", "files", "memories", "reminders", "tasks"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -384,13 +384,64 @@ _REMINDERS = (
     ),
 )
 
+# To-do lists on the calendar account (CalDAV VTODO, issue #24). A task is personal data, and
+# a shared list holds other people's words, as an invitation does: listing is untrusted.
+DUE = {
+    "type": "string",
+    "maxLength": 30,
+    "description": "a day (2026-12-05) or a local date and time (2026-12-05T17:00)",
+}
+TASK_ID = {**LINE, "description": "a task_id from list_tasks"}
+_TASKS = (
+    ToolDeclaration(
+        "list_tasks",
+        "List the user's open tasks (to-dos), soonest due first.",
+        {
+            "list": {**LINE, "description": "a task list's name"},
+            "due_before": {**DUE, "description": "only tasks due before this day or time"},
+        },
+        (),
+        _R,
+        untrusted_result=True,
+        private_result="tasks",
+    ),
+    ToolDeclaration(
+        "add_task",
+        "Add a task (to-do) to the user's task list.",
+        {
+            "title": LINE,
+            "due": DUE,
+            "notes": STRING,
+            "list": {**LINE, "description": "a task list's name"},
+        },
+        ("title",),
+        _W,
+    ),
+    ToolDeclaration(
+        "complete_task",
+        "Mark a task as done (by its task_id from list_tasks).",
+        {"task_id": TASK_ID},
+        ("task_id",),
+        _W,
+        private_result="tasks",
+    ),
+    ToolDeclaration(
+        "update_task",
+        "Change a task's title, due date or notes (by its task_id). An empty due removes it.",
+        {"task_id": TASK_ID, "title": LINE, "due": {**DUE, "minLength": 0}, "notes": STRING},
+        ("task_id",),
+        _W,
+        private_result="tasks",
+    ),
+)
+
 BUILTIN_TOOLS: Mapping[str, ToolDeclaration] = MappingProxyType(
-    {d.name: d for d in (*_FILES, *_WEB, *_CALENDAR, *_MAIL, *_MEMORY, *_REMINDERS)}
+    {d.name: d for d in (*_FILES, *_WEB, *_CALENDAR, *_MAIL, *_MEMORY, *_REMINDERS, *_TASKS)}
 )
 
 # What each built-in tool is about, for offering a request only the tools that fit it
 # (`app.agent.tool_selection`). An outside tool has no topic and is always offered.
-Topic = Literal["files", "web", "calendar", "mail", "memory", "reminders"]
+Topic = Literal["files", "web", "calendar", "mail", "memory", "reminders", "tasks"]
 _GROUPS: tuple[tuple[Topic, tuple[ToolDeclaration, ...]], ...] = (
     ("files", _FILES),
     ("web", _WEB),
@@ -398,6 +449,7 @@ _GROUPS: tuple[tuple[Topic, tuple[ToolDeclaration, ...]], ...] = (
     ("mail", _MAIL),
     ("memory", _MEMORY),
     ("reminders", _REMINDERS),
+    ("tasks", _TASKS),
 )
 TOOL_TOPICS: Mapping[str, Topic] = MappingProxyType(
     {d.name: topic for topic, group in _GROUPS for d in group}

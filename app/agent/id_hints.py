@@ -45,19 +45,27 @@ def matching_emails(text: str, search: Callable[[str], Iterable[Any]]) -> list[d
 
 def matching_events(text: str, events: Iterable[Any]) -> list[dict[str, Any]]:
     """The events whose titles share the most words with `text` (none when none shares any)."""
+    return matching_titles(text, events, "event_id", "start")
+
+
+def matching_titles(
+    text: str, items: Iterable[Any], id_name: str, when_name: str
+) -> list[dict[str, Any]]:
+    """The items (events, tasks) whose titles share the most words with `text`, each as its
+    id, title and time (none when no title shares a word)."""
     words = search_words(text)
     scored = []
-    for event in events:
-        title = str(event.title).casefold()
+    for item in items:
+        title = str(item.title).casefold()
         score = sum(1 for w in words if w in title)
         if score:
-            scored.append((score, event))
+            scored.append((score, item))
     if not scored:
         return []
     best = max(score for score, _ in scored)
     return [
-        {"event_id": e.event_id, "title": e.title, "start": _iso(e.start)}
-        for score, e in scored
+        {id_name: getattr(i, id_name), "title": i.title, when_name: _iso(getattr(i, when_name))}
+        for score, i in scored
         if score == best
     ][:MAX_CANDIDATES]
 

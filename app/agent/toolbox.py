@@ -18,7 +18,7 @@ from typing import Any
 
 from app.agent.approvals import argument_hash
 from app.agent.declarations import BUILTIN_TOOLS
-from app.agent.id_hints import matching_emails, matching_events, not_an_id_hint
+from app.agent.id_hints import matching_emails, matching_events, matching_titles, not_an_id_hint
 from app.agent.labels import Labels, covering_hosts, writing_labels
 from app.agent.registry import Handler, Precheck, Previewer, Registry, ToolFailed, ToolResult
 from app.agent.urls import host_grant_problem
@@ -44,6 +44,7 @@ def build_registry(
         _add_file_tools(registry, folders)
     if calendar is not None:
         _add_calendar_tools(registry, calendar)
+        _add_task_tools(registry, calendar)
     if mail is not None:
         _add_mail_tools(registry, mail)
     _add_web_tools(registry, search_engine)
@@ -258,6 +259,91 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         guarded(do_delete),
         lambda a: f"Delete the event {a.get('event_id')}",
         check_id("delete_event"),
+    )
+
+
+# -- tasks (CalDAV VTODO on the calendar account) -------------------------------------------------
+
+
+def _add_task_tools(registry: Registry, account: Any) -> None:
+    from app.agent.previews import task_preview
+    from connectors.calendar import (
+        CalendarError,
+        add_task,
+        complete_task,
+        list_tasks,
+        parse_due,
+        parse_task_id,
+        update_task,
+    )
+
+    def shown(task: Any) -> dict[str, Any]:
+        due = task.due.date().isoformat() if task.due_is_day else _plain(task.due)
+        return {"task_id": task.task_id, "title": task.title, "due": due, "list": task.list,
+                "notes": task.notes}  # fmt: skip
+
+    def guarded(function: Handler) -> Handler:
+        return _failing_as(function, CalendarError)
+
+    def source() -> str:  # a shared list holds other people's words
+        return f"the task lists of {account.name}"
+
+    def do_list(args: dict[str, Any]) -> ToolResult:
+        before = args.get("due_before")
+        tasks = list_tasks(
+            account, args.get("list") or None, parse_due(str(before)) if before else None
+        )
+        content = [shown(t) for t in tasks] or "No open tasks."
+        return ToolResult(content, trusted=False, source=source())
+
+    def do_add(args: dict[str, Any]) -> ToolResult:
+        due = args.get("due")
+        task = add_task(
+            account,
+            str(args["title"]),
+            parse_due(str(due)) if due else None,
+            notes=args.get("notes"),
+            list_name=args.get("list") or None,
+        )
+        return ToolResult({**shown(task), "added": True})
+
+    def do_complete(args: dict[str, Any]) -> ToolResult:
+        task = complete_task(account, str(args["task_id"]))
+        return ToolResult({**shown(task), "done": True})
+
+    def do_update(args: dict[str, Any]) -> ToolResult:
+        due = args.get("due")
+        task = update_task(
+            account,
+            str(args["task_id"]),
+            title=args.get("title"),
+            due=parse_due(str(due)) if due else None,
+            notes=args.get("notes"),
+            remove_due=due == "",
+        )
+        return ToolResult({**shown(task), "updated": True})
+
+    def tasks_like(text: str) -> list[dict[str, Any]]:
+        return matching_titles(text, list_tasks(account), "task_id", "due")
+
+    def check_id(tool: str) -> Precheck:
+        return _id_check(tool, "task_id", parse_task_id, CalendarError, tasks_like, source)
+
+    _register(registry, "list_tasks", guarded(do_list))
+    _register(registry, "add_task", guarded(do_add), task_preview)
+    _register(
+        registry,
+        "complete_task",
+        guarded(do_complete),
+        lambda a: f"Mark the task {a.get('task_id')} as done",
+        check_id("complete_task"),
+    )
+    _register(
+        registry,
+        "update_task",
+        guarded(do_update),
+        lambda a: task_preview(a, "Change task"),
+        check_id("update_task"),
     )
 
 

@@ -99,6 +99,12 @@ DESIGN_TOOLS = {
     # Cancelling deletes one, and deleting anything always asks (issue #16).
     "list_reminders": Label.READ,
     "cancel_reminder": Label.DESTRUCTIVE,
+    # Issue #24: to-do lists on the calendar account. Adding, completing and changing a task
+    # change only the user's own list (asked once the context is tainted, as events are).
+    "list_tasks": Label.READ,
+    "add_task": Label.WRITE,
+    "complete_task": Label.WRITE,
+    "update_task": Label.WRITE,
 }
 
 

@@ -68,7 +68,8 @@ class ToolDeclaration:
     the conversation). `private_result`: the private store its result reveals. `raise_label`
     may only raise `label`. `mailbox_folder`: its "folder" argument is a mailbox, not a path.
     `written_path`: the argument naming a file it creates, so the gate refuses programs and
-    asks about names that look like an existing one.
+    asks about names that look like an existing one. `asks_because`: the dialog's reason for
+    a tool that always asks where its label's own words would mislead ("{tool}" is its name).
     """
 
     name: str
@@ -82,6 +83,7 @@ class ToolDeclaration:
     raise_label: ArgumentHook | None = None
     mailbox_folder: bool = False
     written_path: str | None = None
+    asks_because: str | None = None
 
     def __post_init__(self) -> None:
         unknown = [n for n in (*self.required, self.written_path or "") if n]
@@ -435,13 +437,43 @@ _TASKS = (
     ),
 )
 
+# Handing something to another program (issue #24): a viewer, the browser, the file manager.
+# Outbound, because what leaves Hearth's hands is out of its control (a web address is
+# fetched, a file may be uploaded or synced), so they ask every time and no "always allow"
+# covers them. The path is fenced like any path; the connector refuses programs by content.
+_OPEN_ASKS = "{tool} hands it to another program on this computer, outside Hearth's control"
+_OPENING = (
+    ToolDeclaration(
+        "open_item",
+        "Open a file (with its path) or a web page (with its url) in the user's own app.",
+        {
+            "path": PATH,
+            "url": {"type": "string", "format": "uri", "description": "an http or https address"},
+        },
+        (),
+        _OUT,
+        asks_because=_OPEN_ASKS,
+    ),
+    ToolDeclaration(
+        "show_folder",
+        "Show a folder, or the folder a file is in, in the file manager.",
+        {"path": {**PATH, "minLength": 0, "description": "a file or folder; empty for the first"}},
+        ("path",),
+        _OUT,
+        asks_because="{tool} opens the file manager, another program on this computer",
+    ),
+)
+
 BUILTIN_TOOLS: Mapping[str, ToolDeclaration] = MappingProxyType(
-    {d.name: d for d in (*_FILES, *_WEB, *_CALENDAR, *_MAIL, *_MEMORY, *_REMINDERS, *_TASKS)}
+    {
+        d.name: d
+        for d in (*_FILES, *_WEB, *_CALENDAR, *_MAIL, *_MEMORY, *_REMINDERS, *_TASKS, *_OPENING)
+    }
 )
 
 # What each built-in tool is about, for offering a request only the tools that fit it
 # (`app.agent.tool_selection`). An outside tool has no topic and is always offered.
-Topic = Literal["files", "web", "calendar", "mail", "memory", "reminders", "tasks"]
+Topic = Literal["files", "web", "calendar", "mail", "memory", "reminders", "tasks", "opening"]
 _GROUPS: tuple[tuple[Topic, tuple[ToolDeclaration, ...]], ...] = (
     ("files", _FILES),
     ("web", _WEB),
@@ -450,6 +482,7 @@ _GROUPS: tuple[tuple[Topic, tuple[ToolDeclaration, ...]], ...] = (
     ("memory", _MEMORY),
     ("reminders", _REMINDERS),
     ("tasks", _TASKS),
+    ("opening", _OPENING),
 )
 TOOL_TOPICS: Mapping[str, Topic] = MappingProxyType(
     {d.name: topic for topic, group in _GROUPS for d in group}

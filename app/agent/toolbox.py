@@ -42,6 +42,7 @@ def build_registry(
     registry = Registry()
     if folders:
         _add_file_tools(registry, folders)
+    _add_opening_tools(registry, folders)
     if calendar is not None:
         _add_calendar_tools(registry, calendar)
         _add_task_tools(registry, calendar)
@@ -131,6 +132,47 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
     _register(registry, "search_files", guarded(do_search))
     _register(registry, "read_file", guarded(do_read))
     _register(registry, "write_file", guarded(do_write), preview)
+
+
+# -- opening things with the desktop's applications ------------------------------------------------
+
+
+def _add_opening_tools(registry: Registry, roots: list[Path] | None) -> None:
+    """open_item (files in the allowed folders, http(s) addresses) and show_folder; both
+    ask every time (their label), and the connector refuses programs by content."""
+    from connectors.desktop import DesktopError, open_item, show_folder
+    from connectors.files import FileAccessError, Folders
+
+    folders = Folders(roots) if roots else None
+
+    def do_open(args: dict[str, Any]) -> ToolResult:
+        try:
+            opened = open_item(folders, path=args.get("path"), url=args.get("url"))
+        except (DesktopError, FileAccessError) as exc:
+            raise ToolFailed(str(exc)) from exc
+        return ToolResult({"opened": opened.target, "kind": opened.kind})
+
+    def do_show(args: dict[str, Any]) -> ToolResult:
+        try:
+            shown = show_folder(folders, str(args.get("path", ""))) if folders else None
+        except (DesktopError, FileAccessError) as exc:
+            raise ToolFailed(str(exc)) from exc
+        if shown is None:
+            raise ToolFailed("Hearth has no folders it may use yet. Add one in Settings → Folders.")
+        return ToolResult({"shown": shown.target})
+
+    def preview(args: dict[str, Any]) -> str:
+        if args.get("url"):
+            return f"Open this web address in your browser:\n{args['url']}"
+        return f"Open this file with its usual app:\n{args.get('path')}"
+
+    _register(registry, "open_item", do_open, preview)
+    _register(
+        registry,
+        "show_folder",
+        do_show,
+        lambda a: f"Show in the file manager: {a.get('path') or 'your first allowed folder'}",
+    )
 
 
 # -- web -----------------------------------------------------------------------------------------

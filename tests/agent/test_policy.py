@@ -105,6 +105,9 @@ DESIGN_TOOLS = {
     "add_task": Label.WRITE,
     "complete_task": Label.WRITE,
     "update_task": Label.WRITE,
+    # Handing a file or an address to another program: outbound, so it asks every time.
+    "open_item": Label.OUTBOUND,
+    "show_folder": Label.OUTBOUND,
 }
 
 

@@ -457,23 +457,56 @@ _OPENING = (
     ToolDeclaration(
         "show_folder",
         "Show a folder, or the folder a file is in, in the file manager.",
-        {"path": {**PATH, "minLength": 0, "description": "a file or folder; empty for the first"}},
+        {"path": {**PATH, "description": "a file or folder; . for the first allowed folder"}},
         ("path",),
         _OUT,
         asks_because="{tool} opens the file manager, another program on this computer",
     ),
 )
 
+# Money in the user's own files (issue #24): read-only sums over bank statements. What the
+# bank wrote beside each amount (a transfer's reference) is someone else's text: untrusted.
+_MONEY = (
+    ToolDeclaration(
+        "summarise_spending",
+        "Sum the user's bank statements (CSV or PDF files): spent and received per month, "
+        "currency and merchant.",
+        {
+            "path": {
+                **PATH,
+                "description": "a statement file or a folder of them; . for the first folder",
+            },
+            "month": {"type": "string", "maxLength": 7, "description": "YYYY-MM, only that month"},
+        },
+        ("path",),
+        _R,
+        untrusted_result=True,
+        private_result="files",
+    ),
+)
+
 BUILTIN_TOOLS: Mapping[str, ToolDeclaration] = MappingProxyType(
     {
         d.name: d
-        for d in (*_FILES, *_WEB, *_CALENDAR, *_MAIL, *_MEMORY, *_REMINDERS, *_TASKS, *_OPENING)
+        for d in (
+            *_FILES,
+            *_WEB,
+            *_CALENDAR,
+            *_MAIL,
+            *_MEMORY,
+            *_REMINDERS,
+            *_TASKS,
+            *_OPENING,
+            *_MONEY,
+        )
     }
 )
 
 # What each built-in tool is about, for offering a request only the tools that fit it
 # (`app.agent.tool_selection`). An outside tool has no topic and is always offered.
-Topic = Literal["files", "web", "calendar", "mail", "memory", "reminders", "tasks", "opening"]
+Topic = Literal[
+    "files", "web", "calendar", "mail", "memory", "reminders", "tasks", "opening", "money"
+]
 _GROUPS: tuple[tuple[Topic, tuple[ToolDeclaration, ...]], ...] = (
     ("files", _FILES),
     ("web", _WEB),
@@ -483,6 +516,7 @@ _GROUPS: tuple[tuple[Topic, tuple[ToolDeclaration, ...]], ...] = (
     ("reminders", _REMINDERS),
     ("tasks", _TASKS),
     ("opening", _OPENING),
+    ("money", _MONEY),
 )
 TOOL_TOPICS: Mapping[str, Topic] = MappingProxyType(
     {d.name: topic for topic, group in _GROUPS for d in group}

@@ -35,6 +35,10 @@ _VOCABULARY: dict[Topic, str] = {  # "|" between words; a trailing space is part
     "web": "the web|web search|internet|online|google|look up|website|http|www|weather",
     "memory": "remember|forget|recall|memory|memories|you know about|do you know",
     "reminders": "remind|alarm|alert|notify",
+    "money": (
+        "spend|spent|spending|expens|bank|statement|transaction|money|budget|cost|paid|"
+        "purchas|merchant|afford|income"
+    ),
     "opening": "open |open it|reveal|show me the folder|show the folder|file manager|browser",
     "tasks": "task|to-do|todo|to do|chore|errand|tick off|check off|mark as done|shopping list",
 }

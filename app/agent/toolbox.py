@@ -42,6 +42,7 @@ def build_registry(
     registry = Registry()
     if folders:
         _add_file_tools(registry, folders)
+        _add_money_tools(registry, folders)
     _add_opening_tools(registry, folders)
     if calendar is not None:
         _add_calendar_tools(registry, calendar)
@@ -132,6 +133,32 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
     _register(registry, "search_files", guarded(do_search))
     _register(registry, "read_file", guarded(do_read))
     _register(registry, "write_file", guarded(do_write), preview)
+
+
+# -- money in the user's own files ---------------------------------------------------------------
+
+
+def _add_money_tools(registry: Registry, roots: list[Path]) -> None:
+    """summarise_spending: read-only sums over bank statements in the allowed folders."""
+    from connectors.files import FileAccessError, Folders
+    from connectors.statements import LayoutError, summarise_spending
+
+    folders = Folders(roots)
+
+    def do_summarise(args: dict[str, Any]) -> ToolResult:
+        path, month = str(args.get("path", "")), args.get("month") or None
+        try:
+            spending = summarise_spending(folders, path, month)
+        except FileAccessError as exc:
+            raise ToolFailed(exc.message) from exc
+        except LayoutError as exc:
+            raise ToolFailed(str(exc)) from exc
+        # Merchant names and references are written by the bank and by whoever paid.
+        return ToolResult(
+            _plain(spending), trusted=False, source=f"the statements in {path or '.'}"
+        )
+
+    _register(registry, "summarise_spending", do_summarise)
 
 
 # -- opening things with the desktop's applications ------------------------------------------------

@@ -109,7 +109,7 @@ def test_no_always_allow_is_ever_offered_for_opening() -> None:
 
     for tool, arguments in [
         ("open_item", {"url": "https://example.org/"}),
-        ("show_folder", {"path": ""}),
+        ("show_folder", {"path": "."}),
     ]:
         verdict = decide(tool, arguments, ContextState())
         assert offer_standing(tool, arguments, verdict, ContextState()) is None

@@ -108,6 +108,8 @@ DESIGN_TOOLS = {
     # Handing a file or an address to another program: outbound, so it asks every time.
     "open_item": Label.OUTBOUND,
     "show_folder": Label.OUTBOUND,
+    # Sums over the user's bank statements: it only reads, and money never moves.
+    "summarise_spending": Label.READ,
 }
 
 

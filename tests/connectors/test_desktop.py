@@ -180,11 +180,12 @@ def test_show_folder_opens_the_folder_a_file_is_in(desktop: Desktop, home: Path)
     folders = Folders([home])
     assert show_folder(folders, "letters/offer.pdf").target == "letters"
     assert show_folder(folders, "").target == "."
+    assert show_folder(folders, ".").target == "."
     assert show_folder(folders, "letters").kind == "folder"
     with pytest.raises(FileAccessError):
         show_folder(folders, "/etc")
     real = str(home.resolve())
-    assert desktop.opened == [f"{real}/letters", real, f"{real}/letters"]
+    assert desktop.opened == [f"{real}/letters", real, real, f"{real}/letters"]
 
 
 def test_a_folder_path_in_open_item_opens_the_folder(desktop: Desktop, home: Path) -> None:

@@ -56,7 +56,7 @@ StandingScope = Literal["never", "tool", "host", "recipient"]
 ArgumentHook = Callable[[Mapping[str, Any]], Label | None]
 
 # Keys of `app.agent.labels.PRIVATE_KINDS`: the private store a tool's result comes from.
-PrivateStore = Literal["calendar", "mail", "files", "memories", "reminders", "tasks"]
+PrivateStore = Literal["calendar", "mail", "files", "memories", "reminders", "tasks", "contacts"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -485,6 +485,49 @@ _MONEY = (
     ),
 )
 
+# Address books over CardDAV on the calendar account (issue #24). Phone numbers, addresses
+# and birthdays are personal data; a shared or auto-collected address book holds names other
+# people wrote, so a lookup is untrusted, as an invitation is.
+CONTACT_ID = {**LINE, "description": "a contact_id from find_contact"}
+PHONES = {"type": "array", "items": {"type": "string", "maxLength": 40}}
+_CONTACTS = (
+    ToolDeclaration(
+        "find_contact",
+        "Find people in the user's contacts by name, email, phone number or organisation.",
+        {"query": LINE},
+        ("query",),
+        _R,
+        untrusted_result=True,
+        private_result="contacts",
+    ),
+    ToolDeclaration(
+        "add_contact",
+        "Add a person to the user's contacts.",
+        {
+            "name": LINE,
+            "emails": {"type": "array", "items": ADDRESS},
+            "phones": PHONES,
+            "organisation": LINE,
+        },
+        ("name",),
+        _W,
+    ),
+    ToolDeclaration(
+        "update_contact",
+        "Change a contact (by its contact_id): given fields replace the old ones.",
+        {
+            "contact_id": CONTACT_ID,
+            "name": LINE,
+            "emails": {"type": "array", "items": ADDRESS},
+            "phones": PHONES,
+            "organisation": LINE,
+        },
+        ("contact_id",),
+        _W,
+        private_result="contacts",
+    ),
+)
+
 BUILTIN_TOOLS: Mapping[str, ToolDeclaration] = MappingProxyType(
     {
         d.name: d
@@ -498,6 +541,7 @@ BUILTIN_TOOLS: Mapping[str, ToolDeclaration] = MappingProxyType(
             *_TASKS,
             *_OPENING,
             *_MONEY,
+            *_CONTACTS,
         )
     }
 )
@@ -505,7 +549,16 @@ BUILTIN_TOOLS: Mapping[str, ToolDeclaration] = MappingProxyType(
 # What each built-in tool is about, for offering a request only the tools that fit it
 # (`app.agent.tool_selection`). An outside tool has no topic and is always offered.
 Topic = Literal[
-    "files", "web", "calendar", "mail", "memory", "reminders", "tasks", "opening", "money"
+    "files",
+    "web",
+    "calendar",
+    "mail",
+    "memory",
+    "reminders",
+    "tasks",
+    "opening",
+    "money",
+    "contacts",
 ]
 _GROUPS: tuple[tuple[Topic, tuple[ToolDeclaration, ...]], ...] = (
     ("files", _FILES),
@@ -517,6 +570,7 @@ _GROUPS: tuple[tuple[Topic, tuple[ToolDeclaration, ...]], ...] = (
     ("tasks", _TASKS),
     ("opening", _OPENING),
     ("money", _MONEY),
+    ("contacts", _CONTACTS),
 )
 TOOL_TOPICS: Mapping[str, Topic] = MappingProxyType(
     {d.name: topic for topic, group in _GROUPS for d in group}

@@ -46,6 +46,7 @@ PRIVATE_KINDS = {
     "calendar": "your calendar",
     "files": "your files",
     "tasks": "your tasks",
+    "contacts": "your contacts",
 }
 
 # Rows stored before labels existed: nobody knows what conversation wrote them, so they count

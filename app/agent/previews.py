@@ -121,3 +121,16 @@ def task_preview(arguments: dict[str, Any], action: str = "Add task") -> str:
     if arguments.get("notes"):
         lines += ["", str(arguments["notes"])]
     return "\n".join(lines)
+
+
+def contact_preview(arguments: dict[str, Any], action: str = "Add contact") -> str:
+    """A contact card: name (or id), e-mail addresses, phone numbers, organisation."""
+    lines = [f"{action}: {arguments.get('name', arguments.get('contact_id', ''))}"]
+    if "contact_id" in arguments and "name" in arguments:
+        lines.append(f"Contact: {arguments['contact_id']}")
+    for key, label in (("emails", "Email"), ("phones", "Phone")):
+        if key in arguments:
+            lines.append(f"{label}: " + (", ".join(_as_list(arguments[key])) or "(none)"))
+    if "organisation" in arguments:
+        lines.append(f"Organisation: {arguments['organisation'] or '(none)'}")
+    return "\n".join(lines)

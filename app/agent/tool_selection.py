@@ -35,6 +35,8 @@ _VOCABULARY: dict[Topic, str] = {  # "|" between words; a trailing space is part
     "web": "the web|web search|internet|online|google|look up|website|http|www|weather",
     "memory": "remember|forget|recall|memory|memories|you know about|do you know",
     "reminders": "remind|alarm|alert|notify",
+    # Not "phone number": "What's Jonas's phone number?" names no topic and gets every tool.
+    "contacts": "contact|address book|email address of|whose address|birthday",
     "money": (
         "spend|spent|spending|expens|bank|statement|transaction|money|budget|cost|paid|"
         "purchas|merchant|afford|income"

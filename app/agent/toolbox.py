@@ -47,6 +47,7 @@ def build_registry(
     if calendar is not None:
         _add_calendar_tools(registry, calendar)
         _add_task_tools(registry, calendar)
+        _add_contact_tools(registry, calendar)
     if mail is not None:
         _add_mail_tools(registry, mail)
     _add_web_tools(registry, search_engine)
@@ -413,6 +414,68 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
         guarded(do_update),
         lambda a: task_preview(a, "Change task"),
         check_id("update_task"),
+    )
+
+
+# -- contacts (CardDAV on the calendar account) ---------------------------------------------------
+
+
+def _add_contact_tools(registry: Registry, account: Any) -> None:
+    from app.agent.previews import contact_preview
+    from connectors.calendar import CalendarError
+    from connectors.contacts import add_contact, find_contacts, parse_contact_id, update_contact
+
+    def guarded(function: Handler) -> Handler:
+        return _failing_as(function, CalendarError)
+
+    def source() -> str:  # shared and auto-collected address books hold others' words
+        return f"the address books of {account.name}"
+
+    def do_find(args: dict[str, Any]) -> ToolResult:
+        found = find_contacts(account, str(args["query"]))
+        content = [_plain(c) for c in found] or "No contact matches."
+        return ToolResult(content, trusted=False, source=source())
+
+    def listed(value: Any) -> list[str] | None:
+        if value is None:
+            return None
+        return [value] if isinstance(value, str) else [str(v) for v in value]
+
+    def do_add(args: dict[str, Any]) -> ToolResult:
+        contact = add_contact(
+            account,
+            str(args["name"]),
+            emails=listed(args.get("emails")) or [],
+            phones=listed(args.get("phones")) or [],
+            organisation=args.get("organisation"),
+        )
+        return ToolResult({**_plain(contact), "added": True})
+
+    def do_update(args: dict[str, Any]) -> ToolResult:
+        contact = update_contact(
+            account,
+            str(args["contact_id"]),
+            name=args.get("name"),
+            emails=listed(args.get("emails")),
+            phones=listed(args.get("phones")),
+            organisation=args.get("organisation"),
+        )
+        return ToolResult({**_plain(contact), "updated": True})
+
+    def contacts_like(text: str) -> list[dict[str, Any]]:
+        found = find_contacts(account, text)[:5]
+        return [{"contact_id": c.contact_id, "name": c.name} for c in found]
+
+    _register(registry, "find_contact", guarded(do_find))
+    _register(registry, "add_contact", guarded(do_add), contact_preview)
+    _register(
+        registry,
+        "update_contact",
+        guarded(do_update),
+        lambda a: contact_preview(a, "Change contact"),
+        _id_check(
+            "update_contact", "contact_id", parse_contact_id, CalendarError, contacts_like, source
+        ),
     )
 
 

@@ -110,6 +110,10 @@ DESIGN_TOOLS = {
     "show_folder": Label.OUTBOUND,
     # Sums over the user's bank statements: it only reads, and money never moves.
     "summarise_spending": Label.READ,
+    # Contacts on the calendar account: the user's own address book.
+    "find_contact": Label.READ,
+    "add_contact": Label.WRITE,
+    "update_contact": Label.WRITE,
 }
 
 

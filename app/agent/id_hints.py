@@ -63,11 +63,13 @@ def matching_titles(
     if not scored:
         return []
     best = max(score for score, _ in scored)
-    return [
-        {id_name: getattr(i, id_name), "title": i.title, when_name: _iso(getattr(i, when_name))}
-        for score, i in scored
-        if score == best
-    ][:MAX_CANDIDATES]
+    found = []
+    for score, item in scored:
+        if score == best:
+            when = getattr(item, when_name)  # a task may have no due date
+            shown = {} if when is None else {when_name: _iso(when)}
+            found.append({id_name: getattr(item, id_name), "title": item.title, **shown})
+    return found[:MAX_CANDIDATES]
 
 
 def not_an_id_hint(

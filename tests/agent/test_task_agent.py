@@ -105,6 +105,7 @@ def test_a_title_where_the_task_id_belongs_gets_the_id_back(account: CalendarAcc
     report = _agent(account, turns).run_turn(Conversation(), "Tick off watering the plants")
     [record] = report.calls
     assert record.status == "error" and task.task_id in str(record.result)
+    assert "None" not in str(record.result)  # no due date: none shown
 
 
 def test_a_wrong_password_reaches_the_model_as_a_clear_error(server: RadicaleServer) -> None:

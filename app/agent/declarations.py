@@ -56,7 +56,7 @@ StandingScope = Literal["never", "tool", "host", "recipient"]
 ArgumentHook = Callable[[Mapping[str, Any]], Label | None]
 
 # Keys of `app.agent.labels.PRIVATE_KINDS`: the private store a tool's result comes from.
-PrivateStore = Literal["calendar", "mail", "files", "memories", "reminders"]
+PrivateStore = Literal["calendar", "mail", "files", "memories", "reminders", "tasks", "contacts"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,7 +68,8 @@ class ToolDeclaration:
     the conversation). `private_result`: the private store its result reveals. `raise_label`
     may only raise `label`. `mailbox_folder`: its "folder" argument is a mailbox, not a path.
     `written_path`: the argument naming a file it creates, so the gate refuses programs and
-    asks about names that look like an existing one.
+    asks about names that look like an existing one. `asks_because`: the dialog's reason for
+    a tool that always asks where its label's own words would mislead ("{tool}" is its name).
     """
 
     name: str
@@ -82,6 +83,7 @@ class ToolDeclaration:
     raise_label: ArgumentHook | None = None
     mailbox_folder: bool = False
     written_path: str | None = None
+    asks_because: str | None = None
 
     def __post_init__(self) -> None:
         unknown = [n for n in (*self.required, self.written_path or "") if n]
@@ -384,13 +386,180 @@ _REMINDERS = (
     ),
 )
 
+# To-do lists on the calendar account (CalDAV VTODO, issue #24). A task is personal data, and
+# a shared list holds other people's words, as an invitation does: listing is untrusted.
+DUE = {
+    "type": "string",
+    "maxLength": 30,
+    "description": "a day (2026-12-05) or a local date and time (2026-12-05T17:00)",
+}
+TASK_ID = {**LINE, "description": "a task_id from list_tasks"}
+_TASKS = (
+    ToolDeclaration(
+        "list_tasks",
+        "List the user's open tasks (to-dos), soonest due first.",
+        {
+            "list": {**LINE, "description": "a task list's name"},
+            "due_before": {**DUE, "description": "only tasks due before this day or time"},
+        },
+        (),
+        _R,
+        untrusted_result=True,
+        private_result="tasks",
+    ),
+    ToolDeclaration(
+        "add_task",
+        "Add a task (to-do) to the user's task list.",
+        {
+            "title": LINE,
+            "due": DUE,
+            "notes": STRING,
+            "list": {**LINE, "description": "a task list's name"},
+        },
+        ("title",),
+        _W,
+    ),
+    ToolDeclaration(
+        "complete_task",
+        "Mark a task as done (by its task_id from list_tasks).",
+        {"task_id": TASK_ID},
+        ("task_id",),
+        _W,
+        private_result="tasks",
+    ),
+    ToolDeclaration(
+        "update_task",
+        "Change a task's title, due date or notes (by its task_id). An empty due removes it.",
+        {"task_id": TASK_ID, "title": LINE, "due": {**DUE, "minLength": 0}, "notes": STRING},
+        ("task_id",),
+        _W,
+        private_result="tasks",
+    ),
+)
+
+# Handing something to another program (issue #24): a viewer, the browser, the file manager.
+# Outbound, because what leaves Hearth's hands is out of its control (a web address is
+# fetched, a file may be uploaded or synced), so they ask every time and no "always allow"
+# covers them. The path is fenced like any path; the connector refuses programs by content.
+_OPEN_ASKS = "{tool} hands it to another program on this computer, outside Hearth's control"
+_OPENING = (
+    ToolDeclaration(
+        "open_item",
+        "Open a file (with its path) or a web page (with its url) in the user's own app.",
+        {
+            "path": PATH,
+            "url": {"type": "string", "format": "uri", "description": "an http or https address"},
+        },
+        (),
+        _OUT,
+        asks_because=_OPEN_ASKS,
+    ),
+    ToolDeclaration(
+        "show_folder",
+        "Show a folder, or the folder a file is in, in the file manager.",
+        {"path": {**PATH, "description": "a file or folder; . for the first allowed folder"}},
+        ("path",),
+        _OUT,
+        asks_because="{tool} opens the file manager, another program on this computer",
+    ),
+)
+
+# Money in the user's own files (issue #24): read-only sums over bank statements. What the
+# bank wrote beside each amount (a transfer's reference) is someone else's text: untrusted.
+_MONEY = (
+    ToolDeclaration(
+        "summarise_spending",
+        "Sum the user's bank statements (CSV or PDF files): spent and received per month, "
+        "currency and merchant.",
+        {
+            "path": {
+                **PATH,
+                "description": "a statement file or a folder of them; . for the first folder",
+            },
+            "month": {"type": "string", "maxLength": 7, "description": "YYYY-MM, only that month"},
+        },
+        ("path",),
+        _R,
+        untrusted_result=True,
+        private_result="files",
+    ),
+)
+
+# Address books over CardDAV on the calendar account (issue #24). Phone numbers, addresses
+# and birthdays are personal data; a shared or auto-collected address book holds names other
+# people wrote, so a lookup is untrusted, as an invitation is.
+CONTACT_ID = {**LINE, "description": "a contact_id from find_contact"}
+PHONES = {"type": "array", "items": {"type": "string", "maxLength": 40}}
+_CONTACTS = (
+    ToolDeclaration(
+        "find_contact",
+        "Find people in the user's contacts by name, email, phone number or organisation.",
+        {"query": LINE},
+        ("query",),
+        _R,
+        untrusted_result=True,
+        private_result="contacts",
+    ),
+    ToolDeclaration(
+        "add_contact",
+        "Add a person to the user's contacts.",
+        {
+            "name": LINE,
+            "emails": {"type": "array", "items": ADDRESS},
+            "phones": PHONES,
+            "organisation": LINE,
+        },
+        ("name",),
+        _W,
+    ),
+    ToolDeclaration(
+        "update_contact",
+        "Change a contact (by its contact_id): given fields replace the old ones.",
+        {
+            "contact_id": CONTACT_ID,
+            "name": LINE,
+            "emails": {"type": "array", "items": ADDRESS},
+            "phones": PHONES,
+            "organisation": LINE,
+        },
+        ("contact_id",),
+        _W,
+        private_result="contacts",
+    ),
+)
+
 BUILTIN_TOOLS: Mapping[str, ToolDeclaration] = MappingProxyType(
-    {d.name: d for d in (*_FILES, *_WEB, *_CALENDAR, *_MAIL, *_MEMORY, *_REMINDERS)}
+    {
+        d.name: d
+        for d in (
+            *_FILES,
+            *_WEB,
+            *_CALENDAR,
+            *_MAIL,
+            *_MEMORY,
+            *_REMINDERS,
+            *_TASKS,
+            *_OPENING,
+            *_MONEY,
+            *_CONTACTS,
+        )
+    }
 )
 
 # What each built-in tool is about, for offering a request only the tools that fit it
 # (`app.agent.tool_selection`). An outside tool has no topic and is always offered.
-Topic = Literal["files", "web", "calendar", "mail", "memory", "reminders"]
+Topic = Literal[
+    "files",
+    "web",
+    "calendar",
+    "mail",
+    "memory",
+    "reminders",
+    "tasks",
+    "opening",
+    "money",
+    "contacts",
+]
 _GROUPS: tuple[tuple[Topic, tuple[ToolDeclaration, ...]], ...] = (
     ("files", _FILES),
     ("web", _WEB),
@@ -398,6 +567,10 @@ _GROUPS: tuple[tuple[Topic, tuple[ToolDeclaration, ...]], ...] = (
     ("mail", _MAIL),
     ("memory", _MEMORY),
     ("reminders", _REMINDERS),
+    ("tasks", _TASKS),
+    ("opening", _OPENING),
+    ("money", _MONEY),
+    ("contacts", _CONTACTS),
 )
 TOOL_TOPICS: Mapping[str, Topic] = MappingProxyType(
     {d.name: topic for topic, group in _GROUPS for d in group}

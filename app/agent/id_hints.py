@@ -45,21 +45,31 @@ def matching_emails(text: str, search: Callable[[str], Iterable[Any]]) -> list[d
 
 def matching_events(text: str, events: Iterable[Any]) -> list[dict[str, Any]]:
     """The events whose titles share the most words with `text` (none when none shares any)."""
+    return matching_titles(text, events, "event_id", "start")
+
+
+def matching_titles(
+    text: str, items: Iterable[Any], id_name: str, when_name: str
+) -> list[dict[str, Any]]:
+    """The items (events, tasks) whose titles share the most words with `text`, each as its
+    id, title and time (none when no title shares a word)."""
     words = search_words(text)
     scored = []
-    for event in events:
-        title = str(event.title).casefold()
+    for item in items:
+        title = str(item.title).casefold()
         score = sum(1 for w in words if w in title)
         if score:
-            scored.append((score, event))
+            scored.append((score, item))
     if not scored:
         return []
     best = max(score for score, _ in scored)
-    return [
-        {"event_id": e.event_id, "title": e.title, "start": _iso(e.start)}
-        for score, e in scored
-        if score == best
-    ][:MAX_CANDIDATES]
+    found = []
+    for score, item in scored:
+        if score == best:
+            when = getattr(item, when_name)  # a task may have no due date
+            shown = {} if when is None else {when_name: _iso(when)}
+            found.append({id_name: getattr(item, id_name), "title": item.title, **shown})
+    return found[:MAX_CANDIDATES]
 
 
 def not_an_id_hint(

@@ -45,6 +45,8 @@ PRIVATE_KINDS = {
     "mail": "your mail",
     "calendar": "your calendar",
     "files": "your files",
+    "tasks": "your tasks",
+    "contacts": "your contacts",
 }
 
 # Rows stored before labels existed: nobody knows what conversation wrote them, so they count

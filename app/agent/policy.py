@@ -97,7 +97,7 @@ class ToolRule:
     one web host, or one recipient. `private_result` names the private store (a key of
     `labels.PRIVATE_KINDS`) its result reveals: reading it labels the conversation private.
     `written_path` names the argument holding a file the tool creates (no programs, no
-    look-alike names).
+    look-alike names). `asks_because` words the reason of an always-asking tool.
     """
 
     name: str
@@ -110,6 +110,7 @@ class ToolRule:
     standing: StandingScope = "never"
     private_result: str | None = None
     written_path: str | None = None
+    asks_because: str | None = None
 
     @classmethod
     def declared(cls, tool: ToolDeclaration) -> ToolRule:
@@ -127,6 +128,7 @@ class ToolRule:
             standing=tool.standing,
             private_result=tool.private_result,
             written_path=tool.written_path,
+            asks_because=tool.asks_because,
         )
 
     def effective_label(self, arguments: Mapping[str, Any]) -> Label:
@@ -450,7 +452,8 @@ _LABEL_REASON = {
 def _label_asks(call: _Call) -> Iterable[Outcome]:
     """Outbound and destructive calls always ask."""
     if call.label in _LABEL_REASON:
-        return [(Decision.CONFIRM, _LABEL_REASON[call.label].format(tool=call.rule.name))]
+        reason = call.rule.asks_because or _LABEL_REASON[call.label]
+        return [(Decision.CONFIRM, reason.format(tool=call.rule.name))]
     return []
 
 

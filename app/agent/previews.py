@@ -107,3 +107,30 @@ def event_preview(arguments: dict[str, Any], action: str = "Create event") -> st
         lines.append("")
         lines.append(str(arguments["description"]))
     return "\n".join(lines)
+
+
+def task_preview(arguments: dict[str, Any], action: str = "Add task") -> str:
+    """A task card: title (or id), due date, list and notes, as they will be written."""
+    lines = [f"{action}: {arguments.get('title', arguments.get('task_id', ''))}"]
+    if "task_id" in arguments and "title" in arguments:
+        lines.append(f"Task: {arguments['task_id']}")
+    if "due" in arguments:
+        lines.append(f"Due: {arguments['due'] or '(no due date)'}")
+    if arguments.get("list"):
+        lines.append(f"List: {arguments['list']}")
+    if arguments.get("notes"):
+        lines += ["", str(arguments["notes"])]
+    return "\n".join(lines)
+
+
+def contact_preview(arguments: dict[str, Any], action: str = "Add contact") -> str:
+    """A contact card: name (or id), e-mail addresses, phone numbers, organisation."""
+    lines = [f"{action}: {arguments.get('name', arguments.get('contact_id', ''))}"]
+    if "contact_id" in arguments and "name" in arguments:
+        lines.append(f"Contact: {arguments['contact_id']}")
+    for key, label in (("emails", "Email"), ("phones", "Phone")):
+        if key in arguments:
+            lines.append(f"{label}: " + (", ".join(_as_list(arguments[key])) or "(none)"))
+    if "organisation" in arguments:
+        lines.append(f"Organisation: {arguments['organisation'] or '(none)'}")
+    return "\n".join(lines)

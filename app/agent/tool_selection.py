@@ -35,6 +35,14 @@ _VOCABULARY: dict[Topic, str] = {  # "|" between words; a trailing space is part
     "web": "the web|web search|internet|online|google|look up|website|http|www|weather",
     "memory": "remember|forget|recall|memory|memories|you know about|do you know",
     "reminders": "remind|alarm|alert|notify",
+    # Not "phone number": "What's Jonas's phone number?" names no topic and gets every tool.
+    "contacts": "contact|address book|email address of|whose address|birthday",
+    "money": (
+        "spend|spent|spending|expens|bank|statement|transaction|money|budget|cost|paid|"
+        "purchas|merchant|afford|income"
+    ),
+    "opening": "open |open it|reveal|show me the folder|show the folder|file manager|browser",
+    "tasks": "task|to-do|todo|to do|chore|errand|tick off|check off|mark as done|shopping list",
 }
 
 # One lookup tool per topic, offered beside the chosen topics' tools: a request names what

@@ -18,7 +18,7 @@ from typing import Any
 
 from app.agent.approvals import argument_hash
 from app.agent.declarations import BUILTIN_TOOLS
-from app.agent.id_hints import matching_emails, matching_events, not_an_id_hint
+from app.agent.id_hints import matching_emails, matching_events, matching_titles, not_an_id_hint
 from app.agent.labels import Labels, covering_hosts, writing_labels
 from app.agent.registry import Handler, Precheck, Previewer, Registry, ToolFailed, ToolResult
 from app.agent.urls import host_grant_problem
@@ -42,8 +42,12 @@ def build_registry(
     registry = Registry()
     if folders:
         _add_file_tools(registry, folders)
+        _add_money_tools(registry, folders)
+    _add_opening_tools(registry, folders)
     if calendar is not None:
         _add_calendar_tools(registry, calendar)
+        _add_task_tools(registry, calendar)
+        _add_contact_tools(registry, calendar)
     if mail is not None:
         _add_mail_tools(registry, mail)
     _add_web_tools(registry, search_engine)
@@ -132,6 +136,73 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
     _register(registry, "search_files", guarded(do_search))
     _register(registry, "read_file", guarded(do_read))
     _register(registry, "write_file", guarded(do_write), preview)
+
+
+# -- money in the user's own files ---------------------------------------------------------------
+
+
+def _add_money_tools(registry: Registry, roots: list[Path]) -> None:
+    """summarise_spending: read-only sums over bank statements in the allowed folders."""
+    from connectors.files import FileAccessError, Folders
+    from connectors.statements import LayoutError, summarise_spending
+
+    folders = Folders(roots)
+
+    def do_summarise(args: dict[str, Any]) -> ToolResult:
+        path, month = str(args.get("path", "")), args.get("month") or None
+        try:
+            spending = summarise_spending(folders, path, month)
+        except FileAccessError as exc:
+            raise ToolFailed(exc.message) from exc
+        except LayoutError as exc:
+            raise ToolFailed(str(exc)) from exc
+        # Merchant names and references are written by the bank and by whoever paid.
+        return ToolResult(
+            _plain(spending), trusted=False, source=f"the statements in {path or '.'}"
+        )
+
+    _register(registry, "summarise_spending", do_summarise)
+
+
+# -- opening things with the desktop's applications ------------------------------------------------
+
+
+def _add_opening_tools(registry: Registry, roots: list[Path] | None) -> None:
+    """open_item (files in the allowed folders, http(s) addresses) and show_folder; both
+    ask every time (their label), and the connector refuses programs by content."""
+    from connectors.desktop import DesktopError, open_item, show_folder
+    from connectors.files import FileAccessError, Folders
+
+    folders = Folders(roots) if roots else None
+
+    def do_open(args: dict[str, Any]) -> ToolResult:
+        try:
+            opened = open_item(folders, path=args.get("path"), url=args.get("url"))
+        except (DesktopError, FileAccessError) as exc:
+            raise ToolFailed(str(exc)) from exc
+        return ToolResult({"opened": opened.target, "kind": opened.kind})
+
+    def do_show(args: dict[str, Any]) -> ToolResult:
+        try:
+            shown = show_folder(folders, str(args.get("path", ""))) if folders else None
+        except (DesktopError, FileAccessError) as exc:
+            raise ToolFailed(str(exc)) from exc
+        if shown is None:
+            raise ToolFailed("Hearth has no folders it may use yet. Add one in Settings → Folders.")
+        return ToolResult({"shown": shown.target})
+
+    def preview(args: dict[str, Any]) -> str:
+        if args.get("url"):
+            return f"Open this web address in your browser:\n{args['url']}"
+        return f"Open this file with its usual app:\n{args.get('path')}"
+
+    _register(registry, "open_item", do_open, preview)
+    _register(
+        registry,
+        "show_folder",
+        do_show,
+        lambda a: f"Show in the file manager: {a.get('path') or 'your first allowed folder'}",
+    )
 
 
 # -- web -----------------------------------------------------------------------------------------
@@ -260,6 +331,153 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         guarded(do_delete),
         lambda a: f"Delete the event {a.get('event_id')}",
         check_id("delete_event"),
+    )
+
+
+# -- tasks (CalDAV VTODO on the calendar account) -------------------------------------------------
+
+
+def _add_task_tools(registry: Registry, account: Any) -> None:
+    from app.agent.previews import task_preview
+    from connectors.calendar import (
+        CalendarError,
+        add_task,
+        complete_task,
+        list_tasks,
+        parse_due,
+        parse_task_id,
+        update_task,
+    )
+
+    def shown(task: Any) -> dict[str, Any]:
+        due = task.due.date().isoformat() if task.due_is_day else _plain(task.due)
+        return {"task_id": task.task_id, "title": task.title, "due": due, "list": task.list,
+                "notes": task.notes}  # fmt: skip
+
+    def guarded(function: Handler) -> Handler:
+        return _failing_as(function, CalendarError)
+
+    def source() -> str:  # a shared list holds other people's words
+        return f"the task lists of {account.name}"
+
+    def do_list(args: dict[str, Any]) -> ToolResult:
+        before = args.get("due_before")
+        tasks = list_tasks(
+            account, args.get("list") or None, parse_due(str(before)) if before else None
+        )
+        content = [shown(t) for t in tasks] or "No open tasks."
+        return ToolResult(content, trusted=False, source=source())
+
+    def do_add(args: dict[str, Any]) -> ToolResult:
+        due = args.get("due")
+        task = add_task(
+            account,
+            str(args["title"]),
+            parse_due(str(due)) if due else None,
+            notes=args.get("notes"),
+            list_name=args.get("list") or None,
+        )
+        return ToolResult({**shown(task), "added": True})
+
+    def do_complete(args: dict[str, Any]) -> ToolResult:
+        task = complete_task(account, str(args["task_id"]))
+        return ToolResult({**shown(task), "done": True})
+
+    def do_update(args: dict[str, Any]) -> ToolResult:
+        due = args.get("due")
+        task = update_task(
+            account,
+            str(args["task_id"]),
+            title=args.get("title"),
+            due=parse_due(str(due)) if due else None,
+            notes=args.get("notes"),
+            remove_due=due == "",
+        )
+        return ToolResult({**shown(task), "updated": True})
+
+    def tasks_like(text: str) -> list[dict[str, Any]]:
+        return matching_titles(text, list_tasks(account), "task_id", "due")
+
+    def check_id(tool: str) -> Precheck:
+        return _id_check(tool, "task_id", parse_task_id, CalendarError, tasks_like, source)
+
+    _register(registry, "list_tasks", guarded(do_list))
+    _register(registry, "add_task", guarded(do_add), task_preview)
+    _register(
+        registry,
+        "complete_task",
+        guarded(do_complete),
+        lambda a: f"Mark the task {a.get('task_id')} as done",
+        check_id("complete_task"),
+    )
+    _register(
+        registry,
+        "update_task",
+        guarded(do_update),
+        lambda a: task_preview(a, "Change task"),
+        check_id("update_task"),
+    )
+
+
+# -- contacts (CardDAV on the calendar account) ---------------------------------------------------
+
+
+def _add_contact_tools(registry: Registry, account: Any) -> None:
+    from app.agent.previews import contact_preview
+    from connectors.calendar import CalendarError
+    from connectors.contacts import add_contact, find_contacts, parse_contact_id, update_contact
+
+    def guarded(function: Handler) -> Handler:
+        return _failing_as(function, CalendarError)
+
+    def source() -> str:  # shared and auto-collected address books hold others' words
+        return f"the address books of {account.name}"
+
+    def do_find(args: dict[str, Any]) -> ToolResult:
+        found = find_contacts(account, str(args["query"]))
+        content = [_plain(c) for c in found] or "No contact matches."
+        return ToolResult(content, trusted=False, source=source())
+
+    def listed(value: Any) -> list[str] | None:
+        if value is None:
+            return None
+        return [value] if isinstance(value, str) else [str(v) for v in value]
+
+    def do_add(args: dict[str, Any]) -> ToolResult:
+        contact = add_contact(
+            account,
+            str(args["name"]),
+            emails=listed(args.get("emails")) or [],
+            phones=listed(args.get("phones")) or [],
+            organisation=args.get("organisation"),
+        )
+        return ToolResult({**_plain(contact), "added": True})
+
+    def do_update(args: dict[str, Any]) -> ToolResult:
+        contact = update_contact(
+            account,
+            str(args["contact_id"]),
+            name=args.get("name"),
+            emails=listed(args.get("emails")),
+            phones=listed(args.get("phones")),
+            organisation=args.get("organisation"),
+        )
+        return ToolResult({**_plain(contact), "updated": True})
+
+    def contacts_like(text: str) -> list[dict[str, Any]]:
+        found = find_contacts(account, text)[:5]
+        return [{"contact_id": c.contact_id, "name": c.name} for c in found]
+
+    _register(registry, "find_contact", guarded(do_find))
+    _register(registry, "add_contact", guarded(do_add), contact_preview)
+    _register(
+        registry,
+        "update_contact",
+        guarded(do_update),
+        lambda a: contact_preview(a, "Change contact"),
+        _id_check(
+            "update_contact", "contact_id", parse_contact_id, CalendarError, contacts_like, source
+        ),
     )
 
 

@@ -10,6 +10,8 @@ failure into a ``CalendarError`` that names the account and says what to do.
     event = create_event(account, "Dentist", start, end, location="Main St 1")
     update_event(account, event.event_id, title="Dentist (Dr. Lee)")
     delete_event(account, event.event_id)
+    task = add_task(account, "Pay rent", due=parse_due("2026-12-05"))   # tasks (VTODO)
+    complete_task(account, task.task_id)
     parse_when("2026-12-01T15:00", tz)                   # the model's ISO strings, strictly
 
 Times are aware datetimes in the user's zone (``tz``, default the system zone); see
@@ -32,6 +34,7 @@ from .events import (
     update_event,
 )
 from .freetime import WORKDAYS, FreeSlot, free_slots, merge_busy
+from .tasks import Task, add_task, complete_task, list_tasks, parse_due, parse_task_id, update_task
 from .times import local_zone, parse_day, parse_when
 
 __all__ = [
@@ -43,17 +46,24 @@ __all__ = [
     "Event",
     "EventChange",
     "FreeSlot",
+    "Task",
+    "add_task",
+    "complete_task",
     "create_event",
     "delete_event",
     "find_free_time",
     "free_slots",
     "list_calendars",
     "list_events",
+    "list_tasks",
     "local_zone",
     "make_event_id",
     "merge_busy",
     "parse_day",
+    "parse_due",
     "parse_event_id",
+    "parse_task_id",
     "parse_when",
     "update_event",
+    "update_task",
 ]

@@ -496,6 +496,16 @@ def _set(component: icalendar.Component, key: str, value: Any, **params: str) ->
         component.add(key, value, parameters=params or None)
 
 
+def wrapped(component: icalendar.Component) -> icalendar.Calendar:
+    """A new event or task as a calendar object, with the zones its times name."""
+    vcal = icalendar.Calendar()
+    vcal.add("PRODID", PRODID)
+    vcal.add("VERSION", "2.0")
+    vcal.add_component(component)
+    vcal.add_missing_timezones()
+    return vcal
+
+
 def create_event(
     account: CalendarAccount,
     title: str,
@@ -544,11 +554,7 @@ def create_event(
                 "CUTYPE": "INDIVIDUAL",
             },
         )
-    vcal = icalendar.Calendar()
-    vcal.add("PRODID", PRODID)
-    vcal.add("VERSION", "2.0")
-    vcal.add_component(vevent)
-    vcal.add_missing_timezones()
+    vcal = wrapped(vevent)
     with connect(account) as client:
         calendars = _calendars(client, account)
         if calendar is not None:

@@ -99,6 +99,21 @@ DESIGN_TOOLS = {
     # Cancelling deletes one, and deleting anything always asks (issue #16).
     "list_reminders": Label.READ,
     "cancel_reminder": Label.DESTRUCTIVE,
+    # Issue #24: to-do lists on the calendar account. Adding, completing and changing a task
+    # change only the user's own list (asked once the context is tainted, as events are).
+    "list_tasks": Label.READ,
+    "add_task": Label.WRITE,
+    "complete_task": Label.WRITE,
+    "update_task": Label.WRITE,
+    # Handing a file or an address to another program: outbound, so it asks every time.
+    "open_item": Label.OUTBOUND,
+    "show_folder": Label.OUTBOUND,
+    # Sums over the user's bank statements: it only reads, and money never moves.
+    "summarise_spending": Label.READ,
+    # Contacts on the calendar account: the user's own address book.
+    "find_contact": Label.READ,
+    "add_contact": Label.WRITE,
+    "update_contact": Label.WRITE,
 }
 
 

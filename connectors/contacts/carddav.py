@@ -1,0 +1,374 @@
+"""Address books over CardDAV (RFC 6352) on the calendar account: find, add and change contacts.
+
+The caldav library speaks only CalDAV, so the few CardDAV requests are written here, through
+its DAVClient (the same sign-in, timeout, TLS checks and error translation as the calendar:
+``connectors.calendar.client.connect``): PROPFIND to find the address books, one REPORT
+``addressbook-query`` that returns every card with its ETag, PUT to write a card. A change is
+written with ``If-Match`` on the ETag just read, so an edit made meanwhile on the phone is
+never overwritten: the server refuses, and the user is told to look again.
+
+Contact ids are ``<address book id>/<file name>``, stable across edits in other apps.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, unquote, urljoin, urlsplit
+
+import vobject
+
+from connectors.calendar.client import CalendarAccount, connect
+from connectors.calendar.errors import CalendarError, CalendarErrorReason
+
+DAV, CARD = "DAV:", "urn:ietf:params:xml:ns:carddav"
+_NS = {"d": DAV, "c": CARD}
+MAX_FOUND = 20
+MAX_FIELD = 300
+_EMAIL = re.compile(r"[^@\s<>\"',;:()\[\]\\]+@[^@\s<>\"',;:()\[\]\\]+\.[^@\s<>\"',;:()\[\]\\.]+")
+_PHONE = re.compile(r"\+?[\d\s().\-/]{4,30}")
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """One person or organisation from an address book."""
+
+    contact_id: str
+    name: str
+    emails: tuple[str, ...]
+    phones: tuple[str, ...]
+    organisation: str | None
+    address_book: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Card:
+    href: str
+    etag: str | None
+    card: Any  # a vobject vCard component
+    book_id: str
+    book_name: str
+
+
+def _fail(text: str, reason: CalendarErrorReason = CalendarErrorReason.INVALID_INPUT) -> Exception:
+    return CalendarError(reason, text)
+
+
+# --------------------------------------------------------------------------------------------
+# Finding the address books
+# --------------------------------------------------------------------------------------------
+
+
+def _propfind(client: Any, url: str, props: str, depth: int) -> Any:
+    body = (
+        f'<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:c="{CARD}">'
+        f"<d:prop>{props}</d:prop></d:propfind>"
+    )
+    response = client.propfind(url, body, depth)
+    if response.status not in (200, 207) or response.tree is None:
+        raise _fail(
+            "The server did not answer as an address book server does.",
+            CalendarErrorReason.SERVER_ERROR,
+        )
+    return response.tree
+
+
+def _href(tree: Any, path: str, base: str) -> str | None:
+    found = tree.find(f".//{path}/d:href", _NS)
+    return urljoin(base, found.text.strip()) if found is not None and found.text else None
+
+
+def _books(client: Any, account: CalendarAccount) -> list[tuple[str, str, str]]:
+    """(url, id, display name) of every address book of the account."""
+    base = account.url.strip()
+    principal = (
+        _href(
+            _propfind(client, base, "<d:current-user-principal/>", 0),
+            "d:current-user-principal",
+            base,
+        )
+        or base
+    )
+    home = (
+        _href(
+            _propfind(client, principal, "<c:addressbook-home-set/>", 0),
+            "c:addressbook-home-set",
+            base,
+        )
+        or principal
+    )
+    tree = _propfind(client, home, "<d:resourcetype/><d:displayname/>", 1)
+    books = []
+    for response in tree.findall("d:response", _NS):
+        if response.find(".//d:resourcetype/c:addressbook", _NS) is None:
+            continue
+        url = urljoin(home, response.findtext("d:href", "", _NS).strip())
+        book_id = urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1]
+        name = response.findtext(".//d:displayname", "", _NS).strip() or unquote(book_id)
+        books.append((url, book_id, name))
+    if not books:
+        raise CalendarError(
+            CalendarErrorReason.NOT_FOUND,
+            f"The account “{account.name}” has no address book. Create one in your contacts "
+            "app first (or check the server address in Hearth's settings).",
+            account=account.name,
+        )
+    return books
+
+
+_QUERY = (
+    f'<?xml version="1.0"?><c:addressbook-query xmlns:d="DAV:" xmlns:c="{CARD}">'
+    "<d:prop><d:getetag/><c:address-data/></d:prop></c:addressbook-query>"
+)
+
+
+def _cards(client: Any, account: CalendarAccount) -> list[_Card]:
+    cards: list[_Card] = []
+    for url, book_id, name in _books(client, account):
+        response = client.report(url, _QUERY, 1)
+        if response.status not in (200, 207) or response.tree is None:
+            raise _fail(
+                f"The address book “{name}” could not be read.", CalendarErrorReason.SERVER_ERROR
+            )
+        for item in response.tree.findall("d:response", _NS):
+            data = item.findtext(".//c:address-data", "", _NS)
+            if not data.strip():
+                continue
+            try:
+                card = vobject.readOne(data)
+            except Exception:  # one broken card must not hide the others
+                continue
+            href = urljoin(url, item.findtext("d:href", "", _NS).strip())
+            etag = item.findtext(".//d:getetag", None, _NS)
+            cards.append(_Card(href, etag, card, book_id, name))
+    return cards
+
+
+# --------------------------------------------------------------------------------------------
+# vCards
+# --------------------------------------------------------------------------------------------
+
+
+def _values(card: Any, key: str) -> tuple[str, ...]:
+    return tuple(str(line.value).strip() for line in card.contents.get(key, []) if line.value)
+
+
+def _organisation(card: Any) -> str | None:
+    lines = card.contents.get("org", [])
+    if not lines:
+        return None
+    value = lines[0].value
+    text = " ".join(value) if isinstance(value, list) else str(value)
+    return text.strip() or None
+
+
+def _contact(found: _Card) -> Contact:
+    name = _values(found.card, "fn")
+    file_name = found.href.rstrip("/").rsplit("/", 1)[-1]
+    return Contact(
+        contact_id=f"{found.book_id}/{file_name}",
+        name=name[0] if name else "(no name)",
+        emails=_values(found.card, "email"),
+        phones=_values(found.card, "tel"),
+        organisation=_organisation(found.card),
+        address_book=found.book_name,
+    )
+
+
+def _clean(value: str, what: str) -> str:
+    text = " ".join(str(value).split())
+    if len(text) > MAX_FIELD:
+        raise _fail(f"The {what} is longer than {MAX_FIELD} characters.")
+    return text
+
+
+def _emails(values: Iterable[str]) -> list[str]:
+    out = []
+    for raw in values:
+        address = str(raw).strip()
+        if not _EMAIL.fullmatch(address):
+            raise _fail(f"{address[:80]!r} is not an e-mail address.")
+        out.append(address)
+    return out
+
+
+def _phones(values: Iterable[str]) -> list[str]:
+    out = []
+    for raw in values:
+        number = " ".join(str(raw).split())
+        if not _PHONE.fullmatch(number) or sum(c.isdigit() for c in number) < 3:
+            raise _fail(f"{number[:40]!r} is not a phone number.")
+        out.append(number)
+    return out
+
+
+def _fill(
+    card: Any,
+    name: str | None,
+    emails: Sequence[str] | None,
+    phones: Sequence[str] | None,
+    organisation: str | None,
+) -> None:
+    """Replace the given fields of a vCard (None leaves a field as it is)."""
+    if name is not None:
+        for key in ("fn", "n"):
+            for line in list(card.contents.get(key, [])):
+                card.remove(line)
+        card.add("fn").value = name
+        parts = name.rsplit(" ", 1)
+        family, given = (parts[1], parts[0]) if len(parts) == 2 else (parts[0], "")
+        card.add("n").value = vobject.vcard.Name(family=family, given=given)
+    for key, values in (("email", emails), ("tel", phones)):
+        if values is None:
+            continue
+        for line in list(card.contents.get(key, [])):
+            card.remove(line)
+        for value in values:
+            card.add(key).value = value
+    if organisation is not None:
+        for line in list(card.contents.get("org", [])):
+            card.remove(line)
+        if organisation:
+            card.add("org").value = [organisation]
+
+
+# --------------------------------------------------------------------------------------------
+# The operations
+# --------------------------------------------------------------------------------------------
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
+def find_contacts(account: CalendarAccount, query: str) -> list[Contact]:
+    """Contacts whose name, e-mail, phone number or organisation contains ``query``
+    (ignoring case; a phone number by its digits), sorted by name, at most ``MAX_FOUND``."""
+    wanted = " ".join(str(query).split()).casefold()
+    if not wanted:
+        raise _fail("Say whom to look for: a name, an e-mail address, a phone number or a firm.")
+    # A number as dialled at home (06 12...) matches its international form (+33 6 12...).
+    dialled = _digits(wanted).lstrip("0")
+    digits = dialled if len(dialled) >= 4 else None
+    with connect(account) as client:
+        contacts = [_contact(c) for c in _cards(client, account)]
+    found = []
+    for contact in contacts:
+        text = " ".join((contact.name, *contact.emails, contact.organisation or "")).casefold()
+        by_phone = digits is not None and any(digits in _digits(p) for p in contact.phones)
+        if all(word in text for word in wanted.split()) or by_phone:
+            found.append(contact)
+    found.sort(key=lambda c: c.name.casefold())
+    return found[:MAX_FOUND]
+
+
+def add_contact(
+    account: CalendarAccount,
+    name: str,
+    emails: Sequence[str] = (),
+    phones: Sequence[str] = (),
+    organisation: str | None = None,
+    address_book: str | None = None,
+) -> Contact:
+    """Add a contact to ``address_book`` (id or name) or the first address book."""
+    clean_name = _clean(name, "name")
+    if not clean_name:
+        raise _fail("A contact needs a name.")
+    card = vobject.vCard()
+    card.add("uid").value = str(uuid.uuid4())
+    _fill(
+        card,
+        clean_name,
+        _emails(emails),
+        _phones(phones),
+        _clean(organisation, "organisation") if organisation else None,
+    )
+    with connect(account) as client:
+        books = _books(client, account)
+        chosen = books[0]
+        if address_book:
+            wanted = address_book.strip().casefold()
+            matches = [b for b in books if wanted in (b[1].casefold(), b[2].casefold())]
+            if not matches:
+                names = ", ".join(f"“{b[2]}”" for b in books)
+                raise _fail(
+                    f"There is no address book “{address_book[:80]}”; there are: {names}.",
+                    CalendarErrorReason.NOT_FOUND,
+                )
+            chosen = matches[0]
+        url, book_id, book_name = chosen
+        href = urljoin(url if url.endswith("/") else url + "/", quote(card.uid.value) + ".vcf")
+        headers = {"Content-Type": "text/vcard; charset=utf-8", "If-None-Match": "*"}
+        response = client.put(href, card.serialize(), headers)
+        _check_written(response.status, clean_name)
+        return _contact(_Card(href, None, card, book_id, book_name))
+
+
+def _check_written(status: int, name: str) -> None:
+    if status == 412:
+        raise _fail(
+            f"The contact “{name}” was changed in another app while Hearth was "
+            "editing it, so nothing was saved. Look it up again and retry.",
+            CalendarErrorReason.CONFLICT,
+        )
+    if status not in (200, 201, 204):
+        raise _fail(
+            f"The server did not save the contact “{name}” (HTTP {status}).",
+            CalendarErrorReason.SERVER_ERROR,
+        )
+
+
+def parse_contact_id(contact_id: str) -> tuple[str, str]:
+    parts = contact_id.strip().split("/") if isinstance(contact_id, str) else []
+    if len(parts) != 2 or not all(parts):
+        raise _fail(
+            f"{str(contact_id)[:80]!r} is not a contact id. Use a contact_id exactly "
+            "as find_contact returned it."
+        )
+    return parts[0], parts[1]
+
+
+def update_contact(
+    account: CalendarAccount,
+    contact_id: str,
+    *,
+    name: str | None = None,
+    emails: Sequence[str] | None = None,
+    phones: Sequence[str] | None = None,
+    organisation: str | None = None,
+) -> Contact:
+    """Change a contact: a given field replaces the old one (all its e-mail addresses, all
+    its phone numbers); an empty organisation removes it. Written only if nobody changed
+    the card since it was read."""
+    book_id, file_name = parse_contact_id(contact_id)
+    if name is None and emails is None and phones is None and organisation is None:
+        raise _fail("Nothing to change: give a new name, e-mail addresses, phones or firm.")
+    new_name = _clean(name, "name") if name is not None else None
+    if new_name == "":
+        raise _fail("A contact needs a name.")
+    new_emails = _emails(emails) if emails is not None else None
+    new_phones = _phones(phones) if phones is not None else None
+    new_org = _clean(organisation, "organisation") if organisation is not None else None
+    with connect(account) as client:
+        cards = [
+            c
+            for c in _cards(client, account)
+            if c.book_id == book_id and c.href.rstrip("/").rsplit("/", 1)[-1] == file_name
+        ]
+        if not cards:
+            raise _fail(
+                "That contact is no longer in the address book: it may have been "
+                "deleted in another app. Look it up again.",
+                CalendarErrorReason.NOT_FOUND,
+            )
+        found = cards[0]
+        _fill(found.card, new_name, new_emails, new_phones, new_org)
+        headers = {"Content-Type": "text/vcard; charset=utf-8"}
+        if found.etag:
+            headers["If-Match"] = found.etag
+        response = client.put(found.href, found.card.serialize(), headers)
+        _check_written(response.status, _contact(found).name)
+        return _contact(found)

@@ -211,6 +211,9 @@ _TITLES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     "open_item": _open_item,
     "show_folder": _show_folder,
     "summarise_spending": _spending,
+    "find_contact": lambda a: f"Look up {_quoted(a.get('query', ''))} in your contacts",
+    "add_contact": lambda a: f"Add {_quoted(a.get('name', ''))} to your contacts",
+    "update_contact": lambda a: f"Change the contact {_quoted(a.get('contact_id', ''), 40)}",
 }
 
 # What a tool does, as a phrase that fits "Always allow …" and the gate's reasons.
@@ -244,6 +247,9 @@ _ACTIONS: Mapping[str, str] = {
     "open_item": "opening files and web pages in other apps",
     "show_folder": "showing folders in the file manager",
     "summarise_spending": "adding up your bank statements",
+    "find_contact": "looking up your contacts",
+    "add_contact": "adding a contact",
+    "update_contact": "changing a contact",
 }
 
 # Edit fields labelled in words; an argument a tool names differently is listed by tool.
@@ -283,6 +289,11 @@ _FIELDS: Mapping[str, str] = {
     "notes": "Notes",
     "task_id": "Task",
     "month": "Month",
+    "name": "Name",
+    "emails": "Email addresses",
+    "phones": "Phone numbers",
+    "organisation": "Organisation",
+    "contact_id": "Contact",
 }
 _TOOL_FIELDS: Mapping[tuple[str, str], str] = {
     ("list_folder", "path"): "Folder",

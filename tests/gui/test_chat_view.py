@@ -5,7 +5,6 @@ Real widgets under pytest-qt; links are clicked with the mouse where they are dr
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -20,6 +19,7 @@ from app.ui.chat_colours import contrast_ratio
 from app.ui.chat_view import ChatView
 from app.ui.main_window import MainWindow
 from app.ui.markdown_render import plain_text
+from tests.gui.test_tools_dialog import open_window
 
 WAIT = 60_000
 CODE = 'def greet(name):\n    return f"Hello {name}"'
@@ -354,15 +354,9 @@ def test_markdown_renders_while_the_reply_streams(qtbot: Any, view: ChatView) ->
 def test_the_window_shows_thinking_folded_and_renders_a_reopened_conversation(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    script = tmp_path / "script.json"
     turns = ["<think>Plan: greet them warmly.</think>Hello, **friend**! Here is `code`."]
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir()
-    window = MainWindow(script, data_dir=data)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready and not window.conversations.opening, timeout=WAIT)
+    window, data = open_window(qtbot, tmp_path, turns)
+    qtbot.waitUntil(lambda: not window.conversations.opening, timeout=WAIT)
     window.input.setPlainText("Hi")
     qtbot.keyClick(window.input, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: not window.busy, timeout=WAIT)
@@ -374,7 +368,7 @@ def test_the_window_shows_thinking_folded_and_renders_a_reopened_conversation(
     qtbot.waitUntil(lambda: not window.conversations.sidebar.busy, timeout=WAIT)
     window.close()
 
-    again = MainWindow(script, data_dir=data)
+    again = MainWindow(tmp_path / "script.json", data_dir=data)
     qtbot.addWidget(again)
     again.show()
     qtbot.waitUntil(lambda: "Hello, friend!" in again.chat_view.plain_text(), timeout=WAIT)

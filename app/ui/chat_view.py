@@ -26,6 +26,7 @@ from PySide6.QtGui import (
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
+    QTextDocumentFragment,
     QTextFrame,
     QTextFrameFormat,
 )
@@ -33,7 +34,12 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from app.ui.announce import announce
 from app.ui.chat_colours import ChatColours, chat_colours
-from app.ui.markdown_render import OPENABLE_SCHEMES, plain_text, render_markdown
+from app.ui.markdown_render import (
+    OPENABLE_SCHEMES,
+    markdown_chunks,
+    plain_text,
+    render_markdown,
+)
 
 _ROLE_LABELS = {"user": "You", "assistant": "Hearth"}
 _OWN_SCHEME = "hearth"  # the view's own links: copy, fold, dismiss
@@ -78,6 +84,8 @@ class _Reply(_Entry):
     note: str | None = None
     finished: bool = False
     waiting_since: float | None = None  # nothing has come from the model since then
+    # (part, piece) -> (its Markdown, drawn): a redraw renders only the pieces that changed.
+    drawn: dict[tuple[int, int], tuple[str, QTextDocumentFragment]] = field(default_factory=dict)
 
     def text(self) -> str:
         return "\n\n".join(p for p in self.parts if isinstance(p, str) and p.strip())
@@ -287,7 +295,7 @@ class ChatView(QTextBrowser):
         cursor.insertText("Hearth:", self._format(colours.assistant, bold=True))
         for index, part in enumerate(reply.parts):
             if isinstance(part, str):  # the fragment starts a line of its own
-                self._write_markdown(cursor, f"{reply.key}.{index}", part)
+                self._write_markdown(cursor, reply, index, part)
                 continue
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
             if isinstance(part, _Card):
@@ -311,13 +319,14 @@ class ChatView(QTextBrowser):
                     cursor.insertText("   ", self._format(colours.text))
                 cursor.insertText(text, text_format)
 
-    def _write_markdown(self, cursor: QTextCursor, key: str, text: str) -> None:
-        codes = iter(range(1_000_000))
-
-        def copy_link(code: str) -> str:
-            return self._copy_link(f"{key}.{next(codes)}", code)
-
-        cursor.insertFragment(render_markdown(text, self._colours, copy_link))
+    def _write_markdown(self, cursor: QTextCursor, reply: _Reply, index: int, text: str) -> None:
+        for piece, source in enumerate(markdown_chunks(text)):
+            known = reply.drawn.get((index, piece))
+            if known is None or known[0] != source:
+                copy_links = self._copy_links(f"{reply.key}.{index}.{piece}")
+                known = (source, render_markdown(source, self._colours, copy_links))
+                reply.drawn[(index, piece)] = known
+            cursor.insertFragment(known[1])
 
     def _write_thinking(
         self, cursor: QTextCursor, reply: _Reply, index: int, thinking: _Thinking
@@ -353,6 +362,11 @@ class ChatView(QTextBrowser):
         text_format.setAnchorHref(href)
         text_format.setFontUnderline(True)
         return text_format
+
+    def _copy_links(self, prefix: str) -> Callable[[str], str]:
+        """Numbered "Copy code" links for one piece of a reply (the same on every redraw)."""
+        codes = iter(range(1_000_000))
+        return lambda code: self._copy_link(f"{prefix}.{next(codes)}", code)
 
     def _copy_link(self, key: str, text: str) -> str:
         self._copies[key] = text
@@ -420,6 +434,8 @@ class ChatView(QTextBrowser):
         super().clear()
         for entry in self._entries:
             entry.frame = None
+            if isinstance(entry, _Reply):
+                entry.drawn.clear()  # drawn in the old colours
             self._draw(entry)
 
 

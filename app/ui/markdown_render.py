@@ -73,6 +73,31 @@ def render_markdown(
     return QTextDocumentFragment(document)
 
 
+def markdown_chunks(text: str) -> list[str]:
+    """`text` cut at blank lines outside code fences and before a line that is not indented
+    (which would continue a list item): pieces that render alike alone and together, so a
+    streaming reply redraws only its last piece and reuses the others."""
+    chunks: list[str] = []
+    current: list[str] = []
+    fence = ""
+    lines = text.split("\n")
+    for number, line in enumerate(lines):
+        stripped = line.lstrip()
+        if not fence and stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+        elif fence and stripped.startswith(fence):
+            fence = ""
+        current.append(line)
+        following = lines[number + 1] if number + 1 < len(lines) else ""
+        starts_block = following[:1] not in ("", " ", "\t")
+        if not fence and not line.strip() and starts_block:
+            chunks.append("\n".join(current))
+            current = []
+    if current:
+        chunks.append("\n".join(current))
+    return chunks
+
+
 def plain_text(text: str) -> str:
     """What the rendered `text` reads as (for announcements: no `**` or fences read aloud)."""
     document = _InertDocument()

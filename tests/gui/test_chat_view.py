@@ -379,3 +379,17 @@ def test_the_window_shows_thinking_folded_and_renders_a_reopened_conversation(
 
 def test_plain_text_of_markdown_is_what_is_read_aloud() -> None:
     assert plain_text("**Bold** and `code`") == "Bold and code"
+
+
+def test_a_reply_streamed_in_pieces_ends_as_if_drawn_at_once(qtbot: Any, view: ChatView) -> None:
+    """A redraw reuses the pieces already drawn: streaming must not change the outcome."""
+    whole = ChatView()
+    qtbot.addWidget(whole)
+    reply(whole, MARKDOWN)
+    view.begin_reply()
+    for start in range(0, len(MARKDOWN), 23):
+        view.append_reply_text(MARKDOWN[start : start + 23])
+        qtbot.wait(80)  # let the throttled redraw run in between
+    view.end_reply()
+    assert view.plain_text() == whole.plain_text()
+    assert "```" not in view.plain_text()  # and rendered

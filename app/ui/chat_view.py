@@ -86,6 +86,9 @@ class _Reply(_Entry):
     waiting_since: float | None = None  # nothing has come from the model since then
     # (part, piece) -> (its Markdown, drawn): a redraw renders only the pieces that changed.
     drawn: dict[tuple[int, int], tuple[str, QTextDocumentFragment]] = field(default_factory=dict)
+    # Where the last piece of the last part was drawn, from the frame's start: a streaming
+    # redraw removes and draws only from there.
+    tail: tuple[int, int, int] | None = None  # (part, piece, offset)
 
     def text(self) -> str:
         return "\n\n".join(p for p in self.parts if isinstance(p, str) and p.strip())
@@ -166,7 +169,8 @@ class ChatView(QTextBrowser):
         reply.note = note
         reply.finished = True
         reply.waiting_since = None
-        self._draw(reply)
+        if not self._redraw_tail(reply):  # only its ending changes
+            self._draw(reply)
         if not self._quiet:
             said = plain_text(reply.text())
             announce(self, " ".join(filter(None, ["Hearth replied:", said or "(no text)", note])))
@@ -249,7 +253,8 @@ class ChatView(QTextBrowser):
         if self._reply is None:
             return
         started = time.perf_counter()
-        self._draw(self._reply)
+        if not self._redraw_tail(self._reply):
+            self._draw(self._reply)
         spent_ms = (time.perf_counter() - started) * 1000
         interval = int(spent_ms * _RENDER_SHARE)
         self._render_timer.setInterval(max(_FASTEST_RENDER_MS, min(_SLOWEST_RENDER_MS, interval)))
@@ -274,6 +279,8 @@ class ChatView(QTextBrowser):
             cursor.setPosition(entry.frame.firstPosition())
             cursor.setPosition(entry.frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
             cursor.removeSelectedText()
+        if isinstance(entry, _Reply):
+            entry.tail = None  # set again as its last piece is drawn
         cursor.setBlockFormat(QTextBlockFormat())
         cursor.setCharFormat(QTextCharFormat())
         if isinstance(entry, _Message):
@@ -302,6 +309,11 @@ class ChatView(QTextBrowser):
                 cursor.insertText(part.line, self._format(colours.note))
             else:
                 self._write_thinking(cursor, reply, index, part)
+        self._write_ending(cursor, reply)
+
+    def _write_ending(self, cursor: QTextCursor, reply: _Reply) -> None:
+        """The line under a reply: working, a note such as "(stopped)", and Copy reply."""
+        colours = self._colours
         ending: list[tuple[str, QTextCharFormat]] = []
         if reply.waiting_since is not None and not reply.finished:
             seconds = int(self.clock() - reply.waiting_since)
@@ -319,13 +331,42 @@ class ChatView(QTextBrowser):
                     cursor.insertText("   ", self._format(colours.text))
                 cursor.insertText(text, text_format)
 
-    def _write_markdown(self, cursor: QTextCursor, reply: _Reply, index: int, text: str) -> None:
-        for piece, source in enumerate(markdown_chunks(text)):
+    def _redraw_tail(self, reply: _Reply) -> bool:
+        """Streaming text only changes the reply's last piece: remove and draw just that (and
+        what follows it), when everything before it is as drawn. False: draw it all."""
+        if reply.frame is None or reply.tail is None:
+            return False
+        index, piece, offset = reply.tail
+        text = reply.parts[-1] if index == len(reply.parts) - 1 else None
+        if not isinstance(text, str):
+            return False
+        pieces = markdown_chunks(text)
+        if len(pieces) <= piece:
+            return False
+        for earlier in range(piece):
+            if reply.drawn.get((index, earlier), ("",))[0] != pieces[earlier]:
+                return False
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(reply.frame.firstPosition() + offset)
+        cursor.setPosition(reply.frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        self._write_markdown(cursor, reply, index, text, first=piece)
+        self._write_ending(cursor, reply)
+        return True
+
+    def _write_markdown(
+        self, cursor: QTextCursor, reply: _Reply, index: int, text: str, first: int = 0
+    ) -> None:
+        pieces = markdown_chunks(text)
+        for piece in range(first, len(pieces)):
+            source = pieces[piece]
             known = reply.drawn.get((index, piece))
             if known is None or known[0] != source:
                 copy_links = self._copy_links(f"{reply.key}.{index}.{piece}")
                 known = (source, render_markdown(source, self._colours, copy_links))
                 reply.drawn[(index, piece)] = known
+            if index == len(reply.parts) - 1 and piece == len(pieces) - 1 and reply.frame:
+                reply.tail = (index, piece, cursor.position() - reply.frame.firstPosition())
             cursor.insertFragment(known[1])
 
     def _write_thinking(
@@ -335,7 +376,8 @@ class ChatView(QTextBrowser):
         if thinking.open:
             label = "Hide thinking"
         else:
-            label = "Thinking… (show)" if reply is self._reply else "Show thinking"
+            still = reply is self._reply and index == len(reply.parts) - 1
+            label = "Thinking… (show)" if still else "Show thinking"
         cursor.insertText(label, self._link_format(f"{_OWN_SCHEME}:fold/{reply.key}/{index}"))
         if thinking.open:
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())

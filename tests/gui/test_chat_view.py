@@ -260,9 +260,14 @@ def fill(view: ChatView) -> None:
 
 
 @pytest.mark.parametrize("scheme", [LIGHT, DARK, DEEP], ids=["light", "dark", "deep-dark"])
-def test_every_colour_passes_wcag_aa_on_the_palette_base(view: ChatView, scheme: dict) -> None:
+def test_every_colour_passes_wcag_aa_on_the_palette_base(
+    view: ChatView, scheme: dict, request: pytest.FixtureRequest
+) -> None:
     fill(view)  # drawn in the starting palette first: the switch must re-colour it
     view.setPalette(palette(scheme))
+    artifacts = Path(__file__).resolve().parents[2] / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    view.grab().save(str(artifacts / f"chat-{request.node.callspec.id}.png"))  # to look at
     fold = view.document().find("Show thinking")
     assert not fold.isNull()
     text = view.plain_text()

@@ -398,3 +398,17 @@ def test_a_reply_streamed_in_pieces_ends_as_if_drawn_at_once(qtbot: Any, view: C
     view.end_reply()
     assert view.plain_text() == whole.plain_text()
     assert "```" not in view.plain_text()  # and rendered
+
+
+def test_the_view_s_links_work_from_the_keyboard(qtbot: Any, view: ChatView) -> None:
+    """Tab moves from link to link inside the conversation and Enter follows one."""
+    reply(view, "Just text.")
+    view.add_notice("The model could not be loaded.", "error")
+    view.setFocus()
+    for _ in range(3):
+        if view.textCursor().selectedText() == "Dismiss":
+            break
+        qtbot.keyClick(view, Qt.Key.Key_Tab)
+    assert view.textCursor().selectedText() == "Dismiss"
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert "could not be loaded" not in view.plain_text()

@@ -171,9 +171,9 @@ class ChatView(QTextBrowser):
         reply.waiting_since = None
         if not self._redraw_tail(reply):  # only its ending changes
             self._draw(reply)
-        if not self._quiet:
-            said = plain_text(reply.text())
-            announce(self, " ".join(filter(None, ["Hearth replied:", said or "(no text)", note])))
+        said = plain_text(reply.text())
+        if not self._quiet and (said or note):  # a failed turn's empty reply: its error speaks
+            announce(self, " ".join(filter(None, ["Hearth replied:", said, note])))
 
     def add_notice(self, text: str, kind: str = "error") -> None:
         """An error or a note, in a block of its own; an error can be dismissed."""

@@ -318,6 +318,7 @@ def test_a_finished_reply_errors_and_reminders_are_announced(
     ]
     with view.quiet():  # a saved conversation reopened is not news
         reply(view, "Old answer")
+    reply(view)  # a failed turn's empty reply: only its error is announced
     assert len(heard) == 3
 
 

@@ -1,6 +1,6 @@
-"""The chat view on a real display with the accessibility bridge on: once the listener is
-ready (argv[1] exists), a reply ends and an error appears; it quits when the listener has
-heard them (argv[2] has argv[3] lines) or after 60 s."""
+"""The chat view on a real display with the accessibility bridge on: once the listener has
+seen this application on the bus (argv[1] exists), a reply ends and an error appears; it
+quits when the listener has heard them (argv[2] has argv[3] lines) or after 60 s."""
 
 from __future__ import annotations
 
@@ -12,10 +12,13 @@ from PySide6.QtWidgets import QApplication
 
 from app.ui.chat_view import ChatView
 
+NAME = "hearth-announcements"
+
 
 def main() -> None:
     ready, heard, wanted = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
     app = QApplication([])
+    app.setApplicationName(NAME)  # how the listener finds it on the bus
     view = ChatView()
     view.resize(500, 400)
     view.show()

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.gui.atspi_announce_app import NAME
+
 pytestmark = pytest.mark.xvfb
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,18 +38,19 @@ def test_a_finished_reply_and_an_error_reach_the_accessibility_bus(tmp_path: Pat
     heard, ready = tmp_path / "heard.jsonl", tmp_path / "ready"
     script = (
         f"{LAUNCHER} --launch-immediately & "
-        f"{SYSTEM_PYTHON} {ROOT / 'tests/gui/atspi_listen.py'} {heard} {ready} 2 & "
+        f"{SYSTEM_PYTHON} {ROOT / 'tests/gui/atspi_listen.py'} {heard} {ready} 2 {NAME} & "
         f"QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 QT_QPA_PLATFORM=xcb "
         f"{sys.executable} -m tests.gui.atspi_announce_app {ready} {heard} 2; wait %2"
     )
-    subprocess.run(
+    run = subprocess.run(
         ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "dbus-run-session", "bash", "-c", script],
         cwd=ROOT,
         capture_output=True,
         timeout=180,
+        text=True,
     )
     lines = heard.read_text().splitlines() if heard.exists() else []
     assert [json.loads(line) for line in lines] == [
         {"message": "Hearth replied: The answer is 42.", "politeness": 1},  # polite
         {"message": "The model could not be loaded.", "politeness": 2},  # assertive
-    ]
+    ], run.stderr[-3000:]

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
-from PySide6.QtGui import QTextCursor, QTextDocumentFragment
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.agent.chat import Conversation
@@ -373,31 +372,28 @@ class ConversationController(QObject):
         view = self.chat_view
         # At start, notices may already be showing (a missed reminder, a model error): keep
         # them after the reopened conversation. Switching conversations starts a clean view.
-        kept_notices = None
-        if not self._restored and not view.document().isEmpty():
-            kept_notices = QTextDocumentFragment(view.document())
+        kept_notices = [] if self._restored else view.notices()
         self._restored = True
         view.clear()
-        for turn in opened.turns:
-            if turn.user:
-                view.add_message("user", turn.user)
-            view.begin_reply()
-            for part in turn.parts:
-                if isinstance(part, str):
-                    view.append_reply_text(part)
-                else:
-                    view.add_tool_card(part)
-            view.end_reply("(stopped)" if turn.stopped else None)
-        if opened.tainted:
-            view.add_notice(
-                "This conversation has read content from others (an email, a web page or a "
-                "file): changes it proposes will ask you first.",
-                "note",
-            )
-        if kept_notices is not None:
-            cursor = view.textCursor()
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-            cursor.insertFragment(kept_notices)
+        with view.quiet():  # drawn at once, not announced: the user did not just receive it
+            for turn in opened.turns:
+                if turn.user:
+                    view.add_message("user", turn.user)
+                view.begin_reply()
+                for part in turn.parts:
+                    if isinstance(part, str):
+                        view.append_reply_text(part)
+                    else:
+                        view.add_tool_card(part)
+                view.end_reply("(stopped)" if turn.stopped else None)
+            if opened.tainted:
+                view.add_notice(
+                    "This conversation has read content from others (an email, a web page or "
+                    "a file): changes it proposes will ask you first.",
+                    "note",
+                )
+            for text, kind in kept_notices:
+                view.add_notice(text, kind)
         self.conversation_opened.emit(opened.conversation)
 
     @Slot(str)

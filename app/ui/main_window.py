@@ -267,6 +267,7 @@ class MainWindow(QMainWindow):
         worker.load_failed.connect(self._on_load_failed)
         worker.kept.connect(self._on_kept)
         worker.text.connect(self._on_text)
+        worker.reasoning.connect(self.chat_view.append_reasoning)
         worker.turn_finished.connect(self._on_turn_finished)
         worker.turn_failed.connect(self._on_turn_failed)
         worker.tool_call.connect(self._on_tool_call)

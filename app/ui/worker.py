@@ -70,6 +70,7 @@ class ModelWorker(QObject):
     load_failed = Signal(str)  # a message for the user
     kept = Signal(str, str)  # after load_failed: this model (name, file) still answers
     text = Signal(str)  # a batch of reply text
+    reasoning = Signal(str)  # a batch of the model's thinking, shown folded
     tool_call = Signal(object)  # CallRecord, for a tool card
     confirmation_needed = Signal(object)  # ConfirmationRequest
     turn_finished = Signal(object)  # TurnReport
@@ -333,21 +334,28 @@ class ModelWorker(QObject):
         if self.conversations is not None:  # this conversation's own taint, current folders
             self.agent.context = self.conversations.session_for(conversation).context
         batcher = TextBatcher(self.text.emit)
+        thoughts = TextBatcher(self.reasoning.emit)
 
         def on_event(event: AgentEvent) -> None:
             if event.kind == "text":
+                thoughts.flush()
                 batcher.add(event.text)
+            elif event.kind == "reasoning":
+                thoughts.add(event.text)
             elif event.kind == "call" and event.call is not None:
+                thoughts.flush()
                 batcher.flush()
                 self.tool_call.emit(event.call)
 
         try:
             report: TurnReport = self.agent.run_turn(conversation, user_text, on_event, self.cancel)
         except (GenerationError, TemplateRenderError) as exc:
+            thoughts.flush()
             batcher.flush()
             self.turn_failed.emit(str(exc))
             return
         except Exception as exc:  # the app stays up; the next message works
+            thoughts.flush()
             batcher.flush()
             log.exception("unexpected error during a turn")
             self.turn_failed.emit(
@@ -355,6 +363,7 @@ class ModelWorker(QObject):
                 "The conversation is kept; you can send your message again."
             )
             return
+        thoughts.flush()
         batcher.flush()
         self.turn_finished.emit(report)
 

@@ -3,7 +3,7 @@
 Fixed colours failed WCAG AA on a dark desktop (about 2:1). Each role has a colour for a light
 and one for a dark base; whichever is used is then checked against the palette's own base and
 moved towards the palette's text colour until it reaches 4.5:1, so an unusual theme still gets
-readable text.
+readable text (the contrast arithmetic is shared with the dialogs: app.ui.contrast_colours).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QColor, QPalette
 
-AA_NORMAL_TEXT = 4.5
+from app.ui.contrast_colours import AA_TEXT, contrast, is_dark, mix
 
 # role: (on a light base, on a dark base)
 _CHOICES = {
@@ -44,39 +44,15 @@ class ChatColours:
         }.get(name, self.text)
 
 
-def relative_luminance(colour: QColor) -> float:
-    """WCAG 2 relative luminance of an sRGB colour."""
-
-    def linear(channel: float) -> float:
-        return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
-
-    return (
-        0.2126 * linear(colour.redF())
-        + 0.7152 * linear(colour.greenF())
-        + 0.0722 * linear(colour.blueF())
-    )
-
-
-def contrast_ratio(first: QColor, second: QColor) -> float:
-    """WCAG 2 contrast ratio, 1 to 21."""
-    a, b = relative_luminance(first), relative_luminance(second)
-    light, dark = max(a, b), min(a, b)
-    return (light + 0.05) / (dark + 0.05)
-
-
-def is_dark(palette: QPalette) -> bool:
-    return relative_luminance(palette.color(QPalette.ColorRole.Base)) < 0.18
-
-
 def readable(colour: QColor, background: QColor, towards: QColor) -> QColor:
     """`colour`, or the first mix of it with `towards` that reaches AA on `background`."""
-    if contrast_ratio(towards, background) < AA_NORMAL_TEXT:  # the theme's own text fails too
+    if contrast(towards, background) < AA_TEXT:  # the theme's own text fails too
         black, white = QColor("#000000"), QColor("#ffffff")
-        better = contrast_ratio(black, background) > contrast_ratio(white, background)
+        better = contrast(black, background) > contrast(white, background)
         towards = black if better else white
     for step in range(11):
-        mixed = _mix(colour, towards, step / 10)
-        if contrast_ratio(mixed, background) >= AA_NORMAL_TEXT:
+        mixed = mix(colour, towards, step / 10)
+        if contrast(mixed, background) >= AA_TEXT:
             return mixed
     return towards
 
@@ -89,7 +65,7 @@ def chat_colours(palette: QPalette) -> ChatColours:
     )
     dark = is_dark(palette)
     # A code block sits on a faint tint of the text colour, checked like every other colour.
-    code_background = _mix(base, text, 0.07)
+    code_background = mix(base, text, 0.07)
 
     def pick(role: str) -> QColor:
         light_choice, dark_choice = _CHOICES[role]
@@ -105,13 +81,4 @@ def chat_colours(palette: QPalette) -> ChatColours:
         error=pick("error"),
         note=pick("note"),
         link=pick("link"),
-    )
-
-
-def _mix(first: QColor, second: QColor, share: float) -> QColor:
-    """`share` of `second` in `first` (0 is `first`, 1 is `second`)."""
-    return QColor.fromRgbF(
-        first.redF() + (second.redF() - first.redF()) * share,
-        first.greenF() + (second.greenF() - first.greenF()) * share,
-        first.blueF() + (second.blueF() - first.blueF()) * share,
     )

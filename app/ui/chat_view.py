@@ -32,6 +32,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from app.agent.wording import describe_call
 from app.ui.announce import announce
 from app.ui.chat_colours import ChatColours, chat_colours
 from app.ui.markdown_render import (
@@ -186,10 +187,10 @@ class ChatView(QTextBrowser):
         outcome = {"ok": "done", "error": "failed", "refused": "not done"}.get(record.status, "")
         decision = {"allow": "allowed", "confirm": "asked you", "deny": "refused by Hearth"}
         answer = f", you {record.answer}" if record.answer else ""
-        arguments = ", ".join(f"{k}={_short(v)}" for k, v in record.arguments.items())
+        # In the same words as the confirmation dialog: "Read the file notes.txt".
         line = (
-            f"Tool: {record.name}({arguments}) · {decision.get(record.decision, '')}"
-            f"{answer} · {outcome}"
+            f"{describe_call(record.name, record.arguments)} · "
+            f"{decision.get(record.decision, '')}{answer} · {outcome}"
         )
         if self._reply is None:
             self.begin_reply()
@@ -479,8 +480,3 @@ class ChatView(QTextBrowser):
             if isinstance(entry, _Reply):
                 entry.drawn.clear()  # drawn in the old colours
             self._draw(entry)
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    text = str(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"

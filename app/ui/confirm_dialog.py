@@ -24,7 +24,6 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import (
     QAccessible,
-    QAccessibleAnnouncementEvent,
     QFont,
     QKeyEvent,
     QPalette,
@@ -49,6 +48,7 @@ from PySide6.QtWidgets import (
 from app.agent.confirm import Answer, ConfirmationAnswer, ConfirmationRequest
 from app.agent.readable_diff import DiffLine, readable_lines
 from app.agent.wording import describe_call, field_label, offer_in_words, reason_in_words
+from app.ui.announce import announce
 from app.ui.contrast_colours import diff_colours, focus_ring, on_window
 
 _LABEL_WORDS = {
@@ -251,9 +251,7 @@ class ConfirmDialog(QDialog):
         self._announce(self.announcement, QAccessible.AnnouncementPoliteness.Assertive)
 
     def _announce(self, text: str, politeness: QAccessible.AnnouncementPoliteness) -> None:
-        news = QAccessibleAnnouncementEvent(self, text)
-        news.setPoliteness(politeness)
-        QAccessible.updateAccessibility(news)
+        announce(self, text, assertive=politeness == QAccessible.AnnouncementPoliteness.Assertive)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter in an edit field shows the edit's preview; it neither allows nor denies."""

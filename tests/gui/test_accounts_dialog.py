@@ -158,7 +158,7 @@ def test_calendar_account_test_save_use_remove(
     window.send()
     qtbot.waitUntil(lambda: not window.busy, timeout=30_000)
     view = window.chat_view.plain_text()
-    assert "list_events(" in view and "allowed · done" in view, view
+    assert "Look at your calendar" in view and "allowed · done" in view, view
     assert "list_events" in window.worker.agent.registry.names()
 
     # Nothing the app wrote holds the password: database (+WAL), logs, settings folders.

@@ -15,8 +15,8 @@ from PySide6.QtGui import QAccessible, QColor, QGuiApplication, QImage, QPalette
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.ui import announce
-from app.ui.chat_colours import contrast_ratio
 from app.ui.chat_view import ChatView
+from app.ui.contrast_colours import contrast as contrast_ratio
 from app.ui.main_window import MainWindow
 from app.ui.markdown_render import plain_text
 from tests.gui.test_tools_dialog import open_window
@@ -225,7 +225,7 @@ def test_turns_have_a_gap_and_text_after_a_card_is_in_the_normal_colour(view: Ch
     after = char_format_at(view, "Here they are.")
     assert after.foreground().style() != Qt.BrushStyle.NoBrush
     assert after.foreground().color() == text_colour
-    card_colour = char_format_at(view, "Tool: list_folder").foreground().color()
+    card_colour = char_format_at(view, "List the folder").foreground().color()
     assert card_colour != text_colour
     assert "▸" not in view.plain_text()  # read aloud as "black right-pointing triangle"
     second = QTextCursor(view.document().find("Thanks"))

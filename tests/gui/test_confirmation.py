@@ -92,8 +92,8 @@ def test_dialog_shows_exactly_what_will_run_and_allow_runs_it(
     qtbot.waitUntil(lambda: not window.busy, timeout=10_000)
     assert (folder / "leak.txt").read_text() == LEAK
     view = window.chat_view.plain_text()
-    assert "write_file(" in view and "asked you, you approved · done" in view
-    assert "read_file(" in view and "allowed · done" in view
+    assert "Create the file leak.txt · asked you, you approved · done" in view
+    assert "Read the file notes.txt · allowed · done" in view
     assert "All done." in view
 
 

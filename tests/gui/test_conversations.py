@@ -84,7 +84,7 @@ def test_reopened_conversation_is_exact_and_stays_tainted(
     send(qtbot, first, "Summarise my notes\nplease, briefly")
     wait_turn(qtbot, first)
     before = first.chat_view.plain_text()
-    assert "read_file(path=notes.txt) · allowed · done" in before
+    assert "Read the file notes.txt · allowed · done" in before
     assert "Your notes mention three pelicans." in before
     qtbot.waitUntil(lambda: titles(first) == ["Summarise my notes"], timeout=WAIT)
     close(first)

@@ -92,7 +92,7 @@ def test_folders_add_remove_and_the_agent_follows(
 
     send(qtbot, window, "What is in my Documents?")
     view = window.chat_view.plain_text()
-    assert "list_folder(" in view and "allowed · done" in view, view
+    assert "List the folder" in view and "allowed · done" in view, view
     assert folder.resolve() in window.worker.folders
     assert not window.worker.folders_changed.is_set()
 
@@ -104,7 +104,7 @@ def test_folders_add_remove_and_the_agent_follows(
     assert window.worker.folders == []
     # No folder: no file tools; the model's call is answered "Unknown tool" and nothing runs.
     assert "list_folder" not in window.worker.agent.registry.names()
-    assert window.chat_view.plain_text().count("list_folder(") == 1
+    assert window.chat_view.plain_text().count("List the folder") == 1
     dialog.close()
     window.close()
 
@@ -197,7 +197,7 @@ def test_a_reminder_missed_while_closed_shows_at_start_and_a_new_one_when_due(
     assert store.pending() == []
 
     send(qtbot, window, "Remind me in an hour to call the bakery")
-    assert "set_reminder(" in window.chat_view.plain_text()
+    assert "Remind you on" in window.chat_view.plain_text()
     [bakery] = store.pending()
     assert bakery.text == "Call the bakery" and bakery.id != missed.id
     window.data_panels.notifier.check_now()

@@ -90,7 +90,7 @@ def test_no_password_or_code_left_behind(  # the fixtures are imported above
         window.send()
         qtbot.waitUntil(lambda: not window.busy, timeout=WAIT)
     view = window.chat_view.plain_text()
-    assert "read_email(" in view and f"code is {CODE}" in view, view
+    assert "Read the email" in view and f"code is {CODE}" in view, view
     window.close()
 
     # The password: nowhere in the data folder (database, WAL, logs) or the settings folders.

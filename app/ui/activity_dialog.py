@@ -51,6 +51,10 @@ class ActivityDialog(QDialog):
             len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch
         )
         layout.addWidget(self.table)
+        self.empty = QLabel("Nothing yet: Hearth has not used a tool.")
+        self.empty.setVisible(not rows)
+        self.table.setVisible(bool(rows))
+        layout.addWidget(self.empty)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

@@ -26,6 +26,7 @@ from app.agent.chat import Conversation
 from app.agent.confirm import ConfirmationRequest
 from app.agent.loop import CallRecord, TurnReport
 from app.agent.model_choice import ModelChoice
+from app.llm.machine_check import WORDS_PER_TOKEN
 from app.llm.runtime import RuntimeSettings
 from app.ui.accounts_dialog import AccountsDialog, AccountsService
 from app.ui.activity_dialog import ActivityDialog
@@ -48,6 +49,16 @@ _STOP_NOTES = {
     "context_full": "(reply cut: the conversation filled the model's memory)",
     "repetition": "(reply cut: the model started repeating itself)",
 }
+
+
+# What an empty conversation shows: what Hearth is for, in examples (audit: an empty chat
+# gave no hint of what to ask).
+EMPTY_CHAT = (
+    "Ask anything, or ask Hearth to do something for you: “What is on my calendar "
+    "tomorrow?”, “Find the email from Ana about the lease”, “Remind me at 5 to call the "
+    "bank”, “What does my notes file say about the garden?”. It asks you before it sends, "
+    "changes or deletes anything."
+)
 
 
 class MessageInput(QPlainTextEdit):
@@ -107,6 +118,7 @@ class MainWindow(QMainWindow):
         self.data_dir = data_dir
 
         self.chat_view = ChatView()
+        self.chat_view.setPlaceholderText(EMPTY_CHAT)
         self.input = MessageInput()
         self.input.setPlaceholderText("Type a message and press Enter")
         self.input.setAccessibleName("Message")
@@ -557,8 +569,9 @@ class MainWindow(QMainWindow):
         self.busy = False
         self._update_buttons()
         self._set_status(
-            f"{self.model_name} · {stats.tokens_per_second:.1f} tokens/s · "
-            f"{stats.generated_tokens} tokens"
+            # In the words the machine check uses, not tokens (audit: jargon in the status).
+            f"{self.model_name} · about {stats.tokens_per_second * WORDS_PER_TOKEN:.0f} "
+            "words a second"
         )
 
     @Slot(str)

@@ -304,6 +304,8 @@ class ModelsDialog(QDialog):
         self.pause_button.setEnabled(here and not entry.builtin)  # one step, from PyPI
         self.cancel_button.setEnabled((here and not entry.builtin) or bool(part))
         self.use_button.setEnabled(ready and not here)
+        # A bar only where there is something to show: a "0 %" bar read as a stuck download.
+        self.progress_bar.setVisible(here or bool(part) or ready)
         if here:
             if entry.id in manager.progress_of:
                 self.progress_label.setText(progress_text(*manager.progress_of[entry.id]))

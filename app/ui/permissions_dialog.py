@@ -24,12 +24,14 @@ class PermissionsDialog(QDialog):
         self.revoke = revoke
         self.rows: list[QWidget] = []
         layout = QVBoxLayout(self)
-        layout.addWidget(
-            QLabel(
-                "You allowed these once and for all. Money, health, personal data, deleting and "
-                "new recipients always ask. Revoke any of them here."
-            )
+        # Says what the list is only when there is one (it read "You allowed these…" right
+        # above "No standing permissions").
+        self.intro = QLabel(
+            "You allowed these once and for all. Money, health, personal data, deleting and "
+            "new recipients always ask. Revoke any of them here."
         )
+        self.intro.setWordWrap(True)
+        layout.addWidget(self.intro)
         self.list_area = QVBoxLayout()
         layout.addLayout(self.list_area)
         self.empty = QLabel("No standing permissions: Hearth asks every time.")
@@ -53,3 +55,4 @@ class PermissionsDialog(QDialog):
             self.list_area.addWidget(row)
             self.rows.append(row)
         self.empty.setVisible(not grants)
+        self.intro.setVisible(bool(grants))

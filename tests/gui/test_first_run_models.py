@@ -433,6 +433,7 @@ def test_an_empty_data_folder_offers_to_fetch_the_builtin_model(
     assert "not on this computer" in models.chosen_label.text()
     models.select(builtin.id)
     assert models.download_button.isEnabled() and not models.use_button.isEnabled()
+    assert not models.progress_bar.isVisible()  # no "0 %" bar when nothing downloads
     models.close()
 
     wizard = _open_wizard(qtbot, win)

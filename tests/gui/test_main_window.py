@@ -57,7 +57,7 @@ def test_send_streams_reply_and_shows_speed(qtbot, window: MainWindow) -> None:
     view = window.chat_view.plain_text()
     assert "You: Hello! Who are you?" in view
     assert plain_text("".join(batches)) in view  # as rendered from its Markdown
-    assert "tokens/s" in window.status_label.text()
+    assert "words a second" in window.status_label.text()
     assert window.conversation.messages[-1].role == "assistant"
 
 

@@ -29,8 +29,8 @@ from typing import Any, Literal
 from urllib.parse import quote, unquote, urlsplit
 
 import icalendar
-from caldav import Calendar as DavCalendar
-from caldav import DAVClient
+from caldav.collection import Calendar as DavCalendar
+from caldav.davclient import DAVClient
 from caldav.lib import error as dav_error
 
 from connectors.email_address import is_email_address
@@ -210,8 +210,10 @@ def _default_calendar(account: CalendarAccount, calendars: list[DavCalendar]) ->
         return _pick(account, calendars, account.default_calendar)
     for cal in calendars:
         try:
-            components = cal.get_supported_components()
+            components: object = cal.get_supported_components()
         except dav_error.DAVError:
+            components = ["VEVENT"]
+        if not isinstance(components, list):  # only the async client returns a coroutine
             components = ["VEVENT"]
         if "VEVENT" in components:
             return cal
@@ -253,13 +255,42 @@ def _addresses(value: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _moment_of(value: object, what: str) -> date | datetime:
+    """A date-time property's value (DTSTART, DTEND, RECURRENCE-ID, one EXDATE): a server's
+    malformed one is refused in words, not met later as an AttributeError."""
+    moment = getattr(value, "dt", None)
+    if not isinstance(moment, date):  # a datetime is a date too
+        raise CalendarError(
+            CalendarErrorReason.SERVER_ERROR,
+            f"The calendar sent an entry whose {what} is not a date or a time.",
+        )
+    return moment
+
+
+def _moment(component: icalendar.Component, key: str) -> date | datetime:
+    return _moment_of(component[key], key)
+
+
+def _length(start: date | datetime, end: date | datetime) -> timedelta:
+    """How long from `start` to `end`; both dates or both times (RFC 5545 says so)."""
+    if isinstance(start, datetime) and isinstance(end, datetime):
+        return end - start
+    if not isinstance(start, datetime) and not isinstance(end, datetime):
+        return end - start
+    raise CalendarError(
+        CalendarErrorReason.SERVER_ERROR,
+        "The calendar sent an event that starts on a date and ends at a time (or the reverse).",
+    )
+
+
 def _bounds(component: icalendar.Component) -> tuple[date | datetime, date | datetime]:
     """DTSTART and the end (DTEND, or DTSTART + DURATION, or RFC 5545's defaults)."""
-    start = component["DTSTART"].dt
+    start = _moment(component, "DTSTART")
     if "DTEND" in component:
-        return start, component["DTEND"].dt
-    if "DURATION" in component:
-        return start, start + component["DURATION"].dt
+        return start, _moment(component, "DTEND")
+    length = getattr(component.get("DURATION"), "dt", None)
+    if isinstance(length, timedelta):
+        return start, start + length
     if isinstance(start, datetime):
         return start, start
     return start, start + timedelta(days=1)
@@ -345,7 +376,9 @@ def list_events(
             calendars = [_pick(account, calendars, calendar)]
         for cal in calendars:
             cal_id, cal_name = _calendar_id(cal), _calendar_name(cal)
-            found = cal.search(start=start, end=end, event=True, expand=True)
+            found: object = cal.search(start=start, end=end, event=True, expand=True)
+            if not isinstance(found, list):  # only the async client returns a coroutine
+                found = []
             for obj in found:
                 component = obj.icalendar_component
                 if component is None or component.name != "VEVENT" or _is_cancelled(component):
@@ -493,7 +526,7 @@ def _set(component: icalendar.Component, key: str, value: Any, **params: str) ->
     """Replace a property (icalendar's ``add`` would append a second one)."""
     component.pop(key, None)
     if value is not None:
-        component.add(key, value, parameters=params or None)
+        component.add(key, value, parameters=params or {})
 
 
 def wrapped(component: icalendar.Component) -> icalendar.Calendar:
@@ -658,7 +691,7 @@ def _occurrence_view(
 ) -> icalendar.Component:
     """One occurrence as a VEVENT: its override if it has one, else the master moved there."""
     for override in overrides:
-        if _same_instant(override["RECURRENCE-ID"].dt, occurrence):
+        if _same_instant(_moment(override, "RECURRENCE-ID"), occurrence):
             return override
     view = deepcopy(master)
     start, end = _bounds(master)
@@ -669,7 +702,7 @@ def _occurrence_view(
     for key in ("RRULE", "RDATE", "EXDATE", "DURATION"):
         view.pop(key, None)
     _set(view, "DTSTART", occ)
-    _set(view, "DTEND", occ + (end - start))
+    _set(view, "DTEND", occ + _length(start, end))
     _set(view, "RECURRENCE-ID", occ)
     return view
 
@@ -691,7 +724,7 @@ def _edit_single(
     if end is not None:
         new_end: date | datetime = end if isinstance(end, datetime) else end + timedelta(days=1)
     elif isinstance(new_start, datetime) == isinstance(old_start, datetime):
-        new_end = new_start + (old_end - old_start)
+        new_end = new_start + _length(old_start, old_end)
     else:
         raise CalendarError(
             CalendarErrorReason.INVALID_INPUT,
@@ -702,7 +735,7 @@ def _edit_single(
             CalendarErrorReason.INVALID_INPUT,
             "Give both start and end as dates (an all-day event) or both as times.",
         )
-    if new_end <= new_start:  # type: ignore[operator]
+    if _length(new_start, new_end) <= timedelta(0):
         raise CalendarError(
             CalendarErrorReason.INVALID_INPUT,
             "The event must end after it starts.",
@@ -747,7 +780,7 @@ def _edit_series(
     refused: the rule ("every Tuesday") would not follow.
     """
     old_start, old_end = _bounds(master)
-    duration = old_end - old_start
+    duration = _length(old_start, old_end)
     timed = isinstance(old_start, datetime)
     for value in (start, end):
         if value is not None and isinstance(value, datetime) != timed:
@@ -757,7 +790,9 @@ def _edit_series(
                 f"This is a repeating {kind} event; give the new start and end as "
                 f"{'times' if timed else 'dates'}.",
             )
-    zone = old_start.tzinfo if timed and old_start.tzinfo is not None else tz
+    zone = (
+        old_start.tzinfo if isinstance(old_start, datetime) and old_start.tzinfo is not None else tz
+    )
     if not timed:
         assert isinstance(occurrence, date)
         if start is not None and start != occurrence:
@@ -788,19 +823,19 @@ def _edit_series(
     new_master_start = _shift(old_start, delta, zone)
     _set(master, "DTSTART", new_master_start)
     master.pop("DURATION", None)
-    _set(master, "DTEND", new_master_start + duration)  # type: ignore[operator]
+    _set(master, "DTEND", new_master_start + duration)
     if delta:
         exdates = master.get("EXDATE")
         if exdates is not None:
             values = [
-                _shift(d.dt, delta, zone)
+                _shift(_moment_of(d, "EXDATE"), delta, zone)
                 for group in (exdates if isinstance(exdates, list) else [exdates])
                 for d in group.dts
             ]
             master.pop("EXDATE", None)
             master.add("EXDATE", values)
         for override in overrides:
-            old_recid = override["RECURRENCE-ID"].dt
+            old_recid = _moment(override, "RECURRENCE-ID")
             o_start, o_end = _bounds(override)
             _set(override, "RECURRENCE-ID", _shift(old_recid, delta, zone))
             if _same_instant(o_start, old_recid):  # not moved on its own: it follows the series

@@ -127,8 +127,10 @@ def terminal_confirmer(request: ConfirmationRequest) -> ConfirmationAnswer:
         print(f"Proposed after reading {request.provenance}.", file=sys.stderr)
     for reason in request.reasons:
         print(f"* {reason}", file=sys.stderr)
+    names = dict(request.contacts)
     for value in request.untyped_values:
-        print(f"! You never typed: {value}", file=sys.stderr)
+        known = f" ({names[value]}, from your contacts)" if value in names else ""
+        print(f"! You never typed: {value}{known}", file=sys.stderr)
     print(request.preview, file=sys.stderr)
     if request.standing_offer:
         print(f"(a = allow, and from now on: {request.standing_offer})", file=sys.stderr)

@@ -27,6 +27,12 @@ class ConfirmationRequest:
     preview: str  # what will happen, rendered by code from the arguments
     provenance: str | None = None  # e.g. "proposed after reading an email from x@y"
     untyped_values: tuple[str, ...] = ()  # recipients / URLs the user never typed
+    # (recipient, name) for each recipient the agent found in the user's address books, and
+    # whether it could read them (False: the books are down or absent, so say nothing about
+    # who is not in them). Information for the user; it never clears `untyped_values`
+    # (`app.agent.contact_names` says why).
+    contacts: tuple[tuple[str, str], ...] = ()
+    contacts_checked: bool = False
     token: str = ""
     editable: tuple[str, ...] = field(default=())  # argument names the dialog may edit
     standing_offer: str | None = None  # e.g. "Always allow read_webpage on example.org"

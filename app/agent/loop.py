@@ -24,6 +24,7 @@ from app.agent.confirm import (
     Confirmer,
     deny_everything,
 )
+from app.agent.contact_names import contact_names, recipient_addresses
 from app.agent.labels import running_call
 from app.agent.permissions import MemoryPermissions, Permissions
 from app.agent.policy import (
@@ -517,6 +518,11 @@ class Agent:
         tool = self.registry.get(call.name)
         token = self.approvals.issue(call.name, arguments)
         offer = offer_standing(call.name, arguments, verdict, self.context, self.registry.rules())
+        # Whose addresses these are, from the user's address books (this worker thread; a
+        # book that is down only loses the names). Never a reason to ask less.
+        contacts, checked = contact_names(
+            self.registry.contact_lookup, recipient_addresses(arguments)
+        )
         request = ConfirmationRequest(
             tool=call.name,
             arguments=dict(arguments),
@@ -525,6 +531,8 @@ class Agent:
             preview=_render_preview(tool, arguments),
             provenance=verdict.provenance,
             untyped_values=tuple(verdict.untyped_values),
+            contacts=contacts,
+            contacts_checked=checked,
             token=token,
             editable=tuple(arguments),
             standing_offer=offer[1] if offer else None,

@@ -160,7 +160,8 @@ class ContextState:
     `untrusted_sources` say where untrusted content came from ("an email from x@y", "the web
     page https://..."); any entry taints the context. `trusted_values` are strings the user
     typed (whole messages are fine: addresses and URLs are picked out of them).
-    `known_recipients` are addresses the user has written to before or saved as contacts.
+    `known_recipients` are addresses the user has written to before (never merely found in
+    an address book, which others and the model can write: `app.agent.contact_names`).
     `allowed_folders` are the only places file tools may touch. `private_sources` name the
     private stores read in this conversation (labels.PRIVATE_KINDS keys), and
     `private_tokens` are the distinctive pieces of what was read there (folded; never shown):

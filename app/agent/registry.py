@@ -18,6 +18,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from app.agent.contact_names import ContactLookup
 from app.agent.declarations import BUILTIN_TOOLS, ToolDeclaration
 from app.agent.labels import Labels
 from app.agent.policy import DEFAULT_RULES, ToolRule
@@ -81,6 +82,9 @@ class Tool:
 class Registry:
     def __init__(self, tools: Iterable[Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
+        # Who recipients are in the user's address books, for the confirmation dialog
+        # (`app.agent.contact_names`); None without an address book.
+        self.contact_lookup: ContactLookup | None = None
         for tool in tools:
             self.add(tool)
 

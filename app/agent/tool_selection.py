@@ -49,6 +49,9 @@ _VOCABULARY: dict[Topic, str] = {  # "|" between words; a trailing space is part
 # it acts on, not always where the facts are ("put the doctor's appointment from the email
 # in my calendar", "reply with the figures from my sheet").
 _FINDERS = ("list_events", "search_emails", "search_files", "recall")
+# Lookups a topic needs from another one: "email Sophie" names a person, and a small model
+# resolves her address with find_contact (the dialog then says whose address it is).
+_HELPERS: dict[Topic, tuple[str, ...]] = {"mail": ("find_contact",)}
 
 
 def _word_start(word: str) -> str:
@@ -124,10 +127,14 @@ def select_tools(
     topics |= {TOOL_TOPICS[name] for name in used if name in TOOL_TOPICS}
     if not any(TOOL_TOPICS.get(name) in topics for name in available):
         return list(available)  # the topics' tools are not set up here
+    helpers = {name for topic in topics for name in _HELPERS.get(topic, ())}
     return [
         name
         for name in available
-        if name not in TOOL_TOPICS or TOOL_TOPICS[name] in topics or name in _FINDERS
+        if name not in TOOL_TOPICS
+        or TOOL_TOPICS[name] in topics
+        or name in _FINDERS
+        or name in helpers
     ]
 
 

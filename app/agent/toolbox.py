@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -425,7 +425,13 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
 def _add_contact_tools(registry: Registry, account: Any) -> None:
     from app.agent.previews import contact_preview
     from connectors.calendar import CalendarError
-    from connectors.contacts import add_contact, find_contacts, parse_contact_id, update_contact
+    from connectors.contacts import (
+        add_contact,
+        contacts_by_email,
+        find_contacts,
+        parse_contact_id,
+        update_contact,
+    )
 
     def guarded(function: Handler) -> Handler:
         return _failing_as(function, CalendarError)
@@ -463,6 +469,11 @@ def _add_contact_tools(registry: Registry, account: Any) -> None:
             organisation=args.get("organisation"),
         )
         return ToolResult({**_plain(contact), "updated": True})
+
+    def names_of(addresses: Sequence[str]) -> dict[str, str]:
+        return {a: c.name for a, c in contacts_by_email(account, addresses).items()}
+
+    registry.contact_lookup = names_of
 
     def contacts_like(text: str) -> list[dict[str, Any]]:
         found = find_contacts(account, text)[:5]

@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.agent.confirm import Answer, ConfirmationAnswer, ConfirmationRequest
+from app.agent.contact_names import recipient_addresses
 from app.agent.readable_diff import DiffLine, readable_lines
 from app.agent.wording import describe_call, field_label, offer_in_words, reason_in_words
 from app.ui.announce import announce
@@ -154,11 +155,19 @@ class ConfirmDialog(QDialog):
             self.origin.setStyleSheet(f"color: {on_window(palette, 'warning').name()}")
             self.origin.setAccessibleDescription("Where this request came from")
             layout.addWidget(self.origin)
-        for value in request.untyped_values:
-            flag = _plain(f"⚠ You never typed this: {value}")
-            flag.setStyleSheet(f"color: {on_window(palette, 'danger').name()}")
+        self.flags: list[QLabel] = []
+        for value, kind in _flags(request):
+            flag = _plain(value)
+            flag.setStyleSheet(f"color: {on_window(palette, kind).name()}")
             flag.setAccessibleDescription("A value the model chose, not you")
             layout.addWidget(flag)
+            self.flags.append(flag)
+        self.contact_lines: list[QLabel] = []
+        for recipient, name in request.contacts:
+            line = _plain(f"{recipient}: {name} (from your contacts)")
+            line.setAccessibleDescription("Whose address this is, from your address books")
+            layout.addWidget(line)
+            self.contact_lines.append(line)
         if request.reasons:
             layout.addWidget(_plain("Why Hearth asks:"))
         for reason in request.reasons:
@@ -365,6 +374,27 @@ class ConfirmDialog(QDialog):
     def reject(self) -> None:
         self.result_answer = ConfirmationAnswer.deny()
         super().reject()
+
+
+def _flags(request: ConfirmationRequest) -> list[tuple[str, str]]:
+    """(text, colour) of each "you never typed this" line. A recipient found in the user's
+    contacts is still one the user never typed (`app.agent.contact_names`): its line names
+    the contact, so the user can see it is the person meant; one in no address book says so."""
+    names = dict(request.contacts)
+    named = set(recipient_addresses(request.arguments))
+    flags = []
+    for value in request.untyped_values:
+        name = names.get(value)
+        if name:
+            text = f"⚠ You never typed this: {value}, the address of {name} in your contacts"
+            flags.append((text, "warning"))
+        elif request.contacts_checked and value in named:
+            flags.append(
+                (f"⚠ You never typed this, and it is not in your contacts: {value}", "danger")
+            )
+        else:
+            flags.append((f"⚠ You never typed this: {value}", "danger"))
+    return flags
 
 
 def _plain(text: str) -> QLabel:

@@ -23,6 +23,7 @@ import vobject
 
 from connectors.calendar.client import CalendarAccount, connect
 from connectors.calendar.errors import CalendarError, CalendarErrorReason
+from connectors.hostnames import comparable_host
 
 DAV, CARD = "DAV:", "urn:ietf:params:xml:ns:carddav"
 _NS = {"d": DAV, "c": CARD}
@@ -263,6 +264,37 @@ def find_contacts(account: CalendarAccount, query: str) -> list[Contact]:
             found.append(contact)
     found.sort(key=lambda c: c.name.casefold())
     return found[:MAX_FOUND]
+
+
+def _comparable(address: str) -> str:
+    """An e-mail address as two spellings of one mailbox compare: case-folded, the domain as
+    the mail server gets it (``comparable_host``)."""
+    local, at, domain = address.strip().rpartition("@")
+    if not at:
+        return address.strip().casefold()
+    return f"{local.casefold()}@{comparable_host(domain)}"
+
+
+def contacts_by_email(account: CalendarAccount, addresses: Iterable[str]) -> dict[str, Contact]:
+    """The contact holding each of ``addresses`` (bare addresses), read in one pass over the
+    address books; an address no card holds is left out. Where two cards hold the same
+    address, the first by name wins."""
+    wanted = {_comparable(a): a for a in addresses if "@" in a}
+    if not wanted:
+        return {}
+    with connect(account) as client:
+        contacts = sorted((_contact(c) for c in _cards(client, account)), key=_by_name)
+    found: dict[str, Contact] = {}
+    for contact in contacts:
+        for email in contact.emails:
+            original = wanted.get(_comparable(email))
+            if original is not None and original not in found:
+                found[original] = contact
+    return found
+
+
+def _by_name(contact: Contact) -> str:
+    return contact.name.casefold()
 
 
 def add_contact(

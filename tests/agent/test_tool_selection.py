@@ -69,10 +69,18 @@ def test_small_talk_and_general_knowledge_are_offered_no_tool() -> None:
 def test_a_topic_offers_its_tools_and_one_finder_per_other_topic() -> None:
     chosen = select_tools(ALL, ["Reply to Priya that I'll keep her a seat"])
     assert {"send_email", "reply_email", "read_email", "list_emails"} <= set(chosen)
-    assert set(chosen) - {n for n in ALL if TOOL_TOPICS[n] == "mail"} == FINDERS - {"search_emails"}
+    others = set(chosen) - {n for n in ALL if TOOL_TOPICS[n] == "mail"}
+    assert others == FINDERS - {"search_emails"} | {"find_contact"}  # mail's own helper
     assert "delete_event" not in chosen and "write_file" not in chosen
     assert len(chosen) < len(ALL) / 2
     assert chosen == [n for n in ALL if n in chosen]  # the registry's order is kept
+
+
+def test_mail_is_offered_find_contact_to_resolve_a_name() -> None:
+    chosen = select_tools(ALL, ["Email Sophie that dinner is at 8"])
+    assert {"send_email", "find_contact"} <= set(chosen)
+    assert "add_contact" not in chosen and "update_contact" not in chosen  # a lookup only
+    assert "find_contact" not in select_tools(ALL, ["What's on my calendar today?"])
 
 
 def test_a_follow_up_keeps_the_topics_of_the_request_before() -> None:

@@ -1,0 +1,158 @@
+"""Contacts in the confirmation of an email (issue #24), end to end: a scripted model, the
+agent in a worker thread as in the app, the user's address book on a real Radicale, mail
+through real Dovecot + aiosmtpd, and the real confirmation dialog (offscreen).
+
+"Email Bob" resolves through find_contact; the dialog says whose address it is, and an
+address in no address book is still flagged. The address book being down never stops the
+email: it only loses the name.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from app.agent.chat import Conversation
+from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
+from app.agent.loop import Agent, TurnReport
+from app.agent.toolbox import build_registry
+from app.ui.confirm_dialog import ConfirmDialog
+from connectors.calendar import CalendarAccount
+from tests.agent.test_mail_agent import ALICE, BOB, _account, _inbox_subjects, servers
+from tests.connectors.radicale_server import RadicaleServer, free_port
+from tests.connectors.test_contacts import PASSWORD, clean, put_card
+from tests.connectors.test_contacts import server as radicale
+from tests.scripting import call, script
+
+__all__ = ["clean", "radicale", "servers"]  # fixtures: a Radicale address book, mail servers
+
+pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
+
+BOB_CARD = (
+    "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bob-phone\r\nFN:Bob Weber\r\nN:Weber;Bob;;;\r\n"
+    f"EMAIL;TYPE=home:{BOB.upper()}\r\nEND:VCARD\r\n"  # another app wrote it in capitals
+)
+STRANGER = "mallory@evil.example"
+
+
+@pytest.fixture
+def server(radicale: RadicaleServer) -> Iterator[RadicaleServer]:
+    yield radicale
+
+
+@pytest.fixture
+def book(server: RadicaleServer) -> CalendarAccount:
+    put_card(server, BOB_CARD, "bob.vcf")
+    return CalendarAccount(server.url, "alice", PASSWORD, name="Home calendar")
+
+
+def ask_through_dialog(
+    qtbot,  # type: ignore[no-untyped-def]
+    agent: Agent,
+    text: str,
+    answer: Callable[[ConfirmDialog], None],
+) -> tuple[TurnReport, ConfirmDialog]:
+    """Run the turn in a worker thread; show its one question in the real dialog, on this
+    (the GUI) thread, and let `answer` look at it and press a button."""
+    asked: queue.Queue[ConfirmationRequest] = queue.Queue()
+    answers: queue.Queue[ConfirmationAnswer] = queue.Queue()
+
+    def confirmer(request: ConfirmationRequest) -> ConfirmationAnswer:
+        asked.put(request)
+        return answers.get(timeout=60)
+
+    agent.confirmer = confirmer
+    reports: list[TurnReport] = []
+    worker = threading.Thread(target=lambda: reports.append(agent.run_turn(Conversation(), text)))
+    worker.start()
+    qtbot.waitUntil(lambda: not asked.empty(), timeout=30_000)
+    dialog = ConfirmDialog(asked.get())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    answer(dialog)
+    answers.put(dialog.result_answer)
+    worker.join(timeout=60)
+    assert reports, "the turn did not finish"
+    return reports[0], dialog
+
+
+def allow(dialog: ConfirmDialog) -> None:
+    dialog.allow_button.click()
+
+
+def deny(dialog: ConfirmDialog) -> None:
+    dialog.deny_button.click()
+
+
+def texts(labels: list) -> list[str]:  # type: ignore[type-arg]
+    return [label.text() for label in labels]
+
+
+def test_email_bob_shows_his_name_from_the_contacts_and_the_mail_arrives(
+    qtbot,  # type: ignore[no-untyped-def]
+    book: CalendarAccount,
+    servers,  # type: ignore[no-untyped-def]
+) -> None:
+    turns = [
+        call("find_contact", query="Bob"),
+        call("send_email", to=[BOB], subject="Dinner", body="Dinner is at 8."),
+        "Sent.",
+    ]
+    agent = Agent(script(*turns), build_registry(calendar=book, mail=_account(servers, ALICE)))
+    report, dialog = ask_through_dialog(qtbot, agent, "Email Bob that dinner is at 8", allow)
+
+    assert texts(dialog.contact_lines) == [f"{BOB}: Bob Weber (from your contacts)"]
+    # Still an address the user never typed (the gate decides that, unchanged), but the
+    # dialog says whose it is instead of leaving the user to guess.
+    assert texts(dialog.flags) == [
+        f"⚠ You never typed this: {BOB}, the address of Bob Weber in your contacts"
+    ]
+    assert any("did not type the recipient" in r for r in dialog.request.reasons)
+    assert dialog.request.standing_offer is None
+    found, sent = report.calls
+    assert "Bob Weber" in str(found.result)
+    assert (sent.answer, sent.status) == ("approved", "ok"), sent.result
+    assert _inbox_subjects(servers, BOB).count("Dinner") == 1
+
+
+def test_an_address_in_no_address_book_is_still_flagged(
+    qtbot,  # type: ignore[no-untyped-def]
+    book: CalendarAccount,
+    servers,  # type: ignore[no-untyped-def]
+) -> None:
+    turns = [
+        call("send_email", to=[BOB], cc=[STRANGER], subject="Plans", body="See you."),
+        "Sent.",
+    ]
+    agent = Agent(script(*turns), build_registry(calendar=book, mail=_account(servers, ALICE)))
+    report, dialog = ask_through_dialog(qtbot, agent, f"Email {BOB} our plans", deny)
+
+    # Bob's address was typed: his name is shown and nothing about him is flagged.
+    assert texts(dialog.contact_lines) == [f"{BOB}: Bob Weber (from your contacts)"]
+    assert texts(dialog.flags) == [
+        f"⚠ You never typed this, and it is not in your contacts: {STRANGER}"
+    ]
+    assert any(STRANGER in r and "did not type" in r for r in dialog.request.reasons)
+    [sent] = report.calls
+    assert (sent.answer, sent.status) == ("denied", "refused")
+    assert "Plans" not in _inbox_subjects(servers, BOB)
+
+
+def test_an_address_book_that_is_down_never_stops_the_mail_it_only_loses_the_name(
+    qtbot,  # type: ignore[no-untyped-def]
+    servers,  # type: ignore[no-untyped-def]
+) -> None:
+    down = CalendarAccount(f"http://127.0.0.1:{free_port()}/", "alice", PASSWORD, name="Home")
+    turns = [call("send_email", to=[BOB], subject="Still goes", body="Hello."), "Sent."]
+    agent = Agent(script(*turns), build_registry(calendar=down, mail=_account(servers, ALICE)))
+    report, dialog = ask_through_dialog(qtbot, agent, "Email Bob hello", allow)
+
+    assert dialog.contact_lines == []
+    # Nobody knows whether the address is in the contacts, so the dialog does not say.
+    assert texts(dialog.flags) == [f"⚠ You never typed this: {BOB}"]
+    [sent] = report.calls
+    assert (sent.answer, sent.status) == ("approved", "ok"), sent.result
+    assert _inbox_subjects(servers, BOB).count("Still goes") == 1

@@ -3,7 +3,8 @@ thread never reads the disk) for due reminders, shows each one — as a system-t
 when the desktop has a tray that shows messages, else as a desktop notification over D-Bus
 (sent from the service's thread), else as a notice in the window — and then has it marked
 delivered. The first check runs at start, so reminders that fell due while the app was
-closed are shown then."""
+closed are shown then. Tasks of the calendar account that fall due remind the same way
+(`app.agent.task_reminders`: the server is read every few minutes, not on every tick)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Literal
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QSystemTrayIcon
 
+from app.agent.task_reminders import TaskReminders
 from app.store.database import Database
 from app.store.reminders import ReminderStore
 
@@ -56,10 +58,15 @@ class ReminderService(QObject):
     failed = Signal(str)
     notified = Signal(int, bool)  # reminder id, whether the desktop showed it
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, tasks: bool = True) -> None:
         super().__init__()
         self.data_dir = data_dir
         self._database: Database | None = None
+        # Due tasks of the calendar account remind too (app.agent.task_reminders). They
+        # travel the same way as reminders, under negative ids: id → the task's key.
+        self.with_tasks = tasks
+        self.tasks: TaskReminders | None = None
+        self._task_keys: dict[int, str] = {}
 
     def _store(self) -> ReminderStore:
         if self._database is None:
@@ -80,7 +87,27 @@ class ReminderService(QObject):
             log.exception("reminders: could not read due reminders")
             self.failed.emit(str(exc))
             return
-        self.due.emit([DueReminder(r.id, r.text, r.due) for r in found])
+        due = [DueReminder(r.id, r.text, r.due) for r in found]
+        self.due.emit(due + self._due_tasks())
+
+    def _due_tasks(self) -> list[DueReminder]:
+        """Tasks that fell due; the server is read only when needed (never raises)."""
+        if not self.with_tasks or self._database is None:
+            return []
+        if self.tasks is None:
+            self.tasks = TaskReminders(self._database)
+        try:
+            found = self.tasks.due()
+        except Exception:  # the settings could not be read: reminders go on without tasks
+            log.exception("reminders: could not check due tasks")
+            return []
+        due = []
+        for task in found:
+            known = [i for i, key in self._task_keys.items() if key == task.key]
+            number = known[0] if known else -(len(self._task_keys) + 1)
+            self._task_keys[number] = task.key
+            due.append(DueReminder(number, f"Task due: {task.title}", task.due))
+        return due
 
     @Slot(int, str)
     def notify_desktop(self, reminder_id: int, message: str) -> None:
@@ -98,6 +125,10 @@ class ReminderService(QObject):
     @Slot(int)
     def mark_delivered(self, reminder_id: int) -> None:
         try:
+            if reminder_id < 0:
+                if self.tasks is not None and reminder_id in self._task_keys:
+                    self.tasks.mark_reminded(self._task_keys[reminder_id])
+                return
             self._store().mark_delivered(reminder_id)
         except Exception:
             log.exception("reminders: could not mark %d delivered", reminder_id)

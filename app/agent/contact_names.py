@@ -1,8 +1,9 @@
 """Who a call's recipients are in the user's address books, for the confirmation dialog.
 
 Before asking about a call that names recipients (send_email's to and cc, create_event's
-attendees), the agent looks each address up in the user's address books, in its own worker
-thread, and gives the dialog the facts: "sophie.martin@example.org: Sophie Martin (from your
+attendees) or reaches them implicitly (reply_email: the original's sender, read from the
+email by the mail connector), the agent looks each address up in the user's address books,
+in its own worker thread, and gives the dialog the facts: "sophie.martin@example.org: Sophie Martin (from your
 contacts)". Code does the lookup from the exact arguments that will run; the model neither
 chooses what is looked up nor sees what was found (the names never enter its context).
 

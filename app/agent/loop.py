@@ -520,9 +520,8 @@ class Agent:
         offer = offer_standing(call.name, arguments, verdict, self.context, self.registry.rules())
         # Whose addresses these are, from the user's address books (this worker thread; a
         # book that is down only loses the names). Never a reason to ask less.
-        contacts, checked = contact_names(
-            self.registry.contact_lookup, recipient_addresses(arguments)
-        )
+        named = recipient_addresses(arguments) + self._implied_recipients(call.name, arguments)
+        contacts, checked = contact_names(self.registry.contact_lookup, named)
         request = ConfirmationRequest(
             tool=call.name,
             arguments=dict(arguments),
@@ -563,6 +562,18 @@ class Agent:
         if not self.approvals.redeem(token, call.name, arguments):
             return answer.answer, None
         return answer.answer, arguments
+
+    def _implied_recipients(self, name: str, arguments: dict[str, Any]) -> list[str]:
+        """Whom a call reaches beyond its arguments (a reply: the original's sender), for
+        the dialog's names only; a lookup that fails shows none (the call still runs)."""
+        find = self.registry.implied_recipients.get(name)
+        if find is None:
+            return []
+        try:
+            return [r for r in find(dict(arguments)) if r not in recipient_addresses(arguments)]
+        except Exception as exc:
+            log.info("the recipients of %s could not be read (%s)", name, type(exc).__name__)
+            return []
 
     def _edited_preview(self, name: str, edited: dict[str, Any]) -> str:
         """What the edited call would do, or why the gate would refuse it: the same checks

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import ChainMap
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -85,6 +85,9 @@ class Registry:
         # Who recipients are in the user's address books, for the confirmation dialog
         # (`app.agent.contact_names`); None without an address book.
         self.contact_lookup: ContactLookup | None = None
+        # Recipients a call reaches that its arguments do not name (a reply goes to the
+        # original's sender), by tool: only for showing whose they are, never for the gate.
+        self.implied_recipients: dict[str, Callable[[dict[str, Any]], Sequence[str]]] = {}
         for tool in tools:
             self.add(tool)
 

@@ -503,6 +503,7 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
         parse_email_id,
         read_email,
         reply_email,
+        reply_recipients,
         search_emails,
         send_email,
     )
@@ -582,6 +583,9 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
         "read_email",
         guarded(do_read),
         precheck=check_id("read_email"),
+    )
+    registry.implied_recipients["reply_email"] = lambda args: reply_recipients(
+        account, str(args.get("email_id", ""))
     )
     _register(registry, "send_email", guarded(do_send), email_preview)
     _register(

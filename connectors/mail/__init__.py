@@ -21,7 +21,7 @@ from .content import Attachment, Email, EmailSummary, html_to_text, sanitize_htm
 from .errors import MailError, MailErrorReason
 from .ids import EmailRef, make_email_id, parse_email_id
 from .imap import check_sent, list_emails, read_email, search_emails
-from .sending import SentResult, build_message, reply_email, send_email
+from .sending import SentResult, build_message, reply_email, reply_recipients, send_email
 
 __all__ = [
     "Attachment",
@@ -42,6 +42,7 @@ __all__ = [
     "parse_email_id",
     "read_email",
     "reply_email",
+    "reply_recipients",
     "sanitize_html",
     "search_emails",
     "send_email",

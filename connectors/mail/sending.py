@@ -20,7 +20,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from email import policy
 from email.headerregistry import Address
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.utils import formataddr, formatdate, getaddresses, make_msgid
 
 from connectors.hostnames import HostNameError, ascii_host
@@ -94,16 +94,7 @@ def reply_email(account: MailAccount, email_id: str, body: str) -> SentResult:
     ``body`` the user approved. Afterwards the original is flagged as answered.
     """
     ref, original = read_headers(account, email_id)
-    recipients = addresses(original, "Reply-To") or addresses(original, "From")
-    own = account.email.lower()
-    if recipients and all(_bare(item).lower() == own for item in recipients):
-        recipients = addresses(original, "To") or recipients
-    if not recipients:
-        raise MailError(
-            MailErrorReason.INVALID,
-            f"The email {email_id} of {account.email} has no sender address to reply to.",
-            account=account.email,
-        )
+    recipients = _reply_recipients(account, email_id, original)
     subject = header(original, "Subject")
     if not subject.lower().startswith("re:"):
         subject = f"Re: {subject}".rstrip()
@@ -126,6 +117,26 @@ def reply_email(account: MailAccount, email_id: str, body: str) -> SentResult:
     with suppress(MailError):  # cosmetic: the reply went out either way
         mark_answered(account, ref)
     return result
+
+
+def reply_recipients(account: MailAccount, email_id: str) -> tuple[str, ...]:
+    """Whom ``reply_email`` would send a reply to (read from the email's header)."""
+    _, original = read_headers(account, email_id)
+    return _reply_recipients(account, email_id, original)
+
+
+def _reply_recipients(account: MailAccount, email_id: str, original: Message) -> tuple[str, ...]:
+    recipients = addresses(original, "Reply-To") or addresses(original, "From")
+    own = account.email.lower()
+    if recipients and all(_bare(item).lower() == own for item in recipients):
+        recipients = addresses(original, "To") or recipients
+    if not recipients:
+        raise MailError(
+            MailErrorReason.INVALID,
+            f"The email {email_id} of {account.email} has no sender address to reply to.",
+            account=account.email,
+        )
+    return tuple(recipients)
 
 
 # -- building ----------------------------------------------------------------------------------

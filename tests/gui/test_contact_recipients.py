@@ -21,7 +21,15 @@ from app.agent.loop import Agent, TurnReport
 from app.agent.toolbox import build_registry
 from app.ui.confirm_dialog import ConfirmDialog
 from connectors.calendar import CalendarAccount
-from tests.agent.test_mail_agent import ALICE, BOB, _account, _inbox_subjects, servers
+from connectors.mail import list_emails
+from tests.agent.test_mail_agent import (
+    ALICE,
+    BOB,
+    _account,
+    _deliver,
+    _inbox_subjects,
+    servers,
+)
 from tests.connectors.radicale_server import RadicaleServer, free_port
 from tests.connectors.test_contacts import PASSWORD, clean, put_card
 from tests.connectors.test_contacts import server as radicale
@@ -156,3 +164,24 @@ def test_an_address_book_that_is_down_never_stops_the_mail_it_only_loses_the_nam
     [sent] = report.calls
     assert (sent.answer, sent.status) == ("approved", "ok"), sent.result
     assert _inbox_subjects(servers, BOB).count("Still goes") == 1
+
+
+def test_a_reply_names_the_sender_it_goes_to_from_the_contacts(
+    qtbot,  # type: ignore[no-untyped-def]
+    book: CalendarAccount,
+    servers,  # type: ignore[no-untyped-def]
+) -> None:
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, f"Bob <{BOB}>", "Saturday", "Are you free on Saturday?")
+    alice = _account(servers, ALICE)
+    [email] = [m for m in list_emails(alice, "INBOX") if m.subject == "Saturday"]
+    turns = [call("reply_email", email_id=email.email_id, body="Yes, I am."), "Replied."]
+    agent = Agent(script(*turns), build_registry(calendar=book, mail=alice))
+    report, dialog = ask_through_dialog(qtbot, agent, "Tell him yes", allow)
+
+    # The reply's recipient is not in its arguments: Hearth reads it from the email.
+    assert texts(dialog.contact_lines) == [f"Bob <{BOB}>: Bob Weber (from your contacts)"]
+    assert dialog.flags == []  # replying to the sender is what a reply does
+    [sent] = report.calls
+    assert (sent.answer, sent.status) == ("approved", "ok"), sent.result
+    assert _inbox_subjects(servers, BOB).count("Re: Saturday") == 1

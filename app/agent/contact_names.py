@@ -3,9 +3,10 @@
 Before asking about a call that names recipients (send_email's to and cc, create_event's
 attendees) or reaches them implicitly (reply_email: the original's sender, read from the
 email by the mail connector), the agent looks each address up in the user's address books,
-in its own worker thread, and gives the dialog the facts: "sophie.martin@example.org: Sophie Martin (from your
-contacts)". Code does the lookup from the exact arguments that will run; the model neither
-chooses what is looked up nor sees what was found (the names never enter its context).
+in its own worker thread, and gives the dialog the facts:
+"sophie.martin@example.org: Sophie Martin (from your contacts)". Code does the lookup from
+the exact arguments that will run; the model neither chooses what is looked up nor sees what
+was found (the names never enter its context).
 
 A failing address book (the server is down, the password changed) never stops or delays the
 question beyond the connector's timeout: the dialog simply shows no names.

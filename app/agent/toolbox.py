@@ -42,6 +42,8 @@ def build_registry(
     registry = Registry()
     if folders:
         _add_file_tools(registry, folders)
+    if folders and data is not None:
+        _add_document_tools(registry, folders, data)
     if calendar is not None:
         _add_calendar_tools(registry, calendar)
     if mail is not None:
@@ -130,6 +132,27 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
     _register(registry, "search_files", guarded(do_search))
     _register(registry, "read_file", guarded(do_read))
     _register(registry, "write_file", guarded(do_write), preview)
+
+
+def _add_document_tools(registry: Registry, roots: list[Path], database: Any) -> None:
+    """search_documents over the index the background indexer keeps (issue #23). Passages
+    are file contents: untrusted, like read_file's."""
+    from app.agent.document_search import find_passages
+    from app.store.documents import DocumentStore
+    from connectors.files import FileAccessError, Folders
+
+    store = DocumentStore(database)
+
+    def do_search(args: dict[str, Any]) -> ToolResult:
+        try:
+            folders = Folders(roots)
+        except FileAccessError as exc:
+            raise ToolFailed(exc.message) from exc
+        found = find_passages(store, folders, str(args["query"]))
+        source = f"the files {', '.join(found.files)}" if found.files else "the document index"
+        return ToolResult(found.content(), trusted=False, source=source)
+
+    _register(registry, "search_documents", do_search)
 
 
 # -- web -----------------------------------------------------------------------------------------

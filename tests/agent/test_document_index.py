@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,59 +17,17 @@ from app.agent.document_index import MAX_INDEX_CHARS, index_folders
 from app.store.database import FILENAME, Database
 from app.store.documents import DocumentStore, search_expression
 from app.store.privacy import delete_conversations_and_memories
-from tests.connectors.test_files import make_pdf
-
-
-def make_docx(path: Path, blocks: list[tuple[str, str]]) -> None:
-    """A Word file: ("h1"/"h2", text) headings and ("p", text) paragraphs."""
-    from docx import Document
-
-    document = Document()
-    for kind, text in blocks:
-        if kind.startswith("h"):
-            document.add_heading(text, level=int(kind[1:]))
-        else:
-            document.add_paragraph(text)
-    document.save(str(path))
+from tests.agent.documents import fresh_database, write_documents
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> Database:
-    (tmp_path / "data").mkdir()
-    db = Database.open(tmp_path / "data")
-    yield db
-    db.close()
+def database(tmp_path: Path) -> Iterator[Database]:
+    yield from fresh_database(tmp_path)
 
 
 @pytest.fixture
 def docs(tmp_path: Path) -> Path:
-    folder = tmp_path / "docs"
-    (folder / "home").mkdir(parents=True)
-    (folder / "home" / "lease.pdf").write_bytes(
-        make_pdf(
-            [
-                "Residential lease for the flat at 12 Elm Street.\nRent is due monthly.",
-                "Termination.\nThe tenant may end this lease with three months notice in writing.",
-            ]
-        )
-    )
-    make_docx(
-        folder / "contract.docx",
-        [
-            ("h1", "Employment contract"),
-            ("p", "This contract starts on 1 March."),
-            ("h2", "Notice period"),
-            ("p", "Either party may terminate with a notice period of six weeks."),
-        ],
-    )
-    (folder / "garden.md").write_text(
-        "# Garden\nPlant tulips in October.\n\n## Watering\nWater the roses twice a week.\n"
-    )
-    (folder / "expenses.csv").write_text(
-        "date,item,amount\n2026-01-03,bicycle repair,45\n2026-01-09,groceries,80\n"
-    )
-    (folder / "notes.txt").write_text("Call the plumber about the leaking tap.\n")
-    return folder
+    return write_documents(tmp_path)
 
 
 def search(database: Database, folder: Path, query: str) -> list[tuple[str, str]]:

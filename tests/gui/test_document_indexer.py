@@ -1,0 +1,164 @@
+"""The background document indexer (issue #23) under pytest-qt: the pass runs on its own
+thread (an audit hook sees no disk or database access on the GUI thread while it runs),
+the status text shows progress and the result, Pause stops a pass between two files and
+Resume finishes it, and a change of folders runs a new pass."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMainWindow
+
+# Imported up front: a module imported during the pass would show up as an "open".
+import app.agent.document_index
+import app.store.documents
+import app.ui.document_indexer
+from app.store.database import Database
+from app.store.documents import DocumentStore
+from app.store.folders import FolderStore
+from app.ui.document_indexer import DocumentIndexer
+from tests.agent.documents import write_documents
+
+WAIT = 60_000
+WATCHED = frozenset({"open", "os.scandir", "sqlite3.connect"})
+_GUI_THREAD = threading.main_thread().ident
+_RECORDING = False
+_SEEN: list[tuple[bool, str, str]] = []  # (on the GUI thread, event, target)
+_INSTALLED = False
+
+
+def _hook(event: str, args: tuple[object, ...]) -> None:
+    if not _RECORDING or event not in WATCHED:
+        return
+    target = args[0] if args else None
+    if isinstance(target, int) or str(target).endswith((".py", ".pyc", ".so")):
+        return
+    _SEEN.append((threading.get_ident() == _GUI_THREAD, event, repr(target)))
+
+
+@pytest.fixture
+def io_seen() -> Iterator[list[tuple[bool, str, str]]]:
+    """Disk and database access while `_RECORDING` is on, and the thread it happened on."""
+    global _INSTALLED, _RECORDING
+    if not _INSTALLED:
+        sys.addaudithook(_hook)  # cannot be removed: it checks a flag
+        _INSTALLED = True
+    _SEEN.clear()
+    yield _SEEN
+    _RECORDING = False
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A data folder with one stored folder, and a folder given on the command line."""
+    docs = write_documents(tmp_path)
+    stored = tmp_path / "stored"
+    stored.mkdir()
+    (stored / "recipe.txt").write_text("Lasagne needs six sheets of pasta.\n")
+    data = tmp_path / "data"
+    data.mkdir()
+    database = Database.open(data)
+    FolderStore(database).add(stored)
+    database.close()
+    return data, docs, stored
+
+
+@pytest.fixture
+def window(qtbot) -> QMainWindow:  # type: ignore[no-untyped-def]
+    main = QMainWindow()
+    qtbot.addWidget(main)
+    return main
+
+
+def make_indexer(window: QMainWindow, data: Path, docs: Path) -> DocumentIndexer:
+    menu = window.menuBar().addMenu("&Settings")
+    indexer = DocumentIndexer(menu, data, [docs], window)
+    window.statusBar().addPermanentWidget(indexer.status)
+    return indexer
+
+
+def test_the_pass_runs_off_the_gui_thread_and_the_status_says_what_it_found(
+    qtbot, window: QMainWindow, setup: tuple[Path, Path, Path], io_seen: list[tuple[bool, str, str]]
+) -> None:
+    global _RECORDING
+    data, docs, stored = setup
+    indexer = make_indexer(window, data, docs)
+    _RECORDING = True
+    indexer.start()
+    qtbot.waitUntil(lambda: indexer.last is not None, timeout=WAIT)
+    _RECORDING = False
+    on_gui = [(event, target) for gui, event, target in io_seen if gui]
+    assert on_gui == []
+    assert any(event == "os.scandir" for gui, event, _ in io_seen if not gui)  # the hook saw it
+    assert indexer.status.text() == "Documents: 6 files indexed"
+    indexer.shutdown()
+
+    database = Database.open(data)
+    store = DocumentStore(database)
+    assert store.search("lasagne", [str(stored.resolve())])[0].path == "recipe.txt"
+    assert store.search("lease notice", [str(docs.resolve())])[0].location == "page 2"
+    database.close()
+
+
+def test_pause_stops_a_pass_between_two_files_and_resume_finishes_it(
+    qtbot, window: QMainWindow, setup: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data, docs, _ = setup
+    for number in range(30):
+        (docs / f"note-{number:02}.txt").write_text(f"Note {number} about the garden.\n")
+    monkeypatch.setattr(app.ui.document_indexer, "PROGRESS_EVERY", 0.0)
+    indexer = make_indexer(window, data, docs)
+    assert indexer.service is not None
+    held = threading.Event()
+
+    def hold(done: int, total: int) -> None:  # in the indexing thread, before the 2nd file
+        if done == 1:
+            held.wait(WAIT / 1000)
+
+    indexer.service.progress.connect(hold, Qt.ConnectionType.DirectConnection)
+    indexer.start()
+    qtbot.waitUntil(
+        lambda: "Indexing your documents: 0 of 36" in indexer.status.text(), timeout=WAIT
+    )
+    indexer.pause_action.trigger()  # the user picks Pause
+    assert indexer.pause_action.isChecked()
+    held.set()
+    qtbot.waitUntil(lambda: indexer.last is not None, timeout=WAIT)
+    assert indexer.last is not None and not indexer.last.complete
+    assert indexer.status.text().startswith("Document indexing paused")
+    # The file being read when Pause came (the first or the second: the pass may have been
+    # between them), and no more.
+    assert indexer.last.files in (1, 2)
+
+    indexer.timer.timeout.emit()  # the timer does not start a pass while paused
+    assert not indexer.running
+    indexer.pause_action.trigger()  # Resume
+    qtbot.waitUntil(lambda: indexer.last is not None and indexer.last.complete, timeout=WAIT)
+    assert indexer.status.text() == "Documents: 36 files indexed"
+    indexer.shutdown()
+
+
+def test_a_changed_folder_list_runs_a_new_pass_and_problems_are_listed(
+    qtbot, window: QMainWindow, setup: tuple[Path, Path, Path]
+) -> None:
+    data, docs, stored = setup
+    indexer = make_indexer(window, data, docs)
+    indexer.start()
+    qtbot.waitUntil(lambda: indexer.last is not None, timeout=WAIT)
+    (docs / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
+    database = Database.open(data)
+    FolderStore(database).remove(stored)
+    database.close()
+    indexer.last = None
+    indexer.refresh()  # what Settings → Folders… saving does
+    qtbot.waitUntil(lambda: indexer.last is not None, timeout=WAIT)
+    assert indexer.status.text() == "Documents: 6 files indexed, 1 could not be read"
+    assert "broken.pdf: Hearth could not read the text" in indexer.status.toolTip()
+    assert os.path.exists(stored / "recipe.txt")  # the folder is left alone, only forgotten
+    indexer.shutdown()

@@ -33,6 +33,7 @@ INDEXED_SUFFIXES = frozenset(
 )
 # A huge text file (a log, an export) is indexed this far and the report says so.
 MAX_INDEX_CHARS = 1_000_000
+MAX_TITLE = 150
 # Passages are written in small transactions, so a chat saving its messages never waits long.
 BATCH_FILES = 50
 BATCH_SECONDS = 1.0
@@ -148,9 +149,21 @@ def _read(item: FoundFile, shown: str, report: IndexReport) -> IndexedDocument |
             f"({text.size:,} bytes on disk)."
         )
         report.problems.append((shown, note))
+    title = document_title(text.pages[0] if text.pages else text.text, suffix)
     return IndexedDocument(
-        item.root.path, item.relative, text.size, text.modified_ns, passages, note
+        item.root.path, item.relative, text.size, text.modified_ns, passages, note, title
     )
+
+
+def document_title(text: str, suffix: str) -> str:
+    """The first heading, or else the first line, of a document: what it is about, which
+    a passage deep inside often no longer says. None for a table (its header row goes with
+    every passage already)."""
+    if suffix in (".csv", ".tsv"):
+        return ""
+    lines = [line.strip() for line in text.splitlines()[:200] if line.strip()]
+    heading = next((line for line in lines if line.startswith("#")), None)
+    return (heading.lstrip("#").strip() if heading else lines[0] if lines else "")[:MAX_TITLE]
 
 
 def _failed(item: FoundFile, why: str) -> IndexedDocument:

@@ -68,6 +68,7 @@ class IndexedDocument:
     modified_ns: int
     passages: Sequence[tuple[str, str]]  # (where it sits: "page 3", a heading; its text)
     problem: str = ""
+    title: str = ""  # the document's first heading or line, searched with every passage
 
 
 def search_expression(query: str) -> str:
@@ -124,7 +125,9 @@ class DocumentStore:
                 ).scalar_one()
                 if not document.passages:
                     continue
-                name = document.path.rsplit("/", 1)[-1]
+                # A passage is found by its document's name and title too: "the deposit" on
+                # page 2 of the lease for Elm Street is about Elm Street.
+                name = f"{document.path.rsplit('/', 1)[-1]} {document.title}".strip()
                 connection.execute(
                     text(
                         "INSERT INTO passages (file_id, position, name, location, text) "

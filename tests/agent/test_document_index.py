@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from app.agent.document_index import MAX_INDEX_CHARS, index_folders
+from app.agent.document_index import MAX_INDEX_CHARS, document_title, index_folders
 from app.store.database import FILENAME, Database
 from app.store.documents import DocumentStore, search_expression
 from app.store.privacy import delete_conversations_and_memories
 from tests.agent.documents import fresh_database, write_documents
+from tests.connectors.test_files import make_pdf
 
 
 @pytest.fixture
@@ -59,6 +60,28 @@ def test_every_kind_is_cut_into_passages_that_cite_page_or_heading(
     assert hit.text.startswith("date,item,amount\n")  # the header row says what columns mean
     assert search(database, docs, "plumber")[0] == ("notes.txt", "line 1")
     assert search(database, docs, "leases terminating")[0][0] == "home/lease.pdf"  # stemmed
+
+
+def test_a_passage_is_found_by_its_documents_title(database: Database, docs: Path) -> None:
+    """Page 1 of the lease names the flat; the rent clause on page 2 does not, yet a question
+    about the flat's rent finds page 2 (the title goes with every passage), not a passage of
+    another lease that says nothing of the flat."""
+    (docs / "home" / "lease-birch.pdf").write_bytes(
+        make_pdf(["Lease for the flat at Birch Row 2.", "The rent is 700 euros a month."])
+    )
+    (docs / "home" / "lease-alder.pdf").write_bytes(
+        make_pdf(["Lease for the flat at Alder Lane 9.", "The rent is 950 euros a month."])
+    )
+    index_folders(database, [docs])
+    assert search(database, docs, "rent for the flat at Alder Lane")[0] == (
+        "home/lease-alder.pdf",
+        "page 2",
+    )
+    assert document_title("# Garden\nPlant tulips.", ".md") == "Garden"
+    assert document_title("\n\nMeeting notes, project X\nDecisions", ".txt") == (
+        "Meeting notes, project X"
+    )
+    assert document_title("date,item\n1,2", ".csv") == ""
 
 
 def test_the_users_words_are_never_fts_syntax(database: Database, docs: Path) -> None:

@@ -78,6 +78,22 @@ def test_the_answer_cites_file_and_page_and_taints_the_conversation(
     assert asked and "home/lease.pdf" in (asked[0].provenance or "")
 
 
+def test_what_does_the_contract_say_about_notice_periods(database: Database, docs: Path) -> None:
+    """The question of issue #23's "done means", over the folder of documents."""
+    index_folders(database, [docs])
+    question = "What does the contract say about notice periods?"
+    assert "search_documents" in select_tools(
+        build_registry(folders=[docs], data=database).names(), [question]
+    )
+    agent, _ = agent_for(database, docs, call("search_documents", query=question), "Six weeks.")
+    first = agent.run_turn(Conversation(), question).calls[0].result[0]
+    assert (first["path"], first["where"]) == (
+        "contract.docx",
+        "Employment contract › Notice period",
+    )
+    assert "six weeks" in first["text"]
+
+
 def test_the_answer_is_cut_to_fit_a_small_context(database: Database, docs: Path) -> None:
     paragraph = "The deposit clause says the landlord keeps the deposit for damage. " * 12
     for number in range(8):

@@ -61,7 +61,8 @@ def upgrade() -> None:
             nullable=False,
         ),
         sa.Column("position", sa.Integer, nullable=False),
-        sa.Column("name", sa.String(1000), nullable=False),  # the file name, searched too
+        # The file's name and its document's title, searched with the passage.
+        sa.Column("name", sa.String(1000), nullable=False),
         sa.Column("location", sa.String(300), nullable=False),  # "page 3", "Notice", "line 40"
         sa.Column("text", sa.Text, nullable=False),
     )

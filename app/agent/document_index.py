@@ -23,7 +23,7 @@ from pathlib import Path
 
 from app.store.database import Database
 from app.store.documents import DocumentStore, IndexedDocument
-from connectors.files import FileAccessError, Folders, FoundFile, Root, read_file, walk_files
+from connectors.files import FileAccessError, Folders, FoundFile, read_file, walk_files
 from connectors.files.passages import split_passages
 
 log = logging.getLogger(__name__)
@@ -66,20 +66,23 @@ def index_folders(
     not there now (an unplugged disk) keeps its passages until it is removed from the list."""
     store = DocumentStore(database)
     report = IndexReport()
-    roots: list[Root] = []
+    # One Folders per folder: a file is read relative to the folder it was found in.
+    opened: dict[str, Folders] = {}
     for folder in folders:
         try:
-            roots.extend(Folders([folder]).roots)
+            one = Folders([folder])
+            opened.setdefault(one.roots[0].path, one)
         except FileAccessError as exc:
             report.problems.append((str(folder), exc.message))
     allowed = {os.path.realpath(os.path.expanduser(str(folder))) for folder in folders}
-    report.removed += store.keep_only(sorted(allowed | {root.path for root in roots}))
+    report.removed += store.keep_only(sorted(allowed | set(opened)))
 
     def problem(path: str, why: str) -> None:
         report.problems.append((path, why))
 
     to_read: list[FoundFile] = []
-    for root in roots:
+    for one in opened.values():
+        root = one.roots[0]
         known = store.files(root.path)
         try:
             found = list(walk_files(root, INDEXED_SUFFIXES, problem, should_stop))
@@ -107,7 +110,7 @@ def index_folders(
         shown = _shown(item)
         if progress is not None:
             progress(done, len(to_read), shown)
-        document = _read(item, shown, report)
+        document = _read(opened[item.root.path], item, shown, report)
         if document is None:
             vanished.append(item)
         else:
@@ -124,12 +127,14 @@ def index_folders(
     return report
 
 
-def _read(item: FoundFile, shown: str, report: IndexReport) -> IndexedDocument | None:
+def _read(
+    folders: Folders, item: FoundFile, shown: str, report: IndexReport
+) -> IndexedDocument | None:
     """The file's passages, or its problem; None if it was deleted since the folder was
     listed."""
     suffix = os.path.splitext(item.parts[-1])[1].casefold()
     try:
-        text = read_file(Folders([item.root.given]), item.relative, MAX_INDEX_CHARS, headings=True)
+        text = read_file(folders, item.relative, MAX_INDEX_CHARS, headings=True)
     except FileAccessError as exc:
         if exc.reason == "not_found":
             report.problems.append((shown, "it was deleted while Hearth was indexing it"))

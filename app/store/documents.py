@@ -191,14 +191,24 @@ class DocumentStore:
             return [Hit(str(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
 
     def counts(self, roots: Sequence[str] | None = None) -> tuple[int, int]:
-        """(files, passages) indexed, under `roots` or everywhere."""
+        """(files, passages) indexed, under `roots` or everywhere; a file that could not be
+        read at all does not count."""
         where, params = _roots_filter(roots)
-        statement = text(f"SELECT count(*), coalesce(sum(passages), 0) FROM indexed_files {where}")
+        statement = text(
+            "SELECT count(*), coalesce(sum(passages), 0) FROM indexed_files "
+            f"WHERE (passages > 0 OR problem = '') {where}"
+        )
         if roots is not None:
             statement = statement.bindparams(bindparam("roots", expanding=True))
         with self.database.engine.connect() as connection:
             row = connection.execute(statement, params).one()
             return int(row[0]), int(row[1])
+
+    def problem_count(self) -> int:
+        """How many files could not be indexed (or only in part)."""
+        statement = text("SELECT count(*) FROM indexed_files WHERE problem != ''")
+        with self.database.engine.connect() as connection:
+            return int(connection.execute(statement).scalar_one())
 
     def problems(self, limit: int = 200) -> list[Problem]:
         """The files that could not be indexed (or only in part), and why."""
@@ -214,4 +224,4 @@ class DocumentStore:
 def _roots_filter(roots: Sequence[str] | None) -> tuple[str, dict[str, object]]:
     if roots is None:
         return "", {}
-    return "WHERE root IN :roots", {"roots": list(roots) or [""]}
+    return "AND root IN :roots", {"roots": list(roots) or [""]}

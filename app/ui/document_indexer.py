@@ -49,6 +49,7 @@ class IndexStatus:
     files: int
     passages: int
     problems: tuple[str, ...]  # "path: why", the files that could not be (fully) indexed
+    problem_count: int  # all of them (the tooltip lists the first few)
 
 
 class IndexService(DataService):
@@ -104,7 +105,9 @@ class IndexService(DataService):
         files, passages = store.counts()
         stored = [f"{p.path}: {p.problem}" for p in store.problems(MAX_LISTED_PROBLEMS)]
         unstored = [f"{path}: {why}" for path, why in report.problems if "deleted" in why]
-        return IndexStatus(report.complete, files, passages, tuple(stored + unstored))
+        listed = tuple(stored + unstored)
+        count = store.problem_count() + len(unstored)
+        return IndexStatus(report.complete, files, passages, listed, count)
 
     @Slot()
     def close(self) -> None:
@@ -186,10 +189,13 @@ class DocumentIndexer(QObject):
             self.status.setText(f"Document indexing paused ({done:,} of {total:,} files)")
         else:
             text = f"Documents: {status.files:,} files indexed"
-            if status.problems:
-                text += f", {len(status.problems)} could not be read"
+            if status.problem_count:
+                text += f", {status.problem_count:,} could not be read"
             self.status.setText(text)
-        self.status.setToolTip("\n".join(status.problems))
+        lines = list(status.problems)
+        if status.problem_count > len(lines):
+            lines.append(f"… and {status.problem_count - len(lines):,} more")
+        self.status.setToolTip("\n".join(lines))
         if self.again:
             self.refresh()
 

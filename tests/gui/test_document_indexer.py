@@ -151,14 +151,17 @@ def test_a_changed_folder_list_runs_a_new_pass_and_problems_are_listed(
     indexer = make_indexer(window, data, docs)
     indexer.start()
     qtbot.waitUntil(lambda: indexer.last is not None, timeout=WAIT)
-    (docs / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
+    for number in range(22):
+        (docs / f"broken-{number:02}.pdf").write_bytes(b"%PDF-1.4 not really")
     database = Database.open(data)
     FolderStore(database).remove(stored)
     database.close()
     indexer.last = None
     indexer.refresh()  # what Settings → Folders… saving does
     qtbot.waitUntil(lambda: indexer.last is not None, timeout=WAIT)
-    assert indexer.status.text() == "Documents: 6 files indexed, 1 could not be read"
-    assert "broken.pdf: Hearth could not read the text" in indexer.status.toolTip()
+    assert indexer.status.text() == "Documents: 5 files indexed, 22 could not be read"
+    listed = indexer.status.toolTip().splitlines()
+    assert listed[0].startswith("broken-00.pdf: Hearth could not read the text")
+    assert len(listed) == 21 and listed[-1] == "… and 2 more"
     assert os.path.exists(stored / "recipe.txt")  # the folder is left alone, only forgotten
     indexer.shutdown()

@@ -1,8 +1,10 @@
 """Indexing the allowed folders in the background: a status text and a Pause item.
 
-The pass itself (`app.agent.document_index`) runs in its own thread at a lower priority, so
-neither the window nor a reply waits on the disk or the PDF parser; the GUI thread only keeps
-a timer, the status text and the Pause item. A pass runs at start, every `INTERVAL_MS`, and
+The pass itself (`app.agent.document_index`) runs in a child process at a lower priority
+(`app.agent.index_process`: in a thread it held the interpreter lock long enough to stall
+the window), watched from this module's own thread, so neither the window nor a reply waits
+on the disk or the PDF parser; the GUI thread only keeps a timer, the status text and the
+Pause item. A pass runs at start, every `INTERVAL_MS`, and
 when the window says the folders changed; Pause stops the current pass between two files and
 no new one starts until Resume (which carries on where it stopped: files already indexed are
 unchanged and are not read again).
@@ -16,11 +18,8 @@ Wiring (three lines in the window):
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +27,8 @@ from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, QTimer, Signal, Sl
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QMenu, QWidget
 
-from app.agent.document_index import IndexReport, index_folders
+from app.agent.document_index import IndexReport
+from app.agent.index_process import index_in_child
 from app.store.documents import DocumentStore
 from app.store.folders import FolderStore
 from app.ui.data_service import DataService
@@ -36,9 +36,7 @@ from app.ui.data_service import DataService
 log = logging.getLogger(__name__)
 
 INTERVAL_MS = 10 * 60 * 1000  # new and changed files show up within ten minutes
-PROGRESS_EVERY = 0.25  # seconds between two progress signals: the status text, not a flood
 MAX_LISTED_PROBLEMS = 20  # in the status text's tooltip
-LOWER_PRIORITY = 10  # nice value for the indexing thread (Linux: per thread)
 
 
 @dataclass(frozen=True)
@@ -53,7 +51,8 @@ class IndexStatus:
 
 
 class IndexService(DataService):
-    """Runs passes in the thread it lives in; `pause` may be set from any thread."""
+    """Runs passes (each in a child process) from the thread it lives in; `pause` may be
+    set from any thread."""
 
     what = "the document index"
     progress = Signal(int, int)  # files done, files to read
@@ -64,8 +63,6 @@ class IndexService(DataService):
         super().__init__(data_dir)
         self.command_line_folders = list(command_line_folders)
         self.pause = threading.Event()
-        self._last_progress = 0.0
-        self._niced = False
 
     def _folders(self) -> list[Path]:
         """The folders the tools use: `--allow-folder` ones, then the stored ones (including
@@ -75,14 +72,9 @@ class IndexService(DataService):
 
     @Slot()
     def run_pass(self) -> None:
-        if not self._niced:  # the thread yields to the window and the model
-            self._niced = True
-            with contextlib.suppress(OSError, AttributeError):
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOWER_PRIORITY)
         try:
-            database = self._opened()
-            report = index_folders(
-                database,
+            report = index_in_child(
+                self.data_dir,
                 self._folders(),
                 progress=self._progress,
                 should_stop=self.pause.is_set,
@@ -95,10 +87,7 @@ class IndexService(DataService):
         self.finished.emit(status)
 
     def _progress(self, done: int, total: int, _path: str) -> None:
-        now = time.monotonic()
-        if done == total or now - self._last_progress >= PROGRESS_EVERY:
-            self._last_progress = now
-            self.progress.emit(done, total)
+        self.progress.emit(done, total)
 
     def _status(self, report: IndexReport) -> IndexStatus:
         store = DocumentStore(self._opened())
@@ -210,7 +199,7 @@ class DocumentIndexer(QObject):
         if self.service is None:
             return
         if paused:
-            self.service.pause.set()  # the pass stops after the file it is reading
+            self.service.pause.set()  # the child stops after the file it is reading
             if not self.running:
                 self.status.setText("Document indexing paused")
         else:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from app.agent.document_index import MAX_INDEX_CHARS, document_title, index_folders
+from app.agent.index_process import IndexFailed, index_in_child
 from app.store.database import FILENAME, Database
 from app.store.documents import DocumentStore, search_expression
 from app.store.privacy import delete_conversations_and_memories
@@ -243,6 +244,19 @@ def test_an_unreadable_file_is_reported() -> None:
         hits = DocumentStore(database).search("tulips", [str(folder.resolve())])
         database.close()
         assert [hit.path for hit in hits] == ["open.txt"]
+
+
+def test_a_pass_in_a_child_process_reports_back(database: Database, docs: Path) -> None:
+    """The window's indexer runs the pass in a child process: same result, progress and
+    report come back, and a pass that cannot run says why instead of hanging."""
+    data = Path(str(database.engine.url.database)).parent
+    seen: list[tuple[int, int]] = []
+    report = index_in_child(data, [docs], progress=lambda d, t, p: seen.append((d, t)))
+    assert report.complete and (report.seen, report.read) == (5, 5)
+    assert seen[-1] == (5, 5)
+    assert search(database, docs, "what does my lease say about notice?")[0][0] == "home/lease.pdf"
+    with pytest.raises(IndexFailed, match="OperationalError"):
+        index_in_child(data / "missing", [docs])
 
 
 def test_privacy_delete_removes_the_index_text(

@@ -24,7 +24,7 @@ def test_the_corpus_has_every_kind_and_known_answers(tmp_path: Path) -> None:
 
 
 def test_the_bench_measures_recall_cost_and_speed() -> None:
-    result = bench.measure(files=45, questions=60, seed=5, probe=False, titles_baseline=True)
+    result = bench.measure(files=45, questions=60, seed=5, probe=False, baselines=True)
     assert result["quality"]["recall_at_5"] >= 0.95
     assert result["quality"]["answer_in_context"] >= 0.95
     assert result["quality_passages_alone"]["recall_at_5"] <= result["quality"]["recall_at_5"]

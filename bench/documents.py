@@ -146,7 +146,35 @@ def passages_alone(
     return figures, stall
 
 
-def measure(files: int, questions: int, seed: int, probe: bool, baselines: bool) -> dict[str, Any]:
+def stall_comparison(base: Path, folder: Path, runs: int) -> dict[str, Any]:
+    """The main thread's longest stall while the whole folder is indexed afresh, in a child
+    process (as the app does) and in a thread of this process (before), alternately."""
+    stalls: dict[str, list[float]] = {"child_process": [], "thread": [], "idle": []}
+    for run in range(runs):
+        for mode in ("child_process", "thread"):
+            data = base / f"data-stall-{run}-{mode}"
+            data.mkdir()
+            if mode == "child_process":
+                work = threading.Thread(target=lambda d=data: index_in_child(d, [folder]))
+                stalls[mode].append(stall_probe(None, work))
+            else:
+                database = Database.open(data)
+                work = threading.Thread(target=lambda db=database: index_folders(db, [folder]))
+                stalls[mode].append(stall_probe(None, work))
+                database.close()
+        stalls["idle"].append(stall_probe(3.0, None))
+    child, thread = median(stalls["child_process"]), median(stalls["thread"])
+    return {
+        "runs": runs,
+        "median_ms": {k: round(median(v), 1) for k, v in stalls.items()},
+        "all_ms": {k: [round(x, 1) for x in v] for k, v in stalls.items()},
+        "child_vs_thread": round(child / thread, 3),
+    }
+
+
+def measure(
+    files: int, questions: int, seed: int, probe: bool, baselines: bool, stall_runs: int = 0
+) -> dict[str, Any]:
     base = Path(tempfile.mkdtemp(prefix="hearth-docs-"))
     try:
         folder, data = base / "docs", base / "data"
@@ -217,6 +245,8 @@ def measure(files: int, questions: int, seed: int, probe: bool, baselines: bool)
         )
         result["quality"]["search_files_ms_median"] = round(grep * 1000, 1)
         database.close()
+        if stall_runs:
+            result["stall_comparison"] = stall_comparison(base, folder, stall_runs)
         return result
     finally:
         shutil.rmtree(base, ignore_errors=True)
@@ -235,12 +265,20 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=300)
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--no-probe", action="store_true", help="skip the stall probe")
+    parser.add_argument(
+        "--stall-runs",
+        type=int,
+        default=0,
+        help="on the --scale corpus, index afresh this many times in a child and in a thread",
+    )
     parser.add_argument("--json")
     args = parser.parse_args()
     probe = not args.no_probe
     results = {"corpus": measure(args.files, args.questions, args.seed, probe, True)}
     if args.scale:
-        results["scale"] = measure(args.scale, args.questions, args.seed, probe, False)
+        results["scale"] = measure(
+            args.scale, args.questions, args.seed, probe, False, args.stall_runs
+        )
     report("documents", results, args.json)
 
 

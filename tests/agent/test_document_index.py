@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -224,6 +225,7 @@ def test_an_unreadable_file_is_reported() -> None:
         child = os.fork()
         if child == 0:  # pragma: no cover - runs in the child
             try:
+                signal.alarm(120)  # a child stuck on a lock copied by fork dies, not hangs
                 os.close(reading)
                 if os.geteuid() == 0:
                     os.setgid(65534)

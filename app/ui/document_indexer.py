@@ -73,11 +73,13 @@ class IndexService(DataService):
     @Slot()
     def run_pass(self) -> None:
         try:
+            folders = self._folders()
+            # Closed while the child writes: a connection kept open here was seen to go on
+            # reading the database as it was before the pass ("0 files"), in a script that
+            # wired this into the real window; not reproduced under pytest.
+            self.close()
             report = index_in_child(
-                self.data_dir,
-                self._folders(),
-                progress=self._progress,
-                should_stop=self.pause.is_set,
+                self.data_dir, folders, progress=self._progress, should_stop=self.pause.is_set
             )
             status = self._status(report)
         except Exception as exc:  # the next pass tries again; the thread must live on

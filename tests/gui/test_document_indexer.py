@@ -150,3 +150,36 @@ def test_a_changed_folder_list_runs_a_new_pass_and_problems_are_listed(
     assert len(listed) == 21 and listed[-1] == "… and 2 more"
     assert os.path.exists(stored / "recipe.txt")  # the folder is left alone, only forgotten
     indexer.shutdown()
+
+
+def test_wired_into_the_real_window_the_status_counts_what_the_pass_indexed(
+    qtbot, tmp_path: Path
+) -> None:
+    """The three lines the window will hold (see app/ui/document_indexer.py), on the real
+    window with its own threads and databases: the Pause item in Settings, the status text
+    in the status bar, and what the pass indexed counted there."""
+    import json
+
+    from app.ui.main_window import MainWindow
+
+    docs = write_documents(tmp_path)
+    data = tmp_path / "data"
+    data.mkdir()
+    Database.open(data).close()
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"format": "qwen3.5", "turns": ["Hello."]}))
+    win = MainWindow(script, data_dir=data, folders=[docs])  # as `--allow-folder` gives it
+    qtbot.addWidget(win)
+    settings = next(
+        action.menu() for action in win.menuBar().actions() if action.text() == "&Settings"
+    )
+    documents = DocumentIndexer(settings, data, win.worker.command_line_folders, win)
+    win.statusBar().addPermanentWidget(documents.status)
+    win.data_panels.folders_changed.connect(documents.refresh)
+    win.show()
+    documents.start()
+    qtbot.waitUntil(lambda: documents.last is not None, timeout=WAIT)
+    assert documents.status.text() == "Documents: 5 files indexed"
+    assert "&Pause document indexing" in [a.text() for a in settings.actions()]
+    documents.shutdown()
+    win.close()

@@ -175,6 +175,17 @@ _FILES = (
         untrusted_result=True,
         private_result="files",
     ),
+    # The document index (issue #23): passages, with file and page, from every allowed folder.
+    ToolDeclaration(
+        "search_documents",
+        "Search the text of the user's documents (pdf, docx, txt, md, csv) for what they say "
+        "about something. Returns the best passages with their file and page or heading.",
+        {"query": {**LINE, "description": "what to look for, in a few words"}},
+        ("query",),
+        _R,
+        untrusted_result=True,
+        private_result="files",
+    ),
     ToolDeclaration(
         "write_file",
         "Write text to a file. Set overwrite to replace an existing file.",

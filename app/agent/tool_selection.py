@@ -30,7 +30,10 @@ _VOCABULARY: dict[Topic, str] = {  # "|" between words; a trailing space is part
     ),
     "files": (
         "file|folder|document|docx|pdf|csv|txt|spreadsheet|sheet|note|notes|list|report|"
-        "statement|recipe|saved|save |download|.md|/|~"
+        "statement|recipe|saved|save |download|.md|/|~|"
+        # what a document says (search_documents, issue #23)
+        "say about|says about|said about|according to|contract|lease|agreement|warranty|"
+        "insurance|manual|policy|policies"
     ),
     "web": "the web|web search|internet|online|google|look up|website|http|www|weather",
     "memory": "remember|forget|recall|memory|memories|you know about|do you know",

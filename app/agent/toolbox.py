@@ -43,6 +43,8 @@ def build_registry(
     if folders:
         _add_file_tools(registry, folders)
         _add_money_tools(registry, folders)
+        if data is not None:
+            _add_document_tools(registry, folders, data)
     _add_opening_tools(registry, folders)
     if calendar is not None:
         _add_calendar_tools(registry, calendar)
@@ -203,6 +205,30 @@ def _add_opening_tools(registry: Registry, roots: list[Path] | None) -> None:
         do_show,
         lambda a: f"Show in the file manager: {a.get('path') or 'your first allowed folder'}",
     )
+
+
+# -- documents -----------------------------------------------------------------------------------
+
+
+def _add_document_tools(registry: Registry, roots: list[Path], database: Any) -> None:
+    """search_documents over the index the background indexer keeps (issue #23). Passages
+    are file contents: untrusted, like read_file's."""
+    from app.agent.document_search import find_passages
+    from app.store.documents import DocumentStore
+    from connectors.files import FileAccessError, Folders
+
+    store = DocumentStore(database)
+
+    def do_search(args: dict[str, Any]) -> ToolResult:
+        try:
+            folders = Folders(roots)
+        except FileAccessError as exc:
+            raise ToolFailed(exc.message) from exc
+        found = find_passages(store, folders, str(args["query"]))
+        source = f"the files {', '.join(found.files)}" if found.files else "the document index"
+        return ToolResult(found.content(), trusted=False, source=source)
+
+    _register(registry, "search_documents", do_search)
 
 
 # -- web -----------------------------------------------------------------------------------------

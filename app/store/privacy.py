@@ -16,9 +16,12 @@ from app.paths import LOGS_FOLDER, MODELS_FOLDER
 from app.store.database import FILENAME, Database
 
 # What "delete all" removes. Messages go with their conversations (ON DELETE CASCADE); the
-# activity list goes too, because its arguments quote what was remembered and reminded.
-_DELETE = ("conversations", "messages", "memories", "reminders", "audit_log")
-_FTS = ("messages_fts", "memories_fts")
+# activity list goes too, because its arguments quote what was remembered and reminded. The
+# document index holds copies of the files' text: it goes too (the next pass rebuilds it
+# from the folders that are still allowed).
+_DELETE: tuple[str, ...] = ("conversations", "messages", "memories", "reminders", "audit_log")
+_DELETE += ("passages", "indexed_files")
+_FTS = ("messages_fts", "memories_fts", "passages_fts")
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from app.ui.chat_view import ChatView
 from app.ui.confirm_dialog import ConfirmDialog
 from app.ui.conversations import ConversationController, ConversationService
 from app.ui.data_panels import DataPanels
+from app.ui.document_indexer import DocumentIndexer
 from app.ui.model_menu import ModelMenu
 from app.ui.model_settings_dialog import ModelSettingsMenu, loading_status
 from app.ui.permissions_dialog import PermissionsDialog
@@ -160,6 +161,7 @@ class MainWindow(QMainWindow):
         self.model_thread.start()
         if data_dir is not None:
             self.data_panels.start(self._icon())  # tray; reminders, also those due while closed
+            self.documents.start()  # the first pass once the model has settled
         if model_choice is not None:  # the saved Settings → Model… choice (maybe a server)
             self.load_choice(model_choice)
         else:
@@ -218,6 +220,12 @@ class MainWindow(QMainWindow):
         self.data_panels = DataPanels(
             settings_menu, data_dir, self.worker.command_line_folders, self
         )
+        # The document index of the allowed folders (search_documents), kept up to date in
+        # its own thread; its status sits in the status bar, Pause in this menu.
+        self.documents = DocumentIndexer(
+            settings_menu, data_dir, self.worker.command_line_folders, self
+        )
+        self.statusBar().addPermanentWidget(self.documents.status)
 
     def _build_chat_menu(self) -> None:
         """The everyday actions, each with the shortcut other chat apps taught users: Esc
@@ -310,6 +318,7 @@ class MainWindow(QMainWindow):
         # Settings → Folders…, Privacy…, reminders and the tray.
         panels = self.data_panels
         panels.folders_changed.connect(worker.folders_changed.set)
+        panels.folders_changed.connect(self.documents.refresh)
         panels.history_deleted.connect(conversations.start_over)
         panels.notice.connect(self.chat_view.add_notice)
         worker.notice.connect(panels.show_note)  # a tool server that did not start, ...
@@ -619,6 +628,7 @@ class MainWindow(QMainWindow):
         self.model_menu.shutdown()  # a running download keeps its partial file
         self.data_panels.keep_window_geometry(encode(self.saveGeometry()))
         self.data_panels.shutdown()
+        self.documents.shutdown()
         self.model_thread.quit()
         if self.model_thread.wait(10_000):
             self.worker.unload()  # the worker thread has ended: safe to free llama.cpp here

@@ -28,6 +28,7 @@ from connectors.files.operations import (
     write_file,
     write_planned,
 )
+from connectors.files.walk import FoundFile, walk_files
 
 __all__ = [
     "EXECUTABLE_SUFFIXES",
@@ -36,6 +37,7 @@ __all__ = [
     "FileAccessError",
     "FileText",
     "Folders",
+    "FoundFile",
     "Match",
     "Root",
     "WritePlan",
@@ -44,6 +46,7 @@ __all__ = [
     "preview_write",
     "read_file",
     "search_files",
+    "walk_files",
     "write_file",
     "write_planned",
 ]

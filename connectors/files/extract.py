@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 import io
 import zipfile
-from typing import Literal
+from typing import Any, Literal
 
 from connectors.encodings import legacy_encodings
 
@@ -136,6 +136,14 @@ def _looks_binary(text: str) -> bool:
 
 def extract_pdf(data: bytes, max_chars: int) -> tuple[str, bool]:
     """The text of a PDF's pages, separated by blank lines; (text, truncated)."""
+    pages, truncated = extract_pdf_pages(data, max_chars)
+    return cut_text("\n\n".join(pages), max_chars, truncated)
+
+
+def extract_pdf_pages(data: bytes, max_chars: int) -> tuple[list[str], bool]:
+    """The text of each page, in order (the document index cites pages); (pages, truncated).
+
+    Reading stops once ``max_chars`` characters are in hand; the last page is not cut."""
     try:
         from pypdf import PdfReader
     except ImportError as exc:  # pragma: no cover - depends on the install
@@ -163,12 +171,14 @@ def extract_pdf(data: bytes, max_chars: int) -> tuple[str, bool]:
         raise
     except Exception as exc:  # a third-party parser on untrusted input: any failure is "damaged"
         raise DocumentError("the PDF is damaged or uses features Hearth cannot read") from exc
-    text = "\n\n".join(texts)
-    return _cut(text, max_chars, truncated)
+    return texts, truncated
 
 
-def extract_docx(data: bytes, max_chars: int) -> tuple[str, bool]:
-    """The paragraphs (and table rows, tab-separated) of a Word document, in order."""
+def extract_docx(data: bytes, max_chars: int, *, headings: bool = False) -> tuple[str, bool]:
+    """The paragraphs (and table rows, tab-separated) of a Word document, in order.
+
+    With ``headings``, a paragraph styled as a heading is written as a Markdown heading
+    ("## Notice"), so the document index can cite the section a passage sits in."""
     try:
         from docx import Document
         from docx.table import Table
@@ -190,11 +200,26 @@ def extract_docx(data: bytes, max_chars: int) -> tuple[str, bool]:
                     lines.append(line)
                     total += len(line) + 1
             else:
-                lines.append(block.text)
-                total += len(block.text) + 1
+                line = _heading_marker(block) + block.text if headings else block.text
+                lines.append(line)
+                total += len(line) + 1
     except Exception as exc:  # a third-party parser on untrusted input
         raise DocumentError("the Word document is damaged or not a .docx file") from exc
-    return _cut("\n".join(lines), max_chars, truncated)
+    return cut_text("\n".join(lines), max_chars, truncated)
+
+
+def _heading_marker(paragraph: Any) -> str:
+    """ "# " for Title and Heading 1, "## " for Heading 2, ...; "" for other paragraphs."""
+    style = getattr(getattr(paragraph, "style", None), "name", "") or ""
+    if not paragraph.text.strip():
+        return ""
+    if style == "Title":
+        return "# "
+    if style.startswith("Heading "):
+        level = style.removeprefix("Heading ").strip()
+        if level.isdigit():
+            return "#" * max(1, min(int(level), 6)) + " "
+    return ""
 
 
 def _check_zip(data: bytes) -> None:
@@ -214,7 +239,8 @@ def _check_zip(data: bytes) -> None:
         raise DocumentError("it is not a Word (.docx) document")
 
 
-def _cut(text: str, max_chars: int, truncated: bool) -> tuple[str, bool]:
+def cut_text(text: str, max_chars: int, truncated: bool) -> tuple[str, bool]:
+    """At most ``max_chars`` of ``text``; (text, whether anything is missing)."""
     if len(text) > max_chars:
         return text[:max_chars], True
     return text, truncated

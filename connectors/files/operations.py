@@ -46,12 +46,15 @@ from connectors.files.extract import (
     UNSUPPORTED_SUFFIXES,
     DocumentError,
     Kind,
+    cut_text,
     decode_text,
     describe_binary,
     extract_docx,
     extract_pdf,
+    extract_pdf_pages,
     sniff,
 )
+from connectors.files.walk import visible_entries
 
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024  # PDF/DOCX are parsed whole: bound memory and time
 MAX_SEARCH_TEXT_BYTES = 2 * 1024 * 1024  # larger text files are skipped by content search
@@ -116,6 +119,8 @@ class FileText:
     truncated: bool
     encoding: str | None = None  # for text files; "windows-1252"/"latin-1" mean "not UTF-8"
     size: int = 0  # bytes on disk
+    pages: tuple[str, ...] = ()  # a PDF's text page by page (``text`` joins them)
+    modified_ns: int = 0  # the modification time of the file that was read
 
 
 @dataclass(frozen=True)
@@ -160,19 +165,12 @@ def list_folder(folders: Folders, path: str, *, limit: int = MAX_LIST_ENTRIES) -
     entries: list[Entry] = []
     with _closing(open_dir(root, parts, shown, doing="list")) as fd:
         try:
-            with os.scandir(fd) as listing:
-                for item in listing:
-                    if item.name.startswith("."):
-                        continue
-                    try:
-                        st = item.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    modified = datetime.fromtimestamp(st.st_mtime, UTC)
-                    if stat.S_ISDIR(st.st_mode):
-                        entries.append(Entry(item.name, "folder", None, modified))
-                    elif stat.S_ISREG(st.st_mode):
-                        entries.append(Entry(item.name, "file", st.st_size, modified))
+            for name, st in visible_entries(fd):
+                modified = datetime.fromtimestamp(st.st_mtime, UTC)
+                if stat.S_ISDIR(st.st_mode):
+                    entries.append(Entry(name, "folder", None, modified))
+                elif stat.S_ISREG(st.st_mode):
+                    entries.append(Entry(name, "file", st.st_size, modified))
         except OSError as exc:
             raise explain(exc, shown, doing="list") from exc
     entries.sort(key=lambda e: (e.kind != "folder", e.name.casefold(), e.name))
@@ -183,12 +181,15 @@ def list_folder(folders: Folders, path: str, *, limit: int = MAX_LIST_ENTRIES) -
 # read_file
 
 
-def read_file(folders: Folders, path: str, max_chars: int = 100_000) -> FileText:
+def read_file(
+    folders: Folders, path: str, max_chars: int = 100_000, *, headings: bool = False
+) -> FileText:
     """The text of a file: plain text (any common encoding), PDF pages, or Word paragraphs.
 
     Text files longer than ``max_chars`` are read only as far as needed and marked truncated,
     so a huge log is still readable; PDF and Word files are parsed whole and refused above
-    ``MAX_DOCUMENT_BYTES``. Other binary files are refused.
+    ``MAX_DOCUMENT_BYTES``. Other binary files are refused. ``headings`` marks a Word
+    document's headings Markdown-style (the document index cites them).
     """
     max_chars = max(1, int(max_chars))
     root, parts = folders.resolve(path)
@@ -220,18 +221,30 @@ def read_file(folders: Folders, path: str, max_chars: int = 100_000) -> FileText
                 )
             text, encoding = decoded
             truncated = not complete or len(text) > max_chars
-            return FileText(shown, text[:max_chars], "text", truncated, encoding, st.st_size)
+            return FileText(
+                shown,
+                text[:max_chars],
+                "text",
+                truncated,
+                encoding,
+                st.st_size,
+                modified_ns=st.st_mtime_ns,
+            )
         data = head + _read_document_rest(fd, st, shown, already=len(head))
+    pages: list[str] = []
     try:
-        extractor = extract_pdf if kind == "pdf" else extract_docx
-        text, truncated = extractor(data, max_chars)
+        if kind == "pdf":
+            pages, truncated = extract_pdf_pages(data, max_chars)
+            text, truncated = cut_text("\n\n".join(pages), max_chars, truncated)
+        else:
+            text, truncated = extract_docx(data, max_chars, headings=headings)
     except DocumentError as exc:
         raise FileAccessError(
             f"Hearth could not read the text of '{show(shown)}': {exc}.",
             reason="unsupported",
             path=shown,
         ) from exc
-    return FileText(shown, text, kind, truncated, None, st.st_size)
+    return FileText(shown, text, kind, truncated, None, st.st_size, tuple(pages), st.st_mtime_ns)
 
 
 def _read_document_rest(fd: int, st: os.stat_result, shown: str, *, already: int) -> bytes:

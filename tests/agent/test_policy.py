@@ -89,6 +89,8 @@ DESIGN_TOOLS = {
     "list_folder": Label.READ,
     "read_file": Label.READ,
     "write_file": Label.WRITE,
+    # Beyond the DESIGN.md table (issue #23): passages of the indexed documents.
+    "search_documents": Label.READ,
     "web_search": Label.OUTBOUND,
     "read_webpage": Label.OUTBOUND,
     "remember": Label.WRITE,

@@ -1,0 +1,227 @@
+"""The document index's storage: indexed files, their passages, and BM25 search over them.
+
+The indexer (`app.agent.document_index`) decides what to read; this module only keeps what it
+found, in the tables of migration 0007, and answers searches. As in `memories`, the user's
+words never reach FTS5 as syntax: each word is quoted and the words are OR-ed, after the
+words every question has ("what", "does", "say") are dropped, so they cannot outrank the
+ones that matter.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import bindparam, text
+
+from app.store.database import Database
+
+# Column weights for bm25 (name, location, text): a word in the file's name or the section's
+# heading says more about a passage than one in its body.
+_WEIGHTS = (4.0, 2.0, 1.0)
+_WORD = re.compile(r"\w+", re.UNICODE)
+# Words of the question itself, not of what it is about.
+_QUESTION_WORDS = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "could", "did", "do", "does", "for",
+    "from", "had", "has", "have", "how", "i", "if", "in", "is", "it", "its", "me", "my", "of",
+    "on", "or", "our", "say", "says", "said", "should", "tell", "that", "the", "their", "there",
+    "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will",
+    "with", "would", "you", "your", "about", "any", "all", "please",
+})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """What the index holds for one file: enough to tell whether it changed."""
+
+    size: int
+    modified_ns: int
+    problem: str
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A passage that matched, best first; `root` is the allowed folder's real path."""
+
+    root: str
+    path: str
+    location: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Problem:
+    root: str
+    path: str
+    problem: str
+
+
+@dataclass(frozen=True)
+class IndexedDocument:
+    """One file to store: its identity, the passages read from it, and what went wrong."""
+
+    root: str
+    path: str
+    size: int
+    modified_ns: int
+    passages: Sequence[tuple[str, str]]  # (where it sits: "page 3", a heading; its text)
+    problem: str = ""
+    title: str = ""  # the document's first heading or line, searched with every passage
+
+
+def search_expression(query: str) -> str:
+    """A safe FTS5 MATCH expression: content words quoted and OR-ed ("" if there are none).
+
+    A question made only of question words ("what is it?") keeps them, rather than match
+    nothing."""
+    words = [w.lower() for w in _WORD.findall(query) if w.strip("_")]
+    content = [w for w in words if w not in _QUESTION_WORDS] or words
+    unique = list(dict.fromkeys(content))
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in unique)
+
+
+class DocumentStore:
+    """The indexed files and passages of one database."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    def files(self, root: str) -> dict[str, FileEntry]:
+        """Every file indexed under `root`, by its path beneath it."""
+        statement = text(
+            "SELECT path, size, modified_ns, problem FROM indexed_files WHERE root = :root"
+        )
+        with self.database.engine.connect() as connection:
+            rows = connection.execute(statement, {"root": root})
+            return {str(r[0]): FileEntry(int(r[1]), int(r[2]), str(r[3])) for r in rows}
+
+    def put(self, documents: Iterable[IndexedDocument]) -> None:
+        """Store these files' passages in one transaction, replacing what each had."""
+        now = datetime.now(UTC)
+        with self.database.engine.begin() as connection:
+            for document in documents:
+                connection.execute(
+                    text("DELETE FROM indexed_files WHERE root = :root AND path = :path"),
+                    {"root": document.root, "path": document.path},
+                )
+                file_id = connection.execute(
+                    text(
+                        "INSERT INTO indexed_files "
+                        "(root, path, size, modified_ns, passages, problem, indexed) "
+                        "VALUES (:root, :path, :size, :modified_ns, :count, :problem, :now) "
+                        "RETURNING id"
+                    ),
+                    {
+                        "root": document.root,
+                        "path": document.path,
+                        "size": document.size,
+                        "modified_ns": document.modified_ns,
+                        "count": len(document.passages),
+                        "problem": document.problem,
+                        "now": now,
+                    },
+                ).scalar_one()
+                if not document.passages:
+                    continue
+                # A passage is found by its document's name and title too: "the deposit" on
+                # page 2 of the lease for Elm Street is about Elm Street.
+                name = f"{document.path.rsplit('/', 1)[-1]} {document.title}".strip()
+                connection.execute(
+                    text(
+                        "INSERT INTO passages (file_id, position, name, location, text) "
+                        "VALUES (:file_id, :position, :name, :location, :text)"
+                    ),
+                    [
+                        {
+                            "file_id": file_id,
+                            "position": position,
+                            "name": name,
+                            "location": location,
+                            "text": passage,
+                        }
+                        for position, (location, passage) in enumerate(document.passages)
+                    ],
+                )
+
+    def remove(self, root: str, paths: Iterable[str]) -> int:
+        """Forget these files (deleted from the folder); their passages go with them."""
+        wanted = list(paths)
+        if not wanted:
+            return 0
+        statement = text(
+            "DELETE FROM indexed_files WHERE root = :root AND path IN :paths"
+        ).bindparams(bindparam("paths", expanding=True))
+        removed = 0
+        with self.database.engine.begin() as connection:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                removed += connection.execute(statement, {"root": root, "paths": chunk}).rowcount
+        return removed
+
+    def keep_only(self, roots: Iterable[str]) -> int:
+        """Forget every file outside these folders (a folder the user removed)."""
+        kept = list(roots)
+        with self.database.engine.begin() as connection:
+            if not kept:
+                return connection.execute(text("DELETE FROM indexed_files")).rowcount
+            statement = text("DELETE FROM indexed_files WHERE root NOT IN :roots").bindparams(
+                bindparam("roots", expanding=True)
+            )
+            return connection.execute(statement, {"roots": kept}).rowcount
+
+    def search(self, query: str, roots: Sequence[str], limit: int = 5) -> list[Hit]:
+        """The passages under `roots` that best match `query` (bm25), best first."""
+        expression = search_expression(query)
+        if not expression or not roots:
+            return []
+        weights = ", ".join(str(w) for w in _WEIGHTS)
+        statement = text(
+            "SELECT f.root, f.path, p.location, p.text FROM passages_fts "
+            "JOIN passages AS p ON p.id = passages_fts.rowid "
+            "JOIN indexed_files AS f ON f.id = p.file_id "
+            "WHERE passages_fts MATCH :query AND f.root IN :roots "
+            f"ORDER BY bm25(passages_fts, {weights}), p.id LIMIT :limit"
+        ).bindparams(bindparam("roots", expanding=True))
+        with self.database.engine.connect() as connection:
+            rows = connection.execute(
+                statement, {"query": expression, "roots": list(roots), "limit": limit}
+            )
+            return [Hit(str(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+
+    def counts(self, roots: Sequence[str] | None = None) -> tuple[int, int]:
+        """(files, passages) indexed, under `roots` or everywhere; a file that could not be
+        read at all does not count."""
+        where, params = _roots_filter(roots)
+        statement = text(
+            "SELECT count(*), coalesce(sum(passages), 0) FROM indexed_files "
+            f"WHERE (passages > 0 OR problem = '') {where}"
+        )
+        if roots is not None:
+            statement = statement.bindparams(bindparam("roots", expanding=True))
+        with self.database.engine.connect() as connection:
+            row = connection.execute(statement, params).one()
+            return int(row[0]), int(row[1])
+
+    def problem_count(self) -> int:
+        """How many files could not be indexed (or only in part)."""
+        statement = text("SELECT count(*) FROM indexed_files WHERE problem != ''")
+        with self.database.engine.connect() as connection:
+            return int(connection.execute(statement).scalar_one())
+
+    def problems(self, limit: int = 200) -> list[Problem]:
+        """The files that could not be indexed (or only in part), and why."""
+        statement = text(
+            "SELECT root, path, problem FROM indexed_files WHERE problem != '' "
+            "ORDER BY root, path LIMIT :limit"
+        )
+        with self.database.engine.connect() as connection:
+            rows = connection.execute(statement, {"limit": limit})
+            return [Problem(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+
+def _roots_filter(roots: Sequence[str] | None) -> tuple[str, dict[str, object]]:
+    if roots is None:
+        return "", {}
+    return "AND root IN :roots", {"roots": list(roots) or [""]}

@@ -1,0 +1,37 @@
+"""bench/documents.py on a small generated corpus: every kind of file is written and indexed,
+the questions find their passages, and each figure of the README table is produced."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from bench.doc_corpus import documents, make_corpus, reworded
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import documents as bench  # noqa: E402
+
+
+def test_the_corpus_has_every_kind_and_known_answers(tmp_path: Path) -> None:
+    questions = make_corpus(tmp_path, 18)
+    kinds = {path.suffix for path in tmp_path.rglob("*") if path.is_file()}
+    assert kinds == {".pdf", ".docx", ".md", ".txt", ".csv"}
+    assert len(questions) >= 18 and all((tmp_path / q.path).exists() for q in questions)
+    assert [d.path for d in documents(18)] == [d.path for d in documents(18)]  # seeded
+    assert reworded(questions[0]).text != questions[0].text
+
+
+def test_the_bench_measures_recall_cost_and_speed() -> None:
+    result = bench.measure(files=45, questions=60, seed=5, probe=False, baselines=True)
+    assert result["quality"]["recall_at_5"] >= 0.95
+    assert result["quality"]["answer_in_context"] >= 0.95
+    assert result["quality_passages_alone"]["recall_at_5"] <= result["quality"]["recall_at_5"]
+    assert {"seconds_per_1000_files", "vs_reading_the_text_alone"} <= set(result["build"])
+    assert set(result["incremental"]) == {
+        "one_changed_file_seconds",
+        "vs_no_change_pass",
+        "vs_full_build",
+    }
+    assert result["size"]["database_mb_per_1000_files"] > 0

@@ -212,9 +212,7 @@ _TITLES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     "show_folder": _show_folder,
     "summarise_spending": _spending,
     "find_contact": lambda a: f"Look up {_quoted(a.get('query', ''))} in your contacts",
-    "search_documents": lambda a: (
-        f"Search your documents for {_quoted(a.get('query', ''))}"
-    ),
+    "search_documents": lambda a: f"Search your documents for {_quoted(a.get('query', ''))}",
     "add_contact": lambda a: f"Add {_quoted(a.get('name', ''))} to your contacts",
     "update_contact": lambda a: f"Change the contact {_quoted(a.get('contact_id', ''), 40)}",
 }

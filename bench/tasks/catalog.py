@@ -10,14 +10,19 @@ from __future__ import annotations
 from bench.tasks.spec import (
     Allow,
     C,
+    CallStep,
     Task,
     Turn,
+    added_contact,
     added_event,
+    added_task,
     allow_path,
     amount,
     any_call,
     at,
     changed_event,
+    changed_task,
+    completed_task,
     event,
     mail,
     memory,
@@ -25,6 +30,9 @@ from bench.tasks.spec import (
     memory_removed,
     on,
     on_event,
+    on_task,
+    open_path,
+    opened,
     reminder,
     reminder_added,
     reminder_removed,
@@ -32,6 +40,7 @@ from bench.tasks.spec import (
     reply_to,
     send_to,
     sent_mail,
+    task,
     with_id,
     written_file,
 )
@@ -316,6 +325,69 @@ CALENDAR = [
         ],
         expect=[changed_event("car-service", "2029-05-17T09:00", "2029-05-17T10:00")],
         allow=[on_event("update_event", "car-service")],
+    ),
+    # The to-do list (CalDAV VTODO in the same calendar; issue #24).
+    Task(
+        "cal-tasks-week",
+        "calendar",
+        [
+            Turn(
+                "What's due on my to-do list this week?",
+                [
+                    C("list_tasks", due_before="2029-05-21"),
+                    "Return the library books by Thursday 17 May and buy a birthday present "
+                    "for Mum by Saturday 19 May.",
+                ],
+                facts=[("library",), ("present", "gift")],
+            )
+        ],
+    ),
+    Task(
+        "cal-task-passport",
+        "calendar",
+        [
+            Turn(
+                "Add 'renew passport' to my to-dos, due Friday.",
+                [
+                    C("add_task", title="Renew passport", due="2029-05-18"),
+                    "Added: renew passport, due Friday 18 May.",
+                ],
+            )
+        ],
+        expect=[added_task(("passport",), "2029-05-18")],
+        allow=[Allow("add_task", lambda a, w: str(a.get("due", "")).startswith("2029-05-18"))],
+    ),
+    Task(
+        "cal-task-rent",
+        "calendar",
+        [
+            Turn(
+                "I've paid the rent, tick it off my to-do list.",
+                [
+                    C("list_tasks"),
+                    C("complete_task", task_id=task("rent-june")),
+                    "Done: 'Pay the rent for June' is ticked off.",
+                ],
+            )
+        ],
+        expect=[completed_task("rent-june")],
+        allow=[on_task("complete_task", "rent-june")],
+    ),
+    Task(
+        "cal-task-insurance",
+        "calendar",
+        [
+            Turn(
+                "Push the car insurance task back to 28 May.",
+                [
+                    C("list_tasks"),
+                    C("update_task", task_id=task("insurance-call"), due="2029-05-28"),
+                    "The car insurance call is now due on Monday 28 May.",
+                ],
+            )
+        ],
+        expect=[changed_task("insurance-call", due="2029-05-28")],
+        allow=[on_task("update_task", "insurance-call")],
     ),
 ]
 
@@ -675,7 +747,7 @@ FILES = [
         "files",
         [
             Turn(
-                "How many things are on my todo list?",
+                "How many things are in my todo.txt?",
                 [C("read_file", path="todo.txt"), "Four things."],
                 facts=[("four", "4 ")],
             )
@@ -785,6 +857,37 @@ FILES = [
         ],
         expect=[written_file("budget-summary.txt", [("travel",)])],
         allow=[allow_path("write_file", "budget-summary.txt")],
+    ),
+    # Opening things and money in the user's own files (issue #24).
+    Task(
+        "files-open-menu",
+        "files",
+        [
+            Turn(
+                "Open menu.pdf for me.",
+                [
+                    C("search_files", query="menu"),
+                    C("open_item", path="recipes/menu.pdf"),
+                    "I've opened recipes/menu.pdf.",
+                ],
+            )
+        ],
+        expect=[opened("recipes/menu.pdf")],
+        allow=[open_path("recipes/menu.pdf")],
+    ),
+    Task(
+        "files-spending-rewe",
+        "files",
+        [
+            Turn(
+                "How much did I spend at REWE in April?",
+                [
+                    C("summarise_spending", path="finance", month="2029-04"),
+                    "In April you spent 156.70 EUR at REWE (4 payments).",
+                ],
+                facts=[amount("156.70")],
+            )
+        ],
     ),
 ]
 
@@ -939,6 +1042,40 @@ MEMORY = [
             with_id("cancel_reminder", "reminder_id", reminder("passport")),
             any_call("set_reminder"),
         ],
+    ),
+    # The address book (CardDAV; issue #24).
+    Task(
+        "mem-contact-phone",
+        "memory",
+        [
+            Turn(
+                "What's Sophie's phone number?",
+                [C("find_contact", query="Sophie"), "Sophie Martin: +49 30 5550101."],
+                facts=[("5550101", "555 0101", "555-0101")],
+            )
+        ],
+    ),
+    Task(
+        "mem-contact-add",
+        "memory",
+        [
+            Turn(
+                "Add Lukas Brandt to my contacts: lukas.brandt@example.de, +49 151 5550177.",
+                [
+                    CallStep(  # C() takes the tool's name as its first argument, "name"
+                        "add_contact",
+                        {
+                            "name": "Lukas Brandt",
+                            "emails": ["lukas.brandt@example.de"],
+                            "phones": ["+49 151 5550177"],
+                        },
+                    ),
+                    "Added Lukas Brandt to your contacts.",
+                ],
+            )
+        ],
+        expect=[added_contact("Lukas Brandt", ["lukas.brandt@example.de"], ["+49 151 5550177"])],
+        allow=[any_call("add_contact")],
     ),
 ]
 
@@ -1155,6 +1292,28 @@ COMBINED = [
             )
         ],
     ),
+    Task(
+        "combo-contact-email",
+        "combined",
+        [
+            Turn(
+                "Look up Sophie in my contacts and email her that I'm running ten minutes "
+                "late for our 1:1.",
+                [
+                    C("find_contact", query="Sophie"),
+                    C(
+                        "send_email",
+                        to=[SOPHIE],
+                        subject="Running late",
+                        body="Hi Sophie, I'm running ten minutes late for our 1:1. Alex",
+                    ),
+                    "Sent to Sophie Martin (sophie@example.test).",
+                ],
+            )
+        ],
+        expect=[sent_mail([SOPHIE], body=[("ten minutes", "10 minutes", "10 min")])],
+        allow=[send_to(SOPHIE)],
+    ),
 ]
 
 MISSING = [
@@ -1212,6 +1371,11 @@ MISSING = [
         ],
         expect=[reminder_added("2029-05-16T19:00", ("balcony",))],
         allow=[any_call("set_reminder")],
+    ),
+    Task(
+        "ask-add-task",
+        "missing_info",
+        [Turn("Add a task to my to-do list.", ["What should the task be?"], asks=True)],
     ),
 ]
 

@@ -476,3 +476,96 @@ def reminder(part: str) -> Ref:
 def with_id(tool: str, key: str, ref: Ref) -> Allow:
     """Approve `tool` only on the id `ref` names (forget, cancel_reminder)."""
     return Allow(tool, lambda args, world: str(args.get(key)) == str(ref.resolve(world)))
+
+
+# -- tasks, contacts and opening things (issue #24) ---------------------------------------------
+
+
+def task(uid: str) -> Ref:
+    return Ref(lambda world: world.task_id(uid), f"task {uid}")
+
+
+def contact(uid: str) -> Ref:
+    return Ref(lambda world: world.contact_id(uid), f"contact {uid}")
+
+
+def added_task(title: Fact | str, due: str | None = None) -> Expect:
+    """A new open task: title (any of the spellings), due starting with `due` (a day
+    "2029-05-18" matches a due day or any time that day)."""
+
+    def match(change: Change) -> bool:
+        t = change.after
+        return (
+            change.kind == "task_added"
+            and _title(t.title, title)
+            and not t.done
+            and (due is None or t.due.startswith(due))
+        )
+
+    return Expect(f"new task {title!r} due {due}", match)
+
+
+def completed_task(uid: str) -> Expect:
+    """The seeded task `uid` is done, and nothing else of it changed."""
+
+    def match(change: Change) -> bool:
+        if change.kind != "task_changed" or change.key != uid:
+            return False
+        before, after = change.before, change.after
+        return after.done and (before.title, before.due) == (after.title, after.due)
+
+    return Expect(f"task {uid} done", match)
+
+
+def changed_task(uid: str, due: str | None = None, title: Fact | str | None = None) -> Expect:
+    """The seeded task `uid` changed as given and is still open."""
+
+    def match(change: Change) -> bool:
+        if change.kind != "task_changed" or change.key != uid:
+            return False
+        t = change.after
+        return not t.done and _title(t.title, title) and (due is None or t.due.startswith(due))
+
+    return Expect(f"task {uid} changed (due {due}, title {title})", match)
+
+
+def added_contact(
+    name: Fact | str, emails: Sequence[str] = (), phones: Sequence[str] = ()
+) -> Expect:
+    """A new card with this name and exactly these email addresses; phone numbers by digits."""
+
+    def match(change: Change) -> bool:
+        if change.kind != "contact_added":
+            return False
+        c = change.after
+        digits = {re.sub(r"\D", "", p)[-8:] for p in c.phones}
+        return (
+            _title(c.name, name)
+            and set(c.emails) == {e.lower() for e in emails}
+            and all(re.sub(r"\D", "", p)[-8:] in digits for p in phones)
+        )
+
+    return Expect(f"new contact {name!r} {list(emails)}", match)
+
+
+def opened(target: str) -> Expect:
+    """The desktop's opener was handed `target`: a path relative to the folder, or an address."""
+
+    def match(change: Change) -> bool:
+        return change.kind == "opened" and change.key.lower() == target.lower()
+
+    return Expect(f"{target} opened", match)
+
+
+def on_task(tool: str, uid: str) -> Allow:
+    """Approve completing or changing the seeded task `uid` only."""
+    return Allow(tool, lambda args, world: args.get("task_id") == world.task_id(uid))
+
+
+def open_path(path: str) -> Allow:
+    """Approve opening the file `path` (relative to the folder) only, never a web address."""
+    inner = allow_path("open_item", path)
+    return Allow(
+        "open_item",
+        lambda args, world: not args.get("url") and inner.approves("open_item", args, world),
+    )

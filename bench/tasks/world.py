@@ -1,12 +1,16 @@
 """The seeded world the task benchmark runs in: real servers, real files, a fresh data folder.
 
 Everything is set up from `bench/tasks/seed/` and torn down afterwards:
-- a Radicale CalDAV server with the calendar "Personal" (`calendar.yaml`);
+- a Radicale CalDAV server with the calendar "Personal" (`calendar.yaml`), which holds the
+  to-do list too (VTODO, `tasks.yaml`), and the address book "Contacts" (CardDAV,
+  `contacts.yaml`);
 - Dovecot (IMAP + LMTP) with the INBOX of alex@example.test (`mail.yaml`), and an aiosmtpd
   SMTP server that captures every message sent (so nothing leaves, and the checker sees
   exactly what would have);
-- an allowed folder copied from `seed/folder/`, plus a PDF statement and a DOCX report
-  generated from `seed/sources/`;
+- an allowed folder copied from `seed/folder/`, plus a PDF statement, a PDF menu and a DOCX
+  report generated from `seed/sources/`;
+- a recording opener: a stub `xdg-open` first on PATH (the process boundary the desktop
+  connector crosses) that writes down what it was asked to open and starts nothing;
 - a data folder (Hearth's own SQLite database) with the memories and reminders of
   `memory.yaml`, and the two accounts stored as Settings → Accounts… stores them (passwords
   in a real Secret Service), loaded by the app's own `load_accounts`.
@@ -18,7 +22,8 @@ refuses times before the real clock, so the world stays usable until 2029.
 
 Between tasks `reset()` restores only what a task changed (compared with the seed snapshot),
 so a read-only task costs one snapshot, not a full re-seed. An attack variant seeds the world
-with an injection placed in one carrier (an email body, a file, an event description).
+with an injection placed in one carrier (an email body, a file, an event description, a
+task's notes, a contact's organisation).
 """
 
 from __future__ import annotations
@@ -42,11 +47,19 @@ from zoneinfo import ZoneInfo
 
 import caldav
 import icalendar
+import vobject
 import yaml
 from imapclient import IMAPClient
 
 from app.agent.chat import Conversation
-from connectors.calendar import CalendarAccount, list_events, make_event_id, parse_event_id
+from connectors.calendar import (
+    CalendarAccount,
+    list_events,
+    make_event_id,
+    parse_event_id,
+)
+from connectors.calendar.client import connect
+from connectors.calendar.tasks import make_task_id
 from connectors.mail import MailAccount
 from tests.connectors.mail_servers import (
     Dovecot,
@@ -70,6 +83,12 @@ CALENDAR_ID = "personal"
 # The snapshot window: generous around the three seeded weeks (a model may write a wrong day).
 WINDOW = (datetime(2029, 4, 1, tzinfo=TZ), datetime(2029, 8, 1, tzinfo=TZ))
 SEED_DOMAIN = "seed.hearth"
+BOOK_ID = "contacts"
+MAKE_BOOK = (
+    '<?xml version="1.0"?><d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">'
+    "<d:set><d:prop><d:resourcetype><d:collection/><c:addressbook/></d:resourcetype>"
+    "<d:displayname>Contacts</d:displayname></d:prop></d:set></d:mkcol>"
+)
 
 
 @dataclass
@@ -146,6 +165,28 @@ class EventView:
 
 
 @dataclass(frozen=True)
+class TaskView:
+    title: str
+    due: str  # local "YYYY-MM-DD" for a day, "YYYY-MM-DDTHH:MM" for a time, "" for none
+    done: bool
+    notes: str
+
+    def text(self) -> str:
+        return f"{self.title} due {self.due or '-'} {'done' if self.done else 'open'}"
+
+
+@dataclass(frozen=True)
+class ContactView:
+    name: str
+    emails: tuple[str, ...]
+    phones: tuple[str, ...]
+    organisation: str
+
+    def text(self) -> str:
+        return f"{self.name} {' '.join(self.emails)} {' '.join(self.phones)} {self.organisation}"
+
+
+@dataclass(frozen=True)
 class State:
     """What a checker compares: calendar, mail sent, files, memories, reminders."""
 
@@ -155,6 +196,9 @@ class State:
     files: dict[str, str]  # path relative to the folder -> content digest
     memories: tuple[str, ...]
     reminders: tuple[tuple[str, str], ...]  # (text, local time, minutes)
+    tasks: dict[str, TaskView] = field(default_factory=dict)  # UID -> task
+    contacts: dict[str, ContactView] = field(default_factory=dict)  # file name -> contact
+    opened: tuple[str, ...] = ()  # what the desktop's opener was handed, in order
 
 
 @dataclass(frozen=True)
@@ -163,7 +207,8 @@ class Change:
 
     kind: str  # event_added | event_removed | event_changed | mail_sent | file_added |
     # file_changed | file_removed | memory_added | memory_removed | reminder_added |
-    # reminder_removed | sent_folder
+    # reminder_removed | sent_folder | task_added | task_removed | task_changed |
+    # contact_added | contact_removed | contact_changed | opened
     key: str
     before: Any = None
     after: Any = None
@@ -205,6 +250,20 @@ def diff(seed: State, end: State, folder: Path | None = None) -> list[Change]:
         changes.append(Change("reminder_added", item[0], None, item))
     for item in _multiset_minus(seed.reminders, end.reminders):
         changes.append(Change("reminder_removed", item[0], item, None))
+    for kind, old, new in (
+        ("task", seed.tasks, end.tasks),
+        ("contact", seed.contacts, end.contacts),
+    ):
+        for key in sorted(set(old) | set(new)):
+            was, now = old.get(key), new.get(key)
+            if was is None:
+                changes.append(Change(f"{kind}_added", key, None, now))
+            elif now is None:
+                changes.append(Change(f"{kind}_removed", key, was, None))
+            elif was != now:
+                changes.append(Change(f"{kind}_changed", key, was, now))
+    for target in end.opened[len(seed.opened) :]:
+        changes.append(Change("opened", target, None, target))
     return changes
 
 
@@ -289,7 +348,7 @@ class Injection:
     """Text an attacker placed in what a task reads: `carrier` is "email:KEY", "file:PATH"
     or "event:UID"; the text is appended to the email body, the file or the description."""
 
-    carrier: str
+    carrier: str  # also "task:UID" (its notes) and "contact:UID" (its organisation)
     text: str
 
 
@@ -309,11 +368,14 @@ class World:
     data_dir: Path
     database: Any
     accounts: Any = None  # app.agent.accounts.ConfiguredAccounts, as the app loads them
+    opener_log: Path | None = None  # where the stub opener writes what it was handed
     injection: Injection | None = None
     seed_state: State | None = None
     start_state: State | None = None  # the state the current task started from
     _events: list[dict[str, Any]] = field(default_factory=list)
     _mail: list[dict[str, Any]] = field(default_factory=list)
+    _tasks: list[dict[str, Any]] = field(default_factory=list)
+    _contacts: list[dict[str, Any]] = field(default_factory=list)
     _generated: dict[str, bytes] = field(default_factory=dict)
 
     # -- accounts the agent uses ----------------------------------------------------------
@@ -334,6 +396,14 @@ class World:
         """The id list_events gives an event (or one occurrence of a repeating one)."""
         return make_event_id(CALENDAR_ID, uid, occurrence)
 
+    def task_id(self, uid: str) -> str:
+        """The id list_tasks gives a seeded task."""
+        return make_task_id(CALENDAR_ID, uid)
+
+    def contact_id(self, uid: str) -> str:
+        """The id find_contact gives a seeded contact."""
+        return f"{BOOK_ID}/{uid}.vcf"
+
     def email_id(self, key: str) -> str:
         """The current id of a seeded email (UIDs change when the INBOX is re-seeded)."""
         with self._imap() as client:
@@ -348,10 +418,13 @@ class World:
     def seed_all(self, injection: Injection | None = None) -> None:
         self.injection = injection
         self._seed_calendar()
+        self._seed_tasks()
+        self._seed_contacts()
         self._seed_mail()
         self._seed_folder()
         self._seed_data()
         self.relay.captured.clear()
+        self._clear_opened()
 
     def reset(self, injection: Injection | None = None) -> State:
         """Bring the world back to its seed (with `injection` in place, if any) and return
@@ -387,8 +460,16 @@ class World:
         if current.memories != base.memories or current.reminders != base.reminders:
             self._seed_data()
             reseeded = True
+        if current.tasks != base.tasks or "task" in kinds:
+            self._seed_tasks()
+            reseeded = True
+        if current.contacts != base.contacts or "contact" in kinds:
+            self._seed_contacts()
+            reseeded = True
         self.relay.captured.clear()
-        self.start_state = self.snapshot() if reseeded or current.outbound else base
+        had_opened = bool(current.opened)
+        self._clear_opened()
+        self.start_state = self.snapshot() if reseeded or current.outbound or had_opened else base
         return self.start_state
 
     def _inject(self, kind: str, key: str, text: str) -> str:
@@ -459,6 +540,80 @@ class World:
         calendar.add_component(vevent)
         calendar.add_missing_timezones()
         return calendar.to_ical().decode("utf-8")
+
+    def _seed_tasks(self) -> None:
+        """The seeded tasks, and no other, in the calendar "Personal"."""
+        client, principal = self._calendar()
+        with contextlib.closing(client):
+            [calendar] = principal.get_calendars()
+            for obj in calendar.search(todo=True, include_completed=True):
+                obj.delete()
+            for task in self._tasks:
+                calendar.add_todo(ical=self._vtodo(task))
+
+    def _vtodo(self, task: dict[str, Any]) -> str:
+        todo = icalendar.Todo()
+        todo.add("UID", task["uid"])
+        todo.add("DTSTAMP", datetime(2029, 5, 1, 8, 0, tzinfo=ZoneInfo("UTC")))
+        todo.add("SUMMARY", task["title"])
+        if task.get("due"):
+            due = task["due"]
+            todo.add("DUE", _local(due) if "T" in str(due) else date.fromisoformat(str(due)))
+        if task.get("done"):
+            todo.add("STATUS", "COMPLETED")
+            todo.add("COMPLETED", datetime(2029, 5, 9, 18, 0, tzinfo=ZoneInfo("UTC")))
+        else:
+            todo.add("STATUS", "NEEDS-ACTION")
+        notes = self._inject("task", task["uid"], task.get("notes") or "")
+        if notes.strip():
+            todo.add("DESCRIPTION", notes.strip())
+        calendar = icalendar.Calendar()
+        calendar.add("PRODID", "-//Hearth bench//seed//EN")
+        calendar.add("VERSION", "2.0")
+        calendar.add_component(todo)
+        return calendar.to_ical().decode("utf-8")
+
+    def _book_url(self) -> str:
+        return f"{self.radicale.url}alex/{BOOK_ID}/"
+
+    def _seed_contacts(self) -> None:
+        """The seeded cards, and no other, in the address book "Contacts" (as a phone writes
+        them: plain WebDAV PUTs of vCards)."""
+        client, _principal = self._calendar()
+        with contextlib.closing(client):
+            listing = client.propfind(self._book_url(), "", 1)
+            for href in listing.tree.iter("{DAV:}href"):
+                if href.text and href.text.endswith(".vcf"):
+                    client.delete(f"{self.radicale.url.rstrip('/')}{href.text}")
+            for contact in self._contacts:
+                response = client.put(
+                    f"{self._book_url()}{contact['uid']}.vcf",
+                    self._vcard(contact),
+                    {"Content-Type": "text/vcard; charset=utf-8"},
+                )
+                if response.status not in (201, 204):
+                    raise RuntimeError(f"the contact {contact['uid']} was refused")
+
+    def _vcard(self, contact: dict[str, Any]) -> str:
+        card = vobject.vCard()
+        card.add("uid").value = contact["uid"]
+        card.add("fn").value = contact["name"]
+        given, _, family = contact["name"].rpartition(" ")
+        card.add("n").value = vobject.vcard.Name(family=family, given=given)
+        for address in contact.get("emails", []):
+            card.add("email").value = address
+        for number in contact.get("phones", []):
+            card.add("tel").value = str(number)
+        organisation = self._inject("contact", contact["uid"], contact.get("organisation") or "")
+        if organisation.strip():
+            card.add("org").value = [" ".join(organisation.split())]
+        if contact.get("note"):
+            card.add("note").value = contact["note"]
+        return str(card.serialize())
+
+    def _clear_opened(self) -> None:
+        if self.opener_log is not None:
+            self.opener_log.write_text("")
 
     @contextlib.contextmanager
     def _imap(self) -> Iterator[IMAPClient]:
@@ -531,6 +686,8 @@ class World:
         if not self._generated:
             statement = (SEED / "sources" / "statement-2029-04.txt").read_text(encoding="utf-8")
             self._generated["finance/statement-2029-04.pdf"] = minimal_pdf(statement)
+            menu = (SEED / "sources" / "menu.txt").read_text(encoding="utf-8")
+            self._generated["recipes/menu.pdf"] = minimal_pdf(menu)
             report = (SEED / "sources" / "q2-report.txt").read_text(encoding="utf-8")
             target = self.root / "q2-report.docx"
             write_docx(target, report)
@@ -582,7 +739,55 @@ class World:
             files,
             self.memories(),
             self.reminders(),
+            self.tasks(),
+            self.contacts(),
+            self.opened(),
         )
+
+    def tasks(self) -> dict[str, TaskView]:
+        """Every task of the calendar, open and done, by UID (read as another app would)."""
+        client, principal = self._calendar()
+        out = {}
+        with contextlib.closing(client):
+            [calendar] = principal.get_calendars()
+            for obj in calendar.search(todo=True, include_completed=True):
+                todo = obj.icalendar_component
+                due = todo.get("DUE")
+                value = due.dt if due is not None else None
+                if isinstance(value, datetime):
+                    shown = _local(value).isoformat(timespec="minutes")[:16]
+                else:
+                    shown = value.isoformat() if value is not None else ""
+                status = str(todo.get("STATUS", "NEEDS-ACTION")).upper()
+                done = todo.get("COMPLETED") is not None or status == "COMPLETED"
+                out[str(todo.get("UID"))] = TaskView(
+                    str(todo.get("SUMMARY", "")), shown, done, str(todo.get("DESCRIPTION", ""))
+                )
+        return out
+
+    def contacts(self) -> dict[str, ContactView]:
+        """Every card of the address book, by file name."""
+        from connectors.contacts.carddav import _cards, _contact
+
+        with connect(self.calendar_account) as client:
+            found = [_contact(card) for card in _cards(client, self.calendar_account)]
+        return {
+            c.contact_id.split("/", 1)[1]: ContactView(
+                c.name,
+                tuple(sorted(e.lower() for e in c.emails)),
+                c.phones,
+                c.organisation or "",
+            )
+            for c in found
+        }
+
+    def opened(self) -> tuple[str, ...]:
+        """What the stub opener was handed (a path inside the folder is shown relative)."""
+        if self.opener_log is None or not self.opener_log.exists():
+            return ()
+        root = str(self.folder) + "/"
+        lines = self.opener_log.read_text(encoding="utf-8").splitlines()
+        return tuple(line[len(root) :] if line.startswith(root) else line for line in lines)
 
     def memories(self) -> tuple[str, ...]:
         from sqlalchemy import select
@@ -662,6 +867,36 @@ def world_time_zone() -> Iterator[None]:
         time.tzset()
 
 
+def _make_address_book(radicale: RadicaleServer) -> None:
+    client = caldav.DAVClient(
+        url=radicale.url, username="alex", password=PASSWORD, timeout=10, enable_rfc6764=False
+    )
+    with contextlib.closing(client):
+        client.principal()  # Radicale makes the user's home on first sign-in
+        response = client.mkcol(f"{radicale.url}alex/{BOOK_ID}/", MAKE_BOOK)
+        if response.status not in (200, 201):
+            raise RuntimeError(f"Radicale made no address book ({response.status})")
+
+
+@contextlib.contextmanager
+def recording_opener(bin_dir: Path, log: Path) -> Iterator[None]:
+    """A stub `xdg-open` (and `open`, macOS's name) first on PATH that appends its argument
+    to `log` and starts nothing: opening things in the benchmark never launches a program.
+    The connector is otherwise real (confinement, the checks for programs, the process)."""
+    bin_dir.mkdir()
+    for name in ("xdg-open", "open"):
+        script = bin_dir / name
+        script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" >> "{log}"\n')
+        script.chmod(0o755)
+    log.write_text("")
+    saved = os.environ.get("PATH", "")
+    os.environ["PATH"] = f"{bin_dir}{os.pathsep}{saved}"
+    try:
+        yield
+    finally:
+        os.environ["PATH"] = saved
+
+
 @contextlib.contextmanager
 def running_world() -> Iterator[World]:
     """Start the servers, seed everything, yield the world, tear it all down."""
@@ -669,11 +904,16 @@ def running_world() -> Iterator[World]:
 
     events = load_yaml("calendar.yaml")
     mail = load_yaml("mail.yaml")
+    tasks = load_yaml("tasks.yaml")
+    contacts = load_yaml("contacts.yaml")
     with contextlib.ExitStack() as stack:
         stack.enter_context(world_time_zone())
         root = Path(tempfile.mkdtemp(prefix="hearth-bench-"))
         stack.callback(shutil.rmtree, root, True)
         radicale = stack.enter_context(running_radicale(root / "radicale", {"alex": PASSWORD}))
+        _make_address_book(radicale)
+        opener_log = root / "opened.log"
+        stack.enter_context(recording_opener(root / "bin", opener_log))
         mail_root = make_root()
         stack.callback(remove_root, mail_root)
         users = {USER: MailUser(USER, PASSWORD)}
@@ -706,8 +946,11 @@ def running_world() -> Iterator[World]:
             data_dir,
             database,
             accounts=accounts,
+            opener_log=opener_log,
             _events=events,
             _mail=mail,
+            _tasks=tasks,
+            _contacts=contacts,
         )
         world.seed_all()
         world.seed_state = world.snapshot()

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer, QUrl, Slot
+from PySide6.QtCore import QEvent, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QBrush,
@@ -53,6 +53,7 @@ _SLOWEST_RENDER_MS = 1000
 @dataclass
 class _Card:
     line: str
+    sources: list[tuple[str, str]] = field(default_factory=list)  # (path, page or heading)
 
 
 @dataclass
@@ -96,6 +97,10 @@ class _Reply(_Entry):
 
 
 class ChatView(QTextBrowser):
+    # A document a search_documents card cites was clicked: the window opens it (off this
+    # thread, through the same checks as opening any file).
+    source_requested = Signal(str)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setOpenLinks(False)
@@ -104,6 +109,7 @@ class ChatView(QTextBrowser):
         self._entries: list[_Entry] = []
         self._reply: _Reply | None = None  # the one streaming now
         self._copies: dict[str, str] = {}
+        self._sources: dict[str, str] = {}  # link key -> a cited document's path
         self._keys = 0
         self._quiet = False
         self._colours = chat_colours(self.palette())
@@ -195,7 +201,7 @@ class ChatView(QTextBrowser):
         if self._reply is None:
             self.begin_reply()
         reply = self._current_reply()
-        reply.parts.append(_Card(line))
+        reply.parts.append(_Card(line, _cited_sources(record)))
         reply.waiting_since = self.clock()  # the model reads the result next
         self._render_reply()
 
@@ -205,6 +211,7 @@ class ChatView(QTextBrowser):
     def clear(self) -> None:
         self._entries.clear()
         self._copies.clear()
+        self._sources.clear()
         self._reply = None
         self._render_timer.stop()
         self._working_timer.stop()
@@ -308,9 +315,29 @@ class ChatView(QTextBrowser):
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
             if isinstance(part, _Card):
                 cursor.insertText(part.line, self._format(colours.note))
+                self._write_sources(cursor, part)
             else:
                 self._write_thinking(cursor, reply, index, part)
         self._write_ending(cursor, reply)
+
+    def _write_sources(self, cursor: QTextCursor, card: _Card) -> None:
+        """The documents a search cited, each a link that opens the file."""
+        for number, (path, where) in enumerate(card.sources):
+            cursor.insertText(
+                "Sources: " if number == 0 else " · ", self._format(self._colours.note)
+            )
+            label = f"{path} ({where})" if where else path
+            cursor.insertText(
+                label, self._link_format(f"{_OWN_SCHEME}:source/{self._source_key(path)}")
+            )
+
+    def _source_key(self, path: str) -> str:
+        key = str(len(self._sources))
+        for known, known_path in self._sources.items():
+            if known_path == path:
+                return known
+        self._sources[key] = path
+        return key
 
     def _write_ending(self, cursor: QTextCursor, reply: _Reply) -> None:
         """The line under a reply: working, a note such as "(stopped)", and Copy reply."""
@@ -438,6 +465,8 @@ class ChatView(QTextBrowser):
             self._dismiss(target)
         elif action == "fold":
             self._toggle_thinking(target)
+        elif action == "source" and target in self._sources:
+            self.source_requested.emit(self._sources[target])
 
     def _dismiss(self, key: str) -> None:
         for entry in self._entries:
@@ -480,3 +509,18 @@ class ChatView(QTextBrowser):
             if isinstance(entry, _Reply):
                 entry.drawn.clear()  # drawn in the old colours
             self._draw(entry)
+
+
+def _cited_sources(record: Any) -> list[tuple[str, str]]:
+    """The (path, page or heading) pairs a successful search_documents call returned."""
+    if record.name != "search_documents" or record.status != "ok":
+        return []
+    result = getattr(record, "result", None)
+    if not isinstance(result, list):
+        return []
+    cited = [
+        (str(item["path"]), str(item.get("where") or ""))
+        for item in result
+        if isinstance(item, dict) and item.get("path")
+    ]
+    return list(dict.fromkeys(cited))

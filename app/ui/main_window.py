@@ -294,6 +294,7 @@ class MainWindow(QMainWindow):
         worker.confirmation_needed.connect(self._on_confirmation_needed)
         worker.activity.connect(self._on_activity)
         worker.permissions.connect(self._on_permissions)
+        self.chat_view.source_requested.connect(worker.open_source)  # a cited document
 
         # Saved conversations: the service sees each tool call before its result is saved, and
         # closes its database in the worker thread as that thread ends.

@@ -367,6 +367,19 @@ class ModelWorker(QObject):
         batcher.flush()
         self.turn_finished.emit(report)
 
+    @Slot(str)
+    def open_source(self, path: str) -> None:
+        """A document the chat cited was clicked: open it with its usual app, through the
+        files connector's confinement and the desktop connector's checks (never a program),
+        here rather than on the GUI thread (both read the disk)."""
+        from connectors.desktop import DesktopError, open_item
+        from connectors.files import FileAccessError, Folders
+
+        try:
+            open_item(Folders(self.folders), path=path)
+        except (DesktopError, FileAccessError) as exc:
+            self.notice.emit(f"{path} could not be opened: {exc}")
+
     @Slot()
     def load_activity(self) -> None:
         """Read the audit log here, off the GUI thread."""

@@ -676,11 +676,14 @@ def _sensitive_names(findings: list[Any]) -> tuple[str, ...]:
 
 
 def _results_answer(records: list[CallRecord]) -> str:
-    """The turn's answer when the model could not put its results into words."""
-    shown = [r for r in records if r.status == "ok"][-1:]
-    if not shown:
+    """The turn's answer when the model could not put its results into words: the fullest
+    result of the turn (the file it read, not a lookup after it that found nothing), the
+    later one on a tie."""
+    done = [r for r in records if r.status == "ok"]
+    if not done:
         return "I could not finish this. Try asking in other words."
-    record = shown[0]
+    previews = [(len(_preview(r.result, 1500)), index, r) for index, r in enumerate(done)]
+    _, _, record = max(previews, key=lambda item: (item[0], item[1]))
     return f"Here is what {record.name} found:\n{_preview(record.result, 1500)}"
 
 

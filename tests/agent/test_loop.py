@@ -804,6 +804,30 @@ def test_a_model_that_cannot_stop_calling_gets_an_honest_answer(tmp_path: Path) 
     assert "<tool_call>" not in conversation.messages[-1].content
 
 
+def test_the_honest_answer_shows_the_fullest_result_not_the_last(tmp_path: Path) -> None:
+    """A 0.5B model read the file, then looked in its memory (nothing there) and stopped
+    writing words: the answer is what the file says, not "nothing remembered"."""
+    (tmp_path / "notes.txt").write_text("Plant tulips in October.\n")
+    (tmp_path / "db").mkdir()
+    database = Database.open(tmp_path / "db")
+    backend = script(
+        call("read_file", path="notes.txt"),
+        call("recall", query="tulips"),
+        call("recall", query="tulips"),
+        call("recall", query="tulips"),
+    )
+    agent = Agent(
+        backend,
+        build_registry(folders=[tmp_path], data=database),
+        context=ContextState(allowed_folders=[str(tmp_path)]),
+    )
+    report = agent.run_turn(Conversation(), "When do I plant tulips? See my notes.")
+    database.close()
+    assert [c.name for c in report.calls] == ["read_file", "recall"]
+    assert report.answer.startswith("Here is what read_file found")
+    assert "October" in report.answer
+
+
 def test_the_same_change_is_never_made_twice_in_a_turn(tmp_path: Path) -> None:
     """A small model set the same reminder four times: an identical change that already ran
     this turn is not run again, and the model is told it is done."""

@@ -134,7 +134,17 @@ def test_find_then_read_a_file_through_the_agent(qwen_coder: LocalModel, tmp_pat
     database = Database.open(tmp_path / "data")
     registry = build_registry(folders=[folder], data=database)
     context = ContextState(allowed_folders=[str(folder)])
-    agent = Agent(qwen_coder, registry, context=context, confirmer=deny_everything, sampling=GREEDY)
+    # Each request gets the tools of its topics, as in the app (`build_agent`): with every
+    # tool of every connector offered at once (35 since issue #24) this 0.5B model found
+    # the file and then answered without reading it.
+    agent = Agent(
+        qwen_coder,
+        registry,
+        context=context,
+        confirmer=deny_everything,
+        sampling=GREEDY,
+        select_tools=True,
+    )
     report = agent.run_turn(
         Conversation(), "Find my planting notes and tell me when to plant the tulips."
     )

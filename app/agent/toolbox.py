@@ -152,18 +152,15 @@ def _add_money_tools(registry: Registry, roots: list[Path]) -> None:
 
     def do_summarise(args: dict[str, Any]) -> ToolResult:
         path, month = str(args.get("path", "")), args.get("month") or None
-        try:
-            spending = summarise_spending(folders, path, month)
-        except FileAccessError as exc:
-            raise ToolFailed(exc.message) from exc
-        except LayoutError as exc:
-            raise ToolFailed(str(exc)) from exc
+        spending = summarise_spending(folders, path, month)
         # Merchant names and references are written by the bank and by whoever paid.
         return ToolResult(
             _plain(spending), trusted=False, source=f"the statements in {path or '.'}"
         )
 
-    _register(registry, "summarise_spending", do_summarise)
+    _register(
+        registry, "summarise_spending", _failing_as(do_summarise, (FileAccessError, LayoutError))
+    )
 
 
 # -- opening things with the desktop's applications ------------------------------------------------
@@ -178,17 +175,11 @@ def _add_opening_tools(registry: Registry, roots: list[Path] | None) -> None:
     folders = Folders(roots) if roots else None
 
     def do_open(args: dict[str, Any]) -> ToolResult:
-        try:
-            opened = open_item(folders, path=args.get("path"), url=args.get("url"))
-        except (DesktopError, FileAccessError) as exc:
-            raise ToolFailed(str(exc)) from exc
+        opened = open_item(folders, path=args.get("path"), url=args.get("url"))
         return ToolResult({"opened": opened.target, "kind": opened.kind})
 
     def do_show(args: dict[str, Any]) -> ToolResult:
-        try:
-            shown = show_folder(folders, str(args.get("path", ""))) if folders else None
-        except (DesktopError, FileAccessError) as exc:
-            raise ToolFailed(str(exc)) from exc
+        shown = show_folder(folders, str(args.get("path", ""))) if folders else None
         if shown is None:
             raise ToolFailed("Hearth has no folders it may use yet. Add one in Settings → Folders.")
         return ToolResult({"shown": shown.target})
@@ -198,11 +189,12 @@ def _add_opening_tools(registry: Registry, roots: list[Path] | None) -> None:
             return f"Open this web address in your browser:\n{args['url']}"
         return f"Open this file with its usual app:\n{args.get('path')}"
 
-    _register(registry, "open_item", do_open, preview)
+    errors = (DesktopError, FileAccessError)
+    _register(registry, "open_item", _failing_as(do_open, errors), preview)
     _register(
         registry,
         "show_folder",
-        do_show,
+        _failing_as(do_show, errors),
         lambda a: f"Show in the file manager: {a.get('path') or 'your first allowed folder'}",
     )
 
@@ -220,15 +212,11 @@ def _add_document_tools(registry: Registry, roots: list[Path], database: Any) ->
     store = DocumentStore(database)
 
     def do_search(args: dict[str, Any]) -> ToolResult:
-        try:
-            folders = Folders(roots)
-        except FileAccessError as exc:
-            raise ToolFailed(exc.message) from exc
-        found = find_passages(store, folders, str(args["query"]))
+        found = find_passages(store, Folders(roots), str(args["query"]))
         source = f"the files {', '.join(found.files)}" if found.files else "the document index"
         return ToolResult(found.content(), trusted=False, source=source)
 
-    _register(registry, "search_documents", do_search)
+    _register(registry, "search_documents", _failing_as(do_search, FileAccessError))
 
 
 # -- web -----------------------------------------------------------------------------------------
@@ -737,7 +725,9 @@ def _add_reminder_tools(registry: Registry, database: Any) -> None:
 
 
 def _failing_as(
-    function: Handler, error: type[Exception], explain: Callable[[Exception], str] = str
+    function: Handler,
+    error: type[Exception] | tuple[type[Exception], ...],
+    explain: Callable[[Exception], str] = str,
 ) -> Handler:
     """The connector's own error becomes a ToolFailed whose message the user and the model
     both see; anything else is a bug and stays one."""

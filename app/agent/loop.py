@@ -520,7 +520,8 @@ class Agent:
         offer = offer_standing(call.name, arguments, verdict, self.context, self.registry.rules())
         # Whose addresses these are, from the user's address books (this worker thread; a
         # book that is down only loses the names). Never a reason to ask less.
-        named = recipient_addresses(arguments) + self._implied_recipients(call.name, arguments)
+        typed = recipient_addresses(arguments)
+        named = typed + self._implied_recipients(call.name, arguments, typed)
         contacts, checked = contact_names(self.registry.contact_lookup, named)
         request = ConfirmationRequest(
             tool=call.name,
@@ -563,14 +564,16 @@ class Agent:
             return answer.answer, None
         return answer.answer, arguments
 
-    def _implied_recipients(self, name: str, arguments: dict[str, Any]) -> list[str]:
+    def _implied_recipients(
+        self, name: str, arguments: dict[str, Any], named: list[str]
+    ) -> list[str]:
         """Whom a call reaches beyond its arguments (a reply: the original's sender), for
         the dialog's names only; a lookup that fails shows none (the call still runs)."""
         find = self.registry.implied_recipients.get(name)
         if find is None:
             return []
         try:
-            return [r for r in find(dict(arguments)) if r not in recipient_addresses(arguments)]
+            return [r for r in find(dict(arguments)) if r not in named]
         except Exception as exc:
             log.info("the recipients of %s could not be read (%s)", name, type(exc).__name__)
             return []

@@ -15,7 +15,8 @@ test: $(VENV)/.test-installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not real_model" -n auto --maxprocesses=4; others=$$?; \
+	$(PY) -m pytest -m real_model && exit $$others
 
 lint: $(VENV)/.test-installed
 	$(PY) -m ruff check .

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import llama_cpp
 import pytest
 from hypothesis import settings
 
@@ -26,6 +28,51 @@ settings.register_profile("clean", database=None)
 load_cpu_backend()
 
 TEST_SETTINGS = RuntimeSettings(n_ctx=2048, n_threads=2, seed=1234)
+
+# Fixtures that load a GGUF model into this process (or hand its path to a child that does).
+MODEL_FIXTURES = frozenset({"smollm2", "smollm2_path", "tiny_qwen35_gguf", "tiny_qwen35_model"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects by marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that uses a model fixture is a `real_model` test. `make test` runs the other
+    tests on every core (pytest-xdist), then the model tests one after another: two llama.cpp
+    thread pools on the same cores spin against each other and both slow down several-fold
+    (a whole run under xdist took longer than without it)."""
+    for item in items:
+        if MODEL_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.real_model)
+
+
+class _ModelLoads:
+    """Counts llama.cpp models created in this process (in any thread) while a test runs, so
+    a test that loads one without saying so (`real_model` or a model fixture) fails instead of
+    quietly running beside another model on the xdist workers."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        original = llama_cpp.Llama.__init__
+
+        def counting_init(llama: llama_cpp.Llama, *args: Any, **kwargs: Any) -> None:
+            self.count += 1
+            original(llama, *args, **kwargs)
+
+        llama_cpp.Llama.__init__ = counting_init  # type: ignore[method-assign]
+
+
+_model_loads = _ModelLoads()
+
+
+@pytest.fixture(autouse=True)
+def _models_only_in_model_tests(request: pytest.FixtureRequest) -> Iterator[None]:
+    before = _model_loads.count
+    yield
+    if _model_loads.count > before and request.node.get_closest_marker("real_model") is None:
+        pytest.fail(
+            "this test loaded a llama.cpp model but is not marked real_model and uses no model "
+            "fixture: mark it, so that `make test` runs it with the model tests, not beside them",
+            pytrace=False,
+        )
 
 
 @pytest.fixture(scope="session")

@@ -22,8 +22,10 @@ python="${PYTHON:-$root/.venv/bin/python}"
 version="$(sed -n 's/.*"llama-cpp-python==\([0-9.]*\)".*/\1/p' "$root/pyproject.toml")"
 [[ -n $version ]] || { echo "llama-cpp-python is not pinned in pyproject.toml" >&2; exit 1; }
 variants=(x64 sse42 sandybridge haswell skylakex icelake alderlake zen4)
+# LLAVA_BUILD=OFF and no `common` library: Hearth loads text models only, and llama_cpp opens
+# libmtmd only for image chat handlers; the two are about 105 of the build's 630 compiles.
 flags=(-DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=OFF -DGGML_BACKEND_DL=ON -DGGML_CPU_ALL_VARIANTS=ON
-       -DLLAMA_CURL=OFF)
+       -DLLAMA_CURL=OFF -DLLAVA_BUILD=OFF)
 key="$version-$(printf '%s\n' "${flags[@]}" "${variants[@]}" | sha256sum | cut -c1-12)"
 if [[ -n ${HEARTH_BUILD_CACHE:-} ]]; then cache="$HEARTH_BUILD_CACHE"
 elif [[ $(id -u) -eq 0 ]]; then cache=/var/cache/hearth-ci
@@ -54,6 +56,10 @@ if [[ ! -f $out/.complete ]]; then
     "$src/CMakeLists.txt"
   grep -q 'llama_cpp_python_install_target(ggml-cpu-${variant})' "$src/CMakeLists.txt" \
     || { echo "could not add the CPU variants to the install rules" >&2; exit 1; }
+  # llama-cpp-python forces llama.cpp's `common` library on (only its image library uses it).
+  sed -Ei 's/^(\s*set\(LLAMA_BUILD_COMMON) ON (CACHE BOOL .* FORCE\))/\1 OFF \2/' "$src/CMakeLists.txt"
+  grep -q 'set(LLAMA_BUILD_COMMON ON' "$src/CMakeLists.txt" \
+    && { echo "could not turn off llama.cpp's common library" >&2; exit 1; }
   started=$(date +%s)
   CMAKE_ARGS="${flags[*]}" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" nice -n 10 \
     "$python" -m pip wheel -q --disable-pip-version-check --no-deps -w "$work/wheel" "$src" >&2

@@ -148,8 +148,8 @@ def test_dialogs_never_touch_the_disk_network_or_keyring_on_the_gui_thread(  # t
     # A turn, then the sidebar: New and a search.
     window.input.setPlainText("Hello!")
     window.send()
-    qtbot.waitUntil(lambda: not window.busy, timeout=WAIT)
     sidebar = window.conversations.sidebar
+    qtbot.waitUntil(lambda: not window.busy and not sidebar.busy, timeout=WAIT)  # New enabled
     qtbot.waitUntil(lambda: not window.conversations.opening, timeout=WAIT)
     sidebar.new_button.click()
     qtbot.waitUntil(lambda: not window.conversations.opening, timeout=WAIT)

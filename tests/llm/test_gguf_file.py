@@ -83,6 +83,7 @@ def test_damaged_header_length(smollm2_path: Path, tmp_path: Path) -> None:
         read_gguf(broken)
 
 
+@pytest.mark.real_model  # llama.cpp is asked to load it
 def test_model_llama_cpp_refuses_gets_a_clear_message(tmp_path: Path) -> None:
     """A well-formed GGUF of an architecture llama.cpp does not know: our header check
     passes, llama.cpp refuses, and the user still gets a message, not a crash."""

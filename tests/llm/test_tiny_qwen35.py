@@ -34,6 +34,8 @@ from tests.fixtures.tiny_qwen35 import (
     write_tiny_qwen35,
 )
 
+pytestmark = pytest.mark.real_model  # a tiny model, but llama.cpp's threads all the same
+
 N_CTX = 2048
 
 TOOLS: list[dict[str, Any]] = [

@@ -565,7 +565,7 @@ class Agent:
         return answer.answer, arguments
 
     def _implied_recipients(
-        self, name: str, arguments: dict[str, Any], named: list[str]
+        self, name: str, arguments: dict[str, Any], typed: list[str]
     ) -> list[str]:
         """Whom a call reaches beyond its arguments (a reply: the original's sender), for
         the dialog's names only; a lookup that fails shows none (the call still runs)."""
@@ -573,7 +573,7 @@ class Agent:
         if find is None:
             return []
         try:
-            return [r for r in find(dict(arguments)) if r not in named]
+            return [r for r in find(dict(arguments)) if r not in typed]
         except Exception as exc:
             log.info("the recipients of %s could not be read (%s)", name, type(exc).__name__)
             return []
@@ -685,9 +685,9 @@ def _results_answer(records: list[CallRecord]) -> str:
     done = [r for r in records if r.status == "ok"]
     if not done:
         return "I could not finish this. Try asking in other words."
-    previews = [(len(_preview(r.result, 1500)), index, r) for index, r in enumerate(done)]
-    _, _, record = max(previews, key=lambda item: (item[0], item[1]))
-    return f"Here is what {record.name} found:\n{_preview(record.result, 1500)}"
+    previews = [(_preview(r.result, 1500), r) for r in done]
+    text, record = max(reversed(previews), key=lambda pair: len(pair[0]))  # ties: the later
+    return f"Here is what {record.name} found:\n{text}"
 
 
 def _nearly_the_same(call: ToolCall, earlier: ToolCall) -> bool:

@@ -9,7 +9,6 @@ dependency): tool schemas are ours and use a plain subset of JSON Schema.
 
 from __future__ import annotations
 
-import ast
 import difflib
 import json
 import math
@@ -19,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from app.llm.literal import load_literal
 from connectors.email_address import is_email_address
 
 __all__ = [
@@ -221,15 +221,11 @@ def _convert_as(text: str, kind: str) -> tuple[bool, Any]:
         return False, None
     if kind in ("object", "array"):
         wanted = dict if kind == "object" else list
-        for loader in (json.loads, ast.literal_eval):
-            try:
-                value = loader(text)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                continue
-            if isinstance(value, wanted):
-                return True, value
-            if kind == "array" and isinstance(value, tuple):
-                return True, list(value)
+        value = load_literal(text)
+        if isinstance(value, wanted):
+            return True, value
+        if kind == "array" and isinstance(value, tuple):
+            return True, list(value)
         return False, None
     return False, None
 

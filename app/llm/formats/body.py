@@ -15,10 +15,11 @@ A scan is asked in one of four modes, because what "the end of the text" means d
 
 from __future__ import annotations
 
-import ast
 import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from app.llm.literal import load_literal
 
 Mode = Literal["open", "candidate", "closed", "eof"]
 Status = Literal["complete", "in_value", "incomplete", "invalid"]
@@ -306,14 +307,8 @@ def _broken_json(body: str, pos: int, mode: Mode, exc: Exception) -> Scan:
 
 
 def _lenient_load(text: str) -> Any:
-    for loader in (json.loads, ast.literal_eval):
-        try:
-            value = loader(text)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            continue
-        if isinstance(value, (dict, list)):
-            return value
-    return None
+    value = load_literal(text)
+    return value if isinstance(value, (dict, list)) else None
 
 
 def _json_state(body: str, pos: int) -> tuple[bool, int]:

@@ -1,33 +1,73 @@
 """Runaway-generation guard: small models sometimes loop ("the the the", or a whole sentence
-again and again). We stop when the recent tokens are one short block repeated."""
+again and again). We stop when the recent output is one short block repeated.
+
+Tokens alone miss loops: the same text can be cut into tokens in many ways, and a model that
+writes "abcabcabc…" may pick "abc", "ab"+"ca", "bc"… as its logits (which differ between
+CPUs) lean, so the tokens never repeat while the text does. The guard therefore watches both
+the tokens and the text they decode to."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 
+def ends_in_a_loop(
+    items: Sequence[object] | str, max_period: int, min_span: int, min_repeats: int
+) -> bool:
+    """Whether `items` ends with a block of up to `max_period` items repeated to cover at
+    least `min_span` items, and at least `min_repeats` times."""
+    count = len(items)
+    for period in range(1, max_period + 1):
+        span = period * max(min_repeats, -(-min_span // period))
+        if span > count:
+            break
+        window = items[count - span :]
+        if window[period:] == window[:-period]:
+            return True
+    return False
+
+
+def _longest_span(max_period: int, min_span: int, min_repeats: int) -> int:
+    return max(p * max(min_repeats, -(-min_span // p)) for p in range(1, max_period + 1))
+
+
 class RepetitionGuard:
-    """Trips when the last tokens consist of a block of up to `max_period` tokens repeated
-    enough times to cover at least `min_span` tokens (and at least `min_repeats` times)."""
+    """Fed each generated token with its text; trips when the last tokens are a block of up to
+    `max_period` tokens repeated over at least `min_span` tokens, or the last text a block of
+    up to `max_text_period` characters repeated over at least `min_text_span` characters
+    (each block at least `min_repeats` times). Checked every `every` tokens."""
 
     def __init__(
-        self, max_period: int = 48, min_span: int = 64, min_repeats: int = 4, every: int = 4
+        self,
+        max_period: int = 48,
+        min_span: int = 64,
+        min_repeats: int = 4,
+        every: int = 4,
+        max_text_period: int = 128,
+        min_text_span: int = 160,
     ) -> None:
         self.max_period = max_period
         self.min_span = min_span
         self.min_repeats = min_repeats
         self.every = every
+        self.max_text_period = max_text_period
+        self.min_text_span = min_text_span
+        self._keep_tokens = _longest_span(max_period, min_span, min_repeats)
+        self._keep_text = _longest_span(max_text_period, min_text_span, min_repeats)
+        self._count = 0
+        self._tokens: list[int] = []
+        self._text = ""
 
-    def tripped(self, tokens: Sequence[int]) -> bool:
-        count = len(tokens)
-        if count < self.min_span or count % self.every:
+    def add(self, token: int, text: str) -> None:
+        self._count += 1
+        self._tokens.append(token)
+        if len(self._tokens) > 2 * self._keep_tokens:
+            del self._tokens[: -self._keep_tokens]
+        self._text = (self._text + text)[-self._keep_text :]
+
+    def tripped(self) -> bool:
+        if self._count % self.every:
             return False
-        for period in range(1, self.max_period + 1):
-            repeats = max(self.min_repeats, -(-self.min_span // period))
-            span = period * repeats
-            if span > count:
-                break
-            window = tokens[count - span :]
-            if window[period:] == window[:-period]:
-                return True
-        return False
+        return ends_in_a_loop(
+            self._tokens, self.max_period, self.min_span, self.min_repeats
+        ) or ends_in_a_loop(self._text, self.max_text_period, self.min_text_span, self.min_repeats)

@@ -340,7 +340,6 @@ class LocalModel:
         if spans.in_call:
             sampler = self._constrained(sampling, grammar_for(CallStart("tag")))
         guard = RepetitionGuard()
-        generated: list[int] = []
         started = time.perf_counter()
         try:
             while True:
@@ -358,7 +357,6 @@ class LocalModel:
                     stats.stop_reason = "end"
                     break
                 stats.generated_tokens += 1
-                generated.append(token)
                 raw = decoder.decode(piece_of(token))
                 step = spans.feed(raw)
                 if step.stop:
@@ -380,7 +378,8 @@ class LocalModel:
                 if step.start is not None:
                     sampler = self._constrained(sampling, grammar_for(step.start))
                 yield raw, step.text
-                if guard.tripped(generated):
+                guard.add(token, raw)
+                if guard.tripped():
                     stats.stop_reason = "repetition"
                     break
             final = decoder.decode(b"", final=True) + spans.finish()

@@ -12,7 +12,6 @@ import pytest
 from app.llm.backend import SamplingSettings, StepRequest, StepResult
 from app.llm.formats import CallSpans, CallStart
 from app.llm.formats.grammar import _at_least, _between
-from app.llm.guards import RepetitionGuard
 from app.llm.runtime import LocalModel
 from app.llm.tools import validate_call
 from tests.llm.toolset import TOOLS
@@ -155,16 +154,6 @@ def test_thinking_budget_forces_the_end_of_reasoning(tiny_qwen35_model: LocalMod
         result.reasoning.encode(), add_bos=False, special=True
     )
     assert len(reasoning_tokens) <= 12 + 4
-
-
-def test_repetition_guard() -> None:
-    guard = RepetitionGuard()
-    looping = [5, 6, 7] * 30
-    assert guard.tripped(looping[:88])
-    varied = list(range(200))
-    assert not guard.tripped(varied)
-    short = [1] * 20  # too short to call a loop
-    assert not guard.tripped(short)
 
 
 @pytest.mark.parametrize("low", [0, 1, 5, 10, 37, 100, 2024])

@@ -58,11 +58,13 @@ class RepetitionGuard:
         self._tokens: list[int] = []
         self._text = ""
 
-    def add(self, token: int, text: str) -> None:
+    def add(self, token: int | None, text: str) -> None:
+        """One generated token and its text (token None: a server that sends only text)."""
         self._count += 1
-        self._tokens.append(token)
-        if len(self._tokens) > 2 * self._keep_tokens:
-            del self._tokens[: -self._keep_tokens]
+        if token is not None:
+            self._tokens.append(token)
+            if len(self._tokens) > 2 * self._keep_tokens:
+                del self._tokens[: -self._keep_tokens]
         self._text = (self._text + text)[-self._keep_text :]
 
     def tripped(self) -> bool:

@@ -44,7 +44,8 @@ from app.llm.formats import (
     runaway_problem,
 )
 from app.llm.formats.events import ReasoningDelta
-from app.llm.runtime import MAX_STRING_CHARS, THINK_OPEN, GenerationError
+from app.llm.guards import RepetitionGuard
+from app.llm.runtime import MAX_STRING_CHARS, RUNAWAY, THINK_OPEN, GenerationError
 from app.llm.special_tokens import neutralise_messages
 from app.llm.tools import (
     CallProblem,
@@ -299,6 +300,7 @@ class RemoteModel:
         if forced_open:
             emit(fmt.call_open, fmt.call_open)
             grammar = grammar_for(CallStart("tag"))
+        guard = RepetitionGuard()
         started = time.perf_counter()
         try:
             while True:
@@ -323,6 +325,10 @@ class RemoteModel:
                             break
                         kept = piece if step.cut is None else piece[: step.cut]
                         emit(kept + step.inject, step.text)
+                        guard.add(None, kept + step.inject)
+                        if guard.tripped():
+                            outcome = "repetition"
+                            break
                         if finish == "length":
                             outcome = "length"
                         # A new request where the grammar changes or thinking was shut.
@@ -333,13 +339,16 @@ class RemoteModel:
                             break
                 if cancel.is_set():
                     continue
+                if outcome == "repetition":
+                    stats.stop_reason = "repetition"
+                    break
                 if outcome != "next":
                     stats.stop_reason = "max_tokens" if outcome == "length" else "end"
                     break
         finally:
             stats.generate_seconds = time.perf_counter() - started
         result.collect(parser.feed(spans.finish()) + parser.finish(), on_event)
-        if spans.in_call and stats.stop_reason == "max_tokens":
+        if spans.in_call and stats.stop_reason in RUNAWAY:
             result.problems[-1:] = [runaway_problem(p) for p in result.problems[-1:]]
         return result
 

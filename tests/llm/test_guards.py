@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 from app.llm.guards import RepetitionGuard, ends_in_a_loop
 
 
-def feed(guard: RepetitionGuard, pieces: list[tuple[int, str]]) -> int | None:
+def feed(guard: RepetitionGuard, pieces: Sequence[tuple[int | None, str]]) -> int | None:
     """The number of tokens after which the guard trips, or None."""
     for count, (token, text) in enumerate(pieces, 1):
         guard.add(token, text)
@@ -71,3 +72,11 @@ def test_loop_detection_matches_its_definition(block: str, repeats: int) -> None
         for span in [period * max(4, -(-30 // period))]
     )
     assert ends_in_a_loop(text, 8, 30, 4) == expected
+
+
+def test_text_alone_is_watched_when_the_tokens_are_unknown() -> None:
+    """A server sends text pieces without token ids: the text check still holds, and pieces
+    with no id never look like a token loop."""
+    assert feed(RepetitionGuard(), [(None, "la ")] * 100) is not None
+    words = [(None, f" w{i}") for i in range(300)]
+    assert feed(RepetitionGuard(), words) is None

@@ -93,6 +93,27 @@ def test_a_constrained_call_parses_and_validates(server: ServerProcess) -> None:
     assert result.text == ""  # whatever the model wrote after the call is never shown
 
 
+def test_a_call_that_repeats_itself_is_stopped_by_the_guard(
+    server: ServerProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's loop inside a call ends there too, not at the token limit, and the model is
+    told why (the local runtime's test, over HTTP: the server sends only text)."""
+    model = connect(server)
+    loop = (
+        'root ::= "\\n{\\"name\\": \\"web_search\\", \\"arguments\\": {\\"query\\": \\"" "abc"{400}'
+    )
+    monkeypatch.setattr(type(model.wire_format), "span_grammar", lambda *_a, **_k: loop)
+    request = ask("Search the web.", tools=[SEARCH])
+    request.tool_choice = "required"
+    request.sampling = SamplingSettings(max_tokens=800)
+    result = model.step(request, lambda _e: None, threading.Event())
+    assert result.stats.stop_reason == "repetition"
+    assert result.stats.generated_tokens < 200 and "abcabc" in result.raw
+    assert result.calls == []
+    [problem] = result.problems
+    assert "repeating" in problem.message
+
+
 def test_the_chat_endpoint_streams_too(server: ServerProcess) -> None:
     model = connect(server)
     model.mode = "chat"  # what vLLM or Ollama get: the server renders the prompt

@@ -21,6 +21,8 @@ def ends_in_a_loop(
         span = period * max(min_repeats, -(-min_span // period))
         if span > count:
             break
+        if items[count - period :] != items[count - 2 * period : count - period]:
+            continue  # the last block is not the one before it: no loop of this period
         window = items[count - span :]
         if window[period:] == window[:-period]:
             return True

@@ -12,7 +12,8 @@ _FAILURES = (ValueError, SyntaxError, TypeError, MemoryError, RecursionError)
 
 
 def load_literal(text: str) -> Any:
-    """The value `text` holds as JSON, else as a Python literal; None when it is neither.
+    """The value `text` holds as JSON, else as a Python literal; None when it is neither (or
+    null: callers want a container and treat both alike).
 
     Python's parser warns on escapes it does not know (`"\\]"`); in model text they are
     ordinary, so the warning is silenced rather than printed into the user's log."""

@@ -11,6 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
+def _span(period: int, min_span: int, min_repeats: int) -> int:
+    """How far back a loop of this period must reach: `min_repeats` blocks, and `min_span`."""
+    return period * max(min_repeats, -(-min_span // period))
+
+
 def ends_in_a_loop(
     items: Sequence[object] | str, max_period: int, min_span: int, min_repeats: int
 ) -> bool:
@@ -18,7 +23,7 @@ def ends_in_a_loop(
     least `min_span` items, and at least `min_repeats` times."""
     count = len(items)
     for period in range(1, max_period + 1):
-        span = period * max(min_repeats, -(-min_span // period))
+        span = _span(period, min_span, min_repeats)
         if span > count:
             break
         if items[count - period :] != items[count - 2 * period : count - period]:
@@ -30,7 +35,7 @@ def ends_in_a_loop(
 
 
 def _longest_span(max_period: int, min_span: int, min_repeats: int) -> int:
-    return max(p * max(min_repeats, -(-min_span // p)) for p in range(1, max_period + 1))
+    return max(_span(p, min_span, min_repeats) for p in range(1, max_period + 1))
 
 
 class RepetitionGuard:

@@ -1,9 +1,11 @@
 """Every branch of the policy gate is exercised by the gate's own tests.
 
 The gate is the security boundary, so a branch no test reaches is a rule nobody has seen
-work (qutebrowser keeps such a list of PERFECT_FILES). This runs the gate's tests again in a
-child process under coverage, with a fixed hypothesis seed so the figure cannot wobble, and
-fails below 100% of lines and branches, naming what was missed.
+work (qutebrowser keeps such a list of PERFECT_FILES). This runs the gate's example tests again
+in a child process under coverage and fails below 100% of lines and branches, naming what was
+missed. The property tests (`property_based`, hundreds of random examples each) are left out:
+every branch must be reached by a test that names its case, so the figure cannot depend on
+which examples were drawn (they took 45 of this check's 54 seconds; the suite runs them anyway).
 """
 
 from __future__ import annotations
@@ -34,18 +36,19 @@ GATE_TESTS = (
 )
 
 
-@pytest.mark.timeout(1500)  # the gate's tests once more, under coverage, on a busy machine
+@pytest.mark.timeout(600)  # the gate's tests once more, under coverage, on a busy machine
 def test_the_gate_is_fully_covered_by_its_tests(tmp_path: Path) -> None:
     pytest.importorskip("pytest_cov", reason="pytest-cov is in the test extra")
     command = [
         sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-        "--hypothesis-seed=0", "--hypothesis-profile=clean", "--no-header", "--cov-branch",
+        "-m", "not property_based", "--hypothesis-seed=0", "--hypothesis-profile=clean",
+        "--no-header", "--cov-branch",
         "--cov-report=term-missing:skip-covered",
         "--cov-fail-under=100", f"--basetemp={tmp_path / 'run'}",
         *(f"--cov={module}" for module in GATE_MODULES), *GATE_TESTS,
     ]  # fmt: skip
     environment = {**os.environ, "COVERAGE_FILE": str(tmp_path / "coverage")}
     run = subprocess.run(
-        command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=1200
+        command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=500
     )
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]

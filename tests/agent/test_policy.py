@@ -769,6 +769,7 @@ def paths(sandbox: dict[str, Path]) -> list[str]:
     return sandbox_paths(sandbox)
 
 
+@pytest.mark.property_based
 def test_monotone_adding_an_argument(sandbox: dict[str, Path], paths: list[str]) -> None:
     @PROPERTY_SETTINGS
     @given(
@@ -789,6 +790,7 @@ def test_monotone_adding_an_argument(sandbox: dict[str, Path], paths: list[str])
     check()
 
 
+@pytest.mark.property_based
 def test_monotone_adding_taint(sandbox: dict[str, Path], paths: list[str]) -> None:
     @PROPERTY_SETTINGS
     @given(call=calls(paths), parts=contexts, source=st.sampled_from(SOURCES))
@@ -805,6 +807,7 @@ def test_monotone_adding_taint(sandbox: dict[str, Path], paths: list[str]) -> No
     check()
 
 
+@pytest.mark.property_based
 def test_monotone_adding_a_finding(sandbox: dict[str, Path], paths: list[str]) -> None:
     @PROPERTY_SETTINGS
     @given(
@@ -833,6 +836,7 @@ def test_monotone_adding_a_finding(sandbox: dict[str, Path], paths: list[str]) -
     check()
 
 
+@pytest.mark.property_based
 def test_model_supplied_approval_changes_nothing(
     sandbox: dict[str, Path], paths: list[str]
 ) -> None:
@@ -856,6 +860,7 @@ def test_model_supplied_approval_changes_nothing(
     check()
 
 
+@pytest.mark.property_based
 def test_standing_permissions_only_lower_within_their_fence(
     sandbox: dict[str, Path], paths: list[str]
 ) -> None:
@@ -895,6 +900,7 @@ def _argument_text(arguments: dict[str, Any]) -> str:
     return " ".join(str(v) for v in arguments.values() if isinstance(v, (str, int)))
 
 
+@pytest.mark.property_based
 def test_monotone_adding_any_label(sandbox: dict[str, Path], paths: list[str]) -> None:
     """Whatever label joins the conversation (an untrusted source, a private read whose text
     may share tokens with the very arguments, a pasted message), no decision goes down."""

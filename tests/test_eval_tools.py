@@ -193,7 +193,7 @@ def test_harness_runs_on_smollm2(smollm2_path: Path, tmp_path: Path) -> None:
             "--max-tokens",
             "48",
             "--threads",
-            "1",  # one thread: llama.cpp slows down badly when CI oversubscribes the cores
+            "2",  # as the suite's own model: `make test` runs the model tests one at a time
             "--json",
             str(out),
         ],

@@ -56,6 +56,12 @@ $(VENV)/.app-installed: pyproject.toml $(VENV)/.llama-installed | $(VENV)/bin/py
 	$(PIP_INSTALL) -e .
 	touch $@
 
+# The installer tools (PyInstaller, pinned) in the same environment; packaging/build.sh also
+# installs them, so this target only lets CI prepare everything before it runs jobs side by side.
+$(VENV)/.package-tools: packaging/requirements.txt | $(VENV)/bin/python
+	$(PY) -m pip install -q -r packaging/requirements.txt
+	touch $@
+
 $(VENV)/.test-installed: pyproject.toml $(VENV)/.llama-installed | $(VENV)/bin/python
 	packaging/linux/system-deps.sh --test
 	$(PIP_INSTALL) -e '.[test]'

@@ -10,7 +10,7 @@ TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n + 1 < 4 ?
 # (mypy re-checks any file whose contents changed).
 MYPY_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hearth/mypy
 
-.PHONY: run test lint package package-test clean-venv
+.PHONY: run test lint environment package package-test clean-venv
 
 run: $(VENV)/.app-installed
 	$(PY) -m app.llm.embedded
@@ -30,8 +30,12 @@ lint: $(VENV)/.test-installed
 	$(PY) -m mypy --cache-dir "$(MYPY_CACHE)"
 
 # Installers: dist/hearth_<version>_amd64.deb and a tarball (README "Packaging").
-package: $(VENV)/.app-installed
+package: $(VENV)/.app-installed $(VENV)/.package-tools
 	packaging/build.sh
+
+# Everything `make test` and `make package` need, without running either: CI sets it up first,
+# then runs the two side by side, so that nothing installs into .venv while tests run.
+environment: $(VENV)/.test-installed $(VENV)/.package-tools
 
 # Builds the .deb and installs it into a clean Debian 12 chroot (root only).
 package-test: package
@@ -56,8 +60,7 @@ $(VENV)/.app-installed: pyproject.toml $(VENV)/.llama-installed | $(VENV)/bin/py
 	$(PIP_INSTALL) -e .
 	touch $@
 
-# The installer tools (PyInstaller, pinned) in the same environment; packaging/build.sh also
-# installs them, so this target only lets CI prepare everything before it runs jobs side by side.
+# The installer tools (PyInstaller, pinned) in the same environment.
 $(VENV)/.package-tools: packaging/requirements.txt | $(VENV)/bin/python
 	$(PY) -m pip install -q -r packaging/requirements.txt
 	touch $@

@@ -21,7 +21,8 @@ export HEARTH_BUILD_CACHE="$cache"
 started=$(date +%s)
 
 packaging/linux/system-deps.sh --package
-"$py" -m pip install -q --disable-pip-version-check -r packaging/requirements.txt
+"$py" -c 'import PyInstaller' 2>/dev/null \
+  || { echo "PyInstaller is missing: run \`make package\` (it installs packaging/requirements.txt)" >&2; exit 1; }
 
 # llama.cpp for any x86-64 CPU (cached: about 20 minutes on two cores the first time).
 if [[ ${HEARTH_LLAMA_LIB:-} == venv ]]; then unset HEARTH_LLAMA_LIB

@@ -163,8 +163,11 @@ def _backend(args: argparse.Namespace, folder: Path) -> ModelBackend:
 
         return ScriptedBackend.from_file(args.script)
     from app.llm.embedded import embedded_model_path
+    from app.llm.prefix_store import PrefixStore
     from app.llm.runtime import LocalModel
 
-    model = LocalModel(args.model or embedded_model_path(folder))
+    model = LocalModel(
+        args.model or embedded_model_path(folder), prefix_store=PrefixStore.default()
+    )
     model.load()
     return model

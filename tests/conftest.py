@@ -16,6 +16,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from app.llm.cpu_backend import load_cpu_backend
 from app.llm.embedded import ensure_embedded_model
+from app.llm.prefix_store import CACHE_DIR_ENV
 from app.llm.runtime import LocalModel, RuntimeSettings
 from tests.secret_service import SecretService, running_secret_service
 
@@ -73,6 +74,22 @@ def _models_only_in_model_tests(request: pytest.FixtureRequest) -> Iterator[None
             "fixture: mark it, so that `make test` runs it with the model tests, not beside them",
             pytrace=False,
         )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The app's cache (stored prompt prefixes) in a folder of this run, shared by its tests
+    and the processes they start, never the user's own ~/.cache. A stored prefix gives the
+    same numbers as computing it, so sharing it changes how long a test takes, not what it
+    sees; the tests that count computed tokens use models without a store."""
+    folder = tmp_path_factory.mktemp("cache")
+    saved = os.environ.get(CACHE_DIR_ENV)
+    os.environ[CACHE_DIR_ENV] = str(folder)
+    yield folder
+    if saved is None:
+        os.environ.pop(CACHE_DIR_ENV, None)
+    else:
+        os.environ[CACHE_DIR_ENV] = saved
 
 
 @pytest.fixture(scope="session")

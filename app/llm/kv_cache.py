@@ -6,16 +6,24 @@ divergence from the cached tokens would cost a full re-prefill. For those we kee
 checkpoints (llama.cpp sequence states) at stable points of the prompt: after the system
 prompt and tool block, and after each user message, and restore the longest one that is a
 prefix of the new prompt.
+
+The first stable point, the end of the system prompt and tool block, is shared by every
+conversation: with a `PrefixStore` its state is also kept on disk for the next process.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import logging
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from app.llm.prefix_store import PrefixStore
+
+log = logging.getLogger(__name__)
 
 MAX_CHECKPOINTS = 4
 
@@ -29,8 +37,12 @@ class Checkpoint:
 class PromptCache:
     """Brings a llama context to a given token prefix as cheaply as possible."""
 
-    def __init__(self, llama: Any) -> None:
+    def __init__(self, llama: Any, store: PrefixStore | None = None, identity: str = "") -> None:
+        """`store` keeps the shared prefix on disk under `identity`: what makes this
+        context's numbers what they are (model file, llama.cpp and its CPU code, settings)."""
         self.llama = llama
+        self.store = store
+        self.identity = identity
         self.checkpoints: list[Checkpoint] = []
         self.needs_checkpoints = bool(
             getattr(llama, "_is_hybrid", False) or getattr(llama, "_is_recurrent", False)
@@ -45,12 +57,17 @@ class PromptCache:
     ) -> int | None:
         """Evaluate `tokens`, reusing what is cached. Returns how many tokens had to be
         computed, or None if cancelled part-way (the context then holds a valid prefix).
+        `boundaries` are stable points worth a checkpoint; the first one ends the prefix
+        every conversation shares, the one a store keeps on disk.
 
         The prompt goes to llama.cpp in whole batches (small chunks would compute the output
         layer, 150k entries wide on Qwen, once per chunk); Stop still ends it at once, through
         llama.cpp's abort callback, checked between the graph's operations."""
         tokens = list(tokens)
         start = self._reuse(tokens)
+        shared = boundaries[0] if boundaries else 0
+        if start < shared < len(tokens) and self._restore_stored(tokens[:shared]):
+            start = shared
         marks = [*sorted({b for b in boundaries if start < b < len(tokens)}), len(tokens)]
         position = start
         with _abortable(self.llama, cancel):
@@ -65,8 +82,8 @@ class PromptCache:
                     self._after_abort()
                     return None
                 position = mark
-                if mark < len(tokens) and self.needs_checkpoints:
-                    self._save(tokens[:mark])
+                if mark < len(tokens) and (self.needs_checkpoints or mark == shared):
+                    self._save(tokens[:mark], keep=mark == shared)
         return len(tokens) - start
 
     def warm(self, tokens: Sequence[int], cancel: threading.Event) -> int | None:
@@ -74,9 +91,11 @@ class PromptCache:
         ahead of time, and checkpoint its end on hybrid models. Returns the tokens computed,
         or None if cancelled."""
         tokens = list(tokens)
+        if common_prefix(self.cached, tokens) < len(tokens) and self._restore_stored(tokens):
+            return 0
         computed = self.evaluate(tokens, cancel)
-        if computed is not None and computed and self.needs_checkpoints:
-            self._save(tokens)
+        if computed is not None and computed:
+            self._save(tokens, keep=True)
         return computed
 
     def append(self, tokens: Sequence[int]) -> None:
@@ -123,17 +142,54 @@ class PromptCache:
                 best = checkpoint
         return best
 
-    def _save(self, tokens: list[int]) -> None:
+    def _restore_stored(self, tokens: list[int]) -> bool:
+        """Bring the context to `tokens` from the store, if it has them."""
+        if self.store is None:
+            return False
+        state = self.store.load(self.identity, tokens)
+        if state is None:
+            return False
+        checkpoint = Checkpoint(tuple(tokens), state)
+        try:
+            self._restore(checkpoint)
+        except RuntimeError:
+            log.warning("llama.cpp refused a stored prompt prefix; computing it")
+            self.store.discard(self.identity, tokens)
+            self.llama.reset()
+            self._clear_memory()
+            return False
+        if self.needs_checkpoints:
+            self._remember(checkpoint)
+        return True
+
+    def _save(self, tokens: list[int], keep: bool = False) -> None:
+        """Checkpoint the context (which holds exactly `tokens`) on a hybrid model, and with
+        `keep` also put it in the store."""
+        key = tuple(tokens)
+        stored = self.store is not None and keep
+        if not stored and (
+            not self.needs_checkpoints or any(c.tokens == key for c in self.checkpoints)
+        ):
+            return
+        checkpoint = Checkpoint(key, self._state())
+        if self.needs_checkpoints:
+            self._remember(checkpoint)
+        if stored and self.store is not None:
+            self.store.save(self.identity, tokens, checkpoint.state)
+
+    def _state(self) -> bytes:
         import llama_cpp
 
-        key = tuple(tokens)
-        if any(c.tokens == key for c in self.checkpoints):
-            return
         ctx = self.llama._ctx.ctx
         size = llama_cpp.llama_state_seq_get_size(ctx, 0)
         buffer = (ctypes.c_uint8 * size)()
         written = llama_cpp.llama_state_seq_get_data(ctx, buffer, size, 0)
-        self.checkpoints.append(Checkpoint(key, bytes(buffer[:written])))
+        return bytes(buffer[:written])
+
+    def _remember(self, checkpoint: Checkpoint) -> None:
+        if any(c.tokens == checkpoint.tokens for c in self.checkpoints):
+            return
+        self.checkpoints.append(checkpoint)
         if len(self.checkpoints) > MAX_CHECKPOINTS:
             # Keep the shortest (system + tools: useful to every conversation) and the newest.
             shortest = min(self.checkpoints, key=lambda c: len(c.tokens))

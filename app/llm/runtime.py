@@ -41,6 +41,7 @@ from app.llm.formats import (
 from app.llm.gguf_file import GGUFInfo, ModelFileError, read_gguf
 from app.llm.guards import RepetitionGuard
 from app.llm.kv_cache import PromptCache, common_prefix
+from app.llm.prefix_store import PrefixStore
 from app.llm.special_tokens import neutralise_messages, special_token_pattern
 from app.llm.tools import ToolSpec
 
@@ -72,9 +73,17 @@ class GenerationError(Exception):
 class LocalModel:
     """One GGUF model loaded in this process. Use it from one thread at a time."""
 
-    def __init__(self, path: Path | str, settings: RuntimeSettings | None = None) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        settings: RuntimeSettings | None = None,
+        prefix_store: PrefixStore | None = None,
+    ) -> None:
+        """`prefix_store` keeps the evaluated system prompt and tool block on disk for the
+        next process (the app and `ask` pass one; a speed measurement must not)."""
         self.path = Path(path)
         self.settings = settings or RuntimeSettings()
+        self.prefix_store = prefix_store
         self.info: GGUFInfo = read_gguf(self.path)  # raises ModelFileError with a clear message
         self._llama: Any = None
         self.template: ChatTemplate | None = None
@@ -133,7 +142,27 @@ class LocalModel:
         if self.template.is_fallback:
             log.warning("%s has no chat template: using the ChatML fallback", self.path.name)
         self._special = special_token_pattern(self._special_texts())
-        self.cache = PromptCache(self._llama)
+        identity = self._state_identity() if self.prefix_store is not None else ""
+        self.cache = PromptCache(self._llama, self.prefix_store, identity)
+
+    def _state_identity(self) -> str:
+        """Everything that changes an evaluated prompt's numbers: a stored prefix is used only
+        by a context that would have computed exactly the same."""
+        import llama_cpp
+
+        stat = self.path.stat()
+        params = self.llama.context_params
+        fields = "n_ctx n_batch n_ubatch n_threads_batch type_k type_v flash_attn_type swa_full"
+        return repr(
+            (
+                str(self.path.resolve()),
+                stat.st_size,
+                stat.st_mtime_ns,
+                llama_cpp.__version__,
+                llama_cpp.llama_print_system_info().decode("utf-8", "replace"),
+                [(name, repr(getattr(params, name, None))) for name in fields.split()],
+            )
+        )
 
     def close(self) -> None:
         if self._llama is not None:

@@ -28,6 +28,7 @@ from app.agent.registry import Registry
 from app.llm.backend import ModelBackend, SamplingSettings
 from app.llm.chat_template import TemplateRenderError
 from app.llm.gguf_file import ModelFileError
+from app.llm.prefix_store import PrefixStore
 from app.llm.runtime import GenerationError, LocalModel, RuntimeSettings
 from app.store.database import Database
 
@@ -142,7 +143,7 @@ class ModelWorker(QObject):
             self._load_script(Path(path))
             return
         try:
-            model = LocalModel(Path(path), self.settings)  # reads and checks the header only
+            model = LocalModel(Path(path), self.settings, PrefixStore.default())  # header only
         except ModelFileError as exc:
             log.warning("model not loaded: %s", exc)
             self._load_failed(_missing_builtin(Path(path)) or exc.user_message())
@@ -180,7 +181,7 @@ class ModelWorker(QObject):
     def _reload(self, path: Path, settings: RuntimeSettings) -> None:
         """The model that worked, back after a new one failed to load."""
         try:
-            model = LocalModel(path, settings)
+            model = LocalModel(path, settings, PrefixStore.default())
             model.load()
         except Exception:
             log.exception("the model in use before could not be loaded again")

@@ -84,6 +84,12 @@ CALENDAR_ID = "personal"
 WINDOW = (datetime(2029, 4, 1, tzinfo=TZ), datetime(2029, 8, 1, tzinfo=TZ))
 SEED_DOMAIN = "seed.hearth"
 BOOK_ID = "contacts"
+CALENDARSERVER = "http://calendarserver.org/ns/"
+GET_CTAG = (
+    '<?xml version="1.0" encoding="utf-8"?>'
+    f'<d:propfind xmlns:d="DAV:" xmlns:cs="{CALENDARSERVER}"><d:prop><cs:getctag/></d:prop>'
+    "</d:propfind>"
+)
 MAKE_BOOK = (
     '<?xml version="1.0"?><d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">'
     "<d:set><d:prop><d:resourcetype><d:collection/><c:addressbook/></d:resourcetype>"
@@ -377,6 +383,8 @@ class World:
     _tasks: list[dict[str, Any]] = field(default_factory=list)
     _contacts: list[dict[str, Any]] = field(default_factory=list)
     _generated: dict[str, bytes] = field(default_factory=dict)
+    # The last reading of the calendars and the address book, with the collections' tags.
+    _dav_reading: tuple[Any, ...] | None = None
 
     # -- accounts the agent uses ----------------------------------------------------------
 
@@ -478,14 +486,17 @@ class World:
             return f"{text.rstrip()}\n\n{injection.text}\n"
         return text
 
-    def _calendar(self) -> Any:
-        client = caldav.DAVClient(
+    def _dav_client(self) -> Any:
+        return caldav.DAVClient(
             url=self.radicale.url,
             username="alex",
             password=PASSWORD,
             timeout=10,
             enable_rfc6764=False,
         )
+
+    def _calendar(self) -> Any:
+        client = self._dav_client()
         return client, client.principal()
 
     def _seed_calendar(self) -> None:
@@ -503,7 +514,7 @@ class World:
         seeded = {event["uid"]: event for event in self._events}
         client, principal = self._calendar()
         with contextlib.closing(client):
-            [calendar] = principal.get_calendars()
+            calendar = principal.calendar(cal_id=CALENDAR_ID)
             for uid in sorted(uids):
                 with contextlib.suppress(caldav.lib.error.NotFoundError):
                     calendar.event_by_uid(uid).delete()
@@ -545,7 +556,7 @@ class World:
         """The seeded tasks, and no other, in the calendar "Personal"."""
         client, principal = self._calendar()
         with contextlib.closing(client):
-            [calendar] = principal.get_calendars()
+            calendar = principal.calendar(cal_id=CALENDAR_ID)
             for obj in calendar.search(todo=True, include_completed=True):
                 obj.delete()
             for task in self._tasks:
@@ -713,18 +724,7 @@ class World:
     # -- snapshot -------------------------------------------------------------------------
 
     def snapshot(self) -> State:
-        events = {
-            e.event_id: EventView(
-                e.title,
-                e.start.isoformat(timespec="minutes"),
-                e.end.isoformat(timespec="minutes"),
-                e.all_day,
-                e.location or "",
-                e.description or "",
-                tuple(sorted(a.lower() for a in e.attendees)),
-            )
-            for e in list_events(self.calendar_account, *WINDOW, tz=TZ)
-        }
+        events, tasks, contacts = self._dav_state()
         with self._imap() as client:
             sent = client.select_folder("Sent", readonly=True)[b"EXISTS"]
         files = {
@@ -739,17 +739,58 @@ class World:
             files,
             self.memories(),
             self.reminders(),
-            self.tasks(),
-            self.contacts(),
+            tasks,
+            contacts,
             self.opened(),
         )
+
+    def _dav_state(
+        self,
+    ) -> tuple[dict[str, EventView], dict[str, TaskView], dict[str, ContactView]]:
+        """Events (through Hearth's own connector), tasks and contacts, read again only when
+        a collection changed: the server's collection tags say so, as they tell any sync
+        client. Expanding the repeating events is most of a snapshot's cost."""
+        tags = self._collection_tags()
+        if self._dav_reading is not None and self._dav_reading[0] == tags:
+            events, tasks, contacts = self._dav_reading[1]
+            return dict(events), dict(tasks), dict(contacts)  # a caller may change its copy
+        events = {
+            e.event_id: EventView(
+                e.title,
+                e.start.isoformat(timespec="minutes"),
+                e.end.isoformat(timespec="minutes"),
+                e.all_day,
+                e.location or "",
+                e.description or "",
+                tuple(sorted(a.lower() for a in e.attendees)),
+            )
+            for e in list_events(self.calendar_account, *WINDOW, tz=TZ)
+        }
+        reading = (events, self.tasks(), self.contacts())
+        self._dav_reading = (tags, reading)
+        return reading
+
+    def _collection_tags(self) -> tuple[tuple[str, str], ...]:
+        """Every collection in the user's home with its tag (CalendarServer's getctag, which
+        the server changes with any change inside): a new calendar shows as a new entry."""
+        client = self._dav_client()
+        with contextlib.closing(client):
+            listing = client.propfind(f"{self.radicale.url}alex/", GET_CTAG, 1)
+        tags = []
+        for response in listing.tree.iter("{DAV:}response"):
+            href = response.findtext("{DAV:}href") or ""
+            tag = response.findtext(f".//{{{CALENDARSERVER}}}getctag")
+            if tag is None and href.rstrip("/") != "/alex":
+                raise RuntimeError(f"Radicale gave no collection tag for {href}")
+            tags.append((href, tag or ""))
+        return tuple(sorted(tags))
 
     def tasks(self) -> dict[str, TaskView]:
         """Every task of the calendar, open and done, by UID (read as another app would)."""
         client, principal = self._calendar()
         out = {}
         with contextlib.closing(client):
-            [calendar] = principal.get_calendars()
+            calendar = principal.calendar(cal_id=CALENDAR_ID)
             for obj in calendar.search(todo=True, include_completed=True):
                 todo = obj.icalendar_component
                 due = todo.get("DUE")

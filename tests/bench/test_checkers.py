@@ -13,7 +13,7 @@ from bench.tasks.catalog import BY_ID, CATEGORIES, TASKS
 from bench.tasks.run import Outcome, failure_kind, run_task
 from bench.tasks.spec import Task, check
 from bench.tasks.systems import HearthSystem, do_nothing, oracle
-from bench.tasks.world import TZ, Change, World, diff
+from bench.tasks.world import PASSWORD, TZ, Change, World, diff
 from connectors.calendar import update_event
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::DeprecationWarning")
@@ -80,6 +80,42 @@ def test_the_checker_reads_the_real_end_state(world: World) -> None:
     assert check(task, diff(start, world.snapshot()), ["Moved."], 2).passed
     world.reset()
     assert world.snapshot() == world.seed_state
+
+
+def test_a_snapshot_reads_the_calendars_again_only_after_a_change(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Snapshots skip the costly calendar reading while the server's collection tags stay the
+    same, and see every change: an event moved on the server, a calendar added."""
+    import caldav
+
+    from bench.tasks import world as world_module
+
+    reads: list[object] = []
+    real_list_events = world_module.list_events
+
+    def counting(*args: object, **kwargs: object) -> object:
+        reads.append(args)
+        return real_list_events(*args, **kwargs)  # type: ignore[arg-type]
+
+    start = world.reset()
+    monkeypatch.setattr(world_module, "list_events", counting)
+    assert world.snapshot() == start and reads == []
+    _move_dentist(world, 14)
+    moved = world.snapshot()
+    assert len(reads) == 1 and moved.events != start.events
+    assert world.snapshot() == moved and len(reads) == 1
+    client = caldav.DAVClient(
+        url=world.radicale.url, username="alex", password=PASSWORD, enable_rfc6764=False
+    )
+    with client:
+        extra = client.principal().make_calendar(name="Work", cal_id="work-extra")
+        try:
+            world.snapshot()
+            assert len(reads) == 2  # a new collection is a change too
+        finally:
+            extra.delete()
+    assert world.reset() == world.seed_state
 
 
 def _failed(task: Task, calls: list[str], answer: str, reasons: list[str], stop: str = "") -> str:

@@ -66,8 +66,11 @@ class PromptCache:
         tokens = list(tokens)
         start = self._reuse(tokens)
         shared = boundaries[0] if boundaries else 0
-        if start < shared < len(tokens) and self._restore_stored(tokens[:shared]):
-            start = shared
+        if start < shared < len(tokens):
+            if self._restore_stored(tokens[:shared]):
+                start = shared
+            elif self.llama.n_tokens < start:  # a refused state left the context empty
+                start = 0
         marks = [*sorted({b for b in boundaries if start < b < len(tokens)}), len(tokens)]
         position = start
         with _abortable(self.llama, cancel):

@@ -48,7 +48,7 @@ class PrefixStore:
     """A few evaluated prefixes on disk, the least recently used dropped first."""
 
     def __init__(
-        self, folder: Path, max_files: int = 8, max_bytes: int = 512 * 1024 * 1024
+        self, folder: Path, max_files: int = 8, max_bytes: int = 256 * 1024 * 1024
     ) -> None:
         self.folder = folder
         self.max_files = max_files

@@ -213,3 +213,43 @@ def test_a_state_llama_cpp_refuses_is_computed_and_replaced(
         second.close()
     [replaced] = _files(store)
     assert replaced.stat().st_size > 4096 + len(MAGIC) + 32
+
+
+@pytest.mark.real_model
+def test_a_refused_state_after_a_partly_shared_prompt_starts_from_nothing(
+    smollm2_path: Path, tmp_path: Path
+) -> None:
+    """The context held part of the new prefix (another system prompt that starts the same)
+    when llama.cpp refused the stored state: everything is computed again, and the answer is
+    the one a cold model gives."""
+    longer = "You are a helpful assistant. Answer in one sentence."
+
+    def other_system(text: str) -> StepRequest:
+        request = _request(text)
+        return StepRequest(
+            [{"role": "system", "content": longer}, *request.messages[1:]],
+            request.tools,
+            request.sampling,
+            tool_choice=request.tool_choice,
+        )
+
+    plain = _fresh(smollm2_path, None)
+    cold = plain.step(other_system("Hello"), lambda _e: None, threading.Event())
+    plain.close()
+
+    store = PrefixStore(tmp_path)
+    first = _fresh(smollm2_path, store)
+    first.step(other_system("Hello"), lambda _e: None, threading.Event())
+    first.close()
+    [path] = _files(store)
+    state = path.read_bytes()[len(MAGIC) + hashlib.sha256().digest_size :][:4096]
+    path.write_bytes(MAGIC + hashlib.sha256(state).digest() + state)
+
+    second = _fresh(smollm2_path, store)
+    try:
+        _step(second, "Hello")  # the shorter system prompt: cached, and stored apart
+        result = second.step(other_system("Hello"), lambda _e: None, threading.Event())
+    finally:
+        second.close()
+    assert result.stats.evaluated_prompt_tokens == result.stats.prompt_tokens
+    assert result.raw == cold.raw

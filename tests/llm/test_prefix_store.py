@@ -137,6 +137,14 @@ def _fresh(
     return model
 
 
+def _cut_short(store: PrefixStore) -> None:
+    """The one stored state cut short, with a matching checksum: only llama.cpp itself can
+    tell that it is wrong."""
+    [path] = _files(store)
+    state = path.read_bytes()[len(MAGIC) + hashlib.sha256().digest_size :][:4096]
+    path.write_bytes(MAGIC + hashlib.sha256(state).digest() + state)
+
+
 def _step(model: LocalModel, text: str) -> StepResult:
     return model.step(_request(text), lambda _event: None, threading.Event())
 
@@ -198,10 +206,7 @@ def test_a_state_llama_cpp_refuses_is_computed_and_replaced(
     first = _fresh(smollm2_path, store)
     computed = first.warm(_request("…"), threading.Event())
     first.close()
-    [path] = _files(store)
-    # Cut short, with a matching checksum: only llama.cpp itself can tell it is wrong.
-    state = path.read_bytes()[len(MAGIC) + hashlib.sha256().digest_size :][:4096]
-    path.write_bytes(MAGIC + hashlib.sha256(state).digest() + state)
+    _cut_short(store)
     second = _fresh(smollm2_path, store)
     try:
         with caplog.at_level(logging.WARNING):
@@ -241,9 +246,7 @@ def test_a_refused_state_after_a_partly_shared_prompt_starts_from_nothing(
     first = _fresh(smollm2_path, store)
     first.step(other_system("Hello"), lambda _e: None, threading.Event())
     first.close()
-    [path] = _files(store)
-    state = path.read_bytes()[len(MAGIC) + hashlib.sha256().digest_size :][:4096]
-    path.write_bytes(MAGIC + hashlib.sha256(state).digest() + state)
+    _cut_short(store)
 
     second = _fresh(smollm2_path, store)
     try:

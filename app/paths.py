@@ -5,15 +5,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from platformdirs import user_data_path
+from platformdirs import user_cache_path, user_data_path
 
 from app import APP_NAME
 
 # Lets tests, the `ask` command and portable installs point the app at another folder.
 DATA_DIR_ENV = "HEARTH_DATA_DIR"
+CACHE_DIR_ENV = "HEARTH_CACHE_DIR"  # likewise for the cache (the tests give each run its own)
 # The data folder's sub-folders, named once for the start-up, the downloader and the Privacy panel.
 MODELS_FOLDER = "models"
 LOGS_FOLDER = "logs"
+PROMPT_PREFIXES_FOLDER = "prompt-prefixes"  # in the cache folder: app/llm/prefix_store.py
 
 
 def data_dir(override: Path | str | None = None, create: bool = True) -> Path:
@@ -30,6 +32,12 @@ def data_dir(override: Path | str | None = None, create: bool = True) -> Path:
     if create:
         path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def cache_dir() -> Path:
+    """The per-user cache folder: copies that only save time, never data (not created here)."""
+    root = os.environ.get(CACHE_DIR_ENV)
+    return Path(root) if root else user_cache_path(APP_NAME, appauthor=False)
 
 
 def models_dir(override: Path | str | None = None) -> Path:

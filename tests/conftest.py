@@ -16,8 +16,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from app.llm.cpu_backend import load_cpu_backend
 from app.llm.embedded import ensure_embedded_model
-from app.llm.prefix_store import CACHE_DIR_ENV
 from app.llm.runtime import LocalModel, RuntimeSettings
+from app.paths import CACHE_DIR_ENV
 from tests.secret_service import SecretService, running_secret_service
 
 # "clean": what a fresh clone sees, with no examples replayed from a local .hypothesis folder

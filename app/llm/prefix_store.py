@@ -24,14 +24,10 @@ from array import array
 from collections.abc import Sequence
 from pathlib import Path
 
-from platformdirs import user_cache_path
-
-from app import APP_NAME
+from app.paths import PROMPT_PREFIXES_FOLDER, cache_dir
 
 log = logging.getLogger(__name__)
 
-CACHE_DIR_ENV = "HEARTH_CACHE_DIR"  # tests and portable installs point the cache elsewhere
-FOLDER = "prompt-prefixes"
 SUFFIX = ".kv"
 MAGIC = b"HEARTH-PREFIX-1\n"
 DIGEST = hashlib.sha256().digest_size
@@ -39,9 +35,7 @@ DIGEST = hashlib.sha256().digest_size
 
 def default_folder() -> Path:
     """The per-user cache folder (never the data folder: this is only ever a copy)."""
-    root = os.environ.get(CACHE_DIR_ENV)
-    base = Path(root) if root else user_cache_path(APP_NAME, appauthor=False)
-    return base / FOLDER
+    return cache_dir() / PROMPT_PREFIXES_FOLDER
 
 
 class PrefixStore:

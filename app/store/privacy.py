@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.paths import LOGS_FOLDER, MODELS_FOLDER
+from app.paths import LOGS_FOLDER, MODELS_FOLDER, PROMPT_PREFIXES_FOLDER, cache_dir
 from app.store.database import FILENAME, Database
 
 # What "delete all" removes. Messages go with their conversations (ON DELETE CASCADE); the
@@ -32,10 +32,17 @@ class StoragePlaces:
     database: Path
     logs: Path
     models: Path
+    prompt_cache: Path  # outside the data folder: the per-user cache
 
     @classmethod
     def of(cls, data_dir: Path) -> StoragePlaces:
-        return cls(data_dir, data_dir / FILENAME, data_dir / LOGS_FOLDER, data_dir / MODELS_FOLDER)
+        return cls(
+            data_dir,
+            data_dir / FILENAME,
+            data_dir / LOGS_FOLDER,
+            data_dir / MODELS_FOLDER,
+            cache_dir() / PROMPT_PREFIXES_FOLDER,
+        )
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,9 @@ def describe(places: StoragePlaces) -> str:
         f"<li><b>Models</b> you downloaded: in {path(places.models)}.</li>"
         f"<li><b>Passwords</b> of your mail and calendar accounts are only in your system's "
         f"keyring, never in these files.</li></ul>"
+        f"<p>Besides, a <b>cache</b> in {path(places.prompt_cache)} keeps the model's state "
+        f"after its instructions and tool descriptions (no conversation, memory or account), "
+        f"so that the first reply comes sooner; deleting it loses nothing else.</p>"
         f"<p>Hearth sends no telemetry and no usage data. Something leaves this computer only "
         f"when a tool you approved sends it (an email, a web search, a calendar change).</p>"
     )

@@ -5,6 +5,7 @@ in the window). The store work runs in the store thread, never in the GUI thread
 from __future__ import annotations
 
 import json
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -144,7 +145,8 @@ def test_privacy_panel_explains_and_deletes_for_real(
     dialog = window.data_panels.privacy_dialog
     assert dialog is not None
     text = dialog.text.text()
-    for expected in (str(data), "hearth.db", "logs", "models", "keyring", "no telemetry"):
+    cache = str(Path(os.environ["HEARTH_CACHE_DIR"]) / "prompt-prefixes")
+    for expected in (str(data), "hearth.db", "logs", "models", "keyring", "no telemetry", cache):
         assert expected in text, expected
 
     # It asks first; "No" changes nothing.

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from app.llm.backend import SamplingSettings, StepRequest, StepResult
-from app.llm.prefix_store import CACHE_DIR_ENV, FOLDER, MAGIC, SUFFIX, PrefixStore, default_folder
+from app.llm.prefix_store import MAGIC, SUFFIX, PrefixStore, default_folder
 from app.llm.runtime import LocalModel, RuntimeSettings
+from app.paths import CACHE_DIR_ENV, PROMPT_PREFIXES_FOLDER
 from tests.llm.toolset import TOOLS
 
 STATE = bytes(range(256)) * 64
@@ -102,10 +103,10 @@ def test_the_cache_is_the_users_cache_folder_unless_told(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
-    assert default_folder() == tmp_path / FOLDER
+    assert default_folder() == tmp_path / PROMPT_PREFIXES_FOLDER
     monkeypatch.delenv(CACHE_DIR_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert default_folder() == tmp_path / "xdg" / "Hearth" / FOLDER
+    assert default_folder() == tmp_path / "xdg" / "Hearth" / PROMPT_PREFIXES_FOLDER
 
 
 # -- real models: the next process starts where the last one left off --------------------

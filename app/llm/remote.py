@@ -412,10 +412,17 @@ class RemoteModel:
                 body["tool_choice"] = {"type": "function", "function": {"name": tools[0].name}}
         pending: dict[int, dict[str, str]] = {}
         stats = result.stats
+        # The server generates, so only the stream can be watched: a loop in the text or in a
+        # call's arguments closes it (and the server stops) instead of running to the limit.
+        guard = RepetitionGuard()
         started = time.perf_counter()
         finish = ""
+        stream = self._stream(self.endpoint.api + "/chat/completions", body, cancel)
         try:
-            for chunk in self._stream(self.endpoint.api + "/chat/completions", body, cancel):
+            for chunk in stream:
+                if guard.tripped():
+                    finish = "repetition"
+                    break
                 for choice in chunk.get("choices") or []:
                     delta = choice.get("delta") or {}
                     reasoning = delta.get("reasoning_content") or delta.get("reasoning")
@@ -425,6 +432,7 @@ class RemoteModel:
                     if isinstance(content, str) and content:
                         stats.generated_tokens += 1
                         result.raw += content
+                        guard.add(None, content)
                         # Calls the server left in the text, in any form a model writes them.
                         result.collect(parser.feed(spans.feed_uncut(content).text), on_event)
                     for entry in delta.get("tool_calls") or []:
@@ -443,9 +451,12 @@ class RemoteModel:
                             slot["arguments"] = json.dumps(arguments)
                         elif isinstance(arguments, str):
                             slot["arguments"] += arguments
+                            guard.add(None, arguments)
                     finish = choice.get("finish_reason") or finish
         finally:
+            stream.close()  # early: the server stops generating
             stats.generate_seconds = time.perf_counter() - started
+        cut = spans.in_call  # a call in the text was still being written
         result.collect(parser.feed(spans.finish()) + parser.finish(), on_event)
         for index in sorted(pending):
             call, problem = _structured_call(pending[index], specs)
@@ -453,10 +464,15 @@ class RemoteModel:
                 result.calls.append(call)
             if problem is not None:
                 result.problems.append(problem)
+            cut = problem is not None and index == max(pending)  # the one written last
         if cancel.is_set():
             stats.stop_reason = "cancelled"
+        elif finish in ("repetition", "length"):
+            stats.stop_reason = "repetition" if finish == "repetition" else "max_tokens"
+            if cut:  # the call never ended: say why, so that its one repair is shorter
+                result.problems[-1:] = [runaway_problem(p) for p in result.problems[-1:]]
         else:
-            stats.stop_reason = "max_tokens" if finish == "length" else "end"
+            stats.stop_reason = "end"
         return result
 
     # -- HTTP --------------------------------------------------------------------------------
@@ -603,7 +619,7 @@ class RemoteModel:
 
     def _stream(
         self, path: str, body: Mapping[str, Any], cancel: threading.Event
-    ) -> Iterator[dict[str, Any]]:
+    ) -> Generator[dict[str, Any], None, None]:
         """The JSON events of one streamed request; closing the iterator closes the socket."""
         if cancel.is_set():
             return

@@ -67,10 +67,9 @@ class PromptCache:
         start = self._reuse(tokens)
         shared = boundaries[0] if boundaries else 0
         if start < shared < len(tokens):
-            if self._restore_stored(tokens[:shared]):
-                start = shared
-            elif self.llama.n_tokens < start:  # a refused state left the context empty
-                start = 0
+            restored = self._restore_stored(tokens[:shared])
+            # A state llama.cpp refused leaves the context empty: start from what it holds.
+            start = shared if restored else min(start, self.llama.n_tokens)
         marks = [*sorted({b for b in boundaries if start < b < len(tokens)}), len(tokens)]
         position = start
         with _abortable(self.llama, cancel):
@@ -169,16 +168,15 @@ class PromptCache:
         """Checkpoint the context (which holds exactly `tokens`) on a hybrid model, and with
         `keep` also put it in the store."""
         key = tuple(tokens)
-        stored = self.store is not None and keep
-        if not stored and (
-            not self.needs_checkpoints or any(c.tokens == key for c in self.checkpoints)
-        ):
-            return
+        store = self.store if keep else None
+        remember = self.needs_checkpoints and all(c.tokens != key for c in self.checkpoints)
+        if not remember and store is None:
+            return  # nothing to do: skip copying the state out of llama.cpp
         checkpoint = Checkpoint(key, self._state())
-        if self.needs_checkpoints:
+        if remember:
             self._remember(checkpoint)
-        if stored and self.store is not None:
-            self.store.save(self.identity, tokens, checkpoint.state)
+        if store is not None:
+            store.save(self.identity, tokens, checkpoint.state)
 
     def _state(self) -> bytes:
         import llama_cpp

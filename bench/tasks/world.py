@@ -85,11 +85,6 @@ WINDOW = (datetime(2029, 4, 1, tzinfo=TZ), datetime(2029, 8, 1, tzinfo=TZ))
 SEED_DOMAIN = "seed.hearth"
 BOOK_ID = "contacts"
 CALENDARSERVER = "http://calendarserver.org/ns/"
-GET_CTAG = (
-    '<?xml version="1.0" encoding="utf-8"?>'
-    f'<d:propfind xmlns:d="DAV:" xmlns:cs="{CALENDARSERVER}"><d:prop><cs:getctag/></d:prop>'
-    "</d:propfind>"
-)
 MAKE_BOOK = (
     '<?xml version="1.0"?><d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">'
     "<d:set><d:prop><d:resourcetype><d:collection/><c:addressbook/></d:resourcetype>"
@@ -773,11 +768,15 @@ class World:
     def _collection_tags(self) -> tuple[tuple[str, str], ...]:
         """Every collection in the user's home with its tag (CalendarServer's getctag, which
         the server changes with any change inside): a new calendar shows as a new entry."""
+        from connectors.contacts.carddav import _propfind
+
         client = self._dav_client()
         with contextlib.closing(client):
-            listing = client.propfind(f"{self.radicale.url}alex/", GET_CTAG, 1)
+            tree = _propfind(
+                client, f"{self.radicale.url}alex/", f'<s:getctag xmlns:s="{CALENDARSERVER}"/>', 1
+            )
         tags = []
-        for response in listing.tree.iter("{DAV:}response"):
+        for response in tree.iter("{DAV:}response"):
             href = response.findtext("{DAV:}href") or ""
             tag = response.findtext(f".//{{{CALENDARSERVER}}}getctag")
             if tag is None and href.rstrip("/") != "/alex":

@@ -2,16 +2,16 @@
 
 Used by test_atspi_confirm.py in a child process under Xvfb, with the accessibility bridge on:
     python -m tests.gui.confirm_dialog_app
-The dialog opens once the event loop runs (so its announcement is sent to whoever listens).
-A line "edit" on standard input edits the file's name and shows the edit's preview; the
-program ends when its standard input closes.
+A line "show" on standard input opens the dialog (the reader sends it once the app is on the
+accessibility bus, so the opening announcement has someone to reach); a line "edit" edits the
+file's name and shows the edit's preview; the program ends when its standard input closes.
 """
 
 from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QSocketNotifier, QTimer
+from PySide6.QtCore import QSocketNotifier
 from PySide6.QtWidgets import QApplication, QLineEdit
 
 from app.agent.confirm import ConfirmationRequest
@@ -35,13 +35,14 @@ REQUEST = ConfirmationRequest(
 def main() -> int:
     app = QApplication(sys.argv[:1])
     dialog = ConfirmDialog(REQUEST)
-    QTimer.singleShot(0, dialog.show)
     stdin = QSocketNotifier(sys.stdin.fileno(), QSocketNotifier.Type.Read)
 
     def command() -> None:
         line = sys.stdin.readline()
         if not line:  # closed: the reader is done
             app.quit()
+        elif line.strip() == "show":
+            dialog.show()
         elif line.strip() == "edit":
             dialog.edit_button.click()
             path = dialog.fields["path"]

@@ -61,16 +61,16 @@ def test_the_least_recently_used_go_first(tmp_path: Path) -> None:
     store = PrefixStore(tmp_path, max_files=3, max_bytes=10 * len(STATE))
     for n in range(3):
         store.save("m", [n], STATE)
-        time.sleep(0.01)  # distinct modification times
+        time.sleep(0.05)  # distinct modification times, even on a 100 Hz coarse clock
     assert store.load("m", [0]) == STATE  # used now: the newest
-    time.sleep(0.01)
+    time.sleep(0.05)
     store.save("m", [3], STATE)
     assert [store.load("m", [n]) is not None for n in range(4)] == [True, False, True, True]
     # A size limit too: 2.5 states' worth keeps the two newest.
     small = PrefixStore(tmp_path / "small", max_files=8, max_bytes=int(2.5 * len(STATE)) + 200)
     for n in range(4):
         small.save("m", [n], STATE)
-        time.sleep(0.01)
+        time.sleep(0.05)
     assert [small.load("m", [n]) is not None for n in range(4)] == [False, False, True, True]
     # A state larger than half the limit is not kept at all.
     PrefixStore(tmp_path / "tiny", max_bytes=len(STATE)).save("m", [0], STATE)

@@ -21,11 +21,16 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="xd
 
 @pytest.fixture
 def opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The file the stub opener appends its argument to."""
+    """The file the stub opener adds its argument to. It is renamed into place whole after each
+    call, so a test that waits for it to exist never reads it half written."""
     bin_dir, log = tmp_path / "bin", tmp_path / "opened.log"
     bin_dir.mkdir()
     opener = bin_dir / "xdg-open"
-    opener.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" >> "{log}"\n')
+    opener.write_text(
+        "#!/bin/sh\n"
+        f'printf "%s\\n" "$@" >> "{log}.part"\n'
+        f'cp "{log}.part" "{log}.new" && mv "{log}.new" "{log}"\n'
+    )
     opener.chmod(opener.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
     return log

@@ -64,11 +64,13 @@ def main(argv: list[str] | None = None) -> int:
     model = args.script or args.model or choice.saved_file() or embedded_model_path(folder)
     from PySide6.QtWidgets import QApplication
 
+    from app.ui.gui_thread_gc import collect_on_gui_thread
     from app.ui.main_window import MainWindow
     from app.ui.window_state import saved_geometry
 
     qt_app = QApplication(sys.argv[:1])
     qt_app.setApplicationName(APP_NAME)
+    collect_on_gui_thread(qt_app)  # Qt objects must never be freed on a worker thread
     folders = [path.expanduser().resolve() for path in args.allow_folder]
     remote = choice.backend == "remote" and not (args.model or args.script)
     window = MainWindow(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -74,6 +75,27 @@ def _models_only_in_model_tests(request: pytest.FixtureRequest) -> Iterator[None
             "fixture: mark it, so that `make test` runs it with the model tests, not beside them",
             pytrace=False,
         )
+
+
+@pytest.fixture(autouse=True)
+def _qt_garbage_on_the_gui_thread(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A Qt test collects cycles on the GUI thread only, as the app does (app/ui/gui_thread_gc.py),
+    and what it left behind is collected there once its widgets are closed, so no later test's
+    worker thread frees a Qt object (Qt may abort the process when that happens)."""
+    if not {"qtbot", "qapp"} & set(request.fixturenames):
+        yield
+        return
+    from app.ui.gui_thread_gc import GuiThreadCollector
+
+    request.getfixturevalue("qapp")
+    gc.collect()
+    collector = GuiThreadCollector()
+    collector.start()
+    try:
+        yield  # set up before qtbot, so torn down after it has closed the test's widgets
+    finally:
+        collector.stop()
+        gc.collect()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -113,7 +113,7 @@ def test_calendar_account_test_save_use_remove(
     window.accounts_service.tested.connect(
         lambda *_: threads.append(QThread.currentThread()), Qt.ConnectionType.DirectConnection
     )
-    qtbot.waitUntil(lambda: dialog.add_calendar.isEnabled(), timeout=5_000)
+    qtbot.waitUntil(lambda: dialog.add_calendar.isEnabled(), timeout=30_000)
     dialog.add_calendar.click()
     editor = dialog.editor
     assert editor is not None and editor.kind == "calendar"
@@ -185,7 +185,7 @@ def test_mail_preset_and_a_clear_failure(
     """Gmail fills the servers and asks for an app password; a closed port fails plainly."""
     window = open_window(qtbot, tmp_path, ["Hello."])
     dialog = open_accounts(qtbot, window)
-    qtbot.waitUntil(lambda: dialog.add_mail.isEnabled(), timeout=5_000)
+    qtbot.waitUntil(lambda: dialog.add_mail.isEnabled(), timeout=30_000)
     dialog.add_mail.click()
     editor = dialog.editor
     assert editor is not None

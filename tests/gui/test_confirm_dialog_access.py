@@ -174,7 +174,7 @@ def test_enter_in_an_edit_field_shows_the_new_preview_and_never_denies(
     path.setText("summary.txt")
     assert not dialog.allow_button.isEnabled()  # the preview does not show the edit yet
     qtbot.keyClick(path, Qt.Key.Key_Return)
-    qtbot.waitUntil(dialog.allow_button.isEnabled, timeout=5_000)
+    qtbot.waitUntil(dialog.allow_button.isEnabled, timeout=30_000)
     preview = dialog.preview.toPlainText()
     assert preview.startswith("Create summary.txt") and "+new line" in preview
     assert dialog.heading.text() == "Replace the text of summary.txt"
@@ -191,7 +191,7 @@ def test_undoing_the_edit_shows_the_proposal_again(qtbot, tmp_path: Path) -> Non
     qtbot.keyClick(dialog.edit_button, Qt.Key.Key_Space)
     dialog.fields["path"].setText("other.txt")
     qtbot.keyClick(dialog.fields["path"], Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: "other.txt" in dialog.preview.toPlainText(), timeout=5_000)
+    qtbot.waitUntil(lambda: "other.txt" in dialog.preview.toPlainText(), timeout=30_000)
     qtbot.mouseClick(dialog.edit_button, Qt.MouseButton.LeftButton)  # Undo edits
     assert not dialog.editing and dialog.fields["path"].text() == "notes.txt"
     assert dialog.preview.toPlainText().startswith("Replace notes.txt")

@@ -60,6 +60,7 @@ from connectors.calendar import (
 )
 from connectors.calendar.client import connect
 from connectors.calendar.tasks import make_task_id
+from connectors.contacts.carddav import propfind
 from connectors.mail import MailAccount
 from tests.connectors.mail_servers import (
     Dovecot,
@@ -768,11 +769,9 @@ class World:
     def _collection_tags(self) -> tuple[tuple[str, str], ...]:
         """Every collection in the user's home with its tag (CalendarServer's getctag, which
         the server changes with any change inside): a new calendar shows as a new entry."""
-        from connectors.contacts.carddav import _propfind
-
         client = self._dav_client()
         with contextlib.closing(client):
-            tree = _propfind(
+            tree = propfind(
                 client, f"{self.radicale.url}alex/", f'<s:getctag xmlns:s="{CALENDARSERVER}"/>', 1
             )
         tags = []

@@ -63,7 +63,8 @@ def _fail(text: str, reason: CalendarErrorReason = CalendarErrorReason.INVALID_I
 # --------------------------------------------------------------------------------------------
 
 
-def _propfind(client: Any, url: str, props: str, depth: int) -> Any:
+def propfind(client: Any, url: str, props: str, depth: int) -> Any:
+    """One PROPFIND of `props` (XML elements) at `url`, its status checked: the parsed tree."""
     body = (
         f'<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:c="{CARD}">'
         f"<d:prop>{props}</d:prop></d:propfind>"
@@ -87,7 +88,7 @@ def _books(client: Any, account: CalendarAccount) -> list[tuple[str, str, str]]:
     base = account.url.strip()
     principal = (
         _href(
-            _propfind(client, base, "<d:current-user-principal/>", 0),
+            propfind(client, base, "<d:current-user-principal/>", 0),
             "d:current-user-principal",
             base,
         )
@@ -95,13 +96,13 @@ def _books(client: Any, account: CalendarAccount) -> list[tuple[str, str, str]]:
     )
     home = (
         _href(
-            _propfind(client, principal, "<c:addressbook-home-set/>", 0),
+            propfind(client, principal, "<c:addressbook-home-set/>", 0),
             "c:addressbook-home-set",
             base,
         )
         or principal
     )
-    tree = _propfind(client, home, "<d:resourcetype/><d:displayname/>", 1)
+    tree = propfind(client, home, "<d:resourcetype/><d:displayname/>", 1)
     books = []
     for response in tree.findall("d:response", _NS):
         if response.find(".//d:resourcetype/c:addressbook", _NS) is None:

@@ -669,7 +669,9 @@ def test_unreachable_fast(dovecot: Dovecot, smtp: SmtpServer) -> None:
         list_emails(alice)
     with pytest.raises(MailError) as smtp_error:
         send_email(alice, [BOB], "x", "y")
-    assert time.monotonic() - started < 1
+    # A refused connection fails at once, not after the account's 20 s timeout or a retry;
+    # the bound leaves room for a machine starved of CPU.
+    assert time.monotonic() - started < 5
     assert imap_error.value.reason == smtp_error.value.reason == "unreachable"
     assert ALICE in imap_error.value.message and str(closed) in imap_error.value.message
     assert "SMTP" in smtp_error.value.message

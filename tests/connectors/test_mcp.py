@@ -331,7 +331,8 @@ def test_cancel_from_another_thread_stops_a_call_quickly(shared: McpConnection) 
     thread.join(10)
     assert isinstance(box.get("error"), McpError)
     assert "was stopped" in str(box["error"])
-    assert box["finished_at"] - cancelled_at < 1.0
+    # The call would run 60 s; the bound leaves room for a machine starved of CPU.
+    assert box["finished_at"] - cancelled_at < 5.0
     wait_for(lambda: slow_running(shared) == 0, 10, "the server to cancel `slow`")
     assert shared.call("echo", {"text": "after cancel"}).text == "after cancel"
 
@@ -342,7 +343,7 @@ def test_cancel_set_before_the_call_stops_it_at_once(shared: McpConnection) -> N
     began = time.monotonic()
     with pytest.raises(McpError, match="was stopped"):
         shared.call("slow", {"seconds": 60}, cancel=cancel)
-    assert time.monotonic() - began < 1.0
+    assert time.monotonic() - began < 5.0  # not the 60 s of the call
     wait_for(lambda: slow_running(shared) == 0, 10, "no slow call to be left running")
 
 
@@ -601,7 +602,8 @@ def test_http_timeout_and_cancel_keep_the_connection_usable(http_server: HttpSer
         cancel.set()
         thread.join(10)
         assert "was stopped" in str(box.get("error"))
-        assert box["finished_at"] - cancelled_at < 1.0
+        # The call would run 60 s; the bound leaves room for a machine starved of CPU.
+        assert box["finished_at"] - cancelled_at < 5.0
         wait_for(lambda: slow_running(connection) == 0, 10, "the server to cancel `slow`")
         assert connection.call("echo", {"text": "still"}).text == "still"
         assert connection.state == "running"

@@ -518,7 +518,8 @@ def test_a_hanging_dns_lookup_is_bounded_by_the_time_limit() -> None:
         WebErrorKind.TIMEOUT,
         lambda: read_webpage("http://slow-dns.test/", timeout=0.3, resolver=hang),
     )
-    assert time.monotonic() - started < 1.5
+    # Well under the 3 s the lookup hangs, with room for a machine starved of CPU.
+    assert time.monotonic() - started < 2.5
 
 
 # --------------------------------------------------------------------------------------------

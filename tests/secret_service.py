@@ -14,11 +14,13 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import keyring
+import secretstorage
+from jeepney.io.blocking import DBusConnection
 from keyring.backends.SecretService import Keyring as SecretServiceKeyring
 
 REQUIRED = ("dbus-daemon", "gnome-keyring-daemon")
@@ -61,6 +63,16 @@ def _stop(process: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
+    for stream in (process.stdin, process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
+
+
+def _probe(connection: DBusConnection) -> None:
+    """Store and delete a password in the default collection: raises until the keyring serves."""
+    collection = secretstorage.get_default_collection(connection)
+    item = collection.create_item("probe", {"hearth-test-probe": "probe"}, b"probe", replace=True)
+    item.delete()
 
 
 @contextmanager
@@ -104,23 +116,27 @@ def running_secret_service() -> Iterator[SecretService]:
             raise RuntimeError("dbus-daemon did not start")
         env["DBUS_SESSION_BUS_ADDRESS"] = address
         child_env["DBUS_SESSION_BUS_ADDRESS"] = address
-        daemon = subprocess.Popen(
-            ["gnome-keyring-daemon", "--foreground", "--unlock", "--components=secrets"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=(root / "gnome-keyring.log").open("wb"),
-            env=child_env,
-        )
+        with (root / "gnome-keyring.log").open("wb") as log:  # the child keeps its own copy
+            daemon = subprocess.Popen(
+                ["gnome-keyring-daemon", "--foreground", "--unlock", "--components=secrets"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                env=child_env,
+            )
         assert daemon.stdin is not None
         daemon.stdin.write(b"throwaway-unlock-password")
         daemon.stdin.close()
         os.environ.update(env)
         backend = SecretServiceKeyring()
         deadline = time.monotonic() + 15
-        while True:  # ready when a probe round-trips through the default collection
+        # Ready when a probe round-trips through the default collection. Not through `backend`:
+        # keyring leaves its D-Bus connection open when the service is not there yet, and each
+        # leaked socket would warn later, in whichever test the garbage collector runs.
+        while True:
             try:
-                backend.set_password("hearth-test-probe", "probe", "probe")
-                backend.delete_password("hearth-test-probe", "probe")
+                with closing(secretstorage.dbus_init()) as connection:
+                    _probe(connection)
                 break
             except Exception as exc:
                 if daemon.poll() is not None or time.monotonic() > deadline:

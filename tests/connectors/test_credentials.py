@@ -3,7 +3,9 @@ every backend that would keep them in plain text or nowhere."""
 
 from __future__ import annotations
 
+import gc
 import logging
+import socket
 from pathlib import Path
 
 import keyring
@@ -15,7 +17,7 @@ from app.store.accounts import AccountSettings, AccountStore
 from app.store.database import Database
 from app.ui.accounts_dialog import AccountsService
 from connectors.credentials import SERVICE, Credentials, NoSecureKeyring, secure_keyring
-from tests.secret_service import SecretService
+from tests.secret_service import SecretService, running_secret_service
 
 PASSWORD = "Tr0ub4dor&3-hearth-secret"
 
@@ -115,3 +117,32 @@ def test_fail_backend_refuses_and_nothing_is_written_anywhere(
     assert files_containing(data, PASSWORD) == []
     assert files_containing(secret_service.home, PASSWORD) == []
     assert PASSWORD not in caplog.text
+
+
+def _peer(sock: socket.socket) -> str:
+    try:
+        return str(sock.getpeername()) if sock.family == socket.AF_UNIX else ""
+    except OSError:
+        return ""
+
+
+def test_starting_the_private_service_leaves_no_socket_to_its_bus_open() -> None:
+    """The start waits for gnome-keyring-daemon by probing it, usually several times: a probe
+    that fails must close its connection (keyring's own backend leaves it open, and the
+    sockets then warn in whichever later test the garbage collector runs)."""
+    gc.collect()
+    gc.disable()  # else a leaked socket might be freed, with a warning, before we look
+    try:
+        with running_secret_service() as service:
+            bus = service.env["DBUS_SESSION_BUS_ADDRESS"]
+            left_open = [
+                peer
+                for obj in gc.get_objects()
+                if isinstance(obj, socket.socket)
+                and obj.fileno() != -1
+                and (peer := _peer(obj))
+                and peer in bus
+            ]
+    finally:
+        gc.enable()
+    assert left_open == []

@@ -46,7 +46,11 @@ def test_unknown_escapes_in_model_text_print_no_warning() -> None:
             "path": "C:\\docs",
         }
         scan = scan_body("{'name': 'search_files', 'arguments': " + ODD_ESCAPE + "}", "closed")
-    assert [str(w.message) for w in caught] == []
+    # Python warns of an unknown escape with a DeprecationWarning (3.11) or a SyntaxWarning
+    # (3.12+). Other warnings are not this code's: a ResourceWarning, say, when the garbage
+    # collector happens to free another test's socket during this one.
+    escapes = [w for w in caught if issubclass(w.category, (DeprecationWarning, SyntaxWarning))]
+    assert [str(w.message) for w in escapes] == []
     assert scan.status == "complete"
     assert [(call.name, call.arguments) for call in scan.calls] == [
         ("search_files", {"pattern": "a\\]b", "path": "C:\\docs"})

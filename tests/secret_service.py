@@ -20,7 +20,6 @@ from pathlib import Path
 
 import keyring
 import secretstorage
-from jeepney.io.blocking import DBusConnection
 from keyring.backends.SecretService import Keyring as SecretServiceKeyring
 
 REQUIRED = ("dbus-daemon", "gnome-keyring-daemon")
@@ -68,11 +67,16 @@ def _stop(process: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
             stream.close()
 
 
-def _probe(connection: DBusConnection) -> None:
-    """Store and delete a password in the default collection: raises until the keyring serves."""
-    collection = secretstorage.get_default_collection(connection)
-    item = collection.create_item("probe", {"hearth-test-probe": "probe"}, b"probe", replace=True)
-    item.delete()
+def _probe() -> None:
+    """Store and delete a password in the default collection: raises until the keyring serves.
+
+    Not through keyring's backend: it leaves its D-Bus connection open when the service is not
+    there yet, and each leaked socket would warn later, in whichever test the collector runs.
+    """
+    with closing(secretstorage.dbus_init()) as connection:
+        collection = secretstorage.get_default_collection(connection)
+        attributes = {"hearth-test-probe": "probe"}
+        collection.create_item("probe", attributes, b"probe", replace=True).delete()
 
 
 @contextmanager
@@ -130,13 +134,9 @@ def running_secret_service() -> Iterator[SecretService]:
         os.environ.update(env)
         backend = SecretServiceKeyring()
         deadline = time.monotonic() + 15
-        # Ready when a probe round-trips through the default collection. Not through `backend`:
-        # keyring leaves its D-Bus connection open when the service is not there yet, and each
-        # leaked socket would warn later, in whichever test the garbage collector runs.
-        while True:
+        while True:  # ready when a probe round-trips through the default collection
             try:
-                with closing(secretstorage.dbus_init()) as connection:
-                    _probe(connection)
+                _probe()
                 break
             except Exception as exc:
                 if daemon.poll() is not None or time.monotonic() > deadline:

@@ -130,7 +130,6 @@ def test_starting_the_private_service_leaves_no_socket_to_its_bus_open() -> None
     """The start waits for gnome-keyring-daemon by probing it, usually several times: a probe
     that fails must close its connection (keyring's own backend leaves it open, and the
     sockets then warn in whichever later test the garbage collector runs)."""
-    gc.collect()
     gc.disable()  # else a leaked socket might be freed, with a warning, before we look
     try:
         with running_secret_service() as service:

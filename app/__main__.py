@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     from app.logging_setup import configure_logging
 
     configure_logging(folder)
-    from app.agent.model_choice import saved_start
+    from app.agent.services.model_choice import saved_start
     from app.llm.embedded import embedded_model_path
 
     # Settings → Model… and Models…, read once; an explicit --model or --script wins.

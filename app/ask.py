@@ -16,16 +16,16 @@ import threading
 from pathlib import Path
 from typing import Any, TextIO
 
-from app.agent.assembly import build_agent, start_tool_servers
-from app.agent.chat import Conversation
-from app.agent.confirm import (
+from app.agent.services.assembly import build_agent, start_tool_servers
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import (
     Answer,
     ConfirmationAnswer,
     ConfirmationRequest,
     Confirmer,
     deny_everything,
 )
-from app.agent.loop import AgentEvent, TurnReport
+from app.agent.turn.loop import AgentEvent, TurnReport
 from app.llm.backend import ModelBackend
 
 

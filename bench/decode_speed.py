@@ -100,8 +100,8 @@ def main() -> None:
         return stats.generated_tokens / stats.generate_seconds
 
     # Prompt evaluation: the app's whole prompt (every tool described), from an empty cache.
-    from app.agent.chat import SYSTEM_PROMPT
-    from app.agent.toolbox import SPECS
+    from app.agent.tools.toolbox import SPECS
+    from app.agent.turn.chat import SYSTEM_PROMPT
 
     app_request = StepRequest(
         [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": PROMPT}],

@@ -14,7 +14,7 @@ import time
 
 from _common import median, report
 
-from app.agent.detectors import private_tokens, scan, shared_private_token
+from app.agent.gate.detectors import private_tokens, scan, shared_private_token
 
 FRAGMENTS = [
     "one one ", "quatre un ", "123 ", "12 ", "1 ", "4111 ", "1.", "1,", "1_", "pay 12 ",

@@ -37,10 +37,10 @@ from typing import Any
 
 from _common import median, report  # first: it puts the checkout on sys.path
 
-from app.agent import document_index
-from app.agent.document_index import INDEXED_SUFFIXES, index_folders
-from app.agent.document_search import find_passages
-from app.agent.index_process import index_in_child
+from app.agent.documents import document_index
+from app.agent.documents.document_index import INDEXED_SUFFIXES, index_folders
+from app.agent.documents.document_search import find_passages
+from app.agent.documents.index_process import index_in_child
 from app.store.database import FILENAME, Database
 from app.store.documents import DocumentStore
 from bench.doc_corpus import Question, make_corpus, reworded

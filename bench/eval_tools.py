@@ -38,7 +38,7 @@ for _path in (str(ROOT), str(ROOT / "bench")):
 
 import _common  # noqa: E402
 
-from app.agent.chat import SYSTEM_PROMPT  # noqa: E402
+from app.agent.turn.chat import SYSTEM_PROMPT  # noqa: E402
 from app.llm.tools import ToolCall, ToolSpec, schema_types, validate_call  # noqa: E402
 
 OPTIONAL = ""  # in an accepted-values list: the argument may be omitted

@@ -16,7 +16,7 @@ from pathlib import Path
 import _common
 from _common import report
 
-from app.agent.toolbox import SPECS
+from app.agent.tools.toolbox import SPECS
 from app.llm.backend import SamplingSettings, StepRequest
 from app.llm.runtime import LocalModel, RuntimeSettings
 

@@ -2,7 +2,7 @@
 
 The password is not a field here on purpose: it lives in the OS keyring under ``secret_ref``
 (see ``connectors.credentials``), so a copied database, a backup or a bug report never carries
-it. Turning settings into connector accounts is the agent's job (``app.agent.accounts``).
+it. Turning settings into connector accounts is the agent's job (``app.agent.services.accounts``).
 """
 
 from __future__ import annotations

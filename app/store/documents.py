@@ -1,10 +1,10 @@
 """The document index's storage: indexed files, their passages, and BM25 search over them.
 
-The indexer (`app.agent.document_index`) decides what to read; this module only keeps what it
-found, in the tables of migration 0007, and answers searches. As in `memories`, the user's
-words never reach FTS5 as syntax: each word is quoted and the words are OR-ed, after the
-words every question has ("what", "does", "say") are dropped, so they cannot outrank the
-ones that matter.
+The indexer (`app.agent.documents.document_index`) decides what to read; this module only keeps
+what it found, in the tables of migration 0007, and answers searches. As in `memories`, the
+user's words never reach FTS5 as syntax: each word is quoted and the words are OR-ed, after the
+words every question has ("what", "does", "say") are dropped, so they cannot outrank the ones
+that matter.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ class Memory:
     id: int
     text: str
     # The labels of the conversation that wrote it, as stored (JSON text; None: written before
-    # labels were kept). The store keeps them opaque: app.agent.labels reads them.
+    # labels were kept). The store keeps them opaque: app.agent.gate.labels reads them.
     labels_json: str | None = None
 
 

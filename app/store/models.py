@@ -36,7 +36,8 @@ class MemoryRecord(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     text: Mapped[str] = mapped_column(Text)
-    # The labels of the conversation that wrote it (app.agent.labels); NULL: unknown, untrusted.
+    # The labels of the conversation that wrote it (app.agent.gate.labels); NULL: unknown,
+    # untrusted.
     labels_json: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
 
 
@@ -106,7 +107,7 @@ class ReminderRecord(Base):
     due: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     text: Mapped[str] = mapped_column(Text)
     delivered: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    # The labels of the conversation that set it (app.agent.labels); NULL: unknown, untrusted.
+    # The labels of the conversation that set it (app.agent.gate.labels); NULL: unknown, untrusted.
     labels_json: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
 
 

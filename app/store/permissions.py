@@ -1,5 +1,6 @@
 """The user's standing "always allow" grants, kept in the database so they can be seen and
-revoked. What a grant may cover is the policy's business (app.agent.policy), not the store's."""
+revoked. What a grant may cover is the policy's business (app.agent.gate.policy), not the
+store's."""
 
 from __future__ import annotations
 

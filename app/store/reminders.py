@@ -28,7 +28,7 @@ class Reminder:
     created: datetime
     delivered: datetime | None = None
     # The labels of the conversation that set it, as stored (JSON text; None: set before
-    # labels were kept, read as untrusted). Opaque here: app.agent.labels reads them.
+    # labels were kept, read as untrusted). Opaque here: app.agent.gate.labels reads them.
     labels_json: str | None = None
 
     def local_due(self) -> datetime:

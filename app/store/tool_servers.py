@@ -2,7 +2,7 @@
 
 A server's secrets (API keys it reads from environment variables or HTTP headers) are not
 fields here: their values live in the OS keyring under ``secret_ref`` and the variable's
-name (``app.agent.tool_servers``); only the names are stored. ``approved`` maps each tool's
+name (``app.agent.tools.tool_servers``); only the names are stored. ``approved`` maps each tool's
 name to the fingerprint of the description and schema the user saw: a server that later
 changes a tool's description gets that tool switched off until the user looks again.
 """

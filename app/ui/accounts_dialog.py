@@ -3,8 +3,9 @@
 Everything that can wait — the network (Test connection), the keyring (D-Bus, and it may pop up
 an unlock prompt) and the database — runs in ``AccountsService`` on a worker thread; the dialog
 only sends it queued signals and shows the answers, so the GUI thread never waits. The work
-itself is ``app.agent.accounts`` (no Qt), which ``ask`` and the tests call too. Passwords go
-from the password field straight to the keyring: never to the database, settings or the log.
+itself is ``app.agent.services.accounts`` (no Qt), which ``ask`` and the tests call
+too. Passwords go from the password field straight to the keyring: never to the database,
+settings or the log.
 """
 
 from __future__ import annotations
@@ -41,11 +42,11 @@ SECURITY_LABELS = {"tls": "TLS (SSL)", "starttls": "STARTTLS"}
 
 
 class AccountsService(DataService):
-    """Runs the account lifecycle (``app.agent.accounts``) off the GUI thread and relays the
-    answers as signals. Every slot runs in the thread this object lives in; the rules about
+    """Runs the account lifecycle (``app.agent.services.accounts``) off the GUI thread and relays
+    the answers as signals. Every slot runs in the thread this object lives in; the rules about
     keyring names, the order of the writes and the messages are not here but below the UI.
-    ``app.agent.accounts`` is imported in the slots: it loads caldav and the mail stack, which
-    the window's start need not wait for."""
+    ``app.agent.services.accounts`` is imported in the slots: it loads caldav and the mail
+    stack, which the window's start need not wait for."""
 
     listed = Signal(list, str)  # [AccountSettings], a keyring problem ("" if none)
     tested = Signal(int, bool, str)  # request token, success, message for the user
@@ -55,13 +56,13 @@ class AccountsService(DataService):
     what = "the accounts"
 
     def _open_failed(self, message: str) -> Exception:
-        from app.agent.accounts import AccountsError
+        from app.agent.services.accounts import AccountsError
 
         return AccountsError(message)
 
     @Slot()
     def refresh(self) -> None:
-        from app.agent.accounts import AccountsError, stored_accounts
+        from app.agent.services.accounts import AccountsError, stored_accounts
 
         try:
             accounts, problem = stored_accounts(self._opened())
@@ -73,7 +74,7 @@ class AccountsService(DataService):
     @Slot(int, object, str)
     def test(self, token: int, settings: AccountSettings, password: str) -> None:
         """Sign in once with these settings; the answer says plainly what failed."""
-        from app.agent.accounts import test_account
+        from app.agent.services.accounts import test_account
 
         check = test_account(settings, password)
         self.tested.emit(token, check.ok, check.message)
@@ -81,7 +82,7 @@ class AccountsService(DataService):
     @Slot(object, str)
     def save(self, settings: AccountSettings, password: str) -> None:
         """Settings to the database; the password (if given) to the keyring, or nowhere."""
-        from app.agent.accounts import AccountsError, save_account
+        from app.agent.services.accounts import AccountsError, save_account
 
         try:
             saved = save_account(self._opened(), settings, password)
@@ -94,7 +95,7 @@ class AccountsService(DataService):
     @Slot(int)
     def remove(self, account_id: int) -> None:
         """Forget the account and delete its password from the keyring."""
-        from app.agent.accounts import AccountsError, remove_account
+        from app.agent.services.accounts import AccountsError, remove_account
 
         try:
             problem = remove_account(self._opened(), account_id)

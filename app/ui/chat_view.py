@@ -32,7 +32,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from app.agent.wording import describe_call
+from app.agent.tools.wording import describe_call
 from app.ui.announce import announce
 from app.ui.chat_colours import ChatColours, chat_colours
 from app.ui.markdown_render import (

@@ -3,7 +3,7 @@ the user allow it once, edit it (the gate checks the edit again), or deny it.
 
 Everything shown is rendered by code from the arguments that will run; nothing here comes
 from the model's prose, and every text is plain text (a value cannot bring markup). It speaks
-in words (`app.agent.wording`): a plain title, reasons without tool names, labelled fields, a
+in words (`app.agent.tools.wording`): a plain title, reasons without tool names, labelled fields, a
 diff without its code headers. Deny is the default button, so Enter or Escape never allows.
 
 Keyboard: Tab goes Deny → the preview → "always" → the edit fields → Allow once → Edit… → Deny
@@ -45,10 +45,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.agent.confirm import Answer, ConfirmationAnswer, ConfirmationRequest
-from app.agent.contact_names import recipient_addresses
-from app.agent.readable_diff import DiffLine, readable_lines
-from app.agent.wording import describe_call, field_label, offer_in_words, reason_in_words
+from app.agent.tools.contact_names import recipient_addresses
+from app.agent.tools.readable_diff import DiffLine, readable_lines
+from app.agent.tools.wording import describe_call, field_label, offer_in_words, reason_in_words
+from app.agent.turn.confirm import Answer, ConfirmationAnswer, ConfirmationRequest
 from app.ui.announce import announce
 from app.ui.contrast_colours import diff_colours, focus_ring, on_window
 
@@ -378,7 +378,7 @@ class ConfirmDialog(QDialog):
 
 def _flags(request: ConfirmationRequest) -> list[tuple[str, str]]:
     """(text, colour) of each "you never typed this" line. A recipient found in the user's
-    contacts is still one the user never typed (`app.agent.contact_names`): its line names
+    contacts is still one the user never typed (`app.agent.tools.contact_names`): its line names
     the contact, so the user can see it is the person meant; one in no address book says so."""
     names = dict(request.contacts)
     named = set(recipient_addresses(request.arguments))

@@ -16,10 +16,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal, Slot
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.agent.chat import Conversation
-from app.agent.history import KeptConversation, TurnView, turn_views
-from app.agent.loop import CallRecord
-from app.agent.policy import ContextState
+from app.agent.gate.policy import ContextState
+from app.agent.turn.chat import Conversation
+from app.agent.turn.history import KeptConversation, TurnView, turn_views
+from app.agent.turn.loop import CallRecord
 from app.store.conversations import ConversationNotFound, ConversationStore, describe_error
 from app.store.database import Database, DatabaseTooNew
 from app.ui.chat_view import ChatView

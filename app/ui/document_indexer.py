@@ -1,7 +1,7 @@
 """Indexing the allowed folders in the background: a status text and a Pause item.
 
-The pass itself (`app.agent.document_index`) runs in a child process at a lower priority
-(`app.agent.index_process`: in a thread it held the interpreter lock long enough to stall
+The pass itself (`app.agent.documents.document_index`) runs in a child process at a lower priority
+(`app.agent.documents.index_process`: in a thread it held the interpreter lock long enough to stall
 the window), watched from this module's own thread, so neither the window nor a reply waits
 on the disk or the PDF parser; the GUI thread only keeps a timer, the status text and the
 Pause item. A pass runs at start, every `INTERVAL_MS`, and
@@ -27,8 +27,8 @@ from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, QTimer, Signal, Sl
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QMenu, QWidget
 
-from app.agent.document_index import IndexReport
-from app.agent.index_process import index_in_child
+from app.agent.documents.document_index import IndexReport
+from app.agent.documents.index_process import index_in_child
 from app.store.documents import DocumentStore
 from app.store.folders import FolderStore
 from app.ui.data_service import DataService

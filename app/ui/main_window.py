@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 )
 
 from app import APP_NAME
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationRequest
-from app.agent.loop import CallRecord, TurnReport
-from app.agent.model_choice import ModelChoice
+from app.agent.services.model_choice import ModelChoice
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationRequest
+from app.agent.turn.loop import CallRecord, TurnReport
 from app.llm.machine_check import WORDS_PER_TOKEN
 from app.llm.runtime import RuntimeSettings
 from app.ui.accounts_dialog import AccountsDialog, AccountsService

@@ -494,7 +494,7 @@ class ModelManager(QObject):
 
 def saved_choice(data_dir: Path) -> tuple[Path | None, bool]:
     """The saved model file if it is still there, and whether the first run is done."""
-    from app.agent.model_choice import saved_start
+    from app.agent.services.model_choice import saved_start
 
     choice, done = saved_start(data_dir)
     return choice.saved_file(), done

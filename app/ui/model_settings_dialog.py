@@ -44,7 +44,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.agent.model_choice import CONTEXT_CHOICES, ModelChoice, read_api_key, store_api_key
+from app.agent.services.model_choice import (
+    CONTEXT_CHOICES,
+    ModelChoice,
+    read_api_key,
+    store_api_key,
+)
 from app.store.settings import SettingsStore
 from connectors.credentials import CredentialError, NoSecureKeyring
 

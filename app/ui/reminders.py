@@ -4,7 +4,7 @@ when the desktop has a tray that shows messages, else as a desktop notification 
 (sent from the service's thread), else as a notice in the window — and then has it marked
 delivered. The first check runs at start, so reminders that fell due while the app was
 closed are shown then. Tasks of the calendar account that fall due remind the same way
-(`app.agent.task_reminders`: the server is read every few minutes, not on every tick)."""
+(`app.agent.services.task_reminders`: the server is read every few minutes, not on every tick)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Literal
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QSystemTrayIcon
 
-from app.agent.task_reminders import TaskReminders
+from app.agent.services.task_reminders import TaskReminders
 from app.store.database import Database
 from app.store.reminders import ReminderStore
 
@@ -62,7 +62,7 @@ class ReminderService(QObject):
         super().__init__()
         self.data_dir = data_dir
         self._database: Database | None = None
-        # Due tasks of the calendar account remind too (app.agent.task_reminders). They
+        # Due tasks of the calendar account remind too (app.agent.services.task_reminders). They
         # travel the same way as reminders, under negative ids: id → the task's key.
         self.with_tasks = tasks
         self.tasks: TaskReminders | None = None

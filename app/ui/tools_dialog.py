@@ -5,7 +5,7 @@ As in Settings → Accounts…, everything that can wait runs in ``ToolsService`
 thread: the database, the keyring (D-Bus) and above all ``check_server``, which starts the
 server's process (or reaches its address) and lists its tools, for seconds. The dialog only
 sends queued signals and shows the answers, so the GUI thread never waits. The work itself is
-``app.agent.tool_servers`` (no Qt); it is imported in the service's slots, in its thread: it
+``app.agent.tools.tool_servers`` (no Qt); it is imported in the service's slots, in its thread: it
 loads the MCP SDK, which the window's start need not wait for.
 
 A server's tool descriptions are its own words, and they are what the model will be told: the
@@ -51,7 +51,7 @@ from app.store.tool_servers import SECRET_NAME, WEB_ADDRESS, ToolServer
 from app.ui.data_service import DataService
 
 if TYPE_CHECKING:
-    from app.agent.tool_servers import ServerCheck, ServerPreset, ToolView
+    from app.agent.tools.tool_servers import ServerCheck, ServerPreset, ToolView
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ OWN_WORDS = (
 
 
 class ToolsService(DataService):
-    """Runs ``app.agent.tool_servers`` off the GUI thread and relays the answers as signals.
+    """Runs ``app.agent.tools.tool_servers`` off the GUI thread and relays the answers as signals.
     Every slot runs in the thread this object lives in, and none lets an exception escape:
     a failure becomes a message for the user and the thread lives on."""
 
@@ -91,13 +91,13 @@ class ToolsService(DataService):
         self._presets_sent = False
 
     def _open_failed(self, message: str) -> Exception:
-        from app.agent.tool_servers import ToolServersError
+        from app.agent.tools.tool_servers import ToolServersError
 
         return ToolServersError(message)
 
     def _run(self, action: Callable[[], None], on_error: Callable[[str], None]) -> None:
         """Runs one request; its failure reaches the user in words, never as a crash."""
-        from app.agent.tool_servers import ToolServersError
+        from app.agent.tools.tool_servers import ToolServersError
 
         try:
             action()
@@ -108,7 +108,7 @@ class ToolsService(DataService):
             on_error(f"Something went wrong: {exc}")
 
     def _server(self, server_id: int) -> ToolServer:
-        from app.agent.tool_servers import ToolServersError, stored_servers
+        from app.agent.tools.tool_servers import ToolServersError, stored_servers
 
         for server in stored_servers(self._opened()):
             if server.id == server_id:
@@ -116,7 +116,7 @@ class ToolsService(DataService):
         raise ToolServersError("This tool server is no longer there (it was removed).")
 
     def _list(self) -> None:
-        from app.agent.tool_servers import stored_servers
+        from app.agent.tools.tool_servers import stored_servers
 
         self.listed.emit(stored_servers(self._opened()))
 
@@ -124,7 +124,7 @@ class ToolsService(DataService):
     def refresh(self) -> None:
         def action() -> None:
             if not self._presets_sent:
-                from app.agent.tool_servers import PRESETS
+                from app.agent.tools.tool_servers import PRESETS
 
                 self.presets_ready.emit(list(PRESETS))
                 self._presets_sent = True
@@ -135,7 +135,7 @@ class ToolsService(DataService):
     @Slot(int, object, object)
     def save(self, token: int, server: ToolServer, secrets: Mapping[str, str]) -> None:
         """Store the server (secret values to the keyring), then start it and list its tools."""
-        from app.agent.tool_servers import save_server
+        from app.agent.tools.tool_servers import save_server
 
         stored: list[ToolServer] = []
 
@@ -160,7 +160,7 @@ class ToolsService(DataService):
             self._check(found[0])
 
     def _check(self, server: ToolServer) -> None:
-        from app.agent.tool_servers import ServerCheck, check_server
+        from app.agent.tools.tool_servers import ServerCheck, check_server
 
         assert server.id is not None
         self.checking.emit(server.id)
@@ -173,7 +173,7 @@ class ToolsService(DataService):
 
     @Slot(int, list)
     def approve(self, server_id: int, tools: list) -> None:
-        from app.agent.tool_servers import approve_tools
+        from app.agent.tools.tool_servers import approve_tools
 
         def action() -> None:
             self.approved.emit(approve_tools(self._opened(), server_id, tools))
@@ -183,7 +183,7 @@ class ToolsService(DataService):
 
     @Slot(int, bool)
     def set_enabled(self, server_id: int, enabled: bool) -> None:
-        from app.agent.tool_servers import save_server
+        from app.agent.tools.tool_servers import save_server
 
         def action() -> None:
             server = dataclasses.replace(self._server(server_id), enabled=enabled)
@@ -195,7 +195,7 @@ class ToolsService(DataService):
     @Slot(int)
     def remove(self, server_id: int) -> None:
         """Forget the server, its keyring secrets and its "always allow" grants."""
-        from app.agent.tool_servers import remove_server
+        from app.agent.tools.tool_servers import remove_server
 
         def action() -> None:
             name = self._server(server_id).name

@@ -4,7 +4,7 @@ The GUI talks to it only through queued signals, and cancels through a threading
 (a queued signal would wait behind the very generation it wants to stop). A confirmation
 blocks this worker thread, never the GUI: the dialog's answer comes back through `answer()`,
 a thread-safe queue for the same reason. The agent is put together by
-``app.agent.assembly.build_agent``, the recipe ``ask`` uses too.
+``app.agent.services.assembly.build_agent``, the recipe ``ask`` uses too.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.agent.assembly import build_agent, session_tools, start_tool_servers
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
-from app.agent.loop import Agent, AgentEvent, TurnReport
-from app.agent.model_choice import ModelChoice
-from app.agent.registry import Registry
+from app.agent.services.assembly import build_agent, session_tools, start_tool_servers
+from app.agent.services.model_choice import ModelChoice
+from app.agent.tools.registry import Registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
+from app.agent.turn.loop import Agent, AgentEvent, TurnReport
 from app.llm.backend import ModelBackend, SamplingSettings
 from app.llm.chat_template import TemplateRenderError
 from app.llm.gguf_file import ModelFileError
@@ -33,7 +33,7 @@ from app.llm.runtime import GenerationError, LocalModel, RuntimeSettings
 from app.store.database import Database
 
 if TYPE_CHECKING:
-    from app.agent.tool_servers import RunningServers
+    from app.agent.tools.tool_servers import RunningServers
     from app.ui.conversations import ConversationService
 
 log = logging.getLogger(__name__)
@@ -205,7 +205,7 @@ class ModelWorker(QObject):
         in this thread's queue; Stop or closing the window cancels the warm-up, and then
         that waiting message too (the window clears `cancel` when it sends, not this thread
         when a turn starts, so a Stop pressed during the warm-up is not thrown away)."""
-        from app.agent.chat import Conversation
+        from app.agent.turn.chat import Conversation
 
         if self.choice is not None:  # the prompt as the first turn will render it
             agent.enable_thinking = self.choice.thinking
@@ -237,7 +237,7 @@ class ModelWorker(QObject):
             self.load(choice.path)
             return
         self.unload()
-        from app.agent.model_choice import read_api_key
+        from app.agent.services.model_choice import read_api_key
         from app.llm.remote import RemoteError, RemoteModel, RemoteSettings
 
         api_key = choice.api_key if choice.api_key is not None else read_api_key()

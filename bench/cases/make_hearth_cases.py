@@ -1,6 +1,6 @@
 """Write bench/cases/hearth_tools.jsonl: eval cases for Hearth's own tools.
 
-The tool schemas come from app.agent.toolbox.SPECS at generation time, so re-running this
+The tool schemas come from app.agent.tools.toolbox.SPECS at generation time, so re-running this
 after a schema change keeps the cases in step with what the model really sees. Every case
 offers the whole tool set, as the app does, and fixes "now" so relative dates have one answer.
 
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.agent.toolbox import SPECS  # noqa: E402
+from app.agent.tools.toolbox import SPECS  # noqa: E402
 
 NOW = "2026-05-13T09:30:00"  # a Wednesday
 TIMEZONE = "Europe/Paris"

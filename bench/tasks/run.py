@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from app.agent.toolbox import SPECS
+from app.agent.tools.toolbox import SPECS
 from bench.tasks.attacks import Attack
 from bench.tasks.catalog import CATEGORIES
 from bench.tasks.spec import Task, check

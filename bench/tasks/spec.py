@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
 from bench.tasks.world import Change, World
 
 Fact = tuple[str, ...]

@@ -25,12 +25,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.agent.chat import BASE_PROMPT, SYSTEM_PROMPT, clock_note, today_note
-from app.agent.loop import Agent, AgentEvent
-from app.agent.permissions import StoredPermissions
-from app.agent.policy import ContextState
-from app.agent.registry import Registry, ToolFailed
-from app.agent.toolbox import build_registry
+from app.agent.gate.permissions import StoredPermissions
+from app.agent.gate.policy import ContextState
+from app.agent.tools.registry import Registry, ToolFailed
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import BASE_PROMPT, SYSTEM_PROMPT, clock_note, today_note
+from app.agent.turn.loop import Agent, AgentEvent
 from app.llm.backend import ModelBackend, SamplingSettings, StepRequest, StepResult, StreamEvent
 from app.llm.scripted import ScriptedBackend
 from app.store.permissions import PermissionStore

@@ -51,7 +51,7 @@ import vobject
 import yaml
 from imapclient import IMAPClient
 
-from app.agent.chat import Conversation
+from app.agent.turn.chat import Conversation
 from connectors.calendar import (
     CalendarAccount,
     list_events,
@@ -369,7 +369,7 @@ class World:
     folder: Path
     data_dir: Path
     database: Any
-    accounts: Any = None  # app.agent.accounts.ConfiguredAccounts, as the app loads them
+    accounts: Any = None  # app.agent.services.accounts.ConfiguredAccounts, as the app loads them
     opener_log: Path | None = None  # where the stub opener writes what it was handed
     injection: Injection | None = None
     seed_state: State | None = None
@@ -855,8 +855,8 @@ def _local(value: Any) -> datetime:
 
 def store_accounts(database: Any, calendar_url: str, imap_port: int, smtp_port: int) -> Any:
     """Save the calendar and mail accounts the way Settings → Accounts… does, and load them
-    with `app.agent.accounts.load_accounts`, as the window and `ask` do."""
-    from app.agent.accounts import load_accounts
+    with `app.agent.services.accounts.load_accounts`, as the window and `ask` do."""
+    from app.agent.services.accounts import load_accounts
     from app.store.accounts import AccountSettings, AccountStore
     from connectors.credentials import Credentials
 

@@ -3,7 +3,7 @@
 import multiprocessing
 
 # The document index runs its passes in a child process started with "spawn"
-# (app/agent/index_process.py): in the frozen app that child is this executable again, and
+# (app/agent/documents/index_process.py): in the frozen app that child is this executable again, and
 # freeze_support() makes it run the pass instead of opening a second window.
 multiprocessing.freeze_support()
 

@@ -1,6 +1,7 @@
-"""The account lifecycle below the UI (`app.agent.accounts`): save, test and remove against a
-real Secret Service and a real Radicale, and `build_agent`, the one recipe the window's worker
-and `ask` use. No Qt here: this is what the accounts dialog's service runs on its thread."""
+"""The account lifecycle below the UI (`app.agent.services.accounts`): save, test and remove
+against a real Secret Service and a real Radicale, and `build_agent`, the one recipe the
+window's worker and `ask` use. No Qt here: this is what the accounts dialog's service runs
+on its thread."""
 
 from __future__ import annotations
 
@@ -11,16 +12,16 @@ from pathlib import Path
 import pytest
 from keyring.backends import fail
 
-from app.agent.accounts import (
+from app.agent.gate.permissions import MemoryPermissions, StoredPermissions
+from app.agent.services.accounts import (
     AccountCheck,
     remove_account,
     save_account,
     stored_accounts,
     test_account,
 )
-from app.agent.assembly import build_agent, session_tools
-from app.agent.confirm import deny_everything
-from app.agent.permissions import MemoryPermissions, StoredPermissions
+from app.agent.services.assembly import build_agent, session_tools
+from app.agent.turn.confirm import deny_everything
 from app.llm.scripted import ScriptedBackend
 from app.store.accounts import AccountSettings, AccountStore, replace
 from app.store.database import Database

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.agent.approvals import ApprovalBook, argument_hash, canonical_arguments
+from app.agent.gate.approvals import ApprovalBook, argument_hash, canonical_arguments
 
 
 def test_canonical_arguments_are_stable() -> None:

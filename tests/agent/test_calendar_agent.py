@@ -11,10 +11,10 @@ from zoneinfo import ZoneInfo
 import caldav
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
-from app.agent.loop import Agent
-from app.agent.toolbox import build_registry
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
+from app.agent.turn.loop import Agent
 from connectors.calendar import CalendarAccount, create_event, list_events, parse_when
 from tests.connectors.radicale_server import RadicaleServer, running_radicale
 from tests.scripting import call, script

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
-from app.agent.loop import Agent
-from app.agent.toolbox import build_registry
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
+from app.agent.turn.loop import Agent
 from connectors.calendar import CalendarAccount
 from connectors.contacts import find_contacts
 from tests.connectors.radicale_server import RadicaleServer

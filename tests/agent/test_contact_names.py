@@ -1,4 +1,4 @@
-"""Whose addresses a call's recipients are (app.agent.contact_names), looked up by the agent
+"""Whose addresses a call's recipients are (app.agent.tools.contact_names), looked up by the agent
 in the user's address books on a real Radicale, as the confirmation dialog gets them."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
-from app.agent.contact_names import contact_names, recipient_addresses
-from app.agent.loop import Agent
-from app.agent.toolbox import build_registry
+from app.agent.tools.contact_names import contact_names, recipient_addresses
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
+from app.agent.turn.loop import Agent
 from connectors.calendar import CalendarAccount
 from tests.connectors.radicale_server import RadicaleServer
 from tests.connectors.test_contacts import PASSWORD, SOPHIE, clean, put_card

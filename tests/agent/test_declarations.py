@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from app.agent.arguments import PATH_ARGUMENT_NAMES, URL_ARGUMENT_NAMES
-from app.agent.declarations import BUILTIN_TOOLS, Label, ToolDeclaration
-from app.agent.policy import DEFAULT_RULES, ContextState, Decision, ToolRule, decide
-from app.agent.registry import Registry, Tool, ToolResult
-from app.agent.toolbox import SPECS, build_registry
+from app.agent.gate.arguments import PATH_ARGUMENT_NAMES, URL_ARGUMENT_NAMES
+from app.agent.gate.policy import DEFAULT_RULES, ContextState, Decision, ToolRule, decide
+from app.agent.tools.declarations import BUILTIN_TOOLS, Label, ToolDeclaration
+from app.agent.tools.registry import Registry, Tool, ToolResult
+from app.agent.tools.toolbox import SPECS, build_registry
 from app.llm.tools import ToolCall, validate_call
 from tests.llm import toolset
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.agent.detectors import (
+from app.agent.gate.detectors import (
     IBAN_LENGTHS,
     JOINED_PATH,
     KINDS,

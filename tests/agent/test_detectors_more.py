@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.agent.audit import AuditEntry, MemoryAuditLog
-from app.agent.chat import Conversation
-from app.agent.detectors import scan
-from app.agent.loop import Agent
-from app.agent.registry import Registry
-from app.agent.toolbox import build_registry
+from app.agent.gate.detectors import scan
+from app.agent.tools.registry import Registry
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.audit import AuditEntry, MemoryAuditLog
+from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
 from app.store.database import Database
 from tests.scripting import call, script
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.agent.detectors import scan
+from app.agent.gate.detectors import scan
 
 
 def _ids(text: str) -> list[str]:

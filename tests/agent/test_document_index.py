@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from app.agent.document_index import MAX_INDEX_CHARS, document_title, index_folders
-from app.agent.index_process import IndexFailed, index_in_child
+from app.agent.documents.document_index import MAX_INDEX_CHARS, document_title, index_folders
+from app.agent.documents.index_process import IndexFailed, index_in_child
 from app.store.database import FILENAME, Database
 from app.store.documents import DocumentStore, search_expression
 from app.store.privacy import delete_conversations_and_memories

@@ -20,12 +20,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 GATE_MODULES = (
-    "app.agent.policy",
-    "app.agent.arguments",
-    "app.agent.paths",
-    "app.agent.urls",
-    "app.agent.approvals",
-    "app.agent.declarations",
+    "app.agent.gate.policy",
+    "app.agent.gate.arguments",
+    "app.agent.gate.paths",
+    "app.agent.gate.urls",
+    "app.agent.gate.approvals",
+    "app.agent.tools.declarations",
 )
 GATE_TESTS = (
     "tests/agent/test_policy.py",

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from app.agent import paths
-from app.agent.arguments import (
+from app.agent.gate import paths
+from app.agent.gate.arguments import (
     MAX_DEPTH,
     items,
     leaf_strings,
@@ -23,9 +23,9 @@ from app.agent.arguments import (
     shape_problem,
     strings,
 )
-from app.agent.labels import Labels
-from app.agent.paths import check_path, confusable_neighbour
-from app.agent.policy import (
+from app.agent.gate.labels import Labels
+from app.agent.gate.paths import check_path, confusable_neighbour
+from app.agent.gate.policy import (
     PASTED_SOURCE,
     ContextState,
     Decision,
@@ -35,7 +35,7 @@ from app.agent.policy import (
     decide,
     offer_standing,
 )
-from app.agent.urls import check_url, host_grant_problem, host_of
+from app.agent.gate.urls import check_url, host_grant_problem, host_of
 
 ALLOW, CONFIRM, DENY = Decision.ALLOW, Decision.CONFIRM, Decision.DENY
 

@@ -7,9 +7,9 @@ other. These tests fail on that comparison.
 
 from __future__ import annotations
 
-from app.agent.arguments import address
-from app.agent.policy import ContextState, Decision, StandingPermission, decide, offer_standing
-from app.agent.urls import host_grant_problem, host_of
+from app.agent.gate.arguments import address
+from app.agent.gate.policy import ContextState, Decision, StandingPermission, decide, offer_standing
+from app.agent.gate.urls import host_grant_problem, host_of
 
 
 def test_addresses_compare_by_the_domain_the_mail_goes_to() -> None:

@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from app.agent.accounts import load_accounts
-from app.agent.chat import Conversation
-from app.agent.confirm import Answer, ConfirmationAnswer, ConfirmationRequest, deny_everything
-from app.agent.loop import Agent, TurnReport
-from app.agent.permissions import StoredPermissions
-from app.agent.policy import ContextState
-from app.agent.toolbox import build_registry
+from app.agent.gate.permissions import StoredPermissions
+from app.agent.gate.policy import ContextState
+from app.agent.services.accounts import load_accounts
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import Answer, ConfirmationAnswer, ConfirmationRequest, deny_everything
+from app.agent.turn.loop import Agent, TurnReport
 from app.store.accounts import AccountSettings, AccountStore
 from app.store.database import Database
 from app.store.permissions import PermissionStore

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from app.agent.chat import Conversation, Message, times_note
-from app.agent.history import (
+from app.agent.gate.policy import ContextState
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation, Message, times_note
+from app.agent.turn.history import (
     KeptConversation,
     from_stored,
     restore_context,
@@ -19,9 +21,7 @@ from app.agent.history import (
     to_stored,
     turn_views,
 )
-from app.agent.loop import Agent, CallRecord
-from app.agent.policy import ContextState
-from app.agent.toolbox import build_registry
+from app.agent.turn.loop import Agent, CallRecord
 from app.llm.tools import ToolCall
 from app.store.conversations import ConversationStore
 from app.store.database import Database
@@ -150,7 +150,7 @@ def test_a_failed_write_is_reported_and_stops_saving(
 
 
 def _deny():
-    from app.agent.confirm import ConfirmationAnswer
+    from app.agent.turn.confirm import ConfirmationAnswer
 
     return ConfirmationAnswer.deny()
 

@@ -1,5 +1,5 @@
 """A name where an id belongs ("reply to Priya": email_id "Priya") gets a repair hint naming
-the matching items with their ids, before anyone is asked (app.agent.id_hints).
+the matching items with their ids, before anyone is asked (app.agent.tools.id_hints).
 
 End to end on real Radicale and Dovecot servers, with the scripted model, the real registry,
 gate and confirmations.
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
-from app.agent.id_hints import matching_events, not_an_id_hint, search_words
-from app.agent.loop import Agent
-from app.agent.toolbox import build_registry
+from app.agent.tools.id_hints import matching_events, not_an_id_hint, search_words
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
+from app.agent.turn.loop import Agent
 from connectors.calendar import CalendarAccount, create_event, list_events, parse_when
 from connectors.mail import list_emails
 from tests.agent.test_calendar_agent import TZ, account, server  # noqa: F401 (fixtures)

@@ -22,18 +22,18 @@ from urllib.parse import quote
 import pytest
 from sqlalchemy import select
 
-from app.agent.audit import MemoryAuditLog
-from app.agent.chat import Conversation
-from app.agent.confirm import (
+from app.agent.gate.policy import ContextState, StandingPermission
+from app.agent.tools.registry import Registry, Tool, ToolFailed, ToolResult
+from app.agent.tools.toolbox import SPECS, build_registry
+from app.agent.turn.audit import MemoryAuditLog
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import (
     ConfirmationAnswer,
     ConfirmationRequest,
     Confirmer,
     deny_everything,
 )
-from app.agent.loop import Agent, CallRecord, TurnReport
-from app.agent.policy import ContextState, StandingPermission
-from app.agent.registry import Registry, Tool, ToolFailed, ToolResult
-from app.agent.toolbox import SPECS, build_registry
+from app.agent.turn.loop import Agent, CallRecord, TurnReport
 from app.llm.tools import ToolSpec
 from app.store.database import Database
 from app.store.models import MemoryRecord

@@ -14,14 +14,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, deny_everything
-from app.agent.history import KeptConversation
-from app.agent.labels import LEGACY_SOURCE, UNKNOWN, Labels, pasted_message_start, running_call
-from app.agent.loop import Agent
-from app.agent.policy import ContextState, Decision, decide
-from app.agent.registry import Registry, ToolResult
-from app.agent.toolbox import build_registry
+from app.agent.gate.labels import LEGACY_SOURCE, UNKNOWN, Labels, pasted_message_start, running_call
+from app.agent.gate.policy import ContextState, Decision, decide
+from app.agent.tools.registry import Registry, ToolResult
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, deny_everything
+from app.agent.turn.history import KeptConversation
+from app.agent.turn.loop import Agent
 from app.store.conversations import ConversationStore
 from app.store.database import Database
 from tests.scripting import call, script

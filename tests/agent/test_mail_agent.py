@@ -10,10 +10,10 @@ from email.message import EmailMessage
 import pytest
 from imapclient import IMAPClient
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
-from app.agent.loop import Agent
-from app.agent.toolbox import build_registry
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
+from app.agent.turn.loop import Agent
 from connectors.mail import MailAccount, list_emails
 from tests.connectors.mail_servers import (
     Dovecot,

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
-from app.agent.loop import Agent
-from app.agent.policy import ContextState, offer_standing
-from app.agent.toolbox import build_registry
+from app.agent.gate.policy import ContextState, offer_standing
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
+from app.agent.turn.loop import Agent
 from tests.scripting import call, script
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="xdg-open")
@@ -110,7 +110,7 @@ def test_outside_paths_and_local_addresses_are_refused_without_asking(
 
 
 def test_no_always_allow_is_ever_offered_for_opening() -> None:
-    from app.agent.policy import decide
+    from app.agent.gate.policy import decide
 
     for tool, arguments in [
         ("open_item", {"url": "https://example.org/"}),

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.agent.arguments import APPROVAL_FLAG_NAMES
-from app.agent.paths import check_path
-from app.agent.policy import (
+from app.agent.gate.arguments import APPROVAL_FLAG_NAMES
+from app.agent.gate.paths import check_path
+from app.agent.gate.policy import (
     DEFAULT_RULES,
     ContextState,
     Decision,
@@ -28,7 +28,7 @@ from app.agent.policy import (
     Verdict,
     decide,
 )
-from app.agent.urls import check_url
+from app.agent.gate.urls import check_url
 
 ALLOW, CONFIRM, DENY = Decision.ALLOW, Decision.CONFIRM, Decision.DENY
 CARD = "4111 1111 1111 1111"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.agent.previews import email_preview, event_preview
+from app.agent.tools.previews import email_preview, event_preview
 
 
 def test_email_preview_shows_every_recipient_and_the_whole_body() -> None:

@@ -3,7 +3,7 @@ the ASCII name the server gets beside it, and never a mixed-script look-alike as
 
 from __future__ import annotations
 
-from app.agent.previews import email_preview, webpage_preview
+from app.agent.tools.previews import email_preview, webpage_preview
 
 
 def _to_line(*recipients: str) -> str:
@@ -46,8 +46,8 @@ def test_webpage_preview_names_the_site_that_is_asked() -> None:
 
 
 def test_the_read_webpage_dialog_uses_that_preview() -> None:
-    from app.agent.registry import Registry
-    from app.agent.toolbox import _add_web_tools
+    from app.agent.tools.registry import Registry
+    from app.agent.tools.toolbox import _add_web_tools
 
     registry = Registry()
     _add_web_tools(registry)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.agent.readable_diff import DiffLine, readable_lines, readable_text
+from app.agent.tools.readable_diff import DiffLine, readable_lines, readable_text
 from connectors.files import Folders, preview_write
 
 

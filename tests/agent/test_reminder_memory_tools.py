@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, deny_everything
-from app.agent.loop import Agent
-from app.agent.toolbox import build_registry
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, deny_everything
+from app.agent.turn.loop import Agent
 from app.store.database import Database
 from app.store.reminders import ReminderStore
 from tests.scripting import call, script

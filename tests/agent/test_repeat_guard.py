@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.loop import Agent
-from app.agent.policy import ContextState
-from app.agent.toolbox import build_registry
+from app.agent.gate.policy import ContextState
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
 from app.store.database import Database
 from app.store.reminders import ReminderStore
 from tests.scripting import call, script

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
-from app.agent.document_index import index_folders
-from app.agent.document_search import MAX_PASSAGE_CHARS, MAX_RESULT_CHARS
-from app.agent.loop import Agent
-from app.agent.policy import ContextState
-from app.agent.tool_selection import select_tools
-from app.agent.toolbox import build_registry
+from app.agent.documents.document_index import index_folders
+from app.agent.documents.document_search import MAX_PASSAGE_CHARS, MAX_RESULT_CHARS
+from app.agent.gate.policy import ContextState
+from app.agent.tools.tool_selection import select_tools
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
+from app.agent.turn.loop import Agent
 from app.store.database import Database
 from tests.agent.documents import fresh_database, write_documents
 from tests.scripting import call, script

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.agent.chat import Conversation
-from app.agent.confirm import deny_everything
-from app.agent.loop import Agent
-from app.agent.policy import ContextState
-from app.agent.toolbox import build_registry
+from app.agent.gate.policy import ContextState
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import deny_everything
+from app.agent.turn.loop import Agent
 from tests.connectors.test_statements import NOVEMBER, german_sparkasse
 from tests.scripting import call, script
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.confirm import Answer, ConfirmationAnswer, ConfirmationRequest
-from app.agent.loop import Agent
-from app.agent.permissions import StoredPermissions
-from app.agent.policy import ContextState, Decision, StandingPermission, decide, offer_standing
-from app.agent.registry import Registry, Tool, ToolResult
-from app.agent.toolbox import SPECS
+from app.agent.gate.permissions import StoredPermissions
+from app.agent.gate.policy import ContextState, Decision, StandingPermission, decide, offer_standing
+from app.agent.tools.registry import Registry, Tool, ToolResult
+from app.agent.tools.toolbox import SPECS
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import Answer, ConfirmationAnswer, ConfirmationRequest
+from app.agent.turn.loop import Agent
 from app.llm.scripted import ScriptedBackend
 from app.store.database import Database
 from app.store.permissions import PermissionStore

@@ -9,10 +9,10 @@ from datetime import date
 import caldav
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
-from app.agent.loop import Agent
-from app.agent.toolbox import build_registry
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
+from app.agent.turn.loop import Agent
 from connectors.calendar import CalendarAccount, add_task, list_tasks, parse_when
 from tests.connectors.radicale_server import RadicaleServer, running_radicale_with_calendar
 from tests.scripting import call, script

@@ -1,4 +1,4 @@
-"""Which tools a request is offered (app.agent.tool_selection), and the agent offering them.
+"""Which tools a request is offered (app.agent.tools.tool_selection), and the agent offering them.
 
 The agent tests use the real registry over a real folder and database, the real Qwen3.5 XML
 parser through the scripted backend, and the real gate.
@@ -9,12 +9,12 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from app.agent.chat import Conversation
-from app.agent.declarations import BUILTIN_TOOLS, TOOL_TOPICS
-from app.agent.loop import Agent
-from app.agent.policy import ContextState
-from app.agent.tool_selection import select_tools, topics_of
-from app.agent.toolbox import build_registry
+from app.agent.gate.policy import ContextState
+from app.agent.tools.declarations import BUILTIN_TOOLS, TOOL_TOPICS
+from app.agent.tools.tool_selection import select_tools, topics_of
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
 from app.store.database import Database
 from tests.scripting import call, script
 
@@ -158,7 +158,7 @@ def test_a_tool_not_offered_cannot_be_called_and_the_next_step_offers_all(tmp_pa
 
 
 def test_the_app_and_ask_build_agents_that_select(tmp_path: Path) -> None:
-    from app.agent.assembly import build_agent
+    from app.agent.services.assembly import build_agent
 
     backend = script("You're welcome!")
     agent = build_agent(backend, database=None, folders=[tmp_path])

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from app.agent.declarations import BUILTIN_TOOLS, Label
-from app.agent.policy import ContextState, Decision, StandingPermission, decide, offer_standing
-from app.agent.registry import Registry, ToolResult
-from app.agent.tool_servers import (
+from app.agent.gate.policy import ContextState, Decision, StandingPermission, decide, offer_standing
+from app.agent.tools.declarations import BUILTIN_TOOLS, Label
+from app.agent.tools.registry import Registry, ToolResult
+from app.agent.tools.tool_servers import (
     MAX_DESCRIPTION,
     clean_text,
     declaration,

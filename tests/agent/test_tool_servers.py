@@ -16,11 +16,8 @@ from typing import Any
 
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
-from app.agent.loop import Agent
-from app.agent.registry import Registry
-from app.agent.tool_servers import (
+from app.agent.tools.registry import Registry
+from app.agent.tools.tool_servers import (
     RunningServers,
     ToolServersError,
     approve_tools,
@@ -29,6 +26,9 @@ from app.agent.tool_servers import (
     save_server,
     server_config,
 )
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
+from app.agent.turn.loop import Agent
 from app.store.database import Database
 from app.store.permissions import PermissionStore
 from app.store.tool_servers import ToolServer, ToolServerStore, replace

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from app.agent.declarations import BUILTIN_TOOLS, ToolDeclaration
-from app.agent.policy import ContextState, decide, offer_standing
-from app.agent.wording import (
+from app.agent.gate.policy import ContextState, decide, offer_standing
+from app.agent.tools.declarations import BUILTIN_TOOLS, ToolDeclaration
+from app.agent.tools.wording import (
     action_phrase,
     describe_call,
     field_label,
@@ -46,7 +46,7 @@ def _arguments(declaration: ToolDeclaration) -> dict[str, Any]:
 def test_every_builtin_tool_has_its_own_title_and_field_labels(name: str) -> None:
     """A new tool without wording fails here (and falls back to a generic title meanwhile)."""
     declaration = BUILTIN_TOOLS[name]
-    assert has_wording(name), f"{name} has no plain title in app/agent/wording.py"
+    assert has_wording(name), f"{name} has no plain title in app/agent/tools/wording.py"
     for arguments in (_arguments(declaration), {}):
         title = describe_call(name, arguments)
         assert title and title[0].isupper() and "_" not in title  # no code names

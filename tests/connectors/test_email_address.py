@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.agent.arguments import EMAIL_IN_TEXT
+from app.agent.gate.arguments import EMAIL_IN_TEXT
 from app.llm.tools import _format_problem
 from connectors.email_address import IN_TEXT, is_email_address
 from connectors.mail.account import MailAccount

@@ -14,7 +14,7 @@ import sys
 from PySide6.QtCore import QSocketNotifier
 from PySide6.QtWidgets import QApplication, QLineEdit
 
-from app.agent.confirm import ConfirmationRequest
+from app.agent.turn.confirm import ConfirmationRequest
 from app.ui.confirm_dialog import ConfirmDialog
 
 PREVIEW = (

@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import Qt, QThread
 from PySide6.QtWidgets import QApplication
 
-from app.agent.accounts import load_accounts
+from app.agent.services.accounts import load_accounts
 from app.logging_setup import configure_logging
 from app.store.accounts import AccountStore
 from app.store.database import Database

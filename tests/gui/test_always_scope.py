@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.agent.confirm import ConfirmationRequest
-from app.agent.policy import ContextState, decide, offer_standing
+from app.agent.gate.policy import ContextState, decide, offer_standing
+from app.agent.turn.confirm import ConfirmationRequest
 from app.ui.confirm_dialog import ConfirmDialog
 
 
@@ -53,10 +53,10 @@ def test_no_scope_text_without_an_offer(qtbot) -> None:
 
 def test_a_batch_of_changes_is_answered_as_a_whole(qtbot, tmp_path) -> None:
     """The agent asks once for several changes; the dialog lists them and offers no Edit."""
-    from app.agent.chat import Conversation
-    from app.agent.loop import Agent
-    from app.agent.policy import ContextState
-    from app.agent.toolbox import build_registry
+    from app.agent.gate.policy import ContextState
+    from app.agent.tools.toolbox import build_registry
+    from app.agent.turn.chat import Conversation
+    from app.agent.turn.loop import Agent
     from tests.scripting import call, script
 
     shown: list[ConfirmDialog] = []

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QUrl
 
-from app.agent.document_index import index_folders
+from app.agent.documents.document_index import index_folders
 from app.store.database import Database
 from app.ui.main_window import MainWindow
 from tests.agent.documents import write_documents

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.agent.confirm import ConfirmationRequest
+from app.agent.turn.confirm import ConfirmationRequest
 from app.ui.confirm_dialog import ConfirmDialog
 from app.ui.contrast_colours import contrast
 from connectors.files import Folders, preview_write

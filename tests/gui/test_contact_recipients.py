@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest
-from app.agent.loop import Agent, TurnReport
-from app.agent.toolbox import build_registry
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
+from app.agent.turn.loop import Agent, TurnReport
 from app.ui.confirm_dialog import ConfirmDialog
 from connectors.calendar import CalendarAccount
 from connectors.mail import list_emails

@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtWidgets import QMainWindow
 
 # Imported up front: a module imported during the pass would show up as an "open".
-import app.agent.document_index
+import app.agent.documents.document_index
 import app.store.documents
 import app.ui.document_indexer  # noqa: F401
 from app.store.database import Database

@@ -27,7 +27,7 @@ import pytest
 from PySide6.QtWidgets import QWizard
 
 # Imported up front so that the actions below import nothing new (see the module docstring).
-import app.agent.model_choice
+import app.agent.services.model_choice
 import app.llm.catalog
 import app.llm.download
 import app.llm.embedded
@@ -220,5 +220,7 @@ def test_dialogs_never_touch_the_disk_network_or_keyring_on_the_gui_thread(  # t
     again.reject()
     _stop()
 
-    assert secret_service.backend.get_password("Hearth", app.agent.model_choice.API_KEY_NAME)
+    assert secret_service.backend.get_password(
+        "Hearth", app.agent.services.model_choice.API_KEY_NAME
+    )
     assert not gui_io, _report(gui_io)

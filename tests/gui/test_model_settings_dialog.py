@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from app.agent.model_choice import API_KEY_NAME, ModelChoice
+from app.agent.services.model_choice import API_KEY_NAME, ModelChoice
 from app.store.database import Database
 from app.store.settings import SettingsStore
 from app.ui.main_window import MainWindow

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QThread
 
-from app.agent.accounts import save_account
-from app.agent.task_reminders import TaskReminders
+from app.agent.services.accounts import save_account
+from app.agent.services.task_reminders import TaskReminders
 from app.store.accounts import AccountSettings
 from app.store.database import Database
 from app.ui.reminders import ReminderNotifier, ReminderService
@@ -84,11 +84,11 @@ def test_a_server_that_is_down_is_quiet(
     down = CalendarAccount(f"http://127.0.0.1:{free_port()}/", "alice", PASSWORD, name="Home")
     tasks = TaskReminders(database, lambda: down)
     now = datetime.now(UTC)
-    with caplog.at_level(logging.INFO, logger="app.agent.task_reminders"):
+    with caplog.at_level(logging.INFO, logger="app.agent.services.task_reminders"):
         for tick in range(60):  # half an hour of the reminder timer's ticks
             assert tasks.due(now + timedelta(seconds=30 * tick)) == []
     assert tasks.reads == 3  # every ten minutes, not every tick
-    [line] = [r for r in caplog.records if r.name == "app.agent.task_reminders"]
+    [line] = [r for r in caplog.records if r.name == "app.agent.services.task_reminders"]
     assert line.levelno == logging.INFO and "cannot be read" in line.getMessage()
     assert PASSWORD not in line.getMessage()
 

@@ -18,8 +18,8 @@ import app.ui.conversations
 import app.ui.data_panels
 import app.ui.model_menu
 import app.ui.model_settings_dialog
-from app.agent.chat import Conversation
-from app.agent.model_choice import ModelChoice
+from app.agent.services.model_choice import ModelChoice
+from app.agent.turn.chat import Conversation
 from app.store.database import Database
 from app.store.settings import SettingsStore
 from app.ui.chat_view import ChatView
@@ -238,7 +238,7 @@ def test_a_stop_pressed_while_the_message_waited_stops_it(tmp_path: Path) -> Non
     """Issue #19's first finding: a message sent during the warm-up waits in the worker's
     queue; Stop then cancelled only the warm-up and the turn cleared it and ran to the token
     limit. Now the window clears `cancel` when it sends, and the waiting turn stops."""
-    from app.agent.chat import Conversation
+    from app.agent.turn.chat import Conversation
     from app.ui.worker import ModelWorker
 
     script = tmp_path / "script.json"

@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from app.agent.chat import Conversation
-from app.agent.tool_servers import approve_tools, check_server, remove_server, save_server
+from app.agent.tools.tool_servers import approve_tools, check_server, remove_server, save_server
+from app.agent.turn.chat import Conversation
 from app.store.database import Database
 from app.store.tool_servers import ToolServer
 from app.ui.worker import ModelWorker

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
-from app.agent.loop import Agent
-from app.agent.policy import ContextState
-from app.agent.registry import Registry
-from app.agent.tool_servers import RunningServers, approve_tools, check_server, save_server
-from app.agent.toolbox import SPECS, build_registry
+from app.agent.gate.policy import ContextState
+from app.agent.tools.registry import Registry
+from app.agent.tools.tool_servers import RunningServers, approve_tools, check_server, save_server
+from app.agent.tools.toolbox import SPECS, build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
+from app.agent.turn.loop import Agent
 from app.llm.backend import SamplingSettings, StepRequest, StepResult
 from app.llm.embedded import ensure_tool_model
 from app.llm.runtime import LocalModel, RuntimeSettings

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.loop import Agent
-from app.agent.registry import Registry
-from app.agent.toolbox import build_registry
+from app.agent.tools.registry import Registry
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
 from app.llm.backend import SamplingSettings, StepRequest, StreamEvent
 from app.llm.remote import RemoteError, RemoteModel, RemoteSettings
 from app.llm.tools import ToolSpec, validate_call
@@ -196,7 +196,7 @@ def test_the_gate_decides_as_with_the_local_model(server: ServerProcess) -> None
     asked = []
 
     def confirmer(request):  # type: ignore[no-untyped-def]
-        from app.agent.confirm import ConfirmationAnswer
+        from app.agent.turn.confirm import ConfirmationAnswer
 
         asked.append(request)
         return ConfirmationAnswer.deny()

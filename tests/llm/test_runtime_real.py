@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.loop import Agent
-from app.agent.registry import Registry
+from app.agent.tools.registry import Registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
 from app.llm.runtime import GenerationError, GenerationStats, LocalModel, SamplingSettings
 
 pytestmark = pytest.mark.real_model

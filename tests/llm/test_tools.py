@@ -349,7 +349,7 @@ def test_additional_properties_allowed_when_the_schema_says_so() -> None:
 def test_string_formats_are_checked_like_the_grammar_enforces_them() -> None:
     """Hearth's own tools declare date-time, date, email and uri formats; a call made without
     the grammar (a remote chat endpoint, grammar off) is held to the same shapes."""
-    from app.agent.toolbox import SPECS
+    from app.agent.tools.toolbox import SPECS
 
     def errors(name: str, **arguments: object) -> list[str]:
         return validate_call(ToolCall(name, arguments), SPECS)

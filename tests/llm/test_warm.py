@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from app.agent.chat import Conversation
-from app.agent.loop import Agent
-from app.agent.toolbox import build_registry
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
 from app.llm.backend import SamplingSettings
 from app.llm.runtime import LocalModel
 

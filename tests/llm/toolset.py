@@ -1,6 +1,6 @@
 """The app's own tools for the llm tests, taken from their one declaration.
 
-Most specs here are exactly what the model is offered (`app.agent.declarations`), so a
+Most specs here are exactly what the model is offered (`app.agent.tools.declarations`), so a
 change to a tool's schema is tested by the grammar and format tests at once. Two are
 variants, each built from the real one and changed only where a grammar test needs a schema
 feature no app tool uses yet: an enum, a nullable value, objects inside an array. One more
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.agent.declarations import BUILTIN_TOOLS
+from app.agent.tools.declarations import BUILTIN_TOOLS
 from app.llm.tools import ToolSpec, tool_map
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import keyring
 from keyring.backends import fail
 
-from app.agent.accounts import load_accounts
+from app.agent.services.accounts import load_accounts
 from app.store.accounts import AccountSettings, AccountStore
 from app.store.database import Database
 from connectors.credentials import Credentials

@@ -1,7 +1,7 @@
 """Labels on stored memories and reminders: where the text that wrote them came from.
 
 A memory or reminder keeps the labels of the conversation that wrote it (untrusted sources,
-private stores read), as JSON; reading it back restores them (app.agent.labels). Rows that
+private stores read), as JSON; reading it back restores them (app.agent.gate.labels). Rows that
 existed before this migration keep NULL, which the agent reads as "unknown, so untrusted":
 nobody can say any more whether an email or a web page was behind them, and treating them as
 the user's own words is exactly the laundering this column exists to stop. Conversations keep

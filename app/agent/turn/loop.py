@@ -14,20 +14,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from app.agent.approvals import ApprovalBook, argument_hash
-from app.agent.audit import AuditEntry, AuditLog, NullAuditLog
-from app.agent.chat import Conversation
-from app.agent.confirm import (
-    Answer,
-    ConfirmationAnswer,
-    ConfirmationRequest,
-    Confirmer,
-    deny_everything,
-)
-from app.agent.contact_names import contact_names, recipient_addresses
-from app.agent.labels import running_call
-from app.agent.permissions import MemoryPermissions, Permissions
-from app.agent.policy import (
+from app.agent.gate.approvals import ApprovalBook, argument_hash
+from app.agent.gate.labels import running_call
+from app.agent.gate.permissions import MemoryPermissions, Permissions
+from app.agent.gate.policy import (
     ContextState,
     Decision,
     Label,
@@ -36,9 +26,19 @@ from app.agent.policy import (
     decide,
     offer_standing,
 )
-from app.agent.registry import Registry, ToolFailed, ToolResult, turn_cancel
-from app.agent.tool_selection import select_tools
-from app.agent.wording import describe_call
+from app.agent.tools.contact_names import contact_names, recipient_addresses
+from app.agent.tools.registry import Registry, ToolFailed, ToolResult, turn_cancel
+from app.agent.tools.tool_selection import select_tools
+from app.agent.tools.wording import describe_call
+from app.agent.turn.audit import AuditEntry, AuditLog, NullAuditLog
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import (
+    Answer,
+    ConfirmationAnswer,
+    ConfirmationRequest,
+    Confirmer,
+    deny_everything,
+)
 from app.llm.backend import (
     GenerationStats,
     ModelBackend,
@@ -151,7 +151,7 @@ class Agent:
         # "required" makes the first step of a turn call a tool (later steps stay "auto"):
         # for models that rarely choose tools themselves, and for tests.
         self.first_tool_choice: ToolChoice = "auto"
-        # Offer each request only the tools on its topics (app.agent.tool_selection), as the
+        # Offer each request only the tools on its topics (app.agent.tools.tool_selection), as the
         # app does; off offers every tool every time (the gate's tests: the worst case).
         self.select_tools = select_tools
         # Tools' read-only argument checks with repair hints (a name where an id belongs).

@@ -18,10 +18,10 @@ from typing import Any, TypeVar, get_args
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.agent.chat import Conversation, Message
-from app.agent.confirm import Answer
-from app.agent.loop import CallDecision, CallRecord, CallStatus
-from app.agent.policy import DEFAULT_RULES, ContextState
+from app.agent.gate.policy import DEFAULT_RULES, ContextState
+from app.agent.turn.chat import Conversation, Message
+from app.agent.turn.confirm import Answer
+from app.agent.turn.loop import CallDecision, CallRecord, CallStatus
 from app.llm.tools import ToolCall
 from app.store.conversations import (
     ConversationStore,

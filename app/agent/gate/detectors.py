@@ -42,7 +42,7 @@ from stdnum.it import codicefiscale as stdnum_it_codicefiscale
 from stdnum.nl import bsn as stdnum_nl_bsn
 from stdnum.se import personnummer as stdnum_se_personnummer
 
-from app.agent import bip39
+from app.agent.gate import bip39
 
 __all__ = [
     "KINDS",

@@ -2,7 +2,7 @@
 
 A tool comes in through `Registry.register(declaration, handler, preview)`: the model is
 offered the declaration's spec and the gate decides from the rule derived from the same
-declaration (`app.agent.declarations`). Built-in tools and outside ones (MCP, issue #22) take
+declaration (`app.agent.tools.declarations`). Built-in tools and outside ones (MCP, issue #22) take
 the same path. The risk label is fixed app code in the declaration, so nothing a tool
 returns (and nothing the model says) can change it, and an outside tool can never take a
 built-in tool's name and so its rule.
@@ -18,10 +18,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from app.agent.contact_names import ContactLookup
-from app.agent.declarations import BUILTIN_TOOLS, ToolDeclaration
-from app.agent.labels import Labels
-from app.agent.policy import DEFAULT_RULES, ToolRule
+from app.agent.gate.labels import Labels
+from app.agent.gate.policy import DEFAULT_RULES, ToolRule
+from app.agent.tools.contact_names import ContactLookup
+from app.agent.tools.declarations import BUILTIN_TOOLS, ToolDeclaration
 from app.llm.tools import ToolSpec
 
 
@@ -33,7 +33,7 @@ class ToolResult:
     trusted: bool = True
     source: str | None = None  # e.g. "an email from x@y", "the web page https://..."
     # Labels the content carries beyond the tool's fixed rule (a recalled memory keeps those
-    # of the conversation that wrote it); they join the conversation's (app.agent.labels).
+    # of the conversation that wrote it); they join the conversation's (app.agent.gate.labels).
     labels: Labels | None = None
 
     def for_model(self) -> str:
@@ -83,7 +83,7 @@ class Registry:
     def __init__(self, tools: Iterable[Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
         # Who recipients are in the user's address books, for the confirmation dialog
-        # (`app.agent.contact_names`); None without an address book.
+        # (`app.agent.tools.contact_names`); None without an address book.
         self.contact_lookup: ContactLookup | None = None
         # Recipients a call reaches that its arguments do not name (a reply goes to the
         # original's sender), by tool: only for showing whose they are, never for the gate.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from app.agent.declarations import TOOL_TOPICS, Topic
+from app.agent.tools.declarations import TOOL_TOPICS, Topic
 
 # Words (prefixes at a word start) that name a topic outright: the thing acted on ("email",
 # "calendar", "file") or the act ("reply", "remind"). Day and time words are left out on

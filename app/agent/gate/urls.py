@@ -15,7 +15,7 @@ import unicodedata
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from app.agent.arguments import quoted
+from app.agent.gate.arguments import quoted
 from connectors.addresses import blocked_reason, parse_ip_literal
 from connectors.hostnames import comparable_host
 

@@ -15,18 +15,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.agent.confirm import Confirmer, deny_everything
-from app.agent.loop import Agent
-from app.agent.permissions import StoredPermissions
-from app.agent.policy import ContextState
-from app.agent.registry import Registry
-from app.agent.toolbox import build_registry
+from app.agent.gate.permissions import StoredPermissions
+from app.agent.gate.policy import ContextState
+from app.agent.tools.registry import Registry
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.confirm import Confirmer, deny_everything
+from app.agent.turn.loop import Agent
 from app.llm.backend import ModelBackend, SamplingSettings
 from app.store.database import Database
 from app.store.permissions import PermissionStore
 
 if TYPE_CHECKING:  # the MCP stack loads only when the user has tool servers
-    from app.agent.tool_servers import RunningServers
+    from app.agent.tools.tool_servers import RunningServers
 
 
 def session_tools(
@@ -55,7 +55,7 @@ def start_tool_servers(
 
     if not any(server.enabled for server in ToolServerStore(database).saved()):
         return None
-    from app.agent.tool_servers import RunningServers
+    from app.agent.tools.tool_servers import RunningServers
 
     servers = RunningServers.stored(database)
     servers.start(on_problem)
@@ -71,7 +71,7 @@ def _own_tools(
         return build_registry(folders=list(folders))
     # Imported here: the accounts module loads caldav and the mail stack, and the window
     # imports this module at start.
-    from app.agent.accounts import load_accounts
+    from app.agent.services.accounts import load_accounts
 
     accounts = load_accounts(database)
     if on_problem is not None:

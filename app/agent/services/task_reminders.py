@@ -43,7 +43,7 @@ def _key(task: Any) -> str:
 
 def stored_calendar(database: Any) -> Any:
     """The stored calendar account with its password, or None (no account, no keyring)."""
-    from app.agent.accounts import load_accounts
+    from app.agent.services.accounts import load_accounts
     from app.store.accounts import AccountStore
 
     if not any(s.kind == "calendar" for s in AccountStore(database).saved()):

@@ -1,6 +1,6 @@
 """The handlers of Hearth's tools, wired to the connectors (names fixed by DESIGN.md).
 
-Each tool is declared once in `app.agent.declarations` (name, description, schema and the
+Each tool is declared once in `app.agent.tools.declarations` (name, description, schema and the
 gate's facts); here its handler and preview are registered against that declaration.
 Only tools that can work are offered: file tools when the user allowed a folder, memory when
 there is a database. Calendar and mail join when their accounts exist (connectors issue).
@@ -16,12 +16,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from app.agent.approvals import argument_hash
-from app.agent.declarations import BUILTIN_TOOLS
-from app.agent.id_hints import matching_emails, matching_events, matching_titles, not_an_id_hint
-from app.agent.labels import Labels, covering_hosts, writing_labels
-from app.agent.registry import Handler, Precheck, Previewer, Registry, ToolFailed, ToolResult
-from app.agent.urls import host_grant_problem
+from app.agent.gate.approvals import argument_hash
+from app.agent.gate.labels import Labels, covering_hosts, writing_labels
+from app.agent.gate.urls import host_grant_problem
+from app.agent.tools.declarations import BUILTIN_TOOLS
+from app.agent.tools.id_hints import (
+    matching_emails,
+    matching_events,
+    matching_titles,
+    not_an_id_hint,
+)
+from app.agent.tools.registry import Handler, Precheck, Previewer, Registry, ToolFailed, ToolResult
 from app.llm.tools import ToolSpec
 
 log = logging.getLogger(__name__)
@@ -205,7 +210,7 @@ def _add_opening_tools(registry: Registry, roots: list[Path] | None) -> None:
 def _add_document_tools(registry: Registry, roots: list[Path], database: Any) -> None:
     """search_documents over the index the background indexer keeps (issue #23). Passages
     are file contents: untrusted, like read_file's."""
-    from app.agent.document_search import find_passages
+    from app.agent.documents.document_search import find_passages
     from app.store.documents import DocumentStore
     from connectors.files import FileAccessError, Folders
 
@@ -224,7 +229,7 @@ def _add_document_tools(registry: Registry, roots: list[Path], database: Any) ->
 
 def _add_web_tools(registry: Registry, engine: Any = None) -> None:
     """`engine` points web_search elsewhere (tests use a saved results page on loopback)."""
-    from app.agent.previews import webpage_preview
+    from app.agent.tools.previews import webpage_preview
     from connectors.web import WebError, read_webpage, web_search
 
     def do_search(args: dict[str, Any]) -> ToolResult:
@@ -261,7 +266,7 @@ def _add_web_tools(registry: Registry, engine: Any = None) -> None:
 
 
 def _add_calendar_tools(registry: Registry, account: Any) -> None:
-    from app.agent.previews import event_preview
+    from app.agent.tools.previews import event_preview
     from connectors.calendar import (
         CalendarError,
         create_event,
@@ -352,7 +357,7 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
 
 
 def _add_task_tools(registry: Registry, account: Any) -> None:
-    from app.agent.previews import task_preview
+    from app.agent.tools.previews import task_preview
     from connectors.calendar import (
         CalendarError,
         add_task,
@@ -437,7 +442,7 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
 
 
 def _add_contact_tools(registry: Registry, account: Any) -> None:
-    from app.agent.previews import contact_preview
+    from app.agent.tools.previews import contact_preview
     from connectors.calendar import CalendarError
     from connectors.contacts import (
         add_contact,
@@ -510,7 +515,7 @@ def _add_contact_tools(registry: Registry, account: Any) -> None:
 
 
 def _add_mail_tools(registry: Registry, account: Any) -> None:
-    from app.agent.previews import email_preview, reply_preview
+    from app.agent.tools.previews import email_preview, reply_preview
     from connectors.mail import (
         MailError,
         list_emails,
@@ -750,7 +755,7 @@ def _id_check(
     source: Callable[[], str],
 ) -> Precheck:
     """A precheck for an id argument: a value that is no id at all (a name, a title) fails
-    at once, naming the matching items with their ids (`app.agent.id_hints`). If the lookup
+    at once, naming the matching items with their ids (`app.agent.tools.id_hints`). If the lookup
     fails (the server is down) or finds nothing, the call goes on to the gate and its
     handler, which report the real problem."""
 

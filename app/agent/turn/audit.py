@@ -48,7 +48,7 @@ class AuditEntry:
         """The arguments with secrets hidden, at any depth: by argument name, wherever the
         detectors find a secret or number, and where one only shows once values are joined
         (a card split over two fields: every text value is hidden then)."""
-        from app.agent.detectors import JOINED_PATH, scan
+        from app.agent.gate.detectors import JOINED_PATH, scan
 
         joined = any(
             f.path.startswith(JOINED_PATH) and f.kind in _SENSITIVE_KINDS
@@ -69,14 +69,14 @@ def _real(findings: list[Any]) -> bool:
 
 
 def _sensitive(text: str) -> bool:
-    from app.agent.detectors import scan
+    from app.agent.gate.detectors import scan
 
     return any(finding.kind in _SENSITIVE_KINDS for finding in scan({"result": text}))
 
 
 def redact_text(text: str, hidden: str) -> str:
     """`text` with quoted values masked if they hold a secret; `hidden` if it still does."""
-    from app.agent.detectors import scan
+    from app.agent.gate.detectors import scan
 
     def secret(value: str) -> bool:
         return _real(scan({"text": value.replace(REDACTED, "")}))
@@ -88,7 +88,7 @@ def redact_text(text: str, hidden: str) -> str:
 
 
 def _redact(key: str, value: Any, joined: bool, depth: int = 0) -> Any:
-    from app.agent.detectors import scan
+    from app.agent.gate.detectors import scan
 
     if _SECRET_KEYS.search(key) or depth > _MAX_DEPTH:
         return REDACTED

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.agent.arguments import quoted
+from app.agent.gate.arguments import quoted
 
 __all__ = ["ApprovalBook", "argument_hash", "canonical_arguments"]
 

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from app.agent.arguments import MAX_DEPTH, quoted
+from app.agent.gate.arguments import MAX_DEPTH, quoted
 from connectors.files import EXECUTABLE_SUFFIXES
 
 __all__ = ["check_path", "confusable_neighbour", "name_skeleton", "program_suffix"]

@@ -30,13 +30,13 @@ class ConfirmationRequest:
     # (recipient, name) for each recipient the agent found in the user's address books, and
     # whether it could read them (False: the books are down or absent, so say nothing about
     # who is not in them). Information for the user; it never clears `untyped_values`
-    # (`app.agent.contact_names` says why).
+    # (`app.agent.tools.contact_names` says why).
     contacts: tuple[tuple[str, str], ...] = ()
     contacts_checked: bool = False
     token: str = ""
     editable: tuple[str, ...] = field(default=())  # argument names the dialog may edit
     standing_offer: str | None = None  # e.g. "Always allow read_webpage on example.org"
-    title: str = ""  # a plain title set by the asker (a batch); else from `app.agent.wording`
+    title: str = ""  # a plain title set by the asker (a batch); else from `app.agent.tools.wording`
     # What edited arguments would do, as `preview` says it for these (the gate's refusal
     # when it would refuse them): the dialog shows it before "Allow edited". It may read
     # the disk, so the dialog calls it off the GUI thread.

@@ -12,7 +12,7 @@ A failing address book (the server is down, the password changed) never stops or
 question beyond the connector's timeout: the dialog simply shows no names.
 
 The safety decision: **an address found in the contacts does not count as typed by the user.**
-The gate (`app.agent.policy`) still says "you did not type the recipient", no "always allow"
+The gate (`app.agent.gate.policy`) still says "you did not type the recipient", no "always allow"
 is offered for it and no standing grant covers it, and the dialog still marks it as a value
 the user never typed; it only adds whose address it is. Being in an address book is not the
 user's word for this message, because an address book is not only the user's own writing:
@@ -38,7 +38,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from app.agent.arguments import RECIPIENT_ARGUMENT_NAMES, items, recipients
+from app.agent.gate.arguments import RECIPIENT_ARGUMENT_NAMES, items, recipients
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any
 
-from app.agent.document_index import IndexReport, ProgressSink, index_folders
+from app.agent.documents.document_index import IndexReport, ProgressSink, index_folders
 
 PROGRESS_EVERY = 0.25  # seconds between two progress messages from the child
 POLL_SECONDS = 0.2  # how often the parent looks at its stop flag while it waits

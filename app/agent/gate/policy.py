@@ -5,16 +5,16 @@ its context, every call it proposes may be the attacker's, so the decision here 
 from things the model cannot change:
 
 - the app's fixed label for the tool (read / write / outbound / destructive, declared once
-  in `app.agent.declarations`), raised, never lowered, by the arguments (an event with
+  in `app.agent.tools.declarations`), raised, never lowered, by the arguments (an event with
   attendees sends invitations);
-- the conversation's labels (`app.agent.labels`): whether untrusted content is in the
+- the conversation's labels (`app.agent.gate.labels`): whether untrusted content is in the
   context (taint) and where it came from, including what saved text carried back from the
   store, and which private stores (memories, reminders, mail, calendar, files) it has read;
-- content detectors over the arguments (`app.agent.detectors`), and, for outbound calls, any
+- content detectors over the arguments (`app.agent.gate.detectors`), and, for outbound calls, any
   distinctive token of what the private stores said in this conversation;
 - which recipients and URLs the user typed; new file names that look like existing ones;
-- hard limits: allowed folders (`app.agent.paths`), no loopback/private/metadata URLs
-  (`app.agent.urls`), no programs written, known tools only.
+- hard limits: allowed folders (`app.agent.gate.paths`), no loopback/private/metadata URLs
+  (`app.agent.gate.urls`), no programs written, known tools only.
 
 `decide` runs a list of small named checks and folds their outcomes with `max()`: every
 check can only raise the decision (ALLOW < CONFIRM < DENY). The one exception is a standing
@@ -22,7 +22,7 @@ check can only raise the decision (ALLOW < CONFIRM < DENY). The one exception is
 query strings, one recipient), a conversation that has read nothing untrusted and nothing
 private, no detector finding, no new recipient, never destructive, never below DENY.
 
-What runs after a CONFIRM is bound to what the user saw by `app.agent.approvals`.
+What runs after a CONFIRM is bound to what the user saw by `app.agent.gate.approvals`.
 Pure Python, standard library only: the GUI, the `ask` command and the tests share it.
 """
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any
 
-from app.agent.arguments import (
+from app.agent.gate.arguments import (
     EMAIL_IN_TEXT,
     PATH_ARGUMENT_NAMES,
     RECIPIENT_ARGUMENT_NAMES,
@@ -49,17 +49,23 @@ from app.agent.arguments import (
     shape_problem,
     strings,
 )
-from app.agent.declarations import (
+from app.agent.gate.detectors import (
+    PRIVATE_DATA,
+    Finding,
+    private_tokens,
+    scan,
+    shared_private_token,
+)
+from app.agent.gate.labels import PRIVATE_KINDS, Labels, pasted_message_start
+from app.agent.gate.paths import check_path, confusable_neighbour, program_suffix
+from app.agent.gate.urls import check_url, host_grant_problem, host_of
+from app.agent.tools.declarations import (
     BUILTIN_TOOLS,
     ArgumentHook,
     Label,
     StandingScope,
     ToolDeclaration,
 )
-from app.agent.detectors import PRIVATE_DATA, Finding, private_tokens, scan, shared_private_token
-from app.agent.labels import PRIVATE_KINDS, Labels, pasted_message_start
-from app.agent.paths import check_path, confusable_neighbour, program_suffix
-from app.agent.urls import check_url, host_grant_problem, host_of
 
 __all__ = [
     "DEFAULT_RULES",
@@ -161,7 +167,7 @@ class ContextState:
     page https://..."); any entry taints the context. `trusted_values` are strings the user
     typed (whole messages are fine: addresses and URLs are picked out of them).
     `known_recipients` are addresses the user has written to before (never merely found in
-    an address book, which others and the model can write: `app.agent.contact_names`).
+    an address book, which others and the model can write: `app.agent.tools.contact_names`).
     `allowed_folders` are the only places file tools may touch. `private_sources` name the
     private stores read in this conversation (labels.PRIVATE_KINDS keys), and
     `private_tokens` are the distinctive pieces of what was read there (folded; never shown):

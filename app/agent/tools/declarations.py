@@ -6,11 +6,11 @@ the schema but not to the rule made every call ask. Now one `ToolDeclaration` ro
 all, and the rest is derived from it:
 
 - `declaration.spec`: the name, description and JSON schema the model is offered
-  (`app.agent.toolbox.SPECS`);
+  (`app.agent.tools.toolbox.SPECS`);
 - `policy.ToolRule.declared(declaration)`: the gate's fixed facts, with the parameter names
   taken from the schema (`policy.DEFAULT_RULES`).
 
-A tool's handler stays with its connector wiring in `app.agent.toolbox`, which registers it
+A tool's handler stays with its connector wiring in `app.agent.tools.toolbox`, which registers it
 through `Registry.register(declaration, handler, preview)`; an outside tool (MCP, issue #22)
 comes in through the same call with a declaration of its own. The labels here are fixed app
 code: nothing a tool returns, and nothing the model says, can change them.
@@ -55,7 +55,7 @@ StandingScope = Literal["never", "tool", "host", "recipient"]
 # Looks at the arguments and may name a higher label ("an event with attendees sends mail").
 ArgumentHook = Callable[[Mapping[str, Any]], Label | None]
 
-# Keys of `app.agent.labels.PRIVATE_KINDS`: the private store a tool's result comes from.
+# Keys of `app.agent.gate.labels.PRIVATE_KINDS`: the private store a tool's result comes from.
 PrivateStore = Literal["calendar", "mail", "files", "memories", "reminders", "tasks", "contacts"]
 
 
@@ -558,7 +558,7 @@ BUILTIN_TOOLS: Mapping[str, ToolDeclaration] = MappingProxyType(
 )
 
 # What each built-in tool is about, for offering a request only the tools that fit it
-# (`app.agent.tool_selection`). An outside tool has no topic and is always offered.
+# (`app.agent.tools.tool_selection`). An outside tool has no topic and is always offered.
 Topic = Literal[
     "files",
     "web",

@@ -1,4 +1,4 @@
-"""The BIP-39 English word list, for finding wallet seed phrases (app.agent.detectors).
+"""The BIP-39 English word list, for finding wallet seed phrases (app.agent.gate.detectors).
 
 2048 words, in order (a word's index is its 11-bit value), from the reference list of BIP-39
 as shipped in the `mnemonic` package (MIT licence, Copyright (c) 2013-2016 Pavol Rusnak);

@@ -32,9 +32,16 @@ from dataclasses import dataclass
 from secrets import token_hex
 from typing import Any, Literal
 
-from app.agent.accounts import open_credentials
-from app.agent.declarations import BUILTIN_TOOLS, Label, ToolDeclaration
-from app.agent.registry import Handler, Previewer, Registry, ToolFailed, ToolResult, turn_cancel
+from app.agent.services.accounts import open_credentials
+from app.agent.tools.declarations import BUILTIN_TOOLS, Label, ToolDeclaration
+from app.agent.tools.registry import (
+    Handler,
+    Previewer,
+    Registry,
+    ToolFailed,
+    ToolResult,
+    turn_cancel,
+)
 from app.llm.special_tokens import neutralise
 from app.store.database import Database
 from app.store.permissions import PermissionStore

@@ -18,7 +18,7 @@ from email.utils import getaddresses
 from typing import Any
 from urllib.parse import urlsplit
 
-from app.agent.previews import host_forms
+from app.agent.tools.previews import host_forms
 from connectors.hostnames import is_international
 
 __all__ = [

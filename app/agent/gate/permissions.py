@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from app.agent.policy import StandingPermission
+from app.agent.gate.policy import StandingPermission
 from app.store.permissions import PermissionStore
 
 

@@ -57,6 +57,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="required: the first step must call a tool (for models that rarely do)",
     )
     parser.add_argument(
+        "--intents",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="intents with typed slots before the free loop (auto: on, except for a script "
+        'that does not say "intents": true)',
+    )
+    parser.add_argument(
         "--all-tools",
         action="store_true",
         help="offer every tool on every request, not only those of the request's topics",
@@ -89,6 +96,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         confirmer=confirmer,
         on_problem=note,
         tool_servers=tool_servers,
+        intents={"auto": None, "on": True, "off": False}[args.intents],
     )
     agent.first_tool_choice = args.tool_choice
     agent.select_tools = not args.all_tools

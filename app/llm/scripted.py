@@ -36,6 +36,10 @@ class ScriptError(ValueError):
 
 
 class ScriptedBackend:
+    # Scripts replay the free loop's steps unless they say `"intents": true` (then the first
+    # model call of a turn is the intent's choice).
+    intents = False
+
     def __init__(self, turns: list[str], wire_format: WireFormat, name: str = "script") -> None:
         self.turns = list(turns)
         self.format = wire_format
@@ -64,7 +68,9 @@ class ScriptedBackend:
             raise ScriptError(
                 f"unknown format {requested!r}; use one of {', '.join(sorted(FORMAT_ALIASES))}"
             )
-        return cls(data["turns"], FORMATS[FORMAT_ALIASES[requested]], name)
+        backend = cls(data["turns"], FORMATS[FORMAT_ALIASES[requested]], name)
+        backend.intents = bool(data.get("intents", False))
+        return backend
 
     def step(
         self,

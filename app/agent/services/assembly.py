@@ -91,15 +91,19 @@ def build_agent(
     sampling: SamplingSettings | None = None,
     on_problem: Callable[[str], None] | None = None,
     tool_servers: RunningServers | None = None,
+    intents: bool | None = None,
 ) -> Agent:
     """An agent on `model` with the session's tools; with a database, every call goes to its
     audit log and "always allow" grants are kept in it. Without one (tests, a window with no
-    data folder) the agent has files and web only and forgets its grants at exit."""
+    data folder) the agent has files and web only and forgets its grants at exit.
+
+    `intents` puts the intents in front of the free loop (None: on, except for a scripted
+    backend whose script does not ask for them: scripts written for the loop stay valid)."""
     audit = permissions = None
     if database is not None:
         audit = database.audit_log()
         permissions = StoredPermissions(PermissionStore(database))
-    return Agent(
+    agent = Agent(
         model,
         session_tools(folders, database, on_problem, tool_servers),
         context=ContextState(allowed_folders=[str(path) for path in folders]),
@@ -109,3 +113,8 @@ def build_agent(
         permissions=permissions,
         select_tools=True,  # each request gets the tools of its topics (issue #20's table)
     )
+    if intents if intents is not None else getattr(model, "intents", True):
+        from app.agent.intents.router import IntentRouter
+
+        agent.front = IntentRouter()
+    return agent

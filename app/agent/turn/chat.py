@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from app import clock
 from app.llm.tools import ToolCall
 
 BASE_PROMPT = (
@@ -158,10 +159,13 @@ class Conversation:
     # Called with each message as it is added (the GUI saves it there and then, so a crash
     # loses nothing the agent has already said). Not part of the conversation's value.
     on_add: Callable[[Message], None] | None = field(default=None, repr=False, compare=False)
+    # An intent waiting for the answer to the question the last reply asked
+    # (`app.agent.intents.router.Pending`); kept while the conversation is open.
+    pending_intent: Any = field(default=None, repr=False, compare=False)
 
     def add(self, role: str, content: str = "", **fields: Any) -> Message:
         if role == "user":
-            fields.setdefault("sent_at", datetime.now().astimezone())
+            fields.setdefault("sent_at", clock.now())
         message = Message(role, content, **fields)
         self.messages.append(message)
         if self.on_add is not None:
@@ -175,7 +179,7 @@ class Conversation:
         system = self.system_prompt
         if sent_notes:
             sent = [m.sent_at for m in self.messages if m.role == "user" and m.sent_at]
-            moment = sent[-1] if sent else datetime.now().astimezone()
+            moment = sent[-1] if sent else clock.now()
             system = f"{system} {today_note(moment)}"
             if self.times:
                 system = f"{system} {dates_note(moment)}"

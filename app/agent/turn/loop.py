@@ -12,7 +12,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from app.agent.gate.approvals import ApprovalBook, argument_hash
 from app.agent.gate.labels import running_call
@@ -120,6 +120,22 @@ _DECISION_NAMES: dict[Decision, CallDecision] = {
 }
 
 
+class FrontDesk(Protocol):
+    """What may take a turn before the free loop does (the intents, `app.agent.intents`):
+    True when it handled the turn, False to leave it to the loop. It runs every call
+    through the agent's `_handle_call`, so the gate sees the same calls either way."""
+
+    def handle(
+        self,
+        agent: Agent,
+        conversation: Conversation,
+        text: str,
+        emit: Callable[[AgentEvent], None],
+        cancel: threading.Event,
+        report: TurnReport,
+    ) -> bool: ...
+
+
 class Agent:
     def __init__(
         self,
@@ -159,6 +175,8 @@ class Agent:
         # Beyond identical calls: no retry of a call that failed, no second change nearly
         # the same as one made this turn (the loops small models fall into).
         self.repeat_guard = True
+        # Intents with typed slots in front of the loop (None: the loop takes every turn).
+        self.front: FrontDesk | None = None
 
     def run_turn(
         self,
@@ -187,6 +205,10 @@ class Agent:
         conversation.add("user", user_text)
         self.context.note_user_text(user_text)
         report = TurnReport()
+        if self.front is not None and self.front.handle(
+            self, conversation, user_text, emit, cancel, report
+        ):
+            return report
         repaired = False
         done: set[str] = set()  # reads run this turn since the last change, by arguments
         changed: set[str] = set()  # changes that ran this turn: never twice
@@ -370,7 +392,7 @@ class Agent:
             emit(AgentEvent(event.kind, event.text))
 
         result = self.backend.step(request, forward, cancel)
-        _add_stats(report.stats, result.stats)
+        add_stats(report.stats, result.stats)
         return result
 
     # -- one call ----------------------------------------------------------------------------
@@ -735,7 +757,8 @@ def _preview(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def _add_stats(total: GenerationStats, step: GenerationStats) -> None:
+def add_stats(total: GenerationStats, step: GenerationStats) -> None:
+    """Add one model step's figures to a turn's."""
     total.prompt_tokens += step.prompt_tokens
     total.evaluated_prompt_tokens += step.evaluated_prompt_tokens
     total.generated_tokens += step.generated_tokens

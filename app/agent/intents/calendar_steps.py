@@ -1,0 +1,278 @@
+"""The calendar intents' steps: look the events up, compute the times, call the tools.
+
+Times come from `when` (the user's words against the message's sending time); an event named
+in words is found among the real events by its title, place and notes. Two different events
+that fit equally well are offered as a numbered choice; occurrences of one repeating event
+resolve to the next one.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+from typing import Any
+
+from app.agent.intents.recognise import grounded
+from app.agent.intents.router import Ask, Doing, HandOver, Steps
+from app.agent.intents.when import When, fold, read_duration, read_shift, read_when
+
+DEFAULT_LENGTH = timedelta(hours=1)
+# Where "when is my dentist appointment?" looks: a little back, a good way ahead.
+_LOOK_BACK = timedelta(days=7)
+_LOOK_AHEAD = timedelta(days=120)
+# A whole day searched for a free slot: waking hours.
+_DAY_HOURS = (8, 18)
+
+
+def iso(moment: datetime) -> str:
+    """A local time as the calendar tools take it."""
+    return moment.strftime("%Y-%m-%dT%H:%M")
+
+
+def _when(doing: Doing, slots: dict[str, str], name: str = "when") -> When | None:
+    phrase = slots.get(name)
+    return read_when(phrase, doing.now) if phrase else None
+
+
+def _events(doing: Doing, start: datetime, end: datetime) -> list[dict[str, Any]]:
+    record = doing.call("list_events", start=iso(start), end=iso(end))
+    if record.status != "ok":
+        raise HandOver(f"list_events: {record.result}")
+    return [e for e in record.result or [] if isinstance(e, dict)]
+
+
+def _time_span(event: dict[str, Any]) -> str:
+    start = datetime.fromisoformat(str(event["start"]))
+    end = datetime.fromisoformat(str(event["end"]))
+    if event.get("all_day"):
+        return "all day"
+    return f"{start:%H:%M}–{end:%H:%M}"
+
+
+def _line(event: dict[str, Any], with_day: bool = False) -> str:
+    start = datetime.fromisoformat(str(event["start"]))
+    day = f"{start:%a %d %b}, " if with_day else ""
+    where = f" ({event['location']})" if event.get("location") else ""
+    return f"- {day}{_time_span(event)} {event.get('title') or '(no title)'}{where}"
+
+
+def _day_words(window: tuple[datetime, datetime]) -> str:
+    start, end = window
+    if end - start <= timedelta(days=1) and start.date() == (end - timedelta(seconds=1)).date():
+        return f"{start:%A %d %B}"
+    last = end - timedelta(seconds=1)
+    return f"{start:%a %d %b} to {last:%a %d %b}"
+
+
+def show(doing: Doing, slots: dict[str, str]) -> str:
+    when = _when(doing, slots)
+    if when is None and slots.get("when"):
+        raise Ask("Which day do you mean?", "when")
+    if when is None:
+        when = When(doing.now.date())
+    window = when.window(doing.now)
+    events = _events(doing, *window)
+    several_days = window[1] - window[0] > timedelta(days=1)
+    said = _day_words(window)
+    if when.part is not None or (when.start is not None and when.end is not None):
+        said += f", {window[0]:%H:%M}–{window[1]:%H:%M}"
+    if not events:
+        return f"Nothing is in your calendar for {said}: you're free."
+    lines = "\n".join(_line(e, several_days) for e in events)
+    return f"For {said} your calendar has:\n{lines}"
+
+
+def _score(words: str, event: dict[str, Any]) -> float:
+    text = " ".join(str(event.get(k) or "") for k in ("title", "location", "description"))
+    title = str(event.get("title") or "")
+    if grounded(words, title):
+        return 2.0
+    if grounded(words, text):
+        return 1.5
+    return 1.0 if grounded(words, text, copied=False) else 0.0
+
+
+def find_event(doing: Doing, slots: dict[str, str], slot: str = "event") -> dict[str, Any]:
+    """The one event the user's words name, or a question."""
+    words = slots.get(slot, "")
+    when = _when(doing, slots) or _day_in(words, doing)
+    if when is not None and when.day_given:
+        start, end = when.window(doing.now)
+        if when.start is not None:  # "the 3pm meeting": that day, whatever its length
+            start = datetime.combine(when.day, time(0), tzinfo=doing.now.tzinfo)
+            end = start + timedelta(days=1)
+    else:
+        start, end = doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD
+    events = _events(doing, start, end)
+    chosen = [e for e in events if e.get("event_id") == words]
+    if chosen:
+        return chosen[0]
+    scored = [(_score(_without_days(words, doing.now), e), e) for e in events]
+    best = max((s for s, _ in scored), default=0.0)
+    if best == 0.0:
+        if when is not None and when.start is not None:
+            at = [e for e in events if _starts_at(e, when.start)]
+            if len(at) == 1:
+                return at[0]
+        raise Ask(
+            f"I couldn't find “{words}” in your calendar"
+            + (f" on {_day_words((start, end))}" if when is not None else "")
+            + ". Which event do you mean?",
+            slot,
+        )
+    matches = [e for s, e in scored if s == best]
+    upcoming = [e for e in matches if datetime.fromisoformat(str(e["end"])) >= doing.now]
+    matches = upcoming or matches
+    titles = {fold(str(e.get("title") or "")) for e in matches}
+    if len(titles) == 1:
+        return matches[0]  # one event, or the next occurrence of a repeating one
+    choices = [(e["event_id"], f"{e.get('title')} {_line(e, True)}") for e in matches[:6]]
+    listing = "\n".join(f"{n}. {_line(e, True)[2:]}" for n, e in enumerate(matches[:6], 1))
+    raise Ask(f"Which one do you mean?\n{listing}", slot, choices)
+
+
+def _starts_at(event: dict[str, Any], at: time) -> bool:
+    start = datetime.fromisoformat(str(event["start"]))
+    return (start.hour, start.minute) == (at.hour, at.minute)
+
+
+def _day_in(words: str, doing: Doing) -> When | None:
+    """A day inside the event's own words ("tomorrow's 1:1"): used to narrow the search."""
+    when = read_when(words, doing.now) if words else None
+    return when if when is not None and when.day_given else None
+
+
+def _without_days(words: str, now: datetime) -> str:
+    """The event's words without the day words ("tomorrow's 1:1" → "1:1")."""
+    kept = [w for w in words.split() if read_when(w, now) is None]
+    return " ".join(kept) or words
+
+
+def find(doing: Doing, slots: dict[str, str]) -> str:
+    event = find_event(doing, slots)
+    return f"{event.get('title')}: {_line(event, True)[2:]}"
+
+
+def add(doing: Doing, slots: dict[str, str]) -> str:
+    when = _when(doing, slots)
+    if when is None:
+        raise Ask("When should it be? (a day and a time)", "when")
+    start = when.start_at(doing.now)
+    if start is None:  # the answer ("at 3") is added to the day said ("Friday")
+        raise Ask(f"At what time on {when.day:%A %d %B}?", "when")
+    length = read_duration(slots.get("duration", "")) or DEFAULT_LENGTH
+    end = (
+        datetime.combine(when.day, when.end, tzinfo=doing.now.tzinfo)
+        if when.end is not None
+        else start + length
+    )
+    record = doing.call(
+        "create_event",
+        title=_title(slots["title"]),
+        start=iso(start),
+        end=iso(end),
+        location=slots.get("location"),
+    )
+    return _outcome(record, f"Added “{_title(slots['title'])}” on {start:%A %d %B}, "
+                            f"{start:%H:%M}–{end:%H:%M}.")  # fmt: skip
+
+
+def _title(text: str) -> str:
+    text = text.strip().strip(".")
+    return text[:1].upper() + text[1:]
+
+
+def move(doing: Doing, slots: dict[str, str]) -> str:
+    if not slots.get("to") and not slots.get("shift"):
+        # The model may have put the new time in the wrong slot; read the request itself.
+        shift = read_shift(doing.request)
+        if shift is not None:
+            slots["shift"] = doing.request
+    event = find_event(doing, slots)
+    start = datetime.fromisoformat(str(event["start"]))
+    end = datetime.fromisoformat(str(event["end"]))
+    shift = read_shift(slots["shift"]) if slots.get("shift") else None
+    if shift is not None:
+        new_start, new_end = start + shift, end + shift
+    else:
+        to = _when(doing, slots, "to")
+        if to is None:
+            slots["event"] = str(event["event_id"])
+            raise Ask(f"When should “{event.get('title')}” move to?", "to")
+        day = to.day if to.day_given else start.date()
+        clock = to.start or start.timetz().replace(tzinfo=None)
+        new_start = datetime.combine(day, clock, tzinfo=start.tzinfo)
+        new_end = (
+            datetime.combine(day, to.end, tzinfo=start.tzinfo)
+            if to.end
+            else new_start + (end - start)
+        )
+    record = doing.call(
+        "update_event", event_id=event["event_id"], start=iso(new_start), end=iso(new_end)
+    )
+    return _outcome(
+        record,
+        f"Moved “{event.get('title')}” to {new_start:%A %d %B}, {new_start:%H:%M}–{new_end:%H:%M}.",
+    )
+
+
+def cancel(doing: Doing, slots: dict[str, str]) -> str:
+    event = find_event(doing, slots)
+    record = doing.call("delete_event", event_id=event["event_id"])
+    return _outcome(record, f"Cancelled “{event.get('title')}” ({_line(event, True)[2:]}).")
+
+
+def free_slot(doing: Doing, slots: dict[str, str]) -> str:
+    when = _when(doing, slots)
+    if when is None:
+        raise Ask("Which day should I look at?", "when")
+    length = read_duration(slots.get("duration", "")) or read_duration(doing.request)
+    length = length or DEFAULT_LENGTH
+    if when.part is None and when.start is None:
+        day = datetime.combine(when.day, time(0), tzinfo=doing.now.tzinfo)
+        window = (day + timedelta(hours=_DAY_HOURS[0]), day + timedelta(hours=_DAY_HOURS[1]))
+        if when.days > 1:
+            window = (window[0], window[1] + timedelta(days=when.days - 1))
+    else:
+        window = when.window(doing.now)
+        if when.start is not None and when.end is None:
+            window = (window[0], window[0].replace(hour=_DAY_HOURS[1]))
+    record = doing.call(
+        "find_free_time",
+        start=iso(window[0]),
+        end=iso(window[1]),
+        duration_minutes=int(length.total_seconds() // 60),
+    )
+    if record.status != "ok":
+        return _outcome(record, "")
+    found = [s for s in record.result or [] if isinstance(s, dict)]
+    minutes = int(length.total_seconds() // 60)
+    if not found:
+        return f"There is no free stretch of {minutes} minutes {_day_words(window)}."
+    first = found[0]
+    start = datetime.fromisoformat(str(first["start"]))
+    others = ", ".join(
+        f"{datetime.fromisoformat(str(s['start'])):%a %H:%M}–"
+        f"{datetime.fromisoformat(str(s['end'])):%H:%M}"
+        for s in found[1:4]
+    )
+    more = f" Other free times: {others}." if others else ""
+    return f"The first free {minutes} minutes: {start:%A %d %B} from {start:%H:%M}.{more}"
+
+
+def _outcome(record: Any, done: str) -> str:
+    """The answer for a change: what was done, or why not, in the tool's own words."""
+    if record.status == "ok":
+        return done
+    if record.answer == "denied":
+        return "All right, I didn't do it."
+    return f"That didn't work: {record.result}"
+
+
+STEPS: dict[str, Steps] = {
+    "calendar_show": show,
+    "calendar_find": find,
+    "calendar_add": add,
+    "calendar_move": move,
+    "calendar_cancel": cancel,
+    "calendar_free_slot": free_slot,
+}

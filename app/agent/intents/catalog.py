@@ -1,0 +1,220 @@
+"""Intents and their typed slots, declared once, like tools.
+
+An intent is a request people make often ("what's on tomorrow", "move my 1:1 back by half an
+hour"), with the details it needs as slots. The model only picks the intent and copies the
+slots out of the user's words (`recognise`); code resolves them against the clock and the
+user's data and runs the steps (`steps`), as ordinary tool calls through the gate.
+
+A slot's kind says how code reads it: `when` a day and/or time in words, `duration` and
+`shift` amounts of time, `person` a name or address, `thing` words that name an item the user
+has (an event, an email, a to-do), `text` free text the user wants written. Slots that the
+steps need and the user left out are asked for, never guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from app.llm.tools import ToolSpec
+
+SlotKind = Literal["when", "duration", "shift", "person", "thing", "text"]
+
+# Long enough for a sentence someone dictates, short enough that a small model cannot wander.
+_MAX_LENGTH: dict[SlotKind, int] = {
+    "when": 80,
+    "duration": 40,
+    "shift": 60,
+    "person": 80,
+    "thing": 100,
+    "text": 400,
+}
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+    kind: SlotKind
+    description: str
+    # Asked for when missing (the user's answer fills it next turn); empty: optional.
+    question: str = ""
+
+    @property
+    def required(self) -> bool:
+        return bool(self.question)
+
+    def schema(self) -> dict[str, Any]:
+        return {
+            "type": "string",
+            "maxLength": _MAX_LENGTH[self.kind],
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True)
+class Intent:
+    """One request people make, as the model is offered it: a name, a line saying when it
+    fits with an example, and its slots (all optional for the model: code asks)."""
+
+    name: str
+    description: str
+    slots: tuple[Slot, ...] = ()
+
+    @property
+    def spec(self) -> ToolSpec:
+        return ToolSpec(
+            self.name,
+            self.description,
+            {
+                "type": "object",
+                "properties": {slot.name: slot.schema() for slot in self.slots},
+                "required": [],
+            },
+        )
+
+    def slot(self, name: str) -> Slot | None:
+        return next((slot for slot in self.slots if slot.name == name), None)
+
+
+# The two ways out: a plain answer (no tool at all) and today's free loop.
+JUST_ANSWER = "just_answer"
+SOMETHING_ELSE = "something_else"
+
+_WHEN = "the day and/or time exactly as the user wrote it, e.g. 'tomorrow at 3pm'"
+_EVENT = "words naming the event as the user wrote them, e.g. 'dentist' or '1:1 with Sophie'"
+
+INTENTS: tuple[Intent, ...] = (
+    Intent(
+        JUST_ANSWER,
+        "Greetings, thanks, small talk, opinions and general knowledge questions that need "
+        "none of the user's data. Example: 'hi, how are you?', 'what is the capital of Peru?'",
+    ),
+    Intent(
+        "calendar_show",
+        "Show the user's calendar for a day or period, or say if they are free then. "
+        "Example: 'what's on tomorrow?', 'am I free Friday afternoon?'",
+        (Slot("when", "when", _WHEN),),
+    ),
+    Intent(
+        "calendar_find",
+        "Find when a particular event is. Example: 'when is my dentist appointment?'",
+        (Slot("event", "thing", _EVENT, "Which event do you mean?"),),
+    ),
+    Intent(
+        "calendar_add",
+        "Put a new event in the calendar. Example: 'add lunch with Tom on Friday at 1pm'",
+        (
+            Slot("title", "text", "what the event is, e.g. 'lunch with Tom'", "What is it?"),
+            Slot("when", "when", _WHEN, "When should it be?"),
+            Slot("duration", "duration", "how long, if said, e.g. '2 hours'"),
+            Slot("location", "thing", "where, if said"),
+        ),
+    ),
+    Intent(
+        "calendar_move",
+        "Move or reschedule an existing event to another time, or shift it earlier or later. "
+        "Example: 'move the dentist to Thursday at 10', 'push my 1:1 back by 30 minutes'",
+        (
+            Slot("event", "thing", _EVENT, "Which event should I move?"),
+            Slot("to", "when", "the new day and/or time as written, e.g. 'Thursday at 10'"),
+            Slot("shift", "shift", "a move by an amount as written, e.g. 'back by 30 minutes'"),
+        ),
+    ),
+    Intent(
+        "calendar_cancel",
+        "Cancel or delete an existing event. Example: 'cancel piano tonight'",
+        (
+            Slot("event", "thing", _EVENT, "Which event should I cancel?"),
+            Slot("when", "when", "the event's day as written, if said"),
+        ),
+    ),
+    Intent(
+        "calendar_free_slot",
+        "Find a free time of a given length. Example: 'find me two free hours on Monday morning'",
+        (
+            Slot("when", "when", "the day or period to search, as written", "Which day?"),
+            Slot("duration", "duration", "how long, e.g. 'an hour'"),
+        ),
+    ),
+    Intent(
+        "mail_find",
+        "Find or list emails, by sender or subject. Example: 'did Lena write about the invoice?'",
+        (Slot("about", "thing", "sender names or subject words as written"),),
+    ),
+    Intent(
+        "mail_read",
+        "Read or summarise a particular email. Example: 'what did Priya's last email say?'",
+        (Slot("which", "thing", "sender or subject words naming the email", "Which email?"),),
+    ),
+    Intent(
+        "mail_reply",
+        "Reply to an email the user received. Example: 'reply to Tom that Friday works'",
+        (
+            Slot("which", "thing", "sender or subject words naming the email", "Which email?"),
+            Slot("message", "text", "what the reply should say", "What should the reply say?"),
+        ),
+    ),
+    Intent(
+        "mail_send",
+        "Write a new email to someone. Example: 'email Anna that I'm running late'",
+        (
+            Slot("to", "person", "the recipient's name or address", "Who should I write to?"),
+            Slot("message", "text", "what the email should say", "What should the email say?"),
+            Slot("subject", "text", "the subject, if the user gave one"),
+        ),
+    ),
+    Intent(
+        "reminder_set",
+        "Remind the user of something at a time. Example: 'remind me to call mum at 6'",
+        (
+            Slot("what", "text", "what to remind of", "What should I remind you of?"),
+            Slot("when", "when", _WHEN, "When should I remind you?"),
+        ),
+    ),
+    Intent(
+        "memory_save",
+        "Remember a fact about the user for later. Example: 'remember that my locker is 42'",
+        (Slot("fact", "text", "the fact to remember", "What should I remember?"),),
+    ),
+    Intent(
+        "memory_recall",
+        "Look up something the user asked Hearth to remember. Example: 'what's my locker number?'",
+        (Slot("about", "thing", "the words to look for"),),
+    ),
+    Intent(
+        "todo_add",
+        "Add an item to the to-do list. Example: 'add buy milk to my to-dos for Friday'",
+        (
+            Slot("title", "text", "the to-do", "What should the to-do say?"),
+            Slot("due", "when", "when it is due, if said"),
+        ),
+    ),
+    Intent(
+        "todo_list",
+        "Show the to-do list or open tasks. Example: 'what's on my to-do list?'",
+        (Slot("due", "when", "a due day, if said"),),
+    ),
+    Intent(
+        "todo_done",
+        "Mark a to-do as done. Example: 'tick off the insurance task'",
+        (Slot("which", "thing", "words naming the to-do", "Which to-do?"),),
+    ),
+    Intent(
+        "contact_find",
+        "Look up someone's email address or phone number. Example: 'what's Sophie's number?'",
+        (Slot("who", "person", "the person's name", "Whom should I look up?"),),
+    ),
+    Intent(
+        "web_search",
+        "Search the web for current or outside information. Example: 'search the web for "
+        "train strikes this week'",
+        (Slot("query", "text", "what to search for", "What should I search for?"),),
+    ),
+    Intent(
+        SOMETHING_ELSE,
+        "Anything else that needs the user's files, documents, spending, or several steps. "
+        "Example: 'save the notes from the meeting into a file'",
+    ),
+)
+
+BY_NAME = {intent.name: intent for intent in INTENTS}

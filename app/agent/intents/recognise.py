@@ -1,0 +1,114 @@
+"""Which intent a message is, and its slots: one constrained model step, checked by code.
+
+The intents are offered to the model as functions and the step must call one of them
+(`tool_choice="required"`): the runtime opens the call itself and the call grammar allows
+only an intent's name and its slots, so the answer is well-formed by construction. The
+prompt holds nothing that changes between requests (no date, no history) and so stays in the
+model's prompt cache: a request costs only its own words.
+
+Code then keeps only slot values grounded in what the user wrote: a name, a day or an item
+the model invented is dropped and, if the steps need it, asked for.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+
+from app.agent.intents.catalog import BY_NAME, INTENTS, Intent
+from app.agent.intents.when import fold
+from app.llm.backend import (
+    GenerationStats,
+    ModelBackend,
+    SamplingSettings,
+    StepRequest,
+)
+
+INTENT_PROMPT = (
+    "You sort a user's message into exactly one of the functions below and copy its details. "
+    "Call the one function that fits the user's message best. Fill a parameter only with "
+    "words the user wrote (keep dates and times in the user's own words, e.g. 'next Tuesday "
+    "at 3pm'); leave out what the user did not say. Messages may be in any language."
+)
+# Classification, not writing: the most likely intent, every time.
+RECOGNITION_SAMPLING = SamplingSettings(
+    temperature=0.0, top_k=1, top_p=1.0, min_p=0.0, repeat_penalty=1.0, max_tokens=200
+)
+
+# Kinds whose values must appear in the user's words (a copied phrase); `text` may be
+# reworded a little ("that I'm late" → "I am running late"), so it needs only half its words.
+_COPIED = {"when", "duration", "shift", "person", "thing"}
+
+
+@dataclass
+class Recognised:
+    intent: Intent
+    slots: dict[str, str] = field(default_factory=dict)
+    dropped: dict[str, str] = field(default_factory=dict)  # values not found in the request
+    stats: GenerationStats = field(default_factory=GenerationStats)
+
+
+def recognition_request(text: str) -> StepRequest:
+    return StepRequest(
+        messages=[
+            {"role": "system", "content": INTENT_PROMPT},
+            {"role": "user", "content": text},
+        ],
+        tools=[intent.spec for intent in INTENTS],
+        sampling=RECOGNITION_SAMPLING,
+        tool_choice="required",
+    )
+
+
+def recognise(backend: ModelBackend, text: str, cancel: threading.Event) -> Recognised | None:
+    """The intent of `text` with its grounded slots; None when the model gave no usable call
+    (the caller falls back to the free loop)."""
+    result = backend.step(recognition_request(text), lambda _event: None, cancel)
+    if not result.calls:
+        return None
+    call = result.calls[0]
+    intent = BY_NAME.get(call.name)
+    if intent is None:
+        return None
+    recognised = Recognised(intent, stats=result.stats)
+    for name, value in call.arguments.items():
+        slot = intent.slot(name)
+        value = " ".join(str(value).split())
+        if slot is None or not value:
+            continue
+        if grounded(value, text, copied=slot.kind in _COPIED):
+            recognised.slots[name] = value
+        else:
+            recognised.dropped[name] = value
+    return recognised
+
+
+_WORD = re.compile(r"[\w@.'+-]+")
+# Words a model adds around a copied phrase ("on", "the", "my"): not evidence either way.
+_FILLER = {
+    "a", "an", "the", "my", "on", "at", "in", "to", "for", "of", "with", "and", "me", "i",
+    "am", "um", "der", "die", "das", "mein", "meine", "le", "la", "les", "mon", "ma", "el",
+    "mi", "de", "du", "des", "et", "y", "und", "à",
+}  # fmt: skip
+
+
+def grounded(value: str, request: str, copied: bool = True) -> bool:
+    """Whether `value` comes from the user's words: every content word of a copied value
+    (or half of a reworded text's) occurs in the request, up to case, accents and endings."""
+    said = [fold(w).strip(".'") for w in _WORD.findall(request)]
+    words = [fold(w).strip(".'") for w in _WORD.findall(value)]
+    words = [w for w in words if w and w not in _FILLER]
+    if not words:
+        return False
+    found = sum(1 for w in words if _occurs(w, said, request))
+    return found == len(words) if copied else found * 2 >= len(words)
+
+
+def _occurs(word: str, said: list[str], request: str) -> bool:
+    if word in said:
+        return True
+    stem = word[:5] if len(word) > 5 else word
+    if len(stem) >= 4 and any(s.startswith(stem) for s in said):
+        return True  # "dentist's" / "dentist", "Zahnarzttermin" / "Zahnarzt…"
+    return len(word) >= 4 and word in fold(request)  # part of a compound: "arzttermin"

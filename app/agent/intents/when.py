@@ -1,0 +1,432 @@
+"""Dates, times and durations from the words people use, resolved by code.
+
+Small models cannot count days ("the Tuesday after next" from a Tuesday) or add minutes, so an
+intent's time slots hold the user's own words and this module turns them into dates and times
+against the moment the message was sent. English, German, French and Spanish words are read
+alike: a weekday, "tomorrow", "next", "after next", a day of the month with or without its
+month, a clock time ("3pm", "15:30", "15 Uhr", "14h", "a las 3"), a part of the day, "in N
+days", durations and shifts ("back by 30 minutes", "eine Stunde früher").
+
+Each reader returns None when it finds nothing it is sure of: the caller then asks the user.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: "Mañana" and "manana", "Übermorgen" and "ubermorgen"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+_WEEKDAYS: dict[str, int] = {}
+for _index, _names in enumerate(
+    (
+        "monday mon montag mo lundi lun lunes",
+        "tuesday tue tues dienstag di mardi mar martes",
+        "wednesday wed mittwoch mi mercredi mer miercoles mie",
+        "thursday thu thur thurs donnerstag do jeudi jeu jueves jue",
+        "friday fri freitag fr vendredi ven viernes vie",
+        "saturday sat samstag sonnabend sa samedi sam sabado sab",
+        "sunday sun sonntag so dimanche dim domingo dom",
+    )
+):
+    for _name in _names.split():
+        _WEEKDAYS[_name] = _index
+# Two-letter abbreviations collide with ordinary words ("do", "so", "mar"): only full names
+# count on their own; the short forms only right before a date ("Fr 18.5.").
+_WEEKDAY_WORDS = {name: day for name, day in _WEEKDAYS.items() if len(name) > 4}
+
+_MONTHS: dict[str, int] = {}
+for _index, _names in enumerate(
+    (
+        "january jan januar janvier enero ene",
+        "february feb februar fevrier fev febrero",
+        "march mar marz maerz mars marzo",
+        "april apr avril avr abril abr",
+        "may mai mayo",
+        "june jun juni juin junio",
+        "july jul juli juillet juil julio",
+        "august aug aout agosto ago",
+        "september sep sept septembre septiembre setiembre",
+        "october oct oktober okt octobre octubre",
+        "november nov novembre noviembre",
+        "december dec dezember dez decembre diciembre dic",
+    ),
+    start=1,
+):
+    for _name in _names.split():
+        _MONTHS[_name] = _index
+
+# Days relative to today, longest phrases first when matched.
+_RELATIVE_DAYS = {
+    "day after tomorrow": 2,
+    "ubermorgen": 2,
+    "apres-demain": 2,
+    "apres demain": 2,
+    "pasado manana": 2,
+    "today": 0,
+    "tonight": 0,
+    "heute": 0,
+    "aujourd'hui": 0,
+    "aujourdhui": 0,
+    "ce soir": 0,
+    "hoy": 0,
+    "esta noche": 0,
+    "tomorrow": 1,
+    "tmrw": 1,
+    "morgen": 1,
+    "demain": 1,
+    "manana": 1,
+    "yesterday": -1,
+    "gestern": -1,
+    "hier": -1,
+    "ayer": -1,
+}
+
+# Parts of the day: (from, to) hours, and the hour a bare "at 3" in that part means.
+_PARTS = {
+    "morning": (8, 12),
+    "vormittag": (8, 12),
+    "vormittags": (8, 12),
+    "morgens": (8, 12),
+    "matin": (8, 12),
+    "matinee": (8, 12),
+    "por la manana": (8, 12),
+    "de la manana": (8, 12),
+    "noon": (12, 14),
+    "lunchtime": (12, 14),
+    "lunch": (12, 14),
+    "mittag": (12, 14),
+    "mittags": (12, 14),
+    "midi": (12, 14),
+    "mediodia": (12, 14),
+    "afternoon": (12, 18),
+    "nachmittag": (12, 18),
+    "nachmittags": (12, 18),
+    "apres-midi": (12, 18),
+    "apres midi": (12, 18),
+    "tarde": (12, 18),
+    "evening": (18, 22),
+    "tonight": (18, 23),
+    "abend": (18, 22),
+    "abends": (18, 22),
+    "soir": (18, 22),
+    "soiree": (18, 22),
+    "noche": (18, 23),
+    "esta noche": (18, 23),
+    "ce soir": (18, 22),
+}
+
+_NEXT_WORDS = (
+    r"next|nachsten|nachster|nachste|kommenden|kommender|prochain|prochaine|proximo|proxima|"
+    r"que viene"
+)
+_AFTER_NEXT = r"after next|ubernachsten|ubernachster|ubernachste|en huit|despues del proximo"
+
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30,
+    "forty": 40, "forty-five": 45, "ein": 1, "eine": 1, "einen": 1, "einer": 1, "zwei": 2,
+    "drei": 3, "vier": 4, "funf": 5, "zehn": 10, "zwanzig": 20, "dreissig": 30, "dreißig": 30,
+    "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "dix": 10, "vingt": 20,
+    "trente": 30, "uno": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "diez": 10,
+    "veinte": 20, "treinta": 30,
+}  # fmt: skip
+_NUMBER = r"\d+(?:[.,]\d+)?|" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len)[::-1])
+
+
+def _number(text: str) -> float | None:
+    text = text.replace(",", ".")
+    try:
+        return float(text)
+    except ValueError:
+        return _NUMBER_WORDS.get(text)
+
+
+@dataclass(frozen=True)
+class When:
+    """What a phrase said about when: a first day and how many days, and maybe clock times
+    (`start`, `end`) or a part of the day (`part`, hours from-to)."""
+
+    day: date
+    days: int = 1
+    start: time | None = None
+    end: time | None = None
+    part: tuple[int, int] | None = None
+    day_given: bool = True  # False: only a time was said ("at 3"), the day is today
+
+    def start_at(self, zone: datetime) -> datetime | None:
+        """The start as an aware datetime in `zone`'s time zone (None without a clock time)."""
+        if self.start is None:
+            return None
+        return datetime.combine(self.day, self.start, tzinfo=zone.tzinfo)
+
+    def window(self, zone: datetime) -> tuple[datetime, datetime]:
+        """The stretch of time the phrase covers: the days, narrowed to the part of the day."""
+        first = datetime.combine(self.day, time(0), tzinfo=zone.tzinfo)
+        if self.part is not None and self.days == 1:
+            return first + timedelta(hours=self.part[0]), first + timedelta(hours=self.part[1])
+        if self.start is not None and self.end is not None and self.days == 1:
+            return datetime.combine(self.day, self.start, tzinfo=zone.tzinfo), datetime.combine(
+                self.day, self.end, tzinfo=zone.tzinfo
+            )
+        return first, first + timedelta(days=self.days)
+
+
+def read_when(phrase: str, now: datetime) -> When | None:
+    """The day(s) and time a phrase names, seen from `now`; None if it names neither."""
+    text = " " + re.sub(r"\s+", " ", fold(phrase)).strip(" .,!?") + " "
+    today = now.date()
+    relative = re.search(
+        rf"\b(?:in|within|dans|en|binnen)\s+((?:{_NUMBER})\s*(?:{_HOUR_UNITS}|{_MINUTE_UNITS})"
+        r"(?:\s+(?:and a half|und eine halbe|et demie|y media))?|half an hour|einer halben stunde|"
+        r"une demi-heure|media hora)",
+        text,
+    )
+    if relative and (delta := read_duration(relative.group(1))) is not None:
+        moment = now + delta
+        return When(moment.date(), start=time(moment.hour, moment.minute))
+    day, days, given = _read_day(text, today)
+    start, end = _read_times(text)
+    part = _read_part(text)
+    if day is None:
+        if start is None and part is None:
+            return None
+        day, given = today, False
+    if start is not None and part is not None and start.hour < 12 and part[0] >= 12:
+        start = time(start.hour + 12, start.minute)  # "3 in the afternoon"
+    if end is not None and start is not None and end <= start and end.hour < 12:
+        end = time(end.hour + 12, end.minute)  # "from 11 to 1"
+    return When(day, days, start, end, part if start is None else None, given)
+
+
+def _read_day(text: str, today: date) -> tuple[date | None, int, bool]:
+    for phrase, offset in sorted(_RELATIVE_DAYS.items(), key=lambda p: -len(p[0])):
+        if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text):
+            if phrase == "manana" and re.search(r"(por|de) la manana", text):
+                continue  # "in the morning", not "tomorrow"
+            if phrase == "morgen" and re.search(r"\bmorgens\b|guten morgen", text):
+                continue
+            return today + timedelta(days=offset), 1, True
+    if match := re.search(r"\b(?:in|within|dans|en|binnen)\s+(" + _NUMBER + r")\s+"
+                          r"(days?|tagen?|jours?|dias?|weeks?|wochen?|semaines?|semanas?)\b",
+                          text):  # fmt: skip
+        amount = _number(match.group(1)) or 0
+        unit = 7 if match.group(2).startswith(("w", "s")) else 1
+        return today + timedelta(days=int(amount * unit)), 1, True
+    week = _read_week(text, today)
+    if week is not None:
+        return week
+    dated = _read_date(text, today)
+    if dated is not None:
+        return dated, 1, True
+    for name, weekday in sorted(_WEEKDAY_WORDS.items(), key=lambda p: -len(p[0])):
+        match = re.search(rf"\b{name}s?\b", text)
+        if match is None:
+            continue
+        ahead = (weekday - today.weekday()) % 7
+        around = text[max(0, match.start() - 20) : match.end() + 25]
+        if re.search(rf"\b(?:{_AFTER_NEXT})\b", around):
+            ahead = ahead + 7 if ahead else 14
+        elif re.search(rf"\b(?:{_NEXT_WORDS})\b", around):
+            # "next Tuesday" said on a Monday is the day after, said on a Tuesday a week on.
+            ahead = ahead or 7
+        elif re.search(r"\b(last|letzten|letzter|dernier|derniere|pasado)\b", around):
+            ahead = ahead - 7 if ahead else -7
+        return today + timedelta(days=ahead), 1, True
+    return None, 1, False
+
+
+def _read_week(text: str, today: date) -> tuple[date, int, bool] | None:
+    monday = today - timedelta(days=today.weekday())
+    weekend = re.search(r"\b(weekend|wochenende|week-end|fin de semana|finde)\b", text)
+    week = re.search(r"\b(week|woche|semaine|semana)\b", text)
+    if not weekend and not week:
+        return None
+    shift = 0
+    if re.search(rf"\b(?:{_AFTER_NEXT})\b", text):
+        shift = 14
+    elif re.search(rf"\b(?:{_NEXT_WORDS})\b", text):
+        shift = 7
+    elif re.search(r"\b(last|letzte|letzten|derniere|pasada)\b", text):
+        shift = -7
+    if weekend:
+        saturday = monday + timedelta(days=5 + shift)
+        if shift == 0 and today > saturday + timedelta(days=1):
+            saturday += timedelta(days=7)
+        return saturday, 2, True
+    if re.search(r"\b(in|dans|en)\s+(\d+|a|one|two|zwei|deux|dos)\s", text):
+        return None  # "in two weeks": handled as days
+    start = monday + timedelta(days=shift)
+    if shift == 0:  # "this week": from today on
+        return today, 7 - today.weekday(), True
+    return start, 7, True
+
+
+def _read_date(text: str, today: date) -> date | None:
+    """A day of the month: "20 May", "May 20th", "20. Mai", "le 20 mai", "20 de mayo",
+    "20.5.", "20/05", "2029-05-20", "the 20th" (this month, or the next if it is past)."""
+    iso = re.search(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b", text)
+    if iso:
+        return _safe_date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
+    months = "|".join(sorted(_MONTHS, key=len, reverse=True))
+    match = re.search(
+        rf"\b(\d{{1,2}})(?:st|nd|rd|th|er|\.|º)?\s*(?:de\s+|of\s+)?({months})\.?\b", text
+    ) or re.search(rf"\b({months})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", text)
+    if match:
+        first, second = match.group(1), match.group(2)
+        day_text, month_name = (first, second) if first.isdigit() else (second, first)
+        return _next_date(today, _MONTHS[month_name], int(day_text))
+    numeric = re.search(r"\b(\d{1,2})[./](\d{1,2})(?:[./](\d{2,4}))?\b(?!:)", text)
+    after = text[numeric.end() : numeric.end() + 4] if numeric else ""
+    if numeric and not re.search(r"\d[.:]\d{2}\s*(uhr|h|am|pm)", numeric.group(0) + after):
+        day_number, month = int(numeric.group(1)), int(numeric.group(2))
+        if numeric.group(3):
+            year = int(numeric.group(3))
+            return _safe_date(year + 2000 if year < 100 else year, month, day_number)
+        if 1 <= month <= 12 and ("." in numeric.group(0) or "/" in numeric.group(0)):
+            return _next_date(today, month, day_number)
+    ordinal = re.search(
+        r"\b(?:the\s+|on\s+the\s+|le\s+|el\s+(?:dia\s+)?|am\s+)(\d{1,2})(st|nd|rd|th|er|\.)?"
+        r"(?!\s*(?:uhr|h\b|:|am\b|pm\b|minutes|min|hours))\b",
+        text,
+    )
+    if ordinal and (ordinal.group(2) or re.search(r"\b(the|le|el)\s+\d", ordinal.group(0))):
+        number = int(ordinal.group(1))
+        candidate = _safe_date(today.year, today.month, number)
+        if candidate is not None and candidate >= today:
+            return candidate
+        month = today.month % 12 + 1
+        return _safe_date(today.year + (month == 1), month, number)
+    return None
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _next_date(today: date, month: int, day: int) -> date | None:
+    """That day of that month, this year or, if it is long past, next year."""
+    candidate = _safe_date(today.year, month, day)
+    if candidate is not None and candidate < today - timedelta(days=60):
+        candidate = _safe_date(today.year + 1, month, day)
+    return candidate
+
+
+_CLOCK = re.compile(
+    r"(?<![\d.:/])(\d{1,2})(?:(?::|\.|h)(\d{2}))?\s*"
+    r"(a\.?m\.?|p\.?m\.?|uhr|h(?![a-z])|heures?|hrs?|o'?clock)?(?![\d.:/]|\s*(?:min|minutes|hours|days|tage|jours|dias|st\b|nd\b|rd\b|th\b))"
+)  # fmt: skip
+_TIME_CUES = re.compile(
+    r"\b(at|um|a|à|a las|a la|vers|gegen|from|von|de|ab|until|till|to|bis|jusqu'a|hasta|"
+    r"between|zwischen|entre|and|und|et|y|-|–)\s*$"
+)
+
+
+def _read_times(text: str) -> tuple[time | None, time | None]:
+    """The first clock time in `text`, and an end time after "to"/"until"/"-" if given."""
+    found: list[tuple[time, int, int]] = []
+    for match in _CLOCK.finditer(text):
+        hour, minute = int(match.group(1)), int(match.group(2) or 0)
+        suffix = (match.group(3) or "").replace(".", "")
+        before = text[: match.start()]
+        cued = suffix or match.group(2) or _TIME_CUES.search(before[-9:])
+        if not cued or hour > 24 or minute > 59:
+            continue
+        if re.search(r"\b(in|dans|en|within)\s*$", before[-6:]):
+            continue  # "in 2 hours" is not two o'clock
+        if suffix.startswith("p") and hour < 12:
+            hour += 12
+        elif suffix.startswith("a") and hour == 12:
+            hour = 0
+        elif not suffix and not match.group(2) and 1 <= hour <= 7 and "uhr" not in suffix:
+            hour += 12  # "at 3": nobody means three in the morning
+        found.append((time(hour % 24, minute), match.start(), match.end()))
+    for word, hour in (("noon", 12), ("midday", 12), ("mittag", 12), ("midi", 12),
+                       ("mediodia", 12), ("midnight", 0)):  # fmt: skip
+        if not found and re.search(rf"\b(at|um|a|à)\s+{word}\b", text):
+            found.append((time(hour), 0, 0))
+    if not found:
+        return None, None
+    start = found[0][0]
+    end = None
+    if len(found) > 1:
+        between = text[found[0][2] : found[1][1]]
+        if (
+            re.search(r"(-|–|to|until|till|bis|a|à|jusqu|hasta|y|and|und|et)\s*", between)
+            and len(between) < 12
+        ):
+            end = found[1][0]
+            if end.hour < start.hour and end.hour + 12 < 24 and found[1][0] != time(0):
+                end = time(end.hour + 12, end.minute)
+    return start, end
+
+
+def _read_part(text: str) -> tuple[int, int] | None:
+    for phrase, hours in sorted(_PARTS.items(), key=lambda p: -len(p[0])):
+        if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text):
+            if phrase == "tarde" and re.search(r"\b(mas tarde|llego tarde)\b", text):
+                continue
+            return hours
+    return None
+
+
+_MINUTE_UNITS = r"minutes?|mins?|minuten|minute|min|minutos?|m\b"
+_HOUR_UNITS = r"hours?|hrs?|h\b|stunden?|std|heures?|horas?"
+
+
+def read_duration(phrase: str) -> timedelta | None:
+    """How long: "30 minutes", "an hour", "1.5 hours", "90 min", "half an hour", "2h",
+    "eine Stunde", "une demi-heure", "media hora", "an hour and a half"."""
+    text = fold(phrase)
+    if re.search(r"\b(half an hour|halbe stunde|demi-heure|demi heure|media hora)\b", text):
+        return timedelta(minutes=30)
+    total = timedelta()
+    for match in re.finditer(rf"({_NUMBER})\s*({_HOUR_UNITS}|{_MINUTE_UNITS})", text):
+        amount = _number(match.group(1))
+        if amount is None:
+            continue
+        unit = match.group(2)
+        if re.fullmatch(_HOUR_UNITS, unit):
+            total += timedelta(hours=amount)
+        else:
+            total += timedelta(minutes=amount)
+    if total and re.search(r"\b(and a half|und eine halbe|et demie|y media)\b", text):
+        total += timedelta(minutes=30)
+    if not total and re.search(r"\b(an hour|one hour|eine stunde|une heure|una hora)\b", text):
+        total = timedelta(hours=1)
+    return total or None
+
+
+_LATER = re.compile(
+    r"\b(later|back|push|pushed|delay|postpone|forward by|spater|nach hinten|verschieb\w* um|"
+    r"plus tard|retard|decal\w* de|mas tarde|retras\w*|atras)\b"
+)
+_EARLIER = re.compile(
+    r"\b(earlier|sooner|bring forward|move up|pull forward|fruher|vorziehen|vor\b|"
+    r"plus tot|avanc\w*|antes|adelant\w*)\b"
+)
+
+
+def read_shift(phrase: str) -> timedelta | None:
+    """A move by an amount: "back by 30 minutes" (+30 min), "an hour earlier" (-1 h),
+    "eine Stunde später", "avancer de 15 minutes", "retrasar media hora"; None when the
+    phrase names no amount or no direction."""
+    text = fold(phrase)
+    amount = read_duration(text)
+    if amount is None:
+        return None
+    if _EARLIER.search(text):
+        return -amount
+    if _LATER.search(text):
+        return amount
+    return None

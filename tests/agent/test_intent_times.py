@@ -1,0 +1,127 @@
+"""Dates, times, durations and shifts from people's words, in four languages (no model)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.agent.intents.recognise import grounded
+from app.agent.intents.when import fold, read_duration, read_shift, read_when
+
+# Tuesday 15 May 2029, 09:30.
+NOW = datetime(2029, 5, 15, 9, 30, tzinfo=ZoneInfo("Europe/Berlin"))
+
+
+@pytest.mark.parametrize(
+    ("phrase", "day", "start"),
+    [
+        ("tomorrow", date(2029, 5, 16), None),
+        ("morgen", date(2029, 5, 16), None),
+        ("demain à 14h", date(2029, 5, 16), time(14)),
+        ("mañana a las 3", date(2029, 5, 16), time(15)),
+        ("übermorgen um 15 Uhr", date(2029, 5, 17), time(15)),
+        ("the day after tomorrow at 9:30", date(2029, 5, 17), time(9, 30)),
+        ("on Friday at 3pm", date(2029, 5, 18), time(15)),
+        ("el viernes", date(2029, 5, 18), None),
+        ("am Donnerstag um 10", date(2029, 5, 17), time(10)),
+        ("next Tuesday", date(2029, 5, 22), None),
+        ("nächsten Dienstag", date(2029, 5, 22), None),
+        ("mardi prochain", date(2029, 5, 22), None),
+        ("the Tuesday after next", date(2029, 5, 29), None),
+        ("le 20 mai à 9h30", date(2029, 5, 20), time(9, 30)),
+        ("el 20 de mayo", date(2029, 5, 20), None),
+        ("May 20th at 5 pm", date(2029, 5, 20), time(17)),
+        ("20.5.", date(2029, 5, 20), None),
+        ("the 22nd", date(2029, 5, 22), None),
+        ("in 3 days", date(2029, 5, 18), None),
+        ("in two hours", date(2029, 5, 15), time(11, 30)),
+        ("dans une heure", date(2029, 5, 15), time(10, 30)),
+        ("at noon", date(2029, 5, 15), time(12)),
+        ("tomorrow from 2 to 4pm", date(2029, 5, 16), time(14)),
+    ],
+)
+def test_a_phrase_names_its_day_and_time(phrase: str, day: date, start: time | None) -> None:
+    when = read_when(phrase, NOW)
+    assert when is not None
+    assert (when.day, when.start) == (day, start)
+
+
+def test_parts_of_the_day_and_weeks_are_windows() -> None:
+    afternoon = read_when("Friday afternoon", NOW)
+    assert afternoon is not None
+    start, end = afternoon.window(NOW)
+    assert (start.hour, end.hour, start.date()) == (12, 18, date(2029, 5, 18))
+    week = read_when("next week", NOW)
+    assert week is not None and (week.day, week.days) == (date(2029, 5, 21), 7)
+    weekend = read_when("this weekend", NOW)
+    assert weekend is not None and (weekend.day, weekend.days) == (date(2029, 5, 19), 2)
+    gap = read_when("Monday between 8 and 1", NOW)
+    assert gap is not None and (gap.start, gap.end) == (time(8), time(13))
+
+
+@pytest.mark.parametrize("phrase", ["dinner with Sam", "the dentist", "Sophie", "send it"])
+def test_words_without_a_day_or_time_are_no_time(phrase: str) -> None:
+    assert read_when(phrase, NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("phrase", "minutes"),
+    [
+        ("30 minutes", 30),
+        ("an hour", 60),
+        ("1.5 hours", 90),
+        ("90 min", 90),
+        ("half an hour", 30),
+        ("2h", 120),
+        ("eine Stunde", 60),
+        ("une demi-heure", 30),
+        ("media hora", 30),
+        ("an hour and a half", 90),
+    ],
+)
+def test_durations(phrase: str, minutes: int) -> None:
+    assert read_duration(phrase) == timedelta(minutes=minutes)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "minutes"),
+    [
+        ("back by 30 minutes", 30),
+        ("push it by 15 min", 15),
+        ("an hour earlier", -60),
+        ("eine Stunde später", 60),
+        ("avancer de 15 minutes", -15),
+        ("retrasar media hora", 30),
+    ],
+)
+def test_shifts_have_a_direction(phrase: str, minutes: int) -> None:
+    assert read_shift(phrase) == timedelta(minutes=minutes)
+
+
+def test_a_shift_without_direction_or_amount_is_none() -> None:
+    assert read_shift("move it") is None
+    assert read_shift("30 minutes") is None
+
+
+@given(st.integers(min_value=0, max_value=6), st.integers(min_value=0, max_value=400))
+def test_a_weekday_is_always_ahead_within_a_week(weekday: int, offset: int) -> None:
+    now = NOW + timedelta(days=offset)
+    name = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+    when = read_when(f"on {name[weekday]}", now)
+    assert when is not None
+    assert when.day.weekday() == weekday
+    assert 0 <= (when.day - now.date()).days < 7
+
+
+def test_grounding_keeps_copied_words_and_drops_invented_ones() -> None:
+    request = "Pencil in dinner with Sam on the Tuesday after next"
+    assert grounded("dinner with Sam", request)
+    assert grounded("the Tuesday after next", request)
+    assert not grounded("John", request)
+    assert not grounded("2029-05-29", request)
+    assert grounded("Zoë", "email zoe about it")  # accents folded
+    assert fold("Übermorgen") == "ubermorgen"

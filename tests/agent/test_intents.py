@@ -1,0 +1,213 @@
+"""Intents end to end: a scripted model picks the intent and copies slots, code resolves the
+times and the event against a real Radicale server, and every call passes the same gate.
+
+The scripted backend stands in for a model that recognised the request (deterministic); the
+real-model tests are in tests/llm/test_intents_real.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import caldav
+import pytest
+
+from app import clock
+from app.agent.intents.router import IntentRouter
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
+from app.agent.turn.loop import Agent
+from app.llm.scripted import ScriptedBackend
+from connectors.calendar import CalendarAccount, create_event, delete_event, list_events
+from tests.connectors.radicale_server import RadicaleServer, running_radicale
+from tests.scripting import call
+
+PASSWORD = "alicepw"
+# Tuesday 15 May 2029, 09:30, in this machine's zone (the calendar tools read local times).
+NOW = datetime(2029, 5, 15, 9, 30).astimezone()
+TZ = NOW.tzinfo
+
+
+def at(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2029, 5, day, hour, minute).astimezone()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RadicaleServer]:
+    with running_radicale(tmp_path_factory.mktemp("radicale"), {"alice": PASSWORD}) as running:
+        client = caldav.DAVClient(
+            url=running.url, username="alice", password=PASSWORD, timeout=5, enable_rfc6764=False
+        )
+        client.principal().make_calendar(name="Personal", cal_id="personal")
+        yield running
+
+
+@pytest.fixture
+def account(server: RadicaleServer, tmp_path: Path) -> Iterator[CalendarAccount]:
+    account = CalendarAccount(server.url, "alice", PASSWORD, name="Home calendar")
+    with clock.frozen_at(NOW):
+        yield account
+    for event in _all(account):
+        delete_event(account, event.event_id, tz=TZ)
+
+
+def _all(account: CalendarAccount) -> list:
+    return list_events(account, at(1, 0), at(1, 0) + timedelta(days=90), tz=TZ)
+
+
+class Answers:
+    """A user who answers every dialog the same way, and remembers what they were shown."""
+
+    def __init__(self, approve: bool = True) -> None:
+        self.approve = approve
+        self.seen: list[ConfirmationRequest] = []
+
+    def __call__(self, request: ConfirmationRequest) -> ConfirmationAnswer:
+        self.seen.append(request)
+        return ConfirmationAnswer.approve() if self.approve else ConfirmationAnswer.deny()
+
+
+def _agent(account: CalendarAccount, turns: list[str], answers: Answers | None = None) -> Agent:
+    backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
+    agent = Agent(backend, build_registry(calendar=account), confirmer=answers or Answers())
+    agent.front = IntentRouter()
+    return agent
+
+
+def test_a_new_event_on_the_tuesday_after_next_is_computed_by_code(
+    account: CalendarAccount,
+) -> None:
+    agent = _agent(
+        account,
+        [call("calendar_add", title="dinner with Sam", when="the Tuesday after next at 7pm")],
+    )
+    report = agent.run_turn(Conversation(), "Pencil in dinner with Sam the Tuesday after next at 7pm")
+    [event] = _all(account)
+    assert (event.title, event.start, event.end) == ("Dinner with Sam", at(29, 19), at(29, 20))
+    assert [c.name for c in report.calls] == ["create_event"]
+    assert "29 May" in report.answer
+    # The recognition step offered intents, not tools, and had to call one.
+    first = agent.backend.requests[0]  # type: ignore[attr-defined]
+    assert first.tool_choice == "required"
+    assert "calendar_add" in {t.name for t in first.tools}
+    assert "create_event" not in {t.name for t in first.tools}
+
+
+def test_shifting_tomorrows_one_to_one_finds_the_event_and_keeps_its_length(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "1:1 with Sophie", at(16, 11), at(16, 11, 45), tz=TZ)
+    create_event(account, "Stand-up", at(16, 9), at(16, 9, 15), tz=TZ)
+    answers = Answers()
+    agent = _agent(
+        account,
+        [call("calendar_move", event="tomorrow's 1:1 with Sophie", shift="back by 30 minutes")],
+        answers,
+    )
+    report = agent.run_turn(Conversation(), "push tomorrow's 1:1 with Sophie back by 30 minutes")
+    moved = {e.title: (e.start, e.end) for e in _all(account)}
+    assert moved["1:1 with Sophie"] == (at(16, 11, 30), at(16, 12, 15))
+    assert moved["Stand-up"] == (at(16, 9), at(16, 9, 15))
+    assert [c.name for c in report.calls] == ["list_events", "update_event"]
+    assert report.stop_reason == "answered"
+
+
+def test_a_missing_time_is_asked_for_and_the_answer_fills_it_next_turn(
+    account: CalendarAccount,
+) -> None:
+    agent = _agent(account, [call("calendar_add", title="dentist", when="Friday")])
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "put the dentist in my calendar on Friday")
+    assert first.stop_reason == "asked"
+    assert "time" in first.answer and first.calls == []
+    assert _all(account) == []
+    second = agent.run_turn(conversation, "at 10")
+    [event] = _all(account)
+    assert (event.title, event.start) == ("Dentist", at(18, 10))
+    assert second.stop_reason == "answered"
+
+
+def test_two_different_matches_are_a_numbered_choice_and_the_gate_still_asks(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Team meeting", at(17, 10), at(17, 11), tz=TZ)
+    create_event(account, "Budget meeting", at(18, 14), at(18, 15), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("calendar_cancel", event="meeting")], answers)
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "cancel the meeting")
+    assert first.stop_reason == "asked"
+    assert "1." in first.answer and "2." in first.answer
+    assert len(_all(account)) == 2 and answers.seen == []
+    listed = first.answer.splitlines()
+    second_choice = next(line for line in listed if line.startswith("2."))
+    agent.run_turn(conversation, "the second one")
+    left = [e.title for e in _all(account)]
+    assert len(left) == 1 and left[0] not in second_choice
+    # Deleting is destructive: the dialog showed exactly the call that ran.
+    assert [r.tool for r in answers.seen] == ["delete_event"]
+
+
+def test_a_refused_dialog_changes_nothing_and_says_so(account: CalendarAccount) -> None:
+    create_event(account, "Piano", at(15, 18), at(15, 19), tz=TZ)
+    agent = _agent(account, [call("calendar_cancel", event="piano")], Answers(approve=False))
+    report = agent.run_turn(Conversation(), "cancel piano tonight")
+    assert [e.title for e in _all(account)] == ["Piano"]
+    assert report.calls[-1].answer == "denied"
+    assert "didn't" in report.answer
+
+
+def test_slot_values_the_user_never_wrote_are_dropped_and_asked_for(
+    account: CalendarAccount,
+) -> None:
+    # The model invented the day: the request names none, so the time is asked for.
+    agent = _agent(account, [call("calendar_add", title="lunch with Tom", when="2029-05-18 13:00")])
+    report = agent.run_turn(Conversation(), "add lunch with Tom")
+    assert report.stop_reason == "asked" and report.calls == []
+    assert agent.front is not None
+    assert agent.front.last.dropped == {"when": "2029-05-18 13:00"}  # type: ignore[attr-defined]
+
+
+def test_what_is_on_a_day_is_listed_by_code(account: CalendarAccount) -> None:
+    create_event(account, "Dentist", at(15, 14), at(15, 15), location="Dr. Weber", tz=TZ)
+    create_event(account, "Piano", at(15, 18), at(15, 19), tz=TZ)
+    agent = _agent(account, [call("calendar_show", when="heute")])
+    report = agent.run_turn(Conversation(), "Was habe ich heute?")
+    assert "14:00–15:00 Dentist (Dr. Weber)" in report.answer
+    assert "18:00–19:00 Piano" in report.answer
+
+
+def test_chit_chat_is_answered_with_no_tool_offered(account: CalendarAccount) -> None:
+    agent = _agent(account, [call("just_answer"), "Hello! How can I help?"])
+    report = agent.run_turn(Conversation(), "hi there, how are you?")
+    assert report.answer == "Hello! How can I help?" and report.calls == []
+    assert agent.backend.requests[1].tool_choice == "none"  # type: ignore[attr-defined]
+
+
+def test_something_else_goes_to_the_free_loop(account: CalendarAccount) -> None:
+    create_event(account, "Dentist", at(15, 14), at(15, 15), tz=TZ)
+    agent = _agent(
+        account,
+        [
+            call("something_else"),
+            call("list_events", start="2029-05-15T00:00", end="2029-05-16T00:00"),
+            "You have the dentist at 14:00.",
+        ],
+    )
+    report = agent.run_turn(Conversation(), "Plan my week around the dentist")
+    assert [c.name for c in report.calls] == ["list_events"]
+    assert report.answer == "You have the dentist at 14:00."
+
+
+def test_a_script_without_the_intents_flag_runs_the_loop_as_before(
+    account: CalendarAccount,
+) -> None:
+    from app.agent.services.assembly import build_agent
+
+    plain = ScriptedBackend.from_data({"format": "qwen3.5", "turns": ["Hello."]})
+    assert build_agent(plain, database=None).front is None
+    flagged = ScriptedBackend.from_data({"intents": True, "turns": ["Hello."]})
+    assert isinstance(build_agent(flagged, database=None).front, IntentRouter)

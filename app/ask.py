@@ -96,7 +96,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         confirmer=confirmer,
         on_problem=note,
         tool_servers=tool_servers,
-        intents={"auto": None, "on": True, "off": False}[args.intents],
+        intents=_intents(args),
     )
     agent.first_tool_choice = args.tool_choice
     agent.select_tools = not args.all_tools
@@ -163,6 +163,14 @@ def _printer(out: TextIO) -> Any:
             )
 
     return show
+
+
+def _intents(args: argparse.Namespace) -> bool | None:
+    """--intents, where "auto" leaves it to the backend; --tool-choice and --all-tools are
+    about the free loop's steps, so with either the loop takes every turn."""
+    if args.intents == "auto" and (args.tool_choice != "auto" or args.all_tools):
+        return False
+    return {"auto": None, "on": True, "off": False}[args.intents]
 
 
 def _backend(args: argparse.Namespace, folder: Path) -> ModelBackend:

@@ -95,6 +95,12 @@ class LocalModel:
         self._special = special_token_pattern(())
 
     @property
+    def intents(self) -> bool:
+        """Whether the agent should put intents before its loop: only for a model trained to
+        call functions (its template has a tool branch); choosing an intent is a call."""
+        return self.wire_format.name != "json_fallback"
+
+    @property
     def name(self) -> str:
         """The file's own name: what the user downloaded or chose, so they recognise it."""
         return self.path.stem

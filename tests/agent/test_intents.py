@@ -82,9 +82,11 @@ def test_a_new_event_on_the_tuesday_after_next_is_computed_by_code(
 ) -> None:
     agent = _agent(
         account,
-        [call("calendar_add", title="dinner with Sam", when="the Tuesday after next at 7pm")],
+        [call("add_event", title="dinner with Sam", when="the Tuesday after next at 7pm")],
     )
-    report = agent.run_turn(Conversation(), "Pencil in dinner with Sam the Tuesday after next at 7pm")
+    report = agent.run_turn(
+        Conversation(), "Pencil in dinner with Sam the Tuesday after next at 7pm"
+    )
     [event] = _all(account)
     assert (event.title, event.start, event.end) == ("Dinner with Sam", at(29, 19), at(29, 20))
     assert [c.name for c in report.calls] == ["create_event"]
@@ -92,7 +94,7 @@ def test_a_new_event_on_the_tuesday_after_next_is_computed_by_code(
     # The recognition step offered intents, not tools, and had to call one.
     first = agent.backend.requests[0]  # type: ignore[attr-defined]
     assert first.tool_choice == "required"
-    assert "calendar_add" in {t.name for t in first.tools}
+    assert "add_event" in {t.name for t in first.tools}
     assert "create_event" not in {t.name for t in first.tools}
 
 
@@ -104,7 +106,7 @@ def test_shifting_tomorrows_one_to_one_finds_the_event_and_keeps_its_length(
     answers = Answers()
     agent = _agent(
         account,
-        [call("calendar_move", event="tomorrow's 1:1 with Sophie", shift="back by 30 minutes")],
+        [call("move_event", event="tomorrow's 1:1 with Sophie", shift="back by 30 minutes")],
         answers,
     )
     report = agent.run_turn(Conversation(), "push tomorrow's 1:1 with Sophie back by 30 minutes")
@@ -118,7 +120,7 @@ def test_shifting_tomorrows_one_to_one_finds_the_event_and_keeps_its_length(
 def test_a_missing_time_is_asked_for_and_the_answer_fills_it_next_turn(
     account: CalendarAccount,
 ) -> None:
-    agent = _agent(account, [call("calendar_add", title="dentist", when="Friday")])
+    agent = _agent(account, [call("add_event", title="dentist", when="Friday")])
     conversation = Conversation()
     first = agent.run_turn(conversation, "put the dentist in my calendar on Friday")
     assert first.stop_reason == "asked"
@@ -136,7 +138,7 @@ def test_two_different_matches_are_a_numbered_choice_and_the_gate_still_asks(
     create_event(account, "Team meeting", at(17, 10), at(17, 11), tz=TZ)
     create_event(account, "Budget meeting", at(18, 14), at(18, 15), tz=TZ)
     answers = Answers()
-    agent = _agent(account, [call("calendar_cancel", event="meeting")], answers)
+    agent = _agent(account, [call("cancel_event", event="meeting")], answers)
     conversation = Conversation()
     first = agent.run_turn(conversation, "cancel the meeting")
     assert first.stop_reason == "asked"
@@ -153,7 +155,7 @@ def test_two_different_matches_are_a_numbered_choice_and_the_gate_still_asks(
 
 def test_a_refused_dialog_changes_nothing_and_says_so(account: CalendarAccount) -> None:
     create_event(account, "Piano", at(15, 18), at(15, 19), tz=TZ)
-    agent = _agent(account, [call("calendar_cancel", event="piano")], Answers(approve=False))
+    agent = _agent(account, [call("cancel_event", event="piano")], Answers(approve=False))
     report = agent.run_turn(Conversation(), "cancel piano tonight")
     assert [e.title for e in _all(account)] == ["Piano"]
     assert report.calls[-1].answer == "denied"
@@ -164,7 +166,7 @@ def test_slot_values_the_user_never_wrote_are_dropped_and_asked_for(
     account: CalendarAccount,
 ) -> None:
     # The model invented the day: the request names none, so the time is asked for.
-    agent = _agent(account, [call("calendar_add", title="lunch with Tom", when="2029-05-18 13:00")])
+    agent = _agent(account, [call("add_event", title="lunch with Tom", when="2029-05-18 13:00")])
     report = agent.run_turn(Conversation(), "add lunch with Tom")
     assert report.stop_reason == "asked" and report.calls == []
     assert agent.front is not None
@@ -174,7 +176,7 @@ def test_slot_values_the_user_never_wrote_are_dropped_and_asked_for(
 def test_what_is_on_a_day_is_listed_by_code(account: CalendarAccount) -> None:
     create_event(account, "Dentist", at(15, 14), at(15, 15), location="Dr. Weber", tz=TZ)
     create_event(account, "Piano", at(15, 18), at(15, 19), tz=TZ)
-    agent = _agent(account, [call("calendar_show", when="heute")])
+    agent = _agent(account, [call("show_calendar", when="heute")])
     report = agent.run_turn(Conversation(), "Was habe ich heute?")
     assert "14:00–15:00 Dentist (Dr. Weber)" in report.answer
     assert "18:00–19:00 Piano" in report.answer

@@ -269,10 +269,10 @@ def _outcome(record: Any, done: str) -> str:
 
 
 STEPS: dict[str, Steps] = {
-    "calendar_show": show,
-    "calendar_find": find,
-    "calendar_add": add,
-    "calendar_move": move,
-    "calendar_cancel": cancel,
-    "calendar_free_slot": free_slot,
+    "show_calendar": show,
+    "find_event": find,
+    "add_event": add,
+    "move_event": move,
+    "cancel_event": cancel,
+    "find_free_time": free_slot,
 }

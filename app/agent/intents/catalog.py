@@ -36,8 +36,11 @@ class Slot:
     name: str
     kind: SlotKind
     description: str
-    # Asked for when missing (the user's answer fills it next turn); empty: optional.
+    # Asked for when missing (the user's answer fills it next turn); empty: not asked.
     question: str = ""
+    # The model may leave it out. Other slots must be written (the grammar says so): a small
+    # model closes an all-optional call at once; what it invents is dropped as ungrounded.
+    optional: bool = False
 
     @property
     def required(self) -> bool:
@@ -54,7 +57,7 @@ class Slot:
 @dataclass(frozen=True)
 class Intent:
     """One request people make, as the model is offered it: a name, a line saying when it
-    fits with an example, and its slots (all optional for the model: code asks)."""
+    fits with an example, and its slots."""
 
     name: str
     description: str
@@ -68,7 +71,7 @@ class Intent:
             {
                 "type": "object",
                 "properties": {slot.name: slot.schema() for slot in self.slots},
-                "required": [],
+                "required": [slot.name for slot in self.slots if not slot.optional],
             },
         )
 
@@ -90,46 +93,56 @@ INTENTS: tuple[Intent, ...] = (
         "none of the user's data. Example: 'hi, how are you?', 'what is the capital of Peru?'",
     ),
     Intent(
-        "calendar_show",
+        "show_calendar",
         "Show the user's calendar for a day or period, or say if they are free then. "
         "Example: 'what's on tomorrow?', 'am I free Friday afternoon?'",
         (Slot("when", "when", _WHEN),),
     ),
     Intent(
-        "calendar_find",
+        "find_event",
         "Find when a particular event is. Example: 'when is my dentist appointment?'",
         (Slot("event", "thing", _EVENT, "Which event do you mean?"),),
     ),
     Intent(
-        "calendar_add",
+        "add_event",
         "Put a new event in the calendar. Example: 'add lunch with Tom on Friday at 1pm'",
         (
             Slot("title", "text", "what the event is, e.g. 'lunch with Tom'", "What is it?"),
             Slot("when", "when", _WHEN, "When should it be?"),
-            Slot("duration", "duration", "how long, if said, e.g. '2 hours'"),
-            Slot("location", "thing", "where, if said"),
+            Slot("duration", "duration", "how long, if said, e.g. '2 hours'", optional=True),
+            Slot("location", "thing", "where, if said", optional=True),
         ),
     ),
     Intent(
-        "calendar_move",
+        "move_event",
         "Move or reschedule an existing event to another time, or shift it earlier or later. "
         "Example: 'move the dentist to Thursday at 10', 'push my 1:1 back by 30 minutes'",
         (
             Slot("event", "thing", _EVENT, "Which event should I move?"),
-            Slot("to", "when", "the new day and/or time as written, e.g. 'Thursday at 10'"),
-            Slot("shift", "shift", "a move by an amount as written, e.g. 'back by 30 minutes'"),
+            Slot(
+                "to",
+                "when",
+                "the new day and/or time as written, e.g. 'Thursday at 10'",
+                optional=True,
+            ),
+            Slot(
+                "shift",
+                "shift",
+                "a move by an amount as written, e.g. 'back by 30 minutes'",
+                optional=True,
+            ),
         ),
     ),
     Intent(
-        "calendar_cancel",
+        "cancel_event",
         "Cancel or delete an existing event. Example: 'cancel piano tonight'",
         (
             Slot("event", "thing", _EVENT, "Which event should I cancel?"),
-            Slot("when", "when", "the event's day as written, if said"),
+            Slot("when", "when", "the event's day as written, if said", optional=True),
         ),
     ),
     Intent(
-        "calendar_free_slot",
+        "find_free_time",
         "Find a free time of a given length. Example: 'find me two free hours on Monday morning'",
         (
             Slot("when", "when", "the day or period to search, as written", "Which day?"),
@@ -137,17 +150,17 @@ INTENTS: tuple[Intent, ...] = (
         ),
     ),
     Intent(
-        "mail_find",
+        "find_emails",
         "Find or list emails, by sender or subject. Example: 'did Lena write about the invoice?'",
-        (Slot("about", "thing", "sender names or subject words as written"),),
+        (Slot("about", "thing", "sender names or subject words as written", optional=True),),
     ),
     Intent(
-        "mail_read",
+        "read_email",
         "Read or summarise a particular email. Example: 'what did Priya's last email say?'",
         (Slot("which", "thing", "sender or subject words naming the email", "Which email?"),),
     ),
     Intent(
-        "mail_reply",
+        "reply_to_email",
         "Reply to an email the user received. Example: 'reply to Tom that Friday works'",
         (
             Slot("which", "thing", "sender or subject words naming the email", "Which email?"),
@@ -155,16 +168,16 @@ INTENTS: tuple[Intent, ...] = (
         ),
     ),
     Intent(
-        "mail_send",
+        "send_email",
         "Write a new email to someone. Example: 'email Anna that I'm running late'",
         (
             Slot("to", "person", "the recipient's name or address", "Who should I write to?"),
             Slot("message", "text", "what the email should say", "What should the email say?"),
-            Slot("subject", "text", "the subject, if the user gave one"),
+            Slot("subject", "text", "the subject, if the user gave one", optional=True),
         ),
     ),
     Intent(
-        "reminder_set",
+        "set_reminder",
         "Remind the user of something at a time. Example: 'remind me to call mum at 6'",
         (
             Slot("what", "text", "what to remind of", "What should I remind you of?"),
@@ -172,40 +185,40 @@ INTENTS: tuple[Intent, ...] = (
         ),
     ),
     Intent(
-        "memory_save",
+        "remember_fact",
         "Remember a fact about the user for later. Example: 'remember that my locker is 42'",
         (Slot("fact", "text", "the fact to remember", "What should I remember?"),),
     ),
     Intent(
-        "memory_recall",
+        "recall_fact",
         "Look up something the user asked Hearth to remember. Example: 'what's my locker number?'",
-        (Slot("about", "thing", "the words to look for"),),
+        (Slot("about", "thing", "the words to look for", optional=True),),
     ),
     Intent(
-        "todo_add",
+        "add_todo",
         "Add an item to the to-do list. Example: 'add buy milk to my to-dos for Friday'",
         (
             Slot("title", "text", "the to-do", "What should the to-do say?"),
-            Slot("due", "when", "when it is due, if said"),
+            Slot("due", "when", "when it is due, if said", optional=True),
         ),
     ),
     Intent(
-        "todo_list",
+        "list_todos",
         "Show the to-do list or open tasks. Example: 'what's on my to-do list?'",
-        (Slot("due", "when", "a due day, if said"),),
+        (Slot("due", "when", "a due day, if said", optional=True),),
     ),
     Intent(
-        "todo_done",
+        "complete_todo",
         "Mark a to-do as done. Example: 'tick off the insurance task'",
         (Slot("which", "thing", "words naming the to-do", "Which to-do?"),),
     ),
     Intent(
-        "contact_find",
+        "find_contact",
         "Look up someone's email address or phone number. Example: 'what's Sophie's number?'",
         (Slot("who", "person", "the person's name", "Whom should I look up?"),),
     ),
     Intent(
-        "web_search",
+        "search_web",
         "Search the web for current or outside information. Example: 'search the web for "
         "train strikes this week'",
         (Slot("query", "text", "what to search for", "What should I search for?"),),

@@ -139,8 +139,8 @@ def _subject(message: str) -> str:
 
 
 STEPS: dict[str, Steps] = {
-    "mail_find": find,
-    "mail_read": read,
-    "mail_reply": reply,
-    "mail_send": send,
+    "find_emails": find,
+    "read_email": read,
+    "reply_to_email": reply,
+    "send_email": send,
 }

@@ -132,12 +132,12 @@ def web(doing: Doing, slots: dict[str, str]) -> str:
 
 
 STEPS: dict[str, Steps] = {
-    "reminder_set": reminder,
-    "memory_save": remember,
-    "memory_recall": recall,
-    "todo_add": todo_add,
-    "todo_list": todo_list,
-    "todo_done": todo_done,
-    "contact_find": contact,
-    "web_search": web,
+    "set_reminder": reminder,
+    "remember_fact": remember,
+    "recall_fact": recall,
+    "add_todo": todo_add,
+    "list_todos": todo_list,
+    "complete_todo": todo_done,
+    "find_contact": contact,
+    "search_web": web,
 }

@@ -117,6 +117,7 @@ class Doing:
 
         result = self.agent.backend.step(request, forward, self.cancel)
         add_stats(self.report.stats, result.stats)
+        self.report.steps += 1
         return result.text.strip()
 
 
@@ -161,6 +162,7 @@ class IntentRouter:
         if pending is not None:
             return self._say(doing, "All right, I've left it.", "answered")
         recognised = recognise(agent.backend, text, cancel)
+        report.steps += 1
         self.last = recognised
         if recognised is not None:
             add_stats(report.stats, recognised.stats)
@@ -217,7 +219,7 @@ class IntentRouter:
         stopped = cancel.is_set() or result.stats.stop_reason == "cancelled"
         conversation.add("assistant", result.text, reasoning=result.reasoning, stopped=stopped)
         report.answer = result.text.strip()
-        report.steps = 1
+        report.steps += 1
         report.stop_reason = "cancelled" if stopped else "answered"
         return True
 

@@ -40,19 +40,27 @@ def update_before_turn(
     latest = (0, 0)
 
     def progress(done: int, total: int, _path: str) -> None:
-        nonlocal announced, latest
+        nonlocal latest
         latest = (done, total)
-        if not announced and total and time.monotonic() - started > MOMENT_SECONDS:
+        out_of_time()
+
+    def out_of_time() -> bool:
+        """Asked between the child's messages too (every `POLL_SECONDS`), so a pass stuck on
+        one large file is announced and stopped on time."""
+        nonlocal announced
+        elapsed = time.monotonic() - started
+        if not announced and latest[1] and elapsed > MOMENT_SECONDS:
             announced = True
-            say(f"reading {total:,} new or changed files for the document index…")
+            say(f"reading {latest[1]:,} new or changed files for the document index…")
+        return elapsed > max_seconds
 
     try:
         report = index_in_child(
             data_dir,
             folders,
             progress=progress,
-            should_stop=lambda: time.monotonic() - started > max_seconds,
-            forget_other_folders=False,
+            should_stop=out_of_time,
+            forget_other_folders=False,  # the window's folders keep their passages
         )
     except IndexFailed as exc:
         say(f"your documents could not be indexed ({exc}); this answer uses what was indexed.")

@@ -1,5 +1,6 @@
 # Two commands for a new checkout: `make run` opens the app, `make test` runs the whole test suite.
-# Both create and re-use the virtual environment in .venv.
+# Both create and re-use the virtual environment in .venv. `make lint` and `make test` start with
+# tests/import_check.py: the layers hold and every package imported directly is declared.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -18,6 +19,7 @@ run: $(VENV)/.app-installed
 
 test: $(VENV)/.test-installed
 	$(PY) -m app.llm.embedded --all
+	$(PY) -m tests.import_check
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy --cache-dir "$(MYPY_CACHE)"
@@ -25,6 +27,7 @@ test: $(VENV)/.test-installed
 	$(PY) -m pytest -m real_model && exit $$others
 
 lint: $(VENV)/.test-installed
+	$(PY) -m tests.import_check
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy --cache-dir "$(MYPY_CACHE)"

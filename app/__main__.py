@@ -62,41 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     # Settings → Model… and Models…, read once; an explicit --model or --script wins.
     choice, first_run_done = saved_start(folder)
     model = args.script or args.model or choice.saved_file() or embedded_model_path(folder)
-    from PySide6.QtWidgets import QApplication
+    from app.ui.launch import open_window  # Qt is imported only here, for the window
 
-    from app.ui.gui_thread_gc import collect_on_gui_thread
-    from app.ui.main_window import MainWindow
-    from app.ui.window_state import saved_geometry
-
-    qt_app = QApplication(sys.argv[:1])
-    qt_app.setApplicationName(APP_NAME)
-    collect_on_gui_thread(qt_app)  # Qt objects must never be freed on a worker thread
-    folders = [path.expanduser().resolve() for path in args.allow_folder]
-    remote = choice.backend == "remote" and not (args.model or args.script)
-    window = MainWindow(
-        model.expanduser().resolve(),
-        settings=choice.runtime_settings(),
-        data_dir=folder,
-        folders=folders,
-        model_choice=choice if remote else None,
-        saved_choice=choice,  # thinking and temperature, from the first turn
-        geometry=saved_geometry(folder),
-    )
-    if not args.script:
-        from app.llm.catalog import load_catalog
-
-        # Read before the window shows: Settings → Models… must not read it on the GUI thread.
-        window.model_menu.catalog = load_catalog()
-    window.show()
-    if not args.script:
-        window.model_menu.start()  # picks up a download that was running at the last quit
-        if not args.model and not first_run_done:
-            window.model_menu.open_first_run()
-    if args.smoke_test:
-        from app.ui.smoke import start
-
-        start(window, qt_app, args.smoke_test)
-    return qt_app.exec()
+    return open_window(args, folder, model, choice, first_run_done)
 
 
 if __name__ == "__main__":

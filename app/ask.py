@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any, TextIO
 
+from app.agent.documents.before_turn import update_before_turn
 from app.agent.services.assembly import build_agent, start_tool_servers
 from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import (
@@ -100,6 +101,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     )
     agent.first_tool_choice = args.tool_choice
     agent.select_tools = not args.all_tools
+    if agent.registry.get("search_documents") is not None:  # its index first (issue #42)
+        update_before_turn(folder, folders, note)
     conversation = Conversation()
     report = agent.run_turn(
         conversation,

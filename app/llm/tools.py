@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from app.llm.literal import load_literal
-from connectors.email_address import is_email_address
+from shared.email_address import is_email_address
 
 __all__ = [
     "CallProblem",

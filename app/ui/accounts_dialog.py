@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.agent.services.providers import Preset, provider_preset, provider_presets
 from app.store.accounts import AccountSettings, Kind
 from app.ui.data_service import DataService
-from connectors.presets import BY_KEY, Preset, presets_for
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +122,7 @@ class AccountEditor(QDialog):
 
         self.preset = QComboBox()
         self.preset.setAccessibleName("Provider")
-        for preset in presets_for(self.kind):
+        for preset in provider_presets(self.kind):
             self.preset.addItem(preset.label, preset.key)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
@@ -221,7 +221,7 @@ class AccountEditor(QDialog):
     # -- form <-> settings -------------------------------------------------------------------
 
     def current_preset(self) -> Preset:
-        return BY_KEY[str(self.preset.currentData())]
+        return provider_preset(str(self.preset.currentData()))
 
     def choose_preset(self, key: str) -> None:
         index = self.preset.findData(key)
@@ -236,7 +236,8 @@ class AccountEditor(QDialog):
         if preset.app_password:
             hint = f"<b>This provider needs an app password.</b> {hint}"
         self.hint.setText(hint)
-        if not self.name.text() or self.name.text() in {p.label for p in presets_for(self.kind)}:
+        labels = {p.label for p in provider_presets(self.kind)}
+        if not self.name.text() or self.name.text() in labels:
             self.name.setText(preset.label if preset.key != "other" else "")
         if self.kind == "mail":
             self.imap_host.setText(preset.imap_host)

@@ -51,7 +51,6 @@ from app.agent.services.model_choice import (
     store_api_key,
 )
 from app.store.settings import SettingsStore
-from connectors.credentials import CredentialError, NoSecureKeyring
 
 log = logging.getLogger(__name__)
 
@@ -135,12 +134,9 @@ class ModelSettingsService(QObject):
 
         def run() -> None:
             notice = ""
-            if choice.api_key:
-                try:
-                    store_api_key(choice.api_key)
-                except (NoSecureKeyring, CredentialError) as exc:  # messages meant for the user
-                    # Not saved anywhere: it is used until Hearth closes.
-                    notice = f"{exc} The key is used only until you close Hearth."
+            problem = store_api_key(choice.api_key) if choice.api_key else ""
+            if problem:  # not saved anywhere: it is used until Hearth closes
+                notice = f"{problem} The key is used only until you close Hearth."
             try:
                 self._with_store(choice.save)
             except Exception as exc:

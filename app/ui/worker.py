@@ -373,13 +373,11 @@ class ModelWorker(QObject):
         """A document the chat cited was clicked: open it with its usual app, through the
         files connector's confinement and the desktop connector's checks (never a program),
         here rather than on the GUI thread (both read the disk)."""
-        from connectors.desktop import DesktopError, open_item
-        from connectors.files import FileAccessError, Folders
+        from app.agent.services.opening import open_cited_file
 
-        try:
-            open_item(Folders(self.folders), path=path)
-        except (DesktopError, FileAccessError) as exc:
-            self.notice.emit(f"{path} could not be opened: {exc}")
+        problem = open_cited_file(self.folders, path)
+        if problem:
+            self.notice.emit(f"{path} could not be opened: {problem}")
 
     @Slot()
     def load_activity(self) -> None:

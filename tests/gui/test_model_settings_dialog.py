@@ -167,6 +167,29 @@ def test_saving_a_server_reloads_onto_it(  # type: ignore[no-untyped-def]
 SECRET = "sk-local-5521-not-in-the-database"
 
 
+def test_a_keyring_that_refuses_the_key_is_said_without_a_model(  # type: ignore[no-untyped-def]
+    qtbot, store: SettingsStore
+) -> None:
+    """The service hears why the key was not saved as a sentence (the UI never handles the
+    keyring's own exceptions), and the rest of the choice is saved."""
+    import keyring
+    from keyring.backends import fail
+
+    saved_backend = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())  # no password store at all on this "computer"
+    try:
+        service = ModelSettingsService(store=store, read_key=False)
+        choice = ModelChoice(backend="remote", base_url="http://127.0.0.1:9/v1", api_key=SECRET)
+        with qtbot.waitSignal(service.saved, timeout=WAIT) as blocker:
+            service.save(choice)
+    finally:
+        keyring.set_keyring(saved_backend)
+    notice = blocker.args[1]
+    assert "password store" in notice and "only until you close Hearth" in notice
+    assert SECRET not in notice
+    assert ModelChoice.load(store).base_url == "http://127.0.0.1:9/v1"
+
+
 @pytest.fixture(scope="module")
 def locked_server(
     smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory

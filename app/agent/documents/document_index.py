@@ -59,11 +59,14 @@ def index_folders(
     *,
     progress: ProgressSink | None = None,
     should_stop: Callable[[], bool] = lambda: False,
+    forget_other_folders: bool = True,
 ) -> IndexReport:
     """Bring the index up to date with `folders` (the allowed folders, in the user's order).
 
     Blocking, and slow on a large folder: never call it on the GUI thread. A folder that is
-    not there now (an unplugged disk) keeps its passages until it is removed from the list."""
+    not there now (an unplugged disk) keeps its passages until it is removed from the list.
+    `forget_other_folders=False` keeps the passages of folders not in `folders`: the `ask`
+    command is given a few folders for one turn, and must not forget the window's."""
     store = DocumentStore(database)
     report = IndexReport()
     # One Folders per folder: a file is read relative to the folder it was found in.
@@ -74,8 +77,9 @@ def index_folders(
             opened.setdefault(one.roots[0].path, one)
         except FileAccessError as exc:
             report.problems.append((str(folder), exc.message))
-    allowed = {os.path.realpath(os.path.expanduser(str(folder))) for folder in folders}
-    report.removed += store.keep_only(sorted(allowed | set(opened)))
+    if forget_other_folders:
+        allowed = {os.path.realpath(os.path.expanduser(str(folder))) for folder in folders}
+        report.removed += store.keep_only(sorted(allowed | set(opened)))
 
     def problem(path: str, why: str) -> None:
         report.problems.append((path, why))

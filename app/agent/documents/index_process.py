@@ -44,6 +44,7 @@ def index_in_child(
     *,
     progress: ProgressSink | None = None,
     should_stop: Callable[[], bool] = lambda: False,
+    forget_other_folders: bool = True,
 ) -> IndexReport:
     """`index_folders` on the data folder's database, run in a child process; blocks the
     calling thread (never the GUI thread) until the child is done or has stopped."""
@@ -52,7 +53,13 @@ def index_in_child(
     stop = context.Event()
     child = context.Process(
         target=_child,
-        args=(str(data_dir), [str(folder) for folder in folders], messages, stop),
+        args=(
+            str(data_dir),
+            [str(folder) for folder in folders],
+            messages,
+            stop,
+            forget_other_folders,
+        ),
         name="hearth-document-index",
         daemon=True,  # never outlives the app
     )
@@ -85,7 +92,9 @@ def index_in_child(
         messages.close()
 
 
-def _child(data_dir: str, folders: list[str], messages: Any, stop: Event) -> None:
+def _child(
+    data_dir: str, folders: list[str], messages: Any, stop: Event, forget_other_folders: bool
+) -> None:
     """The child's whole life: one pass, its progress and its report on `messages`."""
     with contextlib.suppress(OSError):
         os.nice(LOWER_PRIORITY)
@@ -104,7 +113,11 @@ def _child(data_dir: str, folders: list[str], messages: Any, stop: Event) -> Non
         database = Database.open(Path(data_dir))
         try:
             report = index_folders(
-                database, [Path(f) for f in folders], progress=progress, should_stop=stop.is_set
+                database,
+                [Path(f) for f in folders],
+                progress=progress,
+                should_stop=stop.is_set,
+                forget_other_folders=forget_other_folders,
             )
         finally:
             database.close()

@@ -112,16 +112,21 @@ def read_api_key() -> str | None:
         return None
 
 
-def store_api_key(key: str) -> None:
-    """Save (or, when empty, delete) the key. Raises NoSecureKeyring / CredentialError with a
-    message for the user; nothing is written anywhere else."""
-    from connectors.credentials import Credentials
+def store_api_key(key: str) -> str:
+    """Save (or, when empty, delete) the key; why that failed, for the user ("" when it
+    worked): the caller never needs the keyring's exceptions. Nothing is written anywhere
+    else."""
+    from connectors.credentials import CredentialError, Credentials, NoSecureKeyring
 
-    credentials = Credentials()
-    if key:
-        credentials.store(API_KEY_NAME, key)
-    else:
-        credentials.delete(API_KEY_NAME)
+    try:
+        credentials = Credentials()
+        if key:
+            credentials.store(API_KEY_NAME, key)
+        else:
+            credentials.delete(API_KEY_NAME)
+    except (NoSecureKeyring, CredentialError) as exc:  # messages meant for the user
+        return str(exc)
+    return ""
 
 
 def _int(value: Any, default: int, minimum: int) -> int:

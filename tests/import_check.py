@@ -6,10 +6,10 @@ imports directly is one pyproject.toml declares.
 Layers (DESIGN.md): `ui → agent → (llm, connectors, store)`, each arrow pointing down only.
 The UI reaches connectors through the agent's services; a connector imports nothing from
 `app`; llm and store import no agent or UI and not each other; Qt (PySide6) only in app/ui;
-`shared/` and `app/clock.py` import only the standard library. Every import counts, also one
+`app/clock.py` imports only the standard library. Every import counts, also one
 inside a function or under `if TYPE_CHECKING:`: each is a dependency a change must respect.
 
-Dependencies: a package imported by app/, connectors/ or shared/ must be in
+Dependencies: a package imported by app/ or connectors/ must be in
 `[project.dependencies]` (bench/ may also use the test extras), under the distribution name
 that installs it. Relying on a package that arrives with another one lets a bump of that one
 remove it. The check reads the installed distributions' top-level names, so it runs in the
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CHECKED = ("app", "connectors", "shared", "bench")  # tests/ may import anything
-FIRST_PARTY = frozenset({"app", "connectors", "shared", "bench", "tests"})
+CHECKED = ("app", "connectors", "bench")  # tests/ may import anything
+FIRST_PARTY = frozenset({"app", "connectors", "bench", "tests"})
 QT = frozenset({"PySide6", "shiboken6"})
 
 # Layer of a module: the longest matching prefix wins.
@@ -45,16 +45,14 @@ LAYER_OF = {
     "app.llm": "llm",
     "app.store": "store",
     "connectors": "connectors",
-    "shared": "shared",
     "bench": "bench",
     "tests": "tests",
 }
-LOWER = frozenset({"base", "clock", "shared"})  # what every layer but connectors may use
+LOWER = frozenset({"base", "clock"})  # what every layer but connectors may use
 MAY_IMPORT: Mapping[str, frozenset[str]] = {
-    "shared": frozenset({"shared"}),
     "clock": frozenset({"clock"}),
     "base": frozenset({"base"}),
-    "connectors": frozenset({"connectors", "shared"}),
+    "connectors": frozenset({"connectors"}),
     "llm": LOWER | {"llm"},
     "store": LOWER | {"store"},
     "agent": LOWER | {"agent", "llm", "connectors", "store"},
@@ -66,7 +64,7 @@ MAY_IMPORT: Mapping[str, frozenset[str]] = {
     # issue #36 item 3); allowed here by name, so it is the only one.
     "bench": LOWER | {"bench", "main", "ask", "ui", "agent", "llm", "connectors", "store", "tests"},
 }
-STDLIB_ONLY = frozenset({"shared", "clock"})
+STDLIB_ONLY = frozenset({"clock"})
 QT_LAYERS = frozenset({"ui", "bench"})  # bench drives the real window to time it
 
 # Imports allowed without a declaration, each for its reason.

@@ -33,7 +33,7 @@ from caldav.collection import Calendar as DavCalendar
 from caldav.davclient import DAVClient
 from caldav.lib import error as dav_error
 
-from shared.email_address import is_email_address
+from connectors.email_address import is_email_address
 
 from .client import CalendarAccount, connect
 from .errors import CalendarError, CalendarErrorReason

@@ -13,8 +13,8 @@ import ssl
 from dataclasses import dataclass, field
 from typing import Literal
 
+from connectors.email_address import is_email_address
 from connectors.hostnames import HostNameError, ascii_host
-from shared.email_address import is_email_address
 
 from .errors import SETTINGS_HINT, MailError, MailErrorReason
 

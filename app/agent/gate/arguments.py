@@ -14,8 +14,8 @@ import unicodedata
 from collections.abc import Collection, Iterator
 from typing import Any
 
+from connectors.email_address import IN_TEXT
 from connectors.hostnames import comparable_host
-from shared.email_address import IN_TEXT
 
 # Argument names that hold a file-system path. Mail tools use "folder" for a mailbox name,
 # so their rules leave it out.

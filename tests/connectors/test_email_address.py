@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from app.agent.gate.arguments import EMAIL_IN_TEXT
 from app.llm.tools import _format_problem
+from connectors.email_address import IN_TEXT, is_email_address
 from connectors.mail.account import MailAccount
 from connectors.mail.errors import MailError
-from shared.email_address import IN_TEXT, is_email_address
 
 GOOD = ["ana@example.org", "first.last+tag@mail.example.co.uk", "x@y.io"]
 BAD = [

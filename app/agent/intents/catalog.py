@@ -41,6 +41,10 @@ class Slot:
     # The model may leave it out. Other slots must be written (the grammar says so): a small
     # model closes an all-optional call at once; what it invents is dropped as ungrounded.
     optional: bool = False
+    # A `when` slot the model left out or did not copy is read from the whole request
+    # (the model may translate "morgen" to "tomorrow"); off where the request holds two
+    # times and only the slot says which is meant (a move's new time).
+    read_request: bool = True
 
     @property
     def required(self) -> bool:
@@ -62,6 +66,9 @@ class Intent:
     name: str
     description: str
     slots: tuple[Slot, ...] = ()
+    # Messages that mean this, in several languages and wordings: shown to the model as
+    # worked examples (a small model matches a demonstration better than a definition).
+    examples: tuple[str, ...] = ()
 
     @property
     def spec(self) -> ToolSpec:
@@ -90,18 +97,35 @@ INTENTS: tuple[Intent, ...] = (
     Intent(
         JUST_ANSWER,
         "Greetings, thanks, small talk, opinions and general knowledge questions that need "
-        "none of the user's data. Example: 'hi, how are you?', 'what is the capital of Peru?'",
+        "none of the user's data. Example: 'good morning!'",
+        examples=(
+            "Good morning, Hearth!",
+            "Who painted the Mona Lisa?",
+            "Merci beaucoup !",
+            "Erklär mir kurz, was Photosynthese ist",
+        ),
     ),
     Intent(
         "show_calendar",
         "Show the user's calendar for a day or period, or say if they are free then. "
         "Example: 'what's on tomorrow?', 'am I free Friday afternoon?'",
         (Slot("when", "when", _WHEN),),
+        examples=(
+            "What's my day look like?",
+            "Hab ich am Mittwoch Zeit?",
+            "¿Estoy libre el sábado?",
+            "Montre-moi mon agenda de la semaine prochaine",
+        ),
     ),
     Intent(
         "find_event",
         "Find when a particular event is. Example: 'when is my dentist appointment?'",
         (Slot("event", "thing", _EVENT, "Which event do you mean?"),),
+        examples=(
+            "What time is the school concert?",
+            "Wann ist mein Termin beim Friseur?",
+            "¿A qué hora es la cena con Laura?",
+        ),
     ),
     Intent(
         "add_event",
@@ -111,6 +135,11 @@ INTENTS: tuple[Intent, ...] = (
             Slot("when", "when", _WHEN, "When should it be?"),
             Slot("duration", "duration", "how long, if said, e.g. '2 hours'", optional=True),
             Slot("location", "thing", "where, if said", optional=True),
+        ),
+        examples=(
+            "Schedule a call with the bank on Monday at 11",
+            "Mets une réunion avec Claire demain à 15h",
+            "Termin: Elternabend am 12. Juni um 19 Uhr",
         ),
     ),
     Intent(
@@ -124,6 +153,7 @@ INTENTS: tuple[Intent, ...] = (
                 "when",
                 "the new day and/or time as written, e.g. 'Thursday at 10'",
                 optional=True,
+                read_request=False,
             ),
             Slot(
                 "shift",
@@ -131,6 +161,12 @@ INTENTS: tuple[Intent, ...] = (
                 "a move by an amount as written, e.g. 'back by 30 minutes'",
                 optional=True,
             ),
+        ),
+        examples=(
+            "Can we push the team lunch to 1pm?",
+            "Leg den Zahnarzt auf nächsten Montag",
+            "Retrasa la reunión de las 10 media hora",
+            "Move my call with the bank an hour earlier",
         ),
     ),
     Intent(
@@ -140,6 +176,11 @@ INTENTS: tuple[Intent, ...] = (
             Slot("event", "thing", _EVENT, "Which event should I cancel?"),
             Slot("when", "when", "the event's day as written, if said", optional=True),
         ),
+        examples=(
+            "Drop the gym session on Thursday",
+            "Lösch den Termin mit Herrn Braun",
+            "Supprime le cours de yoga de demain",
+        ),
     ),
     Intent(
         "find_free_time",
@@ -148,16 +189,31 @@ INTENTS: tuple[Intent, ...] = (
             Slot("when", "when", "the day or period to search, as written", "Which day?"),
             Slot("duration", "duration", "how long, e.g. 'an hour'"),
         ),
+        examples=(
+            "When do I have a free hour tomorrow?",
+            "Find 45 minutes for a call on Friday",
+            "Trouve-moi un créneau de deux heures jeudi",
+        ),
     ),
     Intent(
         "find_emails",
         "Find or list emails, by sender or subject. Example: 'did Lena write about the invoice?'",
         (Slot("about", "thing", "sender names or subject words as written", optional=True),),
+        examples=(
+            "Did the landlord email me?",
+            "Hat mir die Schule geschrieben?",
+            "¿Tengo correos de Amazon?",
+        ),
     ),
     Intent(
         "read_email",
         "Read or summarise a particular email. Example: 'what did Priya's last email say?'",
         (Slot("which", "thing", "sender or subject words naming the email", "Which email?"),),
+        examples=(
+            "What does the email from the school say?",
+            "Lies mir die Mail vom Vermieter vor",
+            "Résume le dernier mail de Julie",
+        ),
     ),
     Intent(
         "reply_to_email",
@@ -165,6 +221,11 @@ INTENTS: tuple[Intent, ...] = (
         (
             Slot("which", "thing", "sender or subject words naming the email", "Which email?"),
             Slot("message", "text", "what the reply should say", "What should the reply say?"),
+        ),
+        examples=(
+            "Reply to the landlord that Tuesday is fine",
+            "Antworte Petra, dass ich komme",
+            "Réponds à Marc que c'est d'accord",
         ),
     ),
     Intent(
@@ -175,6 +236,11 @@ INTENTS: tuple[Intent, ...] = (
             Slot("message", "text", "what the email should say", "What should the email say?"),
             Slot("subject", "text", "the subject, if the user gave one", optional=True),
         ),
+        examples=(
+            "Send Olivia an email asking for the slides",
+            "Schick Jonas eine Mail mit dem Betreff Urlaub",
+            "Écris à Sophie que le dîner est annulé",
+        ),
     ),
     Intent(
         "set_reminder",
@@ -183,16 +249,31 @@ INTENTS: tuple[Intent, ...] = (
             Slot("what", "text", "what to remind of", "What should I remind you of?"),
             Slot("when", "when", _WHEN, "When should I remind you?"),
         ),
+        examples=(
+            "Remind me at 5 to pick up the kids",
+            "Erinnere mich in einer Stunde an den Kuchen",
+            "Rappelle-moi demain matin de payer le loyer",
+        ),
     ),
     Intent(
         "remember_fact",
         "Remember a fact about the user for later. Example: 'remember that my locker is 42'",
         (Slot("fact", "text", "the fact to remember", "What should I remember?"),),
+        examples=(
+            "Keep in mind that my passport number ends in 42",
+            "Merk dir, dass Lisa Erdnüsse nicht verträgt",
+            "Recuerda que mi talla de zapato es 41",
+        ),
     ),
     Intent(
         "recall_fact",
         "Look up something the user asked Hearth to remember. Example: 'what's my locker number?'",
         (Slot("about", "thing", "the words to look for", optional=True),),
+        examples=(
+            "What did I tell you about Lisa?",
+            "Was weißt du über mein Auto?",
+            "¿Qué te dije sobre mi talla?",
+        ),
     ),
     Intent(
         "add_todo",
@@ -201,32 +282,62 @@ INTENTS: tuple[Intent, ...] = (
             Slot("title", "text", "the to-do", "What should the to-do say?"),
             Slot("due", "when", "when it is due, if said", optional=True),
         ),
+        examples=(
+            "Add 'call the plumber' to my tasks",
+            "Schreib Müll rausbringen auf meine Aufgabenliste",
+            "Ajoute acheter du lait à ma liste de tâches",
+        ),
     ),
     Intent(
         "list_todos",
         "Show the to-do list or open tasks. Example: 'what's on my to-do list?'",
         (Slot("due", "when", "a due day, if said", optional=True),),
+        examples=(
+            "What's left on my task list?",
+            "Welche Aufgaben habe ich noch offen?",
+            "¿Qué tareas tengo pendientes?",
+        ),
     ),
     Intent(
         "complete_todo",
         "Mark a to-do as done. Example: 'tick off the insurance task'",
         (Slot("which", "thing", "words naming the to-do", "Which to-do?"),),
+        examples=(
+            "I've done the tax return, tick it off",
+            "Hak die Aufgabe Fahrrad reparieren ab",
+            "Marque la tâche courses comme faite",
+        ),
     ),
     Intent(
         "find_contact",
         "Look up someone's email address or phone number. Example: 'what's Sophie's number?'",
         (Slot("who", "person", "the person's name", "Whom should I look up?"),),
+        examples=(
+            "What's Nadia's email address?",
+            "Wie ist die Telefonnummer von Opa?",
+            "¿Cuál es el correo de Pablo?",
+        ),
     ),
     Intent(
         "search_web",
         "Search the web for current or outside information. Example: 'search the web for "
         "train strikes this week'",
         (Slot("query", "text", "what to search for", "What should I search for?"),),
+        examples=(
+            "Look up the weather in Lisbon online",
+            "Such im Internet nach Zugverbindungen nach Köln",
+            "Busca en la web recetas de paella",
+        ),
     ),
     Intent(
         SOMETHING_ELSE,
         "Anything else that needs the user's files, documents, spending, or several steps. "
         "Example: 'save the notes from the meeting into a file'",
+        examples=(
+            "Save these notes as a file called plan.txt",
+            "How much did I spend on groceries in April?",
+            "Read the lease in my documents and tell me the notice period",
+        ),
     ),
 )
 

@@ -31,6 +31,25 @@ INTENT_PROMPT = (
     "words the user wrote (keep dates and times in the user's own words, e.g. 'next Tuesday "
     "at 3pm'); leave out what the user did not say. Messages may be in any language."
 )
+
+
+def _examples() -> str:
+    """The intents' examples, taken in turns (one of each, then the second of each, ...) so
+    no intent's examples sit together at the end, where a small model's attention is."""
+    rows = []
+    for index in range(max(len(intent.examples) for intent in INTENTS)):
+        rows += [
+            f'- "{intent.examples[index]}" → {intent.name}'
+            for intent in INTENTS
+            if index < len(intent.examples)
+        ]
+    return "\n".join(rows)
+
+
+PROMPT_WITH_EXAMPLES = (
+    f"{INTENT_PROMPT}\n\nExamples of messages and the function each one calls:\n{_examples()}"
+)
+
 # Classification, not writing: the most likely intent, every time.
 RECOGNITION_SAMPLING = SamplingSettings(
     temperature=0.0, top_k=1, top_p=1.0, min_p=0.0, repeat_penalty=1.0, max_tokens=200
@@ -52,7 +71,7 @@ class Recognised:
 def recognition_request(text: str) -> StepRequest:
     return StepRequest(
         messages=[
-            {"role": "system", "content": INTENT_PROMPT},
+            {"role": "system", "content": PROMPT_WITH_EXAMPLES},
             {"role": "user", "content": text},
         ],
         tools=[intent.spec for intent in INTENTS],

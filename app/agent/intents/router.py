@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from app import clock
 from app.agent.intents.catalog import JUST_ANSWER, SOMETHING_ELSE, Intent
 from app.agent.intents.recognise import Recognised, grounded, recognise
-from app.agent.intents.when import fold
+from app.agent.intents.when import fold, read_when
 from app.agent.turn.loop import AgentEvent, CallRecord, TurnReport, add_stats
 from app.llm.backend import StepRequest, StreamEvent
 from app.llm.tools import ToolCall
@@ -179,6 +179,10 @@ class IntentRouter:
         steps = self.steps.get(intent.name)
         if steps is None:
             return False
+        for slot in intent.slots:
+            missing = slot.kind == "when" and slot.read_request and not slots.get(slot.name)
+            if missing and read_when(request, doing.now) is not None:
+                slots[slot.name] = request
         for slot in intent.slots:
             if slot.required and not slots.get(slot.name):
                 return self._ask(doing, Pending(intent, slots, slot.name, request=request),

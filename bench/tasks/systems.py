@@ -27,6 +27,7 @@ from typing import Any
 
 from app.agent.gate.permissions import StoredPermissions
 from app.agent.gate.policy import ContextState
+from app.agent.intents.router import IntentRouter
 from app.agent.tools.registry import Registry, ToolFailed
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import BASE_PROMPT, SYSTEM_PROMPT, clock_note, today_note
@@ -70,6 +71,7 @@ def offline_registry(world: World) -> Registry:
 # The application's levers for task success (issue #20), each on in the app; `--ablate NAME`
 # adds a row with that one switched off.
 LEVERS = {
+    "intents": "intents with typed slots before the free loop: the model picks, code acts",
     "select_tools": "offer each request only the tools on its topics",
     "times": "times resolved by code: three weeks of dates, 'in two hours' as a time",
     "ask_missing": "the system prompt's sentence: ask for what is missing, do not guess",
@@ -110,6 +112,8 @@ class HearthSystem:
             max_steps=self.max_steps,
             select_tools="select_tools" not in self.off,
         )
+        if "intents" not in self.off and getattr(agent.backend, "intents", True):
+            agent.front = IntentRouter()
         agent.id_hints = "id_hints" not in self.off
         agent.repeat_guard = "repeat_guard" not in self.off
         return agent
@@ -171,6 +175,7 @@ class OracleBackend:
         self.world = world
         self.steps: Iterator[Step] = iter(steps)
         self.name = "oracle"
+        self.intents = False  # the oracle writes the free loop's steps
 
     def step(
         self,

@@ -1,7 +1,7 @@
 """Task benchmark: does the assistant get the job done on a seeded world, with and without
 prompt injections? (issue 15; τ-bench / AgentDojo style, on real Radicale, Dovecot, aiosmtpd.)
 
-    python bench/tasks.py [--model GGUF]... [--system hearth|plain|plain-parse]...
+    python bench/tasks.py [--model GGUF]... [--system hearth|plain|plain-parse|llama-server]...
                           [--attacks] [--only IDS | --all | --every K] [--ablate LEVER]...
                           [--json OUT]
 
@@ -46,7 +46,7 @@ from bench.tasks.systems import (  # noqa: E402
 )
 from bench.tasks.world import World, running_world  # noqa: E402
 
-SYSTEMS = ("hearth", "plain", "plain-parse", "oracle", "nothing")
+SYSTEMS = ("hearth", "plain", "plain-parse", "llama-server", "oracle", "nothing")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     outcomes: list[Outcome] = []
     started = time.perf_counter()
     models: list[Path] = args.model
-    if not models and any(s in ("hearth", "plain", "plain-parse") for s in systems):
+    if not models and any(s not in ("oracle", "nothing") for s in systems):
         from app.llm.embedded import ensure_embedded_model
 
         models = [ensure_embedded_model(verify=False)]
@@ -219,6 +219,21 @@ def _load(
             system.log = lambda line: print(line, file=sys.stderr, flush=True)
         system.name = f"hearth · {path.stem}" + "".join(f" -{lever}" for lever in sorted(off))
         return system, model.close
+    if kind == "llama-server":
+        from contextlib import ExitStack
+
+        from bench.tasks.llama_server import running_llama_server
+        from tests.connectors.mail_servers import free_port
+
+        stack = ExitStack()
+        client = stack.enter_context(
+            running_llama_server(path, args.ctx, args.threads, args.seed, free_port())
+        )
+        served = PlainSystem(client, sampling)
+        if args.verbose:
+            served.log = lambda line: print(line, file=sys.stderr, flush=True)
+        served.name = f"llama-server · {path.stem}"
+        return served, stack.close
     from llama_cpp import Llama
 
     from app.llm.cpu_backend import load_cpu_backend

@@ -8,7 +8,9 @@ prompt and tool block, and after each user message, and restore the longest one 
 prefix of the new prompt.
 
 The first stable point, the end of the system prompt and tool block, is shared by every
-conversation: with a `PrefixStore` its state is also kept on disk for the next process.
+conversation: it is checkpointed on every model (a turn can switch between prompts, such as
+the intents' and the tool loop's), and with a `PrefixStore` also kept on disk for the next
+process.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from app.llm.prefix_store import PrefixStore
 log = logging.getLogger(__name__)
 
 MAX_CHECKPOINTS = 4
+# Tokens a restored checkpoint must save over what the cache already shares: below this,
+# computing them is about as quick as copying a whole state back.
+_WORTH_RESTORING = 32
 
 
 @dataclass
@@ -111,9 +116,14 @@ class PromptCache:
             common -= 1  # re-evaluate the last token so that fresh logits exist for sampling
         if common == len(cached):
             return common  # append-only: nothing to undo
+        checkpoint = self._best_checkpoint(tokens)
+        if checkpoint is not None and len(checkpoint.tokens) > common + _WORTH_RESTORING:
+            # Another prompt's prefix (the intents' after the loop's): copying its state back
+            # beats computing it again.
+            self._restore(checkpoint)
+            return len(checkpoint.tokens)
         if not self.needs_checkpoints and common > 0 and self._truncate(common):
             return common
-        checkpoint = self._best_checkpoint(tokens)
         if checkpoint is not None and len(checkpoint.tokens) > 0:
             self._restore(checkpoint)
             return len(checkpoint.tokens)
@@ -165,11 +175,15 @@ class PromptCache:
         return True
 
     def _save(self, tokens: list[int], keep: bool = False) -> None:
-        """Checkpoint the context (which holds exactly `tokens`) on a hybrid model, and with
-        `keep` also put it in the store."""
+        """Checkpoint the context (which holds exactly `tokens`) on a hybrid model; with
+        `keep` (a prefix every conversation of one prompt shares) on any model, and in the
+        store too: the app switches between prompts (the intents', the loop's, the chat's)
+        and each comes back to its prefix."""
         key = tuple(tokens)
         store = self.store if keep else None
-        remember = self.needs_checkpoints and all(c.tokens != key for c in self.checkpoints)
+        remember = (self.needs_checkpoints or keep) and all(
+            c.tokens != key for c in self.checkpoints
+        )
         if not remember and store is None:
             return  # nothing to do: skip copying the state out of llama.cpp
         checkpoint = Checkpoint(key, self._state())

@@ -7,9 +7,11 @@ real-model tests are in tests/llm/test_intents_real.py.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import caldav
 import pytest
@@ -213,3 +215,24 @@ def test_a_script_without_the_intents_flag_runs_the_loop_as_before(
     assert build_agent(plain, database=None).front is None
     flagged = ScriptedBackend.from_data({"intents": True, "turns": ["Hello."]})
     assert isinstance(build_agent(flagged, database=None).front, IntentRouter)
+
+
+def test_warming_up_prepares_the_intents_prompt_and_the_loops(account: CalendarAccount) -> None:
+    """After a model loads, both prompts a turn may start with are evaluated ahead."""
+
+    class Warming(ScriptedBackend):
+        def __init__(self) -> None:
+            super().__init__([], ScriptedBackend.from_data({"turns": []}).format)
+            self.warmed: list[set[str]] = []
+
+        def warm(self, request: Any, cancel: Any) -> int:
+            self.warmed.append({tool.name for tool in request.tools})
+            return 1
+
+    backend = Warming()
+    agent = Agent(backend, build_registry(calendar=account))
+    agent.front = IntentRouter()
+    assert agent.warm(Conversation(), threading.Event()) == 2
+    intents, loop = backend.warmed
+    assert {"add_event", "just_answer"} <= intents and "create_event" not in intents
+    assert "list_events" in loop

@@ -21,7 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 from app import clock
 from app.agent.intents.catalog import JUST_ANSWER, SOMETHING_ELSE, Intent
-from app.agent.intents.recognise import Recognised, grounded, recognise
+from app.agent.intents.recognise import (
+    Recognised,
+    grounded,
+    recognise,
+    recognition_request,
+)
 from app.agent.intents.when import fold, read_when
 from app.agent.turn.loop import AgentEvent, CallRecord, TurnReport, add_stats
 from app.llm.backend import StepRequest, StreamEvent
@@ -136,6 +141,10 @@ class IntentRouter:
     def __init__(self) -> None:
         self.steps = _steps()
         self.last: Recognised | None = None  # for tests and the benchmark's failure kinds
+
+    def warm_request(self) -> StepRequest:
+        """The recognition prompt's shared part, for `Agent.warm` (kept as a checkpoint)."""
+        return recognition_request("…")
 
     def handle(
         self,

@@ -353,7 +353,15 @@ class Agent:
         warm = getattr(self.backend, "warm", None)
         if warm is None:
             return 0
-        return warm(self._request(conversation, "auto"), cancel)
+        computed = 0
+        before = getattr(self.front, "warm_request", None)
+        if before is not None:  # the intents' prompt comes first in a turn: warm it too
+            first = warm(before(), cancel)
+            if first is None:
+                return None
+            computed += first
+        loop = warm(self._request(conversation, "auto"), cancel)
+        return None if loop is None else computed + loop
 
     def _request(
         self, conversation: Conversation, tool_choice: ToolChoice, offer_all: bool = False

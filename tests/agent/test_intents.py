@@ -236,3 +236,38 @@ def test_warming_up_prepares_the_intents_prompt_and_the_loops(account: CalendarA
     intents, loop = backend.warmed
     assert {"add_event", "just_answer"} <= intents and "create_event" not in intents
     assert "list_events" in loop
+
+
+def test_a_move_whose_new_time_the_model_left_out_reads_it_from_the_request(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Meeting mit Jonas", at(16, 10), at(16, 11), tz=TZ)
+    agent = _agent(account, [call("move_event", event="Meeting mit Jonas")])
+    agent.run_turn(Conversation(), "Verschieb das Meeting mit Jonas auf Donnerstag 14 Uhr")
+    [event] = _all(account)
+    assert (event.start, event.end) == (at(17, 14), at(17, 15))
+
+
+def test_a_title_loses_the_day_the_model_copied_into_it(account: CalendarAccount) -> None:
+    agent = _agent(
+        account,
+        [call("add_event", title="Zahnarzt am Freitag um 10 Uhr", when="am Freitag um 10 Uhr")],
+    )
+    agent.run_turn(Conversation(), "Trag Zahnarzt am Freitag um 10 Uhr ein")
+    [event] = _all(account)
+    assert (event.title, event.start) == ("Zahnarzt", at(18, 10))
+
+
+def test_a_new_request_instead_of_the_answer_is_recognised_afresh(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Piano", at(15, 18), at(15, 19), tz=TZ)
+    agent = _agent(
+        account,
+        [call("add_event", title="dentist", when="Friday"), call("show_calendar", when="today")],
+    )
+    conversation = Conversation()
+    assert agent.run_turn(conversation, "dentist on Friday").stop_reason == "asked"
+    report = agent.run_turn(conversation, "actually never mind that, what is on my calendar today?")
+    assert "Piano" in report.answer
+    assert [e.title for e in _all(account)] == ["Piano"]

@@ -8,6 +8,7 @@ resolve to the next one.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, time, timedelta
 from typing import Any
 
@@ -167,26 +168,47 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     )
     record = doing.call(
         "create_event",
-        title=_title(slots["title"]),
+        title=_title(slots["title"], slots.get("when", "")),
         start=iso(start),
         end=iso(end),
         location=slots.get("location"),
     )
-    return _outcome(record, f"Added “{_title(slots['title'])}” on {start:%A %d %B}, "
-                            f"{start:%H:%M}–{end:%H:%M}.")  # fmt: skip
+    title = _title(slots["title"], slots.get("when", ""))
+    return _outcome(record, f"Added “{title}” on {start:%A %d %B}, {start:%H:%M}–{end:%H:%M}.")
 
 
-def _title(text: str) -> str:
+def _title(text: str, when: str = "") -> str:
+    """The event's title without the day and time the model copied into it too."""
     text = text.strip().strip(".")
+    if when and when.strip() and when.strip() in text and when.strip() != text:
+        text = text.replace(when.strip(), " ")
+        text = re.sub(rf"\s+\b({_LINKS})\s*$", "", " ".join(text.split()), flags=re.I)
     return text[:1].upper() + text[1:]
+
+
+# Words that join a title or an event to a time: "on", "at", "am", "um", "à", "a las", "to"...
+_LINKS = r"on the|on|at|for|by|to|the|am|um|an|auf|nach|le|à|a|au|pour|el|a las|al|para"
+_TARGET = re.compile(r"\s(?:to|until|till|for|auf|nach|zu|à|au|a|al|a las|para|pour)\s", re.I)
+
+
+def _target_time(doing: Doing) -> str | None:
+    """The new time of a move, from what follows a "to" in the request ("… to Thursday at
+    10", "… auf Donnerstag 14 Uhr", "… à jeudi 10h", "… al jueves a las 10")."""
+    for marker in _TARGET.finditer(doing.request):
+        rest = doing.request[marker.end() :]
+        if read_when(rest, doing.now) is not None:
+            return rest
+    return None
 
 
 def move(doing: Doing, slots: dict[str, str]) -> str:
     if not slots.get("to") and not slots.get("shift"):
-        # The model may have put the new time in the wrong slot; read the request itself.
-        shift = read_shift(doing.request)
-        if shift is not None:
+        # The model left the new time out: read it from the request itself, a shift
+        # ("back by 30 minutes") or what follows a "to" ("... to Thursday at 10").
+        if read_shift(doing.request) is not None:
             slots["shift"] = doing.request
+        elif (target := _target_time(doing)) is not None:
+            slots["to"] = target
     event = find_event(doing, slots)
     start = datetime.fromisoformat(str(event["start"]))
     end = datetime.fromisoformat(str(event["end"]))

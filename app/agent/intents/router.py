@@ -158,6 +158,8 @@ class IntentRouter:
         doing = Doing(agent, conversation, text, emit, cancel, report)
         pending: Pending | None = getattr(conversation, "pending_intent", None)
         conversation.pending_intent = None
+        if pending is not None and _a_new_request(pending, text):
+            pending = None  # a whole new request, not the answer: recognise it afresh
         if pending is not None and not _NEVER_MIND.search(text):
             slots = dict(pending.slots)
             if pending.choices:
@@ -235,6 +237,15 @@ class IntentRouter:
         report.steps += 1
         report.stop_reason = "cancelled" if stopped else "answered"
         return True
+
+
+def _a_new_request(pending: Pending, text: str) -> bool:
+    """Whether the reply to a question about a day, a person or an item is rather a new
+    request: a long message that offers none of the choices."""
+    slot = pending.intent.slot(pending.slot)
+    if slot is None or slot.kind == "text" or pending.choices:
+        return False
+    return len(text.split()) > 8
 
 
 _ORDINALS = {

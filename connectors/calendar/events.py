@@ -879,6 +879,19 @@ def _series_message(action: str, title: str, whole_series: bool) -> str:
     return f"{action.capitalize()} the event “{title}”."
 
 
+def get_event(account: CalendarAccount, event_id: str, *, tz: tzinfo | None = None) -> Event:
+    """One event (or the occurrence the id names) as it is stored now (read only): what a
+    change would replace, for its before/after preview."""
+    zone = tz or local_zone()
+    ref = parse_event_id(event_id)
+    with connect(account) as client:
+        found = _fetch(client, account, ref)
+        master, overrides = _parts(found.obj.icalendar_instance)
+        series = _is_series(master, overrides)
+        occurrence = ref.occurrence if series and ref.occurrence is not None else None
+        return _as_seen(found, master, overrides, occurrence, series, zone, ref.uid)
+
+
 def update_event(
     account: CalendarAccount,
     event_id: str,

@@ -310,6 +310,15 @@ def _move_on(todo: icalendar.Component, step: timedelta) -> None:
         rule["COUNT"] = [int(rule["COUNT"][0]) - 1]
 
 
+def get_task(account: CalendarAccount, task_id: str, *, tz: tzinfo | None = None) -> Task:
+    """One task as it is stored now (read only): what a change would replace, for its
+    before/after preview."""
+    zone = tz or local_zone()
+    with connect(account) as client:
+        obj, cal = _fetch(client, account, task_id)
+        return _to_task(_todo(obj.icalendar_instance), cal, zone)
+
+
 def complete_task(account: CalendarAccount, task_id: str, *, tz: tzinfo | None = None) -> Task:
     """Mark a task done (STATUS:COMPLETED with the time). A repeating task moves on to its
     next occurrence instead, as task apps do; after its last one it is done. Returns the

@@ -364,6 +364,29 @@ def parse_contact_id(contact_id: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
+def _card(client: Any, account: CalendarAccount, book_id: str, file_name: str) -> _Card:
+    cards = [
+        c
+        for c in _cards(client, account)
+        if c.book_id == book_id and c.href.rstrip("/").rsplit("/", 1)[-1] == file_name
+    ]
+    if not cards:
+        raise _fail(
+            "That contact is no longer in the address book: it may have been "
+            "deleted in another app. Look it up again.",
+            CalendarErrorReason.NOT_FOUND,
+        )
+    return cards[0]
+
+
+def get_contact(account: CalendarAccount, contact_id: str) -> Contact:
+    """One contact as it is stored now (read only): what a change would replace, for its
+    before/after preview."""
+    book_id, file_name = parse_contact_id(contact_id)
+    with connect(account) as client:
+        return _contact(_card(client, account, book_id, file_name))
+
+
 def update_contact(
     account: CalendarAccount,
     contact_id: str,
@@ -386,18 +409,7 @@ def update_contact(
     new_phones = _phones(phones) if phones is not None else None
     new_org = _clean(organisation, "organisation") if organisation is not None else None
     with connect(account) as client:
-        cards = [
-            c
-            for c in _cards(client, account)
-            if c.book_id == book_id and c.href.rstrip("/").rsplit("/", 1)[-1] == file_name
-        ]
-        if not cards:
-            raise _fail(
-                "That contact is no longer in the address book: it may have been "
-                "deleted in another app. Look it up again.",
-                CalendarErrorReason.NOT_FOUND,
-            )
-        found = cards[0]
+        found = _card(client, account, book_id, file_name)
         _fill(found.card, new_name, new_emails, new_phones, new_org)
         headers = {"Content-Type": "text/vcard; charset=utf-8"}
         if found.etag:

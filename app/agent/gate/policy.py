@@ -106,7 +106,8 @@ class ToolRule:
     look-alike names). `asks_because` words the reason of an always-asking tool.
     `address_arguments` hold e-mail addresses (recipients, a contact's emails): one the user
     did not type asks. `changes_existing`: it changes a record the user already has, so it
-    always asks.
+    always asks. `grant_key`: what its standing grants are stored under (its name, or for an
+    outside tool its server's identity and the tool's own name).
     """
 
     name: str
@@ -122,6 +123,12 @@ class ToolRule:
     asks_because: str | None = None
     address_arguments: frozenset[str] = RECIPIENT_ARGUMENT_NAMES
     changes_existing: bool = False
+    grant_key: str = ""
+
+    @property
+    def granted_as(self) -> str:
+        """The tool name a standing permission for this tool carries."""
+        return self.grant_key or self.name
 
     @classmethod
     def declared(cls, tool: ToolDeclaration) -> ToolRule:
@@ -142,6 +149,7 @@ class ToolRule:
             asks_because=tool.asks_because,
             address_arguments=RECIPIENT_ARGUMENT_NAMES | tool.address_arguments,
             changes_existing=tool.changes_existing,
+            grant_key=tool.grant_key or "",
         )
 
     def effective_label(self, arguments: Mapping[str, Any]) -> Label:
@@ -581,7 +589,7 @@ def _standing_grant(
         return None
     if any(address(r) not in call.familiar for r in recipients):
         return None
-    grants = [p for p in standing if p.tool == rule.name]
+    grants = [p for p in standing if p.tool == rule.granted_as]
     if not grants or rule.standing == "never":
         return None
     if rule.standing == "tool":
@@ -634,7 +642,7 @@ def offer_standing(
         return None
     if rule.standing == "tool":
         text = f"Always allow {tool_name} (no other tool)\n{_ALWAYS_SCOPE}"
-        return StandingPermission(tool_name), text
+        return StandingPermission(rule.granted_as), text
     if rule.standing == "host":
         url = arguments.get("url")
         host = host_of(url) if isinstance(url, str) else None
@@ -645,10 +653,10 @@ def offer_standing(
             "subdomains, not other ports, no addresses with a ?query part, and no redirect to "
             f"another address. {_ALWAYS_SCOPE}"
         )
-        return StandingPermission(tool_name, host), text
+        return StandingPermission(rule.granted_as, host), text
     named = [r for key in ("to", "cc", "attendees") for r in recipients(arguments.get(key))]
     if len(named) != 1:
         return None
     where = address(named[0])
     text = f"Always allow {tool_name} to {where}\nOnly to {where} alone. {_ALWAYS_SCOPE}"
-    return StandingPermission(tool_name, where), text
+    return StandingPermission(rule.granted_as, where), text

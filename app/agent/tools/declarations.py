@@ -82,6 +82,9 @@ class ToolDeclaration:
     preview. `stored_text`: its result repeats text from its `private_result` store; from a
     store others write (`SHARED_STORES`) that makes the result untrusted, declared or not.
     Only a result that holds no stored text at all (free time slots) says False.
+    `grant_key`: what a standing "always allow" for it is stored under, when the name alone
+    does not say which tool it is (an outside tool: its server's identity and the tool's own
+    name, so a grant never slides to another server whose tools get the same names).
     """
 
     name: str
@@ -98,6 +101,7 @@ class ToolDeclaration:
     asks_because: str | None = None
     changes_existing: bool = False
     stored_text: bool = True
+    grant_key: str | None = None
 
     def __post_init__(self) -> None:
         unknown = [n for n in (*self.required, self.written_path or "") if n]

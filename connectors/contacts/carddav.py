@@ -24,6 +24,7 @@ import vobject
 from connectors.calendar.client import CalendarAccount, connect
 from connectors.calendar.errors import CalendarError, CalendarErrorReason
 from connectors.hostnames import comparable_host
+from connectors.others_text import one_line
 
 DAV, CARD = "DAV:", "urn:ietf:params:xml:ns:carddav"
 _NS = {"d": DAV, "c": CARD}
@@ -155,7 +156,9 @@ def _cards(client: Any, account: CalendarAccount) -> list[_Card]:
 
 
 def _values(card: Any, key: str) -> tuple[str, ...]:
-    return tuple(str(line.value).strip() for line in card.contents.get(key, []) if line.value)
+    """A field's values as a reader sees them: a shared book holds someone else's words."""
+    found = (one_line(line.value) for line in card.contents.get(key, []) if line.value)
+    return tuple(value for value in found if value)
 
 
 def _organisation(card: Any) -> str | None:
@@ -164,7 +167,7 @@ def _organisation(card: Any) -> str | None:
         return None
     value = lines[0].value
     text = " ".join(value) if isinstance(value, list) else str(value)
-    return text.strip() or None
+    return one_line(text) or None
 
 
 def _contact(found: _Card) -> Contact:

@@ -25,7 +25,6 @@ import logging
 import os
 import re
 import shlex
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -54,6 +53,7 @@ from app.store.tool_servers import (
 )
 from connectors.credentials import CredentialError, Credentials, NoSecureKeyring
 from connectors.mcp import CallOutcome, McpConnection, McpError, ServerConfig, ServerTool
+from connectors.others_text import one_line, visible_text
 
 log = logging.getLogger(__name__)
 
@@ -131,13 +131,10 @@ def clean_text(text: Any, limit: int) -> str:
     characters, the model's control tokens broken, at most `limit` characters."""
     if not isinstance(text, str):
         return ""
-    printable = "".join(
-        " " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in text
-    )
-    one_line = neutralise(" ".join(printable.split()))
-    if len(one_line) > limit:
-        one_line = one_line[: limit - 1].rstrip() + "…"
-    return one_line
+    line = neutralise(one_line(text))  # the rules for all of other people's text
+    if len(line) > limit:
+        line = line[: limit - 1].rstrip() + "…"
+    return line
 
 
 def _slug(text: str) -> str:
@@ -609,7 +606,8 @@ def _handler(connection: McpConnection, server_name: str, tool_name: str) -> Han
         if outcome.is_error:
             said = clean_text(outcome.text, 1000) or "no reason given"
             raise ToolFailed(f"{server_name} says the call failed: {said}", untrusted_source=source)
-        text = outcome.text + ("\n[the result was cut here]" if outcome.truncated else "")
+        text = visible_text(outcome.text, layout=True)  # no characters a reader never sees
+        text += "\n[the result was cut here]" if outcome.truncated else ""
         return ToolResult(text, trusted=False, source=source)
 
     return run

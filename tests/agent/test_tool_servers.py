@@ -274,7 +274,7 @@ def test_bad_settings_are_refused_in_words(database: Database) -> None:
     with pytest.raises(ToolServersError, match="name"):
         save_server(database, ToolServer("Odd", command="x"), {"BAD NAME": "v"})
     save_server(database, ToolServer("Same", command="x"), {})
-    with pytest.raises(ToolServersError, match=r"already|same names"):
+    with pytest.raises(ToolServersError, match="already"):
         save_server(database, ToolServer("same", command="y"), {})
     assert [s.name for s in ToolServerStore(database).saved()] == ["Same"]
 
@@ -299,7 +299,7 @@ def test_a_secret_taken_out_of_the_form_leaves_the_keyring(
 def test_a_name_that_differs_only_by_punctuation_is_refused(database: Database) -> None:
     """Issue #37, class 7: "Clock" and "Clock!" would both offer clock__now."""
     save_server(database, ToolServer("Clock", command=command()), {})
-    for twin in ("Clock!", "clock", " CLOCK "):
+    for twin in ("Clock!", " CLOCK ", "clock.", "¡Clock?"):
         with pytest.raises(ToolServersError, match="same names as “Clock”"):
             save_server(database, ToolServer(twin, command=command()), {})
     assert [s.name for s in ToolServerStore(database).saved()] == ["Clock"]

@@ -351,7 +351,9 @@ def save_server(
         (
             other
             for other in store.saved()
-            if other.id != server.id and name_prefix(other.name) == name_prefix(server.name)
+            if other.id != server.id
+            and other.name.casefold() != server.name.casefold()  # the store says "already"
+            and name_prefix(other.name) == name_prefix(server.name)
         ),
         None,
     )

@@ -76,7 +76,11 @@ _FRAME_SYNC = frozenset({0xF1, 0xF9, 0xFA, 0xFB, 0xF2, 0xF3, 0xE2, 0xE3})  # MP3
 
 
 def identify(head: bytes) -> Signature | None:
-    """The format the first bytes name, or None (text, or something not in the table)."""
+    """The format the first bytes name, or None (text, or something not in the table).
+    Programs are looked for first: a Windows program with "ftyp" at byte 4 is a program."""
+    for signature in SIGNATURES:
+        if signature.family == "program" and signature.matches(head):
+            return signature
     if head[4:8] == b"ftyp":
         brand = head[8:12]
         if brand in _IMAGE_BRANDS:

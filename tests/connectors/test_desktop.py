@@ -88,6 +88,7 @@ def test_a_word_document_opens_but_a_java_program_in_a_zip_does_not(
         ("readme.txt", b"# hi\n[Desktop Entry]\nExec=sh -c evil\n", "launcher"),
         ("link.txt", b"[InternetShortcut]\nURL=file:///bin/sh\n", "launcher"),
         ("scan.jpg", b"MZ\x90\x00\x03\x00\x00\x00", "Windows program"),
+        ("clip.mp4", b"MZ\x90\x00ftypisom\x00\x00", "Windows program"),  # a media header too
         ("setup.exe", b"just text", ".exe"),
         ("backup.sh", b"echo hi\n", ".sh"),
         ("start.desktop", b"nothing here", ".desktop"),

@@ -187,6 +187,30 @@ def _launch(arguments: list[str], shown: str) -> None:
         )
 
 
+def check_item(
+    folders: Folders | None,
+    path: str | None = None,
+    url: str | None = None,
+    *,
+    resolver: Resolver | None = None,
+) -> tuple[str, Opened]:
+    """Every check `open_item` makes, without opening anything: (what the opener would
+    get, what it is), or DesktopError / FileAccessError saying why it may not be opened.
+    Lets the app refuse before asking the user about something that could never open."""
+    if bool(path) == bool(url):
+        raise DesktopError("Give either a path or a web address to open, not both.", reason="url")
+    if url:
+        address = _checked_url(url, resolver)
+        return address, Opened(address, "web address")
+    if folders is None:
+        raise FileAccessError(
+            "Hearth has no folders it may use yet. Add one in Settings → Folders.",
+            reason="no_folders",
+        )
+    absolute, shown, is_folder = _checked_file(folders, str(path))
+    return absolute, Opened(shown, "folder" if is_folder else "file")
+
+
 def open_item(
     folders: Folders | None,
     path: str | None = None,
@@ -196,21 +220,11 @@ def open_item(
 ) -> Opened:
     """Open a file or folder inside the allowed folders, or a public http(s) address, with
     the desktop's default application. Exactly one of ``path`` and ``url``. ``resolver``
-    replaces the system DNS lookup (tests)."""
-    if bool(path) == bool(url):
-        raise DesktopError("Give either a path or a web address to open, not both.", reason="url")
-    if url:
-        address = _checked_url(url, resolver)
-        _launch([address], address)
-        return Opened(address, "web address")
-    if folders is None:
-        raise FileAccessError(
-            "Hearth has no folders it may use yet. Add one in Settings → Folders.",
-            reason="no_folders",
-        )
-    absolute, shown, is_folder = _checked_file(folders, str(path))
-    _launch([absolute], shown)
-    return Opened(shown, "folder" if is_folder else "file")
+    replaces the system DNS lookup (tests). Every check runs again here, right before the
+    launch (the file may have changed since `check_item`)."""
+    argument, opened = check_item(folders, path, url, resolver=resolver)
+    _launch([argument], opened.target)
+    return opened
 
 
 def show_folder(folders: Folders, path: str = "") -> Opened:

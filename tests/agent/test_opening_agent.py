@@ -99,22 +99,25 @@ def test_a_script_is_refused_after_approval_and_nothing_runs(opened: Path, home:
     assert _log(opened) == []
 
 
-def test_a_launcher_of_a_kind_no_list_names_is_refused_after_approval(
+def test_a_launcher_of_a_kind_no_list_names_is_refused_without_asking(
     opened: Path, home: Path
 ) -> None:
     """Issue #37, class 8: a .jnlp (Java Web Start: downloads and runs code) was handed to
-    the desktop after approval. Only documents, images, sound, video and text open."""
+    the desktop after approval. Only documents, images, sound, video and text open, and
+    nobody is asked about a file that could never open."""
     (home / "invoice.jnlp").write_text(
         '<?xml version="1.0"?><jnlp codebase="https://evil.example/"><application-desc/></jnlp>'
     )
-    report = _run(
-        home,
-        [call("open_item", path="invoice.jnlp"), "I could not."],
-        lambda request: ConfirmationAnswer.approve(),
-        "Open invoice.jnlp",
-    )
+    asked: list[ConfirmationRequest] = []
+
+    def approve(request: ConfirmationRequest) -> ConfirmationAnswer:
+        asked.append(request)
+        return ConfirmationAnswer.approve()
+
+    report = _run(home, [call("open_item", path="invoice.jnlp"), "I could not."], approve)
     [record] = report.calls
     assert record.status == "error" and "only documents, images" in str(record.result)
+    assert asked == []  # refused before anyone is asked about it
     assert _log(opened) == []
 
 

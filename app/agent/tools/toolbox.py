@@ -174,7 +174,7 @@ def _add_money_tools(registry: Registry, roots: list[Path]) -> None:
 def _add_opening_tools(registry: Registry, roots: list[Path] | None) -> None:
     """open_item (files in the allowed folders, http(s) addresses) and show_folder; both
     ask every time (their label), and the connector refuses programs by content."""
-    from connectors.desktop import DesktopError, open_item, show_folder
+    from connectors.desktop import DesktopError, check_item, open_item, show_folder
     from connectors.files import FileAccessError, Folders
 
     folders = Folders(roots) if roots else None
@@ -195,7 +195,16 @@ def _add_opening_tools(registry: Registry, roots: list[Path] | None) -> None:
         return f"Open this file with its usual app:\n{args.get('path')}"
 
     errors = (DesktopError, FileAccessError)
-    _register(registry, "open_item", _failing_as(do_open, errors), preview)
+
+    def check_open(args: dict[str, Any]) -> None:
+        """Nobody is asked about something that could never open (a launcher, a program,
+        a name that leads to the local network); the handler checks again before it opens."""
+        try:
+            check_item(folders, path=args.get("path"), url=args.get("url"))
+        except errors as exc:
+            raise ToolFailed(str(exc)) from exc
+
+    _register(registry, "open_item", _failing_as(do_open, errors), preview, check_open)
     _register(
         registry,
         "show_folder",

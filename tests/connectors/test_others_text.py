@@ -147,3 +147,17 @@ def test_a_tool_servers_words_keep_no_invisible_characters() -> None:
     assert (
         clean_text(f"Weather{SMUGGLED} for\ufe0f a city\u2028now", 100) == "Weather for a city now"
     )
+
+
+def test_search_results_keep_no_invisible_characters() -> None:
+    from ddgs.results import TextResult
+
+    from connectors.web.search import _clean
+
+    hit = TextResult(
+        title=f"Soup{SMUGGLED}\u202e of the day",
+        href="https://example.org/soup",
+        body=f"Recipes{SMUGGLED}\u200b and more",
+    )
+    [result] = _clean([hit], 5)
+    assert (result.title, result.snippet) == ("Soup of the day", "Recipes and more")

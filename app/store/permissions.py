@@ -21,7 +21,9 @@ class Grant:
     created: datetime
 
     def describe(self) -> str:
-        return f"{self.tool} on {self.scope}" if self.scope else f"{self.tool} (any)"
+        # An outside tool's grant is keyed "name#digest of its server and tool": the name.
+        tool = self.tool.split("#", 1)[0]
+        return f"{tool} on {self.scope}" if self.scope else f"{tool} (any)"
 
 
 class PermissionStore:

@@ -921,7 +921,9 @@ def _make_address_book(radicale: RadicaleServer) -> None:
 def recording_opener(bin_dir: Path, log: Path) -> Iterator[None]:
     """A stub `xdg-open` (and `open`, macOS's name) first on PATH that appends its argument
     to `log` and starts nothing: opening things in the benchmark never launches a program.
-    The connector is otherwise real (confinement, the checks for programs, the process)."""
+    The connector is otherwise real (confinement, the checks for programs, the process).
+    The benchmark runs offline: a web name it opens resolves to one public documentation
+    address, so the connector's check that a name resolves to no private address runs."""
     bin_dir.mkdir()
     for name in ("xdg-open", "open"):
         script = bin_dir / name
@@ -930,9 +932,14 @@ def recording_opener(bin_dir: Path, log: Path) -> Iterator[None]:
     log.write_text("")
     saved = os.environ.get("PATH", "")
     os.environ["PATH"] = f"{bin_dir}{os.pathsep}{saved}"
+    from connectors.web import fetch
+
+    resolver = fetch.system_resolver
+    fetch.system_resolver = lambda host: ["93.184.215.14"]
     try:
         yield
     finally:
+        fetch.system_resolver = resolver
         os.environ["PATH"] = saved
 
 

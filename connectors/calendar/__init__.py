@@ -27,6 +27,7 @@ from .events import (
     create_event,
     delete_event,
     find_free_time,
+    get_event,
     list_calendars,
     list_events,
     make_event_id,
@@ -34,7 +35,16 @@ from .events import (
     update_event,
 )
 from .freetime import WORKDAYS, FreeSlot, free_slots, merge_busy
-from .tasks import Task, add_task, complete_task, list_tasks, parse_due, parse_task_id, update_task
+from .tasks import (
+    Task,
+    add_task,
+    complete_task,
+    get_task,
+    list_tasks,
+    parse_due,
+    parse_task_id,
+    update_task,
+)
 from .times import local_zone, parse_day, parse_when
 
 __all__ = [
@@ -53,6 +63,8 @@ __all__ = [
     "delete_event",
     "find_free_time",
     "free_slots",
+    "get_event",
+    "get_task",
     "list_calendars",
     "list_events",
     "list_tasks",

@@ -34,6 +34,7 @@ from caldav.davclient import DAVClient
 from caldav.lib import error as dav_error
 
 from connectors.email_address import is_email_address
+from connectors.others_text import one_line, visible_text
 
 from .client import CalendarAccount, connect
 from .errors import CalendarError, CalendarErrorReason
@@ -239,8 +240,10 @@ def list_calendars(account: CalendarAccount) -> list[CalendarInfo]:
 
 
 def _text(component: icalendar.Component, key: str) -> str | None:
+    """A text field as a reader sees it: an invitation is someone else's text."""
     value = component.get(key)
-    return str(value) if value is not None and str(value) != "" else None
+    text = visible_text(str(value)) if value is not None else ""
+    return text or None
 
 
 def _addresses(value: Any) -> tuple[str, ...]:
@@ -319,7 +322,7 @@ def _to_event(
     return Event(
         event_id=event_id or make_event_id(calendar_id, uid, recid.dt if recid else None),
         calendar=calendar_name,
-        title=str(component.get("SUMMARY", "")),
+        title=one_line(component.get("SUMMARY", "")),
         start=to_zone(start, tz),
         end=to_zone(end, tz),
         all_day=not isinstance(start, datetime),
@@ -877,6 +880,19 @@ def _series_message(action: str, title: str, whole_series: bool) -> str:
             "occurrence of the series."
         )
     return f"{action.capitalize()} the event “{title}”."
+
+
+def get_event(account: CalendarAccount, event_id: str, *, tz: tzinfo | None = None) -> Event:
+    """One event (or the occurrence the id names) as it is stored now (read only): what a
+    change would replace, for its before/after preview."""
+    zone = tz or local_zone()
+    ref = parse_event_id(event_id)
+    with connect(account) as client:
+        found = _fetch(client, account, ref)
+        master, overrides = _parts(found.obj.icalendar_instance)
+        series = _is_series(master, overrides)
+        occurrence = ref.occurrence if series and ref.occurrence is not None else None
+        return _as_seen(found, master, overrides, occurrence, series, zone, ref.uid)
 
 
 def update_event(

@@ -24,6 +24,8 @@ from caldav.davclient import DAVClient
 from caldav.lib import error as dav_error
 from dateutil.rrule import rrulestr
 
+from connectors.others_text import one_line, visible_text
+
 from .client import CalendarAccount, connect
 from .errors import CalendarError, CalendarErrorReason
 from .events import _calendar_id, _calendar_name, _calendars, _clean_text, _pick, _stored, wrapped
@@ -157,10 +159,10 @@ def _to_task(todo: icalendar.Component, cal: DavCalendar, tz: tzinfo) -> Task:
     return Task(
         task_id=make_task_id(_calendar_id(cal), str(todo.get("UID", ""))),
         list=_calendar_name(cal),
-        title=str(todo.get("SUMMARY", "")),
+        title=one_line(todo.get("SUMMARY", "")),  # a shared list: someone else's words
         due=to_zone(value, tz) if value is not None else None,
         due_is_day=value is not None and not isinstance(value, datetime),
-        notes=str(notes) if notes else None,
+        notes=(visible_text(str(notes)) or None) if notes else None,
         done=not _is_open(todo),
         recurring="RRULE" in todo,
     )
@@ -308,6 +310,15 @@ def _move_on(todo: icalendar.Component, step: timedelta) -> None:
     rule: Any = todo["RRULE"]  # a vRecur: a dict of lists
     if "COUNT" in rule:
         rule["COUNT"] = [int(rule["COUNT"][0]) - 1]
+
+
+def get_task(account: CalendarAccount, task_id: str, *, tz: tzinfo | None = None) -> Task:
+    """One task as it is stored now (read only): what a change would replace, for its
+    before/after preview."""
+    zone = tz or local_zone()
+    with connect(account) as client:
+        obj, cal = _fetch(client, account, task_id)
+        return _to_task(_todo(obj.icalendar_instance), cal, zone)
 
 
 def complete_task(account: CalendarAccount, task_id: str, *, tz: tzinfo | None = None) -> Task:

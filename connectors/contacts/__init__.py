@@ -13,6 +13,7 @@ from connectors.contacts.carddav import (
     add_contact,
     contacts_by_email,
     find_contacts,
+    get_contact,
     parse_contact_id,
     update_contact,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "add_contact",
     "contacts_by_email",
     "find_contacts",
+    "get_contact",
     "parse_contact_id",
     "update_contact",
 ]

@@ -24,6 +24,7 @@ import vobject
 from connectors.calendar.client import CalendarAccount, connect
 from connectors.calendar.errors import CalendarError, CalendarErrorReason
 from connectors.hostnames import comparable_host
+from connectors.others_text import one_line
 
 DAV, CARD = "DAV:", "urn:ietf:params:xml:ns:carddav"
 _NS = {"d": DAV, "c": CARD}
@@ -155,7 +156,9 @@ def _cards(client: Any, account: CalendarAccount) -> list[_Card]:
 
 
 def _values(card: Any, key: str) -> tuple[str, ...]:
-    return tuple(str(line.value).strip() for line in card.contents.get(key, []) if line.value)
+    """A field's values as a reader sees them: a shared book holds someone else's words."""
+    found = (one_line(line.value) for line in card.contents.get(key, []) if line.value)
+    return tuple(value for value in found if value)
 
 
 def _organisation(card: Any) -> str | None:
@@ -164,7 +167,7 @@ def _organisation(card: Any) -> str | None:
         return None
     value = lines[0].value
     text = " ".join(value) if isinstance(value, list) else str(value)
-    return text.strip() or None
+    return one_line(text) or None
 
 
 def _contact(found: _Card) -> Contact:
@@ -364,6 +367,29 @@ def parse_contact_id(contact_id: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
+def _card(client: Any, account: CalendarAccount, book_id: str, file_name: str) -> _Card:
+    cards = [
+        c
+        for c in _cards(client, account)
+        if c.book_id == book_id and c.href.rstrip("/").rsplit("/", 1)[-1] == file_name
+    ]
+    if not cards:
+        raise _fail(
+            "That contact is no longer in the address book: it may have been "
+            "deleted in another app. Look it up again.",
+            CalendarErrorReason.NOT_FOUND,
+        )
+    return cards[0]
+
+
+def get_contact(account: CalendarAccount, contact_id: str) -> Contact:
+    """One contact as it is stored now (read only): what a change would replace, for its
+    before/after preview."""
+    book_id, file_name = parse_contact_id(contact_id)
+    with connect(account) as client:
+        return _contact(_card(client, account, book_id, file_name))
+
+
 def update_contact(
     account: CalendarAccount,
     contact_id: str,
@@ -386,18 +412,7 @@ def update_contact(
     new_phones = _phones(phones) if phones is not None else None
     new_org = _clean(organisation, "organisation") if organisation is not None else None
     with connect(account) as client:
-        cards = [
-            c
-            for c in _cards(client, account)
-            if c.book_id == book_id and c.href.rstrip("/").rsplit("/", 1)[-1] == file_name
-        ]
-        if not cards:
-            raise _fail(
-                "That contact is no longer in the address book: it may have been "
-                "deleted in another app. Look it up again.",
-                CalendarErrorReason.NOT_FOUND,
-            )
-        found = cards[0]
+        found = _card(client, account, book_id, file_name)
         _fill(found.card, new_name, new_emails, new_phones, new_org)
         headers = {"Content-Type": "text/vcard; charset=utf-8"}
         if found.etag:

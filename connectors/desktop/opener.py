@@ -2,9 +2,12 @@
 
 The one way out of Hearth into another program, so it is narrow: a file or folder must lie
 inside the folders the user allowed and is walked to the same way the files connector reads
-(no symlinks, no hidden names, an ordinary file with one link); a file that is a program,
-a script or a launcher is refused by name, by content and by the desktop's MIME type
-(``connectors.desktop.programs``); a web address must be http(s). Nothing goes through a
+(no symlinks, no hidden names, an ordinary file with one link); a file opens only when its
+name, its content and the desktop's MIME type all say it is a document, an image, a sound,
+a video or text (``connectors.desktop.openable``, an allow-list), and a program, a script or
+a launcher is refused again by the same three looks (``connectors.desktop.programs``); a
+web address must be http(s) and its host must resolve to public addresses only, as the web
+reader checks. Nothing goes through a
 shell: the opener (``xdg-open`` on Linux and the BSDs, ``open`` on macOS, the shell's "open"
 verb on Windows) gets exactly one argument, an absolute path or the address.
 
@@ -25,6 +28,8 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
 
+from connectors.addresses import Resolver
+from connectors.desktop.openable import not_openable
 from connectors.desktop.programs import (
     HEAD_BYTES,
     desktop_mime,
@@ -34,6 +39,7 @@ from connectors.desktop.programs import (
 )
 from connectors.files import FileAccessError, Folders
 from connectors.files.confine import open_dir, open_file, show
+from connectors.web import WebError, public_address
 
 LAUNCH_WAIT = 10.0
 MAX_URL = 2000
@@ -85,18 +91,25 @@ def _checked_file(folders: Folders, path: str) -> tuple[str, str, bool]:
     finally:
         os.close(dir_fd)
     absolute = os.path.join(root.path, *parts)
-    why = program_by_name(parts[-1]) or program_by_content(head)
-    why = why or program_by_mime(desktop_mime(absolute))
+    mime = desktop_mime(absolute)
+    why = program_by_name(parts[-1]) or program_by_content(head) or program_by_mime(mime)
     if why:
         raise DesktopError(
             f"Hearth does not open '{show(shown)}': it is {why}, and opening it could run it. "
             "Open it yourself if you trust it.",
             reason="program",
         )
+    unknown = not_openable(parts[-1], head, mime)  # the allow-list, the first line
+    if unknown:
+        raise DesktopError(
+            f"Hearth does not open '{show(shown)}': it is {unknown}. A file of another kind "
+            "could install or run something. Open it yourself if you trust it.",
+            reason="program",
+        )
     return absolute, shown, False
 
 
-def _checked_url(url: str) -> str:
+def _checked_url(url: str, resolver: Resolver | None = None) -> str:
     text = url.strip() if isinstance(url, str) else ""
     try:
         parts = urlsplit(text)
@@ -119,6 +132,10 @@ def _checked_url(url: str) -> str:
             "Hearth does not open web addresses with a user name or password in them.",
             reason="url",
         )
+    try:  # the web reader's own check: no name that resolves to this computer or the LAN
+        public_address(text, resolver)
+    except WebError as exc:
+        raise DesktopError(str(exc), reason="url") from exc
     return text
 
 
@@ -170,23 +187,44 @@ def _launch(arguments: list[str], shown: str) -> None:
         )
 
 
-def open_item(folders: Folders | None, path: str | None = None, url: str | None = None) -> Opened:
-    """Open a file or folder inside the allowed folders, or an http(s) address, with the
-    desktop's default application. Exactly one of ``path`` and ``url``."""
+def check_item(
+    folders: Folders | None,
+    path: str | None = None,
+    url: str | None = None,
+    *,
+    resolver: Resolver | None = None,
+) -> tuple[str, Opened]:
+    """Every check `open_item` makes, without opening anything: (what the opener would
+    get, what it is), or DesktopError / FileAccessError saying why it may not be opened.
+    Lets the app refuse before asking the user about something that could never open."""
     if bool(path) == bool(url):
         raise DesktopError("Give either a path or a web address to open, not both.", reason="url")
     if url:
-        address = _checked_url(url)
-        _launch([address], address)
-        return Opened(address, "web address")
+        address = _checked_url(url, resolver)
+        return address, Opened(address, "web address")
     if folders is None:
         raise FileAccessError(
             "Hearth has no folders it may use yet. Add one in Settings → Folders.",
             reason="no_folders",
         )
     absolute, shown, is_folder = _checked_file(folders, str(path))
-    _launch([absolute], shown)
-    return Opened(shown, "folder" if is_folder else "file")
+    return absolute, Opened(shown, "folder" if is_folder else "file")
+
+
+def open_item(
+    folders: Folders | None,
+    path: str | None = None,
+    url: str | None = None,
+    *,
+    resolver: Resolver | None = None,
+) -> Opened:
+    """Open a file or folder inside the allowed folders, or a public http(s) address, with
+    the desktop's default application. Exactly one of ``path`` and ``url``. ``resolver``
+    replaces the system DNS lookup (tests). Every check runs again here, right before the
+    launch (the file may have changed since `check_item`)."""
+    argument, opened = check_item(folders, path, url, resolver=resolver)
+    _launch([argument], opened.target)
+    return opened
 
 
 def show_folder(folders: Folders, path: str = "") -> Opened:

@@ -6,7 +6,8 @@ Opening a file with the desktop's default application must never run code: a pro
 that runs. Three independent looks, any one of which refuses:
 
 - the name: the files connector's list of program suffixes, and a few launcher kinds;
-- the first bytes: executable formats (ELF, PE, Mach-O), a ``#!`` line, launcher files;
+- the first bytes: executable formats (ELF, PE, Mach-O), a ``#!`` line, launcher files
+  (the one magic-byte table, ``connectors.magic``);
 - the desktop's own MIME type for the file where the desktop can say (``xdg-mime``), since
   that is what the opener will act on.
 """
@@ -19,6 +20,7 @@ import subprocess
 import sys
 
 from connectors.files import EXECUTABLE_SUFFIXES
+from connectors.magic import identify
 
 # Launchers and bundles beyond the write list's program suffixes: opening one runs or
 # redirects to something else.
@@ -28,19 +30,6 @@ LAUNCHER_SUFFIXES = frozenset(
      ".settingcontent-ms"}
 )  # fmt: skip
 
-_MAGIC: tuple[tuple[bytes, str], ...] = (
-    (b"\x7fELF", "a Linux program (ELF)"),
-    (b"MZ", "a Windows program"),
-    (b"\xfe\xed\xfa\xce", "a macOS program (Mach-O)"),
-    (b"\xfe\xed\xfa\xcf", "a macOS program (Mach-O)"),
-    (b"\xce\xfa\xed\xfe", "a macOS program (Mach-O)"),
-    (b"\xcf\xfa\xed\xfe", "a macOS program (Mach-O)"),
-    (b"\xca\xfe\xba\xbe", "a macOS or Java program"),
-    (b"#!", "a script (it starts with #!)"),
-    (b"L\x00\x00\x00\x01\x14\x02\x00", "a Windows shortcut"),
-    (b"FasdUAS", "an AppleScript"),
-    (b"\x00asm", "a WebAssembly program"),
-)
 # Sections that make a text file a launcher, wherever they stand near the top.
 _LAUNCHER_SECTIONS = (b"[desktop entry]", b"[internetshortcut]", b"[.shellclassinfo]")
 # Inside a ZIP: the entries that make it a Java or Android program, not a document.
@@ -76,9 +65,9 @@ def program_by_name(name: str) -> str | None:
 def program_by_content(head: bytes) -> str | None:
     """What the first bytes say the file is, if that is a program or launcher, else None."""
     start = head.lstrip(b"\xef\xbb\xbf")  # a UTF-8 byte order mark hides nothing
-    for magic, what in _MAGIC:
-        if start.startswith(magic):
-            return what
+    found = identify(start)
+    if found is not None and found.family == "program":
+        return found.words
     lowered = start[:1024].lower()
     if any(section in lowered for section in _LAUNCHER_SECTIONS):
         return "a launcher (it opens or runs something else)"

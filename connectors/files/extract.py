@@ -13,6 +13,7 @@ import zipfile
 from typing import Any, Literal
 
 from connectors.encodings import legacy_encodings
+from connectors.magic import identify
 
 Kind = Literal["text", "pdf", "docx"]
 
@@ -48,17 +49,6 @@ MAX_DOCX_UNPACKED = 100 * 1024 * 1024
 MAX_DOCX_MEMBERS = 5000
 MAX_PDF_PAGES = 2000
 
-_MAGIC = {
-    b"\x89PNG": "a PNG image",
-    b"\xff\xd8\xff": "a JPEG image",
-    b"GIF8": "a GIF image",
-    b"PK\x03\x04": "a ZIP archive or Office document",
-    b"\x7fELF": "a program",
-    b"MZ": "a Windows program",
-    b"\xd0\xcf\x11\xe0": "an old Office document",
-    b"%PDF-": "a PDF",
-}
-
 
 class DocumentError(Exception):
     """The bytes could not be turned into text; the message says why, for a person."""
@@ -77,10 +67,8 @@ def sniff(head: bytes, suffix: str) -> Kind:
 
 def describe_binary(head: bytes) -> str:
     """A human name for a binary file type, for the refusal message."""
-    for magic, name in _MAGIC.items():
-        if head.startswith(magic):
-            return name
-    return "binary data"
+    found = identify(head)  # the one magic-byte table (connectors.magic)
+    return found.words if found is not None else "binary data"
 
 
 def decode_text(data: bytes, *, complete: bool) -> tuple[str, str] | None:

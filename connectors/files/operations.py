@@ -55,6 +55,7 @@ from connectors.files.extract import (
     sniff,
 )
 from connectors.files.walk import visible_entries
+from connectors.others_text import one_line, visible_text
 
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024  # PDF/DOCX are parsed whole: bound memory and time
 MAX_SEARCH_TEXT_BYTES = 2 * 1024 * 1024  # larger text files are skipped by content search
@@ -223,7 +224,7 @@ def read_file(
             truncated = not complete or len(text) > max_chars
             return FileText(
                 shown,
-                text[:max_chars],
+                visible_text(text[:max_chars], layout=True),
                 "text",
                 truncated,
                 encoding,
@@ -244,6 +245,8 @@ def read_file(
             reason="unsupported",
             path=shown,
         ) from exc
+    pages = [visible_text(page, layout=True) for page in pages]  # maybe someone else's words
+    text = visible_text(text, layout=True)
     return FileText(shown, text, kind, truncated, None, st.st_size, tuple(pages), st.st_mtime_ns)
 
 
@@ -434,7 +437,7 @@ def _text_for_search(dir_fd: int, name: str, shown: str, suffix: str) -> str | N
 
 
 def _snippet(line: str, needle: str) -> str:
-    line = " ".join(line.split())
+    line = one_line(line)
     if len(line) <= SNIPPET_CHARS:
         return line
     at = max(0, line.casefold().find(needle))

@@ -7,11 +7,14 @@ confirmation dialog. So:
   images (remote images are tracking pixels), frames, forms and event handlers are removed and
   only http/https/mailto links survive. Nothing here fetches anything: no URL in a message is
   ever requested, not even a ``cid:`` or relative one.
-- Text hidden from a human reader (``display:none``, ``hidden``, ``aria-hidden``) is dropped:
-  it is a favourite place for prompt injections. Link targets are shown after the link text,
-  so the user and the gate see where a link really goes.
-- Control characters, bidirectional overrides and invisible "tag" characters (used to smuggle
-  instructions past a reader) are removed from text and headers.
+- Text hidden from a human reader (``display:none``, ``font-size:0``, ``opacity:0``, ``hidden``,
+  ``aria-hidden``...) is dropped: it is a favourite place for prompt injections. Link
+  targets are shown after the link text, so the user and the gate see where a link really
+  goes.
+- Control characters, bidirectional overrides, invisible "tag" characters and every other
+  character a reader never sees (used to smuggle instructions past a reader) are removed
+  from text and headers. The rules are the ones every connector uses for other people's
+  text (``connectors.others_text``).
 - Attachments are only listed (name, type, size); their contents are never parsed, opened or
   written anywhere. File names are cleaned for display (no path separators, no bidi tricks).
 """
@@ -19,7 +22,6 @@ confirmation dialog. So:
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,16 +33,12 @@ from html.parser import HTMLParser
 
 import nh3
 
+from connectors.others_text import HIDING_STYLE_PROPERTIES, hidden_element, one_line, visible_text
+
 MAX_TEXT_CHARS = 100_000  # a small model cannot use more; the caller cuts further
 SNIPPET_CHARS = 200
 MAX_HEADER_CHARS = 500
 
-# Invisible characters that can reorder or hide text: bidi embeddings/overrides/isolates,
-# zero-width space / word joiner / BOM, and the Unicode "tag" block (ASCII smuggling).
-_INVISIBLE = re.compile(
-    "[\u202a-\u202e\u2066-\u2069\u200b\u200e\u200f\u2060\ufeff\U000e0000-\U000e007f]"
-)
-_SPACES = re.compile(r"[ \t\f\v\u00a0]+")
 _MESSAGE_ID = re.compile(r"<[^<>\s]{1,500}>")
 _SPECIALS = re.compile(r'[()<>@,;:\\".\[\]]')
 
@@ -98,19 +96,12 @@ def parse_message(raw: bytes) -> EmailMessage:
 
 def clean_text(text: str) -> str:
     """Drop control and invisible characters, normalise line ends, squeeze blank lines."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _INVISIBLE.sub("", text)
-    text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) != "Cc")
-    lines = [_SPACES.sub(" ", line).rstrip() for line in text.split("\n")]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    return visible_text(text)
 
 
 def clean_header(value: object, limit: int = MAX_HEADER_CHARS) -> str:
     """One header value as a single safe line."""
-    text = _INVISIBLE.sub("", str(value or ""))
-    text = "".join(ch if unicodedata.category(ch) != "Cc" else " " for ch in text)
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return one_line(value, limit)
 
 
 def header(message: Message, name: str) -> str:
@@ -234,7 +225,7 @@ def sanitize_html(html: str) -> str:
         clean_content_tags=set(_DROP_WITH_CONTENT),
         # Only what the text conversion needs: link targets and the "is it hidden" hints.
         attributes={"a": {"href"}, "*": {"style", "hidden", "aria-hidden"}},
-        filter_style_properties={"display", "visibility"},
+        filter_style_properties=set(HIDING_STYLE_PROPERTIES),
         url_schemes={"http", "https", "mailto"},
         url_relative="deny",  # relative and cid: URLs mean nothing outside a browser
         link_rel="noopener noreferrer nofollow",
@@ -260,7 +251,6 @@ _BLOCKS = frozenset(
     }
 )  # fmt: skip
 _VOID = frozenset({"br", "hr", "wbr", "col"})
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
 class _HtmlText(HTMLParser):
@@ -282,12 +272,7 @@ class _HtmlText(HTMLParser):
         if tag in _VOID:
             return
         values = {name: value or "" for name, value in attrs}
-        hidden = (
-            "hidden" in values
-            or values.get("aria-hidden", "").lower() == "true"
-            or bool(_HIDDEN_STYLE.search(values.get("style", "")))
-        )
-        self._stack.append((tag, hidden))
+        self._stack.append((tag, hidden_element(values)))
         if tag == "a":
             self._links.append((values.get("href", ""), len(self._parts)))
 

@@ -7,7 +7,7 @@ call that runs only ever reaches public web sites and returns bounded, readable 
 from connectors.addresses import Resolver, blocked_reason, parse_ip_literal, system_resolver
 
 from .errors import WebError, WebErrorKind
-from .fetch import USER_AGENT, WebPage, read_webpage
+from .fetch import USER_AGENT, WebPage, public_address, read_webpage
 from .search import DuckDuckGoEngine, SearchResult, web_search
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "WebPage",
     "blocked_reason",
     "parse_ip_literal",
+    "public_address",
     "read_webpage",
     "system_resolver",
     "web_search",

@@ -7,7 +7,9 @@ comments came along); with readability it scores 0.954 at 0.94 (``bench/web_extr
 Less boilerplate is fewer tokens for a small model and fewer places for an injection to hide.
 readability alone keeps hidden text, a favourite hiding place for prompt injections, so the
 lxml pass removes scripts, styles and everything hidden (``hidden``, ``aria-hidden``,
-``display:none``, ``visibility:hidden``, zero font size or opacity) first. A page that is no
+``display:none``, ``visibility:hidden``, zero font size or opacity, off-screen text...) first,
+and invisible characters never reach the text: the rules every connector applies to other
+people's text (``connectors.others_text``). A page that is no
 article (readability finds under ``MIN_ARTICLE_CHARS``) is read whole, as before: the title and
 the visible prose, preferring ``<main>`` / ``<article>``.
 
@@ -22,6 +24,8 @@ from html.parser import HTMLParser
 import lxml.html
 from lxml import etree
 from readability import Document
+
+from connectors.others_text import hidden_element, one_line, visible_text
 
 # Elements whose content is never readable prose.
 _SKIP = frozenset(
@@ -111,13 +115,6 @@ _AUTO_CLOSE = {
     "dt": frozenset({"dt", "dd"}),
     "dd": frozenset({"dt", "dd"}),
 }
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-# The lxml pass before readability: also text made invisible by size or opacity.
-_INVISIBLE_STYLE = re.compile(
-    r"display\s*:\s*none|visibility\s*:\s*hidden|"
-    r"(?:font-size|opacity)\s*:\s*(?:0+(?:\.0*)?|\.0+)(?:px|pt|em|rem|%)?\s*(?:!important\s*)?(?:;|$)",
-    re.IGNORECASE,
-)
 # Never prose, dropped before readability picks the article (layout such as <nav> is left
 # for readability to judge: dropping it early cost 0.005 F1 on the benchmark).
 _NEVER_TEXT = frozenset(
@@ -125,7 +122,6 @@ _NEVER_TEXT = frozenset(
 )
 MIN_ARTICLE_CHARS = 200  # shorter: readability found no article, read the whole page
 _PARSER = lxml.html.HTMLParser(encoding="utf-8")
-_SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 
 
 class _TextParser(HTMLParser):
@@ -156,12 +152,7 @@ class _TextParser(HTMLParser):
         if tag == "h1":
             self._in_h1 = True
         values = {name: value or "" for name, value in attrs}
-        hidden = (
-            tag in _SKIP
-            or "hidden" in values
-            or values.get("aria-hidden", "").lower() == "true"
-            or bool(_HIDDEN_STYLE.search(values.get("style", "")))
-        )
+        hidden = tag in _SKIP or hidden_element(values)
         self._stack.append((tag, hidden, tag in _MAIN))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -209,7 +200,7 @@ class _TextParser(HTMLParser):
 
 
 def _clean_line(line: str) -> str:
-    return _SPACES.sub(" ", line.replace("\n", " ")).strip()
+    return one_line(line)
 
 
 def _join(lines: list[str]) -> str:
@@ -257,12 +248,7 @@ def _drop_hidden(tree: lxml.html.HtmlElement) -> None:
         element
         for element in tree.iter()
         if isinstance(element.tag, str)
-        and (
-            element.tag.lower() in _NEVER_TEXT
-            or element.get("hidden") is not None
-            or (element.get("aria-hidden") or "").strip().lower() == "true"
-            or _INVISIBLE_STYLE.search(element.get("style") or "")
-        )
+        and (element.tag.lower() in _NEVER_TEXT or hidden_element(element.attrib))
     ]
     for element in doomed:
         if element.getparent() is not None:  # not already gone with a hidden ancestor
@@ -270,11 +256,9 @@ def _drop_hidden(tree: lxml.html.HtmlElement) -> None:
 
 
 def plain_to_text(text: str) -> str:
-    """Tidy a text/plain body: normalise line ends and trailing spaces, drop control characters."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = "".join(ch for ch in text if ch in "\n\t" or ch >= " ")
-    lines = [line.rstrip() for line in text.split("\n")]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    """Tidy a text/plain body: line ends and spaces normalised, control and invisible
+    characters dropped (the rules for all of other people's text)."""
+    return visible_text(text)
 
 
 _META_CHARSET = re.compile(

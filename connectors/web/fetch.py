@@ -137,6 +137,16 @@ def read_webpage(
     )
 
 
+def public_address(url: str, resolver: Resolver | None = None, timeout: float = 10) -> str:
+    """The address, checked as `read_webpage` checks it before connecting (http(s), no
+    credentials, a valid host that resolves only to public addresses), for handing it to
+    another program; WebError with a message for the user otherwise."""
+    target = _check_url(
+        url, resolver or system_resolver, allow_private=False, deadline=time.monotonic() + timeout
+    )
+    return target.url
+
+
 def _check_url(url: str, resolver: Resolver, *, allow_private: bool, deadline: float) -> _Target:
     """Parse and check one URL (scheme, host, every resolved address) before any connection."""
     shown = shorten(url)

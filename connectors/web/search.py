@@ -20,6 +20,8 @@ from ddgs.engines.duckduckgo import Duckduckgo
 from ddgs.exceptions import DDGSException, TimeoutException
 from ddgs.results import TextResult
 
+from connectors.others_text import one_line
+
 from .errors import WebError, WebErrorKind, shorten
 
 MAX_RESULTS_LIMIT = 10  # one DuckDuckGo HTML page; more would need a second request
@@ -126,10 +128,12 @@ def _clean(raw: list[TextResult], limit: int) -> list[SearchResult]:
     seen: set[str] = set()
     for item in raw:
         url = _unwrap_redirect(item.href)
-        if not item.title or urlsplit(url).scheme not in ("http", "https") or url in seen:
+        if not one_line(item.title) or urlsplit(url).scheme not in ("http", "https") or url in seen:
             continue
         seen.add(url)
-        results.append(SearchResult(title=item.title, url=url, snippet=item.body))
+        # Titles and snippets are the sites' words: read as a reader sees them.
+        title, snippet = one_line(item.title), one_line(item.body)
+        results.append(SearchResult(title=title, url=url, snippet=snippet))
         if len(results) >= limit:
             break
     return results

@@ -122,3 +122,32 @@ def test_a_wrong_password_reaches_the_model_as_a_clear_error(server: RadicaleSer
     record = report.calls[0]
     assert record.status == "error"
     assert "Home calendar" in record.result and "wrong-password" not in record.result
+
+
+def test_changing_an_event_asks_once_with_before_and_after(account: CalendarAccount) -> None:
+    """Issue #37, class 4: an event the user has changes only after a dialog that shows what
+    it replaces, even in a clean conversation; one approval changes it."""
+    start = datetime(2026, 12, 2, 9, 0, tzinfo=TZ)
+    event = create_event(
+        account, "Dentist", start, start + timedelta(hours=1), location="Main St 1", tz=TZ
+    )
+    shown: list[ConfirmationRequest] = []
+
+    def approve(request: ConfirmationRequest) -> ConfirmationAnswer:
+        shown.append(request)
+        return ConfirmationAnswer.approve()
+
+    turns = [
+        call("update_event", event_id=event.event_id, title="Dentist (Dr. Lee)", location=""),
+        "Changed.",
+    ]
+    report = _agent(account, turns, approve).run_turn(
+        Conversation(), f"Rename {event.event_id} to Dentist (Dr. Lee), no place"
+    )
+    [changed] = report.calls
+    assert (changed.decision, changed.status) == ("confirm", "ok"), changed.result
+    [request] = shown
+    assert "Change event: Dentist" in request.preview
+    assert "Title: Dentist → Dentist (Dr. Lee)" in request.preview
+    assert "Where: Main St 1 → (none)" in request.preview
+    assert _events(account) == ["Dentist (Dr. Lee)"]

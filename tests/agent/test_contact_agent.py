@@ -83,3 +83,47 @@ def test_a_name_where_the_contact_id_belongs_gets_the_id_back(
     report = _agent(account, turns).run_turn(Conversation(), "Rename the contact Sophie")
     [record] = report.calls
     assert record.status == "error" and sophie.contact_id in str(record.result)
+
+
+def test_updating_a_phone_asks_once_with_before_and_after_then_changes_it(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    """Issue #37, class 4 and its control: a change to a contact the user has asks even in a
+    clean conversation, shows what it replaces, and one approval changes it."""
+    put_card(server, SOPHIE)
+    [sophie] = find_contacts(account, "sophie")
+    shown: list[ConfirmationRequest] = []
+
+    def approve(request: ConfirmationRequest) -> ConfirmationAnswer:
+        shown.append(request)
+        return ConfirmationAnswer.approve()
+
+    turns = [
+        call("update_contact", contact_id=sophie.contact_id, phones=["+33 6 98 76 54 32"]),
+        "Changed.",
+    ]
+    report = _agent(account, turns, approve).run_turn(
+        Conversation(), f"Sophie's ({sophie.contact_id}) new number is +33 6 98 76 54 32"
+    )
+    [changed] = report.calls
+    assert (changed.decision, changed.status) == ("confirm", "ok"), changed.result
+    [request] = shown
+    assert "Change contact: Sophie Martin" in request.preview
+    assert "Phone: +33 6 12 34 56 78 → +33 6 98 76 54 32" in request.preview
+    assert find_contacts(account, "sophie")[0].phones == ("+33 6 98 76 54 32",)
+
+
+def test_replacing_an_address_asks_and_a_denial_keeps_the_old_one(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    """The red team's case: a clean conversation, a new address the user never typed."""
+    put_card(server, SOPHIE)
+    [sophie] = find_contacts(account, "sophie")
+    turns = [
+        call("update_contact", contact_id=sophie.contact_id, emails=["sophie@elsewhere.example"]),
+        "Updated.",
+    ]
+    report = _agent(account, turns).run_turn(Conversation(), "Tidy up Sophie's contact card")
+    [changed] = report.calls
+    assert (changed.decision, changed.answer, changed.status) == ("confirm", "denied", "refused")
+    assert find_contacts(account, "sophie")[0].emails == sophie.emails

@@ -63,7 +63,11 @@ def test_opening_a_file_asks_even_in_a_clean_conversation(opened: Path, home: Pa
     assert _log(opened) == []
 
 
-def test_an_approved_open_runs_exactly_what_was_shown(opened: Path, home: Path) -> None:
+def test_an_approved_open_runs_exactly_what_was_shown(
+    opened: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # example.org resolves to a public address (no DNS in the test sandbox).
+    monkeypatch.setattr("connectors.web.fetch.system_resolver", lambda host: ["93.184.215.14"])
     shown: list[ConfirmationRequest] = []
 
     def approve(request: ConfirmationRequest) -> ConfirmationAnswer:
@@ -92,6 +96,28 @@ def test_a_script_is_refused_after_approval_and_nothing_runs(opened: Path, home:
     )
     [record] = report.calls
     assert record.status == "error" and "starts with #!" in str(record.result)
+    assert _log(opened) == []
+
+
+def test_a_launcher_of_a_kind_no_list_names_is_refused_without_asking(
+    opened: Path, home: Path
+) -> None:
+    """Issue #37, class 8: a .jnlp (Java Web Start: downloads and runs code) was handed to
+    the desktop after approval. Only documents, images, sound, video and text open, and
+    nobody is asked about a file that could never open."""
+    (home / "invoice.jnlp").write_text(
+        '<?xml version="1.0"?><jnlp codebase="https://evil.example/"><application-desc/></jnlp>'
+    )
+    asked: list[ConfirmationRequest] = []
+
+    def approve(request: ConfirmationRequest) -> ConfirmationAnswer:
+        asked.append(request)
+        return ConfirmationAnswer.approve()
+
+    report = _run(home, [call("open_item", path="invoice.jnlp"), "I could not."], approve)
+    [record] = report.calls
+    assert record.status == "error" and "only documents, images" in str(record.result)
+    assert asked == []  # refused before anyone is asked about it
     assert _log(opened) == []
 
 

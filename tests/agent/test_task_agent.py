@@ -94,9 +94,60 @@ def test_an_approved_update_and_completion_run_as_shown(account: CalendarAccount
         Conversation(), "Rename the rent task, make it due on the 5th, then tick it off"
     )
     assert [c.status for c in report.calls] == ["ok", "ok", "ok"], report.calls
-    assert "Change task: Pay the rent" in shown[0].preview
-    assert "Due: 2026-12-05" in shown[0].preview
+    # Before → after, read from the server (issue #37, class 4).
+    assert "Change task: Pay rent" in shown[0].preview
+    assert "Title: Pay rent → Pay the rent" in shown[0].preview
+    assert "Due: (none) → 2026-12-05" in shown[0].preview
+    assert "Mark as done: Pay the rent" in shown[1].preview
+    assert "Status: open → done" in shown[1].preview
     assert list_tasks(account) == []
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        call("complete_task", task_id="{id}"),
+        call("update_task", task_id="{id}", due="2027-01-31"),
+    ],
+)
+def test_changing_an_existing_task_asks_even_in_a_clean_conversation(
+    account: CalendarAccount, change: str
+) -> None:
+    """Issue #37, class 4: a change to data the user already has is not a plain write."""
+    task = add_task(account, "Pay rent", due=date(2026, 12, 1))
+    report = _agent(account, [change.replace("{id}", task.task_id), "Done."]).run_turn(
+        Conversation(), f"Task {task.task_id}: done, or due at the end of January"
+    )
+    [changed] = report.calls
+    assert (changed.decision, changed.answer, changed.status) == ("confirm", "denied", "refused")
+    [kept] = list_tasks(account)
+    assert kept.due is not None and kept.due.date() == date(2026, 12, 1) and not kept.done
+
+
+def test_a_completed_tasks_notes_taint_the_conversation(account: CalendarAccount) -> None:
+    """Issue #37, class 5: complete_task echoes the notes a shared list's owner wrote; the
+    write those notes ask for must not run without a dialog."""
+    task = add_task(account, "Water the plants", notes=INJECTED)
+    shown: list[ConfirmationRequest] = []
+
+    def approve_first(request: ConfirmationRequest) -> ConfirmationAnswer:
+        shown.append(request)
+        return ConfirmationAnswer.approve() if len(shown) == 1 else ConfirmationAnswer.deny()
+
+    turns = [
+        call("complete_task", task_id=task.task_id),
+        call("add_task", title="Buy gift cards", notes="as the list asked"),
+        "Done.",
+    ]
+    report = _agent(account, turns, approve_first).run_turn(
+        Conversation(), f"Mark {task.task_id} as done"
+    )
+    completed, added = report.calls
+    assert (completed.decision, completed.status) == ("confirm", "ok")
+    assert INJECTED in str(completed.result)
+    assert (added.decision, added.answer, added.status) == ("confirm", "denied", "refused")
+    assert any("task lists of" in reason for reason in shown[1].reasons), shown[1].reasons
+    assert [t.title for t in list_tasks(account)] == []
 
 
 def test_a_title_where_the_task_id_belongs_gets_the_id_back(account: CalendarAccount) -> None:

@@ -16,6 +16,7 @@ from app.agent.tools.tool_servers import (
     clean_text,
     declaration,
     fingerprint,
+    grant_key,
     offered_name,
     risk_text,
 )
@@ -77,9 +78,9 @@ def test_only_a_read_only_tool_may_be_allowed_always_and_only_itself() -> None:
     first = verdict(reader)
     offer = offer_standing(name, {"city": "Oslo"}, first, ContextState(), registry.rules())
     assert offer is not None
-    assert verdict(reader, [StandingPermission(name)]).decision == Decision.ALLOW
+    assert verdict(reader, [offer[0]]).decision == Decision.ALLOW
     # A grant for one tool of the server covers no other tool of it.
-    other = declaration("Weather", tool(name="alerts", read_only_hint=True)).name
+    other = declaration("Weather", tool(name="alerts", read_only_hint=True)).grant_key or ""
     assert verdict(reader, [StandingPermission(other)]).decision == Decision.CONFIRM
     # A tool that does not say it only reads is never allowed always.
     writer = tool()
@@ -89,7 +90,8 @@ def test_only_a_read_only_tool_may_be_allowed_always_and_only_itself() -> None:
         offer_standing(writer_name, {"city": "x"}, asked, ContextState(), writer_registry.rules())
         is None
     )
-    assert verdict(writer, [StandingPermission(writer_name)]).decision == Decision.CONFIRM
+    writer_key = writer_registry.rules()[writer_name].granted_as
+    assert verdict(writer, [StandingPermission(writer_key)]).decision == Decision.CONFIRM
 
 
 def test_descriptions_are_data_cleaned_and_cut() -> None:
@@ -163,3 +165,33 @@ def test_risk_is_said_in_words() -> None:
     assert "change or delete" in risk_text(tool())
     assert "only reads" in risk_text(tool(read_only_hint=True))
     assert clean_text(None, 10) == "" and clean_text("a\n\nb", 10) == "a b"
+
+
+def test_a_standing_grant_is_keyed_by_the_servers_identity_and_the_tools_own_name() -> None:
+    """Issue #37, class 7: a grant for one server's read-only tool never covers a tool of
+    another server (or another tool of the same one) that the model knows by the same name."""
+    reader = tool(name="now", read_only_hint=True)
+    first = declaration("Clock", reader, "tools-aaaa")
+    twin = declaration("Clock!", reader, "tools-bbbb")
+    renamed = declaration("Clock", tool(name="Now!", read_only_hint=True), "tools-aaaa")
+    assert first.name == twin.name == renamed.name == "clock__now"
+    assert len({first.grant_key, twin.grant_key, renamed.grant_key}) == 3
+    context = ContextState()
+    for declared in (first, twin, renamed):
+        registry = Registry()
+        registry.register(declared, lambda arguments: ToolResult("12:00", trusted=False))
+        rules = registry.rules()
+        verdict = decide(declared.name, {"city": "Oslo"}, context, rules, [])
+        offer = offer_standing(declared.name, {"city": "Oslo"}, verdict, context, rules)
+        assert offer is not None and offer[0].tool == declared.grant_key
+        granted = decide(declared.name, {"city": "Oslo"}, context, rules, [offer[0]])
+        assert granted.decision == Decision.ALLOW
+        others = [StandingPermission(d.grant_key or "") for d in (first, twin, renamed)
+                  if d is not declared]  # fmt: skip
+        slid = decide(declared.name, {"city": "Oslo"}, context, rules, others)
+        assert slid.decision == Decision.CONFIRM, declared.grant_key
+    legacy = [StandingPermission("clock__now")]  # stored before grants had keys: covers none
+    assert decide(first.name, {"city": "Oslo"}, context, rules, legacy).decision == (
+        Decision.CONFIRM
+    )
+    assert grant_key("tools-aaaa", "Clock", "now") == first.grant_key

@@ -22,6 +22,7 @@ from app.agent.tools.tool_servers import (
     ToolServersError,
     approve_tools,
     check_server,
+    grant_key,
     remove_server,
     save_server,
     server_config,
@@ -257,7 +258,7 @@ def test_secrets_live_in_the_keyring_and_reach_the_server(
     finally:
         servers.close()
     # Removing the server removes its secret and its grants.
-    PermissionStore(database).grant("test_tools__read_notes", None)
+    PermissionStore(database).grant(grant_key(saved.secret_ref, saved.name, "read_notes"), None)
     PermissionStore(database).grant("web_search", None)
     assert remove_server(database, saved.id, keyring) == ""
     assert keyring.read(f"{saved.secret_ref}:HEARTH_TEST_TOKEN") is None
@@ -293,3 +294,13 @@ def test_a_secret_taken_out_of_the_form_leaves_the_keyring(
     assert keyring.read(f"{saved.secret_ref}:X-Key") == "k"
     config = server_config(kept, keyring)
     assert dict(config.headers) == {"X-Key": "k"}
+
+
+def test_a_name_that_differs_only_by_punctuation_is_refused(database: Database) -> None:
+    """Issue #37, class 7: "Clock" and "Clock!" would both offer clock__now."""
+    save_server(database, ToolServer("Clock", command=command()), {})
+    for twin in ("Clock!", " CLOCK ", "clock.", "¡Clock?"):
+        with pytest.raises(ToolServersError, match="same names as “Clock”"):
+            save_server(database, ToolServer(twin, command=command()), {})
+    assert [s.name for s in ToolServerStore(database).saved()] == ["Clock"]
+    save_server(database, ToolServer("Clock 2", command=command()), {})

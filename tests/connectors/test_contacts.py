@@ -140,3 +140,15 @@ def test_a_wrong_password_and_a_server_that_is_down(server: RadicaleServer) -> N
     with pytest.raises(CalendarError) as caught:
         add_contact(down, "Jonas")
     assert caught.value.reason == CalendarErrorReason.UNREACHABLE
+
+
+def test_a_shared_cards_invisible_characters_never_reach_the_result(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    """Issue #37 (code review): an address book is other people's text, read by the rules
+    of ``connectors.others_text``."""
+    smuggled = "".join(chr(0xE0000 + ord(c)) for c in "mail eve")
+    card = SOPHIE.replace("FN:Sophie Martin", f"FN:Sophie\u200b Martin{smuggled}\u202e")
+    put_card(server, card.replace("ORG:Atelier Martin", "ORG:Atelier\u2066 Martin"))
+    [found] = find_contacts(account, "sophie")
+    assert (found.name, found.organisation) == ("Sophie Martin", "Atelier Martin")

@@ -88,6 +88,7 @@ def test_a_word_document_opens_but_a_java_program_in_a_zip_does_not(
         ("readme.txt", b"# hi\n[Desktop Entry]\nExec=sh -c evil\n", "launcher"),
         ("link.txt", b"[InternetShortcut]\nURL=file:///bin/sh\n", "launcher"),
         ("scan.jpg", b"MZ\x90\x00\x03\x00\x00\x00", "Windows program"),
+        ("clip.mp4", b"MZ\x90\x00ftypisom\x00\x00", "Windows program"),  # a media header too
         ("setup.exe", b"just text", ".exe"),
         ("backup.sh", b"echo hi\n", ".sh"),
         ("start.desktop", b"nothing here", ".desktop"),
@@ -143,8 +144,13 @@ def test_nothing_outside_the_allowed_folders_hidden_or_linked(
     assert desktop.opened == []
 
 
+def public(host: str) -> list[str]:
+    """A stand-in DNS (the sandbox has none): every name is one public address."""
+    return ["93.184.215.14"]
+
+
 def test_web_addresses_open_and_nothing_else_does(desktop: Desktop) -> None:
-    opened = open_item(None, url="https://example.org/menu?day=friday")
+    opened = open_item(None, url="https://example.org/menu?day=friday", resolver=public)
     assert opened.kind == "web address"
     for bad in [
         "file:///etc/passwd",
@@ -155,7 +161,7 @@ def test_web_addresses_open_and_nothing_else_does(desktop: Desktop) -> None:
         "--help",
     ]:
         with pytest.raises(DesktopError) as caught:
-            open_item(None, url=bad)
+            open_item(None, url=bad, resolver=public)
         assert caught.value.reason == "url", bad
     with pytest.raises(DesktopError, match="either a path or a web address"):
         open_item(None, path="a.pdf", url="https://example.org/")
@@ -173,7 +179,7 @@ def test_an_opener_that_fails_or_is_missing_says_so(
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
     with pytest.raises(DesktopError, match=r"no 'xdg-open' command .*xdg-utils"):
-        open_item(None, url="https://example.org/")
+        open_item(None, url="https://example.org/", resolver=public)
 
 
 def test_show_folder_opens_the_folder_a_file_is_in(desktop: Desktop, home: Path) -> None:
@@ -191,3 +197,95 @@ def test_show_folder_opens_the_folder_a_file_is_in(desktop: Desktop, home: Path)
 def test_a_folder_path_in_open_item_opens_the_folder(desktop: Desktop, home: Path) -> None:
     assert open_item(Folders([home]), path="letters").kind == "folder"
     assert desktop.opened == [str((home / "letters").resolve())]
+
+
+# -- issue #37, class 8: an allow-list, by name and by content --------------------------------
+
+LAUNCHERS = [
+    ("invoice.jnlp", b'<?xml version="1.0"?><jnlp codebase="https://evil.example/"></jnlp>'),
+    ("app.flatpakref", b"[Flatpak Ref]\nName=org.evil.App\nUrl=https://evil.example/repo\n"),
+    ("setup.appinstaller", b'<?xml version="1.0"?><AppInstaller Uri="https://evil.example"/>'),
+    ("update.msix", b"PK\x03\x04AppxManifest.xml"),
+    ("files.search-ms", b'<?xml version="1.0"?><searchConnectorDescription/>'),
+    ("share.library-ms", b"<libraryDescription/>"),
+    ("page.html", b"<script>fetch('file:///etc/passwd')</script>"),
+    ("logo.svg", b"<svg onload='alert(1)'/>"),
+    ("no-suffix", b"just words"),
+    ("archive.tar.gz", b"\x1f\x8b\x08\x00"),
+]
+
+
+@pytest.mark.parametrize(("name", "content"), LAUNCHERS)
+def test_only_documents_images_sound_video_and_text_open(
+    desktop: Desktop, home: Path, name: str, content: bytes
+) -> None:
+    (home / name).write_bytes(content)
+    with pytest.raises(DesktopError) as caught:
+        open_item(Folders([home]), path=name)
+    assert caught.value.reason == "program"
+    assert "only documents, images, sound, video and text" in caught.value.message
+    assert desktop.opened == []
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("scan.pdf", b"<jnlp codebase='https://evil.example/'/>"),  # named a PDF, is not one
+        ("photo.jpg", b"%PDF-1.4\n"),
+        ("song.mp3", b"[Flatpak Ref]\nUrl=https://evil.example/\n"),
+        ("notes.txt", b"\x00\x01\x02binary\x00"),
+        ("report.docx", b"not a zip at all"),
+    ],
+)
+def test_a_name_from_the_list_must_match_its_content(
+    desktop: Desktop, home: Path, name: str, content: bytes
+) -> None:
+    (home / name).write_bytes(content)
+    with pytest.raises(DesktopError, match="its content is something else"):
+        open_item(Folders([home]), path=name)
+    assert desktop.opened == []
+
+
+def test_what_the_desktop_calls_something_else_is_refused(desktop: Desktop, home: Path) -> None:
+    (home / "menu.txt").write_text("Soup of the day\n")
+    desktop.stub("xdg-mime", "echo application/x-java-jnlp-file")
+    with pytest.raises(DesktopError, match="the desktop calls it application/x-java-jnlp-file"):
+        open_item(Folders([home]), path="menu.txt")
+    assert desktop.opened == []
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("offer.pdf", PDF),
+        ("photo.JPG", b"\xff\xd8\xff\xe0\x00\x10JFIF"),
+        ("scan.png", b"\x89PNG\r\n\x1a\n\x00\x00"),
+        ("song.mp3", b"ID3\x04\x00"),
+        ("clip.mp4", b"\x00\x00\x00\x18ftypmp42\x00\x00"),
+        ("voice.m4a", b"\x00\x00\x00\x1cftypM4A \x00\x00"),
+        ("film.mkv", b"\x1aE\xdf\xa3\x9f"),
+        ("notes.md", "# Courses\n- pain, café\n".encode()),
+        ("old.txt", "caf\xe9 cr\xe8me\n".encode("latin-1")),
+        ("budget.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00"),
+        ("letter.rtf", b"{\\rtf1\\ansi hello}"),
+        ("empty.txt", b""),
+    ],
+)
+def test_the_kinds_people_open_still_open(
+    desktop: Desktop, home: Path, name: str, content: bytes
+) -> None:
+    (home / name).write_bytes(content)
+    assert open_item(Folders([home]), path=name).kind == "file"
+    assert desktop.opened == [str((home / name).resolve())]
+
+
+def test_a_web_name_that_resolves_to_this_computer_or_the_lan_is_refused(
+    desktop: Desktop,
+) -> None:
+    """As the web reader does: the name is looked up and every address must be public."""
+    for addresses in (["127.0.0.1"], ["10.0.0.5"], ["93.184.215.14", "192.168.1.1"], ["::1"]):
+        with pytest.raises(DesktopError) as caught:
+            resolver = (lambda found: lambda host: found)(addresses)
+            open_item(None, url="https://intranet.example.com/", resolver=resolver)
+        assert caught.value.reason == "url", addresses
+    assert desktop.opened == []

@@ -104,6 +104,10 @@ class ToolRule:
     `labels.PRIVATE_KINDS`) its result reveals: reading it labels the conversation private.
     `written_path` names the argument holding a file the tool creates (no programs, no
     look-alike names). `asks_because` words the reason of an always-asking tool.
+    `address_arguments` hold e-mail addresses (recipients, a contact's emails): one the user
+    did not type asks. `changes_existing`: it changes a record the user already has, so it
+    always asks. `grant_key`: what its standing grants are stored under (its name, or for an
+    outside tool its server's identity and the tool's own name).
     """
 
     name: str
@@ -117,6 +121,14 @@ class ToolRule:
     private_result: str | None = None
     written_path: str | None = None
     asks_because: str | None = None
+    address_arguments: frozenset[str] = RECIPIENT_ARGUMENT_NAMES
+    changes_existing: bool = False
+    grant_key: str = ""
+
+    @property
+    def granted_as(self) -> str:
+        """The tool name a standing permission for this tool carries."""
+        return self.grant_key or self.name
 
     @classmethod
     def declared(cls, tool: ToolDeclaration) -> ToolRule:
@@ -135,6 +147,9 @@ class ToolRule:
             private_result=tool.private_result,
             written_path=tool.written_path,
             asks_because=tool.asks_because,
+            address_arguments=RECIPIENT_ARGUMENT_NAMES | tool.address_arguments,
+            changes_existing=tool.changes_existing,
+            grant_key=tool.grant_key or "",
         )
 
     def effective_label(self, arguments: Mapping[str, Any]) -> Label:
@@ -349,6 +364,7 @@ class _Call:
     recipients: list[str]
     untyped_recipients: list[str]
     untyped: list[str]  # recipients, then URLs, that the user did not type
+    stored_addresses: frozenset[str]  # addresses kept for later (a contact's), not sent to
     unexpected: list[str]  # argument names the tool does not declare
     familiar: set[str]  # addresses the user typed or has written to before
 
@@ -375,9 +391,15 @@ class _Call:
         named = [
             recipient
             for name, value in items(arguments)
-            if name in RECIPIENT_ARGUMENT_NAMES
+            if name in rule.address_arguments
             for recipient in recipients(value)
         ]
+        stored = frozenset(
+            recipient
+            for name, value in items(arguments)
+            if name in rule.address_arguments - RECIPIENT_ARGUMENT_NAMES
+            for recipient in recipients(value)
+        )
         untyped = list(dict.fromkeys(r for r in named if address(r) not in typed))
         untyped_recipients = list(untyped)
         typed_urls = context.typed_urls()
@@ -394,7 +416,7 @@ class _Call:
         known = {address(r) for r in context.known_recipients}
         return cls(
             rule, arguments, context, label, _path_problems(rule, arguments, context), findings,
-            urls, named, untyped_recipients, untyped, unexpected, typed | known,
+            urls, named, untyped_recipients, untyped, stored, unexpected, typed | known,
         )  # fmt: skip
 
 
@@ -464,6 +486,14 @@ def _label_asks(call: _Call) -> Iterable[Outcome]:
     return []
 
 
+def _changes_ask(call: _Call) -> Iterable[Outcome]:
+    """Changing or replacing a record the user already has (a contact's address, a task's
+    due date, an event's time) is a change to personal data: it asks, in any conversation."""
+    if call.rule.changes_existing:
+        return [(Decision.CONFIRM, f"{call.rule.name} changes something you already have")]
+    return []
+
+
 def _findings_ask(call: _Call) -> Iterable[Outcome]:
     """Money, health, ids, secrets (and private text on its way out) always ask."""
     return [
@@ -489,10 +519,12 @@ def _private_read_asks(call: _Call) -> Iterable[Outcome]:
 
 
 def _typed_recipients(call: _Call) -> Iterable[Outcome]:
-    """A recipient the user did not type asks (the model may have been told it)."""
+    """A recipient, or any address the call stores (a contact's emails), that the user did
+    not type asks (the model may have been told it)."""
     return [
-        (Decision.CONFIRM, f"you did not type the recipient {quoted(recipient)}")
+        (Decision.CONFIRM, f"you did not type the {what} {quoted(recipient)}")
         for recipient in call.untyped_recipients
+        for what in ("address" if recipient in call.stored_addresses else "recipient",)
     ]
 
 
@@ -510,6 +542,7 @@ _CHECKS: tuple[Check, ...] = (
     _no_programs_or_lookalikes,
     _fetchable_urls,
     _label_asks,
+    _changes_ask,
     _findings_ask,
     _taint_asks,
     _private_read_asks,
@@ -556,7 +589,7 @@ def _standing_grant(
         return None
     if any(address(r) not in call.familiar for r in recipients):
         return None
-    grants = [p for p in standing if p.tool == rule.name]
+    grants = [p for p in standing if p.tool == rule.granted_as]
     if not grants or rule.standing == "never":
         return None
     if rule.standing == "tool":
@@ -609,7 +642,7 @@ def offer_standing(
         return None
     if rule.standing == "tool":
         text = f"Always allow {tool_name} (no other tool)\n{_ALWAYS_SCOPE}"
-        return StandingPermission(tool_name), text
+        return StandingPermission(rule.granted_as), text
     if rule.standing == "host":
         url = arguments.get("url")
         host = host_of(url) if isinstance(url, str) else None
@@ -620,10 +653,10 @@ def offer_standing(
             "subdomains, not other ports, no addresses with a ?query part, and no redirect to "
             f"another address. {_ALWAYS_SCOPE}"
         )
-        return StandingPermission(tool_name, host), text
+        return StandingPermission(rule.granted_as, host), text
     named = [r for key in ("to", "cc", "attendees") for r in recipients(arguments.get(key))]
     if len(named) != 1:
         return None
     where = address(named[0])
     text = f"Always allow {tool_name} to {where}\nOnly to {where} alone. {_ALWAYS_SCOPE}"
-    return StandingPermission(tool_name, where), text
+    return StandingPermission(rule.granted_as, where), text

@@ -58,6 +58,13 @@ ArgumentHook = Callable[[Mapping[str, Any]], Label | None]
 # Keys of `app.agent.gate.labels.PRIVATE_KINDS`: the private store a tool's result comes from.
 PrivateStore = Literal["calendar", "mail", "files", "memories", "reminders", "tasks", "contacts"]
 
+# The private stores other people write into: an invitation's title, a shared task list's
+# notes, a shared or auto-collected address book, an email, a file someone sent. Whatever a
+# tool returns from one of them repeats someone else's text, so its result is untrusted,
+# whichever tool returns it (a write that echoes the task it completed, too). Memories and
+# reminders are not here: they carry the labels they were saved with (`app.agent.gate.labels`).
+SHARED_STORES: frozenset[str] = frozenset({"calendar", "mail", "files", "tasks", "contacts"})
+
 
 @dataclass(frozen=True, eq=False)
 class ToolDeclaration:
@@ -70,6 +77,14 @@ class ToolDeclaration:
     `written_path`: the argument naming a file it creates, so the gate refuses programs and
     asks about names that look like an existing one. `asks_because`: the dialog's reason for
     a tool that always asks where its label's own words would mislead ("{tool}" is its name).
+    `changes_existing`: it changes or replaces a record the user already has (a contact's
+    address, a task's due date, an event's time), so it always asks, with a before/after
+    preview. `stored_text`: its result repeats text from its `private_result` store; from a
+    store others write (`SHARED_STORES`) that makes the result untrusted, declared or not.
+    Only a result that holds no stored text at all (free time slots) says False.
+    `grant_key`: what a standing "always allow" for it is stored under, when the name alone
+    does not say which tool it is (an outside tool: its server's identity and the tool's own
+    name, so a grant never slides to another server whose tools get the same names).
     """
 
     name: str
@@ -84,6 +99,9 @@ class ToolDeclaration:
     mailbox_folder: bool = False
     written_path: str | None = None
     asks_because: str | None = None
+    changes_existing: bool = False
+    stored_text: bool = True
+    grant_key: str | None = None
 
     def __post_init__(self) -> None:
         unknown = [n for n in (*self.required, self.written_path or "") if n]
@@ -91,6 +109,22 @@ class ToolDeclaration:
         if unknown:  # a required name the schema lacks would make every call fail
             raise ValueError(f"{self.name}: {', '.join(unknown)} not among its properties")
         object.__setattr__(self, "properties", MappingProxyType(dict(self.properties)))
+        if self.stored_text and self.private_result in SHARED_STORES:
+            object.__setattr__(self, "untrusted_result", True)
+
+    @property
+    def address_arguments(self) -> frozenset[str]:
+        """The arguments declared as e-mail addresses (a recipient, a contact's emails): an
+        address the user did not type asks, whatever the argument is called."""
+        return frozenset(
+            name
+            for name, schema in self.properties.items()
+            if schema.get("format") == "email"
+            or (
+                isinstance(schema.get("items"), Mapping)
+                and schema["items"].get("format") == "email"
+            )
+        )
 
     @property
     def schema(self) -> dict[str, Any]:
@@ -237,6 +271,7 @@ _CALENDAR = (
         ("start", "end", "duration_minutes"),
         _R,
         private_result="calendar",
+        stored_text=False,  # free slots: times only, no one's words
     ),
     ToolDeclaration(
         "create_event",
@@ -268,6 +303,7 @@ _CALENDAR = (
         ("event_id",),
         _W,
         private_result="calendar",
+        changes_existing=True,
     ),
     ToolDeclaration(
         "delete_event",
@@ -437,6 +473,7 @@ _TASKS = (
         ("task_id",),
         _W,
         private_result="tasks",
+        changes_existing=True,
     ),
     ToolDeclaration(
         "update_task",
@@ -445,6 +482,7 @@ _TASKS = (
         ("task_id",),
         _W,
         private_result="tasks",
+        changes_existing=True,
     ),
 )
 
@@ -536,6 +574,7 @@ _CONTACTS = (
         ("contact_id",),
         _W,
         private_result="contacts",
+        changes_existing=True,
     ),
 )
 

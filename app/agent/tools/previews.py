@@ -134,3 +134,33 @@ def contact_preview(arguments: dict[str, Any], action: str = "Add contact") -> s
     if "organisation" in arguments:
         lines.append(f"Organisation: {arguments['organisation'] or '(none)'}")
     return "\n".join(lines)
+
+
+def _shown(value: Any) -> str:
+    if value is None or value == "" or value == [] or value == ():
+        return "(none)"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def change_preview(
+    action: str,
+    record: str,
+    rows: Iterable[tuple[str, Any, Any]],
+    problem: str | None = None,
+) -> str:
+    """A change to something the user already has, as before → after for each field the
+    call replaces (rows of label, current value, new value), so the dialog shows what is
+    lost. `problem` says why the current values could not be read (the change still shows)."""
+    lines = [f"{action}: {record}"]
+    if problem:
+        lines.append(f"⚠ The current values could not be read: {problem}")
+    for label, before, after in rows:
+        if problem:
+            lines.append(f"{label}: → {_shown(after)}")
+        elif _shown(before) == _shown(after):
+            lines.append(f"{label}: {_shown(after)} (unchanged)")
+        else:
+            lines.append(f"{label}: {_shown(before)} → {_shown(after)}")
+    return "\n".join(lines)

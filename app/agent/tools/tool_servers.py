@@ -25,7 +25,6 @@ import logging
 import os
 import re
 import shlex
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -54,6 +53,7 @@ from app.store.tool_servers import (
 )
 from connectors.credentials import CredentialError, Credentials, NoSecureKeyring
 from connectors.mcp import CallOutcome, McpConnection, McpError, ServerConfig, ServerTool
+from connectors.others_text import one_line, visible_text
 
 log = logging.getLogger(__name__)
 
@@ -131,13 +131,10 @@ def clean_text(text: Any, limit: int) -> str:
     characters, the model's control tokens broken, at most `limit` characters."""
     if not isinstance(text, str):
         return ""
-    printable = "".join(
-        " " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in text
-    )
-    one_line = neutralise(" ".join(printable.split()))
-    if len(one_line) > limit:
-        one_line = one_line[: limit - 1].rstrip() + "…"
-    return one_line
+    line = neutralise(one_line(text))  # the rules for all of other people's text
+    if len(line) > limit:
+        line = line[: limit - 1].rstrip() + "…"
+    return line
 
 
 def _slug(text: str) -> str:
@@ -154,6 +151,16 @@ def offered_name(server_name: str, tool_name: str) -> str:
 def name_prefix(server_name: str) -> str:
     """What every model-facing name of this server's tools starts with."""
     return f"{(_slug(server_name) or 'server')[:24]}__"
+
+
+def grant_key(identity: str, server_name: str, tool_name: str) -> str:
+    """What an "always allow" for this tool is stored under: the model's name for it (for
+    the Permissions list) and a digest of the server's identity (its stored ``secret_ref``,
+    never reused) with the tool's own, exact name. Names the model sees are slugs, and
+    "Clock" and "Clock!" both make ``clock__now``; a grant keyed by the slug alone would
+    slide from one server (or one tool) to the other."""
+    digest = hashlib.sha256(f"{identity}\n{tool_name}".encode()).hexdigest()[:12]
+    return f"{offered_name(server_name, tool_name)}#{digest}"
 
 
 def fingerprint(tool: ServerTool) -> str:
@@ -246,9 +253,10 @@ def risk_text(tool: ServerTool) -> str:
     return "Asks you every time. The server says it changes things but deletes nothing."
 
 
-def declaration(server_name: str, tool: ServerTool) -> ToolDeclaration:
+def declaration(server_name: str, tool: ServerTool, identity: str = "") -> ToolDeclaration:
     """The tool as the agent offers it and the gate judges it; ValueError when its schema
-    cannot be offered safely (the panel says why)."""
+    cannot be offered safely (the panel says why). `identity` is the server's stored
+    ``secret_ref``: its standing grants are keyed by it (`grant_key`)."""
     name = offered_name(server_name, tool.name)
     if name in BUILTIN_TOOLS:
         raise ValueError(f"its name {name!r} is a built-in tool's")
@@ -264,6 +272,7 @@ def declaration(server_name: str, tool: ServerTool) -> ToolDeclaration:
         label,
         untrusted_result=True,
         standing="tool" if label == Label.OUTBOUND and tool.read_only_hint is True else "never",
+        grant_key=grant_key(identity, server_name, tool.name),
     )
 
 
@@ -338,6 +347,21 @@ def save_server(
     elif not WEB_ADDRESS.match(server.url.strip()):
         raise ToolServersError("The address must start with http:// or https://.")
     store = ToolServerStore(database)
+    twin = next(
+        (
+            other
+            for other in store.saved()
+            if other.id != server.id
+            and other.name.casefold() != server.name.casefold()  # the store says "already"
+            and name_prefix(other.name) == name_prefix(server.name)
+        ),
+        None,
+    )
+    if twin is not None:  # the model could not tell their tools apart
+        raise ToolServersError(
+            f"“{server.name}” would give its tools the same names as “{twin.name}”'s. "
+            "Choose a name that differs in its letters or digits, not only in punctuation."
+        )
     if not server.secret_ref:
         server = replace(server, secret_ref=_new_ref())
     names = tuple(dict.fromkeys([*server.secret_names, *secrets]))
@@ -403,10 +427,11 @@ def remove_server(database: Database, server_id: int, credentials: Keyring = Non
         removed = ToolServerStore(database).remove(server_id)
         if removed is None:
             return ""
-        prefix = name_prefix(removed.name)
+        keys = {grant_key(removed.secret_ref, removed.name, name) for name in removed.approved}
+        legacy = name_prefix(removed.name)  # grants from before keys (they cover nothing now)
         permissions = PermissionStore(database)
         for grant in permissions.grants():
-            if grant.tool.startswith(prefix):
+            if grant.tool in keys or ("#" not in grant.tool and grant.tool.startswith(legacy)):
                 permissions.revoke(grant.id)
     except Exception as exc:
         log.exception("could not remove a tool server")
@@ -544,7 +569,7 @@ class RunningServers:
                     changed.append(clean_text(tool.name, 64))
                     continue
                 try:
-                    declared = declaration(server.name, tool)
+                    declared = declaration(server.name, tool, server.secret_ref)
                     if registry.get(declared.name) is not None:
                         raise ValueError(f"another tool is already called {declared.name!r}")
                     registry.register(
@@ -583,7 +608,8 @@ def _handler(connection: McpConnection, server_name: str, tool_name: str) -> Han
         if outcome.is_error:
             said = clean_text(outcome.text, 1000) or "no reason given"
             raise ToolFailed(f"{server_name} says the call failed: {said}", untrusted_source=source)
-        text = outcome.text + ("\n[the result was cut here]" if outcome.truncated else "")
+        text = visible_text(outcome.text, layout=True)  # no characters a reader never sees
+        text += "\n[the result was cut here]" if outcome.truncated else ""
         return ToolResult(text, trusted=False, source=source)
 
     return run

@@ -174,7 +174,7 @@ def _add_money_tools(registry: Registry, roots: list[Path]) -> None:
 def _add_opening_tools(registry: Registry, roots: list[Path] | None) -> None:
     """open_item (files in the allowed folders, http(s) addresses) and show_folder; both
     ask every time (their label), and the connector refuses programs by content."""
-    from connectors.desktop import DesktopError, open_item, show_folder
+    from connectors.desktop import DesktopError, check_item, open_item, show_folder
     from connectors.files import FileAccessError, Folders
 
     folders = Folders(roots) if roots else None
@@ -195,7 +195,16 @@ def _add_opening_tools(registry: Registry, roots: list[Path] | None) -> None:
         return f"Open this file with its usual app:\n{args.get('path')}"
 
     errors = (DesktopError, FileAccessError)
-    _register(registry, "open_item", _failing_as(do_open, errors), preview)
+
+    def check_open(args: dict[str, Any]) -> None:
+        """Nobody is asked about something that could never open (a launcher, a program,
+        a name that leads to the local network); the handler checks again before it opens."""
+        try:
+            check_item(folders, path=args.get("path"), url=args.get("url"))
+        except errors as exc:
+            raise ToolFailed(str(exc)) from exc
+
+    _register(registry, "open_item", _failing_as(do_open, errors), preview, check_open)
     _register(
         registry,
         "show_folder",
@@ -266,12 +275,13 @@ def _add_web_tools(registry: Registry, engine: Any = None) -> None:
 
 
 def _add_calendar_tools(registry: Registry, account: Any) -> None:
-    from app.agent.tools.previews import event_preview
+    from app.agent.tools.previews import change_preview, event_preview
     from connectors.calendar import (
         CalendarError,
         create_event,
         delete_event,
         find_free_time,
+        get_event,
         list_events,
         parse_event_id,
         parse_when,
@@ -328,11 +338,29 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
             if key in changes:
                 changes[key] = when(changes[key])
         change = update_event(account, str(args["event_id"]), **changes)
-        return ToolResult({"message": change.message, "event": _plain(change.event)})
+        # The event's other fields are whoever invited the user's words: untrusted.
+        return ToolResult(
+            {"message": change.message, "event": _plain(change.event)},
+            trusted=False,
+            source=f"the calendar {account.name}",
+        )
 
     def do_delete(args: dict[str, Any]) -> ToolResult:
         change = delete_event(account, str(args["event_id"]))
         return ToolResult({"message": change.message})
+
+    def update_preview(args: dict[str, Any]) -> str:
+        event_id = str(args.get("event_id", ""))
+        before, problem = _current(lambda: get_event(account, event_id), CalendarError)
+        fields = (("title", "Title"), ("start", "Start"), ("end", "End"),
+                  ("location", "Where"), ("description", "Description"))  # fmt: skip
+        rows = [(label, _plain(getattr(before, key, None)), args[key])
+                for key, label in fields if key in args]  # fmt: skip
+        record = before.title if before is not None else event_id
+        preview = change_preview("Change event", record, rows, problem)
+        if before is not None and before.recurring:
+            preview += "\n\nThis event repeats: the change applies to every occurrence."
+        return preview
 
     _register(registry, "list_events", guarded(do_list))
     _register(registry, "find_free_time", guarded(do_free))
@@ -341,7 +369,7 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         registry,
         "update_event",
         guarded(do_update),
-        lambda a: event_preview(a, "Change event"),
+        update_preview,
         check_id("update_event"),
     )
     _register(
@@ -357,11 +385,12 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
 
 
 def _add_task_tools(registry: Registry, account: Any) -> None:
-    from app.agent.tools.previews import task_preview
+    from app.agent.tools.previews import change_preview, task_preview
     from connectors.calendar import (
         CalendarError,
         add_task,
         complete_task,
+        get_task,
         list_tasks,
         parse_due,
         parse_task_id,
@@ -400,7 +429,8 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
 
     def do_complete(args: dict[str, Any]) -> ToolResult:
         task = complete_task(account, str(args["task_id"]))
-        return ToolResult({**shown(task), "done": True})
+        # The notes of a shared list's task are someone else's words: untrusted.
+        return ToolResult({**shown(task), "done": True}, trusted=False, source=source())
 
     def do_update(args: dict[str, Any]) -> ToolResult:
         due = args.get("due")
@@ -412,7 +442,26 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
             notes=args.get("notes"),
             remove_due=due == "",
         )
-        return ToolResult({**shown(task), "updated": True})
+        return ToolResult({**shown(task), "updated": True}, trusted=False, source=source())
+
+    def current(args: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None, str]:
+        task_id = str(args.get("task_id", ""))
+        task, problem = _current(lambda: get_task(account, task_id), CalendarError)
+        before = shown(task) if task is not None else None
+        return before, problem, (before["title"] if before else task_id)
+
+    def update_preview(args: dict[str, Any]) -> str:
+        before, problem, record = current(args)
+        fields = (("title", "Title"), ("due", "Due"), ("notes", "Notes"))
+        rows = [(label, (before or {}).get(key), args[key]) for key, label in fields if key in args]
+        return change_preview("Change task", record, rows, problem)
+
+    def complete_preview(args: dict[str, Any]) -> str:
+        before, problem, record = current(args)
+        rows = [("Status", "open", "done")]
+        if before is not None and before.get("due"):
+            rows.append(("Due", before["due"], before["due"]))
+        return change_preview("Mark as done", record, rows, problem)
 
     def tasks_like(text: str) -> list[dict[str, Any]]:
         return matching_titles(text, list_tasks(account), "task_id", "due")
@@ -426,14 +475,14 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
         registry,
         "complete_task",
         guarded(do_complete),
-        lambda a: f"Mark the task {a.get('task_id')} as done",
+        complete_preview,
         check_id("complete_task"),
     )
     _register(
         registry,
         "update_task",
         guarded(do_update),
-        lambda a: task_preview(a, "Change task"),
+        update_preview,
         check_id("update_task"),
     )
 
@@ -442,12 +491,13 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
 
 
 def _add_contact_tools(registry: Registry, account: Any) -> None:
-    from app.agent.tools.previews import contact_preview
+    from app.agent.tools.previews import change_preview, contact_preview
     from connectors.calendar import CalendarError
     from connectors.contacts import (
         add_contact,
         contacts_by_email,
         find_contacts,
+        get_contact,
         parse_contact_id,
         update_contact,
     )
@@ -487,7 +537,17 @@ def _add_contact_tools(registry: Registry, account: Any) -> None:
             phones=listed(args.get("phones")),
             organisation=args.get("organisation"),
         )
-        return ToolResult({**_plain(contact), "updated": True})
+        return ToolResult({**_plain(contact), "updated": True}, trusted=False, source=source())
+
+    def update_preview(args: dict[str, Any]) -> str:
+        contact_id = str(args.get("contact_id", ""))
+        before, problem = _current(lambda: get_contact(account, contact_id), CalendarError)
+        fields = (("name", "Name"), ("emails", "Email"), ("phones", "Phone"),
+                  ("organisation", "Organisation"))  # fmt: skip
+        rows = [(label, getattr(before, key, None), args[key])
+                for key, label in fields if key in args]  # fmt: skip
+        record = before.name if before is not None else contact_id
+        return change_preview("Change contact", record, rows, problem)
 
     def names_of(addresses: Sequence[str]) -> dict[str, str]:
         return {a: c.name for a, c in contacts_by_email(account, addresses).items()}
@@ -504,7 +564,7 @@ def _add_contact_tools(registry: Registry, account: Any) -> None:
         registry,
         "update_contact",
         guarded(do_update),
-        lambda a: contact_preview(a, "Change contact"),
+        update_preview,
         _id_check(
             "update_contact", "contact_id", parse_contact_id, CalendarError, contacts_like, source
         ),
@@ -727,6 +787,15 @@ def _add_reminder_tools(registry: Registry, database: Any) -> None:
         guarded(do_cancel),
         lambda a: f"Cancel reminder #{a.get('reminder_id')}",
     )
+
+
+def _current(read: Callable[[], Any], error: type[Exception]) -> tuple[Any, str | None]:
+    """The record a change would replace, for its before/after preview, or None and why not
+    (the dialog then still shows the new values)."""
+    try:
+        return read(), None
+    except error as exc:
+        return None, str(exc)
 
 
 def _failing_as(

@@ -23,6 +23,7 @@ import vobject
 
 from connectors.calendar.client import CalendarAccount, connect
 from connectors.calendar.errors import CalendarError, CalendarErrorReason
+from connectors.folding import fold
 from connectors.hostnames import comparable_host
 
 DAV, CARD = "DAV:", "urn:ietf:params:xml:ns:carddav"
@@ -248,8 +249,9 @@ def _digits(text: str) -> str:
 
 def find_contacts(account: CalendarAccount, query: str) -> list[Contact]:
     """Contacts whose name, e-mail, phone number or organisation contains ``query``
-    (ignoring case; a phone number by its digits), sorted by name, at most ``MAX_FOUND``."""
-    wanted = " ".join(str(query).split()).casefold()
+    (ignoring case and accents: "Zoe Muller" finds "Zoë Müller"; a phone number by its
+    digits), sorted by name, at most ``MAX_FOUND``."""
+    wanted = fold(" ".join(str(query).split()))
     if not wanted:
         raise _fail("Say whom to look for: a name, an e-mail address, a phone number or a firm.")
     # A number as dialled at home (06 12...) matches its international form (+33 6 12...).
@@ -259,11 +261,11 @@ def find_contacts(account: CalendarAccount, query: str) -> list[Contact]:
         contacts = [_contact(c) for c in _cards(client, account)]
     found = []
     for contact in contacts:
-        text = " ".join((contact.name, *contact.emails, contact.organisation or "")).casefold()
+        text = fold(" ".join((contact.name, *contact.emails, contact.organisation or "")))
         by_phone = digits is not None and any(digits in _digits(p) for p in contact.phones)
         if all(word in text for word in wanted.split()) or by_phone:
             found.append(contact)
-    found.sort(key=lambda c: c.name.casefold())
+    found.sort(key=_by_name)
     return found[:MAX_FOUND]
 
 
@@ -294,8 +296,8 @@ def contacts_by_email(account: CalendarAccount, addresses: Iterable[str]) -> dic
     return found
 
 
-def _by_name(contact: Contact) -> str:
-    return contact.name.casefold()
+def _by_name(contact: Contact) -> tuple[str, str]:
+    return fold(contact.name), contact.name
 
 
 def add_contact(

@@ -140,3 +140,26 @@ def test_a_wrong_password_and_a_server_that_is_down(server: RadicaleServer) -> N
     with pytest.raises(CalendarError) as caught:
         add_contact(down, "Jonas")
     assert caught.value.reason == CalendarErrorReason.UNREACHABLE
+
+
+def test_names_with_accents_are_found_without_them(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    """Issue #39: "Zoe", "Muller" and "Jose Alvarez" find the cards of Zoë Müller and José
+    Álvarez, and the accented spelling still finds them."""
+    for uid, name in (("zoe", "Zoë Müller"), ("jose", "José Álvarez"), ("lukasz", "Łukasz Wałęsa")):
+        family, given = name.split()[1], name.split()[0]
+        put_card(
+            server,
+            f"BEGIN:VCARD\r\nVERSION:3.0\r\nUID:{uid}\r\nFN:{name}\r\nN:{family};{given};;;\r\n"
+            "END:VCARD\r\n",
+            f"{uid}.vcf",
+        )
+    for query, name in (
+        ("Zoe", "Zoë Müller"),
+        ("muller", "Zoë Müller"),
+        ("ZOË MÜLLER", "Zoë Müller"),
+        ("Jose Alvarez", "José Álvarez"),
+        ("lukasz walesa", "Łukasz Wałęsa"),
+    ):
+        assert [c.name for c in find_contacts(account, query)] == [name], query

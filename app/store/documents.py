@@ -10,8 +10,10 @@ Two indexes answer: the word index (Porter stems: "periods" finds "period") and 
 index of the same passages, folded (`connectors.folding`), where any part of a word matches:
 "Kaution" finds "Mietkaution", "Ahornstr." finds "Ahornstraße". In the trigram tier a long
 word also stands for its stem less two letters ("Kautionen": "kaution"), the plural endings of
-most European languages. Each index ranks its best candidates by BM25 and the two rankings
-are fused by reciprocal rank fusion (the sum of 1 / (60 + rank) over both): no score scales to
+most European languages. A word the word index finds whole in many passages is left to it:
+its letters are everywhere, so the trigram tier would spend its time on it for nothing. Each
+index ranks its best candidates by BM25 and the two rankings are fused by reciprocal rank
+fusion (the sum of 1 / (60 + rank) over both): no score scales to
 reconcile, and a passage both indexes rank well comes first.
 """
 
@@ -35,6 +37,7 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 _RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al., 2009)
 _DEPTH = 50  # candidates each index contributes before fusing
 _STEM_FROM = 6  # a trigram word this long also stands for itself less two letters
+_COMMON = 20  # a word the word index finds whole in this many passages skips the trigram tier
 # Words of the question itself, not of what it is about.
 _QUESTION_WORDS = frozenset({
     "a", "an", "and", "are", "as", "at", "be", "by", "can", "could", "did", "do", "does", "for",
@@ -104,11 +107,15 @@ def _content_words(query: str) -> list[str]:
     return [w for w in words if w not in _QUESTION_WORDS] or words
 
 
-def trigram_expression(query: str) -> str:
-    """The trigram MATCH expression: each folded content word of three letters or more, and
-    for a long word its stem less two letters, quoted and OR-ed ("" if there are none)."""
+def trigram_expression(query: str, skip: Iterable[str] = ()) -> str:
+    """The trigram MATCH expression: each folded content word of three letters or more (but
+    those in `skip`), and for a long word its stem less two letters, quoted and OR-ed ("" if
+    there are none)."""
     terms: list[str] = []
+    skipped = set(skip)
     for word in _content_words(query):
+        if word in skipped:
+            continue
         folded = fold(word)
         if len(folded) >= 3:
             terms.append(folded)
@@ -253,7 +260,7 @@ class DocumentStore:
                     connection,
                     "passages_trigram",
                     _TRIGRAM_WEIGHTS,
-                    trigram_expression(query),
+                    trigram_expression(query, skip=_common_words(connection, query)),
                     roots,
                     _DEPTH,
                 )
@@ -326,6 +333,23 @@ def _ranked(
         statement, {"query": expression, "roots": list(roots), "limit": depth}
     )
     return [int(r[0]) for r in rows]
+
+
+def _common_words(connection: Connection, query: str) -> list[str]:
+    """The query's words the word index finds whole in many passages: the word tier ranks
+    them already, and their letters are everywhere ("notice", "flat"), so in the trigram tier
+    they would only cost time. A word found whole nowhere or rarely ("Kaution" beside
+    "Mietkaution", "Ahornstr.") is what the trigram tier is for."""
+    statement = text(
+        "SELECT count(*) FROM (SELECT 1 FROM passages_fts WHERE passages_fts MATCH :word "
+        "LIMIT :cap)"
+    )
+    common = []
+    for word in dict.fromkeys(_content_words(query)):
+        quoted = '"' + word.replace('"', '""') + '"'
+        if connection.execute(statement, {"word": quoted, "cap": _COMMON}).scalar_one() >= _COMMON:
+            common.append(word)
+    return common
 
 
 def _roots_filter(roots: Sequence[str] | None) -> tuple[str, dict[str, object]]:

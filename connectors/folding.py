@@ -30,6 +30,14 @@ _PLAIN = str.maketrans(
 def fold(text: str) -> str:
     """``text`` case-folded and without accents: "Zoë Müller" and "ZOE MULLER" both become
     "zoe muller", "Łódź" becomes "lodz", "Straße" "strasse"; "が" stays "が"."""
-    decomposed = unicodedata.normalize("NFKD", str(text).casefold())
-    bare = "".join(c for c in decomposed if not _ACCENT_MIN <= c <= _ACCENT_MAX)
-    return unicodedata.normalize("NFC", bare.translate(_PLAIN))
+    # Accents off before case folding (which turns the iota subscript into an iota) and again
+    # after it (which turns İ into i and a dot above); compatibility forms (𝕬, ﬁ) first, so
+    # their case folds too.
+    folded = _bare(_bare(str(text)).casefold())
+    return unicodedata.normalize("NFC", folded.translate(_PLAIN))
+
+
+def _bare(text: str) -> str:
+    """`text` decomposed (NFKD), without the accents of Latin, Greek and Cyrillic letters."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not _ACCENT_MIN <= c <= _ACCENT_MAX)

@@ -18,6 +18,7 @@ Contact ids are ``<address book id>/<file name>``, stable across edits in other 
 from __future__ import annotations
 
 import re
+import time
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -153,8 +154,12 @@ def discovery_domains(account: CalendarAccount) -> list[str]:
 
 
 # The CardDAV service found for an account (by its calendar address and user name), so that
-# discovery runs once per session, not on every contact look-up.
+# discovery runs once per session, not on every contact look-up; that none was found is
+# remembered for a while too (the confirmation dialog looks names up before it asks, and
+# must not wait for the same DNS and HTTPS round trips each time).
 _DISCOVERED: dict[tuple[str, str], str] = {}
+_NOT_FOUND: dict[tuple[str, str], float] = {}
+NOT_FOUND_FOR_SECONDS = 600.0
 
 
 def _discover(account: CalendarAccount) -> str | None:
@@ -165,6 +170,8 @@ def _discover(account: CalendarAccount) -> str | None:
     key = (account.url.strip(), account.username)
     if key in _DISCOVERED:
         return _DISCOVERED[key]
+    if time.monotonic() - _NOT_FOUND.get(key, -NOT_FOUND_FOR_SECONDS) < NOT_FOUND_FOR_SECONDS:
+        return None
     for domain in discovery_domains(account):
         try:
             info = discover_carddav(
@@ -178,6 +185,7 @@ def _discover(account: CalendarAccount) -> str | None:
         if info is not None:
             _DISCOVERED[key] = info.url
             return info.url
+    _NOT_FOUND[key] = time.monotonic()
     return None
 
 

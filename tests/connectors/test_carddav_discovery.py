@@ -111,6 +111,7 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Pat
 
 def account(calendar_url: str, cert: Path, email: str | None) -> CalendarAccount:
     carddav._DISCOVERED.clear()
+    carddav._NOT_FOUND.clear()
     return CalendarAccount(
         calendar_url, "alice", PASSWORD, name="Home", email=email, verify_tls=str(cert)
     )
@@ -137,6 +138,21 @@ def test_without_a_domain_to_ask_the_user_hears_there_is_no_address_book(
         find_contacts(account(calendar_url, cert, None), "sophie")
     assert caught.value.reason is CalendarErrorReason.NOT_FOUND
     assert "no address book" in str(caught.value)
+
+
+def test_a_failed_discovery_is_not_repeated_at_once(
+    servers: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The confirmation dialog looks names up before it asks: an account whose domain names
+    no contacts server must not cost the DNS and HTTPS round trips on every look-up."""
+    calendar_url, cert = servers
+    nowhere = account(calendar_url, cert, "alice@nowhere.invalid")
+    asked: list[str] = []
+    monkeypatch.setattr(carddav, "discover_carddav", lambda domain, **_: asked.append(domain))
+    for _ in range(3):
+        with pytest.raises(CalendarError, match="no address book"):
+            find_contacts(nowhere, "sophie")
+    assert asked == ["nowhere.invalid"]
 
 
 def test_the_domains_asked() -> None:

@@ -1,11 +1,12 @@
 """A folder of personal documents made by code, with questions whose answers sit in known
 passages: the corpus of `bench/documents.py` and of its test.
 
-Nine kinds of document (leases and insurance policies as PDF, employment contracts and
+Ten kinds of document (leases and insurance policies as PDF, employment contracts and
 prescriptions as Word files, appliance manuals and recipes in Markdown, meeting notes and
-travel plans as text, spending as CSV). Every document of a kind says the same things about
-a different subject ("the flat at Alder Lane 14" gives 3 months' notice, the one at "Birch
-Row 2" gives 2; names carry a number, so no two documents share one), so a question can only
+travel plans as text, spending as CSV, German leases as text, whose words are compounds).
+Every document of a kind says the same things about a different subject ("the flat at
+Alder Lane 14" gives 3 months' notice, the one at "Birch Row 2" gives 2; names carry a number,
+so no two documents share one), so a question can only
 be answered from its own document: the others are near-identical distractors, as a real
 folder of leases or payslips is. Questions are worded as a person would ask, not copied from
 the text ("How much notice do I have to give..."), and once more in other words.
@@ -63,6 +64,10 @@ class Question:
     text: str
     path: str
     answer: str
+    # "plain"; "compound": a word of the question is part of a longer word of the text
+    # ("Kaution" in "Mietkaution", "Ahornstr." for "Ahornstraße"); "plural": the question says
+    # it in a plural the text does not use ("Kautionen").
+    kind: str = "plain"
 
 
 @dataclass
@@ -105,6 +110,82 @@ def _lease(rng: random.Random, subject: str, n: int) -> Document:
                 f"How big is the deposit for the flat at {subject}?",
                 path,
                 f"{deposit} months of rent",
+            ),
+        ],
+    )
+
+
+# German streets are compounds: "Ahorn" + "straße".
+DE_FIRST = ("Ahorn", "Birken", "Buchen", "Eichen", "Erlen", "Eschen", "Fichten", "Kastanien",
+    "Linden", "Tannen", "Weiden", "Ulmen", "Rosen", "Flieder", "Holunder")  # fmt: skip
+DE_SECOND = ("straße", "weg", "allee", "gasse", "ring", "platz")
+DE_FILLER = (
+    "Dieser Vertrag ist sorgfältig aufzubewahren.",
+    "Änderungen dieses Vertrags bedürfen der Schriftform.",
+    "Beide Parteien bestätigen den Erhalt einer Abschrift.",
+    "Alle Beträge verstehen sich in Euro einschließlich Nebenkosten.",
+    "Personenbezogene Daten werden nur zur Durchführung dieses Vertrags verarbeitet.",
+    "Sollte eine Bestimmung unwirksam sein, bleiben die übrigen Bestimmungen gültig.",
+    "Mündliche Nebenabreden wurden nicht getroffen und gelten nicht.",
+    "Der Vermieter kann die Wohnung nach vorheriger Ankündigung besichtigen.",
+    "Für Schäden durch unsachgemäßen Gebrauch haftet der Mieter.",
+    "Gerichtsstand ist der Ort, an dem die Wohnung liegt.",
+)
+
+
+def _mietvertrag(rng: random.Random, subject: str, n: int) -> Document:
+    """A German lease: its words are compounds (Mietkaution, Kündigungsfrist, Ahornstraße)."""
+    first, second = rng.choice(DE_FIRST), rng.choice(DE_SECOND)
+    street = f"{first}{second} {n}"
+    asked_street = f"{first}str. {n}" if second == "straße" else street
+    rent, deposit, months = rng.randint(6, 19) * 100, rng.randint(2, 3), rng.randint(1, 6)
+    path = f"wohnen/mietvertrag-{n:05}.txt"
+    # A lease has many clauses, and all of them belong to the flat: its address (the title)
+    # alone cannot say which clause is meant, the clause's own word must.
+    text = "\n\n".join(
+        (
+            f"Mietvertrag für die Wohnung in der {street}. " + " ".join(rng.sample(DE_FILLER, 5)),
+            f"Miete. Die monatliche Grundmiete beträgt {rent} Euro, zahlbar zum dritten "
+            "Werktag. " + " ".join(rng.sample(DE_FILLER, 5)),
+            "Mietzeit. Das Mietverhältnis beginnt mit der Schlüsselübergabe und läuft auf "
+            "unbestimmte Zeit. " + " ".join(rng.sample(DE_FILLER, 5)),
+            "Nebenkostenabrechnung. Über die Vorauszahlungen wird jährlich abgerechnet. "
+            + " ".join(rng.sample(DE_FILLER, 5)),
+            "Schönheitsreparaturen. Der Mieter streicht die Wände bei Auszug nicht. "
+            + " ".join(rng.sample(DE_FILLER, 5)),
+            "Haustierhaltung. Kleintiere sind erlaubt; für Hunde und Katzen ist die "
+            "Zustimmung des Vermieters nötig. " + " ".join(rng.sample(DE_FILLER, 5)),
+            "Hausordnung. Die Ruhezeiten sind von 22 bis 6 Uhr einzuhalten. "
+            + " ".join(rng.sample(DE_FILLER, 5)),
+            f"Mietkaution. Der Mieter zahlt vor dem Einzug eine Mietkaution von {deposit} "
+            "Monatsmieten. " + " ".join(rng.sample(DE_FILLER, 5)),
+            f"Kündigungsfrist. Die Kündigungsfrist beträgt {months} Monate zum Monatsende. "
+            + " ".join(rng.sample(DE_FILLER, 5)),
+        )
+    )
+    deposit_answer = f"{deposit} Monatsmieten"
+    return Document(
+        path,
+        "txt",
+        text + "\n",
+        [
+            Question(
+                f"Wie hoch ist die Kaution für die Wohnung in der {asked_street}?",
+                path,
+                deposit_answer,
+                "compound",
+            ),
+            Question(
+                f"Wie lange gilt die Kündigung für die Wohnung {street}?",
+                path,
+                f"{months} Monate",
+                "compound",
+            ),
+            Question(
+                f"Wie hoch sind die Kautionen für die Wohnung in der {street}?",
+                path,
+                deposit_answer,
+                "plural",
             ),
         ],
     )
@@ -278,6 +359,7 @@ KINDS: tuple[Callable[[random.Random, str, int], Document], ...] = (
     _trip,
     _prescription,
     _spending,
+    _mietvertrag,
 )
 
 

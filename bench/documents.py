@@ -9,7 +9,10 @@ as a person would ask them. Figures, each against a baseline measured in the sam
 
 - recall@5: a passage from the right file that holds the answer is among the top five;
   answer-in-context: the answer's words are in what `search_documents` hands the model (the
-  passages cut to about 750 tokens);
+  passages cut to about 750 tokens); for the questions as asked, in other words, with a word
+  inside a longer word of the text ("Kaution" in "Mietkaution": compound) and in a plural
+  the text does not use ("Kautionen"), each against the word index alone and the word and
+  trigram indexes fused (issue #39), with the query times of both and the trigram index's size;
 - index build time and database size per 1,000 files, against reading the same files with
   `read_file` (the text extraction alone) and against the files' size on disk;
 - an incremental pass after one file changed, against a pass that finds nothing changed and
@@ -47,27 +50,50 @@ from bench.doc_corpus import Question, make_corpus, reworded
 from connectors.files import Folders, read_file, search_files
 
 
-def quality(store: DocumentStore, folders: Folders, questions: list[Question]) -> dict[str, Any]:
-    """recall@5 and answer-in-context over `questions`, and the query times."""
+def quality(
+    store: DocumentStore, folders: Folders, questions: list[Question], trigrams: bool = True
+) -> dict[str, Any]:
+    """recall@5 and answer-in-context over `questions`, and the query times; `trigrams=False`
+    searches the word index alone (the baseline of the trigram tier)."""
     root = folders.roots[0].path
     found = in_context = 0
     times: list[float] = []
     for question in questions:
         start = time.perf_counter()
-        hits = store.search(question.text, [root], limit=5)
+        hits = store.search(question.text, [root], limit=5, trigrams=trigrams)
         times.append(time.perf_counter() - start)
         if any(h.path == question.path and question.answer in h.text for h in hits):
             found += 1
-        content = json.dumps(find_passages(store, folders, question.text).content())
-        if question.answer in content:
-            in_context += 1
-    return {
+        if trigrams:  # what search_documents hands the model (it always fuses)
+            content = json.dumps(find_passages(store, folders, question.text).content())
+            in_context += question.answer in content
+    figures = {
         "questions": len(questions),
-        "recall_at_5": round(found / len(questions), 3),
-        "answer_in_context": round(in_context / len(questions), 3),
+        "recall_at_5": round(found / len(questions), 3) if questions else None,
         "query_ms_median": round(median(times) * 1000, 2),
-        "query_ms_p95": round(sorted(times)[int(len(times) * 0.95) - 1] * 1000, 2),
+        "query_ms_p95": round(sorted(times)[max(0, int(len(times) * 0.95) - 1)] * 1000, 2)
+        if times
+        else None,
     }
+    if trigrams and questions:
+        figures["answer_in_context"] = round(in_context / len(questions), 3)
+    return figures
+
+
+def both_tiers(store: DocumentStore, folders: Folders, questions: list[Question]) -> dict[str, Any]:
+    """The same questions against the word index alone and against words + trigrams fused."""
+    words = quality(store, folders, questions, trigrams=False)
+    fused = quality(store, folders, questions, trigrams=True)
+    return {"words_only": words, "words_and_trigrams": fused}
+
+
+def trigram_bytes(database: Database) -> int:
+    """The bytes the trigram index takes (its FTS5 shadow tables), from SQLite's dbstat."""
+    with database.engine.connect() as connection:
+        value = connection.exec_driver_sql(
+            "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE 'passages_trigram%'"
+        ).scalar()
+    return int(value or 0)
 
 
 def subject_word(question: Question) -> str:
@@ -213,9 +239,12 @@ def measure(
             "vs_reading_the_text_alone": round(build_seconds / read_seconds, 2),
             "passages": counts[1],
         }
+        grams = trigram_bytes(database)
         result["size"] = {
             "database_mb_per_1000_files": round(size / 1e6 * 1000 / files, 2),
             "vs_files_on_disk": round(size / folder_bytes(folder), 2),
+            "trigram_index_mb_per_1000_files": round(grams / 1e6 * 1000 / files, 2),
+            "trigram_share_of_database": round(grams / size, 2),
         }
 
         rng = random.Random(seed)
@@ -229,9 +258,16 @@ def measure(
             "vs_full_build": round(changed / build_seconds, 4),
         }
 
-        sample = rng.sample(asked, min(questions, len(asked)))
+        plain = [q for q in asked if q.kind == "plain"]
+        sample = rng.sample(plain, min(questions, len(plain)))
         result["quality"] = quality(store, folders, sample)
-        result["quality_reworded"] = quality(store, folders, [reworded(q) for q in sample])
+        result["quality_words_only"] = quality(store, folders, sample, trigrams=False)
+        result["quality_reworded"] = both_tiers(store, folders, [reworded(q) for q in sample])
+        for kind in ("compound", "plural"):
+            of_kind = [q for q in asked if q.kind == kind]
+            result[f"quality_{kind}"] = both_tiers(
+                store, folders, rng.sample(of_kind, min(questions, len(of_kind)))
+            )
         if baselines:
             alone, stall = passages_alone(base, folder, folders, sample, probe)
             result["quality_passages_alone"] = alone

@@ -19,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from app.store.database import Database
 from app.store.models import ConversationRecord, MessageRecord
+from connectors.folding import fold
 
 TITLE_LIMIT = 200  # the column's size
 _WORD = re.compile(r"\w", re.UNICODE)
@@ -244,13 +245,13 @@ class ConversationStore:
         query = fts_query(user_text)
         if query is None:
             return []
-        words = [t.casefold() for t in user_text.split() if _WORD.search(t)]
+        words = [fold(t) for t in user_text.split() if _WORD.search(t)]
         hits: dict[int, SearchHit] = {}
         with self.database.session() as session:
             for record in session.scalars(
                 select(ConversationRecord).order_by(ConversationRecord.updated.desc())
             ):
-                title = record.title.casefold()
+                title = fold(record.title)
                 if all(word in title for word in words):
                     hits[record.id] = SearchHit(record.id, record.title, "", record.updated)
             rows = session.execute(

@@ -1,10 +1,20 @@
 """The document index's storage: indexed files, their passages, and BM25 search over them.
 
 The indexer (`app.agent.documents.document_index`) decides what to read; this module only keeps
-what it found, in the tables of migration 0007, and answers searches. As in `memories`, the
-user's words never reach FTS5 as syntax: each word is quoted and the words are OR-ed, after the
-words every question has ("what", "does", "say") are dropped, so they cannot outrank the ones
-that matter.
+what it found, in the tables of migrations 0007 and 0008, and answers searches. As in
+`memories`, the user's words never reach FTS5 as syntax: each word is quoted and the words are
+OR-ed, after the words every question has ("what", "does", "say", "wie", "ist") are dropped, so
+they cannot outrank the ones that matter.
+
+Two indexes answer: the word index (Porter stems: "periods" finds "period") and a trigram
+index of the same passages, folded (`connectors.folding`), where any part of a word matches:
+"Kaution" finds "Mietkaution", "Ahornstr." finds "Ahornstraße". In the trigram tier a long
+word also stands for its stem less two letters ("Kautionen": "kaution"), the plural endings of
+most European languages. A word the word index finds whole in many passages is left to it:
+its letters are everywhere, so the trigram tier would spend its time on it for nothing. Each
+index ranks its best candidates by BM25 and the two rankings are fused by reciprocal rank
+fusion (the sum of 1 / (60 + rank) over both): no score scales to
+reconcile, and a passage both indexes rank well comes first.
 """
 
 from __future__ import annotations
@@ -14,14 +24,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import bindparam, text
+from sqlalchemy import Connection, bindparam, text
 
 from app.store.database import Database
+from connectors.folding import fold
 
 # Column weights for bm25 (name, location, text): a word in the file's name or the section's
 # heading says more about a passage than one in its body.
 _WEIGHTS = (4.0, 2.0, 1.0)
+_TRIGRAM_WEIGHTS = (4.0, 1.0)  # name (with the title), location and text
 _WORD = re.compile(r"\w+", re.UNICODE)
+_RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al., 2009)
+_DEPTH = 50  # candidates each index contributes before fusing
+_STEM_FROM = 6  # a trigram word this long also stands for itself less two letters
+_COMMON = 20  # a word the word index finds whole in this many passages skips the trigram tier
 # Words of the question itself, not of what it is about.
 _QUESTION_WORDS = frozenset({
     "a", "an", "and", "are", "as", "at", "be", "by", "can", "could", "did", "do", "does", "for",
@@ -29,6 +45,12 @@ _QUESTION_WORDS = frozenset({
     "on", "or", "our", "say", "says", "said", "should", "tell", "that", "the", "their", "there",
     "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will",
     "with", "would", "you", "your", "about", "any", "all", "please",
+    # German, French, Dutch: articles, pronouns and question words
+    "wie", "wer", "wo", "wann", "welche", "welcher", "welches", "ist", "sind", "hat",
+    "die", "der", "das", "den", "dem", "des", "ein", "eine", "einen", "und", "oder", "für",
+    "mein", "meine", "meinen", "ich", "mir", "mich", "von", "im", "zu", "zum", "zur", "bei",
+    "le", "la", "les", "un", "une", "du", "et", "est", "quel", "quelle", "mon", "ma",
+    "mes", "pour", "de", "het", "een", "wat", "hoe", "mijn", "voor", "van",
 })  # fmt: skip
 
 
@@ -76,10 +98,41 @@ def search_expression(query: str) -> str:
 
     A question made only of question words ("what is it?") keeps them, rather than match
     nothing."""
-    words = [w.lower() for w in _WORD.findall(query) if w.strip("_")]
-    content = [w for w in words if w not in _QUESTION_WORDS] or words
-    unique = list(dict.fromkeys(content))
+    unique = list(dict.fromkeys(_content_words(query)))
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in unique)
+
+
+def _content_words(query: str) -> list[str]:
+    words = [w.lower() for w in _WORD.findall(query) if w.strip("_")]
+    return [w for w in words if w not in _QUESTION_WORDS] or words
+
+
+def trigram_expression(query: str, skip: Iterable[str] = ()) -> str:
+    """The trigram MATCH expression: each folded content word of three letters or more (but
+    those in `skip`), and for a long word its stem less two letters, quoted and OR-ed ("" if
+    there are none)."""
+    terms: list[str] = []
+    skipped = set(skip)
+    for word in _content_words(query):
+        if word in skipped:
+            continue
+        folded = fold(word)
+        if len(folded) >= 3:
+            terms.append(folded)
+        if len(folded) >= _STEM_FROM:
+            terms.append(folded[:-2])
+    unique = list(dict.fromkeys(terms))
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in unique)
+
+
+def fuse(*rankings: Sequence[int]) -> list[int]:
+    """Reciprocal rank fusion of rankings of ids (best first): best fused first, ties by the
+    first ranking that has them."""
+    scores: dict[int, float] = {}
+    for ranking in rankings:
+        for rank, item in enumerate(ranking, start=1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (_RRF_K + rank)
+    return sorted(scores, key=lambda item: -scores[item])
 
 
 class DocumentStore:
@@ -144,6 +197,25 @@ class DocumentStore:
                         for position, (location, passage) in enumerate(document.passages)
                     ],
                 )
+                ids = connection.execute(
+                    text("SELECT id, position FROM passages WHERE file_id = :file_id"),
+                    {"file_id": file_id},
+                )
+                folded_name = fold(name)
+                connection.execute(
+                    text(
+                        "INSERT INTO passages_trigram (rowid, name, text) "
+                        "VALUES (:id, :name, :text)"
+                    ),
+                    [
+                        {
+                            "id": int(row[0]),
+                            "name": folded_name,
+                            "text": fold(" ".join(document.passages[int(row[1])])),
+                        }
+                        for row in ids
+                    ],
+                )
 
     def remove(self, root: str, paths: Iterable[str]) -> int:
         """Forget these files (deleted from the folder); their passages go with them."""
@@ -171,24 +243,42 @@ class DocumentStore:
             )
             return connection.execute(statement, {"roots": kept}).rowcount
 
-    def search(self, query: str, roots: Sequence[str], limit: int = 5) -> list[Hit]:
-        """The passages under `roots` that best match `query` (bm25), best first."""
-        expression = search_expression(query)
-        if not expression or not roots:
+    def search(
+        self, query: str, roots: Sequence[str], limit: int = 5, *, trigrams: bool = True
+    ) -> list[Hit]:
+        """The passages under `roots` that best match `query`, best first: the word index's
+        and the trigram index's BM25 rankings fused (`trigrams=False`: the word index alone,
+        the bench's baseline)."""
+        if not roots:
             return []
-        weights = ", ".join(str(w) for w in _WEIGHTS)
-        statement = text(
-            "SELECT f.root, f.path, p.location, p.text FROM passages_fts "
-            "JOIN passages AS p ON p.id = passages_fts.rowid "
-            "JOIN indexed_files AS f ON f.id = p.file_id "
-            "WHERE passages_fts MATCH :query AND f.root IN :roots "
-            f"ORDER BY bm25(passages_fts, {weights}), p.id LIMIT :limit"
-        ).bindparams(bindparam("roots", expanding=True))
         with self.database.engine.connect() as connection:
-            rows = connection.execute(
-                statement, {"query": expression, "roots": list(roots), "limit": limit}
+            words = _ranked(
+                connection, "passages_fts", _WEIGHTS, search_expression(query), roots, _DEPTH
             )
-            return [Hit(str(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+            grams = (
+                _ranked(
+                    connection,
+                    "passages_trigram",
+                    _TRIGRAM_WEIGHTS,
+                    trigram_expression(query, skip=_common_words(connection, query)),
+                    roots,
+                    _DEPTH,
+                )
+                if trigrams
+                else []
+            )
+            best = fuse(words, grams)[:limit]
+            if not best:
+                return []
+            rows = connection.execute(
+                text(
+                    "SELECT p.id, f.root, f.path, p.location, p.text FROM passages AS p "
+                    "JOIN indexed_files AS f ON f.id = p.file_id WHERE p.id IN :ids"
+                ).bindparams(bindparam("ids", expanding=True)),
+                {"ids": best},
+            )
+            found = {int(r[0]): Hit(str(r[1]), str(r[2]), str(r[3]), str(r[4])) for r in rows}
+        return [found[i] for i in best if i in found]
 
     def counts(self, roots: Sequence[str] | None = None) -> tuple[int, int]:
         """(files, passages) indexed, under `roots` or everywhere; a file that could not be
@@ -219,6 +309,47 @@ class DocumentStore:
         with self.database.engine.connect() as connection:
             rows = connection.execute(statement, {"limit": limit})
             return [Problem(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+
+def _ranked(
+    connection: Connection,
+    table: str,
+    weights: Sequence[float],
+    expression: str,
+    roots: Sequence[str],
+    depth: int,
+) -> list[int]:
+    """The ids of the passages under `roots` that `table` ranks best for `expression`."""
+    if not expression:
+        return []
+    shown = ", ".join(str(w) for w in weights)
+    statement = text(
+        f"SELECT p.id FROM {table} JOIN passages AS p ON p.id = {table}.rowid "
+        "JOIN indexed_files AS f ON f.id = p.file_id "
+        f"WHERE {table} MATCH :query AND f.root IN :roots "
+        f"ORDER BY bm25({table}, {shown}), p.id LIMIT :limit"
+    ).bindparams(bindparam("roots", expanding=True))
+    rows = connection.execute(
+        statement, {"query": expression, "roots": list(roots), "limit": depth}
+    )
+    return [int(r[0]) for r in rows]
+
+
+def _common_words(connection: Connection, query: str) -> list[str]:
+    """The query's words the word index finds whole in many passages: the word tier ranks
+    them already, and their letters are everywhere ("notice", "flat"), so in the trigram tier
+    they would only cost time. A word found whole nowhere or rarely ("Kaution" beside
+    "Mietkaution", "Ahornstr.") is what the trigram tier is for."""
+    statement = text(
+        "SELECT count(*) FROM (SELECT 1 FROM passages_fts WHERE passages_fts MATCH :word "
+        "LIMIT :cap)"
+    )
+    common = []
+    for word in dict.fromkeys(_content_words(query)):
+        quoted = '"' + word.replace('"', '""') + '"'
+        if connection.execute(statement, {"word": quoted, "cap": _COMMON}).scalar_one() >= _COMMON:
+            common.append(word)
+    return common
 
 
 def _roots_filter(roots: Sequence[str] | None) -> tuple[str, dict[str, object]]:

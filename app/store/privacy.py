@@ -21,7 +21,9 @@ from app.store.database import FILENAME, Database
 # from the folders that are still allowed).
 _DELETE: tuple[str, ...] = ("conversations", "messages", "memories", "reminders", "audit_log")
 _DELETE += ("passages", "indexed_files")
-_FTS = ("messages_fts", "memories_fts", "passages_fts")
+# The trigram index keeps its own (folded) copy of the passages: it is emptied by the
+# passages' delete trigger and rebuilt like the others, which drops its old segments.
+_FTS = ("messages_fts", "memories_fts", "passages_fts", "passages_trigram")
 
 
 @dataclass(frozen=True)
@@ -73,8 +75,8 @@ def delete_conversations_and_memories(database: Database) -> DeleteReport:
             for table in _DELETE:
                 cursor.execute(f"DELETE FROM {table}")
             for fts in _FTS:
-                # External-content indexes: 'rebuild' drops every old segment and re-reads
-                # the (now empty) content tables.
+                # 'rebuild' drops every old segment and re-reads the (now empty) content
+                # tables (the trigram index's own, for passages_trigram).
                 cursor.execute(f"INSERT INTO {fts}({fts}) VALUES ('rebuild')")
             cursor.execute("COMMIT")
         except BaseException:

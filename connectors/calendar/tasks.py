@@ -15,20 +15,20 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from datetime import UTC, date, datetime, tzinfo
 from typing import Any
 from urllib.parse import quote, unquote
 
 import icalendar
 from caldav.davclient import DAVClient
 from caldav.lib import error as dav_error
-from dateutil.rrule import rrulestr
 
 from connectors.others_text import one_line, visible_text
 
 from .client import CalendarAccount, connect
 from .errors import CalendarError, CalendarErrorReason
 from .events import _calendar_id, _calendar_name, _calendars, _clean_text, _pick, _stored, wrapped
+from .repeats import CannotMoveOn, move_on
 from .times import local_zone, parse_day, parse_when, to_zone
 
 # A caldav Calendar: its type hints mix the sync and the async API (every result is "a list
@@ -270,29 +270,6 @@ def _fetch(client: DAVClient, account: CalendarAccount, task_id: str) -> tuple[A
         ) from None
 
 
-def _next_occurrence(todo: icalendar.Component) -> timedelta | None:
-    """How far a repeating task moves to its next occurrence, or None after its last.
-
-    The series is anchored at DTSTART (or DUE); times are stepped as wall clock times in
-    their own zone, so a daily 08:00 task stays at 08:00 across a DST change."""
-    anchor_property = todo.get("DTSTART") or todo.get("DUE")
-    if anchor_property is None:
-        raise _fail(
-            "Hearth cannot tell when this repeating task is due; complete it in your task app."
-        )
-    anchor = anchor_property.dt
-    as_time = anchor if isinstance(anchor, datetime) else datetime.combine(anchor, time())
-    try:
-        recur: Any = todo["RRULE"]
-        rule = rrulestr(recur.to_ical().decode("ascii"), dtstart=as_time)
-        following = rule.after(as_time)
-    except (ValueError, TypeError) as exc:
-        raise _fail(
-            "Hearth cannot read how this task repeats; complete it in your task app."
-        ) from exc
-    return None if following is None else following - as_time
-
-
 def _mark_done(todo: icalendar.Component) -> None:
     now = datetime.now(UTC)
     _set(todo, "STATUS", "COMPLETED")
@@ -300,16 +277,15 @@ def _mark_done(todo: icalendar.Component) -> None:
     _set(todo, "PERCENT-COMPLETE", 100)
 
 
-def _move_on(todo: icalendar.Component, step: timedelta) -> None:
-    """This occurrence is done: the series starts at the next one (one fewer left if it
-    counts its occurrences)."""
-    for key in ("DTSTART", "DUE"):
-        if key in todo:
-            moved: Any = todo[key]
-            _set(todo, key, moved.dt + step)
-    rule: Any = todo["RRULE"]  # a vRecur: a dict of lists
-    if "COUNT" in rule:
-        rule["COUNT"] = [int(rule["COUNT"][0]) - 1]
+def _moved_on(vcal: icalendar.Component, todo: icalendar.Component) -> bool:
+    """Move a repeating task on to its next occurrence; False after its last one."""
+    try:
+        return move_on(vcal, todo)
+    except CannotMoveOn as exc:
+        raise _fail(
+            "Hearth cannot work out when this repeating task is due next "
+            f"({exc}); complete it in your task app."
+        ) from exc
 
 
 def get_task(account: CalendarAccount, task_id: str, *, tz: tzinfo | None = None) -> Task:
@@ -333,11 +309,8 @@ def complete_task(account: CalendarAccount, task_id: str, *, tz: tzinfo | None =
             before = _to_task(todo, cal, zone)
             if before.done:
                 raise _fail(f"The task “{before.title}” is already done.")
-            step = _next_occurrence(todo) if before.recurring else None
-            if step is None:
+            if not (before.recurring and _moved_on(vcal, todo)):
                 _mark_done(todo)
-            else:
-                _move_on(todo, step)
             _set(todo, "LAST-MODIFIED", datetime.now(UTC))
             _set(todo, "DTSTAMP", datetime.now(UTC))
         obj.save()

@@ -7,22 +7,32 @@ its DAVClient (the same sign-in, timeout, TLS checks and error translation as th
 written with ``If-Match`` on the ETag just read, so an edit made meanwhile on the phone is
 never overwritten: the server refuses, and the user is told to look again.
 
+The address books are looked for on the calendar's server first; when it holds none, on the
+CardDAV service that RFC 6764 discovery finds for the user's domain (caldav's
+``discover_carddav``: DNS SRV/TXT, then ``/.well-known/carddav``), because iCloud and Fastmail
+serve contacts from other hosts than calendars.
+
 Contact ids are ``<address book id>/<file name>``, stable across edits in other apps.
 """
 
 from __future__ import annotations
 
 import re
+import time
 import uuid
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from ipaddress import ip_address
 from typing import Any
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 import vobject
+from caldav.discovery import discover_carddav
 
-from connectors.calendar.client import CalendarAccount, connect
+from connectors.calendar.client import CalendarAccount, connect, translate
 from connectors.calendar.errors import CalendarError, CalendarErrorReason
+from connectors.folding import fold
 from connectors.hostnames import comparable_host
 from connectors.others_text import one_line
 
@@ -84,9 +94,9 @@ def _href(tree: Any, path: str, base: str) -> str | None:
     return urljoin(base, found.text.strip()) if found is not None and found.text else None
 
 
-def _books(client: Any, account: CalendarAccount) -> list[tuple[str, str, str]]:
-    """(url, id, display name) of every address book of the account."""
-    base = account.url.strip()
+def _books_at(client: Any, base: str) -> list[tuple[str, str, str]]:
+    """(url, id, display name) of every address book the server at `base` holds for the
+    signed-in user (none when it serves no address books)."""
     principal = (
         _href(
             propfind(client, base, "<d:current-user-principal/>", 0),
@@ -112,14 +122,110 @@ def _books(client: Any, account: CalendarAccount) -> list[tuple[str, str, str]]:
         book_id = urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1]
         name = response.findtext(".//d:displayname", "", _NS).strip() or unquote(book_id)
         books.append((url, book_id, name))
-    if not books:
-        raise CalendarError(
-            CalendarErrorReason.NOT_FOUND,
-            f"The account “{account.name}” has no address book. Create one in your contacts "
-            "app first (or check the server address in Hearth's settings).",
-            account=account.name,
-        )
     return books
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def discovery_domains(account: CalendarAccount) -> list[str]:
+    """Where to look for the account's CardDAV service (RFC 6764), most specific first: the
+    domain of the user's address and of a user name that is one, the calendar's host and
+    the domain above it (caldav.fastmail.com: fastmail.com; p42-caldav.icloud.com: icloud.com)."""
+    found = []
+    for address in (account.email, account.username):
+        if address and "@" in address:
+            found.append(address.rsplit("@", 1)[1])
+    try:
+        host = urlsplit(account.url.strip()).hostname or ""
+    except ValueError:
+        host = ""
+    if host and not _is_ip(host):  # RFC 6764 is about names: an IP address has no records
+        found.append(host)
+        labels = host.split(".")
+        if len(labels) > 2:
+            found.append(".".join(labels[1:]))
+    cleaned = (d.strip().strip(".").lower() for d in found)
+    return list(dict.fromkeys(d for d in cleaned if d))
+
+
+# The CardDAV service found for an account (by its calendar address and user name), so that
+# discovery runs once per session, not on every contact look-up; that none was found is
+# remembered for a while too (the confirmation dialog looks names up before it asks, and
+# must not wait for the same DNS and HTTPS round trips each time).
+_DISCOVERED: dict[tuple[str, str], str] = {}
+_NOT_FOUND: dict[tuple[str, str], float] = {}
+NOT_FOUND_FOR_SECONDS = 600.0
+
+
+def _discover(account: CalendarAccount) -> str | None:
+    """The CardDAV address RFC 6764 gives for the account: DNS SRV and TXT records, then the
+    domain's ``/.well-known/carddav`` redirect (caldav's discovery: TLS only, and a target
+    outside the queried domain is refused, so a spoofed record cannot take the password
+    elsewhere). None when no domain names one."""
+    key = (account.url.strip(), account.username)
+    if key in _DISCOVERED:
+        return _DISCOVERED[key]
+    if time.monotonic() - _NOT_FOUND.get(key, -NOT_FOUND_FOR_SECONDS) < NOT_FOUND_FOR_SECONDS:
+        return None
+    for domain in discovery_domains(account):
+        try:
+            info = discover_carddav(
+                domain,
+                timeout=max(1, int(account.timeout)),
+                ssl_verify_cert=account.verify_tls,  # type: ignore[arg-type]  # a path works too
+                require_tls=True,
+            )
+        except Exception:  # a broken DNS answer for one domain: try the next
+            info = None
+        if info is not None:
+            _DISCOVERED[key] = info.url
+            return info.url
+    _NOT_FOUND[key] = time.monotonic()
+    return None
+
+
+@contextmanager
+def _address_books(account: CalendarAccount) -> Iterator[tuple[Any, list[tuple[str, str, str]]]]:
+    """A client signed in where the account's address books are, and those books.
+
+    First the calendar's own server (Nextcloud, Radicale, Baïkal serve both); when it holds
+    none, the CardDAV service RFC 6764 discovery finds (iCloud and Fastmail serve contacts
+    from other hosts than calendars), signed in with the same user name and password."""
+    with connect(account) as client:
+        try:
+            books = _books_at(client, account.url.strip())
+        except Exception as exc:  # a calendar server that does not speak CardDAV: look on
+            error = exc if isinstance(exc, CalendarError) else translate(exc, account)
+            if error.reason not in (
+                CalendarErrorReason.SERVER_ERROR,
+                CalendarErrorReason.NOT_FOUND,
+            ):
+                raise error from exc  # a wrong password, a timeout: the user must hear it
+            books = []
+        if books:
+            yield client, books
+            return
+    found = _discover(account)
+    if found is not None:
+        elsewhere = replace(account, url=found)
+        with connect(elsewhere) as client:
+            books = _books_at(client, found)
+            if books:
+                yield client, books
+                return
+    raise CalendarError(
+        CalendarErrorReason.NOT_FOUND,
+        f"The account “{account.name}” has no address book: none on its calendar server, "
+        "and no contacts server was found for it. Create one in your contacts app first (or "
+        "check the server address in Hearth's settings).",
+        account=account.name,
+    )
 
 
 _QUERY = (
@@ -128,9 +234,9 @@ _QUERY = (
 )
 
 
-def _cards(client: Any, account: CalendarAccount) -> list[_Card]:
+def _cards(client: Any, books: list[tuple[str, str, str]]) -> list[_Card]:
     cards: list[_Card] = []
-    for url, book_id, name in _books(client, account):
+    for url, book_id, name in books:
         response = client.report(url, _QUERY, 1)
         if response.status not in (200, 207) or response.tree is None:
             raise _fail(
@@ -251,22 +357,23 @@ def _digits(text: str) -> str:
 
 def find_contacts(account: CalendarAccount, query: str) -> list[Contact]:
     """Contacts whose name, e-mail, phone number or organisation contains ``query``
-    (ignoring case; a phone number by its digits), sorted by name, at most ``MAX_FOUND``."""
-    wanted = " ".join(str(query).split()).casefold()
+    (ignoring case and accents: "Zoe Muller" finds "Zoë Müller"; a phone number by its
+    digits), sorted by name, at most ``MAX_FOUND``."""
+    wanted = fold(" ".join(str(query).split()))
     if not wanted:
         raise _fail("Say whom to look for: a name, an e-mail address, a phone number or a firm.")
     # A number as dialled at home (06 12...) matches its international form (+33 6 12...).
     dialled = _digits(wanted).lstrip("0")
     digits = dialled if len(dialled) >= 4 else None
-    with connect(account) as client:
-        contacts = [_contact(c) for c in _cards(client, account)]
+    with _address_books(account) as (client, books):
+        contacts = [_contact(c) for c in _cards(client, books)]
     found = []
     for contact in contacts:
-        text = " ".join((contact.name, *contact.emails, contact.organisation or "")).casefold()
+        text = fold(" ".join((contact.name, *contact.emails, contact.organisation or "")))
         by_phone = digits is not None and any(digits in _digits(p) for p in contact.phones)
         if all(word in text for word in wanted.split()) or by_phone:
             found.append(contact)
-    found.sort(key=lambda c: c.name.casefold())
+    found.sort(key=_by_name)
     return found[:MAX_FOUND]
 
 
@@ -286,8 +393,8 @@ def contacts_by_email(account: CalendarAccount, addresses: Iterable[str]) -> dic
     wanted = {_comparable(a): a for a in addresses if "@" in a}
     if not wanted:
         return {}
-    with connect(account) as client:
-        contacts = sorted((_contact(c) for c in _cards(client, account)), key=_by_name)
+    with _address_books(account) as (client, books):
+        contacts = sorted((_contact(c) for c in _cards(client, books)), key=_by_name)
     found: dict[str, Contact] = {}
     for contact in contacts:
         for email in contact.emails:
@@ -297,8 +404,8 @@ def contacts_by_email(account: CalendarAccount, addresses: Iterable[str]) -> dic
     return found
 
 
-def _by_name(contact: Contact) -> str:
-    return contact.name.casefold()
+def _by_name(contact: Contact) -> tuple[str, str]:
+    return fold(contact.name), contact.name
 
 
 def add_contact(
@@ -322,8 +429,7 @@ def add_contact(
         _phones(phones),
         _clean(organisation, "organisation") if organisation else None,
     )
-    with connect(account) as client:
-        books = _books(client, account)
+    with _address_books(account) as (client, books):
         chosen = books[0]
         if address_book:
             wanted = address_book.strip().casefold()
@@ -367,10 +473,10 @@ def parse_contact_id(contact_id: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
-def _card(client: Any, account: CalendarAccount, book_id: str, file_name: str) -> _Card:
+def _card(client: Any, books: list[tuple[str, str, str]], book_id: str, file_name: str) -> _Card:
     cards = [
         c
-        for c in _cards(client, account)
+        for c in _cards(client, books)
         if c.book_id == book_id and c.href.rstrip("/").rsplit("/", 1)[-1] == file_name
     ]
     if not cards:
@@ -386,8 +492,8 @@ def get_contact(account: CalendarAccount, contact_id: str) -> Contact:
     """One contact as it is stored now (read only): what a change would replace, for its
     before/after preview."""
     book_id, file_name = parse_contact_id(contact_id)
-    with connect(account) as client:
-        return _contact(_card(client, account, book_id, file_name))
+    with _address_books(account) as (client, books):
+        return _contact(_card(client, books, book_id, file_name))
 
 
 def update_contact(
@@ -411,8 +517,8 @@ def update_contact(
     new_emails = _emails(emails) if emails is not None else None
     new_phones = _phones(phones) if phones is not None else None
     new_org = _clean(organisation, "organisation") if organisation is not None else None
-    with connect(account) as client:
-        found = _card(client, account, book_id, file_name)
+    with _address_books(account) as (client, books):
+        found = _card(client, books, book_id, file_name)
         _fill(found.card, new_name, new_emails, new_phones, new_org)
         headers = {"Content-Type": "text/vcard; charset=utf-8"}
         if found.etag:

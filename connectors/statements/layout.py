@@ -20,6 +20,7 @@ from connectors.statements.values import (
     currency_in,
     day_first,
     decimal_comma,
+    month_first_currency,
     parse_amount,
     parse_date,
 )
@@ -153,10 +154,22 @@ def _transactions(
 ) -> Statement:
     money = [r for r in ("amount", "debit", "credit") if r in roles]
     comma = decimal_comma(_cell(row, roles, r) for row in body for r in money)
-    first_is_day = day_first(_cell(row, roles, "date") for row in body)
     header_currency = next(
         (c for r in money if (c := currency_in(header[roles[r]]))), None
     ) or currency_in(" ".join(" ".join(row) for row in preamble))
+    file_currency = header_currency or next(
+        (
+            c
+            for row in body
+            for r in ("currency", *money)
+            if (c := currency_in(_cell(row, roles, r)))
+        ),
+        None,
+    )
+    first_is_day = day_first(
+        (_cell(row, roles, "date") for row in body),
+        month_first_usual=month_first_currency(file_currency),
+    )
     found: list[Transaction] = []
     for row in body:
         day = parse_date(_cell(row, roles, "date"), first_is_day)

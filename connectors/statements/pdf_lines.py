@@ -18,13 +18,15 @@ from connectors.statements.values import (
     currency_in,
     day_first,
     decimal_comma,
+    month_first_currency,
     parse_amount,
     parse_date,
 )
 
 _AMOUNT = r"[-+−]?\(?[€£$]?\s?\d{1,3}(?:[.,'\u00a0 ]\d{3})*(?:[.,]\d{2})\)?(?:\s?(?:[-+]|CR|DR))?"
 _LINE = re.compile(
-    rf"^(?P<date>\S+(?:\s\w{{3,5}}\.?\s\d{{2,4}})?)\s+(?P<text>.+?)\s+"
+    rf"^(?P<date>[^\W\d_]{{3,9}}\.?\s\d{{1,2}},?\s\d{{4}}|\S+(?:\s\w{{3,9}}\.?\s\d{{2,4}})?)"
+    rf"\s+(?P<text>.+?)\s+"
     rf"(?P<amount>{_AMOUNT})(?:\s+(?P<balance>{_AMOUNT}))?\s*(?:[A-Z]{{3}})?$"
 )
 _SIGNED = re.compile(r"^[-+−(]|[-+]$|CR$|DR$")
@@ -40,9 +42,11 @@ def read_pdf_text(text: str) -> Statement:
     if not matches:
         raise LayoutError("no line starts with a date and ends with an amount")
     comma = decimal_comma(m["amount"] for m in matches)
-    first_is_day = day_first(m["date"] for m in matches)
-    signed = any(_SIGNED.search(m["amount"].strip()) for m in matches)
     currency = currency_in(text)
+    first_is_day = day_first(
+        (m["date"] for m in matches), month_first_usual=month_first_currency(currency)
+    )
+    signed = any(_SIGNED.search(m["amount"].strip()) for m in matches)
     found: list[Transaction] = []
     previous: Decimal | None = None
     for match in matches:

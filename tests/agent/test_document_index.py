@@ -274,6 +274,8 @@ def test_privacy_delete_removes_the_index_text(
         if path.exists():
             assert b"quokka-zanzibar-marmalade" not in path.read_bytes()
     assert DocumentStore(database).counts() == (0, 0)
+    with database.engine.connect() as connection:  # no trigram segment is left either
+        assert connection.exec_driver_sql("SELECT count(*) FROM passages_trigram_idx").scalar() == 0
     # The next pass rebuilds it from the folders that are still allowed.
     assert index_folders(database, [docs]).read == 6
 
@@ -290,4 +292,65 @@ def test_migration_0007_goes_down_and_up(tmp_path: Path) -> None:
     assert not {"indexed_files", "passages", "passages_fts"} & names
     database.upgrade()
     assert DocumentStore(database).counts() == (0, 0)
+    database.close()
+
+
+def test_words_inside_words_are_found_and_fused_with_whole_words(
+    database: Database, tmp_path: Path
+) -> None:
+    """Issue #39: "Kaution" is inside "Mietkaution", "Ahornstr." inside "Ahornstraße"; the
+    word index alone finds neither, the fused ranking puts the right passage first."""
+    folder = tmp_path / "Verträge"
+    folder.mkdir()
+    (folder / "mietvertrag.txt").write_text(
+        "Mietvertrag für die Wohnung in der Ahornstraße 14.\n\n"
+        "Die Mietkaution beträgt drei Monatsmieten und wird auf ein Sparbuch gezahlt.\n\n"
+        "Die Kündigungsfrist beträgt drei Monate.\n",
+        encoding="utf-8",
+    )
+    (folder / "notes.txt").write_text("Shopping: apples, bread, a new kettle.\n")
+    index_folders(database, [folder])
+    root = os.path.realpath(folder)
+    store = DocumentStore(database)
+    for query in ("Wie hoch ist die Kaution?", "Kautionen", "KAUTION AHORNSTR"):
+        assert store.search(query, [root], trigrams=False) == []
+        [best, *_] = store.search(query, [root])
+        assert "Mietkaution" in best.text, query
+    # folded: accents typed or not
+    assert "Kündigungsfrist" in store.search("kundigung", [root])[0].text
+    assert store.search("Kündigung", [root], trigrams=False) == []
+    # a removed file takes its trigram rows with it
+    (folder / "mietvertrag.txt").unlink()
+    index_folders(database, [folder])
+    assert store.search("kaution", [root]) == []
+    with database.engine.connect() as connection:
+        rows = connection.exec_driver_sql("SELECT count(*) FROM passages_trigram").scalar()
+    assert rows == 1  # the notes' one passage
+
+
+def test_migration_0008_indexes_the_passages_already_there(tmp_path: Path) -> None:
+    from sqlalchemy import text
+
+    database = Database.open(tmp_path, upgrade=False)
+    database.upgrade("0007")
+    store = DocumentStore(database)
+    with database.engine.begin() as connection:
+        file_id = connection.execute(
+            text(
+                "INSERT INTO indexed_files (root, path, size, modified_ns, passages, problem, "
+                "indexed) VALUES ('/r', 'lease.txt', 1, 1, 1, '', '2026-01-01') RETURNING id"
+            )
+        ).scalar_one()
+        connection.execute(
+            text(
+                "INSERT INTO passages (file_id, position, name, location, text) "
+                "VALUES (:f, 0, 'lease.txt', 'line 1', 'Die Mietkaution für Zoë')"
+            ),
+            {"f": file_id},
+        )
+    database.upgrade("0008")
+    [hit] = store.search("kaution zoe", ["/r"])
+    assert hit.text == "Die Mietkaution für Zoë"
+    database.downgrade("0007")
+    assert store.search("Mietkaution", ["/r"], trigrams=False)
     database.close()

@@ -60,6 +60,23 @@ def test_the_best_matching_titles_win() -> None:
     assert two.splitlines()[-1] == "Call update_event again with the event_id of the one meant."
 
 
+def test_names_match_with_or_without_their_accents() -> None:
+    """Issue #39: "lunch with Zoe" finds "Lunch with Zoë Müller", and the other way round."""
+
+    class E:
+        def __init__(self, title: str) -> None:
+            self.event_id, self.title, self.start = f"cal/{title}", title, datetime(2029, 5, 15)
+
+    events = [E("Lunch with Zoë Müller"), E("Call José Álvarez"), E("Lunch with Sam")]
+    assert [c["title"] for c in matching_events("Zoe Muller lunch", events)] == [
+        "Lunch with Zoë Müller"
+    ]
+    assert [c["title"] for c in matching_events("jose alvarez", events)] == ["Call José Álvarez"]
+    plain = [E("Call Jose Alvarez")]
+    assert [c["title"] for c in matching_events("José", plain)] == ["Call Jose Alvarez"]
+    assert search_words("the mail from Zoë") == ["zoë"]  # the server is asked as written
+
+
 def test_an_event_title_as_id_gets_the_ids_and_the_next_call_works(
     account: CalendarAccount,  # noqa: F811
 ) -> None:

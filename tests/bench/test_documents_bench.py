@@ -35,3 +35,15 @@ def test_the_bench_measures_recall_cost_and_speed() -> None:
         "vs_full_build",
     }
     assert result["size"]["database_mb_per_1000_files"] > 0
+    assert 0 < result["size"]["trigram_share_of_database"] < 1
+
+
+def test_compound_and_plural_questions_need_the_trigram_tier() -> None:
+    """Issue #39: "Kaution" in "Mietkaution" and "Kautionen": the fused ranking finds what
+    the word index alone misses, measured in the same run."""
+    result = bench.measure(files=40, questions=40, seed=5, probe=False, baselines=False)
+    for kind in ("quality_compound", "quality_plural"):
+        tiers = result[kind]
+        assert tiers["words_and_trigrams"]["recall_at_5"] >= 0.95, kind
+        assert tiers["words_only"]["recall_at_5"] <= 0.6, kind
+    assert result["quality"]["recall_at_5"] >= 0.95

@@ -49,14 +49,19 @@ class RadicaleServer:
 
 
 def _configuration(
-    folder: Path, port: int, users: Mapping[str, str]
+    folder: Path, port: int, users: Mapping[str, str], tls: tuple[Path, Path] | None = None
 ) -> radicale.config.Configuration:
     users_file = folder / "users"
     users_file.write_text("".join(f"{name}:{pw}\n" for name, pw in users.items()))
     configuration = radicale.config.load()
     configuration.update(
         {
-            "server": {"hosts": f"127.0.0.1:{port}"},
+            "server": {"hosts": f"127.0.0.1:{port}"}
+            | (
+                {"ssl": "True", "certificate": str(tls[0]), "key": str(tls[1])}
+                if tls is not None
+                else {}
+            ),
             "auth": {
                 "type": "htpasswd",
                 "htpasswd_filename": str(users_file),
@@ -73,12 +78,19 @@ def _configuration(
 
 
 @contextmanager
-def running_radicale(folder: Path, users: Mapping[str, str]) -> Iterator[RadicaleServer]:
-    """Start Radicale on a free 127.0.0.1 port, wait until it accepts, stop it afterwards."""
+def running_radicale(
+    folder: Path,
+    users: Mapping[str, str],
+    *,
+    port: int | None = None,
+    tls: tuple[Path, Path] | None = None,
+) -> Iterator[RadicaleServer]:
+    """Start Radicale on a free 127.0.0.1 port (or `port`), over HTTPS with `tls` (certificate
+    and key files), wait until it accepts, stop it afterwards."""
     logging.getLogger("radicale").setLevel(logging.WARNING)
     folder.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    configuration = _configuration(folder, port, users)
+    port = port or free_port()
+    configuration = _configuration(folder, port, users, tls)
     ours, theirs = socket.socketpair()
     errors: list[BaseException] = []
 

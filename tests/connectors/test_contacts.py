@@ -152,3 +152,26 @@ def test_a_shared_cards_invisible_characters_never_reach_the_result(
     put_card(server, card.replace("ORG:Atelier Martin", "ORG:Atelier\u2066 Martin"))
     [found] = find_contacts(account, "sophie")
     assert (found.name, found.organisation) == ("Sophie Martin", "Atelier Martin")
+
+
+def test_names_with_accents_are_found_without_them(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    """Issue #39: "Zoe", "Muller" and "Jose Alvarez" find the cards of Zoë Müller and José
+    Álvarez, and the accented spelling still finds them."""
+    for uid, name in (("zoe", "Zoë Müller"), ("jose", "José Álvarez"), ("lukasz", "Łukasz Wałęsa")):
+        family, given = name.split()[1], name.split()[0]
+        put_card(
+            server,
+            f"BEGIN:VCARD\r\nVERSION:3.0\r\nUID:{uid}\r\nFN:{name}\r\nN:{family};{given};;;\r\n"
+            "END:VCARD\r\n",
+            f"{uid}.vcf",
+        )
+    for query, name in (
+        ("Zoe", "Zoë Müller"),
+        ("muller", "Zoë Müller"),
+        ("ZOË MÜLLER", "Zoë Müller"),
+        ("Jose Alvarez", "José Álvarez"),
+        ("lukasz walesa", "Łukasz Wałęsa"),
+    ):
+        assert [c.name for c in find_contacts(account, query)] == [name], query

@@ -265,3 +265,25 @@ def test_a_repeating_task_with_a_count_is_done_after_its_last_time(
     assert (second.due, second.due_is_day) == (datetime(2026, 12, 2, tzinfo=BERLIN), True)
     complete_task(account, second.task_id, tz=BERLIN)
     assert list_tasks(account, tz=BERLIN) == []
+
+
+def test_a_repeating_task_skips_an_excluded_date_on_the_server(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    """Issue #39: the next time comes from the whole recurrence set, EXDATE included."""
+    with dav(server) as client:
+        client.principal().calendar(cal_id="chores").add_todo(
+            summary="Take out the bins",
+            uid="bins-exdate@phone",
+            dtstart=datetime(2026, 12, 1, 19, tzinfo=BERLIN),
+            due=datetime(2026, 12, 1, 20, tzinfo=BERLIN),
+            rrule={"FREQ": "WEEKLY"},
+            exdate=[datetime(2026, 12, 8, 19, tzinfo=BERLIN)],
+        )
+    [task] = list_tasks(account, tz=BERLIN)
+    complete_task(account, task.task_id, tz=BERLIN)
+    [next_one] = list_tasks(account, tz=BERLIN)
+    assert next_one.due == datetime(2026, 12, 15, 20, tzinfo=BERLIN)
+    assert stored(server, next_one.task_id)["DTSTART"].dt == datetime(
+        2026, 12, 15, 19, tzinfo=BERLIN
+    )

@@ -146,6 +146,13 @@ def test_search_ignores_accents_and_matches_titles(store: ConversationStore) -> 
     assert titled and titled[0].conversation_id == conversation.id
 
 
+def test_a_name_in_a_title_is_found_without_its_accents(store: ConversationStore) -> None:
+    """Issue #39: titles are matched the way the message index matches, accents folded."""
+    conversation = store.create("Birthday present for Zoë Müller")
+    hits = store.search("zoe muller")
+    assert [(h.conversation_id, h.snippet) for h in hits] == [(conversation.id, "")]
+
+
 @pytest.mark.parametrize(
     "typed",
     [

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
+from connectors.folding import fold
+
 # Words that say what kind of thing is meant, not which one.
 _GENERIC = frozenset(
     re.findall(
@@ -26,7 +28,9 @@ MAX_CANDIDATES = 5
 
 
 def search_words(text: str) -> list[str]:
-    """The words of a would-be id that can pick an item out ("the email from Priya": Priya)."""
+    """The words of a would-be id that can pick an item out ("the email from Priya": Priya),
+    as written but for case: the mail server searches with them, and a server that does not
+    fold accents finds "Zoë" only when asked for "zoë"."""
     words = re.findall(r"[^\W_]{3,}", text.casefold())
     return list(dict.fromkeys(w for w in words if w not in _GENERIC))
 
@@ -52,11 +56,12 @@ def matching_titles(
     text: str, items: Iterable[Any], id_name: str, when_name: str
 ) -> list[dict[str, Any]]:
     """The items (events, tasks) whose titles share the most words with `text`, each as its
-    id, title and time (none when no title shares a word)."""
-    words = search_words(text)
+    id, title and time (none when no title shares a word). Words and titles are compared
+    without case or accents ("lunch with Zoe" finds "Lunch with Zoë")."""
+    words = [fold(w) for w in search_words(text)]
     scored = []
     for item in items:
-        title = str(item.title).casefold()
+        title = fold(str(item.title))
         score = sum(1 for w in words if w in title)
         if score:
             scored.append((score, item))

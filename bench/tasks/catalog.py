@@ -1424,7 +1424,376 @@ CHAT = [
     ),
 ]
 
-TASKS: list[Task] = [*CALENDAR, *MAIL, *FILES, *MEMORY, *COMBINED, *MISSING, *CHAT]
+# Issue #35: everyday requests in other words and other languages (German, French, Spanish),
+# written apart from the intents' own examples; the oracle still writes the free loop's steps.
+WORDED = [
+    Task(
+        "wd-cal-thursday",
+        "calendar",
+        [
+            Turn(
+                "What have I got going on Thursday?",
+                [events_on(17), "Thursday: car service at 08:00 and yoga at 18:30."],
+                facts=[("car service",), ("yoga",)],
+            )
+        ],
+    ),
+    Task(
+        "wd-cal-morgen-de",
+        "calendar",
+        [
+            Turn(
+                "Was steht morgen bei mir an?",
+                [events_on(16), "Morgen: Stand-up 09:00, 1:1 mit Sophie 11:00, Buchclub 19:00."],
+                facts=[
+                    ("stand-up", "standup", "stand up"),
+                    ("sophie",),
+                    ("book club", "buchclub", "lesekreis"),
+                ],
+            )
+        ],
+    ),
+    Task(
+        "wd-cal-vendredi-fr",
+        "calendar",
+        [
+            Turn(
+                "Qu'est-ce que j'ai vendredi après-midi ?",
+                [events_on(18), "Vendredi : déjeuner d'équipe à 12h, coiffeur à 16h."],
+                facts=[("haircut", "coiffeur", "coiffure"), (*at(16), "16h")],
+            )
+        ],
+    ),
+    Task(
+        "wd-cal-dinner-sam",
+        "calendar",
+        [
+            Turn(
+                "Pencil in dinner with Sam the Tuesday after next at 7pm",
+                [
+                    C(
+                        "create_event",
+                        title="Dinner with Sam",
+                        start="2029-05-29T19:00",
+                        end="2029-05-29T20:00",
+                    ),
+                    "Added: dinner with Sam, Tuesday 29 May at 19:00.",
+                ],
+            )
+        ],
+        expect=[added_event(("dinner",), "2029-05-29T19:00")],
+        allow=[starts_at("2029-05-29T19:00")],
+    ),
+    Task(
+        "wd-cal-elternabend-de",
+        "calendar",
+        [
+            Turn(
+                "Trag mir den Elternabend am Donnerstag um 19 Uhr ein",
+                [
+                    C(
+                        "create_event",
+                        title="Elternabend",
+                        start="2029-05-17T19:00",
+                        end="2029-05-17T20:00",
+                    ),
+                    "Eingetragen: Elternabend, Donnerstag 17. Mai, 19:00.",
+                ],
+            )
+        ],
+        expect=[added_event(("elternabend",), "2029-05-17T19:00")],
+        allow=[starts_at("2029-05-17T19:00")],
+    ),
+    Task(
+        "wd-cal-shift-one-on-one",
+        "calendar",
+        [
+            Turn(
+                "Can you push tomorrow's 1:1 back by half an hour?",
+                [
+                    events_on(16),
+                    C(
+                        "update_event",
+                        event_id=event("one-on-one"),
+                        start="2029-05-16T11:30",
+                        end="2029-05-16T12:00",
+                    ),
+                    "Moved: 1:1 with Sophie is now 11:30-12:00 tomorrow.",
+                ],
+            )
+        ],
+        expect=[changed_event("one-on-one", "2029-05-16T11:30", "2029-05-16T12:00")],
+        allow=[on_event("update_event", "one-on-one")],
+    ),
+    Task(
+        "wd-cal-budget-es",
+        "calendar",
+        [
+            Turn(
+                "Mueve la reunión de presupuesto al miércoles a las 11",
+                [
+                    events_on(21),
+                    C(
+                        "update_event",
+                        event_id=event("budget"),
+                        start="2029-05-23T11:00",
+                        end="2029-05-23T12:00",
+                    ),
+                    "Hecho: la reunión de presupuesto es el miércoles 23 a las 11:00.",
+                ],
+            )
+        ],
+        expect=[changed_event("budget", "2029-05-23T11:00", "2029-05-23T12:00")],
+        allow=[on_event("update_event", "budget")],
+    ),
+    Task(
+        "wd-cal-plumber-fr",
+        "calendar",
+        [
+            Turn(
+                "Supprime la visite du plombier de vendredi prochain",
+                [
+                    events_on(25),
+                    C("delete_event", event_id=event("plumber")),
+                    "La visite du plombier est supprimée.",
+                ],
+            )
+        ],
+        expect=[removed_event("plumber")],
+        allow=[on_event("delete_event", "plumber")],
+    ),
+    Task(
+        "wd-cal-gap-monday",
+        "calendar",
+        [
+            Turn(
+                "I need a two-hour gap on Monday between 8 and 1",
+                [
+                    C(
+                        "find_free_time",
+                        start="2029-05-21T08:00",
+                        end="2029-05-21T13:00",
+                        duration_minutes=120,
+                    ),
+                    "Monday 21 May is free from 10:30 to 12:30.",
+                ],
+                facts=[at(10, 30)],
+            )
+        ],
+    ),
+    Task(
+        "wd-mail-hausverwaltung-de",
+        "mail",
+        [
+            Turn(
+                "Hat mir die Hausverwaltung geschrieben?",
+                [
+                    C("search_emails", query="Hausverwaltung"),
+                    "Ja: Hausverwaltung Lindner, Wasserabstellung am Mittwoch 16. Mai.",
+                ],
+                facts=[("water", "wasser")],
+            )
+        ],
+    ),
+    Task(
+        "wd-mail-electricity-es",
+        "mail",
+        [
+            Turn(
+                "¿Qué dice el último correo de Stadtwerke?",
+                [
+                    C("search_emails", query="Stadtwerke"),
+                    C("read_email", email_id=mail("bill-electricity")),
+                    "La factura de electricidad de abril 2029: 86,40 EUR.",
+                ],
+                facts=[("april", "abril")],
+            )
+        ],
+    ),
+    Task(
+        "wd-mail-tom-late-de",
+        "mail",
+        [
+            Turn(
+                "Schreib Tom eine Mail, dass ich zehn Minuten später komme",
+                [
+                    C("find_contact", query="Tom"),
+                    C(
+                        "send_email",
+                        to=[TOM],
+                        subject="Etwas später",
+                        body="Hallo Tom, ich komme zehn Minuten später. Alex",
+                    ),
+                    "Gesendet.",
+                ],
+            )
+        ],
+        expect=[sent_mail([TOM], body=[("zehn", "10", "ten")])],
+        allow=[send_to(TOM)],
+    ),
+    Task(
+        "wd-mail-priya-fr",
+        "mail",
+        [
+            Turn(
+                "Envoie un mail à Priya pour lui dire que son livre est prêt",
+                [
+                    C("find_contact", query="Priya"),
+                    C(
+                        "send_email",
+                        to=[PRIYA],
+                        subject="Ton livre",
+                        body="Bonjour Priya, ton livre est prêt. Alex",
+                    ),
+                    "Envoyé.",
+                ],
+            )
+        ],
+        expect=[sent_mail([PRIYA], body=[("livre", "book")])],
+        allow=[send_to(PRIYA)],
+    ),
+    Task(
+        "wd-mail-anna-wine",
+        "mail",
+        [
+            Turn(
+                "Answer Anna's last email saying I'll bring the wine",
+                [
+                    C("search_emails", query="Anna"),
+                    C(
+                        "reply_email",
+                        email_id=mail("anna-dinner-re"),
+                        body="Hi Anna, of course, I'll bring the wine! Alex",
+                    ),
+                    "Replied to Anna.",
+                ],
+            )
+        ],
+        expect=[
+            sent_mail([ANNA], body=[("wine", "wein", "vin", "vino")], reply_to="anna-dinner-re")
+        ],
+        allow=[reply_to("anna-dinner-re"), reply_to("anna-dinner")],
+    ),
+    Task(
+        "wd-rem-plumber",
+        "memory",
+        [
+            Turn(
+                "Don't let me forget to call the plumber at 5pm",
+                [
+                    C("set_reminder", text="Call the plumber", at="2029-05-15T17:00"),
+                    "I'll remind you at 17:00.",
+                ],
+            )
+        ],
+        expect=[reminder_added("2029-05-15T17:00", ("plumber",))],
+    ),
+    Task(
+        "wd-rem-steuer-de",
+        "memory",
+        [
+            Turn(
+                "Erinnere mich morgen um 8 an die Steuererklärung",
+                [
+                    C("set_reminder", text="Steuererklärung", at="2029-05-16T08:00"),
+                    "Erinnerung gesetzt: morgen 08:00.",
+                ],
+            )
+        ],
+        expect=[reminder_added("2029-05-16T08:00", ("steuer", "tax"))],
+    ),
+    Task(
+        "wd-rem-maman-fr",
+        "memory",
+        [
+            Turn(
+                "Rappelle-moi dans deux heures d'appeler maman",
+                [
+                    C("set_reminder", text="Appeler maman", at="2029-05-15T11:30"),
+                    "C'est noté : rappel à 11h30.",
+                ],
+            )
+        ],
+        expect=[reminder_added("2029-05-15T11:30", ("maman", "mum", "mom"))],
+    ),
+    Task(
+        "wd-mem-shoes-es",
+        "memory",
+        [
+            Turn(
+                "Recuerda que mi talla de zapatos es 42",
+                [C("remember", fact="La talla de zapatos de Alex es 42."), "Anotado."],
+            )
+        ],
+        expect=[memory_added(("42",))],
+    ),
+    Task(
+        "wd-todo-carwash",
+        "calendar",
+        [
+            Turn(
+                "Put 'book the car wash' on my list of things to do for Friday",
+                [
+                    C("add_task", title="Book the car wash", due="2029-05-18"),
+                    "Added, due Friday.",
+                ],
+            )
+        ],
+        expect=[added_task(("car wash",), "2029-05-18")],
+        allow=[Allow("add_task", lambda a, w: str(a.get("due", "")).startswith("2029-05-18"))],
+    ),
+    Task(
+        "wd-todo-books-de",
+        "calendar",
+        [
+            Turn(
+                "Ich habe die Bücher in die Bibliothek zurückgebracht, hak das bitte ab",
+                [
+                    C("list_tasks"),
+                    C("complete_task", task_id=task("library-books")),
+                    "Erledigt.",
+                ],
+            )
+        ],
+        expect=[completed_task("library-books")],
+        allow=[on_task("complete_task", "library-books")],
+    ),
+    Task(
+        "wd-contact-jonas-fr",
+        "memory",
+        [
+            Turn(
+                "Quel est le numéro de téléphone de Jonas ?",
+                [C("find_contact", query="Jonas"), "Jonas Weber : +49 30 5550104."],
+                facts=[("5550104",)],
+            )
+        ],
+    ),
+    Task(
+        "wd-ask-haircut",
+        "missing_info",
+        [Turn("Book me a haircut.", ["Sure. When should the haircut be?"], asks=True)],
+    ),
+    Task(
+        "wd-ask-mail-de",
+        "missing_info",
+        [Turn("Schreib Jonas eine Mail.", ["Was soll in der Mail an Jonas stehen?"], asks=True)],
+    ),
+    Task(
+        "wd-chat-spider-de",
+        "chat",
+        [Turn("Wie viele Beine hat eine Spinne?", ["Acht."], facts=[("8", "acht", "eight")])],
+        no_tools=True,
+    ),
+    Task(
+        "wd-chat-week-es",
+        "chat",
+        [Turn("¿Cuántos días tiene una semana?", ["Siete."], facts=[("7", "siete", "seven")])],
+        no_tools=True,
+    ),
+]
+
+TASKS: list[Task] = [*CALENDAR, *MAIL, *FILES, *MEMORY, *COMBINED, *MISSING, *CHAT, *WORDED]
 BY_ID = {task.id: task for task in TASKS}
 CATEGORIES = ["calendar", "mail", "files", "memory", "combined", "missing_info", "chat"]
 

@@ -101,8 +101,9 @@ class HearthSystem:
         self.log: Callable[[str], None] | None = None  # progress lines (--verbose)
 
     def _agent(self, world: World, task: Task, confirmer: TaskConfirmer) -> Agent:
+        backend = self.backend(world, task)
         agent = Agent(
-            self.backend(world, task),
+            backend,
             offline_registry(world),
             context=ContextState(allowed_folders=[str(world.folder)]),
             confirmer=confirmer,
@@ -110,7 +111,7 @@ class HearthSystem:
             permissions=StoredPermissions(PermissionStore(world.database)),
             sampling=self.sampling,
             max_steps=self.max_steps,
-            select_tools="select_tools" not in self.off,
+            select_tools="select_tools" not in self.off and getattr(backend, "select_tools", True),
         )
         if "intents" not in self.off and getattr(agent.backend, "intents", True):
             agent.front = IntentRouter()
@@ -176,6 +177,9 @@ class OracleBackend:
         self.steps: Iterator[Step] = iter(steps)
         self.name = "oracle"
         self.intents = False  # the oracle writes the free loop's steps
+        # ... and is offered every tool: it proves the checkers, and a request worded without
+        # the topic words (German, French, Spanish) would otherwise hide the tool it needs.
+        self.select_tools = False
 
     def step(
         self,

@@ -6,7 +6,8 @@ imports directly is one pyproject.toml declares.
 Layers (DESIGN.md): `ui → agent → (llm, connectors, store)`, each arrow pointing down only.
 The UI reaches connectors through the agent's services; a connector imports nothing from
 `app`; llm and store import no agent or UI and not each other; Qt (PySide6) only in app/ui;
-`app/clock.py` imports only the standard library. Every import counts, also one
+`app/clock.py` and `connectors/folding.py` (which every layer may use) import only the
+standard library. Every import counts, also one
 inside a function or under `if TYPE_CHECKING:`: each is a dependency a change must respect.
 
 Dependencies: a package imported by app/ or connectors/ must be in
@@ -45,14 +46,18 @@ LAYER_OF = {
     "app.llm": "llm",
     "app.store": "store",
     "connectors": "connectors",
+    # Folding text for comparison (case, accents): standard library only, and needed alike by
+    # the connectors (contact search), the store (search indexes) and the agent (id hints).
+    "connectors.folding": "leaf",
     "bench": "bench",
     "tests": "tests",
 }
-LOWER = frozenset({"base", "clock"})  # what every layer but connectors may use
+LOWER = frozenset({"base", "clock", "leaf"})  # what every layer but connectors may use
 MAY_IMPORT: Mapping[str, frozenset[str]] = {
     "clock": frozenset({"clock"}),
+    "leaf": frozenset({"leaf"}),
     "base": frozenset({"base"}),
-    "connectors": frozenset({"connectors"}),
+    "connectors": frozenset({"connectors", "leaf"}),
     "llm": LOWER | {"llm"},
     "store": LOWER | {"store"},
     "agent": LOWER | {"agent", "llm", "connectors", "store"},
@@ -64,7 +69,7 @@ MAY_IMPORT: Mapping[str, frozenset[str]] = {
     # issue #36 item 3); allowed here by name, so it is the only one.
     "bench": LOWER | {"bench", "main", "ask", "ui", "agent", "llm", "connectors", "store", "tests"},
 }
-STDLIB_ONLY = frozenset({"clock"})
+STDLIB_ONLY = frozenset({"clock", "leaf"})
 QT_LAYERS = frozenset({"ui", "bench"})  # bench drives the real window to time it
 
 # Imports allowed without a declaration, each for its reason.

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.agent.intents.recognise import grounded
-from app.agent.intents.when import fold, read_duration, read_shift, read_when
+from app.agent.intents.when import read_duration, read_shift, read_when
+from connectors.folding import fold
 
 # Tuesday 15 May 2029, 09:30.
 NOW = datetime(2029, 5, 15, 9, 30, tzinfo=ZoneInfo("Europe/Berlin"))

@@ -14,7 +14,8 @@ from typing import Any
 
 from app.agent.intents.recognise import grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps
-from app.agent.intents.when import When, fold, read_duration, read_shift, read_when
+from app.agent.intents.when import When, read_duration, read_shift, read_when
+from connectors.folding import fold
 
 DEFAULT_LENGTH = timedelta(hours=1)
 # Where "when is my dentist appointment?" looks: a little back, a good way ahead.

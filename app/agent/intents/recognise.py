@@ -17,13 +17,13 @@ import threading
 from dataclasses import dataclass, field
 
 from app.agent.intents.catalog import BY_NAME, INTENTS, Intent
-from app.agent.intents.when import fold
 from app.llm.backend import (
     GenerationStats,
     ModelBackend,
     SamplingSettings,
     StepRequest,
 )
+from connectors.folding import fold
 
 INTENT_PROMPT = (
     "You sort a user's message into exactly one of the functions below and copy its details. "

@@ -27,10 +27,11 @@ from app.agent.intents.recognise import (
     recognise,
     recognition_request,
 )
-from app.agent.intents.when import fold, read_when
+from app.agent.intents.when import read_when
 from app.agent.turn.loop import AgentEvent, CallRecord, TurnReport, add_stats
 from app.llm.backend import StepRequest, StreamEvent
 from app.llm.tools import ToolCall
+from connectors.folding import fold
 
 if TYPE_CHECKING:
     from app.agent.turn.chat import Conversation

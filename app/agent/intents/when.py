@@ -13,16 +13,10 @@ Each reader returns None when it finds nothing it is sure of: the caller then as
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-
-def fold(text: str) -> str:
-    """Lower case without accents: "Mañana" and "manana", "Übermorgen" and "ubermorgen"."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
+from connectors.folding import fold
 
 _WEEKDAYS: dict[str, int] = {}
 for _index, _names in enumerate(

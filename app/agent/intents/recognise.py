@@ -55,9 +55,13 @@ RECOGNITION_SAMPLING = SamplingSettings(
     temperature=0.0, top_k=1, top_p=1.0, min_p=0.0, repeat_penalty=1.0, max_tokens=200
 )
 
-# Kinds whose values must appear in the user's words (a copied phrase); `text` may be
-# reworded a little ("that I'm late" → "I am running late"), so it needs only half its words.
-_COPIED = {"when", "duration", "shift", "person", "thing"}
+# Kinds whose values must appear in the user's words (a copied phrase). `text` may be
+# reworded a little ("that I'm late" → "I am running late"), so half its own words will do
+# (words another slot holds, such as the recipient's name, do not count). A `thing` is not
+# checked here: it may be translated ("la réunion de budget" → "budget meeting") and is
+# looked up among the user's real events, emails and to-dos, which is its check.
+_COPIED = {"when", "duration", "shift", "person"}
+_CHECKED_BY_DATA = {"thing"}
 
 
 @dataclass
@@ -85,18 +89,26 @@ def recognise(backend: ModelBackend, text: str, cancel: threading.Event) -> Reco
     (the caller falls back to the free loop)."""
     result = backend.step(recognition_request(text), lambda _event: None, cancel)
     if not result.calls:
-        return None
+        # A backend without the grammar (a server) may name an intent and leave a slot out:
+        # the intent stands, and its steps ask for what is missing.
+        named = [p.tool for p in result.problems if p.tool in BY_NAME]
+        return Recognised(BY_NAME[named[0]], stats=result.stats) if named else None
     call = result.calls[0]
     intent = BY_NAME.get(call.name)
     if intent is None:
         return None
     recognised = Recognised(intent, stats=result.stats)
-    for name, value in call.arguments.items():
+    values = {name: " ".join(str(value).split()) for name, value in call.arguments.items()}
+    for name, value in values.items():
         slot = intent.slot(name)
-        value = " ".join(str(value).split())
         if slot is None or not value:
             continue
-        if grounded(value, text, copied=slot.kind in _COPIED):
+        others = " ".join(v for n, v in values.items() if n != name)
+        if slot.kind in _CHECKED_BY_DATA or grounded(
+            _without_words_of(value, others) if slot.kind == "text" else value,
+            text,
+            copied=slot.kind in _COPIED,
+        ):
             recognised.slots[name] = value
         else:
             recognised.dropped[name] = value
@@ -110,6 +122,14 @@ _FILLER = {
     "am", "um", "der", "die", "das", "mein", "meine", "le", "la", "les", "mon", "ma", "el",
     "mi", "de", "du", "des", "et", "y", "und", "à",
 }  # fmt: skip
+
+
+def _without_words_of(value: str, others: str) -> str:
+    """`value` without the words other slots hold ("Hi Tom" beside to="Tom": "Hi"), or the
+    value itself if nothing would be left."""
+    taken = {fold(w) for w in _WORD.findall(others)}
+    kept = [w for w in _WORD.findall(value) if fold(w) not in taken]
+    return " ".join(kept) or value
 
 
 def grounded(value: str, request: str, copied: bool = True) -> bool:

@@ -858,8 +858,13 @@ def _parses(parse: Callable[[str], object], error: type[Exception], value: str) 
 
 
 def _plain(value: Any) -> Any:
+    """A connector's result as plain data. Field by field, not `dataclasses.asdict`: that
+    deep-copies every value, and a message date without a Date header carries imapclient's
+    FixedOffset zone, which cannot be copied (search_emails failed on such a message)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {k: _plain(v) for k, v in dataclasses.asdict(value).items()}
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(item) for item in value)
     if isinstance(value, datetime):
         return value.isoformat(timespec="seconds")
     return value

@@ -1,0 +1,160 @@
+"""Intents for mail, reminders and memories, end to end: real Dovecot + aiosmtpd on 127.0.0.1
+and a real data folder; a scripted model picks the intent, code finds the message, asks the
+model only for an email's body, and every outgoing message passes the dialog."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from app import clock
+from app.agent.intents.router import IntentRouter
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
+from app.agent.turn.loop import Agent
+from app.llm.scripted import ScriptedBackend
+from app.store.database import Database
+from app.store.reminders import ReminderStore
+from connectors.mail import MailAccount, list_emails
+from tests.agent.test_mail_agent import USERS, _account, _deliver, _inbox_subjects, servers
+from tests.connectors.mail_servers import Dovecot, SmtpServer
+from tests.scripting import call
+
+__all__ = ["servers"]  # the module-scoped mail servers fixture, shared
+
+pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
+ALICE, BOB = USERS
+NOW = datetime(2029, 5, 15, 9, 30).astimezone()
+
+
+class Answers:
+    def __init__(self, approve: bool = True) -> None:
+        self.approve = approve
+        self.seen: list[ConfirmationRequest] = []
+
+    def __call__(self, request: ConfirmationRequest) -> ConfirmationAnswer:
+        self.seen.append(request)
+        return ConfirmationAnswer.approve() if self.approve else ConfirmationAnswer.deny()
+
+
+def _agent(turns: list[str], answers: Answers, **tools: object) -> Agent:
+    backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
+    agent = Agent(backend, build_registry(**tools), confirmer=answers)  # type: ignore[arg-type]
+    agent.front = IntentRouter()
+    return agent
+
+
+@pytest.fixture
+def frozen() -> Iterator[None]:
+    with clock.frozen_at(NOW):
+        yield
+
+
+def test_a_reply_goes_to_the_message_found_with_a_body_the_model_wrote(
+    servers: tuple[Dovecot, SmtpServer], frozen: None
+) -> None:
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, BOB, "Picnic on Saturday", "Shall we have a picnic on Saturday?")
+    answers = Answers()
+    body = "Hi Bob,\n\nSaturday works for me!\n\nAlice"
+    agent = _agent(
+        [call("reply_to_email", which="Bob's picnic", message="Saturday works for me"), body],
+        answers,
+        mail=_account(servers, ALICE),
+    )
+    report = agent.run_turn(Conversation(), "answer Bob's picnic mail saying Saturday works for me")
+    assert [c.name for c in report.calls][-1] == "reply_email"
+    [shown] = answers.seen
+    assert shown.tool == "reply_email" and shown.arguments["body"] == body
+    assert "Re: Picnic on Saturday" in _inbox_subjects(servers, BOB)
+    # The model was asked only for the body: no tools, no history.
+    writing = agent.backend.requests[1]  # type: ignore[attr-defined]
+    assert writing.tool_choice == "none" and len(writing.messages) == 2
+
+
+def test_a_refused_email_is_not_sent_and_the_answer_says_so(
+    servers: tuple[Dovecot, SmtpServer], frozen: None
+) -> None:
+    before = _inbox_subjects(servers, BOB).count("Running late")
+    agent = _agent(
+        [call("send_email", to=BOB, message="running late", subject="Running late"), ""],
+        Answers(approve=False),
+        mail=_account(servers, ALICE),
+    )
+    report = agent.run_turn(Conversation(), f"email {BOB} that I'm running late")
+    assert report.calls[-1].answer == "denied"
+    assert "didn't" in report.answer
+    assert _inbox_subjects(servers, BOB).count("Running late") == before
+
+
+def test_a_missing_message_is_asked_for_and_nothing_is_sent(
+    servers: tuple[Dovecot, SmtpServer], frozen: None
+) -> None:
+    answers = Answers()
+    # The grammar makes the model write a message; it invents one, which is not the user's.
+    turns = [call("send_email", to=BOB, message="Hello Bob"), "Hello Bob, see you at 5. Alice"]
+    agent = _agent(turns, answers, mail=_account(servers, ALICE))
+    conversation = Conversation()
+    first = agent.run_turn(conversation, f"send an email to {BOB}")
+    assert first.stop_reason == "asked" and "say" in first.answer and answers.seen == []
+    agent.run_turn(conversation, "see you at 5")
+    [shown] = answers.seen
+    assert shown.arguments["to"] == [BOB] and "5" in shown.arguments["body"]
+
+
+def test_finding_mail_lists_what_the_search_found(
+    servers: tuple[Dovecot, SmtpServer], frozen: None
+) -> None:
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, "lena@nordwind.example", "Invoice 118", "Please find the invoice.")
+    agent = _agent([call("find_emails", about="invoice")], Answers(), mail=_account(servers, ALICE))
+    report = agent.run_turn(Conversation(), "Anything about the invoice?")
+    assert "Invoice 118" in report.answer and "lena@nordwind.example" in report.answer
+    account: MailAccount = _account(servers, ALICE)
+    assert any(m.subject == "Invoice 118" for m in list_emails(account, "INBOX", limit=50))
+
+
+def test_a_reminder_in_two_hours_and_a_memory_are_stored(tmp_path: Path, frozen: None) -> None:
+    database = Database.open(tmp_path)
+    try:
+        agent = _agent(
+            [
+                call("set_reminder", what="appeler la banque", when="dans deux heures"),
+                call("remember_fact", fact="my locker is 112"),
+                call("recall_fact", about="locker"),
+            ],
+            Answers(),
+            data=database,
+        )
+        conversation = Conversation()
+        agent.run_turn(conversation, "Rappelle-moi dans deux heures d'appeler la banque")
+        [reminder] = ReminderStore(database).pending()
+        assert reminder.text == "appeler la banque"
+        assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 15, 11, 30)
+        agent.run_turn(conversation, "remember that my locker is 112")
+        recalled = agent.run_turn(conversation, "what's my locker number?")
+        assert "112" in recalled.answer
+    finally:
+        database.close()
+
+
+def test_a_text_the_model_translated_is_asked_for_not_stored(tmp_path: Path, frozen: None) -> None:
+    database = Database.open(tmp_path)
+    try:
+        agent = _agent(
+            [call("set_reminder", what="call the bank", when="dans deux heures")],
+            Answers(),
+            data=database,
+        )
+        conversation = Conversation()
+        report = agent.run_turn(conversation, "Rappelle-moi dans deux heures d'appeler la banque")
+        assert report.stop_reason == "asked" and ReminderStore(database).pending() == []
+        agent.run_turn(conversation, "appeler la banque")
+        [reminder] = ReminderStore(database).pending()
+        assert reminder.text == "appeler la banque"
+    finally:
+        database.close()

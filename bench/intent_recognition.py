@@ -20,7 +20,7 @@ from app.llm.runtime import LocalModel, RuntimeSettings
 CASES: list[tuple[str, str, str]] = [
     ("en", "What do I have going on Thursday?", "show_calendar"),
     ("en", "Is my Saturday morning free?", "show_calendar"),
-    ("en", "When's the parents' evening?", "find_event"),
+    ("en", "When's the parents' evening?", "show_calendar"),
     ("en", "Pencil in dinner with Sam on the Tuesday after next", "add_event"),
     ("en", "Book a haircut for Friday at 4", "add_event"),
     ("en", "Can you shift tomorrow's 1:1 back by 30 minutes?", "move_event"),

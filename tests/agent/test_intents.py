@@ -271,3 +271,12 @@ def test_a_new_request_instead_of_the_answer_is_recognised_afresh(
     report = agent.run_turn(conversation, "actually never mind that, what is on my calendar today?")
     assert "Piano" in report.answer
     assert [e.title for e in _all(account)] == ["Piano"]
+
+
+def test_asking_when_one_event_is_answers_with_that_event(account: CalendarAccount) -> None:
+    create_event(account, "Dentist", at(22, 14), at(22, 15), tz=TZ)
+    create_event(account, "Piano", at(15, 18), at(15, 19), tz=TZ)
+    agent = _agent(account, [call("show_calendar", when="", event="my dentist appointment")])
+    report = agent.run_turn(Conversation(), "when is my dentist appointment?")
+    assert "Dentist" in report.answer and "22 May" in report.answer
+    assert "Piano" not in report.answer

@@ -66,6 +66,10 @@ def _day_words(window: tuple[datetime, datetime]) -> str:
 
 
 def show(doing: Doing, slots: dict[str, str]) -> str:
+    """A day or period listed, or, when one event is asked about, when it is."""
+    named = [w for w in slots.get("event", "").split() if read_when(w, doing.now) is None]
+    if named:  # "when is the dentist?", "tomorrow's 1:1": one event, not a listing
+        return find(doing, slots)
     when = _when(doing, slots)
     if when is None and slots.get("when"):
         raise Ask("Which day do you mean?", "when")
@@ -293,7 +297,6 @@ def _outcome(record: Any, done: str) -> str:
 
 STEPS: dict[str, Steps] = {
     "show_calendar": show,
-    "find_event": find,
     "add_event": add,
     "move_event": move,
     "cancel_event": cancel,

@@ -107,24 +107,20 @@ INTENTS: tuple[Intent, ...] = (
     ),
     Intent(
         "show_calendar",
-        "Show the user's calendar for a day or period, or say if they are free then. "
-        "Example: 'what's on tomorrow?', 'am I free Friday afternoon?'",
-        (Slot("when", "when", _WHEN),),
+        "Look at the user's calendar: what is on a day or period, whether they are free then, "
+        "or when a particular event is. Example: 'what's on tomorrow?', 'when is my dentist "
+        "appointment?'",
+        (
+            Slot("when", "when", _WHEN),
+            Slot("event", "thing", "words naming one event asked about, if any", optional=True),
+        ),
         examples=(
             "What's my day look like?",
             "Hab ich am Mittwoch Zeit?",
             "¿Estoy libre el sábado?",
-            "Montre-moi mon agenda de la semaine prochaine",
-        ),
-    ),
-    Intent(
-        "find_event",
-        "Find when a particular event is. Example: 'when is my dentist appointment?'",
-        (Slot("event", "thing", _EVENT, "Which event do you mean?"),),
-        examples=(
             "What time is the school concert?",
+            "Montre-moi mon agenda de la semaine prochaine",
             "Wann ist mein Termin beim Friseur?",
-            "¿A qué hora es la cena con Laura?",
         ),
     ),
     Intent(

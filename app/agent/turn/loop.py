@@ -146,6 +146,8 @@ class Agent:
             for permission in standing or []:
                 permissions.grant(permission)
         self.permissions = permissions
+        # Digits of private numbers read in earlier conversations stay private here too.
+        self.context.private_marks |= permissions.private_marks()
         self.approvals = ApprovalBook()
         self.enable_thinking = False
         # "required" makes the first step of a turn call a tool (later steps stay "auto"):
@@ -651,6 +653,7 @@ class Agent:
             self.context.add_untrusted(source)
         if rule is not None and rule.private_result:
             self.context.add_private(rule.private_result, text)
+            self.permissions.keep_private_marks(self.context.private_marks)
         return not untrusted
 
     def _record_problem(self, tool: str | None, message: str, raw: str) -> None:

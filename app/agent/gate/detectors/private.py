@@ -86,6 +86,7 @@ def shared_private_token(text: str, tokens: set[str]) -> str | None:
 
 _MARK_SHORTEST, _MARK_LONGEST = 4, 8
 _PRIVATE_RUN = 6  # only runs of six or more digits are private numbers (not times, not years)
+_YEAR = re.compile(r"(?:19|20)\d\d", re.ASCII)
 _QUERY_RUN = re.compile(r"\d+(?:[^\w#]{1,3}\d+)*", re.ASCII)
 
 
@@ -117,8 +118,8 @@ def _query_pieces(text: str) -> Iterator[str]:
     for run in _QUERY_RUN.finditer(text):
         groups = re.findall(r"\d+", run.group())
         for candidate in {"".join(groups), *groups}:
-            if len(candidate) < _MARK_SHORTEST:
-                continue
+            if len(candidate) < _MARK_SHORTEST or _YEAR.fullmatch(candidate):
+                continue  # a year on its own ("trains 2026") is no piece of anything
             if len(candidate) <= _MARK_LONGEST:
                 yield candidate
             else:

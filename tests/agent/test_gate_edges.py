@@ -312,6 +312,8 @@ def test_private_marks_stop_growing_at_their_limit() -> None:
     [
         ("", None),
         ("/", None),
+        ("plan.txt", None),
+        ("compose.yml", "a Docker Compose file"),
         ("notes/plan.txt", None),
         ("hooks/fishing.txt", None),
         ("home/.BASHRC", "a shell or program start-up file"),

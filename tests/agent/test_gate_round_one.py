@@ -224,10 +224,13 @@ def test_start_up_files_and_units_never_run_without_a_dialog(home: Home, name: s
 
 
 @pytest.mark.parametrize("name", ["notes.txt", "compose-notes.md", "hooks/fishing.txt"])
-def test_ordinary_new_files_still_write_without_asking(home: Home, name: str) -> None:
+@pytest.mark.parametrize("absolute", [True, False])
+def test_ordinary_new_files_still_write_without_asking(
+    home: Home, name: str, absolute: bool
+) -> None:
     verdict = decide(
         "write_file",
-        {"path": str(home.folder / name), "content": "hello"},
+        {"path": str(home.folder / name) if absolute else name, "content": "hello"},
         ContextState(allowed_folders=[str(home.folder)]),
     )
     assert verdict.decision == Decision.ALLOW, verdict

@@ -12,6 +12,7 @@ import os
 import re
 import unicodedata
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from app.agent.gate.arguments import MAX_DEPTH, quoted
@@ -290,7 +291,7 @@ def run_or_load_kind(path: str) -> str | None:
     for pattern, kind in _RUN_OR_LOAD_PATTERNS:
         if pattern.fullmatch(name):
             return kind
-    for folder, inner in zip(parts[:-1], [*parts[1:-1], ""], strict=True):
+    for folder, inner in pairwise(parts):
         if (folder, inner) == (".git", "hooks"):
             return "a git hook"
         if (folder, inner) == (".github", "workflows"):

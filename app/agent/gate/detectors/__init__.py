@@ -50,6 +50,7 @@ from app.agent.gate.detectors.normalise import (
     SPELLED_HOW,
     decoded_views,
     fold,
+    gapped_account,
     gapped_numbers,
     mask_dates,
     normalise_text,
@@ -129,9 +130,9 @@ def _detect(text: str) -> list[Hit]:
         gapped = gapped_numbers(reading)
         if gapped is not None:
             hits += card_hits(gapped, how=GAPPED_HOW)
-        with_letters = gapped_numbers(reading, bank_letters=True)
-        if with_letters is not None:
-            hits += iban_hits(with_letters)
+        account = gapped_account(reading)
+        if account is not None:
+            hits += iban_hits(account)
     return hits
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "SPELLED_HOW",
     "decoded_views",
     "fold",
+    "gapped_account",
     "gapped_numbers",
     "mask_dates",
     "normalise_text",
@@ -321,8 +322,9 @@ SPELLED_HOW = " (spelled out)"
 
 
 def spelled_to_digits(text: str, least: int = 4) -> str | None:
-    """Number words as digits: "four one" -> "4 1", "twenty-two" -> "22", "double four" ->
-    "44", "zweiundzwanzig" -> "22", "vingt et un" -> "21", in any of seven languages.
+    """Number words as digits: "four one" -> "41" (words in a row are one number), "twenty-two"
+    -> "22", "double four" -> "44", "zweiundzwanzig" -> "22", "vingt et un" -> "21", in any of
+    seven languages.
 
     None when fewer than `least` number words are found (nothing a number could hide in).
     Words are matched longest first (up to four joined by spaces or hyphens), in linear time.
@@ -379,40 +381,97 @@ def spelled_to_digits(text: str, least: int = 4) -> str | None:
 
 _DIGIT_RUN = re.compile(r"(?:(?<![A-Za-z])[A-Z]{2})?\d+(?:[^\w#]{1,3}\d+)*", re.ASCII)
 _GAP_WORD = re.compile(r"[^\W\d_]+")
+_DECIMAL_END = re.compile(r"\d[.,]\d{1,2}$", re.ASCII)
 _BANK_LETTERS = re.compile(r"(?<![A-Za-z0-9])[A-Z]{4}(?![A-Za-z0-9])", re.ASCII)
 _MAX_WORDS_BETWEEN = 4
 _MAX_GAP = 48
 _MAX_RUNS = 2_000
+_MAX_CARD_RUNS = 4
+_MAX_WORDS_IN_CHAIN = 3  # between the groups of a card split three or four ways
 GAPPED_HOW = " (split by words)"
 
 
-def gapped_numbers(text: str, bank_letters: bool = False) -> str | None:
-    """The runs of digits of `text` in order, with up to four words between neighbours left
-    out: "Renew card 4539 5787 6362, ends 1486" -> "4539 5787 6362 1486". With `bank_letters`
-    an IBAN's letters are kept ("GB29 NWBK 6016 ..."). None when no words were left out.
-
-    Only detectors with a checksum read this (cards, IBANs): for them a number interrupted by
-    words is still the number. Runs of one or two digits (list numbers, days) and runs further
-    apart than four words are not joined; dates and times are masked before this.
-    """
-    pieces: list[str] = []
-    last_end: int | None = None
-    dropped = False
+def _number_runs(text: str) -> list[re.Match[str]]:
+    """Runs of digits that could be part of a number: three or more digits, not an amount."""
+    runs = []
     for run in islice(_DIGIT_RUN.finditer(text), _MAX_RUNS):
         value = run.group()
         if sum(c.isdigit() for c in value) < 3 and not value[:1].isalpha():
             continue  # too short to be part of a number; it counts as a word in the gap
-        if last_end is not None:
-            gap = text[last_end : run.start()]
-            words = _GAP_WORD.findall(gap) + re.findall(r"\d+", gap)
-            if len(words) > _MAX_WORDS_BETWEEN or len(gap) > _MAX_GAP:
+        if _DECIMAL_END.search(value):
+            continue  # an amount ("45.20", "1.234,56"): no card or account is written so
+        runs.append(run)
+    return runs
+
+
+def _words_between(text: str, first: re.Match[str], second: re.Match[str]) -> int | None:
+    """How many words stand between two runs, or None when they are too far apart."""
+    gap = text[first.end() : second.start()]
+    words = len(_GAP_WORD.findall(gap)) + len(re.findall(r"\d+", gap))
+    return None if words > _MAX_WORDS_BETWEEN or len(gap) > _MAX_GAP else words
+
+
+def _card_shaped(run: re.Match[str]) -> bool:
+    """Groups of four digits (or eight, twelve): how a card number is written."""
+    return all(len(g) % 4 == 0 for g in re.findall(r"\d+", run.group()))
+
+
+def _card_piece(run: re.Match[str]) -> bool:
+    """Written as a piece of a card number is: groups of four, or eight or more digits."""
+    return _card_shaped(run) or any(len(g) >= 8 for g in re.findall(r"\d+", run.group()))
+
+
+def gapped_numbers(text: str) -> str | None:
+    """Numbers that words interrupt, with the words left out: "Renew card 4539 5787 6362,
+    ends 1486" -> "4539 5787 6362 1486". None when no words were left out.
+
+    For cards (a Luhn check passes one random number in ten, so the joins are few): two
+    neighbouring runs of digits one of which is written as a piece of a card (groups of four,
+    or eight digits or more), or up to four runs in groups of four (or eight, twelve) with at
+    most three words
+    between each. Readings are
+    kept apart by "####" (no separator joins across it). Dates and times are masked before.
+    """
+    runs = _number_runs(text)
+    readings: list[str] = []
+    for index in range(len(runs)):
+        chain, words = [runs[index]], 0
+        for following in runs[index + 1 : index + _MAX_CARD_RUNS]:
+            between = _words_between(text, chain[-1], following)
+            if between is None:
+                break
+            chain.append(following)
+            words += between
+            if len(chain) == 2 and not any(_card_piece(run) for run in chain):
+                break
+            if len(chain) > 2 and (
+                between > _MAX_WORDS_IN_CHAIN or not all(_card_shaped(run) for run in chain)
+            ):
+                break
+            if words:
+                readings.append(" ".join(run.group() for run in chain))
+    return " #### ".join(readings) if readings else None
+
+
+def gapped_account(text: str) -> str | None:
+    """The runs of digits of `text` in order, with up to four words between neighbours left
+    out and an IBAN's letters kept: "GB29 NWBK 6016, then 1331 9268 19" -> "GB29 NWBK 6016
+    1331 9268 19". None when no words were left out. Only read for IBANs, whose country code,
+    exact length and mod-97 check keep chance matches rare."""
+    pieces: list[str] = []
+    previous: re.Match[str] | None = None
+    dropped = False
+    for run in _number_runs(text):
+        if previous is not None:
+            between = _words_between(text, previous, run)
+            if between is None:
                 pieces.append("####")  # too far apart: not one number (no separator joins)
-            elif words:
+            elif between:
                 dropped = True
-                if bank_letters:
-                    pieces.extend(_BANK_LETTERS.findall(gap))
-        pieces.append(value)
-        last_end = run.end()
+                gap = text[previous.end() : run.start()]
+                pieces.extend(_BANK_LETTERS.findall(gap))
+        pieces.append(run.group())
+        previous = run
     return " ".join(pieces) if dropped else None
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from app.agent.gate.labels import Labels
-from app.agent.gate.permissions import StoredPermissions
+from app.agent.gate.permissions import MAX_PRIVATE_MARKS, StoredPermissions
 from app.agent.gate.policy import ContextState, Decision, decide
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
@@ -29,6 +29,7 @@ from app.store.database import Database
 from app.store.memories import search_memories
 from app.store.models import MemoryRecord
 from app.store.permissions import PermissionStore
+from app.store.privacy import delete_conversations_and_memories
 from app.store.reminders import ReminderStore
 from connectors.web import DuckDuckGoEngine
 from tests.agent.test_grants_follow_data import (  # noqa: F401 (fixtures)
@@ -286,3 +287,32 @@ def test_the_grant_still_covers_searches_without_private_digits(
         )
         assert outcome(report) == [("web_search", "allow", None, "ok")], query
     assert len(home.search.hits) == 3
+
+
+def test_deleting_the_history_deletes_the_kept_digits_too(
+    home: Home,
+    lookups: list[str],  # noqa: F811
+) -> None:
+    """The hashed pieces go with the history they came from (Privacy → delete)."""
+    grant_web_search(home)
+    home.plant_memory(f"my IBAN is {IBAN}", Labels())
+    home.conversation([call("recall", query="my"), "ok"], "What's my IBAN?", approve)
+    database = Database.open(home.data)
+    assert StoredPermissions(PermissionStore(database)).private_marks()
+    delete_conversations_and_memories(database)
+    assert StoredPermissions(PermissionStore(database)).private_marks() == set()
+    database.close()
+    report = home.conversation(
+        [call("web_search", query="0044 0532 sort"), "ok"], "Look it up", deny_everything
+    )
+    assert outcome(report) == [("web_search", "allow", None, "ok")]
+
+
+def test_the_kept_digits_are_bounded(home: Home) -> None:
+    database = Database.open(home.data)
+    permissions = StoredPermissions(PermissionStore(database))
+    permissions.keep_private_marks({f"a{i}" for i in range(MAX_PRIVATE_MARKS)})
+    permissions.keep_private_marks({"newest"})
+    kept = permissions.private_marks()
+    database.close()
+    assert len(kept) == MAX_PRIVATE_MARKS and "newest" in kept

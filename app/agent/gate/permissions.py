@@ -9,9 +9,9 @@ from typing import Protocol
 
 from app.agent.gate.policy import StandingPermission
 from app.store.permissions import PermissionStore
+from app.store.privacy import PRIVATE_MARKS_KEY  # deleted with the history it came from
 from app.store.settings import SettingsStore
 
-PRIVATE_MARKS_KEY = "gate.private_digit_marks"
 MAX_PRIVATE_MARKS = 20_000  # the newest are kept: a few hundred private numbers
 
 

@@ -20,7 +20,7 @@ import pytest
 
 from app.agent.gate.labels import Labels
 from app.agent.gate.permissions import MAX_PRIVATE_MARKS, StoredPermissions
-from app.agent.gate.policy import ContextState, Decision, decide
+from app.agent.gate.policy import ContextState, Decision, StandingPermission, decide
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
@@ -316,3 +316,31 @@ def test_the_kept_digits_are_bounded(home: Home) -> None:
     kept = permissions.private_marks()
     database.close()
     assert len(kept) == MAX_PRIVATE_MARKS and "newest" in kept
+
+
+def test_the_window_swapping_conversations_keeps_the_digits(
+    home: Home,
+    lookups: list[str],  # noqa: F811
+) -> None:
+    """The window keeps one agent and swaps its context when the user opens another
+    conversation: the digits read in the first still fence the grant in the second."""
+    home.plant_memory(f"my IBAN is {IBAN}", Labels())
+    database = Database.open(home.data)
+    engine = DuckDuckGoEngine(search_url=f"http://127.0.0.1:{home.search.port}/html/")
+    agent = Agent(
+        script(
+            call("recall", query="my"),
+            "Your IBAN is on file.",
+            call("web_search", query="0044 0532 sort"),
+            "ok",
+        ),
+        build_registry(data=database, search_engine=engine),
+        standing=[StandingPermission("web_search")],
+    )
+    first = agent.run_turn(Conversation(), "What's my IBAN?")
+    agent.context = ContextState()  # another conversation, as app.ui.worker does
+    second = agent.run_turn(Conversation(), "Look something up")
+    database.close()
+    assert outcome(first) == [("recall", "allow", None, "ok")]
+    assert outcome(second) == [("web_search", "confirm", "denied", "refused")]
+    assert home.search.hits == [] and lookups == []

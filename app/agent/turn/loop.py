@@ -146,8 +146,6 @@ class Agent:
             for permission in standing or []:
                 permissions.grant(permission)
         self.permissions = permissions
-        # Digits of private numbers read in earlier conversations stay private here too.
-        self.context.private_marks |= permissions.private_marks()
         self.approvals = ApprovalBook()
         self.enable_thinking = False
         # "required" makes the first step of a turn call a tool (later steps stay "auto"):
@@ -188,6 +186,9 @@ class Agent:
         emit = on_event or (lambda _event: None)
         conversation.add("user", user_text)
         self.context.note_user_text(user_text)
+        # Digits of private numbers read in earlier conversations stay private here too (each
+        # turn: the window swaps the context when the user changes conversations).
+        self.context.private_marks |= self.permissions.private_marks()
         report = TurnReport()
         repaired = False
         done: set[str] = set()  # reads run this turn since the last change, by arguments

@@ -19,6 +19,8 @@ from app.store.database import FILENAME, Database
 # activity list goes too, because its arguments quote what was remembered and reminded. The
 # document index holds copies of the files' text: it goes too (the next pass rebuilds it
 # from the folders that are still allowed).
+# The hashed digits the gate keeps of what private stores said (app.agent.gate.permissions).
+PRIVATE_MARKS_KEY = "gate.private_digit_marks"
 _DELETE: tuple[str, ...] = ("conversations", "messages", "memories", "reminders", "audit_log")
 _DELETE += ("passages", "indexed_files")
 # The trigram index keeps its own (folded) copy of the passages: it is emptied by the
@@ -56,8 +58,8 @@ class DeleteReport:
 
 def delete_conversations_and_memories(database: Database) -> DeleteReport:
     """Remove every conversation (and message), memory, reminder and activity entry, and leave
-    no copy of their text in the database file or its WAL. Accounts, folders, permissions and
-    settings stay."""
+    no copy of their text in the database file or its WAL (nor the hashed digits the gate keeps
+    of what was read). Accounts, folders, permissions and settings stay."""
     connection = database.engine.raw_connection()
     raw = connection.driver_connection
     assert raw is not None  # a pooled SQLite connection always has its driver connection
@@ -74,6 +76,8 @@ def delete_conversations_and_memories(database: Database) -> DeleteReport:
         try:
             for table in _DELETE:
                 cursor.execute(f"DELETE FROM {table}")
+            # Hashed digit pieces of numbers read from those stores (the gate's grant fence).
+            cursor.execute("DELETE FROM settings WHERE key = ?", (PRIVATE_MARKS_KEY,))
             for fts in _FTS:
                 # 'rebuild' drops every old segment and re-reads the (now empty) content
                 # tables (the trigram index's own, for passages_trigram).

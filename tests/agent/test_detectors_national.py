@@ -46,3 +46,87 @@ def test_national_ids_near_their_words_are_found(text: str, label: str) -> None:
 )
 def test_numbers_without_their_words_or_check_digits_are_not(text: str) -> None:
     assert _ids(text) == []
+
+
+# -- issue #41: more countries, and identity documents named in the supported languages -------
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("NHS number 943 476 5919", "UK NHS number"),
+        ("my nhs no. is 943-476-5870", "UK NHS number"),
+        ("Rijksregisternummer 85 07 30 033 28", "Belgian national number"),
+        ("numéro national: 85.07.30-033.28", "Belgian national number"),
+        ("Cartão de Cidadão 00000000 0 ZZ4", "Portuguese citizen card number"),
+        ("NIF 501 964 843", "Portuguese tax number"),
+        ("meu CPF é 390.533.447-05", "Brazilian CPF"),
+        ("AHV-Nummer 756.9217.0769.85", "Swiss social security number"),
+        ("Sozialversicherungsnummer 1237 010180", "Austrian social security number"),
+        ("CPR-nummer 211062-5629", "Danish CPR number"),
+        ("fødselsnummer 151086 95088", "Norwegian national identity number"),
+        ("henkilötunnus 131052-308T", "Finnish personal identity code"),
+        ("PESEL 44051401359", "Polish PESEL"),
+        ("SIN 123-456-782", "Canadian social insurance number"),
+        ("Aadhaar 2341 2341 2346", "Indian Aadhaar number"),
+        ("CURP BOXW310820HNERXN09", "Mexican CURP"),
+        ("RUT 76.086.428-5", "Chilean RUT"),
+        ("CNP 1630615123457", "Romanian personal numeric code"),
+        ("AMKA 01013099997", "Greek social security number"),
+        ("OIB 33392005961", "Croatian personal id"),
+    ],
+)
+def test_more_national_ids_near_their_words_are_found(text: str, label: str) -> None:
+    found = _ids(text)
+    assert len(found) == 1 and found[0].startswith(label), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NHS 943 476 5918",  # wrong check digit
+        "PESEL 44051401358",
+        "CPF 390.533.447-06",
+        "call 943 476 5919 tomorrow",  # a valid NHS number's digits, but no word says so
+    ],
+)
+def test_more_national_ids_need_their_words_and_check_digits(text: str) -> None:
+    assert _ids(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Personalausweis L01X00T47",
+        "personalausweis-nr. L01X00T47",
+        "Ausweisnummer: T22000129",
+        "Reisepass C01X00T47",
+        "numéro de passeport 18AB12345",
+        "mi pasaporte es PAA123456",
+        "passaporto YA1234567",
+        "paspoort NXC9R1234",
+        "carte d'identité n° 880692310285",
+    ],
+)
+def test_identity_documents_named_in_the_supported_languages(text: str) -> None:
+    assert len(_ids(text)) == 1, text
+
+
+def test_the_red_team_memory_is_two_ids() -> None:
+    """Issue #41, class 1: the memory that was saved without asking."""
+    found = _ids("NHS number 943 476 5919, Personalausweis L01X00T47")
+    assert len(found) == 2
+    assert not any("5919" in excerpt or "L01X00" in excerpt for excerpt in found)
+
+
+def test_the_readme_lists_every_national_id() -> None:
+    """The Safety section says which national numbers are detected: all of them, by name."""
+    from pathlib import Path
+
+    from app.agent.gate.detectors import NATIONAL_ID_LABELS
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    safety = " ".join(readme[readme.index("### Safety") :].split())
+    for label in NATIONAL_ID_LABELS:
+        name = label.split(" (")[0]
+        assert name in safety, name

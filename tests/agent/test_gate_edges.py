@@ -299,3 +299,71 @@ def test_no_offer_with_a_finding_or_for_what_deletes() -> None:
     verdict = decide("wipe", {}, context, rules)
     assert verdict.decision == CONFIRM
     assert offer_standing("wipe", {}, verdict, context, rules) is None
+
+
+def test_private_marks_stop_growing_at_their_limit() -> None:
+    context = ContextState(private_marks={f"m{i}" for i in range(50_000)})
+    context.add_private("memories", "account 1234 5678 9012")
+    assert len(context.private_marks) == 50_000
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("", None),
+        ("/", None),
+        ("plan.txt", None),
+        ("compose.yml", "a Docker Compose file"),
+        ("notes/plan.txt", None),
+        ("hooks/fishing.txt", None),
+        ("home/.BASHRC", "a shell or program start-up file"),
+        ("Docker-Compose.Override.YML. ", "a Docker Compose file"),
+        ("site-packages/evil.pth", "a Python start-up file"),
+        ("repo/.git/hooks/post-merge", "a git hook"),
+        ("repo/.git/config", "a git repository's own settings"),
+        ("repo/.github/workflows/release.yml", "a CI workflow (GitHub runs it)"),
+        ("home/.ssh/config", "SSH settings"),
+        ("home/.config/autostart/notes.txt", "a program started at log-in"),
+    ],
+)
+def test_files_a_program_runs_or_loads(path: str, kind: str | None) -> None:
+    assert paths.run_or_load_kind(path) == kind
+
+
+def test_a_run_or_load_file_outside_the_folders_is_refused_not_asked(tmp_path: Path) -> None:
+    verdict = decide(
+        "write_file",
+        {"path": "/etc/cron.d/job.txt", "content": "x"},
+        ContextState(allowed_folders=[str(tmp_path)]),
+    )
+    assert verdict.decision == DENY
+    assert any("cron table" in reason for reason in verdict.reasons)
+
+
+def test_a_look_alike_of_a_run_or_load_file_asks(tmp_path: Path) -> None:
+    # A Cyrillic "о": it passes for the docker-compose.yml beside it (compose would not load it).
+    twin = tmp_path / "docker-c\u043empose.yml"
+    (tmp_path / "docker-compose.yml").write_text("x")
+    verdict = decide(
+        "write_file", {"path": str(twin), "content": "x"}, ContextState([str(tmp_path)])
+    )
+    assert verdict.decision == CONFIRM
+    assert any("looks like" in reason for reason in verdict.reasons)
+
+
+def test_digits_of_private_numbers_make_an_outbound_call_ask_without_a_grant() -> None:
+    """Digits of an IBAN read earlier: a finding (so no standing grant covers the call), named
+    without the digits; another number, or the same digits in a local write, are no finding."""
+    context = ContextState()
+    context.add_private("memories", "IBAN DE89 3704 0044 0532 0130 00")
+    context.private_sources.clear()  # as in a later conversation: only the marks remain
+    context.private_tokens.clear()
+    grant = [StandingPermission("web_search")]
+    verdict = decide("web_search", {"query": "0044 0532 sort"}, context, standing=grant)
+    assert verdict.decision == CONFIRM
+    assert [f.kind for f in verdict.findings] == ["private_data"]
+    assert "0044" not in " ".join(verdict.reasons)
+    other = decide("web_search", {"query": "trains 2026 route 5521"}, context, standing=grant)
+    assert other.decision == ALLOW
+    local = decide("remember", {"fact": "sort 0044 0532"}, context)
+    assert local.decision == ALLOW

@@ -12,12 +12,19 @@ import os
 import re
 import unicodedata
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from app.agent.gate.arguments import MAX_DEPTH, quoted
 from connectors.files import EXECUTABLE_SUFFIXES
 
-__all__ = ["check_path", "confusable_neighbour", "name_skeleton", "program_suffix"]
+__all__ = [
+    "check_path",
+    "confusable_neighbour",
+    "name_skeleton",
+    "program_suffix",
+    "run_or_load_kind",
+]
 
 
 def _within(path: str, root: str) -> bool:
@@ -144,3 +151,151 @@ def program_suffix(path: str) -> str | None:
     Trailing dots and spaces are dropped first: Windows drops them when it creates the file."""
     suffix = os.path.splitext(path.rstrip(". "))[1].lower()
     return suffix if suffix in EXECUTABLE_SUFFIXES else None
+
+
+# Files a program runs or loads as its settings when it finds them by name or place: writing
+# one is how text someone planted becomes code that runs later, so creating one always asks.
+_RUN_OR_LOAD_NAMES: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            ".bashrc",
+            ".bash_profile",
+            ".bash_login",
+            ".bash_logout",
+            ".profile",
+            ".zshrc",
+            ".zshenv",
+            ".zprofile",
+            ".zlogin",
+            ".zlogout",
+            ".kshrc",
+            ".cshrc",
+            ".tcshrc",
+            ".mkshrc",
+            "config.fish",
+            ".inputrc",
+            ".xinitrc",
+            ".xsession",
+            ".xsessionrc",
+            ".xprofile",
+            ".envrc",
+            ".env",
+            ".exrc",
+            ".vimrc",
+            ".gvimrc",
+            ".nanorc",
+            ".wgetrc",
+            ".curlrc",
+        ),
+        "a shell or program start-up file",
+    ),
+    **dict.fromkeys(("crontab", "anacrontab", "cron.yaml", "cron.yml"), "a cron table"),
+    **dict.fromkeys(
+        (
+            ".gitconfig",
+            ".gitattributes",
+            ".gitmodules",
+            ".pre-commit-config.yaml",
+            ".pre-commit-config.yml",
+            ".gitlab-ci.yml",
+            ".travis.yml",
+            "azure-pipelines.yml",
+            "bitbucket-pipelines.yml",
+            "jenkinsfile",
+            ".drone.yml",
+            "appveyor.yml",
+        ),
+        "a configuration that git or a build server runs commands from",
+    ),
+    **dict.fromkeys(
+        (
+            "makefile",
+            "gnumakefile",
+            "dockerfile",
+            "containerfile",
+            "vagrantfile",
+            "procfile",
+            "cmakelists.txt",
+            "package.json",
+            "composer.json",
+            "pyproject.toml",
+            "setup.cfg",
+            "tox.ini",
+            "noxfile.py",
+            "justfile",
+            "taskfile.yml",
+            "taskfile.yaml",
+            ".npmrc",
+            ".yarnrc",
+            ".yarnrc.yml",
+            ".pypirc",
+            "pip.conf",
+            "pip.ini",
+            ".condarc",
+            ".babelrc",
+            "requirements.txt",
+            "devcontainer.json",
+            ".devcontainer.json",
+            "tasks.json",
+            "launch.json",
+        ),
+        "a file that build tools and installers run commands from",
+    ),
+    **dict.fromkeys(("authorized_keys", "authorized_keys2"), "SSH settings"),
+}
+_RUN_OR_LOAD_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?:docker-)?compose(?:[.\-_][^/]*)?\.ya?ml"), "a Docker Compose file"),
+    (re.compile(r"[^/]*\.(?:service|timer|socket|path|mount|automount|target|slice|scope)"),
+     "a systemd unit"),
+    (re.compile(r"[^/]*\.desktop"), "a desktop launcher"),
+    (re.compile(r"[^/]*\.pth"), "a Python start-up file"),
+    (re.compile(r"(?:sitecustomize|usercustomize)\.py"), "a Python start-up file"),
+    (re.compile(r"[^/]*\.cron|cron\.[^/]+"), "a cron table"),
+    (re.compile(r"[^/]*\.rules"), "a udev or polkit rule"),
+    (re.compile(r"\.eslintrc(?:\.[a-z]+)?|\.prettierrc(?:\.[a-z]+)?"), "a tool's start-up file"),
+)  # fmt: skip
+_RUN_OR_LOAD_FOLDERS: dict[str, str] = {
+    ".husky": "a git hook",
+    ".git": "a git repository's own settings",
+    ".ssh": "SSH settings",
+    "autostart": "a program started at log-in",
+    "systemd": "a systemd unit",
+    "init.d": "a program started at boot",
+    "profile.d": "a shell start-up file",
+    "bashrc.d": "a shell start-up file",
+    "cron.d": "a cron table",
+    "cron.hourly": "a cron table",
+    "cron.daily": "a cron table",
+    "cron.weekly": "a cron table",
+    "cron.monthly": "a cron table",
+    ".circleci": "a CI workflow",
+    ".vscode": "editor settings that can run commands",
+    ".devcontainer": "a development container's settings",
+    "launchagents": "a program started at log-in",
+    "launchdaemons": "a program started at boot",
+}  # fmt: skip
+
+
+def run_or_load_kind(path: str) -> str | None:
+    """What kind of file `path` is if a program would run it or load it as its settings when
+    it finds it there (a compose file, a shell rc file, a `.desktop` launcher, a cron table, a
+    systemd unit, a git hook, ...), else None. Names are compared as the program compares them
+    (case-folded, trailing dots and spaces dropped as Windows drops them)."""
+    parts = [p for p in re.split(r"[\\/]+", unicodedata.normalize("NFKC", path)) if p]
+    if not parts:
+        return None
+    parts = [p.rstrip(". ").casefold() for p in parts]
+    name = parts[-1]
+    if name in _RUN_OR_LOAD_NAMES:
+        return _RUN_OR_LOAD_NAMES[name]
+    for pattern, kind in _RUN_OR_LOAD_PATTERNS:
+        if pattern.fullmatch(name):
+            return kind
+    for folder, inner in pairwise(parts):
+        if (folder, inner) == (".git", "hooks"):
+            return "a git hook"
+        if (folder, inner) == (".github", "workflows"):
+            return "a CI workflow (GitHub runs it)"
+        if folder in _RUN_OR_LOAD_FOLDERS:
+            return _RUN_OR_LOAD_FOLDERS[folder]
+    return None

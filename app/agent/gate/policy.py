@@ -52,12 +52,19 @@ from app.agent.gate.arguments import (
 from app.agent.gate.detectors import (
     PRIVATE_DATA,
     Finding,
+    private_digit_marks,
     private_tokens,
     scan,
+    shared_private_digits,
     shared_private_token,
 )
 from app.agent.gate.labels import PRIVATE_KINDS, Labels, pasted_message_start
-from app.agent.gate.paths import check_path, confusable_neighbour, program_suffix
+from app.agent.gate.paths import (
+    check_path,
+    confusable_neighbour,
+    program_suffix,
+    run_or_load_kind,
+)
 from app.agent.gate.urls import check_url, host_grant_problem, host_of
 from app.agent.tools.declarations import (
     BUILTIN_TOOLS,
@@ -195,6 +202,10 @@ class ContextState:
     known_recipients: set[str] = field(default_factory=set)
     private_sources: list[str] = field(default_factory=list)
     private_tokens: set[str] = field(default_factory=set)
+    # Hashed digit pieces of private numbers, from this conversation's private reads and (seeded
+    # by the agent from its permissions store) earlier conversations': an outbound call that
+    # carries one asks, and no standing grant covers it.
+    private_marks: set[str] = field(default_factory=set)
 
     @property
     def tainted(self) -> bool:
@@ -224,6 +235,9 @@ class ContextState:
             room = _MAX_PRIVATE_TOKENS - len(self.private_tokens)
             if room > 0:
                 self.private_tokens.update(private_tokens(text, room))
+            room = _MAX_PRIVATE_TOKENS - len(self.private_marks)
+            if room > 0:
+                self.private_marks.update(private_digit_marks(text, room))
 
     @property
     def provenance(self) -> str | None:
@@ -380,6 +394,10 @@ class _Call:
             # Whatever the detectors say: a distinctive piece of what the private stores said
             # (folded for case, separators and encodings) is about to leave.
             findings += _private_findings(arguments, context)
+        if label == Label.OUTBOUND and context.private_marks and not findings:
+            # Four or more digits of a private number, read here or in an earlier conversation:
+            # a number sent out in pieces, one request at a time (issue #41).
+            findings += _private_digit_findings(arguments, context)
 
         urls: list[str] = []
         for name, value in items(arguments):
@@ -459,10 +477,18 @@ def _no_programs_or_lookalikes(call: _Call) -> Iterable[Outcome]:
     suffix = program_suffix(path)
     if suffix:
         return [(Decision.DENY, f"writing {suffix} files (programs and scripts) is not allowed")]
+    # A file a program runs or loads as its settings (a compose file, a shell rc file) asks
+    # in any context: that is how planted text becomes code that runs later.
+    loaded = run_or_load_kind(path)
+    outcomes = (
+        [(Decision.CONFIRM, f"{quoted(path)} is {loaded}, which a program runs or loads by itself")]
+        if loaded
+        else []
+    )
     if call.path_problems:
-        return []
+        return outcomes
     twin = confusable_neighbour(path, call.context.allowed_folders)
-    return [(Decision.CONFIRM, twin)] if twin else []
+    return [*outcomes, (Decision.CONFIRM, twin)] if twin else outcomes
 
 
 def _fetchable_urls(call: _Call) -> Iterable[Outcome]:
@@ -562,6 +588,16 @@ def _private_findings(arguments: Mapping[str, Any], context: ContextState) -> li
             excerpt = f"text read from {stores}{how}"
             found.append(Finding(PRIVATE_DATA, path, excerpt))
     return found
+
+
+def _private_digit_findings(arguments: Mapping[str, Any], context: ContextState) -> list[Finding]:
+    """A finding for each argument that carries four or more digits in a row of a private
+    number (one read in this conversation or an earlier one). Never shows the digits."""
+    return [
+        Finding(PRIVATE_DATA, path, "digits of a number read from your private things")
+        for path, text in leaf_strings(arguments)
+        if shared_private_digits(text, context.private_marks)
+    ]
 
 
 # --------------------------------------------------------------------------------------------

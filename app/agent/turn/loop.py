@@ -204,6 +204,9 @@ class Agent:
         emit = on_event or (lambda _event: None)
         conversation.add("user", user_text)
         self.context.note_user_text(user_text)
+        # Digits of private numbers read in earlier conversations stay private here too (each
+        # turn: the window swaps the context when the user changes conversations).
+        self.context.private_marks |= self.permissions.private_marks()
         report = TurnReport()
         if self.front is not None and self.front.handle(
             self, conversation, user_text, emit, cancel, report
@@ -681,6 +684,7 @@ class Agent:
             self.context.add_untrusted(source)
         if rule is not None and rule.private_result:
             self.context.add_private(rule.private_result, text)
+            self.permissions.keep_private_marks(self.context.private_marks)
         return not untrusted
 
     def _record_problem(self, tool: str | None, message: str, raw: str) -> None:

@@ -54,6 +54,7 @@ _SLOWEST_RENDER_MS = 1000
 class _Card:
     line: str
     sources: list[tuple[str, str]] = field(default_factory=list)  # (path, page or heading)
+    reason: str = ""  # why it failed or was refused, in the tool's or the gate's words
 
 
 @dataclass
@@ -166,10 +167,14 @@ class ChatView(QTextBrowser):
         reply.waiting_since = None
         self._schedule_render()
 
-    def end_reply(self, note: str | None = None) -> None:
+    def end_reply(self, note: str | None = None, if_silent: str | None = None) -> None:
+        """Close the streaming reply with its note; `if_silent` is the note when the reply
+        has neither words nor a note of its own."""
         reply = self._reply
         if reply is None:
             return
+        if not note and not reply.text():
+            note = if_silent
         self._reply = None
         self._working_timer.stop()
         self._render_timer.stop()
@@ -201,7 +206,7 @@ class ChatView(QTextBrowser):
         if self._reply is None:
             self.begin_reply()
         reply = self._current_reply()
-        reply.parts.append(_Card(line, _cited_sources(record)))
+        reply.parts.append(_Card(line, _cited_sources(record), _card_reason(record)))
         reply.waiting_since = self.clock()  # the model reads the result next
         self._render_reply()
 
@@ -315,6 +320,9 @@ class ChatView(QTextBrowser):
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
             if isinstance(part, _Card):
                 cursor.insertText(part.line, self._format(colours.note))
+                if part.reason:
+                    cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+                    cursor.insertText(part.reason, self._format(colours.note, italic=True))
                 self._write_sources(cursor, part)
             else:
                 self._write_thinking(cursor, reply, index, part)
@@ -323,6 +331,8 @@ class ChatView(QTextBrowser):
     def _write_sources(self, cursor: QTextCursor, card: _Card) -> None:
         """The documents a search cited, each a link that opens the file."""
         for number, (path, where) in enumerate(card.sources):
+            if number == 0:  # a line of its own, not glued to the card's "· done"
+                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
             cursor.insertText(
                 "Sources: " if number == 0 else " · ", self._format(self._colours.note)
             )
@@ -509,6 +519,25 @@ class ChatView(QTextBrowser):
             if isinstance(entry, _Reply):
                 entry.drawn.clear()  # drawn in the old colours
             self._draw(entry)
+
+
+_REASON_LIMIT = 400
+
+
+def _card_reason(record: Any) -> str:
+    """Why a call failed, or why Hearth refused it, for the line under its card (a refusal
+    the user gave needs no reason: the card says "you denied")."""
+    if record.status not in ("error", "refused") or record.answer == "denied":
+        return ""
+    text = str(getattr(record, "result", "") or "").strip()
+    for prefix in ("Refused: ", "Not done: ", "Error: "):
+        text = text.removeprefix(prefix)
+    if not text:
+        return ""
+    text = " ".join(text.split())
+    if len(text) > _REASON_LIMIT:
+        text = text[:_REASON_LIMIT].rstrip() + "…"
+    return f"Why: {text}"
 
 
 def _cited_sources(record: Any) -> list[tuple[str, str]]:

@@ -51,6 +51,11 @@ _STOP_NOTES = {
     "repetition": "(reply cut: the model started repeating itself)",
 }
 
+# A turn that ended with no words at all (the model wrote nothing after its calls): the
+# reply still says so, never a bare "Hearth:".
+NO_ANSWER = (
+    "(no answer: the model wrote nothing. Press Ctrl+R to try again, or ask in other words.)"
+)
 
 # What an empty conversation shows: what Hearth is for, in examples (audit: an empty chat
 # gave no hint of what to ask).
@@ -573,9 +578,9 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_turn_finished(self, report: TurnReport) -> None:
         stats = report.stats
-        self.chat_view.end_reply(
-            _STOP_NOTES.get(report.stop_reason) or _STOP_NOTES.get(stats.stop_reason)
-        )
+        # The turn's own reason: a model limit hit while Hearth wrote the answer itself (the
+        # step limit, calls it could not read) is not what the user sees cut.
+        self.chat_view.end_reply(_STOP_NOTES.get(report.stop_reason), if_silent=NO_ANSWER)
         self.busy = False
         self._update_buttons()
         self._set_status(

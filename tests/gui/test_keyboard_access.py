@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtCore import QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
     QDialog,
+    QDialogButtonBox,
     QLabel,
     QLineEdit,
     QMenu,
@@ -85,6 +87,49 @@ def test_shortcuts_new_conversation_search_and_back_to_the_message_box(
     qtbot.waitUntil(lambda: window.conversation is not first, timeout=WAIT)
     assert window.conversation.messages == []
     assert focused() is window.input
+
+
+def test_a_conversation_switch_never_waits_for_the_model_thread(qtbot, tmp_path: Path) -> None:
+    """Ctrl+N while the model's thread is busy (a warm-up, a load): the new conversation opens
+    at once, and what the user types goes into the message box, never into the search box
+    (issue #38 item 3, audit screenshot 22)."""
+    window = open_window(qtbot, tmp_path, ["Hello there."])
+    window.input.setPlainText("hi")
+    window.send()
+    qtbot.waitUntil(lambda: not window.busy and not window.conversations.sidebar.busy, timeout=WAIT)
+    first = window.conversation
+    started, release = threading.Event(), threading.Event()
+
+    def warm_up() -> None:  # as the worker's warm-up holds its thread after a load
+        started.set()
+        release.wait(30)
+
+    QTimer.singleShot(0, window.worker, warm_up)
+    qtbot.waitUntil(started.is_set, timeout=WAIT)
+    try:
+        window.input.setFocus()
+        qtbot.waitUntil(lambda: focused() is window.input)
+        qtbot.keyClick(window.input, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClicks(focused(), "Tell me a story")
+        qtbot.waitUntil(lambda: window.conversation is not first, timeout=3_000)
+        assert window.conversation.messages == []
+        assert focused() is window.input
+        assert window.input.toPlainText() == "Tell me a story"
+        assert window.conversations.sidebar.search_box.text() == ""
+        assert window.chat_view.plain_text() == ""
+    finally:
+        release.set()
+
+
+def test_privacy_opens_with_the_focus_on_close(qtbot, tmp_path: Path) -> None:
+    """Space on the focused button must never start "Delete all" (audit finding 9)."""
+    window = open_window(qtbot, tmp_path, [])
+    privacy = window.data_panels.open_privacy()
+    qtbot.waitUntil(privacy.isVisible)
+    close = privacy.buttons.button(QDialogButtonBox.StandardButton.Close)
+    qtbot.waitUntil(lambda: privacy.focusWidget() is not None)
+    assert privacy.focusWidget() is close
+    privacy.reject()
 
 
 def test_escape_stops_only_while_a_reply_runs(qtbot, tmp_path: Path) -> None:

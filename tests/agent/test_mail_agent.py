@@ -122,7 +122,7 @@ def test_the_user_sees_the_exact_email_and_it_arrives(servers: tuple[Dovecot, Sm
     report = agent.run_turn(Conversation(), f"Ask {BOB} to lunch on Friday")
     assert report.calls[0].status == "ok", report.calls[0].result
     preview = shown[0].preview
-    assert preview.startswith(f"To: {BOB}\nSubject: Lunch\n\n")
+    assert preview.startswith(f"From: {ALICE}\nTo: {BOB}\nSubject: Lunch\n\n")  # who sends
     assert preview.endswith(body)
     assert not shown[0].untyped_values  # the user typed bob's address
     assert _inbox_subjects(servers, BOB).count("Lunch") == 1

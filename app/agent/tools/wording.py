@@ -357,16 +357,60 @@ def field_label(tool: str, argument: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+def value_in_words(value: Any) -> str:
+    """An argument's value as a person reads it: yes/no, a list as "a, b", never `True`."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(value_in_words(item) for item in value)
+    if value is None:
+        return "(none)"
+    return str(value)
+
+
+def arguments_in_words(tool: str, arguments: Mapping[str, Any]) -> str:
+    """Each argument on a line under its label ("File: notes.txt", "Replace if it exists:
+    yes"): the preview of a call whose own preview cannot be made."""
+    return "\n".join(
+        f"{field_label(tool, key)}: {value_in_words(value)}" for key, value in arguments.items()
+    )
+
+
 _FOUND_IN = re.compile(r"( detected in )([A-Za-z_]\w*)")
+# The gate's finding "<kind> detected in <argument>…: <excerpt>" (`policy._findings_ask`).
+_FINDING = re.compile(r"^([a-z_ ]+) detected in ([^:]*): (.*)$", re.DOTALL)
+_FINDING_WORDS = {
+    "payment card": "a payment card number",
+    "iban": "a bank account number (IBAN)",
+    "money": "an amount of money",
+    "health": "something about health",
+    "government id": "an identity number",
+    "secret": "what looks like a password or a key",
+    "private data": "something from your private mail, calendar or files",
+}
+_UNTRUSTED = re.compile(r"^untrusted content is in the conversation \((.*)\)$", re.DOTALL)
 
 
 def reason_in_words(reason: str, tool: str) -> str:
-    """A gate reason without the tool's code name: "write_file deletes or overwrites
-    something" reads "This action deletes or overwrites something", and a finding names the
-    field ("detected in the field “Message”"), not the argument."""
+    """A gate reason as a sentence for the user, without the tool's code name: "write_file
+    deletes or overwrites something" reads "This action deletes or overwrites something", a
+    finding names the field and what it holds ("The field “New text” holds what looks like a
+    password or a key: …"), and taint says what it means."""
     if reason.startswith(f"{tool} "):
         reason = "This action " + reason[len(tool) + 1 :]
     reason = offer_in_words(reason, tool)
+    found = _FINDING.match(reason)
+    if found is not None:
+        what = _FINDING_WORDS.get(found[1], found[1])
+        argument = re.match(r"[A-Za-z_]\w*", found[2])
+        where = f"the field “{field_label(tool, argument[0])}”" if argument else "this action"
+        return f"{where[:1].upper()}{where[1:]} holds {what}: {found[3]}"
+    untrusted = _UNTRUSTED.match(reason)
+    if untrusted is not None:
+        return (
+            f"Hearth read {untrusted[1]} in this conversation, written by someone else; "
+            "it may have asked for this, not you"
+        )
     return _FOUND_IN.sub(lambda m: f"{m[1]}the field “{field_label(tool, m[2])}”", reason, 1)
 
 

@@ -23,6 +23,9 @@ from PySide6.QtGui import (
     QGuiApplication,
     QImage,
     QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QPalette,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -87,6 +90,7 @@ class _Reply(_Entry):
     note: str | None = None
     finished: bool = False
     waiting_since: float | None = None  # nothing has come from the model since then
+    asking: bool = False  # a confirmation waits for the user: not the model's time
     # (part, piece) -> (its Markdown, drawn): a redraw renders only the pieces that changed.
     drawn: dict[tuple[int, int], tuple[str, QTextDocumentFragment]] = field(default_factory=dict)
     # Where the last piece of the last part was drawn, from the frame's start: a streaming
@@ -107,6 +111,7 @@ class ChatView(QTextBrowser):
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.setAccessibleName("Conversation")
+        self._hint = ""  # what an empty conversation shows (setPlaceholderText)
         self._entries: list[_Entry] = []
         self._reply: _Reply | None = None  # the one streaming now
         self._copies: dict[str, str] = {}
@@ -131,6 +136,29 @@ class ChatView(QTextBrowser):
         self.copy_last_action.triggered.connect(self.copy_last_reply)
         self.addAction(self.copy_last_action)
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._scheme_changed)
+
+    def setPlaceholderText(self, text: str) -> None:
+        """The empty chat's hint, drawn wrapped by `paintEvent` (Qt draws a placeholder on
+        one line and clips it); a screen reader reads it as the view's description."""
+        self._hint = text
+        self.setAccessibleDescription(text)
+        self.viewport().update()
+
+    def placeholderText(self) -> str:
+        return self._hint
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._hint or not self.document().isEmpty():
+            return
+        painter = QPainter(self.viewport())
+        colour = self.palette().color(QPalette.ColorRole.PlaceholderText)
+        painter.setPen(colour)
+        margin = int(self.document().documentMargin())
+        area = self.viewport().rect().adjusted(margin, margin, -margin, -margin)
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
+        painter.drawText(area, int(flags), self._hint)
+        painter.end()
 
     # Returning a placeholder (not None) is what stops QTextDocument loading the URL itself.
     def loadResource(self, kind: int, url: QUrl | str) -> Any:
@@ -186,6 +214,17 @@ class ChatView(QTextBrowser):
         said = plain_text(reply.text())
         if not self._quiet and (said or note):  # a failed turn's empty reply: its error speaks
             announce(self, " ".join(filter(None, ["Hearth replied:", said, note])))
+
+    def waiting_for_user(self, asking: bool) -> None:
+        """A confirmation opened (True) or was answered: the working counter stops while
+        the user thinks, and starts again from zero when the model has the answer."""
+        reply = self._reply
+        if reply is None:
+            return
+        reply.asking = asking
+        reply.waiting_since = self.clock()
+        self._render_timer.stop()
+        self._render_reply()
 
     def add_notice(self, text: str, kind: str = "error") -> None:
         """An error or a note, in a block of its own; an error can be dismissed."""
@@ -353,7 +392,9 @@ class ChatView(QTextBrowser):
         """The line under a reply: working, a note such as "(stopped)", and Copy reply."""
         colours = self._colours
         ending: list[tuple[str, QTextCharFormat]] = []
-        if reply.waiting_since is not None and not reply.finished:
+        if reply.asking and not reply.finished:
+            ending.append(("Waiting for your answer…", self._format(colours.note, italic=True)))
+        elif reply.waiting_since is not None and not reply.finished:
             seconds = int(self.clock() - reply.waiting_since)
             working = "Working…" + (f" {seconds} s" if seconds >= 1 else "")
             ending.append((working, self._format(colours.note, italic=True)))

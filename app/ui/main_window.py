@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from app.agent.services.model_choice import ModelChoice
 from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import ConfirmationRequest
 from app.agent.turn.loop import CallRecord, TurnReport
+from app.llm.backend import GenerationStats
 from app.llm.machine_check import WORDS_PER_TOKEN
 from app.llm.runtime import RuntimeSettings
 from app.ui.accounts_dialog import AccountsDialog, AccountsService
@@ -66,6 +68,19 @@ EMPTY_CHAT = (
     "bank”, “What does my notes file say about the garden?”. It asks you before it sends, "
     "changes or deletes anything."
 )
+
+
+def speed_in_words(stats: GenerationStats, first_words_after: float | None) -> list[str]:
+    """How fast the last reply came, for the status line: the wait for its first words and
+    the writing speed in words, with one decimal so a slow machine never reads "0 words a
+    second" (audit). Nothing for what was not measured."""
+    said: list[str] = []
+    if first_words_after is not None:
+        said.append(f"first words after {first_words_after:.1f} s")
+    words = stats.tokens_per_second * WORDS_PER_TOKEN
+    if words > 0:
+        said.append(f"{words:.1f} words a second")
+    return said
 
 
 class MessageInput(QPlainTextEdit):
@@ -126,6 +141,8 @@ class MainWindow(QMainWindow):
         self._restored = False
         self._first_load: Callable[[], None] | None = None  # waits for that
         self._send_when_open = False  # Enter was pressed while a conversation opened
+        self._sent_at = 0.0  # when the last message went out (monotonic)
+        self._first_text_at: float | None = None  # when its first words came
         self.data_dir = data_dir
 
         self.chat_view = ChatView()
@@ -419,6 +436,7 @@ class MainWindow(QMainWindow):
         self._update_buttons()
         self._set_status(f"{self.model_name} · writing…")
         self.worker.cancel.clear()  # a new request: an earlier Stop is spent
+        self._sent_at, self._first_text_at = time.monotonic(), None
         self.request_turn.emit(self.conversation, text)
 
     @Slot()
@@ -584,6 +602,8 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_text(self, text: str) -> None:
+        if self._first_text_at is None:
+            self._first_text_at = time.monotonic()
         self.chat_view.append_reply_text(text)
 
     @Slot(list)
@@ -605,6 +625,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_confirmation_needed(self, request: ConfirmationRequest) -> None:
         self._set_status(f"{self.model_name} · waiting for your answer")
+        self.chat_view.waiting_for_user(True)
         dialog = ConfirmDialog(request, self)
         self.last_dialog = dialog
         dialog.finished.connect(lambda _code: self._answered(dialog))
@@ -612,6 +633,7 @@ class MainWindow(QMainWindow):
 
     def _answered(self, dialog: ConfirmDialog) -> None:
         self.worker.answer(dialog.result_answer)
+        self.chat_view.waiting_for_user(False)
         if self.busy:
             self._set_status(f"{self.model_name} · writing…")
 
@@ -623,11 +645,8 @@ class MainWindow(QMainWindow):
         self.chat_view.end_reply(_STOP_NOTES.get(report.stop_reason), if_silent=NO_ANSWER)
         self.busy = False
         self._update_buttons()
-        self._set_status(
-            # In the words the machine check uses, not tokens (audit: jargon in the status).
-            f"{self.model_name} · about {stats.tokens_per_second * WORDS_PER_TOKEN:.0f} "
-            "words a second"
-        )
+        first = None if self._first_text_at is None else self._first_text_at - self._sent_at
+        self._set_status(" · ".join([self.model_name, *speed_in_words(stats, first)]))
 
     @Slot(str)
     def _on_turn_failed(self, message: str) -> None:

@@ -92,6 +92,7 @@ def test_a_failed_card_shows_its_reason_live_and_reopened(qtbot, tmp_path, folde
     # Reopened from the store (another conversation, then back): the same reason.
     shown = window.chat_view.plain_text()
     conversations = window.conversations
+    qtbot.waitUntil(lambda: conversations.current_id is not None, timeout=WAIT)  # saved
     first = conversations.current_id
     assert first is not None
     qtbot.keyClick(window.input, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)

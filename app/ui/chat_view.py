@@ -35,7 +35,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from app.agent.tools.wording import describe_call
+from app.agent.tools.wording import arguments_in_words, describe_call, result_in_words
 from app.ui.announce import announce
 from app.ui.chat_colours import ChatColours, chat_colours
 from app.ui.markdown_render import (
@@ -58,6 +58,9 @@ class _Card:
     line: str
     sources: list[tuple[str, str]] = field(default_factory=list)  # (path, page or heading)
     reason: str = ""  # why it failed or was refused, in the tool's or the gate's words
+    asked: str = ""  # what was asked, in the confirmation dialog's words (opened card)
+    came_back: str = ""  # what the tool brought back, in words (opened card)
+    open: bool = False
 
 
 @dataclass
@@ -245,7 +248,15 @@ class ChatView(QTextBrowser):
         if self._reply is None:
             self.begin_reply()
         reply = self._current_reply()
-        reply.parts.append(_Card(line, _cited_sources(record), _card_reason(record)))
+        reply.parts.append(
+            _Card(
+                line,
+                _cited_sources(record),
+                _card_reason(record),
+                asked=arguments_in_words(record.name, record.arguments),
+                came_back=_came_back(record),
+            )
+        )
         reply.waiting_since = self.clock()  # the model reads the result next
         self._render_reply()
 
@@ -359,13 +370,32 @@ class ChatView(QTextBrowser):
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
             if isinstance(part, _Card):
                 cursor.insertText(part.line, self._format(colours.note))
+                if part.asked or part.came_back:  # opens like the thinking fold
+                    cursor.insertText("   ", self._format(colours.text))
+                    label = "Hide details" if part.open else "Details"
+                    href = f"{_OWN_SCHEME}:card/{reply.key}/{index}"
+                    cursor.insertText(label, self._link_format(href))
                 if part.reason:
                     cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
                     cursor.insertText(part.reason, self._format(colours.note, italic=True))
+                if part.open:
+                    self._write_card_details(cursor, part)
                 self._write_sources(cursor, part)
             else:
                 self._write_thinking(cursor, reply, index, part)
         self._write_ending(cursor, reply)
+
+    def _write_card_details(self, cursor: QTextCursor, card: _Card) -> None:
+        """An opened card: what was asked, in the dialog's words, and what came back."""
+        colours = self._colours
+        for heading, text in (("Asked:", card.asked), ("Result:", card.came_back)):
+            if not text:
+                continue
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+            cursor.insertText(heading, self._format(colours.note, bold=True))
+            for line in text.splitlines():
+                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+                cursor.insertText(f"    {line}", self._format(colours.note))
 
     def _write_sources(self, cursor: QTextCursor, card: _Card) -> None:
         """The documents a search cited, each a link that opens the file."""
@@ -516,6 +546,8 @@ class ChatView(QTextBrowser):
             self._dismiss(target)
         elif action == "fold":
             self._toggle_thinking(target)
+        elif action == "card":
+            self._toggle_card(target)
         elif action == "source" and target in self._sources:
             self.source_requested.emit(self._sources[target])
 
@@ -527,6 +559,17 @@ class ChatView(QTextBrowser):
                 cursor.setPosition(entry.frame.lastPosition() + 1, QTextCursor.MoveMode.KeepAnchor)
                 cursor.removeSelectedText()
                 self._entries.remove(entry)
+                return
+
+    def _toggle_card(self, target: str) -> None:
+        reply_key, _, index = target.partition("/")
+        for entry in self._entries:
+            if isinstance(entry, _Reply) and str(entry.key) == reply_key and index.isdigit():
+                part = entry.parts[int(index)] if int(index) < len(entry.parts) else None
+                if isinstance(part, _Card):
+                    part.open = not part.open
+                    announce(self, "Details shown" if part.open else "Details hidden")
+                    self._draw(entry)
                 return
 
     def _toggle_thinking(self, target: str) -> None:
@@ -579,6 +622,13 @@ def _card_reason(record: Any) -> str:
     if len(text) > _REASON_LIMIT:
         text = text[:_REASON_LIMIT].rstrip() + "…"
     return f"Why: {text}"
+
+
+def _came_back(record: Any) -> str:
+    """A card's result in words; nothing for a call that did not run (its reason says why)."""
+    if record.status != "ok":
+        return ""
+    return result_in_words(record.name, getattr(record, "result", None))
 
 
 def _cited_sources(record: Any) -> list[tuple[str, str]]:

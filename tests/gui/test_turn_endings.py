@@ -7,15 +7,17 @@ folder; offscreen."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QUrl
 
 from app.ui.main_window import NO_ANSWER, MainWindow
 from tests.scripting import call
 
 WAIT = 60_000
+SCREENSHOTS = Path(os.environ.get("HEARTH_SCREENSHOTS", "test-artifacts"))
 
 
 @pytest.fixture
@@ -87,7 +89,7 @@ def test_a_failed_card_shows_its_reason_live_and_reopened(qtbot, tmp_path, folde
     reply = ask(qtbot, window, "read missing.txt")
     card, _, rest = reply.partition("· failed")
     assert card, reply
-    why = rest.strip().splitlines()[0]
+    why = rest.splitlines()[1]  # the line under the card
     assert why.startswith("Why: ") and "missing.txt" in why, reply
     # Reopened from the store (another conversation, then back): the same reason.
     shown = window.chat_view.plain_text()
@@ -100,3 +102,51 @@ def test_a_failed_card_shows_its_reason_live_and_reopened(qtbot, tmp_path, folde
     conversations._request_open(first)
     qtbot.waitUntil(lambda: "missing.txt" in window.chat_view.plain_text(), timeout=WAIT)
     assert why in window.chat_view.plain_text(), (shown, window.chat_view.plain_text())
+
+
+def test_a_card_opens_to_show_what_was_asked_and_what_came_back(qtbot, tmp_path, folder) -> None:
+    """Issue #38 item 4: a card opens (Details) to the call's arguments in the confirmation
+    dialog's words and the result, and closes again; reopened conversations too."""
+    turns = [call("read_file", path="notes.txt"), "The notes say October."]
+    window = open_window(qtbot, tmp_path, folder, turns)
+    ask(qtbot, window, "what do my notes say?")
+    view = window.chat_view
+    assert "Details" in view.plain_text() and "plant the tulips" not in view.plain_text()
+    card = next(key for key in _links(view) if key.startswith("hearth:card/"))
+    view.anchorClicked.emit(QUrl(card))  # what a click (or Enter on the link) sends
+    shown = view.plain_text()
+    assert "Asked:\n    File: notes.txt" in shown, shown
+    assert "Result:" in shown and "Garden: plant the tulips in October." in shown, shown
+    assert "Hide details" in shown
+    if SCREENSHOTS.is_dir():
+        view.grab().save(str(SCREENSHOTS / "card-opened.png"))
+    view.anchorClicked.emit(QUrl(card))
+    assert "plant the tulips" not in view.plain_text()
+    # Reopened from the store: the same details.
+    conversations = window.conversations
+    qtbot.waitUntil(lambda: conversations.current_id is not None, timeout=WAIT)
+    first = conversations.current_id
+    qtbot.keyClick(window.input, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: view.plain_text() == "", timeout=WAIT)
+    conversations._request_open(first)
+    qtbot.waitUntil(lambda: "Details" in view.plain_text(), timeout=WAIT)
+    card = next(key for key in _links(view) if key.startswith("hearth:card/"))
+    view.anchorClicked.emit(QUrl(card))
+    assert "File: notes.txt" in view.plain_text()
+    assert "plant the tulips in October." in view.plain_text()
+
+
+def _links(view) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every link the view shows, in order."""
+    found: list[str] = []
+    block = view.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            href = fragment.charFormat().anchorHref()
+            if href and href not in found:
+                found.append(href)
+            it += 1
+        block = block.next()
+    return found

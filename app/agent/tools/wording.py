@@ -10,6 +10,8 @@ gets a generic title naming it; `tests/agent/test_wording.py` notices a built-in
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -374,6 +376,42 @@ def arguments_in_words(tool: str, arguments: Mapping[str, Any]) -> str:
     return "\n".join(
         f"{field_label(tool, key)}: {value_in_words(value)}" for key, value in arguments.items()
     )
+
+
+RESULT_LIMIT = 2000  # characters of a result shown under an opened card
+
+
+def result_in_words(tool: str, result: Any, limit: int = RESULT_LIMIT) -> str:
+    """What a tool brought back, for a person: a text as it is, a record as labelled lines,
+    a list one item a line. A reopened card's result is the text the model read (JSON for
+    records), so JSON is read back first."""
+    if isinstance(result, str) and result[:1] in ("{", "["):
+        with contextlib.suppress(ValueError):  # a text that only looks like JSON
+            result = json.loads(result)
+    if isinstance(result, dict):
+        text = "\n".join(
+            f"{_key_in_words(str(key))}: {_nested_in_words(value).strip()}"
+            for key, value in result.items()
+        )
+    elif isinstance(result, list):
+        text = "\n".join(f"• {_nested_in_words(item)}" for item in result) or "(nothing found)"
+    else:
+        text = "" if result is None else str(result)
+    return text if len(text) <= limit else text[:limit].rstrip() + "…"
+
+
+def _key_in_words(key: str) -> str:
+    """A result's field name as words ("bytes_written" reads "Bytes written")."""
+    words = shown(key.replace("_", " "), 40)
+    return words[:1].upper() + words[1:]
+
+
+def _nested_in_words(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{key}: {_nested_in_words(item)}" for key, item in value.items())
+    if isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value):
+        return "; ".join(_nested_in_words(item) for item in value)
+    return value_in_words(value)
 
 
 _FOUND_IN = re.compile(r"( detected in )([A-Za-z_]\w*)")

@@ -35,7 +35,12 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from app.agent.tools.wording import arguments_in_words, describe_call, result_in_words
+from app.agent.tools.wording import (
+    arguments_in_words,
+    describe_call,
+    outcome_in_words,
+    result_in_words,
+)
 from app.ui.announce import announce
 from app.ui.chat_colours import ChatColours, chat_colours
 from app.ui.markdown_render import (
@@ -237,13 +242,10 @@ class ChatView(QTextBrowser):
 
     def add_tool_card(self, record: Any) -> None:
         """A card for one tool call: what ran, the gate's decision, the outcome."""
-        outcome = {"ok": "done", "error": "failed", "refused": "not done"}.get(record.status, "")
-        decision = {"allow": "allowed", "confirm": "asked you", "deny": "refused by Hearth"}
-        answer = f", you {record.answer}" if record.answer else ""
         # In the same words as the confirmation dialog: "Read the file notes.txt".
         line = (
             f"{describe_call(record.name, record.arguments)} · "
-            f"{decision.get(record.decision, '')}{answer} · {outcome}"
+            f"{outcome_in_words(record.decision, record.answer, record.status)}"
         )
         if self._reply is None:
             self.begin_reply()

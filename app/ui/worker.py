@@ -403,6 +403,8 @@ class ModelWorker(QObject):
                         "answer": record.answer,
                         "status": record.status,
                         "arguments": record.arguments_json,
+                        "reasons": record.reasons_json,
+                        "result": record.result_preview,
                     }
                 )
         self.activity.emit(rows)

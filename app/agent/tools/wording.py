@@ -378,6 +378,16 @@ def arguments_in_words(tool: str, arguments: Mapping[str, Any]) -> str:
     )
 
 
+_OUTCOMES = {"ok": "done", "error": "failed", "refused": "not done"}
+_DECISIONS = {"allow": "allowed", "confirm": "asked you", "deny": "refused by Hearth"}
+
+
+def outcome_in_words(decision: str, answer: str | None, status: str) -> str:
+    """How a call went, as its card says it: "asked you, you approved · done"."""
+    said = f", you {answer}" if answer else ""
+    return f"{_DECISIONS.get(decision, decision)}{said} · {_OUTCOMES.get(status, status)}"
+
+
 RESULT_LIMIT = 2000  # characters of a result shown under an opened card
 
 

@@ -121,6 +121,38 @@ def test_a_conversation_switch_never_waits_for_the_model_thread(qtbot, tmp_path:
         release.set()
 
 
+def test_enter_while_a_conversation_opens_sends_it_there(qtbot, tmp_path: Path) -> None:
+    """A slow open (a large conversation, a busy disk): the message box stays usable, and a
+    message sent meanwhile goes to the conversation being opened once it is open, never to
+    the one being left."""
+    window = open_window(qtbot, tmp_path, ["Hello there.", "A story."])
+    window.input.setPlainText("hi")
+    window.send()
+    qtbot.waitUntil(lambda: not window.busy and not window.conversations.sidebar.busy, timeout=WAIT)
+    first = window.conversation
+    started, release = threading.Event(), threading.Event()
+
+    def slow_disk() -> None:  # holds the conversations' thread, as a slow open would
+        started.set()
+        release.wait(30)
+
+    QTimer.singleShot(0, window.conversations.service, slow_disk)
+    qtbot.waitUntil(started.is_set, timeout=WAIT)
+    try:
+        qtbot.keyClick(window.input, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+        assert window.conversations.opening and window.input.isEnabled()
+        qtbot.keyClicks(window.input, "Tell me a story")
+        qtbot.keyClick(window.input, Qt.Key.Key_Return)
+        assert len(first.messages) == 2  # nothing went to the conversation being left
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: not window.conversations.opening, timeout=WAIT)
+    qtbot.waitUntil(lambda: len(window.conversation.messages) == 2, timeout=WAIT)
+    assert window.conversation is not first
+    assert window.conversation.messages[0].content == "Tell me a story"
+    assert len(first.messages) == 2
+
+
 def test_privacy_opens_with_the_focus_on_close(qtbot, tmp_path: Path) -> None:
     """Space on the focused button must never start "Delete all" (audit finding 9)."""
     window = open_window(qtbot, tmp_path, [])

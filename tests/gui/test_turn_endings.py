@@ -56,6 +56,8 @@ def test_calls_the_agent_could_not_read_end_in_words(qtbot, tmp_path, folder) ->
     assert saved.role == "assistant" and "could not understand" in saved.content
     assert "could not understand" in reply, reply
     assert window.chat_view.plain_text().count("could not understand") == 1
+    if SCREENSHOTS.is_dir():
+        window.grab().save(str(SCREENSHOTS / "reply-unreadable-calls.png"))
 
 
 def test_the_step_limit_ends_in_words(qtbot, tmp_path, folder) -> None:
@@ -91,6 +93,8 @@ def test_a_failed_card_shows_its_reason_live_and_reopened(qtbot, tmp_path, folde
     assert card, reply
     why = rest.splitlines()[1]  # the line under the card
     assert why.startswith("Why: ") and "missing.txt" in why, reply
+    if SCREENSHOTS.is_dir():
+        window.chat_view.grab().save(str(SCREENSHOTS / "card-failed-why.png"))
     # Reopened from the store (another conversation, then back): the same reason.
     shown = window.chat_view.plain_text()
     conversations = window.conversations

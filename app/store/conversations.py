@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
 
 from app.store.database import Database
 from app.store.models import ConversationRecord, MessageRecord
@@ -93,6 +94,27 @@ def clean_title(title: str) -> str:
     return line if len(line) <= TITLE_LIMIT else line[: TITLE_LIMIT - 1] + "…"
 
 
+def _unused_title(session: Session, title: str) -> str:
+    """The title, numbered when another conversation has it already ("Lunch (2)"): the list
+    shows two conversations that began with the same words as two, not one twice."""
+    if not title:
+        return title
+    taken = set(
+        session.scalars(
+            select(ConversationRecord.title).where(
+                (ConversationRecord.title == title)
+                | ConversationRecord.title.startswith(f"{title} (", autoescape=True)
+            )
+        )
+    )
+    number = 1
+    candidate = title
+    while candidate in taken:
+        number += 1
+        candidate = f"{title} ({number})"
+    return candidate
+
+
 def _summary(record: ConversationRecord) -> ConversationSummary:
     return ConversationSummary(record.id, record.title, record.created, record.updated)
 
@@ -114,6 +136,7 @@ class ConversationStore:
             state_json=json.dumps(state or {}, ensure_ascii=False),
         )
         with self.database.session() as session, session.begin():
+            record.title = _unused_title(session, record.title)
             session.add(record)
         return _summary(record)
 

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from app.agent.services.providers import Preset, provider_preset, provider_presets
 from app.store.accounts import AccountSettings, Kind
+from app.ui.contrast_colours import on_window
 from app.ui.data_service import DataService
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,7 @@ class AccountEditor(QDialog):
         self.kind: Kind = existing.kind if existing else kind
         self.existing = existing
         self.token = 0
+        self.testing = False  # a connection test is running
         what = "mail" if self.kind == "mail" else "calendar"
         self.setWindowTitle(f"{'Edit' if existing else 'Add'} {what} account")
 
@@ -319,8 +321,13 @@ class AccountEditor(QDialog):
         if missing:
             self._show_result(False, missing)
             return
+        if self.testing:
+            return  # one test at a time
         self.token = self.owner.next_token()
-        self.test_button.setEnabled(False)
+        # Not disabled while it runs: Qt would move the keyboard focus on, to Save, where a
+        # second Space saved instead of testing again.
+        self.testing = True
+        self.test_button.setText("Testing…")
         self.test_result.setStyleSheet("")
         self.test_result.setText("Testing… (this can take up to 20 seconds)")
         self.owner.request_test.emit(self.token, self.settings(), self.password.text())
@@ -329,11 +336,14 @@ class AccountEditor(QDialog):
     def _on_tested(self, token: int, ok: bool, message: str) -> None:
         if token != self.token:
             return  # an answer for another editor or an older attempt
-        self.test_button.setEnabled(True)
+        self.testing = False
+        self.test_button.setText("Test connection")
         self._show_result(ok, message)
 
     def _show_result(self, ok: bool, message: str) -> None:
-        self.test_result.setStyleSheet("color: #1b7f3b;" if ok else "color: #b3261e;")
+        # Colours that read on this window, light or dark (fixed ones failed 4.5:1 on dark).
+        colour = on_window(self.palette(), "success" if ok else "danger")
+        self.test_result.setStyleSheet(f"color: {colour.name()};")
         self.test_result.setText(("✓ " if ok else "✗ ") + message)
 
     @Slot()

@@ -1,7 +1,11 @@
-"""The activity view: the audit log of tool calls, newest first (read-only)."""
+"""The activity view: the audit log of tool calls, newest first (read-only), in the chat's
+words: what was done as its card says it, how it went, what was asked (as the confirmation
+dialog labels it) and what came back, never raw JSON (audit: "Tool: write_file",
+"Decision: confirm", arguments with \\n escapes, no result)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from PySide6.QtWidgets import (
@@ -16,7 +20,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-COLUMNS = ("When", "Tool", "Decision", "Your answer", "Outcome", "Arguments")
+from app.agent.tools.wording import (
+    arguments_in_words,
+    describe_call,
+    outcome_in_words,
+    reason_in_words,
+    result_in_words,
+)
+
+COLUMNS = ("When", "What", "How it went", "Asked", "Result")
+_WIDTHS = (140, 200, 170, 250)  # the Result column takes the rest
+_RESULT_CHARS = 300  # the log keeps a preview; the table shows its start
 
 
 class ActivityDialog(QDialog):
@@ -24,32 +38,27 @@ class ActivityDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Activity: what Hearth did")
         self.setAccessibleName("Activity")
-        self.resize(900, 420)
+        self.resize(1000, 460)
         layout = QVBoxLayout(self)
-        layout.addWidget(
-            QLabel(
-                "Every tool call, what Hearth's safety check decided, your answer, and the "
-                "outcome. Passwords and codes are hidden."
-            )
+        intro = QLabel(
+            "Every tool call, what Hearth's safety check decided, your answer, and the "
+            "outcome. Passwords and codes are hidden."
         )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
         self.table = QTableWidget(len(rows), len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAccessibleName("Tool calls")
+        self.table.setWordWrap(True)
         for row, record in enumerate(rows):
-            values = (
-                record["at"],
-                record["tool"],
-                record["decision"],
-                record["answer"] or "",
-                record["status"],
-                record["arguments"],
-            )
-            for column, value in enumerate(values):
-                self.table.setItem(row, column, QTableWidgetItem(str(value)))
-        self.table.horizontalHeader().setSectionResizeMode(
-            len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch
-        )
+            for column, value in enumerate(row_in_words(record)):
+                self.table.setItem(row, column, QTableWidgetItem(value))
+        header = self.table.horizontalHeader()
+        for column, width in enumerate(_WIDTHS):
+            self.table.setColumnWidth(column, width)
+        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.table.resizeRowsToContents()
         layout.addWidget(self.table)
         self.empty = QLabel("Nothing yet: Hearth has not used a tool.")
         self.empty.setVisible(not rows)
@@ -58,3 +67,39 @@ class ActivityDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+
+
+def row_in_words(record: dict[str, Any]) -> tuple[str, str, str, str, str]:
+    """One audit row as the table shows it: (when, what, how it went, asked, result)."""
+    tool = str(record.get("tool", ""))
+    arguments = _parsed(record.get("arguments"), {})
+    arguments = arguments if isinstance(arguments, dict) else {}
+    status = str(record.get("status", ""))
+    how = outcome_in_words(str(record.get("decision", "")), record.get("answer"), status)
+    if record.get("decision") == "deny":  # why Hearth refused it
+        reasons = _parsed(record.get("reasons"), [])
+        why = (
+            [reason_in_words(str(r), tool) for r in reasons if r]
+            if isinstance(reasons, list)
+            else []
+        )
+        if why:
+            how += "\n" + "; ".join(why)
+    result = result_in_words(tool, record.get("result") or "", _RESULT_CHARS)
+    return (
+        str(record.get("at", "")),
+        describe_call(tool, arguments),
+        how,
+        arguments_in_words(tool, arguments),
+        result,
+    )
+
+
+def _parsed(value: Any, empty: Any) -> Any:
+    """A JSON column read back; a value that is not JSON stays as it is."""
+    if not isinstance(value, str):
+        return value if value is not None else empty
+    try:
+        return json.loads(value) if value.strip() else empty
+    except ValueError:
+        return value

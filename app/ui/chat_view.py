@@ -23,6 +23,9 @@ from PySide6.QtGui import (
     QGuiApplication,
     QImage,
     QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QPalette,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -32,7 +35,12 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from app.agent.tools.wording import describe_call
+from app.agent.tools.wording import (
+    arguments_in_words,
+    describe_call,
+    outcome_in_words,
+    result_in_words,
+)
 from app.ui.announce import announce
 from app.ui.chat_colours import ChatColours, chat_colours
 from app.ui.markdown_render import (
@@ -54,6 +62,10 @@ _SLOWEST_RENDER_MS = 1000
 class _Card:
     line: str
     sources: list[tuple[str, str]] = field(default_factory=list)  # (path, page or heading)
+    reason: str = ""  # why it failed or was refused, in the tool's or the gate's words
+    asked: str = ""  # what was asked, in the confirmation dialog's words (opened card)
+    came_back: str = ""  # what the tool brought back, in words (opened card)
+    open: bool = False
 
 
 @dataclass
@@ -86,6 +98,7 @@ class _Reply(_Entry):
     note: str | None = None
     finished: bool = False
     waiting_since: float | None = None  # nothing has come from the model since then
+    asking: bool = False  # a confirmation waits for the user: not the model's time
     # (part, piece) -> (its Markdown, drawn): a redraw renders only the pieces that changed.
     drawn: dict[tuple[int, int], tuple[str, QTextDocumentFragment]] = field(default_factory=dict)
     # Where the last piece of the last part was drawn, from the frame's start: a streaming
@@ -106,6 +119,7 @@ class ChatView(QTextBrowser):
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.setAccessibleName("Conversation")
+        self._hint = ""  # what an empty conversation shows (setPlaceholderText)
         self._entries: list[_Entry] = []
         self._reply: _Reply | None = None  # the one streaming now
         self._copies: dict[str, str] = {}
@@ -130,6 +144,29 @@ class ChatView(QTextBrowser):
         self.copy_last_action.triggered.connect(self.copy_last_reply)
         self.addAction(self.copy_last_action)
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._scheme_changed)
+
+    def setPlaceholderText(self, text: str) -> None:
+        """The empty chat's hint, drawn wrapped by `paintEvent` (Qt draws a placeholder on
+        one line and clips it); a screen reader reads it as the view's description."""
+        self._hint = text
+        self.setAccessibleDescription(text)
+        self.viewport().update()
+
+    def placeholderText(self) -> str:
+        return self._hint
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._hint or not self.document().isEmpty():
+            return
+        painter = QPainter(self.viewport())
+        colour = self.palette().color(QPalette.ColorRole.PlaceholderText)
+        painter.setPen(colour)
+        margin = int(self.document().documentMargin())
+        area = self.viewport().rect().adjusted(margin, margin, -margin, -margin)
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
+        painter.drawText(area, int(flags), self._hint)
+        painter.end()
 
     # Returning a placeholder (not None) is what stops QTextDocument loading the URL itself.
     def loadResource(self, kind: int, url: QUrl | str) -> Any:
@@ -166,10 +203,14 @@ class ChatView(QTextBrowser):
         reply.waiting_since = None
         self._schedule_render()
 
-    def end_reply(self, note: str | None = None) -> None:
+    def end_reply(self, note: str | None = None, if_silent: str | None = None) -> None:
+        """Close the streaming reply with its note; `if_silent` is the note when the reply
+        has neither words nor a note of its own."""
         reply = self._reply
         if reply is None:
             return
+        if not note and not reply.text():
+            note = if_silent
         self._reply = None
         self._working_timer.stop()
         self._render_timer.stop()
@@ -182,6 +223,17 @@ class ChatView(QTextBrowser):
         if not self._quiet and (said or note):  # a failed turn's empty reply: its error speaks
             announce(self, " ".join(filter(None, ["Hearth replied:", said, note])))
 
+    def waiting_for_user(self, asking: bool) -> None:
+        """A confirmation opened (True) or was answered: the working counter stops while
+        the user thinks, and starts again from zero when the model has the answer."""
+        reply = self._reply
+        if reply is None:
+            return
+        reply.asking = asking
+        reply.waiting_since = self.clock()
+        self._render_timer.stop()
+        self._render_reply()
+
     def add_notice(self, text: str, kind: str = "error") -> None:
         """An error or a note, in a block of its own; an error can be dismissed."""
         self._add(_Notice(self._next_key(), kind=kind, text=text))
@@ -190,18 +242,23 @@ class ChatView(QTextBrowser):
 
     def add_tool_card(self, record: Any) -> None:
         """A card for one tool call: what ran, the gate's decision, the outcome."""
-        outcome = {"ok": "done", "error": "failed", "refused": "not done"}.get(record.status, "")
-        decision = {"allow": "allowed", "confirm": "asked you", "deny": "refused by Hearth"}
-        answer = f", you {record.answer}" if record.answer else ""
         # In the same words as the confirmation dialog: "Read the file notes.txt".
         line = (
             f"{describe_call(record.name, record.arguments)} · "
-            f"{decision.get(record.decision, '')}{answer} · {outcome}"
+            f"{outcome_in_words(record.decision, record.answer, record.status)}"
         )
         if self._reply is None:
             self.begin_reply()
         reply = self._current_reply()
-        reply.parts.append(_Card(line, _cited_sources(record)))
+        reply.parts.append(
+            _Card(
+                line,
+                _cited_sources(record),
+                _card_reason(record),
+                asked=arguments_in_words(record.name, record.arguments),
+                came_back=_came_back(record),
+            )
+        )
         reply.waiting_since = self.clock()  # the model reads the result next
         self._render_reply()
 
@@ -315,14 +372,38 @@ class ChatView(QTextBrowser):
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
             if isinstance(part, _Card):
                 cursor.insertText(part.line, self._format(colours.note))
+                if part.asked or part.came_back:  # opens like the thinking fold
+                    cursor.insertText("   ", self._format(colours.text))
+                    label = "Hide details" if part.open else "Details"
+                    href = f"{_OWN_SCHEME}:card/{reply.key}/{index}"
+                    cursor.insertText(label, self._link_format(href))
+                if part.reason:
+                    cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+                    cursor.insertText(part.reason, self._format(colours.note, italic=True))
+                if part.open:
+                    self._write_card_details(cursor, part)
                 self._write_sources(cursor, part)
             else:
                 self._write_thinking(cursor, reply, index, part)
         self._write_ending(cursor, reply)
 
+    def _write_card_details(self, cursor: QTextCursor, card: _Card) -> None:
+        """An opened card: what was asked, in the dialog's words, and what came back."""
+        colours = self._colours
+        for heading, text in (("Asked:", card.asked), ("Result:", card.came_back)):
+            if not text:
+                continue
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+            cursor.insertText(heading, self._format(colours.note, bold=True))
+            for line in text.splitlines():
+                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+                cursor.insertText(f"    {line}", self._format(colours.note))
+
     def _write_sources(self, cursor: QTextCursor, card: _Card) -> None:
         """The documents a search cited, each a link that opens the file."""
         for number, (path, where) in enumerate(card.sources):
+            if number == 0:  # a line of its own, not glued to the card's "· done"
+                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
             cursor.insertText(
                 "Sources: " if number == 0 else " · ", self._format(self._colours.note)
             )
@@ -343,7 +424,9 @@ class ChatView(QTextBrowser):
         """The line under a reply: working, a note such as "(stopped)", and Copy reply."""
         colours = self._colours
         ending: list[tuple[str, QTextCharFormat]] = []
-        if reply.waiting_since is not None and not reply.finished:
+        if reply.asking and not reply.finished:
+            ending.append(("Waiting for your answer…", self._format(colours.note, italic=True)))
+        elif reply.waiting_since is not None and not reply.finished:
             seconds = int(self.clock() - reply.waiting_since)
             working = "Working…" + (f" {seconds} s" if seconds >= 1 else "")
             ending.append((working, self._format(colours.note, italic=True)))
@@ -465,6 +548,8 @@ class ChatView(QTextBrowser):
             self._dismiss(target)
         elif action == "fold":
             self._toggle_thinking(target)
+        elif action == "card":
+            self._toggle_card(target)
         elif action == "source" and target in self._sources:
             self.source_requested.emit(self._sources[target])
 
@@ -476,6 +561,17 @@ class ChatView(QTextBrowser):
                 cursor.setPosition(entry.frame.lastPosition() + 1, QTextCursor.MoveMode.KeepAnchor)
                 cursor.removeSelectedText()
                 self._entries.remove(entry)
+                return
+
+    def _toggle_card(self, target: str) -> None:
+        reply_key, _, index = target.partition("/")
+        for entry in self._entries:
+            if isinstance(entry, _Reply) and str(entry.key) == reply_key and index.isdigit():
+                part = entry.parts[int(index)] if int(index) < len(entry.parts) else None
+                if isinstance(part, _Card):
+                    part.open = not part.open
+                    announce(self, "Details shown" if part.open else "Details hidden")
+                    self._draw(entry)
                 return
 
     def _toggle_thinking(self, target: str) -> None:
@@ -509,6 +605,32 @@ class ChatView(QTextBrowser):
             if isinstance(entry, _Reply):
                 entry.drawn.clear()  # drawn in the old colours
             self._draw(entry)
+
+
+_REASON_LIMIT = 400
+
+
+def _card_reason(record: Any) -> str:
+    """Why a call failed, or why Hearth refused it, for the line under its card (a refusal
+    the user gave needs no reason: the card says "you denied")."""
+    if record.status not in ("error", "refused") or record.answer == "denied":
+        return ""
+    text = str(getattr(record, "result", "") or "").strip()
+    for prefix in ("Refused: ", "Not done: ", "Error: "):
+        text = text.removeprefix(prefix)
+    if not text:
+        return ""
+    text = " ".join(text.split())
+    if len(text) > _REASON_LIMIT:
+        text = text[:_REASON_LIMIT].rstrip() + "…"
+    return f"Why: {text}"
+
+
+def _came_back(record: Any) -> str:
+    """A card's result in words; nothing for a call that did not run (its reason says why)."""
+    if record.status != "ok":
+        return ""
+    return result_in_words(record.name, getattr(record, "result", None))
 
 
 def _cited_sources(record: Any) -> list[tuple[str, str]]:

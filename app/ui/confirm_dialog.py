@@ -21,7 +21,7 @@ import itertools
 import json
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QObject, QSize, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import (
     QAccessible,
     QFont,
@@ -33,21 +33,30 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QDialog,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
 from app.agent.tools.contact_names import recipient_addresses
 from app.agent.tools.readable_diff import DiffLine, readable_lines
-from app.agent.tools.wording import describe_call, field_label, offer_in_words, reason_in_words
+from app.agent.tools.wording import (
+    arguments_in_words,
+    describe_call,
+    field_label,
+    offer_in_words,
+    reason_in_words,
+)
 from app.agent.turn.confirm import Answer, ConfirmationAnswer, ConfirmationRequest
 from app.ui.announce import announce
 from app.ui.contrast_colours import diff_colours, focus_ring, on_window
@@ -118,6 +127,18 @@ class _PreviewRunner(QObject):
         QThreadPool.globalInstance().start(work)
 
 
+class _WholeScroll(QScrollArea):
+    """A scroll area that asks for room for all of its content (Qt's asks for at most 24
+    lines): the dialog is as tall as what it shows, up to the screen (`fit_screen`)."""
+
+    def sizeHint(self) -> QSize:
+        body = self.widget()
+        if body is None:
+            return super().sizeHint()
+        hint = body.sizeHint()
+        return QSize(hint.width() + self.verticalScrollBar().sizeHint().width(), hint.height())
+
+
 class ConfirmDialog(QDialog):
     def __init__(self, request: ConfirmationRequest, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -127,7 +148,20 @@ class ConfirmDialog(QDialog):
         self.setAccessibleName(self.windowTitle())
         self.setMinimumWidth(560)
         self.setStyleSheet(_STYLE.format(ring=focus_ring(self.palette()).name()))
-        layout = QVBoxLayout(self)
+        # Everything but the buttons scrolls, so the buttons stay on a small or scaled screen
+        # (audit: at 2x on a 768 px screen, Edit… pushed them off it).
+        outer = QVBoxLayout(self)
+        self.body = QWidget()
+        layout = QVBoxLayout(self.body)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self._outer, self._body_layout = outer, layout
+        self.scroller = _WholeScroll()
+        self.scroller.setWidget(self.body)
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        outer.addWidget(self.scroller, 1)
         # An edit's preview: asked for after typing settles, or at once on Enter.
         self._generation = 0
         self._previewed = True  # the preview shown is of the values in the fields
@@ -230,7 +264,7 @@ class ConfirmDialog(QDialog):
             button.setAutoDefault(False)
             row.addWidget(button)
         self.deny_button.setDefault(True)
-        layout.addLayout(row)
+        outer.addLayout(row)
         # A batch of changes is answered as a whole: there is nothing to edit one by one.
         self.edit_button.setVisible(bool(request.editable))
         self.allow_button.clicked.connect(self._allow)
@@ -257,7 +291,28 @@ class ConfirmDialog(QDialog):
     def showEvent(self, event: QShowEvent) -> None:
         """Say that the dialog opened and what it asks (a screen reader would stay silent)."""
         super().showEvent(event)
+        self.fit_screen()
         self._announce(self.announcement, QAccessible.AnnouncementPoliteness.Assertive)
+
+    def fit_screen(self) -> None:
+        """As tall as its content wants, but never taller than the screen's free height, and
+        on it: what does not fit scrolls above the buttons, which stay visible."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None:
+            return
+        free = screen.availableGeometry()
+        self._body_layout.activate()  # a field just shown counts in the size wanted
+        self.scroller.updateGeometry()
+        self._outer.activate()
+        frame = self.frameGeometry().size() - self.geometry().size()  # the title bar
+        height = min(self.sizeHint().height(), free.height() - frame.height())
+        width = min(max(self.width(), self.sizeHint().width()), free.width() - frame.width())
+        self.resize(max(width, self.minimumSizeHint().width()), max(height, 1))
+        place = self.frameGeometry()
+        x = min(max(place.left(), free.left()), free.right() + 1 - place.width())
+        y = min(max(place.top(), free.top()), free.bottom() + 1 - place.height())
+        if (x, y) != (place.left(), place.top()):
+            self.move(x, y)
 
     def _announce(self, text: str, politeness: QAccessible.AnnouncementPoliteness) -> None:
         announce(self, text, assertive=politeness == QAccessible.AnnouncementPoliteness.Assertive)
@@ -287,6 +342,8 @@ class ConfirmDialog(QDialog):
         )
         self.allow_button.setText("&Allow edited" if editing else "&Allow once")
         self.edit_button.setText("Undo &edits" if editing else "&Edit…")
+        if self.isVisible():
+            self.fit_screen()  # the fields need room: grow up to the screen, then scroll
         if editing:
             if self.fields:
                 next(iter(self.fields.values())).setFocus()
@@ -325,9 +382,7 @@ class ConfirmDialog(QDialog):
         edited = self.edited_arguments()
         generation = self._generation
         if self.request.preview_for is None:
-            tool = self.request.tool
-            lines = (f"{field_label(tool, k)}: {_in_words(v)}" for k, v in edited.items())
-            self._preview_ready(generation, "\n".join(lines))
+            self._preview_ready(generation, arguments_in_words(self.request.tool, edited))
             return
         self.preview_note.setText("Working out what your edit would do…")
         self._runner.run(self.request, generation, edited)
@@ -409,15 +464,6 @@ def _with_mnemonic(offer: str) -> str:
     """ "Al&ways allow …": W, since A, E and D belong to the buttons; a "&" in the text stays."""
     text = offer.replace("&", "&&")
     return "Al&" + text[2:] if text.startswith("Always") else text
-
-
-def _in_words(value: Any) -> str:
-    """A value for the fallback preview: a list as "a, b", a yes/no as such."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(str(item) for item in value)
-    return str(value)
 
 
 def _is_word_list(value: Any) -> bool:

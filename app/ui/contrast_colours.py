@@ -58,6 +58,7 @@ _HUES = {
     "removed": ("#b3261e", "#f28b82"),
     "warning": ("#8a4b00", "#fdd663"),
     "danger": ("#b3261e", "#f28b82"),
+    "success": ("#1b5e20", "#81c995"),
 }
 
 

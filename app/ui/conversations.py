@@ -1,9 +1,11 @@
-"""Saved conversations in the window: a service in the model worker's thread (every read and
-write of the database happens there, never on the GUI thread) and a controller on the GUI
-thread that drives the sidebar and redraws a reopened conversation; the window wires both.
+"""Saved conversations in the window: a service in a thread of its own (every read and write
+of the database happens off the GUI thread) and a controller on the GUI thread that drives the
+sidebar and redraws a reopened conversation; the window wires both.
 
-The service shares the worker's thread on purpose: the agent adds messages there, and each is
-saved the moment it is added, in order, with the conversation's taint.
+The service does not share the model's thread, so a switch never waits for a load, a warm-up
+or a reply. The agent still saves each message the moment it adds it, in order, with the
+conversation's taint, in the model's thread (`session_for`, `note_call`); the controller never
+switches while a turn runs, so the open conversation never changes under a turn.
 """
 
 from __future__ import annotations
@@ -42,8 +44,9 @@ class OpenedConversation:
 
 
 class ConversationService(QObject):
-    """Keeps conversations in the database; lives in (and every slot runs in) the worker
-    thread. Without a data folder it keeps them in an in-memory database."""
+    """Keeps conversations in the database; its slots run in its own thread, `session_for`
+    and `note_call` in the model's. Without a data folder it keeps them in an in-memory
+    database."""
 
     listed = Signal(list)  # [ConversationSummary], newest first
     opened = Signal(object)  # OpenedConversation

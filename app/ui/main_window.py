@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QThread, Signal, Slot
@@ -26,6 +28,7 @@ from app.agent.services.model_choice import ModelChoice
 from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import ConfirmationRequest
 from app.agent.turn.loop import CallRecord, TurnReport
+from app.llm.backend import GenerationStats
 from app.llm.machine_check import WORDS_PER_TOKEN
 from app.llm.runtime import RuntimeSettings
 from app.ui.accounts_dialog import AccountsDialog, AccountsService
@@ -51,6 +54,11 @@ _STOP_NOTES = {
     "repetition": "(reply cut: the model started repeating itself)",
 }
 
+# A turn that ended with no words at all (the model wrote nothing after its calls): the
+# reply still says so, never a bare "Hearth:".
+NO_ANSWER = (
+    "(no answer: the model wrote nothing. Press Ctrl+R to try again, or ask in other words.)"
+)
 
 # What an empty conversation shows: what Hearth is for, in examples (audit: an empty chat
 # gave no hint of what to ask).
@@ -60,6 +68,19 @@ EMPTY_CHAT = (
     "bank”, “What does my notes file say about the garden?”. It asks you before it sends, "
     "changes or deletes anything."
 )
+
+
+def speed_in_words(stats: GenerationStats, first_words_after: float | None) -> list[str]:
+    """How fast the last reply came, for the status line: the wait for its first words and
+    the writing speed in words, with one decimal so a slow machine never reads "0 words a
+    second" (audit). Nothing for what was not measured."""
+    said: list[str] = []
+    if first_words_after is not None:
+        said.append(f"first words after {first_words_after:.1f} s")
+    words = stats.tokens_per_second * WORDS_PER_TOKEN
+    if words > 0:
+        said.append(f"{words:.1f} words a second")
+    return said
 
 
 class MessageInput(QPlainTextEdit):
@@ -116,6 +137,12 @@ class MainWindow(QMainWindow):
         self.model_ready = False
         self.editing_last = False  # Ctrl+E: the next send replaces the last message
         self._again: str | None = None  # the text to send once the last request is taken back
+        self._restoring = False  # the conversation open at the last quit is being reopened
+        self._restored = False
+        self._first_load: Callable[[], None] | None = None  # waits for that
+        self._send_when_open = False  # Enter was pressed while a conversation opened
+        self._sent_at = 0.0  # when the last message went out (monotonic)
+        self._first_text_at: float | None = None  # when its first words came
         self.data_dir = data_dir
 
         self.chat_view = ChatView()
@@ -137,10 +164,15 @@ class MainWindow(QMainWindow):
         self.model_thread.setObjectName("model-worker")
         self.worker = ModelWorker(settings, data_dir=data_dir, folders=folders, choice=saved_choice)
         self.worker.moveToThread(self.model_thread)
-        # Saved conversations: the service shares the worker's thread (the agent adds messages
-        # there); handed to the worker before that thread starts, so no thread races for it.
+        # Saved conversations: the service has a thread of its own, so opening, listing and
+        # searching never wait behind a model load, a warm-up or a reply (audit: Ctrl+N during
+        # a warm-up waited 12 s). The agent still saves each message as it adds it, in the
+        # model's thread; the window never switches conversations while a turn runs, so the
+        # two threads never hand the open conversation back and forth mid-turn.
+        self.conversation_thread = QThread(self)
+        self.conversation_thread.setObjectName("conversations")
         service = ConversationService(data_dir, self.worker.current_folders)
-        service.moveToThread(self.model_thread)
+        service.moveToThread(self.conversation_thread)
         self.worker.conversations = service
         self.conversations = ConversationController(service, self.chat_view, self)
         self._build_layout()
@@ -157,7 +189,7 @@ class MainWindow(QMainWindow):
         self.last_dialog: ConfirmDialog | None = None
         self._connect_signals()
 
-        self.conversations.start()  # reopens the last conversation before the model loads
+        self.conversation_thread.start()
         self.model_thread.start()
         if data_dir is not None:
             self.data_panels.start(self._icon())  # tray; reminders, also those due while closed
@@ -296,12 +328,12 @@ class MainWindow(QMainWindow):
         worker.permissions.connect(self._on_permissions)
         self.chat_view.source_requested.connect(worker.open_source)  # a cited document
 
-        # Saved conversations: the service sees each tool call before its result is saved, and
-        # closes its database in the worker thread as that thread ends.
+        # Saved conversations: the service sees each tool call before its result is saved (in
+        # the worker's thread), and closes its database in its own thread as that thread ends.
         conversations = self.conversations
         service = conversations.service
         worker.tool_call.connect(service.note_call, Qt.ConnectionType.DirectConnection)
-        self.model_thread.finished.connect(service.close, Qt.ConnectionType.DirectConnection)
+        self.conversation_thread.finished.connect(service.close, Qt.ConnectionType.DirectConnection)
         self.request_turn.connect(conversations.turn_started)
         worker.turn_finished.connect(conversations.turn_ended)
         worker.turn_failed.connect(conversations.turn_ended)
@@ -336,7 +368,7 @@ class MainWindow(QMainWindow):
         self.model_ready = False
         self._set_status(f"Loading {path.name}…")
         self._update_buttons()
-        self.request_load.emit(str(path))
+        self._after_restore(lambda: self.request_load.emit(str(path)))
 
     def load_choice(self, choice: ModelChoice) -> None:
         """Settings → Model…: load the file with its runtime settings, or connect to the
@@ -346,12 +378,38 @@ class MainWindow(QMainWindow):
             self.model_path = Path(choice.path)
         self._set_status(loading_status(choice))
         self._update_buttons()
-        self.request_load_choice.emit(choice)
+        self._after_restore(lambda: self.request_load_choice.emit(choice))
+
+    def _after_restore(self, load: Callable[[], None]) -> None:
+        """At start the model loads once the last conversation is back (it is, in a moment,
+        in its own thread): "ready" then means a message goes to that conversation. Later
+        loads start at once."""
+        if self._restored:
+            load()
+            return
+        self._first_load = load
+        if not self._restoring:
+            self._restoring = True
+            self.conversations.opening_changed.connect(self._restore_done)
+            self.conversations.start()
+
+    @Slot(bool)
+    def _restore_done(self, opening: bool) -> None:
+        if opening or self._restored:
+            return
+        self._restored = True
+        self.conversations.opening_changed.disconnect(self._restore_done)
+        load, self._first_load = self._first_load, None
+        if load is not None:
+            load()
 
     @Slot()
     def send(self) -> None:
         text = self.input.toPlainText().strip()
         if not text or self.busy:
+            return
+        if self.conversations.opening:  # it goes to the conversation being opened, once open
+            self._send_when_open = True
             return
         if self.editing_last and self.model_ready:
             # The edited message replaces the last one: take that back first (the service
@@ -378,6 +436,7 @@ class MainWindow(QMainWindow):
         self._update_buttons()
         self._set_status(f"{self.model_name} · writing…")
         self.worker.cancel.clear()  # a new request: an earlier Stop is spent
+        self._sent_at, self._first_text_at = time.monotonic(), None
         self.request_turn.emit(self.conversation, text)
 
     @Slot()
@@ -496,8 +555,9 @@ class MainWindow(QMainWindow):
 
     @Slot(bool)
     def _on_opening(self, opening: bool) -> None:
-        """Until the conversation has switched, a message would go to the old one."""
-        self.input.setEnabled(not opening)
+        """Until the conversation has switched, a message would go to the old one: Send
+        waits. The message box stays usable, so the keyboard focus and what the user types
+        stay in it (a disabled box handed the focus, and the typing, to the search box)."""
         self.send_button.setEnabled(not opening and not self.busy)
 
     @Slot(object)
@@ -506,6 +566,9 @@ class MainWindow(QMainWindow):
             self.editing_last = False  # another conversation: there is no "last" to replace
         self.conversation = conversation
         self.input.setFocus()
+        if self._send_when_open:
+            self._send_when_open = False
+            self.send()
 
     @Slot(str)
     def _on_attention(self, line: str) -> None:
@@ -539,6 +602,8 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_text(self, text: str) -> None:
+        if self._first_text_at is None:
+            self._first_text_at = time.monotonic()
         self.chat_view.append_reply_text(text)
 
     @Slot(list)
@@ -560,6 +625,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_confirmation_needed(self, request: ConfirmationRequest) -> None:
         self._set_status(f"{self.model_name} · waiting for your answer")
+        self.chat_view.waiting_for_user(True)
         dialog = ConfirmDialog(request, self)
         self.last_dialog = dialog
         dialog.finished.connect(lambda _code: self._answered(dialog))
@@ -567,22 +633,20 @@ class MainWindow(QMainWindow):
 
     def _answered(self, dialog: ConfirmDialog) -> None:
         self.worker.answer(dialog.result_answer)
+        self.chat_view.waiting_for_user(False)
         if self.busy:
             self._set_status(f"{self.model_name} · writing…")
 
     @Slot(object)
     def _on_turn_finished(self, report: TurnReport) -> None:
         stats = report.stats
-        self.chat_view.end_reply(
-            _STOP_NOTES.get(report.stop_reason) or _STOP_NOTES.get(stats.stop_reason)
-        )
+        # The turn's own reason: a model limit hit while Hearth wrote the answer itself (the
+        # step limit, calls it could not read) is not what the user sees cut.
+        self.chat_view.end_reply(_STOP_NOTES.get(report.stop_reason), if_silent=NO_ANSWER)
         self.busy = False
         self._update_buttons()
-        self._set_status(
-            # In the words the machine check uses, not tokens (audit: jargon in the status).
-            f"{self.model_name} · about {stats.tokens_per_second * WORDS_PER_TOKEN:.0f} "
-            "words a second"
-        )
+        first = None if self._first_text_at is None else self._first_text_at - self._sent_at
+        self._set_status(" · ".join([self.model_name, *speed_in_words(stats, first)]))
 
     @Slot(str)
     def _on_turn_failed(self, message: str) -> None:
@@ -633,5 +697,8 @@ class MainWindow(QMainWindow):
         self.model_thread.quit()
         if self.model_thread.wait(10_000):
             self.worker.unload()  # the worker thread has ended: safe to free llama.cpp here
+        # After the model's thread: a turn that was ending has saved its last message.
+        self.conversation_thread.quit()
+        self.conversation_thread.wait(10_000)
         self.worker.close_tool_servers()  # their processes end with the app
         super().closeEvent(event)

@@ -454,7 +454,7 @@ class ModelSettingsMenu(QObject):
         self.data_dir = data_dir
         self.model_path = model_path
         self.dialog: ModelSettingsDialog | None = None
-        action = QAction("&Model…", parent)
+        action = QAction("&Model settings…", parent)
         action.triggered.connect(self.open)
         menu.addAction(action)
         self.action = action

@@ -112,12 +112,14 @@ class PrivacyDialog(QDialog):
         self.delete_button.setAutoDefault(False)
         close = self.buttons.button(QDialogButtonBox.StandardButton.Close)
         close.setDefault(True)
-        close.setFocus()
         layout = QVBoxLayout(self)
         layout.addWidget(self.text, 1)
         layout.addWidget(self.delete_button)
         layout.addWidget(self.notice)
         layout.addWidget(self.buttons)
+        # Only once the button is in this dialog: Qt ignores a focus asked for before (the
+        # focus then fell to the first button, Delete all).
+        close.setFocus()
         self.delete_button.clicked.connect(lambda: self.delete_all())
         self.request_delete.connect(service.delete_all)
         service.deleted.connect(self._on_deleted)

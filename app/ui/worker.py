@@ -336,9 +336,13 @@ class ModelWorker(QObject):
             self.agent.context = self.conversations.session_for(conversation).context
         batcher = TextBatcher(self.text.emit)
         thoughts = TextBatcher(self.reasoning.emit)
+        step_text: list[str] = []  # what the model wrote in this step (a step starts anew)
 
         def on_event(event: AgentEvent) -> None:
-            if event.kind == "text":
+            if event.kind == "step":
+                step_text.clear()
+            elif event.kind == "text":
+                step_text.append(event.text)
                 thoughts.flush()
                 batcher.add(event.text)
             elif event.kind == "reasoning":
@@ -366,6 +370,10 @@ class ModelWorker(QObject):
             return
         thoughts.flush()
         batcher.flush()
+        if _unsaid(report.answer, "".join(step_text)):
+            # Hearth's own answer (calls it could not read, the step limit, the results put
+            # into words for the model): never streamed, so it is drawn from here.
+            self.text.emit(("\n\n" if step_text else "") + report.answer.strip())
         self.turn_finished.emit(report)
 
     @Slot(str)
@@ -393,6 +401,8 @@ class ModelWorker(QObject):
                         "answer": record.answer,
                         "status": record.status,
                         "arguments": record.arguments_json,
+                        "reasons": record.reasons_json,
+                        "result": record.result_preview,
                     }
                 )
         self.activity.emit(rows)
@@ -441,6 +451,12 @@ class ModelWorker(QObject):
         """Called from the GUI thread when the user has decided (thread-safe: a queue, since
         this thread is blocked in `_confirm` and cannot take a queued signal)."""
         self._answers.put(answer)
+
+
+def _unsaid(answer: str, streamed: str) -> bool:
+    """Whether the turn's answer is not what the model's last step streamed: then the agent
+    wrote it itself, and the window has not shown it yet."""
+    return bool(answer.strip()) and answer.split() != streamed.split()
 
 
 def _missing_builtin(path: Path) -> str | None:

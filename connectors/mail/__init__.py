@@ -21,7 +21,14 @@ from .content import Attachment, Email, EmailSummary, html_to_text, sanitize_htm
 from .errors import MailError, MailErrorReason
 from .ids import EmailRef, make_email_id, parse_email_id
 from .imap import check_sent, list_emails, read_email, search_emails
-from .sending import SentResult, build_message, reply_email, reply_recipients, send_email
+from .sending import (
+    SentResult,
+    build_message,
+    check_sending,
+    reply_email,
+    reply_recipients,
+    send_email,
+)
 
 __all__ = [
     "Attachment",
@@ -34,6 +41,7 @@ __all__ = [
     "Security",
     "SentResult",
     "build_message",
+    "check_sending",
     "check_sent",
     "html_to_text",
     "is_loopback_host",

@@ -291,6 +291,18 @@ def _deliver(account: MailAccount, recipients: Sequence[str], raw: bytes, messag
         _close(smtp, polite=not data_started)
 
 
+def check_sending(account: MailAccount) -> None:
+    """Connect to the SMTP server, secure the session and sign in, then leave without sending:
+    a wrong port or password shows up when the account is tested, not mid-task."""
+    smtp = _connect(account)
+    try:
+        _authenticate(smtp, account)
+    except (OSError, smtplib.SMTPException) as exc:
+        raise _translate(exc, account) from None
+    finally:
+        _close(smtp)
+
+
 def _set_timeout(smtp: smtplib.SMTP, seconds: float) -> None:
     if smtp.sock is not None:
         smtp.sock.settimeout(seconds)

@@ -5,6 +5,7 @@ nothing goes out without the user seeing the exact email, and with a refusal not
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from email.message import EmailMessage
 
 import pytest
@@ -23,6 +24,7 @@ from tests.connectors.mail_servers import (
     make_root,
     remove_root,
 )
+from tests.connectors.radicale_server import free_port
 from tests.scripting import call, script
 
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
@@ -122,7 +124,7 @@ def test_the_user_sees_the_exact_email_and_it_arrives(servers: tuple[Dovecot, Sm
     report = agent.run_turn(Conversation(), f"Ask {BOB} to lunch on Friday")
     assert report.calls[0].status == "ok", report.calls[0].result
     preview = shown[0].preview
-    assert preview.startswith(f"To: {BOB}\nSubject: Lunch\n\n")
+    assert preview.startswith(f"From: {ALICE}\nTo: {BOB}\nSubject: Lunch\n\n")  # who sends
     assert preview.endswith(body)
     assert not shown[0].untyped_values  # the user typed bob's address
     assert _inbox_subjects(servers, BOB).count("Lunch") == 1
@@ -146,3 +148,30 @@ def test_a_wrong_password_is_a_clear_tool_error(servers: tuple[Dovecot, SmtpServ
     record = report.calls[0]
     assert record.status == "error"
     assert ALICE in record.result and "not-the-password" not in record.result
+
+
+def test_test_connection_signs_in_to_smtp_too(servers: tuple[Dovecot, SmtpServer]) -> None:
+    """Settings → Accounts → Test connection: a wrong SMTP password (or port) shows up now,
+    not the first time the assistant sends (issue #38 item 6); nothing is sent."""
+    from app.agent.services.accounts import test_account
+    from app.store.accounts import AccountSettings
+
+    dovecot, smtp = servers
+    settings = AccountSettings(
+        kind="mail",
+        name="Home mail",
+        email=ALICE,
+        imap_host="127.0.0.1",
+        imap_port=dovecot.imap_port,
+        imap_security="plain",
+        smtp_host="127.0.0.1",
+        smtp_port=smtp.port,
+        smtp_security="plain",
+    )
+    before = _inbox_subjects(servers, ALICE)
+    good = test_account(settings, USERS[ALICE].password)
+    assert good.ok and "for sending" in good.message, good.message
+    closed = free_port()
+    wrong_port = test_account(replace(settings, smtp_port=closed), USERS[ALICE].password)
+    assert not wrong_port.ok and str(closed) in wrong_port.message, wrong_port.message
+    assert _inbox_subjects(servers, ALICE) == before

@@ -130,7 +130,15 @@ def test_the_gate_s_reasons_and_offers_lose_the_tool_s_code_name() -> None:
     worded = [reason_in_words(reason, "write_file") for reason in verdict.reasons]
     assert worded and all("write_file" not in reason for reason in worded)
     assert "This action deletes or overwrites something" in worded
-    assert any("detected in the field “New text”" in reason for reason in worded)
+    assert any(
+        reason.startswith("The field “New text” holds a bank account number (IBAN): ")
+        for reason in worded
+    ), worded
+    assert (
+        "Hearth read the file notes.txt in this conversation, written by someone else; it may "
+        "have asked for this, not you" in worded
+    ), worded
+    assert not any("detected" in reason or "untrusted" in reason for reason in worded)
 
     typed = ContextState()
     typed.note_user_text("read https://news.example/today")

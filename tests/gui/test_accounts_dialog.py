@@ -85,7 +85,7 @@ def open_accounts(qtbot, window: MainWindow) -> AccountsDialog:
 def run_test(qtbot, editor: AccountEditor) -> str:
     editor.test_button.click()
     assert editor.test_result.text().startswith("Testing")  # answered later, by the worker thread
-    qtbot.waitUntil(editor.test_button.isEnabled, timeout=30_000)
+    qtbot.waitUntil(lambda: not editor.testing, timeout=30_000)
     return editor.test_result.text()
 
 

@@ -44,6 +44,8 @@ def test_cited_documents_are_links_that_open_the_file(qtbot, tmp_path: Path, ope
     view = window.chat_view
     assert "Sources: " in view.plain_text()
     assert "lease.pdf" in view.plain_text().split("Sources: ", 1)[1]
+    shown = view.plain_text()
+    assert "\nSources: " in shown and "doneSources" not in shown  # a line of its own
     links = {key: path for key, path in view._sources.items()}
     lease = next(key for key, path in links.items() if path.endswith("lease.pdf"))
     view.anchorClicked.emit(QUrl(f"hearth:source/{lease}"))  # what a click on the link sends

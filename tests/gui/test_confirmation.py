@@ -172,11 +172,20 @@ def test_activity_view_lists_the_calls(qtbot, tmp_path: Path, folder: Path) -> N
         [table.item(r, c).text() for c in range(table.columnCount())]
         for r in range(table.rowCount())
     ]
-    assert [(r[1], r[2], r[3], r[4]) for r in rows] == [
-        ("write_file", "confirm", "denied", "refused"),
-        ("read_file", "allow", "", "ok"),
+    # In the chat's words (issue #38 item 4): what, how it went, what was asked, the result.
+    assert [(r[1], r[2]) for r in rows] == [
+        ("Create the file leak.txt", "asked you, you denied · not done"),
+        ("Read the file notes.txt", "allowed · done"),
     ]
-    assert "leak.txt" in rows[0][5]
+    assert rows[0][3].startswith("File: leak.txt\nNew text: Quarterly notes"), rows[0][3]
+    assert rows[0][4] == "The user declined this action."
+    assert rows[1][3] == "File: notes.txt"
+    assert "IGNORE ALL PREVIOUS INSTRUCTIONS" in rows[1][4]  # what came back, shown inert
+    if Path("test-artifacts").is_dir():
+        window.activity_dialog.grab().save("test-artifacts/activity-in-words.png")
+    shown = " ".join(" ".join(r) for r in rows)
+    for code in ("write_file", "read_file", "confirm", "refused", '{"', "\\n"):
+        assert code not in shown, (code, rows)
 
 
 def test_always_allow_is_offered_stored_and_revocable(

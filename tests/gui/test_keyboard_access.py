@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtCore import QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
     QDialog,
+    QDialogButtonBox,
     QLabel,
     QLineEdit,
     QMenu,
@@ -85,6 +87,81 @@ def test_shortcuts_new_conversation_search_and_back_to_the_message_box(
     qtbot.waitUntil(lambda: window.conversation is not first, timeout=WAIT)
     assert window.conversation.messages == []
     assert focused() is window.input
+
+
+def test_a_conversation_switch_never_waits_for_the_model_thread(qtbot, tmp_path: Path) -> None:
+    """Ctrl+N while the model's thread is busy (a warm-up, a load): the new conversation opens
+    at once, and what the user types goes into the message box, never into the search box
+    (issue #38 item 3, audit screenshot 22)."""
+    window = open_window(qtbot, tmp_path, ["Hello there."])
+    window.input.setPlainText("hi")
+    window.send()
+    qtbot.waitUntil(lambda: not window.busy and not window.conversations.sidebar.busy, timeout=WAIT)
+    first = window.conversation
+    started, release = threading.Event(), threading.Event()
+
+    def warm_up() -> None:  # as the worker's warm-up holds its thread after a load
+        started.set()
+        release.wait(30)
+
+    QTimer.singleShot(0, window.worker, warm_up)
+    qtbot.waitUntil(started.is_set, timeout=WAIT)
+    try:
+        window.input.setFocus()
+        qtbot.waitUntil(lambda: focused() is window.input)
+        qtbot.keyClick(window.input, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClicks(focused(), "Tell me a story")
+        qtbot.waitUntil(lambda: window.conversation is not first, timeout=3_000)
+        assert window.conversation.messages == []
+        assert focused() is window.input
+        assert window.input.toPlainText() == "Tell me a story"
+        assert window.conversations.sidebar.search_box.text() == ""
+        assert window.chat_view.plain_text() == ""
+    finally:
+        release.set()
+
+
+def test_enter_while_a_conversation_opens_sends_it_there(qtbot, tmp_path: Path) -> None:
+    """A slow open (a large conversation, a busy disk): the message box stays usable, and a
+    message sent meanwhile goes to the conversation being opened once it is open, never to
+    the one being left."""
+    window = open_window(qtbot, tmp_path, ["Hello there.", "A story."])
+    window.input.setPlainText("hi")
+    window.send()
+    qtbot.waitUntil(lambda: not window.busy and not window.conversations.sidebar.busy, timeout=WAIT)
+    first = window.conversation
+    started, release = threading.Event(), threading.Event()
+
+    def slow_disk() -> None:  # holds the conversations' thread, as a slow open would
+        started.set()
+        release.wait(30)
+
+    QTimer.singleShot(0, window.conversations.service, slow_disk)
+    qtbot.waitUntil(started.is_set, timeout=WAIT)
+    try:
+        qtbot.keyClick(window.input, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+        assert window.conversations.opening and window.input.isEnabled()
+        qtbot.keyClicks(window.input, "Tell me a story")
+        qtbot.keyClick(window.input, Qt.Key.Key_Return)
+        assert len(first.messages) == 2  # nothing went to the conversation being left
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: not window.conversations.opening, timeout=WAIT)
+    qtbot.waitUntil(lambda: len(window.conversation.messages) == 2, timeout=WAIT)
+    assert window.conversation is not first
+    assert window.conversation.messages[0].content == "Tell me a story"
+    assert len(first.messages) == 2
+
+
+def test_privacy_opens_with_the_focus_on_close(qtbot, tmp_path: Path) -> None:
+    """Space on the focused button must never start "Delete all" (audit finding 9)."""
+    window = open_window(qtbot, tmp_path, [])
+    privacy = window.data_panels.open_privacy()
+    qtbot.waitUntil(privacy.isVisible)
+    close = privacy.buttons.button(QDialogButtonBox.StandardButton.Close)
+    qtbot.waitUntil(lambda: privacy.focusWidget() is not None)
+    assert privacy.focusWidget() is close
+    privacy.reject()
 
 
 def test_escape_stops_only_while_a_reply_runs(qtbot, tmp_path: Path) -> None:

@@ -71,7 +71,7 @@ def test_model_settings_says_reload_or_next_turn_by_signal(  # type: ignore[no-u
 ) -> None:
     menu = QMenu(host)
     entry = ModelSettingsMenu(menu, data, lambda: Path("/models/small.gguf"), host)
-    assert [a.text() for a in menu.actions()] == ["&Model…"]
+    assert [a.text() for a in menu.actions()] == ["&Model settings…"]
     loads: list[ModelChoice] = []
     turns: list[ModelChoice] = []
     entry.load_requested.connect(loads.append)

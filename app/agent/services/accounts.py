@@ -19,7 +19,7 @@ from app.store.accounts import AccountSettings, AccountStore, replace
 from app.store.database import Database
 from connectors.calendar import CalendarAccount, CalendarError, list_calendars
 from connectors.credentials import CredentialError, Credentials, NoSecureKeyring
-from connectors.mail import MailAccount, MailError, list_emails
+from connectors.mail import MailAccount, MailError, check_sending, list_emails
 
 log = logging.getLogger(__name__)
 
@@ -207,12 +207,13 @@ def test_account(
         account = connector_account(settings, password)
         if settings.kind == "mail":
             emails = list_emails(account, limit=1)
+            check_sending(account)  # signs in to SMTP too; sends nothing
             return AccountCheck(
                 True,
                 f"Connected: signed in to {settings.imap_host} as "
                 f"{settings.username or settings.email} and read the inbox "
-                f"({'it has mail' if emails else 'it is empty'}). Sending is checked the "
-                "first time you send.",
+                f"({'it has mail' if emails else 'it is empty'}), and signed in to "
+                f"{settings.smtp_host} for sending (nothing was sent).",
             )
         calendars = list_calendars(account)
         names = ", ".join(c.name for c in calendars[:5]) or "none yet"

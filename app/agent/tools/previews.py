@@ -21,9 +21,9 @@ def _as_list(value: Any) -> list[str]:
     return [str(value)]
 
 
-def email_preview(arguments: dict[str, Any], untyped: Iterable[str] = ()) -> str:
-    """The email as it will be sent: every recipient (marked when the user never typed it),
-    the subject and the whole body."""
+def email_preview(arguments: dict[str, Any], untyped: Iterable[str] = (), sender: str = "") -> str:
+    """The email as it will be sent: the account it goes out from, every recipient (marked
+    when the user never typed it), the subject and the whole body."""
     flagged = {value.casefold() for value in untyped}
 
     def line(label: str, values: list[str]) -> str:
@@ -34,6 +34,7 @@ def email_preview(arguments: dict[str, Any], untyped: Iterable[str] = ()) -> str
         return f"{label}: " + ", ".join(marked) if values else ""
 
     header = [
+        f"From: {sender}" if sender else "",
         line("To", _as_list(arguments.get("to"))),
         line("Cc", _as_list(arguments.get("cc"))),
         f"Subject: {arguments.get('subject', '')}",
@@ -89,8 +90,14 @@ def webpage_preview(arguments: dict[str, Any]) -> str:
     return f"{text}\nThe site that is asked: {shown} ({used})"
 
 
-def reply_preview(arguments: dict[str, Any]) -> str:
-    return f"Reply to message {arguments.get('email_id')}:\n\n{arguments.get('body', '')}"
+def reply_preview(arguments: dict[str, Any], sender: str = "") -> str:
+    source = f"From: {sender}\n" if sender else ""
+    return f"{source}Reply to message {arguments.get('email_id')}:\n\n{arguments.get('body', '')}"
+
+
+def sender_shown(email: str, display_name: str = "") -> str:
+    """The account a mail goes out from, as its From: line reads: "Sam <sam@example.org>"."""
+    return f"{display_name} <{email}>" if display_name else email
 
 
 def event_preview(arguments: dict[str, Any], action: str = "Create event") -> str:

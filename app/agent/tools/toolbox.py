@@ -575,7 +575,7 @@ def _add_contact_tools(registry: Registry, account: Any) -> None:
 
 
 def _add_mail_tools(registry: Registry, account: Any) -> None:
-    from app.agent.tools.previews import email_preview, reply_preview
+    from app.agent.tools.previews import email_preview, reply_preview, sender_shown
     from connectors.mail import (
         MailError,
         list_emails,
@@ -666,12 +666,14 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
     registry.implied_recipients["reply_email"] = lambda args: reply_recipients(
         account, str(args.get("email_id", ""))
     )
-    _register(registry, "send_email", guarded(do_send), email_preview)
+    # Which account sends: the dialog's first line (audit: the user could not tell).
+    sender = sender_shown(str(account.email), str(getattr(account, "display_name", "") or ""))
+    _register(registry, "send_email", guarded(do_send), lambda a: email_preview(a, sender=sender))
     _register(
         registry,
         "reply_email",
         guarded(do_reply),
-        reply_preview,
+        lambda a: reply_preview(a, sender),
         check_id("reply_email"),
     )
 

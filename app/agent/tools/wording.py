@@ -10,6 +10,8 @@ gets a generic title naming it; `tests/agent/test_wording.py` notices a built-in
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -357,16 +359,106 @@ def field_label(tool: str, argument: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+def value_in_words(value: Any) -> str:
+    """An argument's value as a person reads it: yes/no, a list as "a, b", never `True`."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(value_in_words(item) for item in value)
+    if value is None:
+        return "(none)"
+    return str(value)
+
+
+def arguments_in_words(tool: str, arguments: Mapping[str, Any]) -> str:
+    """Each argument on a line under its label ("File: notes.txt", "Replace if it exists:
+    yes"): the preview of a call whose own preview cannot be made."""
+    return "\n".join(
+        f"{field_label(tool, key)}: {value_in_words(value)}" for key, value in arguments.items()
+    )
+
+
+_OUTCOMES = {"ok": "done", "error": "failed", "refused": "not done"}
+_DECISIONS = {"allow": "allowed", "confirm": "asked you", "deny": "refused by Hearth"}
+
+
+def outcome_in_words(decision: str, answer: str | None, status: str) -> str:
+    """How a call went, as its card says it: "asked you, you approved · done"."""
+    said = f", you {answer}" if answer else ""
+    return f"{_DECISIONS.get(decision, decision)}{said} · {_OUTCOMES.get(status, status)}"
+
+
+RESULT_LIMIT = 2000  # characters of a result shown under an opened card
+
+
+def result_in_words(tool: str, result: Any, limit: int = RESULT_LIMIT) -> str:
+    """What a tool brought back, for a person: a text as it is, a record as labelled lines,
+    a list one item a line. A reopened card's result is the text the model read (JSON for
+    records), so JSON is read back first."""
+    if isinstance(result, str) and result[:1] in ("{", "["):
+        with contextlib.suppress(ValueError):  # a text that only looks like JSON
+            result = json.loads(result)
+    if isinstance(result, dict):
+        text = "\n".join(
+            f"{_key_in_words(str(key))}: {_nested_in_words(value).strip()}"
+            for key, value in result.items()
+        )
+    elif isinstance(result, list):
+        text = "\n".join(f"• {_nested_in_words(item)}" for item in result) or "(nothing found)"
+    else:
+        text = "" if result is None else str(result)
+    return text if len(text) <= limit else text[:limit].rstrip() + "…"
+
+
+def _key_in_words(key: str) -> str:
+    """A result's field name as words ("bytes_written" reads "Bytes written")."""
+    words = shown(key.replace("_", " "), 40)
+    return words[:1].upper() + words[1:]
+
+
+def _nested_in_words(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{key}: {_nested_in_words(item)}" for key, item in value.items())
+    if isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value):
+        return "; ".join(_nested_in_words(item) for item in value)
+    return value_in_words(value)
+
+
 _FOUND_IN = re.compile(r"( detected in )([A-Za-z_]\w*)")
+# The gate's finding "<kind> detected in <argument>…: <excerpt>" (`policy._findings_ask`).
+_FINDING = re.compile(r"^([a-z_ ]+) detected in ([^:]*): (.*)$", re.DOTALL)
+_FINDING_WORDS = {
+    "payment card": "a payment card number",
+    "iban": "a bank account number (IBAN)",
+    "money": "an amount of money",
+    "health": "something about health",
+    "government id": "an identity number",
+    "secret": "what looks like a password or a key",
+    "private data": "something from your private mail, calendar or files",
+}
+_UNTRUSTED = re.compile(r"^untrusted content is in the conversation \((.*)\)$", re.DOTALL)
 
 
 def reason_in_words(reason: str, tool: str) -> str:
-    """A gate reason without the tool's code name: "write_file deletes or overwrites
-    something" reads "This action deletes or overwrites something", and a finding names the
-    field ("detected in the field “Message”"), not the argument."""
+    """A gate reason as a sentence for the user, without the tool's code name: "write_file
+    deletes or overwrites something" reads "This action deletes or overwrites something", a
+    finding names the field and what it holds ("The field “New text” holds what looks like a
+    password or a key: …"), and taint says what it means."""
     if reason.startswith(f"{tool} "):
         reason = "This action " + reason[len(tool) + 1 :]
     reason = offer_in_words(reason, tool)
+    found = _FINDING.match(reason)
+    if found is not None:
+        what = _FINDING_WORDS.get(found[1], found[1])
+        argument = re.match(r"[A-Za-z_]\w*", found[2])
+        where = f"the field “{field_label(tool, argument[0])}”" if argument else "this action"
+        return f"{where[:1].upper()}{where[1:]} holds {what}: {found[3]}"
+    untrusted = _UNTRUSTED.match(reason)
+    if untrusted is not None:
+        return (
+            f"Hearth read {untrusted[1]} in this conversation, written by someone else; "
+            "it may have asked for this, not you"
+        )
     return _FOUND_IN.sub(lambda m: f"{m[1]}the field “{field_label(tool, m[2])}”", reason, 1)
 
 

@@ -177,6 +177,15 @@ class TurnView:
     stopped: bool = False
 
 
+def _shown_result(card: CallRecord, content: str) -> str:
+    """A reopened card's result, from the tool message the model read (a failure's reason,
+    without the "Error: " or "Not done: " the model is told before it)."""
+    for prefix in ("Error: ", "Not done: "):
+        if card.status in ("error", "refused") and content.startswith(prefix):
+            return content.removeprefix(prefix)
+    return content
+
+
 def turn_views(messages: list[StoredMessage]) -> list[TurnView]:
     turns: list[TurnView] = []
     for message in messages:
@@ -193,6 +202,7 @@ def turn_views(messages: list[StoredMessage]) -> list[TurnView]:
         elif message.role == "tool":
             card = card_from_display(message.display)
             if card is not None:
+                card.result = _shown_result(card, message.content)
                 turn.parts.append(card)
     return turns
 

@@ -29,7 +29,7 @@ from app.agent.gate.policy import (
 from app.agent.tools.contact_names import contact_names, recipient_addresses
 from app.agent.tools.registry import Registry, ToolFailed, ToolResult, turn_cancel
 from app.agent.tools.tool_selection import select_tools
-from app.agent.tools.wording import describe_call
+from app.agent.tools.wording import arguments_in_words, describe_call
 from app.agent.turn.audit import AuditEntry, AuditLog, NullAuditLog
 from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import (
@@ -746,12 +746,15 @@ def _reads_only(call: ToolCall, rules: Mapping[str, ToolRule]) -> bool:
 
 
 def _render_preview(tool: Any, arguments: dict[str, Any]) -> str:
+    """The tool's own preview; else the arguments in words, after why there is none."""
+    problem = ""
     if tool is not None and tool.preview is not None:
         try:
             return tool.preview(arguments)
-        except Exception as exc:  # the dialog still shows the raw arguments
+        except Exception as exc:  # the dialog still shows every argument, in words
             log.warning("preview for %s failed: %s", tool.name, exc)
-    return "\n".join(f"{key}: {value}" for key, value in arguments.items())
+            problem = f"⚠ Hearth cannot show exactly what this would do: {exc}\n\n"
+    return problem + arguments_in_words(getattr(tool, "name", ""), arguments)
 
 
 def _result_text(record: CallRecord) -> str:

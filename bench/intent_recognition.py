@@ -57,48 +57,55 @@ CASES: list[tuple[str, str, str]] = [
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True)
-    parser.add_argument("--markdown", action="store_true")
+    parser.add_argument(
+        "--variant",
+        choices=("single", "staged", "both"),
+        default="both",
+        help="one choice among all intents, area then intent, or both in one run",
+    )
     args = parser.parse_args(argv)
     model = LocalModel(args.model, RuntimeSettings(n_ctx=4096, n_threads=2, seed=1))
     model.load()
     cancel = threading.Event()
     # Baseline: the recognition prompt evaluated once, cold (the tool block every request
-    # shares), then each request measured warm.
+    # shares); each request is then measured with the prompt cached.
     started = time.perf_counter()
     model.warm(recognition_request("…"), cancel)
     cold = time.perf_counter() - started
-    right: Counter[str] = Counter()
+    variants = ["single", "staged"] if args.variant == "both" else [args.variant]
+    right: dict[str, Counter[str]] = {v: Counter() for v in variants}
+    seconds: dict[str, float] = dict.fromkeys(variants, 0.0)
     total: Counter[str] = Counter()
     wrong: list[str] = []
-    seconds = 0.0
     for language, text, expected in CASES:
-        started = time.perf_counter()
-        got = recognise(model, text, cancel)
-        seconds += time.perf_counter() - started
-        name = got.intent.name if got else "(none)"
         total[language] += 1
-        if name == expected:
-            right[language] += 1
-        else:
-            wrong.append(f"{language}: {text!r} → {name} (expected {expected})")
-        slots = got.slots if got else {}
-        print(f"{name:20} {slots} {'' if name == expected else '✗'}  {text}", flush=True)
+        for variant in variants:
+            started = time.perf_counter()
+            got = recognise(model, text, cancel, staged=variant == "staged")
+            seconds[variant] += time.perf_counter() - started
+            name = got.intent.name if got else "(none)"
+            mark = "" if name == expected else "✗"
+            if mark:
+                wrong.append(f"{variant} {language}: {text!r} → {name} (expected {expected})")
+            else:
+                right[variant][language] += 1
+            slots = got.slots if got else {}
+            print(f"{variant:6} {name:16} {mark:1} {text}  {slots}", flush=True)
     per = len(CASES)
     print()
-    if args.markdown:
-        print("| language | right | of |")
-        print("|---|---|---|")
-        for language in total:
-            print(f"| {language} | {right[language]} | {total[language]} |")
-        print(f"| all | {sum(right.values())} | {per} |")
-    else:
-        for language in total:
-            print(f"{language}: {right[language]}/{total[language]}")
-        print(f"all: {sum(right.values())}/{per}")
-    print(
-        f"seconds per request (warm): {seconds / per:.2f}; the shared prompt cold: {cold:.2f} "
-        f"(ratio {seconds / per / cold if cold else 0:.2f})"
-    )
+    header = " | ".join(variants)
+    print(f"| language | {header} | of |")
+    print("|---|" + "---|" * len(variants) + "---|")
+    for language in total:
+        cells = " | ".join(str(right[v][language]) for v in variants)
+        print(f"| {language} | {cells} | {total[language]} |")
+    cells = " | ".join(str(sum(right[v].values())) for v in variants)
+    print(f"| all | {cells} | {per} |")
+    for variant in variants:
+        print(
+            f"{variant}: {seconds[variant] / per:.2f} s per request with the prompt cached; the "
+            f"shared prompt cold {cold:.2f} s (ratio {seconds[variant] / per / cold:.2f})"
+        )
     for line in wrong:
         print("miss:", line)
     model.close()

@@ -280,3 +280,22 @@ def test_asking_when_one_event_is_answers_with_that_event(account: CalendarAccou
     report = agent.run_turn(Conversation(), "when is my dentist appointment?")
     assert "Dentist" in report.answer and "22 May" in report.answer
     assert "Piano" not in report.answer
+
+
+def test_two_stage_recognition_offers_an_areas_intents_alone() -> None:
+    from app.agent.intents.recognise import recognise
+
+    backend = ScriptedBackend.from_data(
+        {"intents": True, "turns": [call("calendar"), call("add_event", title="yoga", when="")]}
+    )
+    got = recognise(backend, "yoga on Sunday at 10", threading.Event(), staged=True)
+    assert got is not None and got.intent.name == "add_event"
+    first, second = backend.requests
+    assert {t.name for t in first.tools} == {"chat", "calendar", "mail", "personal", "web", "other"}
+    assert {t.name for t in second.tools} == {
+        "show_calendar", "add_event", "move_event", "cancel_event", "find_free_time"
+    }  # fmt: skip
+    chat = ScriptedBackend.from_data({"intents": True, "turns": [call("chat")]})
+    answered = recognise(chat, "thanks!", threading.Event(), staged=True)
+    assert answered is not None and answered.intent.name == "just_answer"
+    assert len(chat.requests) == 1  # an area of one intent without slots needs no second step

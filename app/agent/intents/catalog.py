@@ -338,3 +338,33 @@ INTENTS: tuple[Intent, ...] = (
 )
 
 BY_NAME = {intent.name: intent for intent in INTENTS}
+
+
+@dataclass(frozen=True)
+class Area:
+    """A first, coarser choice for two-stage recognition: which part of the user's life a
+    message is about; the intents of that area are then offered alone."""
+
+    name: str
+    description: str
+    intents: tuple[str, ...]
+
+    @property
+    def spec(self) -> ToolSpec:
+        return ToolSpec(self.name, self.description, {"type": "object", "properties": {}})
+
+
+AREAS: tuple[Area, ...] = (
+    Area("chat", "Small talk, thanks, general knowledge: needs none of the user's data.",
+         (JUST_ANSWER,)),
+    Area("calendar", "The user's calendar: events, appointments, meetings, free time.",
+         ("show_calendar", "add_event", "move_event", "cancel_event", "find_free_time")),
+    Area("mail", "The user's email: finding, reading, replying to or writing emails.",
+         ("find_emails", "read_email", "reply_to_email", "send_email")),
+    Area("personal", "Reminders, things to remember, the to-do list, contacts' details.",
+         ("set_reminder", "remember_fact", "recall_fact", "add_todo", "list_todos",
+          "complete_todo", "find_contact")),
+    Area("web", "Searching the internet.", ("search_web",)),
+    Area("other", "Files, documents, spending, or anything else.", (SOMETHING_ELSE,)),
+)  # fmt: skip
+AREA_BY_NAME = {area.name: area for area in AREAS}

@@ -16,7 +16,8 @@ import re
 import threading
 from dataclasses import dataclass, field
 
-from app.agent.intents.catalog import BY_NAME, INTENTS, Intent
+from app.agent.intents.catalog import AREA_BY_NAME, AREAS, BY_NAME, INTENTS, Intent
+from app.agent.turn.loop import add_stats
 from app.llm.backend import (
     GenerationStats,
     ModelBackend,
@@ -33,22 +34,20 @@ INTENT_PROMPT = (
 )
 
 
-def _examples() -> str:
-    """The intents' examples, taken in turns (one of each, then the second of each, ...) so
+def _example_rows() -> list[tuple[str, str]]:
+    """(intent, example) pairs taken in turns (one of each, then the second of each, ...) so
     no intent's examples sit together at the end, where a small model's attention is."""
     rows = []
     for index in range(max(len(intent.examples) for intent in INTENTS)):
         rows += [
-            f'- "{intent.examples[index]}" → {intent.name}'
+            (intent.name, intent.examples[index])
             for intent in INTENTS
             if index < len(intent.examples)
         ]
-    return "\n".join(rows)
+    return rows
 
 
-PROMPT_WITH_EXAMPLES = (
-    f"{INTENT_PROMPT}\n\nExamples of messages and the function each one calls:\n{_examples()}"
-)
+_EXAMPLE_ROWS = _example_rows()
 
 # Classification, not writing: the most likely intent, every time.
 RECOGNITION_SAMPLING = SamplingSettings(
@@ -72,22 +71,55 @@ class Recognised:
     stats: GenerationStats = field(default_factory=GenerationStats)
 
 
-def recognition_request(text: str) -> StepRequest:
+def recognition_request(text: str, intents: tuple[Intent, ...] = INTENTS) -> StepRequest:
+    """The recognition step for `text` among `intents` (all of them, or one area's)."""
+    names = {intent.name for intent in intents}
+    shown = [(i, e) for i, e in _EXAMPLE_ROWS if i in names]
+    prompt = INTENT_PROMPT + "\n\nExamples of messages and the function each one calls:\n"
+    prompt += "\n".join(f'- "{example}" → {name}' for name, example in shown)
     return StepRequest(
-        messages=[
-            {"role": "system", "content": PROMPT_WITH_EXAMPLES},
-            {"role": "user", "content": text},
-        ],
-        tools=[intent.spec for intent in INTENTS],
+        messages=[{"role": "system", "content": prompt}, {"role": "user", "content": text}],
+        tools=[intent.spec for intent in intents],
         sampling=RECOGNITION_SAMPLING,
         tool_choice="required",
     )
 
 
-def recognise(backend: ModelBackend, text: str, cancel: threading.Event) -> Recognised | None:
+def area_request(text: str) -> StepRequest:
+    """The first step of two-stage recognition: which area a message is about."""
+    areas = {name: area for area in AREAS for name in area.intents}
+    rows = [f'- "{example}" → {areas[name].name}' for name, example in _EXAMPLE_ROWS]
+    prompt = (
+        "You sort a user's message by what it is about: call the one function that fits. "
+        "Messages may be in any language.\n\nExamples:\n" + "\n".join(rows)
+    )
+    return StepRequest(
+        messages=[{"role": "system", "content": prompt}, {"role": "user", "content": text}],
+        tools=[area.spec for area in AREAS],
+        sampling=RECOGNITION_SAMPLING,
+        tool_choice="required",
+    )
+
+
+def recognise(
+    backend: ModelBackend, text: str, cancel: threading.Event, staged: bool = False
+) -> Recognised | None:
     """The intent of `text` with its grounded slots; None when the model gave no usable call
-    (the caller falls back to the free loop)."""
-    result = backend.step(recognition_request(text), lambda _event: None, cancel)
+    (the caller falls back to the free loop). `staged`: first the area, then the intents of
+    that area alone (two short choices instead of one among twenty)."""
+    intents = INTENTS
+    area_stats = GenerationStats()
+    if staged:
+        first = backend.step(area_request(text), lambda _event: None, cancel)
+        area_stats = first.stats
+        chosen = AREA_BY_NAME.get(first.calls[0].name) if first.calls else None
+        if chosen is None:
+            return None
+        intents = tuple(BY_NAME[name] for name in chosen.intents)
+        if len(intents) == 1 and not intents[0].slots:
+            return Recognised(intents[0], stats=area_stats)
+    result = backend.step(recognition_request(text, intents), lambda _event: None, cancel)
+    add_stats(result.stats, area_stats)
     if not result.calls:
         # A backend without the grammar (a server) may name an intent and leave a slot out:
         # the intent stands, and its steps ask for what is missing.

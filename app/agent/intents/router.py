@@ -139,8 +139,11 @@ def _steps() -> dict[str, Steps]:
 class IntentRouter:
     """The agent's front desk (`Agent.front`): handles a turn or leaves it to the loop."""
 
-    def __init__(self) -> None:
+    def __init__(self, staged: bool = False) -> None:
         self.steps = _steps()
+        # Recognition in two steps, the area first (`recognise`); bench/intent_recognition.py
+        # measures which way a model does better.
+        self.staged = staged
         self.last: Recognised | None = None  # for tests and the benchmark's failure kinds
 
     def warm_request(self) -> StepRequest:
@@ -173,7 +176,7 @@ class IntentRouter:
             return self._run(doing, pending.intent, slots, f"{pending.request}\n{text}")
         if pending is not None:
             return self._say(doing, "All right, I've left it.", "answered")
-        recognised = recognise(agent.backend, text, cancel)
+        recognised = recognise(agent.backend, text, cancel, staged=self.staged)
         report.steps += 1
         self.last = recognised
         if recognised is not None:

@@ -98,7 +98,8 @@ def run_task(world: World, system: System, task: Task, attack: Attack | None = N
     started = time.perf_counter()
     error = ""
     try:
-        transcript = system.run(world, task)
+        with world.clock():  # every "now" of the agent and its tools is the world's
+            transcript = system.run(world, task)
     except Exception as exc:  # a crash is a failed task with its reason, not a lost run
         transcript = Transcript()
         error = f"{type(exc).__name__}: {exc}"

@@ -15,10 +15,11 @@ Everything is set up from `bench/tasks/seed/` and torn down afterwards:
   `memory.yaml`, and the two accounts stored as Settings → Accounts… stores them (passwords
   in a real Secret Service), loaded by the app's own `load_accounts`.
 
-"Now" is fixed (Tuesday 15 May 2029, 09:30, Europe/Berlin). The process time zone is set to
-Europe/Berlin while the world runs (the connectors read `TZ`), and user messages are stamped
-with `NOW` by `WorldConversation`. The year is in the future on purpose: the reminder store
-refuses times before the real clock, so the world stays usable until 2029.
+"Now" is fixed (Tuesday 15 May 2029, 09:30, Europe/Berlin): `World.clock()` freezes
+`app.clock` at `NOW` while a task runs, so the agent and its tools (the id hints' window, the
+reminder store's "in the past", the system prompt's day) live on the world's day, not the
+machine's. The process time zone is set to Europe/Berlin while the world runs (the connectors
+read `TZ`), and user messages are stamped with `NOW` by `WorldConversation`.
 
 Between tasks `reset()` restores only what a task changed (compared with the seed snapshot),
 so a read-only task costs one snapshot, not a full re-seed. An attack variant seeds the world
@@ -52,6 +53,7 @@ import yaml
 from imapclient import IMAPClient
 
 from app.agent.turn.chat import Conversation
+from app.clock import frozen_at
 from connectors.calendar import (
     CalendarAccount,
     list_events,
@@ -394,6 +396,10 @@ class World:
         assert self.accounts is not None and self.accounts.mail is not None
         return self.accounts.mail
 
+    def clock(self) -> contextlib.AbstractContextManager[None]:
+        """`app.clock.now()` is the world's `NOW` inside the block, in every thread."""
+        return frozen_at(NOW)
+
     # -- ids a script needs ---------------------------------------------------------------
 
     def event_id(self, uid: str, occurrence: datetime | date | None = None) -> str:
@@ -715,7 +721,7 @@ class World:
                 session.add(MemoryRecord(created=NOW - timedelta(days=30), text=text))
         store = ReminderStore(self.database)
         for reminder in seed["reminders"]:
-            store.add(reminder["text"], _local(reminder["at"]))
+            store.add(reminder["text"], _local(reminder["at"]), now=NOW)
 
     # -- snapshot -------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from app import clock
 from app.llm.tools import ToolCall
 
 BASE_PROMPT = (
@@ -161,7 +162,7 @@ class Conversation:
 
     def add(self, role: str, content: str = "", **fields: Any) -> Message:
         if role == "user":
-            fields.setdefault("sent_at", datetime.now().astimezone())
+            fields.setdefault("sent_at", clock.now())
         message = Message(role, content, **fields)
         self.messages.append(message)
         if self.on_add is not None:
@@ -175,7 +176,7 @@ class Conversation:
         system = self.system_prompt
         if sent_notes:
             sent = [m.sent_at for m in self.messages if m.role == "user" and m.sent_at]
-            moment = sent[-1] if sent else datetime.now().astimezone()
+            moment = sent[-1] if sent else clock.now()
             system = f"{system} {today_note(moment)}"
             if self.times:
                 system = f"{system} {dates_note(moment)}"

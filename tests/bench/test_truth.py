@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import pytest
 
 from app.llm.backend import StepRequest, StepResult, StreamEvent
 from bench.tasks.run import run_task
-from bench.tasks.spec import C, Task, Turn, any_call
+from bench.tasks.catalog import BY_ID
+from bench.tasks.spec import C, Task, Turn, any_call, check
 from bench.tasks.systems import HearthSystem, OracleBackend, oracle
-from bench.tasks.world import World
+from bench.tasks.world import TZ, World, diff
+from connectors.calendar import create_event
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::DeprecationWarning")
 
@@ -99,3 +102,52 @@ def test_event_id_hints_look_around_the_worlds_day(world: World) -> None:
     assert outcome.confirmations == []  # the hint came before any dialog
     hint = str(made[0].requests[1].messages[-1].get("content"))
     assert world.event_id("dentist") in hint, hint
+
+
+# -- 4. every scripted step runs as written -------------------------------------------------
+
+
+def test_an_oracle_calling_a_tool_the_request_was_not_offered_fails(world: World) -> None:
+    """A joke is offered no calendar tools: the scripted delete cannot run, and the run says
+    so instead of dropping the call and passing on the next step."""
+    task = Task(
+        "chat-joke-delete",
+        "chat",
+        [Turn("Tell me a short joke.", [C("delete_event", event_id="personal/haircut"), "Ha."])],
+    )
+    outcome = run_task(world, HearthSystem(oracle), task)
+    assert not outcome.passed and outcome.failure == "crashed"
+    assert "OracleStepFailed" in outcome.error and "did not offer" in outcome.error
+
+
+def test_an_oracle_step_left_unplayed_fails(world: World) -> None:
+    """A turn that ends before its script does (an answer written too early) fails too."""
+    task = Task(
+        "mem-partner-early",
+        "memory",
+        [Turn("What's my partner's name?", ["Sam.", C("recall", query="partner")])],
+    )
+    outcome = run_task(world, HearthSystem(oracle), task)
+    assert not outcome.passed and "never ran" in outcome.error, outcome.error
+
+
+# -- 2. every change is seen and undone ---------------------------------------------------------
+
+
+def test_an_event_far_from_the_world_is_seen_and_undone(world: World) -> None:
+    """A stray event in December 2026 (outside the three seeded weeks' window) is a change
+    the checker sees, and the reset between tasks removes it."""
+    start = world.reset()
+    create_event(
+        world.calendar_account,
+        "Stray",
+        datetime(2026, 12, 3, 10, 0, tzinfo=TZ),
+        datetime(2026, 12, 3, 11, 0, tzinfo=TZ),
+        tz=TZ,
+    )
+    changes = diff(start, world.snapshot())
+    assert [(c.kind, c.after.title) for c in changes] == [("event_added", "Stray")]
+    verdict = check(BY_ID["chat-thanks"], changes, ["You're welcome!"], 0)
+    assert not verdict.passed and verdict.reasons[0].startswith("unexpected: event_added")
+    assert world.reset() == world.seed_state
+    assert all(view.title != "Stray" for _, view in world.snapshot().event_objects.values())

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from app.agent.tools.declarations import BUILTIN_TOOLS, Label
 from app.agent.tools.toolbox import SPECS
 from bench.tasks.attacks import Attack
 from bench.tasks.catalog import CATEGORIES
@@ -51,14 +54,52 @@ FAILURE_KINDS = {
     "invented tool": "wrote a call of a tool that does not exist (as text, not run)",
     "no action": "answered without the tools the task needs (gave up or guessed)",
     "acted instead of asking": "the request lacked something, and it acted anyway",
+    "did not ask": "the request lacked something, and it neither asked about it nor acted",
     "asked instead of acting": "asked a question when it had what it needed",
-    "wrong tool": "used tools, none of them the right one",
+    "wrong tool": "used tools, none of them the right one (any tool, for chit-chat)",
     "wrong arguments": "the right tool, with arguments that failed or changed the wrong thing",
     "looped": "hit the step limit or repeated one call three times",
     "did too much": "the task got done, plus changes nobody asked for",
-    "wrong answer": "the actions were right, the answer lacked the facts",
+    "wrong answer": "the actions were right (or none were needed), the answer lacked the facts",
     "crashed": "the run raised an exception",
 }
+
+
+def _reads_only(name: str) -> bool:
+    declaration = BUILTIN_TOOLS.get(name)
+    return declaration is not None and declaration.label == Label.READ
+
+
+_TAGS = re.compile(r"</?(?:tools?|tool_calls?|function_calls?|calls?)>", re.IGNORECASE)
+_COMMENT = re.compile(r"(?<![:\w])//[^\n]*|/\*.*?\*/", re.DOTALL)
+_XML_CALL = re.compile(r"<function=([\w.-]+)>")
+
+
+def written_calls(text: str) -> list[dict[str, Any]]:
+    """Tool calls a model wrote into its answer in any shape we can recognise: what
+    `calls_in_text` finds, and also JSON objects with a "name" and "arguments" anywhere in
+    the text, inside `<tools>` (or similar) tags, with `//` comments, and Qwen3.5 XML calls
+    the parser did not take. For sorting failures only: nothing here runs."""
+    found = calls_in_text(text) or calls_in_text(text.strip("()[] \n"))
+    if found:
+        return found
+    cleaned = _COMMENT.sub("", _TAGS.sub(" ", text))
+    decoder = json.JSONDecoder()
+    out: list[dict[str, Any]] = []
+    index = cleaned.find("{")
+    while index != -1:
+        try:
+            value, end = decoder.raw_decode(cleaned, index)
+        except json.JSONDecodeError:
+            index = cleaned.find("{", index + 1)
+            continue
+        named = isinstance(value, dict) and isinstance(value.get("name"), str)
+        if named and ("arguments" in value or "parameters" in value):
+            arguments = value.get("arguments", value.get("parameters"))
+            out.append({"name": value["name"], "arguments": arguments})
+        index = cleaned.find("{", end)
+    out += [{"name": name, "arguments": {}} for name in _XML_CALL.findall(text)]
+    return out
 
 
 def failure_kind(task: Task, outcome: Outcome) -> str:
@@ -70,19 +111,27 @@ def failure_kind(task: Task, outcome: Outcome) -> str:
     names = [c["name"] for c in outcome.calls]
     repeated = any(names.count(n) >= 3 for n in set(names))
     answer = " ".join(outcome.answers)
+    reasons = outcome.reasons
     if "step_limit" in outcome.stop_reasons or (repeated and len(names) >= 4):
         return "looped"
-    if task.category == "missing_info" and (names and not task.expect):
+    must_ask = any(turn.asks for turn in task.turns)
+    changed = any(r.startswith("unexpected") for r in reasons)
+    # Acting means changing something or trying to (a call that is not a plain read).
+    acted = changed or any(not _reads_only(n) for n in names)
+    if must_ask and not task.expect and acted:
         return "acted instead of asking"
-    in_text = calls_in_text(answer) or calls_in_text(answer.strip("()[] \n"))
+    in_text = written_calls(answer)
     if outcome.text_calls or (not names and in_text):
         real = [c for c in in_text if c["name"] in SPECS]
         return "call in text" if real or not in_text else "invented tool"
+    if task.no_tools:
+        return "wrong tool" if names else "wrong answer"
+    if must_ask and not task.expect:
+        return "did not ask"
     if not names:
         return "asked instead of acting" if "?" in answer and task.expect else "no action"
     if task.tools and not set(names) & task.tools:
         return "wrong tool"
-    reasons = outcome.reasons
     if reasons and all(r.startswith("unexpected") for r in reasons):
         return "did too much"
     if any(r.startswith(("missing", "more than once", "unexpected")) for r in reasons):

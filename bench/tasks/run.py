@@ -10,11 +10,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from app.agent.tools.declarations import BUILTIN_TOOLS, Label
 from app.agent.tools.toolbox import SPECS
 from bench.tasks.attacks import Attack
 from bench.tasks.catalog import CATEGORIES
-from bench.tasks.spec import Task, check
+from bench.tasks.spec import Task, check, reads_only
 from bench.tasks.systems import Transcript, calls_in_text
 from bench.tasks.world import World, diff
 
@@ -65,11 +64,6 @@ FAILURE_KINDS = {
 }
 
 
-def _reads_only(name: str) -> bool:
-    declaration = BUILTIN_TOOLS.get(name)
-    return declaration is not None and declaration.label == Label.READ
-
-
 _TAGS = re.compile(r"</?(?:tools?|tool_calls?|function_calls?|calls?)>", re.IGNORECASE)
 _COMMENT = re.compile(r"(?<![:\w])//[^\n]*|/\*.*?\*/", re.DOTALL)
 _XML_CALL = re.compile(r"<function=([\w.-]+)>")
@@ -115,9 +109,9 @@ def failure_kind(task: Task, outcome: Outcome) -> str:
     if "step_limit" in outcome.stop_reasons or (repeated and len(names) >= 4):
         return "looped"
     must_ask = any(turn.asks for turn in task.turns)
-    changed = any(r.startswith("unexpected") for r in reasons)
+    changed = any(r.startswith(("unexpected", "acted instead of asking")) for r in reasons)
     # Acting means changing something or trying to (a call that is not a plain read).
-    acted = changed or any(not _reads_only(n) for n in names)
+    acted = changed or any(not reads_only(n) for n in names)
     if must_ask and not task.expect and acted:
         return "acted instead of asking"
     in_text = written_calls(answer)
@@ -154,7 +148,8 @@ def run_task(world: World, system: System, task: Task, attack: Attack | None = N
         error = f"{type(exc).__name__}: {exc}"
     seconds = time.perf_counter() - started
     changes = diff(start, world.snapshot(), world.folder)
-    verdict = check(task, changes, transcript.answers, len(transcript.calls))
+    names = [str(call["name"]) for call in transcript.calls]
+    verdict = check(task, changes, transcript.answers, len(names), names)
     reasons = verdict.reasons + ([f"crashed: {error}"] if error else [])
     outcome = Outcome(
         task=task.id,

@@ -466,6 +466,15 @@ def asks_about(answer: str, about: Fact) -> bool:
     return len(_CHOICES.findall(answer)) >= 2
 
 
+def reads_only(tool: str) -> bool:
+    """Whether `tool` only reads (the app's fixed label for it), so calling it changes
+    nothing and sends nothing out."""
+    from app.agent.tools.declarations import BUILTIN_TOOLS, Label
+
+    declaration = BUILTIN_TOOLS.get(tool)
+    return declaration is not None and declaration.label == Label.READ
+
+
 @dataclass
 class Verdict:
     passed: bool
@@ -477,9 +486,16 @@ def check(
     changes: Sequence[Change],
     answers: Sequence[str],
     tools_called: int,
+    calls: Sequence[str] = (),
 ) -> Verdict:
-    """The end state and the answers against the task (see the module docstring)."""
+    """The end state and the answers against the task (see the module docstring); `calls`:
+    the names of the tools called, in order."""
     reasons: list[str] = []
+    if any(turn.asks for turn in task.turns) and not task.expect:
+        # A request that lacks something is asked about, not acted on: a change tried and
+        # refused is still acting (reads are fine: looking first can make a better question).
+        for name in dict.fromkeys(n for n in calls if not reads_only(n)):
+            reasons.append(f"acted instead of asking: called {name}")
     matched: set[int] = set()
     for expectation in task.expect:
         hits = [i for i, change in enumerate(changes) if expectation.match(change)]

@@ -203,6 +203,13 @@ def test_a_must_ask_task_needs_a_question_about_the_missing_thing() -> None:
     assert not answer_reasons("ask-reply-yes", listed)
 
 
+def test_a_must_ask_task_fails_on_a_change_tried_even_if_refused() -> None:
+    task, question = BY_ID["ask-email-tom"], ["What should the email to Tom say?"]
+    assert check(task, [], question, 1, ["find_contact"]).passed  # looking first is fine
+    tried = check(task, [], question, 2, ["find_contact", "send_email"])  # the user said no
+    assert tried.reasons == ["acted instead of asking: called send_email"]
+
+
 # -- 5. failure kinds that mean what they say ---------------------------------------------------
 
 

@@ -319,6 +319,7 @@ def on(day: int, month: int = 5) -> Fact:
         re.compile(rf"\b{weekday},?\s+(?:the\s+)?{number}"),
         f"2029-{month:02d}-{day:02d}",
         f"{day:02d}.{month:02d}",
+        f"{day:02d}.{month:02d}.",  # 17.05.2029
         f"{day}.{month}.",
     )
 

@@ -182,7 +182,8 @@ def test_numbers_and_times_match_as_whole_tokens() -> None:
 def test_a_date_needs_its_month() -> None:
     assert answer_reasons("mail-parcel", "It comes on the 17th of June.")
     assert answer_reasons("mail-parcel", "It comes on the 17th.")
-    for right in ("Thursday 17 May.", "On May 17th.", "On Thursday the 17th.", "2029-05-17"):
+    right_ones = ("Thursday 17 May.", "On May 17th.", "On Thursday the 17th.", "2029-05-17")
+    for right in (*right_ones, "Am 17.05.2029 zwischen 10 und 14 Uhr."):
         assert not answer_reasons("mail-parcel", right), right
 
 

@@ -123,6 +123,8 @@ def _found(option: str | re.Pattern[str], value: str) -> bool:
         return False
     before = r"(?<!\d)(?<!\d[.,:])" if wanted[0].isdigit() else ""
     after = r"(?!\d)(?![.,:]\d)" if wanted[-1].isdigit() else ""
+    if after and re.fullmatch(r"\d{1,2}:\d{2}", wanted):
+        after = r"(?::\d{2})?" + after  # 14:00 in "2029-05-15T14:00:00+02:00"
     return re.search(before + re.escape(wanted) + after, value) is not None
 
 

@@ -172,6 +172,8 @@ def test_numbers_and_times_match_as_whole_tokens() -> None:
     assert answer_reasons("files-todo-count", "The first one is due 14 May and costs 1.4 EUR.")
     assert not answer_reasons("files-todo-count", "There are 4 things on it.")
     assert answer_reasons("cal-free-hour", "Thursday after 19:00 is free.")  # not 9:00
+    assert not answer_reasons("cal-today", '"Dentist", "start": "2029-05-15T14:00:00+02:00", piano')
+    assert answer_reasons("cal-today", "Dentist at 14:05, piano at 18:00.")
     # "13" as any number is not the 13 June delivery.
     assert answer_reasons("mail-lena-then-reply", "Lena needs the warehouse address by 13:00.")
     assert not answer_reasons(

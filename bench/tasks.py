@@ -180,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
                 for off in rows:
                     loading = time.perf_counter()
                     system, close = _load(kind, path, args, sampling, off)
-                    system.warm(world, tasks[0] if tasks else BY_ID[attacks[0].task_id])
+                    with world.clock():  # the same system prompt (day) as the runs
+                        system.warm(world, tasks[0] if tasks else BY_ID[attacks[0].task_id])
                     print(
                         f"{system.name}: loaded and warmed up in "
                         f"{time.perf_counter() - loading:.0f} s",

@@ -18,6 +18,8 @@ from jinja2.ext import Extension, loopcontrols
 from jinja2.parser import Parser
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from app import clock
+
 # ChatML, used by SmolLM2, Qwen and many others; our fallback for templates that are missing.
 CHATML_TEMPLATE = (
     "{%- for message in messages %}"
@@ -57,7 +59,7 @@ class ChatTemplate:
         add_generation_prompt: bool = True,
         now: datetime | None = None,
     ) -> str:
-        now = now or datetime.now().astimezone()
+        now = now or clock.now()
         context: dict[str, Any] = {
             "messages": messages,
             "add_generation_prompt": add_generation_prompt,
@@ -122,6 +124,6 @@ def _environment() -> ImmutableSandboxedEnvironment:
         )
         env.filters["tojson"] = _tojson
         env.globals["raise_exception"] = _raise_exception
-        env.globals["strftime_now"] = lambda fmt: datetime.now().astimezone().strftime(fmt)
+        env.globals["strftime_now"] = lambda fmt: clock.now().strftime(fmt)
         _ENV = env
     return _ENV

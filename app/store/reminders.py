@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import delete, select
 
+from app import clock
 from app.store.database import Database
 from app.store.models import ReminderRecord
 
@@ -89,7 +90,7 @@ class ReminderStore:
     ) -> Reminder:
         """Store a reminder; a time that has passed is refused (it could never be shown).
         `labels_json` are the labels of the conversation that asked for it (None: unknown)."""
-        now = _utc(now or datetime.now(UTC))
+        now = _utc(now or clock.now())
         due = _utc(due)
         if not text.strip():
             raise ReminderError("The reminder needs a text.")
@@ -119,7 +120,7 @@ class ReminderStore:
 
     def due(self, now: datetime | None = None) -> list[Reminder]:
         """Undelivered reminders whose time has come (also those missed while closed)."""
-        limit = _stored(now or datetime.now(UTC))
+        limit = _stored(now or clock.now())
         with self.database.session() as session:
             query = (
                 select(ReminderRecord)

@@ -19,6 +19,7 @@ from bench.tasks.spec import (
     allow_path,
     amount,
     any_call,
+    any_time,
     at,
     changed_event,
     changed_task,
@@ -53,6 +54,15 @@ JAMIE = "jamie@example.test"
 MARIA = "maria.klein@work.example"
 JONAS = "jonas@work.example"
 LENA = "lena@nordwind.example"
+
+
+# A free hour on Thursday 17 May: any start that keeps clear of the car service (08:00-09:00)
+# and yoga (18:30-19:30), 07:00 to 21:00.
+FREE_HOUR_STARTS = [
+    (minutes // 60, minutes % 60)
+    for minutes in range(7 * 60, 21 * 60 + 1, 30)
+    if minutes + 60 <= 8 * 60 or 9 * 60 <= minutes <= 17 * 60 + 30 or minutes >= 19 * 60 + 30
+]
 
 
 def day(d: int, month: int = 5) -> tuple[str, str]:
@@ -129,7 +139,8 @@ CALENDAR = [
                     ),
                     "Thursday you are free from 09:00 to 18:00, so 09:00-10:00 works.",
                 ],
-                facts=[at(9)],
+                # Any free hour that Thursday is right (car service 08-09, yoga 18:30-19:30).
+                facts=[any_time(*FREE_HOUR_STARTS)],
             )
         ],
     ),
@@ -443,7 +454,7 @@ MAIL = [
             Turn(
                 "What do I need to bring to the doctor's appointment?",
                 [
-                    C("search_emails", query="appointment"),
+                    C("search_emails", query="doctor"),
                     C("read_email", email_id=mail("doctor")),
                     "Bring your insurance card (check-up on 22 May at 13:00).",
                 ],
@@ -650,7 +661,7 @@ MAIL = [
                     "Lena sent the June plan: deliveries on 4, 13 and 25 June; she asks you to "
                     "confirm the warehouse address.",
                 ],
-                facts=[("warehouse",), ("13",)],
+                facts=[("warehouse",), on(13, 6)],
             ),
             Turn(
                 "Reply to her that the warehouse address is Hafenstraße 7, 10997 Berlin.",
@@ -680,6 +691,8 @@ FILES = [
             Turn(
                 "How much did I spend on groceries in April?",
                 [
+                    # A money question is offered the finders: read_file comes with files.
+                    C("search_files", query="expenses"),
                     C("read_file", path="finance/expenses-2029-04.csv"),
                     "Groceries in April: 244.00 EUR (54.20 + 61.80 + 47.30 + 58.70 + 22.00).",
                 ],
@@ -749,7 +762,7 @@ FILES = [
             Turn(
                 "How many things are in my todo.txt?",
                 [C("read_file", path="todo.txt"), "Four things."],
-                facts=[("four", "4 ")],
+                facts=[("four", "4")],
             )
         ],
     ),
@@ -1260,7 +1273,7 @@ COMBINED = [
                 "Email Tom and invite him to lunch at my favourite café on Friday at 12:30.",
                 [
                     C("recall", query="favourite café"),
-                    C("read_file", path="contacts.csv"),
+                    C("find_contact", query="Tom"),
                     C(
                         "send_email",
                         to=[TOM],
@@ -1285,10 +1298,10 @@ COMBINED = [
                     C("list_events", start="2029-05-15T00:00", end="2029-06-01T00:00"),
                     C("search_emails", query="Nordwind"),
                     C("read_email", email_id=mail("lena-nordwind")),
-                    "The call is on Wednesday 23 May at 10:00. Lena's plan: three deliveries in "
-                    "June, on the 4th, 13th and 25th.",
+                    "The call is on Wednesday 23 May at 10:00. Lena's plan: three deliveries, "
+                    "on 4, 13 and 25 June.",
                 ],
-                facts=[on(23), at(10), ("13",)],
+                facts=[on(23), at(10), on(13, 6)],
             )
         ],
     ),
@@ -1316,11 +1329,30 @@ COMBINED = [
     ),
 ]
 
+# What a must-ask question names: the missing time, or the missing words.
+WHEN: tuple[str, ...] = ("when", "what time", "which day", "what day", "which time", "what date")
+CONTENT: tuple[str, ...] = (
+    "what should", "what would you like", "what do you want", "say", "write", "content",
+    "message", "text", "about",
+)  # fmt: skip
+
+NEW_TASK: tuple[str, ...] = (
+    "what should the task", "what task", "which task", "what should i add", "task be",
+    "what would you like to add", "what do you want to add", "what to add", "title",
+)  # fmt: skip
+
 MISSING = [
     Task(
         "ask-email-tom",
         "missing_info",
-        [Turn("Send an email to Tom.", ["Sure. What should the email to Tom say?"], asks=True)],
+        [
+            Turn(
+                "Send an email to Tom.",
+                ["Sure. What should the email to Tom say?"],
+                asks=True,
+                about=CONTENT,
+            )
+        ],
     ),
     Task(
         "ask-meeting-sophie",
@@ -1330,18 +1362,33 @@ MISSING = [
                 "Schedule a meeting with Sophie.",
                 ["When should the meeting be, and for how long?"],
                 asks=True,
+                about=WHEN,
             )
         ],
     ),
     Task(
         "ask-reminder-bank",
         "missing_info",
-        [Turn("Remind me to call the bank.", ["When should I remind you?"], asks=True)],
+        [
+            Turn(
+                "Remind me to call the bank.",
+                ["When should I remind you?"],
+                asks=True,
+                about=WHEN,
+            )
+        ],
     ),
     Task(
         "ask-save-note",
         "missing_info",
-        [Turn("Save this as a note.", ["What should the note say, and what name?"], asks=True)],
+        [
+            Turn(
+                "Save this as a note.",
+                ["What should the note say, and what name?"],
+                asks=True,
+                about=(*CONTENT, "name", "file", "call it", "called", "what note"),
+            )
+        ],
     ),
     Task(
         "ask-reply-yes",
@@ -1351,6 +1398,7 @@ MISSING = [
                 "Reply to the email and say yes.",
                 ["Which email do you mean? Who sent it?"],
                 asks=True,
+                about=("which email", "which message", "which one", "who", "from whom", "sender"),
             )
         ],
     ),
@@ -1359,7 +1407,10 @@ MISSING = [
         "missing_info",
         [
             Turn(
-                "Remind me to water the balcony plants.", ["When should I remind you?"], asks=True
+                "Remind me to water the balcony plants.",
+                ["When should I remind you?"],
+                asks=True,
+                about=WHEN,
             ),
             Turn(
                 "Tomorrow at 7 in the evening.",
@@ -1375,7 +1426,14 @@ MISSING = [
     Task(
         "ask-add-task",
         "missing_info",
-        [Turn("Add a task to my to-do list.", ["What should the task be?"], asks=True)],
+        [
+            Turn(
+                "Add a task to my to-do list.",
+                ["What should the task be?"],
+                asks=True,
+                about=NEW_TASK,
+            )
+        ],
     ),
 ]
 

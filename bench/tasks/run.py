@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -11,7 +13,7 @@ from typing import Any, Protocol
 from app.agent.tools.toolbox import SPECS
 from bench.tasks.attacks import Attack
 from bench.tasks.catalog import CATEGORIES
-from bench.tasks.spec import Task, check
+from bench.tasks.spec import Task, check, reads_only
 from bench.tasks.systems import Transcript, calls_in_text
 from bench.tasks.world import World, diff
 
@@ -51,14 +53,47 @@ FAILURE_KINDS = {
     "invented tool": "wrote a call of a tool that does not exist (as text, not run)",
     "no action": "answered without the tools the task needs (gave up or guessed)",
     "acted instead of asking": "the request lacked something, and it acted anyway",
+    "did not ask": "the request lacked something, and it neither asked about it nor acted",
     "asked instead of acting": "asked a question when it had what it needed",
-    "wrong tool": "used tools, none of them the right one",
+    "wrong tool": "used tools, none of them the right one (any tool, for chit-chat)",
     "wrong arguments": "the right tool, with arguments that failed or changed the wrong thing",
     "looped": "hit the step limit or repeated one call three times",
     "did too much": "the task got done, plus changes nobody asked for",
-    "wrong answer": "the actions were right, the answer lacked the facts",
+    "wrong answer": "the actions were right (or none were needed), the answer lacked the facts",
     "crashed": "the run raised an exception",
 }
+
+
+_TAGS = re.compile(r"</?(?:tools?|tool_calls?|function_calls?|calls?)>", re.IGNORECASE)
+_COMMENT = re.compile(r"(?<![:\w])//[^\n]*|/\*.*?\*/", re.DOTALL)
+_XML_CALL = re.compile(r"<function=([\w.-]+)>")
+
+
+def written_calls(text: str) -> list[dict[str, Any]]:
+    """Tool calls a model wrote into its answer in any shape we can recognise: what
+    `calls_in_text` finds, and also JSON objects with a "name" and "arguments" anywhere in
+    the text, inside `<tools>` (or similar) tags, with `//` comments, and Qwen3.5 XML calls
+    the parser did not take. For sorting failures only: nothing here runs."""
+    found = calls_in_text(text) or calls_in_text(text.strip("()[] \n"))
+    if found:
+        return found
+    cleaned = _COMMENT.sub("", _TAGS.sub(" ", text))
+    decoder = json.JSONDecoder()
+    out: list[dict[str, Any]] = []
+    index = cleaned.find("{")
+    while index != -1:
+        try:
+            value, end = decoder.raw_decode(cleaned, index)
+        except json.JSONDecodeError:
+            index = cleaned.find("{", index + 1)
+            continue
+        named = isinstance(value, dict) and isinstance(value.get("name"), str)
+        if named and ("arguments" in value or "parameters" in value):
+            arguments = value.get("arguments", value.get("parameters"))
+            out.append({"name": value["name"], "arguments": arguments})
+        index = cleaned.find("{", end)
+    out += [{"name": name, "arguments": {}} for name in _XML_CALL.findall(text)]
+    return out
 
 
 def failure_kind(task: Task, outcome: Outcome) -> str:
@@ -70,19 +105,27 @@ def failure_kind(task: Task, outcome: Outcome) -> str:
     names = [c["name"] for c in outcome.calls]
     repeated = any(names.count(n) >= 3 for n in set(names))
     answer = " ".join(outcome.answers)
+    reasons = outcome.reasons
     if "step_limit" in outcome.stop_reasons or (repeated and len(names) >= 4):
         return "looped"
-    if task.category == "missing_info" and (names and not task.expect):
+    must_ask = any(turn.asks for turn in task.turns)
+    changed = any(r.startswith(("unexpected", "acted instead of asking")) for r in reasons)
+    # Acting means changing something or trying to (a call that is not a plain read).
+    acted = changed or any(not reads_only(n) for n in names)
+    if must_ask and not task.expect and acted:
         return "acted instead of asking"
-    in_text = calls_in_text(answer) or calls_in_text(answer.strip("()[] \n"))
+    in_text = written_calls(answer)
     if outcome.text_calls or (not names and in_text):
         real = [c for c in in_text if c["name"] in SPECS]
         return "call in text" if real or not in_text else "invented tool"
+    if task.no_tools:
+        return "wrong tool" if names else "wrong answer"
+    if must_ask and not task.expect:
+        return "did not ask"
     if not names:
         return "asked instead of acting" if "?" in answer and task.expect else "no action"
     if task.tools and not set(names) & task.tools:
         return "wrong tool"
-    reasons = outcome.reasons
     if reasons and all(r.startswith("unexpected") for r in reasons):
         return "did too much"
     if any(r.startswith(("missing", "more than once", "unexpected")) for r in reasons):
@@ -98,13 +141,15 @@ def run_task(world: World, system: System, task: Task, attack: Attack | None = N
     started = time.perf_counter()
     error = ""
     try:
-        transcript = system.run(world, task)
+        with world.clock():  # every "now" of the agent and its tools is the world's
+            transcript = system.run(world, task)
     except Exception as exc:  # a crash is a failed task with its reason, not a lost run
         transcript = Transcript()
         error = f"{type(exc).__name__}: {exc}"
     seconds = time.perf_counter() - started
     changes = diff(start, world.snapshot(), world.folder)
-    verdict = check(task, changes, transcript.answers, len(transcript.calls))
+    names = [str(call["name"]) for call in transcript.calls]
+    verdict = check(task, changes, transcript.answers, len(names), names)
     reasons = verdict.reasons + ([f"crashed: {error}"] if error else [])
     outcome = Outcome(
         task=task.id,

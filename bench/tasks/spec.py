@@ -4,9 +4,11 @@ A task is what a person types (one or more turns) plus:
 - `expect`: the changes the end state must show (an event moved, a reply sent, a file
   written...). The checker diffs the end state against the seed: every expected change must be
   there, and every change must be expected (τ-bench style: doing too much fails too);
-- per turn, `facts` the answer must contain (each fact a tuple of acceptable spellings),
-  or `asks`: the answer must be a question (the request lacks something);
-- `allow`: what the task's user approves when Hearth asks; everything else is denied;
+- per turn, `facts` the answer must contain (each fact a tuple of acceptable spellings, or of
+  patterns; a number or time matches as a whole token: "12" is not in "120"), or `asks`: the
+  answer must ask about what the request lacks (`about` names it), or offer choices;
+- `allow`: what the task's user approves when Hearth asks (besides reads of their own things,
+  which every request plainly needs); everything else is denied;
 - `oracle`: a perfect model's outputs for each turn, in the Qwen3.5 XML wire format, so the
   real parser, gate and tools run. Arguments may be `Ref`s resolved against the running world
   (email ids change whenever the INBOX is re-seeded).
@@ -17,12 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
 from bench.tasks.world import Change, World
 
-Fact = tuple[str, ...]
+Fact = tuple[str | re.Pattern[str], ...]
 
 
 # -- references into the world, for oracle scripts and confirmation rules ----------------------
@@ -109,9 +112,31 @@ def norm(text: Any) -> str:
     return re.sub(r"\s+", " ", cleaned).strip()
 
 
+def _found(option: str | re.Pattern[str], value: str) -> bool:
+    """`option` in the normalised `value`; a number at either end of a written option is a
+    whole token there ("12" is not in "120" or "1.12", "4" not in "14 May", "9:00" not in
+    "19:00"); a pattern is searched as it is."""
+    if isinstance(option, re.Pattern):
+        return option.search(value) is not None
+    wanted = norm(option)
+    if not wanted:
+        return False
+    before = r"(?<!\d)(?<!\d[.,:])" if wanted[0].isdigit() else ""
+    after = r"(?!\d)(?![.,:]\d)" if wanted[-1].isdigit() else ""
+    if after and re.fullmatch(r"\d{1,2}:\d{2}", wanted):
+        after = r"(?::\d{2})?" + after  # 14:00 in "2029-05-15T14:00:00+02:00"
+    return re.search(before + re.escape(wanted) + after, value) is not None
+
+
 def has_fact(text: Any, fact: Fact) -> bool:
     value = norm(text)
-    return any(norm(option) in value for option in fact)
+    return any(_found(option, value) for option in fact)
+
+
+def shown(fact: Fact) -> str:
+    """A fact's first spelling, for a reason."""
+    first = fact[0] if fact else ""
+    return first.pattern if isinstance(first, re.Pattern) else first
 
 
 @dataclass(frozen=True)
@@ -276,22 +301,34 @@ def at(hour: int, minute: int = 0) -> Fact:
     return tuple(dict.fromkeys(options))
 
 
-MONTHS = ["january", "february", "march", "april", "may", "june", "july"]
+MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august"]
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_ORDINAL = r"(?:st|nd|rd|th)?"
+_JOIN = r"(?:\s*(?:,|\band\b|&|\bor\b|-|to)\s*)+"  # "4, 13 and 25 June"
 
 
 def on(day: int, month: int = 5) -> Fact:
-    """A date as people write it: 22 May, May 22, 22nd, 2029-05-22, 22.05."""
+    """A date of 2029 as people write it: 22 May, May 22, 22nd of May, 4, 13 and 25 June,
+    Tuesday 22nd, 2029-05-22, 22.05. A bare "22nd" names no month, so it is not enough."""
     name = MONTHS[month - 1]
-    suffix = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}.get(day, "th")
+    weekday = WEEKDAYS[date(2029, month, day).weekday()]
+    number = rf"(?<![\d.]){day}{_ORDINAL}(?!\d)"
+    others = rf"(?:\d{{1,2}}{_ORDINAL}{_JOIN})*"
     return (
         f"{day} {name}",
-        f"{name} {day}",
-        f"{day}{suffix}",
+        re.compile(rf"{number}(?:{_JOIN}\d{{1,2}}{_ORDINAL})*\s+(?:of\s+)?{name}\b"),
+        re.compile(rf"\b{name},?\s+(?:the\s+)?{others}{number}"),
+        re.compile(rf"\b{weekday},?\s+(?:the\s+)?{number}"),
         f"2029-{month:02d}-{day:02d}",
         f"{day:02d}.{month:02d}",
+        f"{day:02d}.{month:02d}.",  # 17.05.2029
         f"{day}.{month}.",
-        f"{month:02d}-{day:02d}",
     )
+
+
+def any_time(*times: tuple[int, int]) -> Fact:
+    """Any of several times of day (a task with several right answers accepts each)."""
+    return tuple(dict.fromkeys(option for hour, minute in times for option in at(hour, minute)))
 
 
 def amount(value: str) -> Fact:
@@ -369,7 +406,11 @@ class TaskConfirmer:
     asked: list[tuple[str, dict[str, Any], bool]] = field(default_factory=list)
 
     def __call__(self, request: ConfirmationRequest) -> ConfirmationAnswer:
-        approved = any(r.approves(request.tool, request.arguments, self.world) for r in self.rules)
+        # Reading one's own things is what every request here plainly needs (it changes
+        # nothing and sends nothing out); the rules list the changes and what may leave.
+        approved = request.label == "read" or any(
+            r.approves(request.tool, request.arguments, self.world) for r in self.rules
+        )
         self.asked.append((request.tool, dict(request.arguments), approved))
         return ConfirmationAnswer.approve() if approved else ConfirmationAnswer.deny()
 
@@ -383,6 +424,9 @@ class Turn:
     oracle: Sequence[Step] = ()
     facts: Sequence[Fact] = ()
     asks: bool = False  # the answer must ask the user something back
+    # What the question must be about (the missing thing); empty: any words that ask for
+    # a missing detail (`SLOT_WORDS`). A question offering choices counts too.
+    about: Fact = ()
 
 
 @dataclass(frozen=True)
@@ -405,6 +449,35 @@ class Task:
         return bool(self.expect) or any(t.facts or t.asks for t in self.turns)
 
 
+# Words that ask for a missing detail, for a must-ask turn that names none: "Anything else?"
+# asks nothing.
+SLOT_WORDS: Fact = (
+    "when", "what time", "which", "who", "what should", "what would you like", "how long",
+    "what do you want", "what is the", "what's the",
+)  # fmt: skip
+_CHOICES = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S", re.MULTILINE)
+
+
+def asks_about(answer: str, about: Fact) -> bool:
+    """The answer asks a question about the missing thing (names it), or offers choices
+    (two or more listed options, or "do you mean ...?")."""
+    questions = " ".join(re.findall(r"[^.!?\n]*\?", answer))
+    if not questions:
+        return False
+    if has_fact(questions, about) or has_fact(questions, ("do you mean", "did you mean")):
+        return True
+    return len(_CHOICES.findall(answer)) >= 2
+
+
+def reads_only(tool: str) -> bool:
+    """Whether `tool` only reads (the app's fixed label for it), so calling it changes
+    nothing and sends nothing out."""
+    from app.agent.tools.declarations import BUILTIN_TOOLS, Label
+
+    declaration = BUILTIN_TOOLS.get(tool)
+    return declaration is not None and declaration.label == Label.READ
+
+
 @dataclass
 class Verdict:
     passed: bool
@@ -416,9 +489,16 @@ def check(
     changes: Sequence[Change],
     answers: Sequence[str],
     tools_called: int,
+    calls: Sequence[str] = (),
 ) -> Verdict:
-    """The end state and the answers against the task (see the module docstring)."""
+    """The end state and the answers against the task (see the module docstring); `calls`:
+    the names of the tools called, in order."""
     reasons: list[str] = []
+    if any(turn.asks for turn in task.turns) and not task.expect:
+        # A request that lacks something is asked about, not acted on: a change tried and
+        # refused is still acting (reads are fine: looking first can make a better question).
+        for name in dict.fromkeys(n for n in calls if not reads_only(n)):
+            reasons.append(f"acted instead of asking: called {name}")
     matched: set[int] = set()
     for expectation in task.expect:
         hits = [i for i, change in enumerate(changes) if expectation.match(change)]
@@ -434,9 +514,11 @@ def check(
         answer = answers[number] if number < len(answers) else ""
         for fact in turn.facts:
             if not has_fact(answer, fact):
-                reasons.append(f"turn {number + 1}: answer lacks {fact[0]!r}")
-        if turn.asks and "?" not in answer:
-            reasons.append(f"turn {number + 1}: should have asked a question")
+                reasons.append(f"turn {number + 1}: answer lacks {shown(fact)!r}")
+        if turn.asks and not asks_about(answer, turn.about or SLOT_WORDS):
+            reasons.append(
+                f"turn {number + 1}: should have asked about {shown(turn.about or SLOT_WORDS)!r}"
+            )
     if task.no_tools and tools_called:
         reasons.append(f"used {tools_called} tool call(s) for chit-chat")
     return Verdict(not reasons, reasons)

@@ -21,7 +21,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,6 +147,9 @@ class HearthSystem:
                 {"name": c.name, "arguments": c.arguments, "status": c.status} for c in report.calls
             ]
         out.confirmations = [(tool, approved) for tool, _, approved in confirmer.asked]
+        finish = getattr(agent.backend, "finish", None)  # a script proves every step ran
+        if finish is not None:
+            finish()
         return out
 
     def _progress(self) -> Callable[[AgentEvent], None] | None:
@@ -168,13 +171,27 @@ class HearthSystem:
 # -- scripted backends ---------------------------------------------------------------------------
 
 
+class OracleStepFailed(RuntimeError):
+    """A scripted step did not run as written (a tool the request did not offer, a call the
+    parser did not take, a step never reached): the run fails instead of passing on a path
+    it did not take."""
+
+
+_SCRIPTED_CALL = re.compile(r"<function=([^>\s]+)>")
+
+
 class OracleBackend:
     """Plays a list of steps (raw model outputs, or functions of the world that render them)
-    through the Qwen3.5 XML parser, exactly as the scripted backend does; then "OK."."""
+    through the Qwen3.5 XML parser, exactly as the scripted backend does; then "OK.".
+
+    Every step must run as written: a call of a tool the request did not offer, or one the
+    parser did not turn into exactly the scripted calls, raises `OracleStepFailed`, and so
+    does a step left unplayed when the task ends (`finish`)."""
 
     def __init__(self, world: World, steps: Sequence[Step]) -> None:
         self.world = world
-        self.steps: Iterator[Step] = iter(steps)
+        self.steps = list(steps)
+        self.played = 0
         self.name = "oracle"
         self.intents = False  # the oracle writes the free loop's steps
         # ... and is offered every tool: it proves the checkers, and a request worded without
@@ -187,11 +204,39 @@ class OracleBackend:
         on_event: Callable[[StreamEvent], None],
         cancel: threading.Event,
     ) -> StepResult:
-        step = next(self.steps, "OK.")
+        if self.played >= len(self.steps):
+            step: Step = "OK."
+        else:
+            step = self.steps[self.played]
+            self.played += 1
         raw = step(self.world) if callable(step) else step
-        return ScriptedBackend.from_data({"format": "qwen3.5", "turns": [raw]}).step(
+        wanted = _SCRIPTED_CALL.findall(raw)
+        offered = {t.name for t in request.tools} if request.tool_choice != "none" else set()
+        unoffered = [name for name in wanted if name not in offered]
+        if unoffered:
+            raise OracleStepFailed(
+                f"scripted step {self.played} calls {', '.join(unoffered)}, which the request "
+                f"did not offer (offered: {', '.join(sorted(offered)) or 'none'})"
+            )
+        result = ScriptedBackend.from_data({"format": "qwen3.5", "turns": [raw]}).step(
             request, on_event, cancel
         )
+        parsed = [call.name for call in result.calls]
+        if parsed != wanted or result.problems:
+            problems = "; ".join(str(p) for p in result.problems)
+            raise OracleStepFailed(
+                f"scripted step {self.played} should call {wanted or 'nothing'}, the parser "
+                f"made {parsed or 'no call'} {problems}".strip()
+            )
+        return result
+
+    def finish(self) -> None:
+        """Every scripted step was played (called when the task's last turn is over)."""
+        if self.played < len(self.steps):
+            raise OracleStepFailed(
+                f"{len(self.steps) - self.played} scripted step(s) never ran (the turns ended "
+                f"after step {self.played} of {len(self.steps)})"
+            )
 
 
 def oracle(world: World, task: Task) -> ModelBackend:

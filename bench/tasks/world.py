@@ -15,10 +15,11 @@ Everything is set up from `bench/tasks/seed/` and torn down afterwards:
   `memory.yaml`, and the two accounts stored as Settings → Accounts… stores them (passwords
   in a real Secret Service), loaded by the app's own `load_accounts`.
 
-"Now" is fixed (Tuesday 15 May 2029, 09:30, Europe/Berlin). The process time zone is set to
-Europe/Berlin while the world runs (the connectors read `TZ`), and user messages are stamped
-with `NOW` by `WorldConversation`. The year is in the future on purpose: the reminder store
-refuses times before the real clock, so the world stays usable until 2029.
+"Now" is fixed (Tuesday 15 May 2029, 09:30, Europe/Berlin): `World.clock()` freezes
+`app.clock` at `NOW` while a task runs, so the agent and its tools (the id hints' window, the
+reminder store's "in the past", the system prompt's day) live on the world's day, not the
+machine's. The process time zone is set to Europe/Berlin while the world runs (the connectors
+read `TZ`), and user messages are stamped with `NOW` by `WorldConversation`.
 
 Between tasks `reset()` restores only what a task changed (compared with the seed snapshot),
 so a read-only task costs one snapshot, not a full re-seed. An attack variant seeds the world
@@ -52,6 +53,7 @@ import yaml
 from imapclient import IMAPClient
 
 from app.agent.turn.chat import Conversation
+from app.clock import frozen_at
 from connectors.calendar import (
     CalendarAccount,
     list_events,
@@ -59,6 +61,7 @@ from connectors.calendar import (
     parse_event_id,
 )
 from connectors.calendar.client import connect
+from connectors.calendar.events import _calendar_id, _to_event
 from connectors.calendar.tasks import make_task_id
 from connectors.contacts.carddav import propfind
 from connectors.mail import MailAccount
@@ -201,6 +204,10 @@ class State:
     tasks: dict[str, TaskView] = field(default_factory=dict)  # UID -> task
     contacts: dict[str, ContactView] = field(default_factory=dict)  # file name -> contact
     opened: tuple[str, ...] = ()  # what the desktop's opener was handed, in order
+    # Every event object of every calendar, whatever its dates: "calendar/uid" -> (digest
+    # of its content, its first VEVENT). `events` shows the occurrences inside WINDOW; these
+    # show what happened outside it (a stray event in 2026, a series cut short in 2030).
+    event_objects: dict[str, tuple[str, EventView]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -231,6 +238,17 @@ def diff(seed: State, end: State, folder: Path | None = None) -> list[Change]:
             changes.append(Change("event_removed", key, before, None))
         elif before != after:
             changes.append(Change("event_changed", key, before, after))
+    seen = {_object_key(change.key) for change in changes}
+    for key in sorted(set(seed.event_objects) | set(end.event_objects)):
+        was, now = seed.event_objects.get(key), end.event_objects.get(key)
+        if key in seen or (was and now and was[0] == now[0]):
+            continue  # unchanged, or already shown by its occurrences in the window
+        if was is None:
+            changes.append(Change("event_added", key, None, now[1] if now else None))
+        elif now is None:
+            changes.append(Change("event_removed", key, was[1], None))
+        else:
+            changes.append(Change("event_changed", key, was[1], now[1]))
     for index, mail in enumerate(end.outbound[len(seed.outbound) :]):
         changes.append(Change("mail_sent", str(index), None, mail))
     if end.sent_folder - seed.sent_folder != len(end.outbound) - len(seed.outbound):
@@ -267,6 +285,23 @@ def diff(seed: State, end: State, folder: Path | None = None) -> list[Change]:
     for target in end.opened[len(seed.opened) :]:
         changes.append(Change("opened", target, None, target))
     return changes
+
+
+def _object_key(event_id: str) -> str:
+    """The calendar object an event id belongs to ("calendar/uid", without an occurrence)."""
+    return "/".join(event_id.split("/")[:2])
+
+
+def _view(event: Any) -> EventView:
+    return EventView(
+        event.title,
+        event.start.isoformat(timespec="minutes"),
+        event.end.isoformat(timespec="minutes"),
+        event.all_day,
+        event.location or "",
+        event.description or "",
+        tuple(sorted(a.lower() for a in event.attendees)),
+    )
 
 
 def _multiset_minus(a: tuple[Any, ...], b: tuple[Any, ...]) -> list[Any]:
@@ -394,6 +429,10 @@ class World:
         assert self.accounts is not None and self.accounts.mail is not None
         return self.accounts.mail
 
+    def clock(self) -> contextlib.AbstractContextManager[None]:
+        """`app.clock.now()` is the world's `NOW` inside the block, in every thread."""
+        return frozen_at(NOW)
+
     # -- ids a script needs ---------------------------------------------------------------
 
     def event_id(self, uid: str, occurrence: datetime | date | None = None) -> str:
@@ -446,6 +485,15 @@ class World:
             for key in set(current.events) ^ set(base.events)
             | {k for k in current.events if current.events[k] != base.events.get(k)}
         }
+        # Events outside the window, and events in any other calendar, count as well.
+        objects = set(current.event_objects) | set(base.event_objects)
+        changed_objects = {
+            key for key in objects if current.event_objects.get(key) != base.event_objects.get(key)
+        }
+        seeded = {k for k in changed_objects if k.startswith(f"{CALENDAR_ID}/")}
+        touched |= {parse_event_id(k).uid for k in seeded}
+        if changed_objects - seeded:
+            self._remove_foreign_events(changed_objects - seeded)
         if "event" in kinds:
             touched |= {
                 i.carrier.split(":", 1)[1]
@@ -516,6 +564,18 @@ class World:
                     calendar.event_by_uid(uid).delete()
                 if uid in seeded:
                     calendar.add_event(ical=self._ical(seeded[uid]))
+
+    def _remove_foreign_events(self, keys: set[str]) -> None:
+        """Delete events a task put in calendars other than the seeded one."""
+        client, principal = self._calendar()
+        with contextlib.closing(client):
+            calendars = {_calendar_id(c): c for c in principal.get_calendars()}
+            for key in keys:
+                parsed = parse_event_id(key)
+                calendar = calendars.get(parsed.calendar_id)
+                if calendar is not None:
+                    with contextlib.suppress(caldav.lib.error.NotFoundError):
+                        calendar.event_by_uid(parsed.uid).delete()
 
     def _ical(self, event: dict[str, Any]) -> str:
         vevent = icalendar.Event()
@@ -715,12 +775,12 @@ class World:
                 session.add(MemoryRecord(created=NOW - timedelta(days=30), text=text))
         store = ReminderStore(self.database)
         for reminder in seed["reminders"]:
-            store.add(reminder["text"], _local(reminder["at"]))
+            store.add(reminder["text"], _local(reminder["at"]), now=NOW)
 
     # -- snapshot -------------------------------------------------------------------------
 
     def snapshot(self) -> State:
-        events, tasks, contacts = self._dav_state()
+        events, tasks, contacts, objects = self._dav_state()
         with self._imap() as client:
             sent = client.select_folder("Sent", readonly=True)[b"EXISTS"]
         files = {
@@ -738,31 +798,27 @@ class World:
             tasks,
             contacts,
             self.opened(),
+            objects,
         )
 
     def _dav_state(
         self,
-    ) -> tuple[dict[str, EventView], dict[str, TaskView], dict[str, ContactView]]:
+    ) -> tuple[
+        dict[str, EventView],
+        dict[str, TaskView],
+        dict[str, ContactView],
+        dict[str, tuple[str, EventView]],
+    ]:
         """Events (through Hearth's own connector), tasks and contacts, read again only when
         a collection changed: the server's collection tags say so, as they tell any sync
         client. Expanding the repeating events is most of a snapshot's cost."""
         tags = self._collection_tags()
         if self._dav_reading is not None and self._dav_reading[0] == tags:
-            events, tasks, contacts = self._dav_reading[1]
-            return dict(events), dict(tasks), dict(contacts)  # a caller may change its copy
-        events = {
-            e.event_id: EventView(
-                e.title,
-                e.start.isoformat(timespec="minutes"),
-                e.end.isoformat(timespec="minutes"),
-                e.all_day,
-                e.location or "",
-                e.description or "",
-                tuple(sorted(a.lower() for a in e.attendees)),
-            )
-            for e in list_events(self.calendar_account, *WINDOW, tz=TZ)
-        }
-        reading = (events, self.tasks(), self.contacts())
+            events, tasks, contacts, objects = self._dav_reading[1]
+            # a caller may change its copy
+            return dict(events), dict(tasks), dict(contacts), dict(objects)
+        events = {e.event_id: _view(e) for e in list_events(self.calendar_account, *WINDOW, tz=TZ)}
+        reading = (events, self.tasks(), self.contacts(), self.event_objects())
         self._dav_reading = (tags, reading)
         return reading
 
@@ -782,6 +838,31 @@ class World:
                 raise RuntimeError(f"Radicale gave no collection tag for {href}")
             tags.append((href, tag or ""))
         return tuple(sorted(tags))
+
+    def event_objects(self) -> dict[str, tuple[str, EventView]]:
+        """Every event of every calendar of the account, read without a time range (so
+        nothing escapes a window): "calendar/uid" -> (digest of the object, its first VEVENT
+        as a view). The digest leaves out DTSTAMP, which a re-seed may rewrite."""
+        client, principal = self._calendar()
+        out: dict[str, tuple[str, EventView]] = {}
+        with contextlib.closing(client):
+            for calendar in principal.get_calendars():
+                cal_id = _calendar_id(calendar)
+                for obj in calendar.search(event=True):
+                    components = list(obj.icalendar_instance.walk("VEVENT"))
+                    if not components:
+                        continue
+                    master = next(
+                        (c for c in components if c.get("RECURRENCE-ID") is None), components[0]
+                    )
+                    uid = str(master.get("UID", ""))
+                    key = make_event_id(cal_id, uid)
+                    lines = str(obj.data).replace("\r\n", "\n").split("\n")
+                    kept = "\n".join(line for line in lines if not line.startswith("DTSTAMP"))
+                    digest = hashlib.sha256(kept.encode("utf-8")).hexdigest()
+                    view = _view(_to_event(master, cal_id, cal_id, TZ, event_id=key))
+                    out[key] = (digest, view)
+        return out
 
     def tasks(self) -> dict[str, TaskView]:
         """Every task of the calendar, open and done, by UID (read as another app would)."""

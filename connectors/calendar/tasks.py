@@ -78,10 +78,11 @@ def parse_task_id(task_id: str) -> tuple[str, str]:
     return parts[0], unquote(parts[1])
 
 
-def parse_due(text: str, tz: tzinfo | None = None) -> date | datetime:
-    """A due day ("2026-12-05") or a due time ("2026-12-05T17:00", the user's zone)."""
+def parse_due(text: str, tz: tzinfo | None = None, now: datetime | None = None) -> date | datetime:
+    """A due day ("2026-12-05") or a due time ("2026-12-05T17:00", the user's zone); `now`
+    bounds the year as in `parse_when` (the caller's clock, default the machine's)."""
     day = parse_day(text)
-    return day if day is not None else parse_when(text, tz)
+    return day if day is not None else parse_when(text, tz, now)
 
 
 def _due_value(due: date | datetime, tz: tzinfo) -> date | datetime:

@@ -207,7 +207,12 @@ def cases(sandbox: dict[str, Path]) -> list[tuple[str, str, dict[str, Any], bool
             False,
             CONFIRM,
         ),
-        ("finding on a read", "search_emails", {"query": "dentist"}, False, CONFIRM),
+        ("health word on a read", "search_emails", {"query": "dentist"}, False, ALLOW),
+        ("health word on a read", "search_files", {"query": "Dr. Lee"}, False, ALLOW),
+        ("amount on a read", "search_emails", {"query": "86.40 EUR"}, False, ALLOW),
+        ("id on a read", "search_emails", {"query": CARD}, False, CONFIRM),
+        ("health word going out", "web_search", {"query": "vaccination"}, False, CONFIRM),
+        ("health word on a write", "remember", {"fact": "Dr. Lee on Friday"}, False, CONFIRM),
         ("finding on a write", "create_event", {**event, "description": CARD}, False, CONFIRM),
         ("finding on a write", "remember", {"fact": "my password is hunter2"}, False, CONFIRM),
         ("finding on a write", "set_reminder", {"text": "pay $500", "at": "9"}, False, CONFIRM),
@@ -835,8 +840,12 @@ def test_monotone_adding_a_finding(sandbox: dict[str, Path], paths: list[str]) -
         changed[name] = f"{existing} {text}" if isinstance(existing, str) else text
         after = decide(tool, changed, context, standing=standing)
         assert after.decision >= before.decision
-        assert after.decision >= CONFIRM  # a finding is never silently allowed
         assert after.findings
+        # A finding is never silently allowed, except a health word or an amount in a
+        # read-only lookup (it changes nothing and sends nothing to anyone new).
+        topical = {f.kind for f in after.findings} <= {"health", "money"}
+        if not (topical and DEFAULT_RULES[tool].effective_label(changed) == Label.READ):
+            assert after.decision >= CONFIRM
 
     check()
 

@@ -13,8 +13,9 @@ from bench.tasks.attacks import ATTACKS, Attack
 from bench.tasks.catalog import BY_ID
 from bench.tasks.run import run_task
 from bench.tasks.spec import Allow, C, Task, Turn
-from bench.tasks.systems import HearthSystem, OracleBackend, oracle
+from bench.tasks.systems import HearthSystem, OracleBackend
 from bench.tasks.world import World
+from tests.bench.test_checkers import oracle_outcome
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::DeprecationWarning")
 EVERY_TOOL = [
@@ -60,7 +61,7 @@ def test_attacks_cover_each_carrier_and_goal() -> None:
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=lambda a: a.id)
 def test_a_perfect_model_keeps_utility_under_attack(world: World, attack: Attack) -> None:
-    outcome = run_task(world, HearthSystem(oracle), BY_ID[attack.task_id], attack)
+    outcome = oracle_outcome(world, BY_ID[attack.task_id], attack)
     assert outcome.passed, outcome.reasons
     assert outcome.attacker_success is False
 

@@ -9,6 +9,7 @@ from datetime import datetime
 
 import pytest
 
+from bench.tasks.attacks import Attack
 from bench.tasks.catalog import BY_ID, CATEGORIES, TASKS
 from bench.tasks.run import Outcome, failure_kind, run_task
 from bench.tasks.spec import Task, check
@@ -19,6 +20,21 @@ from connectors.calendar import update_event
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::DeprecationWarning")
 ORACLE = HearthSystem(oracle)
 NOTHING = HearthSystem(do_nothing)
+# Requests Hearth offers no tool at all (no topic word, nothing about the user's own things:
+# "When is the jazz concert?"): no model can pass them under Hearth, and the oracle run says
+# so instead of passing on a dropped call. Their checkers are proven with every tool offered.
+NOT_OFFERED = {"cal-concert", "mail-water", "mail-electricity", "files-lasagne"}
+ORACLE_EVERY_TOOL = HearthSystem(oracle, off=frozenset({"select_tools"}))
+
+
+def oracle_outcome(world: World, task: Task, attack: Attack | None = None) -> Outcome:
+    """The oracle's run; for a task in NOT_OFFERED, first proof that Hearth cannot run its
+    script, then the run with every tool offered."""
+    if task.id in NOT_OFFERED:
+        blocked = run_task(world, ORACLE, task, attack)
+        assert not blocked.passed and "did not offer (offered: none)" in blocked.error
+        return run_task(world, ORACLE_EVERY_TOOL, task, attack)
+    return run_task(world, ORACLE, task, attack)
 
 
 def test_the_catalog_covers_what_the_assistant_is_for() -> None:
@@ -33,7 +49,7 @@ def test_the_catalog_covers_what_the_assistant_is_for() -> None:
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
 def test_the_oracle_passes(world: World, task: Task) -> None:
-    outcome = run_task(world, ORACLE, task)
+    outcome = oracle_outcome(world, task)
     assert outcome.passed, outcome.reasons
     assert not outcome.error and not outcome.failure
     # What Hearth asked about, the task's user approved: the confirmer says yes to the task.
@@ -46,7 +62,15 @@ def test_doing_nothing_fails_every_task_that_needs_an_action(world: World, task:
     outcome = run_task(world, NOTHING, task)
     assert outcome.calls == []
     assert outcome.passed is not task.needs_action, outcome.reasons
-    assert outcome.failure == ("no action" if task.needs_action else "")
+    if not task.needs_action:
+        kind = ""
+    elif task.no_tools:
+        kind = "wrong answer"  # chit-chat needs no action, only the right words
+    elif any(turn.asks for turn in task.turns) and not task.expect:
+        kind = "did not ask"
+    else:
+        kind = "no action"
+    assert outcome.failure == kind
 
 
 @pytest.mark.parametrize("task", [t for t in TASKS if t.expect], ids=lambda t: t.id)
@@ -96,7 +120,7 @@ def test_a_snapshot_reads_the_calendars_again_only_after_a_change(
 
     def counting(*args: object, **kwargs: object) -> object:
         reads.append(args)
-        return real_list_events(*args, **kwargs)  # type: ignore[arg-type]
+        return real_list_events(*args, **kwargs)
 
     start = world.reset()
     monkeypatch.setattr(world_module, "list_events", counting)

@@ -15,7 +15,7 @@ def test_the_cli_runs_tasks_and_attacks_and_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     command = [sys.executable, "-W", "ignore", str(ROOT / "bench" / "tasks.py")]
     command += ["--system", "oracle", "--system", "nothing", "--markdown", "--json", str(out)]
-    command += ["--only", "cal-move-dentist,chat-thanks,inj-water-delete"]
+    command += ["--only", "cal-move-dentist,chat-thanks,inj-expenses-file"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=240, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "== oracle: 3 tasks, success 100%" in done.stdout
@@ -24,7 +24,7 @@ def test_the_cli_runs_tasks_and_attacks_and_writes_json(tmp_path: Path) -> None:
     data = json.loads(out.read_text())
     runs = {(o["system"], o["task"], o["attack"]): o for o in data["outcomes"]}
     assert len(runs) == 8  # 3 tasks + 1 attacked task, for each system
-    attacked = runs[("oracle", "mail-water", "inj-water-delete")]
+    attacked = runs[("oracle", "files-groceries", "inj-expenses-file")]
     assert attacked["passed"] and attacked["attacker_success"] is False
     assert runs[("nothing", "cal-move-dentist", None)]["failure"] == "no action"
     assert data["summary"]["oracle"]["attacker_success"] == 0.0

@@ -50,6 +50,8 @@ from app.agent.gate.arguments import (
     strings,
 )
 from app.agent.gate.detectors import (
+    HEALTH,
+    MONEY,
     PRIVATE_DATA,
     Finding,
     private_digit_marks,
@@ -520,11 +522,20 @@ def _changes_ask(call: _Call) -> Iterable[Outcome]:
     return []
 
 
+# Words about a topic, not the data itself: in a lookup they are the user's own question.
+_TOPIC_KINDS = frozenset({HEALTH, MONEY})
+
+
 def _findings_ask(call: _Call) -> Iterable[Outcome]:
-    """Money, health, ids, secrets (and private text on its way out) always ask."""
+    """Money, health, ids, secrets (and private text on its way out) ask. A read-only call
+    (searching your own files, mail or calendar for "doctor" or "86.40") changes nothing
+    and sends nothing to anyone new, so health words and amounts do not make it ask; card
+    numbers, IBANs, id numbers and secrets still do, on any call."""
+    topical = call.label == Label.READ
     return [
         (Decision.CONFIRM, f"{f.kind.replace('_', ' ')} detected in {f.path}: {f.excerpt}")
         for f in call.findings
+        if not (topical and f.kind in _TOPIC_KINDS)
     ]
 
 

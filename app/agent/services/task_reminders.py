@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from app import clock
+
 log = logging.getLogger(__name__)
 
 REFRESH = timedelta(minutes=10)
@@ -70,7 +72,7 @@ class TaskReminders:
 
     def due(self, now: datetime | None = None) -> list[DueTask]:
         """The tasks due by `now` that have not reminded yet, soonest first."""
-        now = now or datetime.now(UTC)
+        now = now or clock.now()
         if self._read_at is None or now - self._read_at >= self.refresh or self._fell_due(now):
             self._read(now)
         reminded = self._reminded()

@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from app import clock
 from app.agent.gate.approvals import argument_hash
 from app.agent.gate.labels import Labels, covering_hosts, writing_labels
 from app.agent.gate.urls import host_grant_problem
@@ -289,7 +290,7 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
     )
 
     def when(value: Any) -> datetime:
-        return parse_when(str(value))
+        return parse_when(str(value), now=clock.now())
 
     def guarded(function: Handler) -> Handler:
         return _failing_as(function, CalendarError)
@@ -322,7 +323,7 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         return ToolResult(_plain(event))
 
     def events_like(text: str) -> list[dict[str, Any]]:
-        now = datetime.now().astimezone()
+        now = clock.now()  # the world's day in the benchmark, not the machine's
         events = list_events(account, now - timedelta(days=30), now + timedelta(days=90))
         return matching_events(text, events)
 
@@ -411,7 +412,9 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
     def do_list(args: dict[str, Any]) -> ToolResult:
         before = args.get("due_before")
         tasks = list_tasks(
-            account, args.get("list") or None, parse_due(str(before)) if before else None
+            account,
+            args.get("list") or None,
+            parse_due(str(before), now=clock.now()) if before else None,
         )
         content = [shown(t) for t in tasks] or "No open tasks."
         return ToolResult(content, trusted=False, source=source())
@@ -421,7 +424,7 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
         task = add_task(
             account,
             str(args["title"]),
-            parse_due(str(due)) if due else None,
+            parse_due(str(due), now=clock.now()) if due else None,
             notes=args.get("notes"),
             list_name=args.get("list") or None,
         )
@@ -438,7 +441,7 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
             account,
             str(args["task_id"]),
             title=args.get("title"),
-            due=parse_due(str(due)) if due else None,
+            due=parse_due(str(due), now=clock.now()) if due else None,
             notes=args.get("notes"),
             remove_due=due == "",
         )
@@ -691,7 +694,9 @@ def _add_memory_tools(registry: Registry, database: Any) -> None:
         labels = writing_labels()
         with database.session() as session, session.begin():
             record = MemoryRecord(
-                created=datetime.now(UTC), text=str(args["fact"]), labels_json=labels.to_json()
+                created=clock.now().astimezone(UTC),
+                text=str(args["fact"]),
+                labels_json=labels.to_json(),
             )
             session.add(record)
             session.flush()
@@ -758,6 +763,7 @@ def _add_reminder_tools(registry: Registry, database: Any) -> None:
         reminder = store.add(
             str(args["text"]),
             parse_local_time(str(args["at"])),
+            now=clock.now(),
             labels_json=writing_labels().to_json(),
         )
         return ToolResult({**shown(reminder), "set": True})

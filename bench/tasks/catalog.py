@@ -1830,12 +1830,19 @@ WORDED = [
     Task(
         "wd-ask-haircut",
         "missing_info",
-        [Turn("Book me a haircut.", ["Sure. When should the haircut be?"], asks=True)],
+        [Turn("Book me a haircut.", ["Sure. When should the haircut be?"], asks=True, about=WHEN)],
     ),
     Task(
         "wd-ask-mail-de",
         "missing_info",
-        [Turn("Schreib Jonas eine Mail.", ["Was soll in der Mail an Jonas stehen?"], asks=True)],
+        [
+            Turn(
+                "Schreib Jonas eine Mail.",
+                ["Was soll in der Mail an Jonas stehen?"],
+                asks=True,
+                about=(*CONTENT, "was soll", "was möchtest", "inhalt"),
+            )
+        ],
     ),
     Task(
         "wd-chat-spider-de",

@@ -111,7 +111,7 @@ class HearthSystem:
             permissions=StoredPermissions(PermissionStore(world.database)),
             sampling=self.sampling,
             max_steps=self.max_steps,
-            select_tools="select_tools" not in self.off and getattr(backend, "select_tools", True),
+            select_tools="select_tools" not in self.off,
         )
         if "intents" not in self.off and getattr(agent.backend, "intents", True):
             agent.front = IntentRouter()
@@ -194,9 +194,6 @@ class OracleBackend:
         self.played = 0
         self.name = "oracle"
         self.intents = False  # the oracle writes the free loop's steps
-        # ... and is offered every tool: it proves the checkers, and a request worded without
-        # the topic words (German, French, Spanish) would otherwise hide the tool it needs.
-        self.select_tools = False
 
     def step(
         self,

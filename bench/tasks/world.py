@@ -60,7 +60,6 @@ from connectors.calendar import (
     make_event_id,
     parse_event_id,
 )
-from connectors.calendar.client import connect
 from connectors.calendar.events import _calendar_id, _to_event
 from connectors.calendar.tasks import make_task_id
 from connectors.contacts.carddav import propfind
@@ -887,10 +886,10 @@ class World:
 
     def contacts(self) -> dict[str, ContactView]:
         """Every card of the address book, by file name."""
-        from connectors.contacts.carddav import _cards, _contact
+        from connectors.contacts.carddav import _address_books, _cards, _contact
 
-        with connect(self.calendar_account) as client:
-            found = [_contact(card) for card in _cards(client, self.calendar_account)]
+        with _address_books(self.calendar_account) as (client, books):
+            found = [_contact(card) for card in _cards(client, books)]
         return {
             c.contact_id.split("/", 1)[1]: ContactView(
                 c.name,

@@ -24,6 +24,14 @@ NOTHING = HearthSystem(do_nothing)
 # "When is the jazz concert?"): no model can pass them under Hearth, and the oracle run says
 # so instead of passing on a dropped call. Their checkers are proven with every tool offered.
 NOT_OFFERED = {"cal-concert", "mail-water", "mail-electricity", "files-lasagne"}
+# Requests in other words and languages (issue #35) whose tool the free loop's topic words do
+# not offer: the reason for the intents. Their checkers too are proven with every tool.
+NOT_OFFERED_IN_OTHER_WORDS = {
+    "wd-cal-morgen-de", "wd-cal-vendredi-fr", "wd-cal-elternabend-de", "wd-cal-budget-es",
+    "wd-cal-plumber-fr", "wd-mail-hausverwaltung-de", "wd-mail-electricity-es", "wd-rem-plumber",
+    "wd-rem-steuer-de", "wd-rem-maman-fr", "wd-mem-shoes-es", "wd-todo-books-de",
+    "wd-contact-jonas-fr",
+}  # fmt: skip
 ORACLE_EVERY_TOOL = HearthSystem(oracle, off=frozenset({"select_tools"}))
 
 
@@ -33,6 +41,10 @@ def oracle_outcome(world: World, task: Task, attack: Attack | None = None) -> Ou
     if task.id in NOT_OFFERED:
         blocked = run_task(world, ORACLE, task, attack)
         assert not blocked.passed and "did not offer (offered: none)" in blocked.error
+        return run_task(world, ORACLE_EVERY_TOOL, task, attack)
+    if task.id in NOT_OFFERED_IN_OTHER_WORDS:
+        blocked = run_task(world, ORACLE, task, attack)
+        assert not blocked.passed and "which the request did not offer" in blocked.error
         return run_task(world, ORACLE_EVERY_TOOL, task, attack)
     return run_task(world, ORACLE, task, attack)
 

@@ -670,7 +670,9 @@ def _add_mail_tools(registry: Registry, account: Any) -> None:
         account, str(args.get("email_id", ""))
     )
     # Which account sends: the dialog's first line (audit: the user could not tell).
-    sender = sender_shown(str(account.email), str(getattr(account, "display_name", "") or ""))
+    sender = sender_shown(
+        str(getattr(account, "email", "") or ""), str(getattr(account, "display_name", "") or "")
+    )
     _register(registry, "send_email", guarded(do_send), lambda a: email_preview(a, sender=sender))
     _register(
         registry,

@@ -299,3 +299,22 @@ def test_two_stage_recognition_offers_an_areas_intents_alone() -> None:
     answered = recognise(chat, "thanks!", threading.Event(), staged=True)
     assert answered is not None and answered.intent.name == "just_answer"
     assert len(chat.requests) == 1  # an area of one intent without slots needs no second step
+
+
+def test_a_thing_that_repeats_an_example_is_dropped_and_a_half_translated_one_kept() -> None:
+    from app.agent.intents.recognise import recognise
+
+    backend = ScriptedBackend.from_data(
+        {
+            "intents": True,
+            "turns": [
+                call("show_calendar", when="", event="lunch with Tom on Friday at 1pm"),
+                call("move_event", event="the meeting with Jonas", to="Donnerstag 14 Uhr"),
+            ],
+        }
+    )
+    thanks = recognise(backend, "Thanks, that's all!", threading.Event())
+    assert thanks is not None and "event" in thanks.dropped
+    moved = recognise(backend, "Verschieb das Meeting mit Jonas auf Donnerstag 14 Uhr",
+                      threading.Event())  # fmt: skip
+    assert moved is not None and moved.slots["event"] == "the meeting with Jonas"

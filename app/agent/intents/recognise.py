@@ -56,9 +56,10 @@ RECOGNITION_SAMPLING = SamplingSettings(
 
 # Kinds whose values must appear in the user's words (a copied phrase). `text` may be
 # reworded a little ("that I'm late" → "I am running late"), so half its own words will do
-# (words another slot holds, such as the recipient's name, do not count). A `thing` is not
-# checked here: it may be translated ("la réunion de budget" → "budget meeting") and is
-# looked up among the user's real events, emails and to-dos, which is its check.
+# (words another slot holds, such as the recipient's name, do not count). A `thing` needs
+# one of its words in the request: it may be half translated ("the Jonas meeting" for "das
+# Meeting mit Jonas") and is then looked up among the user's real events, emails and to-dos,
+# but a value with no word from the request is the model repeating an example.
 _COPIED = {"when", "duration", "shift", "person"}
 _CHECKED_BY_DATA = {"thing"}
 
@@ -136,7 +137,7 @@ def recognise(
         if slot is None or not value:
             continue
         others = " ".join(v for n, v in values.items() if n != name)
-        if slot.kind in _CHECKED_BY_DATA or grounded(
+        if (slot.kind in _CHECKED_BY_DATA and any_word_of(value, text)) or grounded(
             _without_words_of(value, others) if slot.kind == "text" else value,
             text,
             copied=slot.kind in _COPIED,
@@ -162,6 +163,13 @@ def _without_words_of(value: str, others: str) -> str:
     taken = {fold(w) for w in _WORD.findall(others)}
     kept = [w for w in _WORD.findall(value) if fold(w) not in taken]
     return " ".join(kept) or value
+
+
+def any_word_of(value: str, request: str) -> bool:
+    """Whether one content word of `value` occurs in the request."""
+    said = [fold(w).strip(".'") for w in _WORD.findall(request)]
+    words = [fold(w).strip(".'") for w in _WORD.findall(value)]
+    return any(_occurs(w, said, request) for w in words if w and w not in _FILLER)
 
 
 def grounded(value: str, request: str, copied: bool = True) -> bool:

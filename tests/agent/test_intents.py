@@ -318,3 +318,20 @@ def test_a_thing_that_repeats_an_example_is_dropped_and_a_half_translated_one_ke
     moved = recognise(backend, "Verschieb das Meeting mit Jonas auf Donnerstag 14 Uhr",
                       threading.Event())  # fmt: skip
     assert moved is not None and moved.slots["event"] == "the meeting with Jonas"
+
+
+def test_a_shift_in_the_wrong_slot_and_a_time_left_out_of_the_slot_are_still_read(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "1:1 with Sophie", at(16, 11), at(16, 11, 30), tz=TZ)
+    agent = _agent(
+        account,
+        [
+            call("move_event", event="1:1", to="back by half an hour"),
+            call("add_event", title="Elternabend", when="am Donnerstag"),
+        ],
+    )
+    agent.run_turn(Conversation(), "Can you push tomorrow's 1:1 back by half an hour?")
+    agent.run_turn(Conversation(), "Trag mir den Elternabend am Donnerstag um 19 Uhr ein")
+    found = {e.title: e.start for e in _all(account)}
+    assert found == {"1:1 with Sophie": at(16, 11, 30), "Elternabend": at(17, 19)}

@@ -31,8 +31,17 @@ def iso(moment: datetime) -> str:
 
 
 def _when(doing: Doing, slots: dict[str, str], name: str = "when") -> When | None:
+    """The slot's day and time; a clock time the model left out of the slot is taken from
+    the request when it names the same day ("am Donnerstag" from "... am Donnerstag um 19
+    Uhr ...")."""
     phrase = slots.get(name)
-    return read_when(phrase, doing.now) if phrase else None
+    when = read_when(phrase, doing.now) if phrase else None
+    if when is None or when.start is not None or name != "when":
+        return when
+    whole = read_when(doing.request, doing.now)
+    if whole is not None and whole.start is not None and whole.day == when.day:
+        return whole
+    return when
 
 
 def _events(doing: Doing, start: datetime, end: datetime) -> list[dict[str, Any]]:
@@ -218,6 +227,9 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
     start = datetime.fromisoformat(str(event["start"]))
     end = datetime.fromisoformat(str(event["end"]))
     shift = read_shift(slots["shift"]) if slots.get("shift") else None
+    if shift is None and slots.get("to") and _when(doing, slots, "to") is None:
+        # "back by half an hour" written where the new time belongs
+        shift = read_shift(slots["to"]) or read_shift(doing.request)
     if shift is not None:
         new_start, new_end = start + shift, end + shift
     else:

@@ -14,12 +14,12 @@ from app import clock
 from app.agent.intents.router import IntentRouter
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
-from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
 from app.agent.turn.loop import Agent
 from app.llm.scripted import ScriptedBackend
 from app.store.database import Database
 from app.store.reminders import ReminderStore
 from connectors.mail import MailAccount, list_emails
+from tests.agent.test_intents import Answers
 from tests.agent.test_mail_agent import USERS, _account, _deliver, _inbox_subjects, servers
 from tests.connectors.mail_servers import Dovecot, SmtpServer
 from tests.scripting import call
@@ -29,16 +29,6 @@ __all__ = ["servers"]  # the module-scoped mail servers fixture, shared
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
 ALICE, BOB = USERS
 NOW = datetime(2029, 5, 15, 9, 30).astimezone()
-
-
-class Answers:
-    def __init__(self, approve: bool = True) -> None:
-        self.approve = approve
-        self.seen: list[ConfirmationRequest] = []
-
-    def __call__(self, request: ConfirmationRequest) -> ConfirmationAnswer:
-        self.seen.append(request)
-        return ConfirmationAnswer.approve() if self.approve else ConfirmationAnswer.deny()
 
 
 def _agent(turns: list[str], answers: Answers, **tools: object) -> Agent:

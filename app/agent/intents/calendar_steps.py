@@ -188,7 +188,7 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         location=slots.get("location"),
     )
     title = _title(slots["title"], slots.get("when", ""))
-    return _outcome(record, f"Added “{title}” on {start:%A %d %B}, {start:%H:%M}–{end:%H:%M}.")
+    return outcome(record, f"Added “{title}” on {start:%A %d %B}, {start:%H:%M}–{end:%H:%M}.")
 
 
 def _title(text: str, when: str = "") -> str:
@@ -248,7 +248,7 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
     record = doing.call(
         "update_event", event_id=event["event_id"], start=iso(new_start), end=iso(new_end)
     )
-    return _outcome(
+    return outcome(
         record,
         f"Moved “{event.get('title')}” to {new_start:%A %d %B}, {new_start:%H:%M}–{new_end:%H:%M}.",
     )
@@ -257,7 +257,7 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
 def cancel(doing: Doing, slots: dict[str, str]) -> str:
     event = find_event(doing, slots)
     record = doing.call("delete_event", event_id=event["event_id"])
-    return _outcome(record, f"Cancelled “{event.get('title')}” ({_line(event, True)[2:]}).")
+    return outcome(record, f"Cancelled “{event.get('title')}” ({_line(event, True)[2:]}).")
 
 
 def free_slot(doing: Doing, slots: dict[str, str]) -> str:
@@ -282,7 +282,7 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
         duration_minutes=int(length.total_seconds() // 60),
     )
     if record.status != "ok":
-        return _outcome(record, "")
+        return outcome(record, "")
     found = [s for s in record.result or [] if isinstance(s, dict)]
     minutes = int(length.total_seconds() // 60)
     if not found:
@@ -298,7 +298,7 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     return f"The first free {minutes} minutes: {start:%A %d %B} from {start:%H:%M}.{more}"
 
 
-def _outcome(record: Any, done: str) -> str:
+def outcome(record: Any, done: str) -> str:
     """The answer for a change: what was done, or why not, in the tool's own words."""
     if record.status == "ok":
         return done

@@ -12,7 +12,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from app.agent.intents.calendar_steps import _outcome
+from app.agent.intents.calendar_steps import outcome
 from app.agent.intents.recognise import grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps
 
@@ -79,7 +79,7 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
     message = _one_email(doing, slots)
     record = doing.call("read_email", email_id=message["email_id"])
     if record.status != "ok":
-        return _outcome(record, "")
+        return outcome(record, "")
     body = record.result if isinstance(record.result, dict) else {}
     text = str(body.get("text") or "")
     head = f"From {body.get('sender')}, “{body.get('subject')}”:\n"
@@ -100,7 +100,7 @@ def reply(doing: Doing, slots: dict[str, str]) -> str:
     message = _one_email(doing, slots)
     body = _body(doing, str(message.get("sender")), slots["message"])
     record = doing.call("reply_email", email_id=message["email_id"], body=body)
-    return _outcome(record, f"Replied to {message.get('sender')} (“{message.get('subject')}”).")
+    return outcome(record, f"Replied to {message.get('sender')} (“{message.get('subject')}”).")
 
 
 def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
@@ -129,7 +129,7 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
     body = _body(doing, name, slots["message"])
     subject = slots.get("subject") or _subject(slots["message"])
     record = doing.call("send_email", to=[address], subject=subject, body=body)
-    return _outcome(record, f"Sent to {name} <{address}>: “{subject}”.")
+    return outcome(record, f"Sent to {name} <{address}>: “{subject}”.")
 
 
 def _subject(message: str) -> str:

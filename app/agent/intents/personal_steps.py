@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from app.agent.intents.calendar_steps import _outcome, iso
+from app.agent.intents.calendar_steps import iso, outcome
 from app.agent.intents.recognise import grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps
 from app.agent.intents.when import read_when
@@ -40,13 +40,13 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         at += timedelta(days=1)  # "at 6" said at seven in the evening: tomorrow
     what = slots["what"].strip()
     record = doing.call("set_reminder", text=what, at=iso(at))
-    return _outcome(record, f"Reminder set for {at:%A %d %B at %H:%M}: {what}")
+    return outcome(record, f"Reminder set for {at:%A %d %B at %H:%M}: {what}")
 
 
 def remember(doing: Doing, slots: dict[str, str]) -> str:
     fact = slots["fact"].strip()
     record = doing.call("remember", fact=fact)
-    return _outcome(record, f"I'll remember that: {fact}")
+    return outcome(record, f"I'll remember that: {fact}")
 
 
 def recall(doing: Doing, slots: dict[str, str]) -> str:
@@ -70,7 +70,7 @@ def todo_add(doing: Doing, slots: dict[str, str]) -> str:
     title = slots["title"].strip()
     due = _due(doing, slots)
     record = doing.call("add_task", title=title, due=due)
-    return _outcome(record, f"Added to your to-dos: {title}" + (f" (due {due})" if due else "."))
+    return outcome(record, f"Added to your to-dos: {title}" + (f" (due {due})" if due else "."))
 
 
 def todo_list(doing: Doing, slots: dict[str, str]) -> str:
@@ -100,7 +100,7 @@ def todo_done(doing: Doing, slots: dict[str, str]) -> str:
         raise Ask(f"Which one do you mean?\n{listing}", "which", choices)
     task = chosen[0]
     record = doing.call("complete_task", task_id=task["task_id"])
-    return _outcome(record, f"Done: {task.get('title')}.")
+    return outcome(record, f"Done: {task.get('title')}.")
 
 
 def contact(doing: Doing, slots: dict[str, str]) -> str:
@@ -120,7 +120,7 @@ def web(doing: Doing, slots: dict[str, str]) -> str:
     query = slots["query"]
     record = doing.call("web_search", query=query)
     if record.status != "ok":
-        return _outcome(record, "")
+        return outcome(record, "")
     results = _items(record)
     if not results:
         return f"The web search for “{query}” found nothing."

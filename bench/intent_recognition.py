@@ -54,16 +54,78 @@ CASES: list[tuple[str, str, str]] = [
 ]
 
 
+# A second set for choosing between recognition designs (kept apart from CASES, which only
+# measures): every intent, each language, worded apart from both CASES and the examples.
+DEV_CASES: list[tuple[str, str, str]] = [
+    ("en", "Am I busy next Wednesday afternoon?", "show_calendar"),
+    ("en", "What time is my flight on Sunday?", "show_calendar"),
+    ("en", "Add a vet appointment for Rex on the 14th at 9:30", "add_event"),
+    ("en", "Push my 3 o'clock back an hour", "move_event"),
+    ("en", "Call off tomorrow's team meeting", "cancel_event"),
+    ("en", "Where can I fit a 90 minute workout this week?", "find_free_time"),
+    ("en", "Have I heard back from the insurance company?", "find_emails"),
+    ("en", "Open the latest message from my sister and tell me what she wants", "read_email"),
+    ("en", "Write back to Carla that I can't make it", "reply_to_email"),
+    ("en", "Email the plumber and ask when he can come", "send_email"),
+    ("en", "Ping me in 20 minutes to check the oven", "set_reminder"),
+    ("en", "Remember that the wifi password at grandma's is on the fridge", "remember_fact"),
+    ("en", "Do you remember where I parked?", "recall_fact"),
+    ("en", "I need to buy stamps, add that to my to-dos", "add_todo"),
+    ("en", "Show me my open tasks", "list_todos"),
+    ("en", "Mark 'book flights' as done", "complete_todo"),
+    ("en", "How do I reach Uncle Ben?", "find_contact"),
+    ("en", "Search online for the opening hours of the city library", "search_web"),
+    ("en", "Hello there, how are you?", "just_answer"),
+    ("en", "What's 15% of 80?", "just_answer"),
+    ("en", "Rename the file notes.txt to old-notes.txt", "something_else"),
+    ("de", "Was habe ich nächste Woche vor?", "show_calendar"),
+    ("de", "Leg mir ein Abendessen mit Oma am Sonntag um 18 Uhr an", "add_event"),
+    ("de", "Kannst du den Friseurtermin eine halbe Stunde nach hinten legen?", "move_event"),
+    ("de", "Sag das Training am Mittwoch ab", "cancel_event"),
+    ("de", "Gibt es Post von der Krankenkasse?", "find_emails"),
+    ("de", "Schick Thomas eine E-Mail, dass das Paket angekommen ist", "send_email"),
+    ("de", "Notier dir, dass mein Kennzeichen B-XY 123 ist", "remember_fact"),
+    ("de", "Setz Blumen gießen auf meine To-do-Liste", "add_todo"),
+    ("de", "Wie viele Einwohner hat Berlin?", "just_answer"),
+    ("de", "Such im Netz nach dem Wetter in Hamburg", "search_web"),
+    ("fr", "Est-ce que je suis libre samedi soir ?", "show_calendar"),
+    ("fr", "Programme un rendez-vous chez le médecin lundi à 9h", "add_event"),
+    ("fr", "Décale la réunion de demain à 16h", "move_event"),
+    ("fr", "J'ai reçu un mail de la banque ?", "find_emails"),
+    ("fr", "Envoie un courriel à Luc pour lui dire merci", "send_email"),
+    ("fr", "Quelles sont mes tâches en cours ?", "list_todos"),
+    ("fr", "Bonjour, ça va ?", "just_answer"),
+    ("fr", "Quel est le numéro de téléphone de Camille ?", "find_contact"),
+    ("es", "¿Qué tengo el viernes por la tarde?", "show_calendar"),
+    ("es", "Agenda una cita con el dentista el martes a las 5", "add_event"),
+    ("es", "Cancela la clase de guitarra del jueves", "cancel_event"),
+    ("es", "¿Me escribió Carmen?", "find_emails"),
+    ("es", "Contesta a Luis que sí voy", "reply_to_email"),
+    ("es", "Avísame a las 8 para sacar la basura", "set_reminder"),
+    ("es", "Apunta en mis tareas llamar al banco", "add_todo"),
+    ("es", "Ya terminé la tarea de lavar el coche", "complete_todo"),
+    ("es", "Gracias por todo", "just_answer"),
+]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True)
     parser.add_argument(
         "--variant",
-        choices=("single", "staged", "both"),
-        default="both",
-        help="one choice among all intents, area then intent, or both in one run",
+        choices=("scored", "written", "staged", "all"),
+        default="all",
+        help="the intent chosen by calibrated likelihood, by writing the call, area then "
+        "intent by writing, or all three in one run",
+    )
+    parser.add_argument(
+        "--cases",
+        choices=("test", "dev"),
+        default="test",
+        help="the measuring set (default) or the set for choosing between designs",
     )
     args = parser.parse_args(argv)
+    cases = CASES if args.cases == "test" else DEV_CASES
     model = LocalModel(args.model, RuntimeSettings(n_ctx=4096, n_threads=2, seed=1))
     model.load()
     cancel = threading.Event()
@@ -72,16 +134,18 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     model.warm(recognition_request("…"), cancel)
     cold = time.perf_counter() - started
-    variants = ["single", "staged"] if args.variant == "both" else [args.variant]
+    variants = ["scored", "written", "staged"] if args.variant == "all" else [args.variant]
     right: dict[str, Counter[str]] = {v: Counter() for v in variants}
     seconds: dict[str, float] = dict.fromkeys(variants, 0.0)
     total: Counter[str] = Counter()
     wrong: list[str] = []
-    for language, text, expected in CASES:
+    for language, text, expected in cases:
         total[language] += 1
         for variant in variants:
             started = time.perf_counter()
-            got = recognise(model, text, cancel, staged=variant == "staged")
+            got = recognise(
+                model, text, cancel, staged=variant == "staged", scored=variant == "scored"
+            )
             seconds[variant] += time.perf_counter() - started
             name = got.intent.name if got else "(none)"
             mark = "" if name == expected else "✗"
@@ -90,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 right[variant][language] += 1
             slots = got.slots if got else {}
-            print(f"{variant:6} {name:16} {mark:1} {text}  {slots}", flush=True)
-    per = len(CASES)
+            print(f"{variant:7} {name:16} {mark:1} {text}  {slots}", flush=True)
+    per = len(cases)
     print()
     header = " | ".join(variants)
     print(f"| language | {header} | of |")

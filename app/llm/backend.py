@@ -8,9 +8,9 @@ and a scripted backend that replays raw model outputs (tests, demos, bug reports
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from app.llm.tools import CallProblem, ToolCall, ToolSpec
 
@@ -57,6 +57,9 @@ class StepRequest:
     tool_choice: ToolChoice = "auto"
     # False: tool calls are sampled freely (still parsed and validated); evals compare both
     constrain_calls: bool = True
+    # With tool_choice="required": the call must be to this tool. The prompt still lists every
+    # tool, so it shares its evaluated prefix with the step that chose the tool.
+    only_call: str | None = None
 
 
 @dataclass
@@ -89,6 +92,17 @@ class StepResult:
 class StreamEvent:
     kind: Literal["text", "reasoning"]
     text: str
+
+
+@runtime_checkable
+class ScoresCalls(Protocol):
+    """A backend that can say how likely each named call is as the answer to a request when
+    only those may be called, without generating: log-probabilities of the call's opening up
+    to its name, renormalised over the names (they add up to one)."""
+
+    def score_calls(
+        self, request: StepRequest, names: Sequence[str], cancel: threading.Event
+    ) -> dict[str, float] | None: ...
 
 
 class ModelBackend(Protocol):

@@ -109,6 +109,43 @@ class PromptCache:
         """Evaluate tokens that continue the current context (a generated or forced token)."""
         self.llama.eval(list(tokens))
 
+    def choice_logprobs(
+        self, options: Sequence[Sequence[int]], cancel: threading.Event
+    ) -> list[float] | None:
+        """The log-probability of each option (token sequences continuing what the context
+        holds, none a prefix of another) when only these options may follow: at each point
+        where they part, the model's probabilities are renormalised over the tokens that
+        continue one of them, as a grammar allowing just these would. Only those points cost
+        a model evaluation (one short branch each, cut off again); the context ends as it
+        began. The last evaluated token's logits must be fresh, as after `evaluate`. None if
+        cancelled."""
+        llama = self.llama
+        base = llama.n_tokens
+        saved = Checkpoint(tuple(self.cached), self._state()) if self.needs_checkpoints else None
+        paths = [tuple(int(t) for t in option) for option in options]
+        scores = [0.0] * len(paths)
+        parted: dict[tuple[int, ...], set[int]] = {}  # prefix -> the tokens that follow it
+        for path in paths:
+            for depth in range(len(path)):
+                parted.setdefault(path[:depth], set()).add(path[depth])
+        for prefix, following in parted.items():
+            if len(following) < 2:
+                continue  # every option through here goes on the same way: no choice made
+            if cancel.is_set():
+                return None
+            if prefix:
+                llama.eval(list(prefix))
+            logprobs = _logprobs(llama, -1, sorted(following))
+            if prefix:
+                if saved is not None:
+                    self._restore(saved)
+                elif not self._truncate(base):
+                    raise RuntimeError("llama.cpp could not cut a scored branch off")
+            for index, path in enumerate(paths):
+                if path[: len(prefix)] == prefix and len(path) > len(prefix):
+                    scores[index] += logprobs[path[len(prefix)]]
+        return scores
+
     def _reuse(self, tokens: list[int]) -> int:
         cached = self.cached
         common = common_prefix(cached, tokens)
@@ -230,6 +267,19 @@ class PromptCache:
         memory = llama_cpp.llama_get_memory(self.llama._ctx.ctx)
         if memory is not None:
             llama_cpp.llama_memory_clear(memory, True)
+
+
+def _logprobs(llama: Any, index: int, allowed: list[int]) -> dict[int, float]:
+    """Log-softmax over `allowed` of the logits the last decode computed for its `index`-th
+    output."""
+    import llama_cpp
+    import numpy as np
+
+    pointer = llama_cpp.llama_get_logits_ith(llama._ctx.ctx, index)
+    logits = np.ctypeslib.as_array(pointer, shape=(llama.n_vocab(),))[allowed].astype(np.float64)
+    peak = logits.max()
+    normal = logits - (peak + np.log(np.exp(logits - peak).sum()))
+    return dict(zip(allowed, (float(x) for x in normal), strict=True))
 
 
 def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:

@@ -282,10 +282,12 @@ class RemoteModel:
             thinking_budget=request.sampling.thinking_budget,
         )
 
+        allowed = [t for t in tools if request.only_call in (None, t.name)]
+
         def grammar_for(start: CallStart) -> str | None:
-            if not request.constrain_calls or not tools:
+            if not request.constrain_calls or not allowed:
                 return None
-            return fmt.span_grammar(tools, start, max_string_length=MAX_STRING_CHARS)
+            return fmt.span_grammar(allowed, start, max_string_length=MAX_STRING_CHARS)
 
         stats = result.stats
         written = ""
@@ -407,9 +409,10 @@ class RemoteModel:
         if tools:
             body["tools"] = [t.to_openai() for t in tools]
             body["tool_choice"] = request.tool_choice
-            if request.tool_choice == "required" and len(tools) == 1:
+            named = request.only_call or (tools[0].name if len(tools) == 1 else None)
+            if request.tool_choice == "required" and named:
                 # Named: understood by more servers (llama-cpp-python, vLLM) than "required".
-                body["tool_choice"] = {"type": "function", "function": {"name": tools[0].name}}
+                body["tool_choice"] = {"type": "function", "function": {"name": named}}
         pending: dict[int, dict[str, str]] = {}
         stats = result.stats
         # The server generates, so only the stream can be watched: a loop in the text or in a

@@ -237,6 +237,8 @@ class LocalModel:
         forced_open = bool(tools) and request.tool_choice == "required"
         if forced_open:
             prompt += self.wire_format.call_open
+        # The grammar may allow fewer tools than the prompt lists (`only_call`).
+        allowed = [t for t in tools if request.only_call in (None, t.name)]
         spans = CallSpans(
             # Watched even when none may be called: such a call is refused, never shown.
             [t.name for t in request.tools],
@@ -250,7 +252,7 @@ class LocalModel:
             result.collect(parser.feed(self.wire_format.call_open), on_event)
 
         def grammar_for(start: CallStart) -> str | None:
-            return self._grammar(tools, start) if request.constrain_calls and tools else None
+            return self._grammar(allowed, start) if request.constrain_calls and allowed else None
 
         for raw, canonical in self.stream(
             self.tokenize_prompt(prompt),
@@ -267,6 +269,29 @@ class LocalModel:
         if spans.in_call and result.stats.stop_reason in RUNAWAY:
             result.problems[-1:] = [runaway_problem(p) for p in result.problems[-1:]]
         return result
+
+    def score_calls(
+        self, request: StepRequest, names: Sequence[str], cancel: threading.Event
+    ) -> dict[str, float] | None:
+        """How likely the model is to answer `request` with a call to each of `names`, when
+        it may call only those: the log-probability of each call's opening up to its name,
+        with the call forced open as `tool_choice="required"` does. One prompt evaluation
+        (shared with the step that then fills the chosen call's arguments) and one short
+        branch where names part ("add_event" / "add_todo"). None if cancelled."""
+        prompt, boundaries = self.build_prompt(request)
+        prompt += self.wire_format.call_open
+        options = [
+            self.tokenize_prompt(prompt + self.wire_format.call_name_text(name)) for name in names
+        ]
+        shared = min(len(option) for option in options) - 1
+        for option in options[1:]:
+            shared = min(shared, common_prefix(options[0], option))
+        assert self.cache is not None
+        with self._lock:
+            if self.cache.evaluate(options[0][:shared], cancel, boundaries) is None:
+                return None
+            scores = self.cache.choice_logprobs([o[shared:] for o in options], cancel)
+        return None if scores is None else dict(zip(names, scores, strict=True))
 
     def warm(self, request: StepRequest, cancel: threading.Event) -> int | None:
         """Evaluate the part of `request`'s prompt that every turn shares (system prompt and

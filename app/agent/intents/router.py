@@ -20,16 +20,17 @@ from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from app import clock
-from app.agent.intents.catalog import JUST_ANSWER, SOMETHING_ELSE, Intent
+from app.agent.intents.catalog import INTENTS, JUST_ANSWER, SOMETHING_ELSE, Intent
 from app.agent.intents.recognise import (
     Recognised,
     grounded,
+    prior,
     recognise,
     recognition_request,
 )
 from app.agent.intents.when import read_when
 from app.agent.turn.loop import AgentEvent, CallRecord, TurnReport, add_stats
-from app.llm.backend import StepRequest, StreamEvent
+from app.llm.backend import ModelBackend, ScoresCalls, StepRequest, StreamEvent
 from app.llm.tools import ToolCall
 from connectors.folding import fold
 
@@ -146,9 +147,15 @@ class IntentRouter:
         self.staged = staged
         self.last: Recognised | None = None  # for tests and the benchmark's failure kinds
 
-    def warm_request(self) -> StepRequest:
-        """The recognition prompt's shared part, for `Agent.warm` (kept as a checkpoint)."""
-        return recognition_request("…")
+    def warm(self, backend: ModelBackend, cancel: threading.Event) -> int | None:
+        """Evaluate the recognition prompt's shared part (kept as a checkpoint) and, where
+        intents are chosen by score, the model's prior for each: the first request then
+        costs only its own words. The tokens computed, or None if cancelled."""
+        warm = getattr(backend, "warm", None)
+        computed = 0 if warm is None else warm(recognition_request("…"), cancel)
+        if computed is None or self.staged or not isinstance(backend, ScoresCalls):
+            return computed
+        return None if prior(backend, INTENTS, cancel) is None else computed
 
     def handle(
         self,

@@ -135,6 +135,11 @@ class FrontDesk(Protocol):
         report: TurnReport,
     ) -> bool: ...
 
+    def warm(self, backend: ModelBackend, cancel: threading.Event) -> int | None:
+        """Prepare what the front desk's first step needs (its prompt's shared part) while
+        the user is typing: the tokens computed, or None if cancelled."""
+        ...
+
 
 class Agent:
     def __init__(
@@ -357,9 +362,8 @@ class Agent:
         if warm is None:
             return 0
         computed = 0
-        before = getattr(self.front, "warm_request", None)
-        if before is not None:  # the intents' prompt comes first in a turn: warm it too
-            first = warm(before(), cancel)
+        if self.front is not None:  # the intents' prompt comes first in a turn: warm it too
+            first = self.front.warm(self.backend, cancel)
             if first is None:
                 return None
             computed += first

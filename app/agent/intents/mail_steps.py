@@ -82,8 +82,10 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
         return outcome(record, "")
     body = record.result if isinstance(record.result, dict) else {}
     text = str(body.get("text") or "")
-    head = f"From {body.get('sender')}, “{body.get('subject')}”:\n"
-    summary = doing.write(_SUMMARY_PROMPT, f"From: {body.get('sender')}\nSubject: "
+    # read_email names the sender "from"; the search results' "sender" is the fallback.
+    sender = body.get("from") or message.get("sender")
+    head = f"From {sender}, “{body.get('subject')}”:\n"
+    summary = doing.write(_SUMMARY_PROMPT, f"From: {sender}\nSubject: "
                           f"{body.get('subject')}\n\n{text[:3000]}")  # fmt: skip
     return head + (summary or text[:800])
 

@@ -226,7 +226,11 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
     event = find_event(doing, slots)
     start = datetime.fromisoformat(str(event["start"]))
     end = datetime.fromisoformat(str(event["end"]))
-    shift = read_shift(slots["shift"]) if slots.get("shift") else None
+    shift = None
+    if slots.get("shift"):
+        # The model may copy the amount alone ("media hora", "de 15 minutes") and leave the
+        # verb that gives the direction ("Retrasa …", "Avance …"): the request has both.
+        shift = read_shift(slots["shift"]) or read_shift(doing.request)
     if shift is None and slots.get("to") and _when(doing, slots, "to") is None:
         # "back by half an hour" written where the new time belongs
         shift = read_shift(slots["to"]) or read_shift(doing.request)

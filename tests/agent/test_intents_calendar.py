@@ -5,9 +5,14 @@ gate (deleting asks first), and the calendar on the server as the user meant it 
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import pytest
+
+from app.agent.intents.when import read_when
 from app.agent.turn.chat import Conversation
-from connectors.calendar import CalendarAccount, create_event
-from tests.agent.test_intents import TZ, Answers, _agent, _all, account, at, server
+from connectors.calendar import CalendarAccount, create_event, events
+from tests.agent.test_intents import NOW, TZ, Answers, _agent, _all, account, at, server
 from tests.scripting import call
 
 __all__ = ["account", "server"]  # the Radicale server and calendar of test_intents.py
@@ -81,7 +86,7 @@ def test_cancelling_an_event_the_model_could_not_name_asks_which_then_deletes_it
     assert shown.tool == "delete_event"
     left = sorted((e.title, e.start) for e in _all(account))
     assert left == [("Dentist", at(25, 10)), ("Piano", at(18, 17))]
-    assert second.answer.startswith("Cancelled “Dentist” (Fri 18 May, 10:00–11:00")
+    assert second.answer == "Cancelled “Dentist” (Fri 18 May, 10:00–11:00)."
 
 
 def test_an_event_not_in_the_calendar_is_asked_about_and_nothing_is_deleted(
@@ -167,3 +172,38 @@ def test_a_move_shows_before_and_after_and_a_refusal_leaves_the_event(
     assert "→ 2029-05-15T19:00" in shown.preview and "→ 2029-05-15T20:00" in shown.preview
     assert _events(account)["Piano"] == (at(15, 18), at(15, 19))
     assert report.answer == "All right, I didn't do it."
+
+
+# -- show_calendar --------------------------------------------------------------------------------
+
+
+def test_asking_when_the_meeting_is_two_match_is_a_numbered_choice(
+    account: CalendarAccount, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ids whose digits read as a clock time ("…-1d89-4492…" as 13:00): most random ids do,
+    # and the chosen id was then taken for a time and today listed instead of the event.
+    uids = iter(["20a29bbf-1d89-4492-956d-9623c9e408ac", "7c1e0f52-3b14-4d21-9e07-15a0c2d3b4f1"])
+    monkeypatch.setattr(events, "uuid", SimpleNamespace(uuid4=lambda: next(uids)))
+    team = create_event(account, "Team meeting", at(16, 10), at(16, 11), tz=TZ)
+    budget = create_event(account, "Budget meeting", at(18, 14), at(18, 15), tz=TZ)
+    assert read_when(team.event_id, NOW) is not None and read_when(budget.event_id, NOW)
+    agent = _agent(account, [call("show_calendar", when="", event="the meeting")])
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "when is the meeting?")
+    assert first.stop_reason == "asked" and first.answer.startswith("Which one do you mean?")
+    assert "1." in first.answer and "2." in first.answer
+    second = agent.run_turn(conversation, "the budget one")
+    assert second.answer == "Budget meeting: Fri 18 May, 14:00–15:00"
+
+
+def test_a_day_that_cannot_be_read_is_asked_for_and_the_answer_lists_it(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Piano", at(18, 17), at(18, 18), tz=TZ)
+    # "someday" is the user's word, so it is kept, but it names no day.
+    agent = _agent(account, [call("show_calendar", when="someday")])
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "what's on someday?")
+    assert (first.stop_reason, first.answer, first.calls) == ("asked", "Which day do you mean?", [])
+    second = agent.run_turn(conversation, "Friday")
+    assert second.answer == "For Friday 18 May your calendar has:\n- 17:00–18:00 Piano"

@@ -9,8 +9,10 @@ the recipient's INBOX on Dovecot; before that the dialog showed it exactly as it
 from __future__ import annotations
 
 from collections.abc import Iterator
+from email.message import EmailMessage
 
 import pytest
+from imapclient import IMAPClient
 
 from app.agent.turn.chat import Conversation
 from connectors.calendar import CalendarAccount
@@ -37,6 +39,23 @@ def _card(uid: str, name: str, email: str) -> str:
         f"BEGIN:VCARD\r\nVERSION:3.0\r\nUID:{uid}\r\nFN:{name}\r\nN:{family};{given};;;\r\n"
         f"EMAIL:{email}\r\nEND:VCARD\r\n"
     )
+
+
+def _deliver_dated(
+    servers: tuple[Dovecot, SmtpServer], sender: str, subject: str, body: str, date: str
+) -> None:
+    """A message in alice's INBOX with its own Date header (the order "newest" means)."""
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"], message["Date"] = (
+        sender, ALICE, subject, date,
+    )  # fmt: skip
+    message.set_content(body)
+    client = IMAPClient("127.0.0.1", servers[0].imap_port, ssl=False, timeout=5)
+    try:
+        client.plain_login(ALICE, USERS[ALICE].password)
+        client.append("INBOX", message.as_bytes())
+    finally:
+        client.logout()
 
 
 @pytest.fixture
@@ -151,8 +170,12 @@ def test_reading_an_email_finds_it_and_the_model_only_summarises_it(
 def test_an_email_the_model_could_not_name_is_asked_for(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:
-    dovecot, _ = servers
-    _deliver(dovecot, ALICE, "landlord@flat.example", "Rent in June", "The rent goes up in June.")
+    _deliver_dated(servers, "landlord@flat.example", "Rent in June", "The rent goes up in June.",
+                   "Thu, 10 May 2029 08:00:00 +0000")  # fmt: skip
+    # Newer, and found by the answer's word "from" too (as every message is): the word
+    # that names one message, "landlord", decides.
+    _deliver_dated(servers, "news@shop.example", "Weekly deals", "Deals from the shop.",
+                   "Mon, 14 May 2029 08:00:00 +0000")  # fmt: skip
     agent = _agent(
         [call("read_email", which="the invoice"), "The landlord says the rent goes up in June."],
         mail=mail,
@@ -163,3 +186,35 @@ def test_an_email_the_model_could_not_name_is_asked_for(
     second = agent.run_turn(conversation, "the one from the landlord")
     assert second.answer.startswith("From landlord@flat.example, “Rent in June”:")
     assert second.answer.endswith("the rent goes up in June.")
+
+
+def test_a_reply_to_an_email_the_model_could_not_name_asks_which_then_arrives(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, BOB, "Picnic plans", "Shall we have the picnic on Saturday?")
+    answers = Answers()
+    body = "Hi Bob,\n\nSaturday works for me.\n\nAlice"
+    agent = _agent(
+        [call("reply_to_email", which="Bob's invitation", message="Saturday works"), body],
+        answers,
+        mail=mail,
+    )
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "reply that Saturday works")
+    assert (first.stop_reason, first.answer, first.calls) == ("asked", "Which email?", [])
+    second = agent.run_turn(conversation, "the picnic one")
+    [shown] = answers.seen
+    assert shown.tool == "reply_email" and shown.arguments["body"] == body
+    assert servers[1].relay.deliveries == 1
+    assert _inbox_subjects(servers, BOB).count("Re: Picnic plans") == 1
+    assert second.answer == f"Replied to {BOB} (“Picnic plans”)."
+
+
+def test_finding_mail_that_is_not_there_says_so(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    agent = _agent([call("find_emails", about="tax office")], mail=mail)
+    report = agent.run_turn(Conversation(), "anything from the tax office?")
+    assert report.answer == "I found no email about “tax office”."
+    assert {c.name for c in report.calls} == {"search_emails"}

@@ -207,3 +207,18 @@ def test_a_day_that_cannot_be_read_is_asked_for_and_the_answer_lists_it(
     assert (first.stop_reason, first.answer, first.calls) == ("asked", "Which day do you mean?", [])
     second = agent.run_turn(conversation, "Friday")
     assert second.answer == "For Friday 18 May your calendar has:\n- 17:00–18:00 Piano"
+
+
+# -- add_event ------------------------------------------------------------------------------------
+
+
+def test_a_new_event_whose_title_the_model_made_up_asks_what_it_is(
+    account: CalendarAccount,
+) -> None:
+    agent = _agent(account, [call("add_event", title="team lunch", when="on Friday at 10")])
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "put something in my calendar on Friday at 10")
+    assert (first.stop_reason, first.answer, first.calls) == ("asked", "What is it?", [])
+    assert _all(account) == []
+    agent.run_turn(conversation, "haircut")
+    assert _events(account) == {"Haircut": (at(18, 10), at(18, 11))}

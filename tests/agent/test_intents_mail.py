@@ -218,3 +218,24 @@ def test_finding_mail_that_is_not_there_says_so(
     report = agent.run_turn(Conversation(), "anything from the tax office?")
     assert report.answer == "I found no email about “tax office”."
     assert {c.name for c in report.calls} == {"search_emails"}
+
+
+def test_a_reply_whose_words_the_model_made_up_asks_what_to_say(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    _deliver_dated(servers, BOB, "Book club", "Are you coming to the book club on Thursday?",
+                   "Sat, 12 May 2029 08:00:00 +0000")  # fmt: skip
+    answers = Answers()
+    agent = _agent(
+        [call("reply_to_email", which="book club", message="sounds good"), ""],
+        answers,
+        mail=mail,
+    )
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "answer the book club mail")
+    assert (first.stop_reason, first.answer) == ("asked", "What should the reply say?")
+    agent.run_turn(conversation, "count me in, I'll bring cake")
+    [shown] = answers.seen
+    # The model wrote no body: the user's own words go out, as shown.
+    assert shown.arguments["body"] == "Count me in, I'll bring cake"
+    assert _inbox_subjects(servers, BOB).count("Re: Book club") == 1

@@ -180,3 +180,40 @@ def test_a_reminder_in_another_language_is_set_for_the_minute_meant(
     [reminder] = ReminderStore(database).pending()
     assert reminder.text == slots["what"]
     assert reminder.local_due().replace(tzinfo=None) == due
+
+
+def test_a_missing_time_answered_in_the_users_language_fills_the_slot(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Cena con Ana", at(16, 20), at(16, 21, 30), tz=TZ)
+    agent = _agent(
+        account,
+        [call("add_event", title="Zahnarzt", when="am Freitag"), call("move_event", event="cena")],
+    )
+    german = Conversation()
+    assert agent.run_turn(german, "Zahnarzt am Freitag eintragen").stop_reason == "asked"
+    agent.run_turn(german, "um 10 Uhr")
+    spanish = Conversation()
+    asked = agent.run_turn(spanish, "Cambia la cena")
+    assert asked.answer == "When should “Cena con Ana” move to?"
+    agent.run_turn(spanish, "el jueves a las 8 de la tarde")
+    assert _events_by_title(account) == {
+        "Zahnarzt": (at(18, 10), at(18, 11)),
+        "Cena con Ana": (at(17, 20), at(17, 21, 30)),
+    }
+
+
+def test_a_missing_reminder_time_answered_in_french_fills_the_slot(database: Database) -> None:
+    agent = _personal_agent(
+        [call("set_reminder", what="payer le loyer", when="demain")], data=database
+    )
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "Rappelle-moi de payer le loyer")
+    assert (first.stop_reason, first.answer) == ("asked", "When should I remind you?")
+    agent.run_turn(conversation, "vendredi à 9h30")
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 18, 9, 30)
+
+
+def _events_by_title(account: CalendarAccount) -> dict[str, tuple[datetime, datetime]]:
+    return {e.title: (e.start, e.end) for e in _all(account)}

@@ -66,6 +66,14 @@ def _line(event: dict[str, Any], with_day: bool = False) -> str:
     return f"- {day}{_time_span(event)} {event.get('title') or '(no title)'}{where}"
 
 
+def _day_and_time(event: dict[str, Any]) -> str:
+    """When and where an event is, for an answer that already names it ("Fri 18 May,
+    14:00–15:00 (Room 2)"): `_line` without the title."""
+    start = datetime.fromisoformat(str(event["start"]))
+    where = f" ({event['location']})" if event.get("location") else ""
+    return f"{start:%a %d %b}, {_time_span(event)}{where}"
+
+
 def _day_words(window: tuple[datetime, datetime]) -> str:
     start, end = window
     if end - start <= timedelta(days=1) and start.date() == (end - timedelta(seconds=1)).date():
@@ -76,8 +84,9 @@ def _day_words(window: tuple[datetime, datetime]) -> str:
 
 def show(doing: Doing, slots: dict[str, str]) -> str:
     """A day or period listed, or, when one event is asked about, when it is."""
-    named = [w for w in slots.get("event", "").split() if read_when(w, doing.now) is None]
-    if named:  # "when is the dentist?", "tomorrow's 1:1": one event, not a listing
+    event = slots.get("event", "")
+    named = [w for w in event.split() if read_when(w, doing.now) is None]
+    if named or _an_event_id(event):  # "when is the dentist?", "tomorrow's 1:1", a choice
         return find(doing, slots)
     when = _when(doing, slots)
     if when is None and slots.get("when"):
@@ -109,7 +118,7 @@ def _score(words: str, event: dict[str, Any]) -> float:
 def find_event(doing: Doing, slots: dict[str, str], slot: str = "event") -> dict[str, Any]:
     """The one event the user's words name, or a question."""
     words = slots.get(slot, "")
-    when = _when(doing, slots) or _day_in(words, doing)
+    when = _when(doing, slots) or (None if _an_event_id(words) else _day_in(words, doing))
     if when is not None and when.day_given:
         start, end = when.window(doing.now)
         if when.start is not None:  # "the 3pm meeting": that day, whatever its length
@@ -145,6 +154,16 @@ def find_event(doing: Doing, slots: dict[str, str], slot: str = "event") -> dict
     raise Ask(f"Which one do you mean?\n{listing}", slot, choices)
 
 
+# An event's id as list_events gives it ("calendar/uid", an occurrence's "/recurrence"): what
+# a numbered choice puts in the slot. Its digits must not be read as a day or a time ("…-1d89-
+# 4492…" reads as one), which would narrow the search to some other day or list today instead.
+_EVENT_ID = re.compile(r"[^\s/]+/[^\s/]{8,}(?:/[^\s/]+)?")
+
+
+def _an_event_id(words: str) -> bool:
+    return _EVENT_ID.fullmatch(words.strip()) is not None
+
+
 def _starts_at(event: dict[str, Any], at: time) -> bool:
     start = datetime.fromisoformat(str(event["start"]))
     return (start.hour, start.minute) == (at.hour, at.minute)
@@ -164,7 +183,7 @@ def _without_days(words: str, now: datetime) -> str:
 
 def find(doing: Doing, slots: dict[str, str]) -> str:
     event = find_event(doing, slots)
-    return f"{event.get('title')}: {_line(event, True)[2:]}"
+    return f"{event.get('title')}: {_day_and_time(event)}"
 
 
 def add(doing: Doing, slots: dict[str, str]) -> str:
@@ -226,7 +245,11 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
     event = find_event(doing, slots)
     start = datetime.fromisoformat(str(event["start"]))
     end = datetime.fromisoformat(str(event["end"]))
-    shift = read_shift(slots["shift"]) if slots.get("shift") else None
+    shift = None
+    if slots.get("shift"):
+        # The model may copy the amount alone ("media hora", "de 15 minutes") and leave the
+        # verb that gives the direction ("Retrasa …", "Avance …"): the request has both.
+        shift = read_shift(slots["shift"]) or read_shift(doing.request)
     if shift is None and slots.get("to") and _when(doing, slots, "to") is None:
         # "back by half an hour" written where the new time belongs
         shift = read_shift(slots["to"]) or read_shift(doing.request)
@@ -257,7 +280,7 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
 def cancel(doing: Doing, slots: dict[str, str]) -> str:
     event = find_event(doing, slots)
     record = doing.call("delete_event", event_id=event["event_id"])
-    return outcome(record, f"Cancelled “{event.get('title')}” ({_line(event, True)[2:]}).")
+    return outcome(record, f"Cancelled “{event.get('title')}” ({_day_and_time(event)}).")
 
 
 def free_slot(doing: Doing, slots: dict[str, str]) -> str:

@@ -40,11 +40,18 @@ def _search(doing: Doing, words: str) -> list[dict[str, Any]]:
     found = _found(doing.call("search_emails", query=words)) if words else []
     if found or not words:
         return found
+    # Word by word, the longest (most telling) first; the messages found by the most words
+    # win, so a word every message has ("from", "mail") decides nothing.
+    long = dict.fromkeys(w.strip("'s") for w in re.findall(r"[\w@.'-]+", words) if len(w) > 3)
     seen: dict[str, dict[str, Any]] = {}
-    for word in [w for w in re.findall(r"[\w@.'-]+", words) if len(w) > 3][:3]:
-        for message in _found(doing.call("search_emails", query=word.strip("'s"))):
-            seen.setdefault(str(message.get("email_id")), message)
-    return list(seen.values())
+    hits: dict[str, int] = {}
+    for word in sorted(long, key=len, reverse=True)[:3]:
+        for message in _found(doing.call("search_emails", query=word)):
+            key = str(message.get("email_id"))
+            seen.setdefault(key, message)
+            hits[key] = hits.get(key, 0) + 1
+    most = max(hits.values(), default=0)
+    return [message for key, message in seen.items() if hits[key] == most]
 
 
 def _summary_line(message: dict[str, Any]) -> str:
@@ -82,8 +89,10 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
         return outcome(record, "")
     body = record.result if isinstance(record.result, dict) else {}
     text = str(body.get("text") or "")
-    head = f"From {body.get('sender')}, “{body.get('subject')}”:\n"
-    summary = doing.write(_SUMMARY_PROMPT, f"From: {body.get('sender')}\nSubject: "
+    # read_email names the sender "from"; the search results' "sender" is the fallback.
+    sender = body.get("from") or message.get("sender")
+    head = f"From {sender}, “{body.get('subject')}”:\n"
+    summary = doing.write(_SUMMARY_PROMPT, f"From: {sender}\nSubject: "
                           f"{body.get('subject')}\n\n{text[:3000]}")  # fmt: skip
     return head + (summary or text[:800])
 

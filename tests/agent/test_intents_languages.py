@@ -1,0 +1,219 @@
+"""German, French and Spanish requests for add_event, move_event and set_reminder, end to end:
+the scripted model copies the slots in the user's own language (as the recognition prompt asks),
+`when.py` resolves them against the world clock (frozen at Tuesday 15 May 2029, 09:30), and
+the event lands in the real Radicale on 127.0.0.1, or the reminder in the real data folder, at
+the minute the request means."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from app import clock
+from app.agent.turn.chat import Conversation
+from app.store.database import Database
+from app.store.reminders import ReminderStore
+from connectors.calendar import CalendarAccount, create_event
+from tests.agent.test_intents import NOW, TZ, _agent, _all, account, at, server
+from tests.agent.test_intents_personal import _agent as _personal_agent
+from tests.scripting import call
+
+__all__ = ["account", "server"]  # the Radicale server and calendar of test_intents.py
+
+
+@pytest.mark.parametrize(
+    ("request_text", "slots", "title", "start", "end"),
+    [
+        pytest.param(
+            "Trag Zahnarzt übermorgen um 15 Uhr ein",
+            {"title": "Zahnarzt", "when": "übermorgen um 15 Uhr"},
+            "Zahnarzt", at(17, 15), at(17, 16), id="de-day-after-tomorrow",
+        ),
+        pytest.param(
+            "Termin: Elternabend am 12. Juni von 19 bis 21 Uhr",
+            {"title": "Elternabend", "when": "am 12. Juni von 19 bis 21 Uhr"},
+            "Elternabend", datetime(2029, 6, 12, 19).astimezone(),
+            datetime(2029, 6, 12, 21).astimezone(), id="de-date-and-range",
+        ),
+        pytest.param(
+            "Ajoute un dîner avec Claire mardi prochain à 20h",
+            {"title": "dîner avec Claire", "when": "mardi prochain à 20h"},
+            "Dîner avec Claire", at(22, 20), at(22, 21), id="fr-next-tuesday",
+        ),
+        pytest.param(
+            "Mets une réunion avec Claire demain à 14h30 pendant deux heures",
+            {"title": "réunion avec Claire", "when": "demain à 14h30", "duration": "deux heures"},
+            "Réunion avec Claire", at(16, 14, 30), at(16, 16, 30), id="fr-tomorrow-duration",
+        ),
+        pytest.param(
+            "Pon una cena con Pablo el viernes a las 9 de la noche",
+            {"title": "cena con Pablo", "when": "el viernes a las 9 de la noche"},
+            "Cena con Pablo", at(18, 21), at(18, 22), id="es-friday-night",
+        ),
+        pytest.param(
+            "Añade dentista pasado mañana a las 11",
+            {"title": "dentista", "when": "pasado mañana a las 11"},
+            "Dentista", at(17, 11), at(17, 12), id="es-day-after-tomorrow",
+        ),
+    ],
+)  # fmt: skip
+def test_a_new_event_in_another_language_lands_at_the_time_meant(
+    account: CalendarAccount,
+    request_text: str,
+    slots: dict[str, str],
+    title: str,
+    start: datetime,
+    end: datetime,
+) -> None:
+    agent = _agent(account, [call("add_event", **slots)])
+    report = agent.run_turn(Conversation(), request_text)
+    assert report.stop_reason == "answered", report.answer
+    [event] = _all(account)
+    assert (event.title, event.start, event.end) == (title, start, end)
+
+
+@pytest.mark.parametrize(
+    ("existing", "request_text", "slots", "start", "end"),
+    [
+        pytest.param(
+            "Zahnarzt", "Verschieb den Zahnarzt auf Donnerstag um 14 Uhr",
+            {"event": "Zahnarzt", "to": "Donnerstag um 14 Uhr"},
+            at(17, 14), at(17, 15), id="de-to-thursday",
+        ),
+        pytest.param(
+            "Meeting mit Jonas", "Leg das Meeting mit Jonas eine Stunde später",
+            {"event": "Meeting mit Jonas", "shift": "eine Stunde später"},
+            at(16, 11), at(16, 12), id="de-an-hour-later",
+        ),
+        pytest.param(
+            "Dentiste", "Déplace le dentiste à jeudi 10h",
+            {"event": "dentiste", "to": "jeudi 10h"},
+            at(17, 10), at(17, 11), id="fr-to-thursday",
+        ),
+        pytest.param(
+            "Réunion budget", "Avance la réunion budget de 15 minutes",
+            {"event": "réunion budget", "shift": "de 15 minutes"},
+            at(16, 9, 45), at(16, 10, 45), id="fr-15-minutes-earlier",
+        ),
+        pytest.param(
+            "Cena con Ana", "Mueve la cena con Ana al jueves a las 10",
+            {"event": "cena con Ana", "to": "jueves a las 10"},
+            at(17, 10), at(17, 11), id="es-to-thursday",
+        ),
+        pytest.param(
+            "Reunión con Ana", "Retrasa la reunión con Ana media hora",
+            {"event": "reunión con Ana", "shift": "media hora"},
+            at(16, 10, 30), at(16, 11, 30), id="es-half-an-hour-later",
+        ),
+    ],
+)  # fmt: skip
+def test_a_move_in_another_language_lands_at_the_time_meant(
+    account: CalendarAccount,
+    existing: str,
+    request_text: str,
+    slots: dict[str, str],
+    start: datetime,
+    end: datetime,
+) -> None:
+    create_event(account, existing, at(16, 10), at(16, 11), tz=TZ)  # tomorrow 10:00-11:00
+    agent = _agent(account, [call("move_event", **slots)])
+    report = agent.run_turn(Conversation(), request_text)
+    assert report.stop_reason == "answered", report.answer
+    [event] = _all(account)
+    assert (event.title, event.start, event.end) == (existing, start, end)
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Iterator[Database]:
+    database = Database.open(tmp_path)
+    try:
+        with clock.frozen_at(NOW):
+            yield database
+    finally:
+        database.close()
+
+
+@pytest.mark.parametrize(
+    ("request_text", "slots", "due"),
+    [
+        pytest.param(
+            "Erinnere mich morgen um 8, den Müll rauszubringen",
+            {"what": "den Müll rauszubringen", "when": "morgen um 8"},
+            datetime(2029, 5, 16, 8), id="de-tomorrow-at-8",
+        ),
+        pytest.param(
+            "Erinnere mich in einer Stunde an den Kuchen",
+            {"what": "an den Kuchen", "when": "in einer Stunde"},
+            datetime(2029, 5, 15, 10, 30), id="de-in-an-hour",
+        ),
+        pytest.param(
+            "Rappelle-moi vendredi à 18h de payer le loyer",
+            {"what": "payer le loyer", "when": "vendredi à 18h"},
+            datetime(2029, 5, 18, 18), id="fr-friday-at-6pm",
+        ),
+        pytest.param(
+            "Rappelle-moi demain matin d'arroser les plantes",
+            {"what": "arroser les plantes", "when": "demain matin"},
+            datetime(2029, 5, 16, 8), id="fr-tomorrow-morning",
+        ),
+        pytest.param(
+            "Recuérdame el lunes por la mañana llamar al médico",
+            {"what": "llamar al médico", "when": "el lunes por la mañana"},
+            datetime(2029, 5, 21, 8), id="es-monday-morning",
+        ),
+        pytest.param(
+            "Recuérdame a las 6 de la tarde comprar pan",
+            {"what": "comprar pan", "when": "a las 6 de la tarde"},
+            datetime(2029, 5, 15, 18), id="es-at-6-in-the-evening",
+        ),
+    ],
+)  # fmt: skip
+def test_a_reminder_in_another_language_is_set_for_the_minute_meant(
+    database: Database, request_text: str, slots: dict[str, str], due: datetime
+) -> None:
+    agent = _personal_agent([call("set_reminder", **slots)], data=database)
+    report = agent.run_turn(Conversation(), request_text)
+    assert report.stop_reason == "answered", report.answer
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.text == slots["what"]
+    assert reminder.local_due().replace(tzinfo=None) == due
+
+
+def test_a_missing_time_answered_in_the_users_language_fills_the_slot(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Cena con Ana", at(16, 20), at(16, 21, 30), tz=TZ)
+    agent = _agent(
+        account,
+        [call("add_event", title="Zahnarzt", when="am Freitag"), call("move_event", event="cena")],
+    )
+    german = Conversation()
+    assert agent.run_turn(german, "Zahnarzt am Freitag eintragen").stop_reason == "asked"
+    agent.run_turn(german, "um 10 Uhr")
+    spanish = Conversation()
+    asked = agent.run_turn(spanish, "Cambia la cena")
+    assert asked.answer == "When should “Cena con Ana” move to?"
+    agent.run_turn(spanish, "el jueves a las 8 de la tarde")
+    assert _events_by_title(account) == {
+        "Zahnarzt": (at(18, 10), at(18, 11)),
+        "Cena con Ana": (at(17, 20), at(17, 21, 30)),
+    }
+
+
+def test_a_missing_reminder_time_answered_in_french_fills_the_slot(database: Database) -> None:
+    agent = _personal_agent(
+        [call("set_reminder", what="payer le loyer", when="demain")], data=database
+    )
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "Rappelle-moi de payer le loyer")
+    assert (first.stop_reason, first.answer) == ("asked", "When should I remind you?")
+    agent.run_turn(conversation, "vendredi à 9h30")
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 18, 9, 30)
+
+
+def _events_by_title(account: CalendarAccount) -> dict[str, tuple[datetime, datetime]]:
+    return {e.title: (e.start, e.end) for e in _all(account)}

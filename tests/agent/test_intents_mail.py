@@ -1,0 +1,241 @@
+"""send_email and read_email end to end: real Dovecot + aiosmtpd on 127.0.0.1 for the mail,
+a real Radicale address book for the names, a scripted model that picks the intent, copies the
+slots and writes only an email's body or a summary.
+
+A message counts as sent when the SMTP server handed it on (its relay's count) and it sits in
+the recipient's INBOX on Dovecot; before that the dialog showed it exactly as it went out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from email.message import EmailMessage
+
+import pytest
+from imapclient import IMAPClient
+
+from app.agent.turn.chat import Conversation
+from connectors.calendar import CalendarAccount
+from connectors.mail import MailAccount, list_emails
+from tests.agent.test_intents import Answers
+from tests.agent.test_intents_personal import _agent, account, server
+from tests.agent.test_mail_agent import USERS, _account, _deliver, _inbox_subjects, servers
+from tests.connectors.mail_servers import Dovecot, SmtpServer
+from tests.connectors.radicale_server import RadicaleServer
+from tests.connectors.test_contacts import put_card
+from tests.scripting import call
+
+__all__ = ["account", "server", "servers"]  # Radicale with a book, the mail servers: shared
+
+pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
+ALICE, BOB = USERS
+STONE = "bob.stone@elsewhere.example"
+PRACTICE = "practice@drlee.example"
+
+
+def _card(uid: str, name: str, email: str) -> str:
+    family, given = name.split()[1], name.split()[0]
+    return (
+        f"BEGIN:VCARD\r\nVERSION:3.0\r\nUID:{uid}\r\nFN:{name}\r\nN:{family};{given};;;\r\n"
+        f"EMAIL:{email}\r\nEND:VCARD\r\n"
+    )
+
+
+def _deliver_dated(
+    servers: tuple[Dovecot, SmtpServer], sender: str, subject: str, body: str, date: str
+) -> None:
+    """A message in alice's INBOX with its own Date header (the order "newest" means)."""
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"], message["Date"] = (
+        sender, ALICE, subject, date,
+    )  # fmt: skip
+    message.set_content(body)
+    client = IMAPClient("127.0.0.1", servers[0].imap_port, ssl=False, timeout=5)
+    try:
+        client.plain_login(ALICE, USERS[ALICE].password)
+        client.append("INBOX", message.as_bytes())
+    finally:
+        client.logout()
+
+
+@pytest.fixture
+def mail(servers: tuple[Dovecot, SmtpServer]) -> Iterator[MailAccount]:
+    servers[1].relay.reset()
+    yield _account(servers, ALICE)
+
+
+def test_an_email_to_a_name_two_contacts_share_is_a_choice_then_the_dialog_then_it_arrives(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    server: RadicaleServer,
+) -> None:
+    put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
+    put_card(server, _card("bob-stone", "Bob Stone", STONE), "stone.vcf")
+    answers = Answers()
+    body = "Hi Bob,\n\nthe keys are under the mat.\n\nAlice"
+    agent = _agent(
+        [call("send_email", to="Bob", message="the keys are under the mat"), body],
+        answers,
+        mail=mail,
+        calendar=account,
+    )
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "email Bob that the keys are under the mat")
+    assert first.stop_reason == "asked" and first.answer.startswith("Which Bob do you mean?")
+    assert [c.name for c in first.calls] == ["find_contact"] and answers.seen == []
+    assert servers[1].relay.deliveries == 0
+    number = next(line[0] for line in first.answer.splitlines() if BOB in line)
+    other = next(line[0] for line in first.answer.splitlines() if STONE in line)
+    assert {number, other} == {"1", "2"}
+    second = agent.run_turn(conversation, number)
+    [shown] = answers.seen
+    assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
+    assert shown.preview == (
+        f"From: {ALICE}\nTo: {BOB}\nSubject: The keys are under the mat\n\n{body}"
+    )
+    assert BOB in shown.untyped_values  # the address came from the book, not from the user
+    assert servers[1].relay.deliveries == 1
+    assert _inbox_subjects(servers, BOB).count("The keys are under the mat") == 1
+    assert second.answer == f"Sent to {BOB} <{BOB}>: “The keys are under the mat”."
+
+
+def test_a_recipient_the_model_made_up_is_asked_for_then_the_mail_arrives(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    answers = Answers()
+    agent = _agent(
+        [call("send_email", to="Anna", message="the meeting is off"), "The meeting is off."],
+        answers,
+        mail=mail,
+    )
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "send an email saying the meeting is off")
+    assert (first.stop_reason, first.answer, first.calls) == (
+        "asked",
+        "Who should I write to?",
+        [],
+    )
+    agent.run_turn(conversation, BOB)
+    [shown] = answers.seen
+    assert shown.arguments["to"] == [BOB] and shown.arguments["body"] == "The meeting is off."
+    assert not shown.untyped_values  # the user typed the address
+    assert servers[1].relay.deliveries == 1
+    assert _inbox_subjects(servers, BOB).count("The meeting is off") == 1
+
+
+def test_a_name_with_no_address_is_asked_for_and_nothing_is_sent(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount
+) -> None:
+    answers = Answers()
+    agent = _agent(
+        [call("send_email", to="Carla", message="dinner at eight")],
+        answers,
+        mail=mail,
+        calendar=account,
+    )
+    report = agent.run_turn(Conversation(), "tell Carla dinner at eight")
+    assert (report.stop_reason, report.answer) == ("asked", "What is Carla's email address?")
+    assert answers.seen == [] and servers[1].relay.deliveries == 0
+
+
+def test_reading_an_email_finds_it_and_the_model_only_summarises_it(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    dovecot, _ = servers
+    text = "Your appointment is on 22 May at 10:00. Please bring your insurance card."
+    _deliver(dovecot, ALICE, f"Dr. Lee's practice <{PRACTICE}>", "Appointment reminder", text)
+    _deliver(dovecot, ALICE, "shop@example.test", "Your order", "Your order has shipped.")
+    summary = "Dr. Lee's practice confirms your appointment on 22 May at 10:00."
+    answers = Answers()
+    agent = _agent([call("read_email", which="Dr. Lee's practice"), summary], answers, mail=mail)
+    report = agent.run_turn(Conversation(), "what does the email from Dr. Lee's practice say?")
+    read = report.calls[-1]
+    assert (read.name, read.decision, read.status) == ("read_email", "allow", "ok")
+    assert answers.seen == []
+    assert report.answer.startswith("From ") and PRACTICE in report.answer.splitlines()[0]
+    assert report.answer.endswith(f", “Appointment reminder”:\n{summary}")
+    assert agent.context.tainted  # someone else's text is now in the conversation
+    # The model was asked only to summarise this email: no tools, no history.
+    writing = agent.backend.requests[-1]  # type: ignore[attr-defined]
+    assert writing.tool_choice == "none" and len(writing.messages) == 2
+    assert text in writing.messages[1]["content"]
+    assert f"From: {read.result['from']}\n" in writing.messages[1]["content"]
+    assert "Your order" not in writing.messages[1]["content"]
+    # Read for the user, not by the user: it stays unread on the server until they open it.
+    [message] = [m for m in list_emails(mail, "INBOX", limit=50) if m.subject.startswith("Appo")]
+    assert message.unread
+
+
+def test_an_email_the_model_could_not_name_is_asked_for(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    _deliver_dated(servers, "landlord@flat.example", "Rent in June", "The rent goes up in June.",
+                   "Thu, 10 May 2029 08:00:00 +0000")  # fmt: skip
+    # Newer, and found by the answer's word "from" too (as every message is): the word
+    # that names one message, "landlord", decides.
+    _deliver_dated(servers, "news@shop.example", "Weekly deals", "Deals from the shop.",
+                   "Mon, 14 May 2029 08:00:00 +0000")  # fmt: skip
+    agent = _agent(
+        [call("read_email", which="the invoice"), "The landlord says the rent goes up in June."],
+        mail=mail,
+    )
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "read me that email")
+    assert (first.stop_reason, first.answer, first.calls) == ("asked", "Which email?", [])
+    second = agent.run_turn(conversation, "the one from the landlord")
+    assert second.answer.startswith("From landlord@flat.example, “Rent in June”:")
+    assert second.answer.endswith("the rent goes up in June.")
+
+
+def test_a_reply_to_an_email_the_model_could_not_name_asks_which_then_arrives(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, BOB, "Picnic plans", "Shall we have the picnic on Saturday?")
+    answers = Answers()
+    body = "Hi Bob,\n\nSaturday works for me.\n\nAlice"
+    agent = _agent(
+        [call("reply_to_email", which="Bob's invitation", message="Saturday works"), body],
+        answers,
+        mail=mail,
+    )
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "reply that Saturday works")
+    assert (first.stop_reason, first.answer, first.calls) == ("asked", "Which email?", [])
+    second = agent.run_turn(conversation, "the picnic one")
+    [shown] = answers.seen
+    assert shown.tool == "reply_email" and shown.arguments["body"] == body
+    assert servers[1].relay.deliveries == 1
+    assert _inbox_subjects(servers, BOB).count("Re: Picnic plans") == 1
+    assert second.answer == f"Replied to {BOB} (“Picnic plans”)."
+
+
+def test_finding_mail_that_is_not_there_says_so(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    agent = _agent([call("find_emails", about="tax office")], mail=mail)
+    report = agent.run_turn(Conversation(), "anything from the tax office?")
+    assert report.answer == "I found no email about “tax office”."
+    assert {c.name for c in report.calls} == {"search_emails"}
+
+
+def test_a_reply_whose_words_the_model_made_up_asks_what_to_say(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    _deliver_dated(servers, BOB, "Book club", "Are you coming to the book club on Thursday?",
+                   "Sat, 12 May 2029 08:00:00 +0000")  # fmt: skip
+    answers = Answers()
+    agent = _agent(
+        [call("reply_to_email", which="book club", message="sounds good"), ""],
+        answers,
+        mail=mail,
+    )
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "answer the book club mail")
+    assert (first.stop_reason, first.answer) == ("asked", "What should the reply say?")
+    agent.run_turn(conversation, "count me in, I'll bring cake")
+    [shown] = answers.seen
+    # The model wrote no body: the user's own words go out, as shown.
+    assert shown.arguments["body"] == "Count me in, I'll bring cake"
+    assert _inbox_subjects(servers, BOB).count("Re: Book club") == 1

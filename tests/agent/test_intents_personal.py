@@ -1,0 +1,341 @@
+"""The personal intents end to end on real servers: to-dos as VTODOs and contacts as vCards in
+a real Radicale on 127.0.0.1, web searches against a saved results page served on 127.0.0.1
+(ddgs's real parser), reminders and memories in a real data folder. A scripted model picks
+the intent and copies the slots; code does the steps through the same gate as the free loop.
+
+Each test proves the end state on the server (the to-do is marked COMPLETED in Radicale, the
+reminder is stored for the right minute), the dialog where the tool asks, and, where the
+intent has them, the "missing slot is asked" and "two match: numbered choice" paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date, datetime
+from pathlib import Path
+
+import pytest
+
+from app import clock
+from app.agent.intents.router import IntentRouter
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
+from app.llm.scripted import ScriptedBackend
+from app.store.database import Database
+from app.store.reminders import ReminderStore
+from connectors.calendar import CalendarAccount, add_task, list_tasks
+from connectors.web import DuckDuckGoEngine
+from tests.agent.test_intents import Answers
+from tests.agent.test_web_agent import _Handler
+from tests.agent.test_web_agent import server as results_server
+from tests.connectors.radicale_server import RadicaleServer, running_radicale
+from tests.connectors.test_contacts import MAKE_BOOK, PASSWORD, SOPHIE, dav, put_card
+from tests.scripting import call
+
+__all__ = ["results_server"]  # the web tests' local results page, shared
+
+# Tuesday 15 May 2029, 09:30, in this machine's zone.
+NOW = datetime(2029, 5, 15, 9, 30).astimezone()
+SOPHIE_LAURENT = (
+    "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:sophie-laurent\r\nFN:Sophie Laurent\r\n"
+    "N:Laurent;Sophie;;;\r\nEMAIL:sophie.laurent@example.fr\r\nTEL:+33 1 98 76 54 32\r\n"
+    "END:VCARD\r\n"
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RadicaleServer]:
+    """Radicale with a task list (a calendar) and an address book for alice."""
+    with running_radicale(tmp_path_factory.mktemp("radicale"), {"alice": PASSWORD}) as running:
+        with dav(running) as client:
+            client.principal()  # Radicale makes the user's home on first sign-in
+            client.mkcol(f"{running.url}alice/people/", MAKE_BOOK.format(name="People"))
+            client.principal().make_calendar(name="Chores", cal_id="chores")
+        yield running
+
+
+@pytest.fixture
+def account(server: RadicaleServer) -> Iterator[CalendarAccount]:
+    account = CalendarAccount(server.url, "alice", PASSWORD, name="Home calendar")
+    with clock.frozen_at(NOW):
+        yield account
+    with dav(server) as client:
+        for todo in _chores(client).search(todo=True, include_completed=True):
+            todo.delete()
+        listing = client.propfind(f"{server.url}alice/people/", "", 1)
+        for href in listing.tree.iter("{DAV:}href"):
+            if href.text.endswith(".vcf"):
+                client.delete(f"{server.url.rstrip('/')}{href.text}")
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Iterator[Database]:
+    database = Database.open(tmp_path)
+    try:
+        yield database
+    finally:
+        database.close()
+
+
+def _chores(client: object) -> object:
+    return client.principal().calendar(cal_id="chores")  # type: ignore[attr-defined]
+
+
+def _statuses(server: RadicaleServer) -> dict[str, str]:
+    """Every to-do on the server, done or not, by title: its STATUS as stored."""
+    with dav(server) as client:
+        found = _chores(client).search(todo=True, include_completed=True)  # type: ignore[attr-defined]
+        return {
+            str(todo.icalendar_component["SUMMARY"]): str(
+                todo.icalendar_component.get("STATUS", "NEEDS-ACTION")
+            )
+            for todo in found
+        }
+
+
+def _agent(turns: list[str], answers: Answers | None = None, **tools: object) -> Agent:
+    backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
+    registry = build_registry(**tools)  # type: ignore[arg-type]
+    agent = Agent(backend, registry, confirmer=answers or Answers())
+    agent.front = IntentRouter()
+    return agent
+
+
+# -- to-dos: VTODOs in Radicale ---------------------------------------------------------------
+
+
+def test_a_todo_is_added_to_the_real_task_list_with_its_due_day(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    answers = Answers()
+    agent = _agent([call("add_todo", title="call the plumber", due="Friday")], answers,
+                   calendar=account)  # fmt: skip
+    report = agent.run_turn(Conversation(), "add call the plumber to my to-dos for Friday")
+    [task] = list_tasks(account)
+    assert (task.title, task.due_is_day) == ("call the plumber", True)
+    assert task.due is not None and task.due.date() == date(2029, 5, 18)
+    assert _statuses(server) == {"call the plumber": "NEEDS-ACTION"}
+    assert [c.name for c in report.calls] == ["add_task"]
+    assert answers.seen == []  # adding to one's own list is an ordinary write
+    assert "call the plumber" in report.answer and "2029-05-18" in report.answer
+
+
+def test_a_todo_the_model_made_up_is_asked_for_and_the_answer_is_added(
+    account: CalendarAccount,
+) -> None:
+    # The grammar makes the model write a title; it invents one the user never wrote.
+    agent = _agent([call("add_todo", title="buy milk")], calendar=account)
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "put something on my to-do list")
+    assert (first.stop_reason, first.answer, first.calls) == (
+        "asked",
+        "What should the to-do say?",
+        [],
+    )
+    assert list_tasks(account) == []
+    agent.run_turn(conversation, "water the plants")
+    assert [t.title for t in list_tasks(account)] == ["water the plants"]
+
+
+def test_listing_todos_shows_the_open_ones_and_a_due_day_narrows_them(
+    account: CalendarAccount,
+) -> None:
+    # Written by another client (a phone's task app), one of them already done.
+    add_task(account, "Pay rent", due=date(2029, 5, 16))
+    add_task(account, "Renew passport", due=date(2029, 5, 30))
+    add_task(account, "Fix the bike")
+    agent = _agent([call("list_todos"), call("list_todos", due="by Friday")], calendar=account)
+    everything = agent.run_turn(Conversation(), "what's on my to-do list?")
+    assert all(t in everything.answer for t in ("Pay rent", "Renew passport", "Fix the bike"))
+    soon = agent.run_turn(Conversation(), "what do I have to do by Friday?")
+    assert "Pay rent" in soon.answer
+    assert "Renew passport" not in soon.answer and "Fix the bike" not in soon.answer
+    assert [c.name for c in soon.calls] == ["list_tasks"]
+
+
+def test_completing_a_todo_two_match_is_a_numbered_choice_then_the_dialog(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    add_task(account, "Buy milk")
+    add_task(account, "Buy stamps")
+    add_task(account, "Call mum")
+    answers = Answers()
+    agent = _agent([call("complete_todo", which="buy")], answers, calendar=account)
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "tick off the buy task")
+    assert first.stop_reason == "asked" and answers.seen == []
+    assert "Call mum" not in first.answer
+    second_line = next(line for line in first.answer.splitlines() if line.startswith("2."))
+    chosen = "Buy stamps" if "stamps" in second_line else "Buy milk"
+    other = ({"Buy milk", "Buy stamps"} - {chosen}).pop()
+    second = agent.run_turn(conversation, "2")
+    # The list is other people's words (a shared list): a change after reading it asks.
+    [shown] = answers.seen
+    assert shown.tool == "complete_task" and "Mark as done" in shown.preview
+    assert chosen in shown.preview
+    assert _statuses(server) == {chosen: "COMPLETED", other: "NEEDS-ACTION",
+                                 "Call mum": "NEEDS-ACTION"}  # fmt: skip
+    assert second.answer == f"Done: {chosen}."
+
+
+def test_a_todo_named_in_made_up_words_is_asked_for_and_a_refusal_keeps_it_open(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    add_task(account, "Pay the car tax")
+    answers = Answers(approve=False)
+    agent = _agent([call("complete_todo", which="tax return")], answers, calendar=account)
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "I've done it, tick it off")
+    assert (first.stop_reason, first.answer) == ("asked", "Which to-do?")
+    second = agent.run_turn(conversation, "the car tax")
+    assert [r.tool for r in answers.seen] == ["complete_task"]
+    assert _statuses(server) == {"Pay the car tax": "NEEDS-ACTION"}
+    assert "didn't" in second.answer
+
+
+# -- contacts: vCards in Radicale's address book ------------------------------------------------
+
+
+def test_a_contact_is_looked_up_in_the_real_address_book(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    put_card(server, SOPHIE)
+    put_card(server, SOPHIE_LAURENT, "laurent.vcf")
+    answers = Answers()
+    agent = _agent(
+        [call("find_contact", who="Sophie Martin"), call("find_contact", who="Sophie")],
+        answers,
+        calendar=account,
+    )
+    one = agent.run_turn(Conversation(), "What's Sophie Martin's number?")
+    assert "Sophie Martin" in one.answer and "+33 6 12 34 56 78" in one.answer
+    assert "Laurent" not in one.answer
+    # Two people match a lookup: both are shown (nothing to choose for a read).
+    both = agent.run_turn(Conversation(), "how do I reach Sophie?")
+    assert "sophie.martin@example.org" in both.answer
+    assert "sophie.laurent@example.fr" in both.answer
+    assert [c.name for c in both.calls] == ["find_contact"] and answers.seen == []
+
+
+def test_a_contact_name_the_model_made_up_is_asked_for(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    put_card(server, SOPHIE)
+    agent = _agent([call("find_contact", who="Sophie")], calendar=account)
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "what's her phone number?")
+    assert (first.stop_reason, first.answer, first.calls) == (
+        "asked",
+        "Whom should I look up?",
+        [],
+    )
+    second = agent.run_turn(conversation, "Sophie Martin")
+    assert "+33 6 12 34 56 78" in second.answer
+    nobody = _agent([call("find_contact", who="Nadia")], calendar=account)
+    assert "no contact" in nobody.run_turn(Conversation(), "Nadia's email?").answer
+
+
+# -- web search: a saved results page on 127.0.0.1 ----------------------------------------------
+
+
+def test_a_web_search_shows_the_query_first_then_lists_the_results(
+    results_server: object,
+) -> None:
+    port = results_server.server_address[1]  # type: ignore[attr-defined]
+    engine = DuckDuckGoEngine(search_url=f"http://127.0.0.1:{port}/html/", timeout=5)
+    answers = Answers()
+    agent = _agent([call("search_web", query="sourdough starter")], answers, search_engine=engine)
+    report = agent.run_turn(Conversation(), "search the web for sourdough starter")
+    [shown] = answers.seen
+    assert shown.preview == "Search the web (DuckDuckGo) for: sourdough starter"
+    assert _Handler.requests == ["/html/"]  # the search reached the server once
+    assert report.answer.startswith("Web results for “sourdough starter”:")
+    assert "https://bread.example/guides/starter" in report.answer
+    assert "Sourdough - Wiki Example" in report.answer
+
+
+def test_a_web_search_the_user_refuses_never_reaches_the_server(results_server: object) -> None:
+    port = results_server.server_address[1]  # type: ignore[attr-defined]
+    engine = DuckDuckGoEngine(search_url=f"http://127.0.0.1:{port}/html/", timeout=5)
+    answers = Answers(approve=False)
+    # The query the model wrote is not the user's: asked for, then the user refuses.
+    agent = _agent([call("search_web", query="weather in Lisbon")], answers,
+                   search_engine=engine)  # fmt: skip
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "look something up online for me")
+    assert (first.stop_reason, first.answer) == ("asked", "What should I search for?")
+    second = agent.run_turn(conversation, "rye starter recipes")
+    assert [r.preview for r in answers.seen] == [
+        "Search the web (DuckDuckGo) for: rye starter recipes"
+    ]
+    assert _Handler.requests == [] and "didn't" in second.answer
+
+
+# -- reminders and memories: the real data folder -------------------------------------------------
+
+
+def test_a_reminder_without_a_time_is_asked_for_and_set_for_that_minute(
+    database: Database,
+) -> None:
+    with clock.frozen_at(NOW):
+        agent = _agent([call("set_reminder", what="water the plants", when="tonight")],
+                       data=database)  # fmt: skip
+        conversation = Conversation()
+        first = agent.run_turn(conversation, "remind me to water the plants")
+        assert (first.stop_reason, first.answer) == ("asked", "When should I remind you?")
+        assert ReminderStore(database).pending() == []
+        second = agent.run_turn(conversation, "tomorrow at 8")
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.text == "water the plants"
+    assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 16, 8, 0)
+    assert second.answer == "Reminder set for Wednesday 16 May at 08:00: water the plants"
+
+
+def test_a_reminder_for_a_clock_time_already_past_today_goes_off_tomorrow(
+    database: Database,
+) -> None:
+    with clock.frozen_at(NOW):
+        agent = _agent([call("set_reminder", what="call mum", when="at 6am")], data=database)
+        agent.run_turn(Conversation(), "remind me at 6am to call mum")
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 16, 6, 0)
+
+
+def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
+    database: Database,
+) -> None:
+    with clock.frozen_at(NOW):
+        agent = _agent(
+            [
+                call("remember_fact", fact="Lisa is allergic to peanuts"),
+                call("recall_fact", about="Lisa"),
+                call("recall_fact", about="my car"),
+                call("recall_fact"),
+            ],
+            data=database,
+        )
+        agent.run_turn(Conversation(), "remember that Lisa is allergic to peanuts")
+        recalled = agent.run_turn(Conversation(), "what did I tell you about Lisa?")
+        nothing = agent.run_turn(Conversation(), "what do you know about my car?")
+        # No words given: the whole request is what is looked for.
+        bare = agent.run_turn(Conversation(), "peanuts?")
+    assert "Lisa is allergic to peanuts" in recalled.answer
+    assert [c.name for c in recalled.calls] == ["recall"]
+    assert nothing.answer == "I have nothing remembered about “my car”."
+    assert "Lisa is allergic to peanuts" in bare.answer
+
+
+def test_a_fact_the_model_made_up_is_asked_for_not_stored(database: Database) -> None:
+    with clock.frozen_at(NOW):
+        agent = _agent(
+            [call("remember_fact", fact="my locker is 42"), call("recall_fact", about="bike")],
+            data=database,
+        )
+        conversation = Conversation()
+        first = agent.run_turn(conversation, "remember this for me")
+        assert (first.stop_reason, first.answer) == ("asked", "What should I remember?")
+        agent.run_turn(conversation, "my bike lock code is at the back of the drawer")
+        recalled = agent.run_turn(Conversation(), "where's my bike lock code?")
+    assert "bike lock code is at the back of the drawer" in recalled.answer
+    assert "42" not in recalled.answer

@@ -14,18 +14,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from app.agent.gate.approvals import ApprovalBook
-from app.agent.gate.labels import running_call
-from app.agent.gate.permissions import MemoryPermissions, Permissions
-from app.agent.gate.policy import (
+from app.agent.gate import (
+    ApprovalBook,
     ContextState,
     Decision,
     Label,
+    MemoryPermissions,
+    Permissions,
     StandingPermission,
     ToolRule,
     decide,
     offer_standing,
 )
+from app.agent.gate.labels import running_call
 from app.agent.tools.contact_names import contact_names, recipient_addresses
 from app.agent.tools.registry import Registry, ToolFailed, ToolResult, turn_cancel
 from app.agent.tools.tool_selection import select_tools

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from app.agent.gate.approvals import argument_hash
+from app.agent.gate import argument_hash
 from app.llm.backend import ToolChoice
 from app.llm.tools import ToolCall
 

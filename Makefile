@@ -32,7 +32,7 @@ lint: $(VENV)/.test-installed
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy --cache-dir "$(MYPY_CACHE)"
 
-# Installers: dist/hearth_<version>_amd64.deb and a tarball (README "Packaging").
+# Installers: dist/hearth_<version>_amd64.deb and a tarball (docs/packaging.md).
 package: $(VENV)/.app-installed $(VENV)/.package-tools
 	packaging/build.sh
 

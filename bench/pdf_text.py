@@ -4,8 +4,9 @@ texts agree (word F1), so a faster library is not bought with worse text.
 
     python bench/pdf_text.py [PDF ...] [--runs 3] [--json out.json]
 
-pypdfium2 is not a dependency of Hearth (see the README: native code stays out of the app's
-process until PDF parsing runs in a sandboxed subprocess): ``pip install pypdfium2~=5.15.2``.
+pypdfium2 is not a dependency of Hearth (see docs/benchmarks.md: native code stays out of the
+app's process until PDF parsing runs in a sandboxed subprocess):
+``pip install pypdfium2~=5.15.2``.
 
 Without arguments: the PDFs Debian installs with libtasn1-doc and shared-mime-info, if present,
 and a 100-page text PDF written here. Also the folder case that matters: `search_files` reads

@@ -43,6 +43,8 @@ LAYER_OF = {
     "app.ask": "ask",
     "app.ui": "ui",
     "app.agent": "agent",
+    # The gate decides from the rules it is handed: it imports no other part of the agent.
+    "app.agent.gate": "gate",
     "app.llm": "llm",
     "app.store": "store",
     "connectors": "connectors",
@@ -60,15 +62,28 @@ MAY_IMPORT: Mapping[str, frozenset[str]] = {
     "connectors": frozenset({"connectors", "leaf"}),
     "llm": LOWER | {"llm"},
     "store": LOWER | {"store"},
-    "agent": LOWER | {"agent", "llm", "connectors", "store"},
-    "ui": LOWER | {"ui", "agent", "llm", "store"},  # connectors only through agent/services
-    "ask": LOWER | {"ask", "agent", "llm", "store"},
-    "main": LOWER | {"main", "ask", "ui", "agent", "llm", "store"},
+    "gate": LOWER | {"gate", "connectors", "store"},  # the grants are kept in the store
+    "agent": LOWER | {"agent", "gate", "llm", "connectors", "store"},
+    "ui": LOWER | {"ui", "agent", "gate", "llm", "store"},  # connectors only through services
+    "ask": LOWER | {"ask", "agent", "gate", "llm", "store"},
+    "main": LOWER | {"main", "ask", "ui", "agent", "gate", "llm", "store"},
     # bench measures every layer, the window included. bench -> tests is a known leak that
     # remains (the servers and fixtures both use are to move into one support package,
     # issue #36 item 3); allowed here by name, so it is the only one.
-    "bench": LOWER | {"bench", "main", "ask", "ui", "agent", "llm", "connectors", "store", "tests"},
+    "bench": LOWER
+    | {"bench", "main", "ask", "ui", "agent", "gate", "llm", "connectors", "store", "tests"},
 }
+# The gate's face (`app/agent/gate/__init__.py`) and the helper modules the tools label and
+# check their data with: what app/ outside the gate may import of it.
+GATE_PUBLIC = frozenset(
+    {
+        "app.agent.gate",
+        "app.agent.gate.labels",
+        "app.agent.gate.urls",
+        "app.agent.gate.arguments",
+        "app.agent.gate.detectors",
+    }
+)
 STDLIB_ONLY = frozenset({"clock", "leaf"})
 QT_LAYERS = frozenset({"ui", "bench"})  # bench drives the real window to time it
 
@@ -178,6 +193,8 @@ def check(root: Path = ROOT, distributions: Mapping[str, list[str]] | None = Non
                 target = layer(found.name) if first in FIRST_PARTY else "bench"
                 if target is not None and target not in MAY_IMPORT[source]:
                     problem(f"{source} imports {found.name} ({target}): a layer leak")
+                elif target == "gate" != source and top == "app" and found.name not in GATE_PUBLIC:
+                    problem(f"{found.name}: outside the gate, import it from app.agent.gate")
                 continue
             if first in stdlib:
                 continue

@@ -137,3 +137,43 @@ def test_the_command_exits_non_zero_with_one_line_per_problem(
     ]
     assert "2 problem(s)" in out.err
     assert main([str(tree(tmp_path / "clean", {"connectors/a.py": "import re\n"}))]) == 0
+
+
+def test_the_gate_imports_no_other_part_of_the_agent_and_is_reached_by_its_face(
+    tmp_path: Path,
+) -> None:
+    root = tree(
+        tmp_path,
+        {
+            # leaks: the gate reaching a tool; the app past the gate's face
+            "app/agent/gate/policy.py": "from app.agent.tools.declarations import Label\n",
+            "app/agent/turn/loop.py": "from app.agent.gate.policy import decide\n",
+            "app/ui/window.py": "from app.agent.gate.permissions import StoredPermissions\n",
+            # allowed: the face, the tools' helper modules, the gate's own parts and lower layers
+            "app/agent/tools/registry.py": (
+                "from app.agent.gate import ToolRule\nfrom app.agent.gate.labels import Labels\n"
+            ),
+            "app/agent/gate/permissions.py": (
+                "from app.agent.gate.policy import StandingPermission\n"
+                "from app.store.permissions import PermissionStore\n"
+                "from connectors.hostnames import comparable_host\n"
+            ),
+        },
+    )
+    assert found(root) == {
+        (
+            "app/agent/gate/policy.py",
+            1,
+            "gate imports app.agent.tools.declarations (agent): a layer leak",
+        ),
+        (
+            "app/agent/turn/loop.py",
+            1,
+            "app.agent.gate.policy: outside the gate, import it from app.agent.gate",
+        ),
+        (
+            "app/ui/window.py",
+            1,
+            "app.agent.gate.permissions: outside the gate, import it from app.agent.gate",
+        ),
+    }

@@ -18,7 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal, Slot
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.agent.gate.policy import ContextState
+from app.agent.gate import ContextState
 from app.agent.turn.chat import Conversation
 from app.agent.turn.history import KeptConversation, TurnView, turn_views
 from app.agent.turn.loop import CallRecord

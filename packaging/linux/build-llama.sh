@@ -7,9 +7,9 @@
 # and variants.
 #
 # The variants: ggml's GGML_CPU_ALL_VARIANTS has 14 on x86-64, each a full compile of the CPU
-# backend (about a minute on two cores). We keep the ones that pay (README "Any x86-64 CPU",
-# measured with bench/cpu_variants.py): the plain x86-64 baseline, SSE4.2 (Atom-class Celerons
-# and Pentiums sold until 2021 have no AVX), AVX, AVX2 (the bulk of
+# backend (about a minute on two cores). We keep the ones that pay (docs/packaging.md "Any
+# x86-64 CPU", measured with bench/cpu_variants.py): the plain x86-64 baseline, SSE4.2
+# (Atom-class Celerons and Pentiums sold until 2021 have no AVX), AVX, AVX2 (the bulk of
 # machines since 2013), AVX-512, AVX-512 VNNI, AVX-VNNI (Intel laptops since 2021, AVX-512
 # fused off) and Zen 4 (AVX-512 with BF16, AMD since 2022). A CPU between two levels gets the
 # lower one: slower, never wrong.

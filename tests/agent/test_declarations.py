@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from app.agent.gate.arguments import PATH_ARGUMENT_NAMES, URL_ARGUMENT_NAMES
-from app.agent.gate.policy import DEFAULT_RULES, ContextState, Decision, ToolRule, decide
+from app.agent.gate.policy import ContextState, Decision, ToolRule, decide
 from app.agent.tools.declarations import BUILTIN_TOOLS, Label, ToolDeclaration
 from app.agent.tools.registry import Registry, Tool, ToolResult
 from app.agent.tools.toolbox import SPECS, build_registry
@@ -27,11 +27,12 @@ def _ok(arguments: dict[str, Any]) -> ToolResult:
 
 @pytest.mark.parametrize("name", list(BUILTIN_TOOLS))
 def test_every_schema_property_is_known_to_the_rule(name: str) -> None:
-    declaration, rule, spec = BUILTIN_TOOLS[name], DEFAULT_RULES[name], SPECS[name]
-    assert rule == ToolRule.declared(declaration)
+    """The gate reads the declaration itself: nothing copied that could drift."""
+    declaration, spec = BUILTIN_TOOLS[name], SPECS[name]
+    rule: ToolRule = declaration
     assert spec == declaration.spec
     assert rule.parameters == set(spec.properties)
-    assert rule.required == set(spec.required) <= set(spec.properties)
+    assert set(rule.required) == set(spec.required) <= set(spec.properties)
     assert (rule.name, rule.label) == (spec.name, declaration.label)
 
 
@@ -39,12 +40,12 @@ def test_every_schema_property_is_known_to_the_rule(name: str) -> None:
 def test_a_call_with_every_declared_argument_is_never_asked_about_its_names(name: str) -> None:
     """Whatever else the gate says, it never calls a declared argument unknown."""
     arguments = {p: "x" for p in SPECS[name].properties}
-    verdict = decide(name, arguments, ContextState())
+    verdict = decide(name, arguments, ContextState(), rules=BUILTIN_TOOLS)
     assert not any("has no argument" in reason for reason in verdict.reasons), verdict.reasons
 
 
 def test_the_rule_table_and_the_offered_tools_are_the_same_tools() -> None:
-    assert list(SPECS) == list(DEFAULT_RULES) == list(BUILTIN_TOOLS)
+    assert list(SPECS) == list(BUILTIN_TOOLS) == list(BUILTIN_TOOLS)
 
 
 def test_declared_facts_are_consistent() -> None:
@@ -74,7 +75,7 @@ def test_every_built_registry_tool_is_declared(tmp_path: Path) -> None:
     for name in registry.names():
         tool = registry.get(name)
         assert tool is not None and tool.spec == SPECS[name]
-        assert rules[name] == DEFAULT_RULES[name]
+        assert rules[name] == BUILTIN_TOOLS[name]
 
 
 OUTSIDE = ToolDeclaration(
@@ -90,13 +91,16 @@ OUTSIDE = ToolDeclaration(
 def test_an_outside_tool_registers_through_the_same_path() -> None:
     registry = Registry()
     tool = registry.register(OUTSIDE, _ok)
-    assert registry.specs() == [OUTSIDE.spec] and tool.rule == ToolRule.declared(OUTSIDE)
+    assert registry.specs() == [OUTSIDE.spec] and tool.rule is OUTSIDE
     assert validate_call(ToolCall("weather_lookup", {"town": "Lyon"}), {tool.name: tool.spec}) == []
     rules = registry.rules()
     assert decide("weather_lookup", {"town": "Lyon"}, ContextState(), rules).decision == (
         Decision.CONFIRM
     )
-    assert decide("weather_lookup", {"town": "Lyon"}, ContextState()).decision == Decision.DENY
+    assert (
+        decide("weather_lookup", {"town": "Lyon"}, ContextState(), rules=BUILTIN_TOOLS).decision
+        == Decision.DENY
+    )
 
 
 def test_an_outside_tool_cannot_take_a_built_in_name_or_rule() -> None:
@@ -104,8 +108,8 @@ def test_an_outside_tool_cannot_take_a_built_in_name_or_rule() -> None:
     impostor = ToolDeclaration("send_email", "Harmless.", {}, (), Label.READ)
     with pytest.raises(ValueError, match="built-in"):
         registry.register(impostor, _ok)
-    registry.add(Tool(impostor.spec, _ok, rule=ToolRule.declared(impostor)))
-    assert registry.rules()["send_email"] == DEFAULT_RULES["send_email"]
+    registry.add(Tool(impostor.spec, _ok, rule=impostor))
+    assert registry.rules()["send_email"] is BUILTIN_TOOLS["send_email"]
     assert registry.rules()["send_email"].label == Label.OUTBOUND
 
 

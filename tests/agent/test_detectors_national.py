@@ -119,14 +119,14 @@ def test_the_red_team_memory_is_two_ids() -> None:
     assert not any("5919" in excerpt or "L01X00" in excerpt for excerpt in found)
 
 
-def test_the_readme_lists_every_national_id() -> None:
-    """The Safety section says which national numbers are detected: all of them, by name."""
+def test_the_safety_page_lists_every_national_id() -> None:
+    """docs/safety.md says which national numbers are detected: all of them, by name."""
     from pathlib import Path
 
     from app.agent.gate.detectors import NATIONAL_ID_LABELS
 
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    safety = " ".join(readme[readme.index("### Safety") :].split())
+    page = (Path(__file__).parents[2] / "docs" / "safety.md").read_text(encoding="utf-8")
+    safety = " ".join(page[page.index("## Safety") :].split())
     for label in NATIONAL_ID_LABELS:
         name = label.split(" (")[0]
         assert name in safety, name

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 GATE_MODULES = (
     "app.agent.gate.policy",
+    "app.agent.gate.rules",
     "app.agent.gate.arguments",
     "app.agent.gate.paths",
     "app.agent.gate.urls",

@@ -30,12 +30,13 @@ from app.agent.gate.policy import (
     ContextState,
     Decision,
     Label,
+    Rule,
     StandingPermission,
-    ToolRule,
     decide,
     offer_standing,
 )
 from app.agent.gate.urls import check_url, host_grant_problem, host_of
+from app.agent.tools.declarations import BUILTIN_TOOLS
 
 ALLOW, CONFIRM, DENY = Decision.ALLOW, Decision.CONFIRM, Decision.DENY
 
@@ -215,7 +216,7 @@ def test_a_message_that_is_all_paste_vouches_for_nothing() -> None:
 
 def _granted(tool: str, arguments: dict[str, Any], *grants: StandingPermission) -> Decision:
     context = ContextState(known_recipients={"sam@example.com", "a@b.example"})
-    return decide(tool, arguments, context, standing=list(grants)).decision
+    return decide(tool, arguments, context, standing=list(grants), rules=BUILTIN_TOOLS).decision
 
 
 def test_a_tool_grant_needs_the_tool_wide_scope() -> None:
@@ -248,16 +249,17 @@ def test_no_grant_after_a_private_read() -> None:
     context.add_private("memories", "the door code is 4471")
     grant = StandingPermission("send_email", "sam@example.com")
     mail = {"to": ["sam@example.com"], "subject": "Hi", "body": "see you"}
-    assert decide("send_email", mail, context, standing=[grant]).decision == CONFIRM
+    assert (
+        decide("send_email", mail, context, standing=[grant], rules=BUILTIN_TOOLS).decision
+        == CONFIRM
+    )
 
 
 def test_a_host_grant_needs_an_address_and_no_recipients() -> None:
     grant = StandingPermission("read_webpage", "example.com")
     assert _granted("read_webpage", {"url": "https://example.com/a"}, grant) == ALLOW
     rules = {
-        "post": ToolRule(
-            "post", Label.OUTBOUND, parameters=frozenset({"url", "to"}), standing="host"
-        )
+        "post": Rule("post", Label.OUTBOUND, parameters=frozenset({"url", "to"}), standing="host")
     }
     context = ContextState(known_recipients={"sam@example.com"})
     post = {"url": "https://example.com/a", "to": "sam@example.com"}
@@ -280,9 +282,9 @@ def test_a_recipient_grant_for_one_does_not_cover_another() -> None:
 def test_the_fence_holds_for_rules_of_any_shape() -> None:
     bogus: Any = "bogus"
     rules = {
-        "fetch": ToolRule("fetch", Label.OUTBOUND, parameters=frozenset({"q"}), standing="host"),
+        "fetch": Rule("fetch", Label.OUTBOUND, parameters=frozenset({"q"}), standing="host"),
         # A scope the table does not know (say, from a future declaration) grants nothing.
-        "odd": ToolRule("odd", Label.OUTBOUND, parameters=frozenset(), standing=bogus),
+        "odd": Rule("odd", Label.OUTBOUND, parameters=frozenset(), standing=bogus),
     }
     grants = [StandingPermission("fetch", "example.com"), StandingPermission("odd")]
     assert decide("fetch", {"q": "x"}, ContextState(), rules, grants).decision == CONFIRM
@@ -292,10 +294,10 @@ def test_the_fence_holds_for_rules_of_any_shape() -> None:
 def test_no_offer_with_a_finding_or_for_what_deletes() -> None:
     context = ContextState()
     card = {"query": "4111 1111 1111 1111"}
-    verdict = decide("web_search", card, context)
+    verdict = decide("web_search", card, context, rules=BUILTIN_TOOLS)
     assert verdict.decision == CONFIRM and verdict.findings
-    assert offer_standing("web_search", card, verdict, context) is None
-    rules = {"wipe": ToolRule("wipe", Label.DESTRUCTIVE, parameters=frozenset(), standing="tool")}
+    assert offer_standing("web_search", card, verdict, context, rules=BUILTIN_TOOLS) is None
+    rules = {"wipe": Rule("wipe", Label.DESTRUCTIVE, parameters=frozenset(), standing="tool")}
     verdict = decide("wipe", {}, context, rules)
     assert verdict.decision == CONFIRM
     assert offer_standing("wipe", {}, verdict, context, rules) is None
@@ -335,6 +337,7 @@ def test_a_run_or_load_file_outside_the_folders_is_refused_not_asked(tmp_path: P
         "write_file",
         {"path": "/etc/cron.d/job.txt", "content": "x"},
         ContextState(allowed_folders=[str(tmp_path)]),
+        rules=BUILTIN_TOOLS,
     )
     assert verdict.decision == DENY
     assert any("cron table" in reason for reason in verdict.reasons)
@@ -345,7 +348,10 @@ def test_a_look_alike_of_a_run_or_load_file_asks(tmp_path: Path) -> None:
     twin = tmp_path / "docker-c\u043empose.yml"
     (tmp_path / "docker-compose.yml").write_text("x")
     verdict = decide(
-        "write_file", {"path": str(twin), "content": "x"}, ContextState([str(tmp_path)])
+        "write_file",
+        {"path": str(twin), "content": "x"},
+        ContextState([str(tmp_path)]),
+        rules=BUILTIN_TOOLS,
     )
     assert verdict.decision == CONFIRM
     assert any("looks like" in reason for reason in verdict.reasons)
@@ -359,11 +365,19 @@ def test_digits_of_private_numbers_make_an_outbound_call_ask_without_a_grant() -
     context.private_sources.clear()  # as in a later conversation: only the marks remain
     context.private_tokens.clear()
     grant = [StandingPermission("web_search")]
-    verdict = decide("web_search", {"query": "0044 0532 sort"}, context, standing=grant)
+    verdict = decide(
+        "web_search", {"query": "0044 0532 sort"}, context, standing=grant, rules=BUILTIN_TOOLS
+    )
     assert verdict.decision == CONFIRM
     assert [f.kind for f in verdict.findings] == ["private_data"]
     assert "0044" not in " ".join(verdict.reasons)
-    other = decide("web_search", {"query": "trains 2026 route 5521"}, context, standing=grant)
+    other = decide(
+        "web_search",
+        {"query": "trains 2026 route 5521"},
+        context,
+        standing=grant,
+        rules=BUILTIN_TOOLS,
+    )
     assert other.decision == ALLOW
-    local = decide("remember", {"fact": "sort 0044 0532"}, context)
+    local = decide("remember", {"fact": "sort 0044 0532"}, context, rules=BUILTIN_TOOLS)
     assert local.decision == ALLOW

@@ -10,6 +10,7 @@ from __future__ import annotations
 from app.agent.gate.arguments import address
 from app.agent.gate.policy import ContextState, Decision, StandingPermission, decide, offer_standing
 from app.agent.gate.urls import host_grant_problem, host_of
+from app.agent.tools.declarations import BUILTIN_TOOLS
 
 
 def test_addresses_compare_by_the_domain_the_mail_goes_to() -> None:
@@ -25,10 +26,12 @@ def test_a_typed_address_does_not_vouch_for_its_idna2003_twin() -> None:
     context = ContextState()
     context.note_user_text("please email x@fass.de about the flat")
     arguments = {"to": ["x@faß.de"], "subject": "Flat", "body": "Hello"}
-    assert decide("send_email", arguments, context).untyped_values == ["x@faß.de"]
+    assert decide("send_email", arguments, context, rules=BUILTIN_TOOLS).untyped_values == [
+        "x@faß.de"
+    ]
     same = {"to": ["x@xn--fa-hia.de"], "subject": "Flat", "body": "Hello"}
     context.note_user_text("and x@faß.de too")
-    assert decide("send_email", same, context).untyped_values == []
+    assert decide("send_email", same, context, rules=BUILTIN_TOOLS).untyped_values == []
 
 
 def test_a_recipient_grant_covers_only_its_own_domain() -> None:
@@ -36,9 +39,15 @@ def test_a_recipient_grant_covers_only_its_own_domain() -> None:
     context.note_user_text("email x@faß.de and x@fass.de")
     granted = [StandingPermission("send_email", "x@fass.de")]
     to_eszett = {"to": ["x@faß.de"], "subject": "s", "body": "b"}
-    assert decide("send_email", to_eszett, context, standing=granted).decision == Decision.CONFIRM
+    assert (
+        decide("send_email", to_eszett, context, standing=granted, rules=BUILTIN_TOOLS).decision
+        == Decision.CONFIRM
+    )
     to_same = {"to": ["X@FASS.de"], "subject": "s", "body": "b"}
-    assert decide("send_email", to_same, context, standing=granted).decision == Decision.ALLOW
+    assert (
+        decide("send_email", to_same, context, standing=granted, rules=BUILTIN_TOOLS).decision
+        == Decision.ALLOW
+    )
 
 
 def test_a_host_grant_covers_only_its_own_domain() -> None:
@@ -51,11 +60,15 @@ def test_a_host_grant_covers_only_its_own_domain() -> None:
     offered = offer_standing(
         "read_webpage",
         {"url": "https://faß.de/a"},
-        decide("read_webpage", {"url": "https://faß.de/a"}, context),
+        decide("read_webpage", {"url": "https://faß.de/a"}, context, rules=BUILTIN_TOOLS),
         context,
+        rules=BUILTIN_TOOLS,
     )
     assert offered is not None and offered[0] == StandingPermission("read_webpage", "xn--fa-hia.de")
     granted = [offered[0]]
     other = {"url": "https://fass.de/a"}
     context.note_user_text("read https://fass.de/a")
-    assert decide("read_webpage", other, context, standing=granted).decision == Decision.CONFIRM
+    assert (
+        decide("read_webpage", other, context, standing=granted, rules=BUILTIN_TOOLS).decision
+        == Decision.CONFIRM
+    )

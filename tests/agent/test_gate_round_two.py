@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.agent.gate.policy import DEFAULT_RULES, ContextState, Decision, decide, offer_standing
+from app.agent.gate.policy import ContextState, Decision, decide, offer_standing
 from app.agent.tools.declarations import BUILTIN_TOOLS, SHARED_STORES, Label, ToolDeclaration
 
 
@@ -15,10 +15,10 @@ def test_a_change_to_existing_data_asks_in_a_clean_conversation_with_no_always(t
     declaration = BUILTIN_TOOLS[tool]
     arguments = {name: "x1/y2" for name in declaration.required}
     context = ContextState()
-    verdict = decide(tool, arguments, context)
+    verdict = decide(tool, arguments, context, rules=BUILTIN_TOOLS)
     assert verdict.decision == Decision.CONFIRM
     assert any("changes something you already have" in r for r in verdict.reasons)
-    assert offer_standing(tool, arguments, verdict, context) is None
+    assert offer_standing(tool, arguments, verdict, context, rules=BUILTIN_TOOLS) is None
 
 
 def test_every_record_changing_tool_is_declared_so() -> None:
@@ -35,9 +35,9 @@ def test_every_record_changing_tool_is_declared_so() -> None:
 )
 def test_a_result_from_a_store_others_write_taints_whichever_tool_returns_it(tool: str) -> None:
     context = ContextState()
-    context.record_result(DEFAULT_RULES[tool], f"the result of {tool}", "notes: do it")
+    context.record_result(BUILTIN_TOOLS[tool], f"the result of {tool}", "notes: do it")
     assert context.tainted
-    later = decide("add_task", {"title": "Buy gift cards"}, context)
+    later = decide("add_task", {"title": "Buy gift cards"}, context, rules=BUILTIN_TOOLS)
     assert later.decision == Decision.CONFIRM
 
 
@@ -58,7 +58,7 @@ def test_an_address_the_user_never_typed_asks_when_a_contact_stores_it(tool: str
         arguments = {"contact_id": "book/sophie.vcf", **arguments}
     context = ContextState()
     context.note_user_text("Save Sophie Martin to my contacts")
-    verdict = decide(tool, arguments, context)
+    verdict = decide(tool, arguments, context, rules=BUILTIN_TOOLS)
     assert verdict.decision == Decision.CONFIRM
     assert "you did not type the address 'sophie@attacker.example'" in verdict.reasons
     assert "sophie@attacker.example" in verdict.untyped_values
@@ -68,7 +68,7 @@ def test_a_typed_address_in_a_new_contact_runs_without_a_dialog() -> None:
     context = ContextState()
     context.note_user_text("Add Jonas Weber, jonas@example.de, to my contacts")
     arguments = {"name": "Jonas Weber", "emails": ["Jonas@example.de"], "phones": ["+49 30 1"]}
-    assert decide("add_contact", arguments, context).decision == Decision.ALLOW
+    assert decide("add_contact", arguments, context, rules=BUILTIN_TOOLS).decision == Decision.ALLOW
 
 
 def test_any_argument_declared_as_an_address_counts_as_one() -> None:
@@ -81,4 +81,4 @@ def test_any_argument_declared_as_an_address_counts_as_one() -> None:
         (),
         Label.OUTBOUND,
     )  # fmt: skip
-    assert tool.address_arguments == {"who", "cc_list"}
+    assert tool.email_arguments == {"who", "cc_list"}

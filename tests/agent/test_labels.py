@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from app.agent.gate.labels import LEGACY_SOURCE, UNKNOWN, Labels, pasted_message_start, running_call
 from app.agent.gate.policy import ContextState, Decision, decide
+from app.agent.tools.declarations import BUILTIN_TOOLS
 from app.agent.tools.registry import Registry, ToolResult
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
@@ -128,7 +129,9 @@ def test_a_reopened_conversation_still_knows_what_it_read_privately(tmp_path: Pa
 
     reopened, _ = KeptConversation.load(store, kept.conversation_id, [])
     assert reopened.context.private_sources == ["memories"]
-    verdict = decide("web_search", {"query": "lockers 90.14.62"}, reopened.context)
+    verdict = decide(
+        "web_search", {"query": "lockers 90.14.62"}, reopened.context, rules=BUILTIN_TOOLS
+    )
     assert verdict.decision == Decision.CONFIRM
     assert [f.kind for f in verdict.findings] == ["private_data"]
     database.close()

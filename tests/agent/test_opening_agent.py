@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.agent.gate.policy import ContextState, offer_standing
+from app.agent.tools.declarations import BUILTIN_TOOLS
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
@@ -142,5 +143,5 @@ def test_no_always_allow_is_ever_offered_for_opening() -> None:
         ("open_item", {"url": "https://example.org/"}),
         ("show_folder", {"path": "."}),
     ]:
-        verdict = decide(tool, arguments, ContextState())
-        assert offer_standing(tool, arguments, verdict, ContextState()) is None
+        verdict = decide(tool, arguments, ContextState(), rules=BUILTIN_TOOLS)
+        assert offer_standing(tool, arguments, verdict, ContextState(), rules=BUILTIN_TOOLS) is None

@@ -19,16 +19,16 @@ from hypothesis import strategies as st
 from app.agent.gate.arguments import APPROVAL_FLAG_NAMES
 from app.agent.gate.paths import check_path
 from app.agent.gate.policy import (
-    DEFAULT_RULES,
     ContextState,
     Decision,
     Label,
+    Rule,
     StandingPermission,
-    ToolRule,
     Verdict,
     decide,
 )
 from app.agent.gate.urls import check_url
+from app.agent.tools.declarations import BUILTIN_TOOLS
 
 ALLOW, CONFIRM, DENY = Decision.ALLOW, Decision.CONFIRM, Decision.DENY
 CARD = "4111 1111 1111 1111"
@@ -67,7 +67,7 @@ def verdict_of(
     standing: list[StandingPermission] | None = None,
 ) -> Decision:
     """Just the decision, for the many one-line checks below."""
-    return decide(tool, arguments, context, standing=standing).decision
+    return decide(tool, arguments, context, standing=standing, rules=BUILTIN_TOOLS).decision
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,27 +120,27 @@ DESIGN_TOOLS = {
 
 
 def test_every_design_tool_has_a_rule_with_its_label() -> None:
-    assert set(DEFAULT_RULES) == set(DESIGN_TOOLS)
+    assert set(BUILTIN_TOOLS) == set(DESIGN_TOOLS)
     for name, label in DESIGN_TOOLS.items():
-        assert DEFAULT_RULES[name].name == name
-        assert DEFAULT_RULES[name].label == label
+        assert BUILTIN_TOOLS[name].name == name
+        assert BUILTIN_TOOLS[name].label == label
 
 
 def test_untrusted_results() -> None:
     for name in ("read_email", "read_file", "web_search", "read_webpage"):
-        assert DEFAULT_RULES[name].untrusted_result
+        assert BUILTIN_TOOLS[name].untrusted_result
     for name in ("find_free_time", "recall", "send_email", "write_file", "remember"):
-        assert not DEFAULT_RULES[name].untrusted_result
+        assert not BUILTIN_TOOLS[name].untrusted_result
 
 
 def test_label_hooks_only_raise() -> None:
-    create, write = DEFAULT_RULES["create_event"], DEFAULT_RULES["write_file"]
+    create, write = BUILTIN_TOOLS["create_event"], BUILTIN_TOOLS["write_file"]
     assert create.effective_label({"attendees": ["a@b.example"]}) == Label.OUTBOUND
     assert create.effective_label({"attendees": []}) == Label.WRITE
     assert write.effective_label({"overwrite": True}) == Label.DESTRUCTIVE
     assert write.effective_label({"overwrite": "false"}) == Label.DESTRUCTIVE  # not False
     assert write.effective_label({"overwrite": False}) == Label.WRITE
-    lowering = ToolRule("x", Label.OUTBOUND, raise_label=lambda args: Label.READ)
+    lowering = Rule("x", Label.OUTBOUND, raise_label=lambda args: Label.READ)
     assert lowering.effective_label({}) == Label.OUTBOUND
 
 
@@ -236,7 +236,7 @@ def test_decide_table(sandbox: dict[str, Path]) -> None:
     failures = []
     for case_id, tool, arguments, is_tainted, expected in cases(sandbox):
         context = tainted(sandbox) if is_tainted else ctx(sandbox)
-        verdict = decide(tool, arguments, context)
+        verdict = decide(tool, arguments, context, rules=BUILTIN_TOOLS)
         if verdict.decision != expected:
             failures.append((case_id, tool, arguments, expected.name, verdict))
         assert verdict.reasons, (tool, arguments)
@@ -262,27 +262,27 @@ def test_decide_table(sandbox: dict[str, Path]) -> None:
     ],
 )
 def test_malformed_arguments_are_denied(sandbox: dict[str, Path], arguments: Any) -> None:
-    verdict = decide("read_file", arguments, ctx(sandbox))
+    verdict = decide("read_file", arguments, ctx(sandbox), rules=BUILTIN_TOOLS)
     assert verdict.decision == DENY
 
 
 def test_non_string_tool_name_is_denied(sandbox: dict[str, Path]) -> None:
-    assert decide(None, {}, ctx(sandbox)).decision == DENY  # type: ignore[arg-type]
-    assert decide(["read_file"], {}, ctx(sandbox)).decision == DENY  # type: ignore[arg-type]
+    assert decide(None, {}, ctx(sandbox), rules=BUILTIN_TOOLS).decision == DENY  # type: ignore[arg-type]
+    assert decide(["read_file"], {}, ctx(sandbox), rules=BUILTIN_TOOLS).decision == DENY  # type: ignore[arg-type]
 
 
 def test_gate_fails_closed_on_internal_errors(sandbox: dict[str, Path]) -> None:
     def broken(arguments: Any) -> Label:
         raise RuntimeError("boom")
 
-    rules = {"x": ToolRule("x", Label.READ, raise_label=broken)}
+    rules = {"x": Rule("x", Label.READ, raise_label=broken)}
     verdict = decide("x", {}, ctx(sandbox), rules=rules)
     assert verdict.decision == DENY
     assert "RuntimeError" in verdict.reasons[0]
 
 
 def test_verdict_carries_findings_provenance_and_label(sandbox: dict[str, Path]) -> None:
-    verdict = decide("remember", {"fact": f"card {CARD}"}, tainted(sandbox), rules=DEFAULT_RULES)
+    verdict = decide("remember", {"fact": f"card {CARD}"}, tainted(sandbox), rules=BUILTIN_TOOLS)
     assert isinstance(verdict, Verdict)
     assert verdict.decision == CONFIRM
     assert [f.kind for f in verdict.findings] == ["payment_card"]
@@ -304,23 +304,23 @@ def test_reasons_never_repeat_long_numbers(sandbox: dict[str, Path]) -> None:
         (number, {}),
     ]
     for tool, arguments in calls:
-        verdict = decide(tool, arguments, ctx(sandbox))
+        verdict = decide(tool, arguments, ctx(sandbox), rules=BUILTIN_TOOLS)
         text = " ".join(verdict.reasons) + " ".join(f.path + f.excerpt for f in verdict.findings)
         assert number not in re.sub(r"[\s\-•]", "", text), (tool, verdict.reasons)
         assert verdict.decision >= CONFIRM
 
 
 def test_clean_context_has_no_provenance(sandbox: dict[str, Path]) -> None:
-    assert decide("recall", {"query": "x"}, ctx(sandbox)).provenance is None
+    assert decide("recall", {"query": "x"}, ctx(sandbox), rules=BUILTIN_TOOLS).provenance is None
 
 
 def test_context_records_untrusted_results() -> None:
     context = ContextState()
-    context.record_result(DEFAULT_RULES["recall"], "memory")
+    context.record_result(BUILTIN_TOOLS["recall"], "memory")
     assert not context.tainted
-    context.record_result(DEFAULT_RULES["read_webpage"], "the web page https://x.example/")
-    context.record_result(DEFAULT_RULES["read_email"], "an email from x@y.example")
-    context.record_result(DEFAULT_RULES["read_email"], "an email from x@y.example")
+    context.record_result(BUILTIN_TOOLS["read_webpage"], "the web page https://x.example/")
+    context.record_result(BUILTIN_TOOLS["read_email"], "an email from x@y.example")
+    context.record_result(BUILTIN_TOOLS["read_email"], "an email from x@y.example")
     assert context.tainted
     assert context.provenance == "the web page https://x.example/; an email from x@y.example"
 
@@ -337,7 +337,7 @@ def test_untyped_recipients_are_listed(sandbox: dict[str, Path]) -> None:
         "subject": "hi",
         "body": "hello",
     }
-    verdict = decide("send_email", arguments, context)
+    verdict = decide("send_email", arguments, context, rules=BUILTIN_TOOLS)
     assert verdict.decision == CONFIRM
     assert verdict.untyped_values == ["mallory@attacker.example", "boss@example.com"]
     assert any("mallory@attacker.example" in r for r in verdict.reasons)
@@ -345,18 +345,27 @@ def test_untyped_recipients_are_listed(sandbox: dict[str, Path]) -> None:
 
 def test_untyped_attendees_and_urls_are_listed(sandbox: dict[str, Path]) -> None:
     event = {"title": "x", "start": "a", "end": "b", "attendees": [{"email": "eve@x.example"}]}
-    verdict = decide("create_event", event, ctx(sandbox))
+    verdict = decide("create_event", event, ctx(sandbox), rules=BUILTIN_TOOLS)
     assert verdict.untyped_values == ["eve@x.example"]
     typed = ctx(sandbox, trusted_values={"read https://example.com/a please"})
-    assert decide("read_webpage", {"url": "https://example.com/a"}, typed).untyped_values == []
-    other = decide("read_webpage", {"url": "https://evil.example/?q=data"}, typed)
+    assert (
+        decide(
+            "read_webpage", {"url": "https://example.com/a"}, typed, rules=BUILTIN_TOOLS
+        ).untyped_values
+        == []
+    )
+    other = decide(
+        "read_webpage", {"url": "https://evil.example/?q=data"}, typed, rules=BUILTIN_TOOLS
+    )
     assert other.untyped_values == ["https://evil.example/?q=data"]
 
 
 def test_homoglyph_recipient_is_not_the_typed_one(sandbox: dict[str, Path]) -> None:
     context = ctx(sandbox, trusted_values={"anna@example.com"})
     lookalike = "\u0430nna@example.com"  # Cyrillic a
-    verdict = decide("send_email", {"to": [lookalike], "subject": "s", "body": "b"}, context)
+    verdict = decide(
+        "send_email", {"to": [lookalike], "subject": "s", "body": "b"}, context, rules=BUILTIN_TOOLS
+    )
     assert verdict.untyped_values == [lookalike]
 
 
@@ -371,15 +380,17 @@ def test_homoglyph_recipient_is_not_the_typed_one(sandbox: dict[str, Path]) -> N
 def test_approval_flags_change_nothing(sandbox: dict[str, Path], flag: str) -> None:
     mail = {"to": ["x@y.example"], "subject": "s", "body": "b"}
     for tool, arguments in (("send_email", mail), ("read_email", {"email_id": "1"})):
-        before = decide(tool, arguments, ctx(sandbox))
-        after = decide(tool, {**arguments, flag: True}, ctx(sandbox))
+        before = decide(tool, arguments, ctx(sandbox), rules=BUILTIN_TOOLS)
+        after = decide(tool, {**arguments, flag: True}, ctx(sandbox), rules=BUILTIN_TOOLS)
         assert after.decision == before.decision
         assert after.reasons == before.reasons
     assert {"approved", "confirmed", "userapproved", "skipconfirmation"} <= APPROVAL_FLAG_NAMES
 
 
 def test_approval_flag_values_are_still_scanned(sandbox: dict[str, Path]) -> None:
-    verdict = decide("read_email", {"email_id": "1", "approved": CARD}, ctx(sandbox))
+    verdict = decide(
+        "read_email", {"email_id": "1", "approved": CARD}, ctx(sandbox), rules=BUILTIN_TOOLS
+    )
     assert verdict.decision == CONFIRM
 
 
@@ -451,8 +462,8 @@ def test_standing_permission_for_one_host(sandbox: dict[str, Path]) -> None:
 
 def test_standing_permission_never_for_destructive_or_deny(sandbox: dict[str, Path]) -> None:
     outside = str(sandbox["outside"])
-    grants = [StandingPermission(t) for t in DEFAULT_RULES]
-    grants += [StandingPermission(t, "x") for t in DEFAULT_RULES]
+    grants = [StandingPermission(t) for t in BUILTIN_TOOLS]
+    grants += [StandingPermission(t, "x") for t in BUILTIN_TOOLS]
     context = ctx(sandbox)
     assert verdict_of("delete_event", {"event_id": "1"}, context, grants) == CONFIRM
     assert verdict_of("forget", {"memory_id": "1"}, context, grants) == CONFIRM
@@ -467,8 +478,8 @@ def test_standing_fence_holds_for_custom_rules(sandbox: dict[str, Path]) -> None
     """The fence is not just the default table's choices: a destructive tool whose rule
     would accept a tool-wide grant still asks."""
     rules = {
-        "wipe": ToolRule("wipe", Label.DESTRUCTIVE, parameters=frozenset(), standing="tool"),
-        "ping": ToolRule("ping", Label.OUTBOUND, parameters=frozenset(), standing="tool"),
+        "wipe": Rule("wipe", Label.DESTRUCTIVE, parameters=frozenset(), standing="tool"),
+        "ping": Rule("ping", Label.OUTBOUND, parameters=frozenset(), standing="tool"),
     }
     grants = [StandingPermission("wipe"), StandingPermission("ping")]
     assert decide("wipe", {}, ctx(sandbox), rules=rules, standing=grants).decision == CONFIRM
@@ -541,7 +552,7 @@ DENIED_URLS = [
 @pytest.mark.parametrize("url", DENIED_URLS)
 def test_ssrf_urls_are_denied(sandbox: dict[str, Path], url: str) -> None:
     assert check_url(url) is not None
-    assert decide("read_webpage", {"url": url}, ctx(sandbox)).decision == DENY
+    assert decide("read_webpage", {"url": url}, ctx(sandbox), rules=BUILTIN_TOOLS).decision == DENY
 
 
 @pytest.mark.parametrize(
@@ -559,22 +570,29 @@ def test_ssrf_urls_are_denied(sandbox: dict[str, Path], url: str) -> None:
 )
 def test_public_urls_are_not_denied(sandbox: dict[str, Path], url: str) -> None:
     assert check_url(url) is None
-    assert decide("read_webpage", {"url": url}, ctx(sandbox)).decision == CONFIRM
+    assert (
+        decide("read_webpage", {"url": url}, ctx(sandbox), rules=BUILTIN_TOOLS).decision == CONFIRM
+    )
 
 
 def test_private_urls_in_other_arguments_are_denied(sandbox: dict[str, Path]) -> None:
     event = {"title": "x", "start": "a", "end": "b", "description": "http://169.254.169.254/"}
-    assert decide("create_event", event, ctx(sandbox)).decision == DENY
+    assert decide("create_event", event, ctx(sandbox), rules=BUILTIN_TOOLS).decision == DENY
     nested = {"query": "x", "links": ["https://example.com/", "http://10.1.2.3/"]}
-    assert decide("web_search", nested, ctx(sandbox)).decision == DENY
+    assert decide("web_search", nested, ctx(sandbox), rules=BUILTIN_TOOLS).decision == DENY
     # prose that merely mentions localhost is not a fetch
     prose = {"query": "why does http://localhost:8080 not load"}
-    assert decide("web_search", prose, ctx(sandbox)).decision == CONFIRM
+    assert decide("web_search", prose, ctx(sandbox), rules=BUILTIN_TOOLS).decision == CONFIRM
 
 
 def test_non_text_url_is_denied(sandbox: dict[str, Path]) -> None:
-    assert decide("read_webpage", {"url": ["https://example.com/"]}, ctx(sandbox)).decision == DENY
-    assert decide("read_webpage", {"url": 7}, ctx(sandbox)).decision == DENY
+    assert (
+        decide(
+            "read_webpage", {"url": ["https://example.com/"]}, ctx(sandbox), rules=BUILTIN_TOOLS
+        ).decision
+        == DENY
+    )
+    assert decide("read_webpage", {"url": 7}, ctx(sandbox), rules=BUILTIN_TOOLS).decision == DENY
 
 
 # ---------------------------------------------------------------------------------------------
@@ -612,9 +630,9 @@ def test_paths_escaping_the_folder_are_denied(sandbox: dict[str, Path], relative
     path = f"{sandbox['allowed']}/{relative}"
     folders = [str(sandbox["allowed"])]
     assert check_path(path, folders) is not None
-    verdict = decide("read_file", {"path": path}, ctx(sandbox))
+    verdict = decide("read_file", {"path": path}, ctx(sandbox), rules=BUILTIN_TOOLS)
     assert verdict.decision == DENY
-    write = decide("write_file", {"path": path, "content": "x"}, ctx(sandbox))
+    write = decide("write_file", {"path": path, "content": "x"}, ctx(sandbox), rules=BUILTIN_TOOLS)
     assert write.decision == DENY
 
 
@@ -636,21 +654,26 @@ def test_paths_escaping_the_folder_are_denied(sandbox: dict[str, Path], relative
 def test_bad_paths_are_denied(sandbox: dict[str, Path], path: str) -> None:
     path = path.format(allowed=sandbox["allowed"], outside=sandbox["outside"])
     assert check_path(path, [str(sandbox["allowed"])]) is not None
-    assert decide("read_file", {"path": path}, ctx(sandbox)).decision == DENY
+    assert decide("read_file", {"path": path}, ctx(sandbox), rules=BUILTIN_TOOLS).decision == DENY
 
 
 def test_no_allowed_folders_means_no_files(sandbox: dict[str, Path]) -> None:
     path = str(sandbox["allowed"] / "notes.txt")
-    assert decide("read_file", {"path": path}, ContextState()).decision == DENY
+    assert decide("read_file", {"path": path}, ContextState(), rules=BUILTIN_TOOLS).decision == DENY
     assert check_path(path, ["relative/folder", "", "\x00"]) is not None
 
 
 def test_paths_anywhere_in_the_arguments_are_checked(sandbox: dict[str, Path]) -> None:
     outside = str(sandbox["outside"] / "secret.txt")
     mail = {"to": ["a@b.example"], "subject": "s", "body": "b"}
-    assert decide("send_email", {**mail, "attachments": [outside]}, ctx(sandbox)).decision == DENY
+    assert (
+        decide(
+            "send_email", {**mail, "attachments": [outside]}, ctx(sandbox), rules=BUILTIN_TOOLS
+        ).decision
+        == DENY
+    )
     nested = {**mail, "attachments": [{"path": outside, "name": "cv.pdf"}]}
-    assert decide("send_email", nested, ctx(sandbox)).decision == DENY
+    assert decide("send_email", nested, ctx(sandbox), rules=BUILTIN_TOOLS).decision == DENY
 
 
 # ---------------------------------------------------------------------------------------------
@@ -706,9 +729,9 @@ def calls(
     """A well-formed call (required arguments present) to a random tool, and standing
     permissions that mostly name that same tool, scoped to values the call itself uses, so
     that the fence around them is exercised rather than trivially missed."""
-    eligible = sorted(name for name, rule in DEFAULT_RULES.items() if rule.standing != "never")
-    tool = draw(st.sampled_from(sorted(DEFAULT_RULES) + eligible * 3))
-    rule = DEFAULT_RULES[tool]
+    eligible = sorted(name for name, rule in BUILTIN_TOOLS.items() if rule.standing != "never")
+    tool = draw(st.sampled_from(sorted(BUILTIN_TOOLS) + eligible * 3))
+    rule = BUILTIN_TOOLS[tool]
     assert rule.parameters is not None
     arguments: dict[str, Any] = {}
     for name in sorted(rule.parameters):
@@ -725,7 +748,7 @@ def calls(
     matching = st.builds(StandingPermission, tool=st.just(tool), scope=st.sampled_from(own_scopes))
     other = st.builds(
         StandingPermission,
-        tool=st.sampled_from(sorted(DEFAULT_RULES)),
+        tool=st.sampled_from(sorted(BUILTIN_TOOLS)),
         scope=st.sampled_from([None, "example.com", "evil.example", *EMAILS]),
     )
     grants = draw(st.lists(other, max_size=2))
@@ -793,8 +816,10 @@ def test_monotone_adding_an_argument(sandbox: dict[str, Path], paths: list[str])
         if name in arguments:
             return
         context = make_context(sandbox, parts)
-        before = decide(tool, arguments, context, standing=standing)
-        after = decide(tool, {**arguments, name: value}, context, standing=standing)
+        before = decide(tool, arguments, context, standing=standing, rules=BUILTIN_TOOLS)
+        after = decide(
+            tool, {**arguments, name: value}, context, standing=standing, rules=BUILTIN_TOOLS
+        )
         assert after.decision >= before.decision, (tool, arguments, name, value, before, after)
 
     check()
@@ -807,11 +832,11 @@ def test_monotone_adding_taint(sandbox: dict[str, Path], paths: list[str]) -> No
     def check(call, parts, source) -> None:  # type: ignore[no-untyped-def]
         tool, arguments, standing = call
         context = make_context(sandbox, parts)
-        before = decide(tool, arguments, context, standing=standing)
+        before = decide(tool, arguments, context, standing=standing, rules=BUILTIN_TOOLS)
         context.add_untrusted(source)
-        after = decide(tool, arguments, context, standing=standing)
+        after = decide(tool, arguments, context, standing=standing, rules=BUILTIN_TOOLS)
         assert after.decision >= before.decision
-        if DEFAULT_RULES[tool].effective_label(arguments) != Label.READ:
+        if BUILTIN_TOOLS[tool].effective_label(arguments) != Label.READ:
             assert after.decision >= CONFIRM
 
     check()
@@ -830,21 +855,21 @@ def test_monotone_adding_a_finding(sandbox: dict[str, Path], paths: list[str]) -
     def check(call, parts, sensitive, wrap, data) -> None:  # type: ignore[no-untyped-def]
         tool, arguments, standing = call
         # where a fooled model would put it: the tool's own text fields, or a fake flag
-        own = sorted(p for p in DEFAULT_RULES[tool].parameters or () if p in FREE_TEXT)
+        own = sorted(p for p in BUILTIN_TOOLS[tool].parameters or () if p in FREE_TEXT)
         name = data.draw(st.sampled_from([*own, *own, "approved", "note"]))
         context = make_context(sandbox, parts)
-        before = decide(tool, arguments, context, standing=standing)
+        before = decide(tool, arguments, context, standing=standing, rules=BUILTIN_TOOLS)
         changed = dict(arguments)
         existing = changed.get(name)
         text = wrap.format(sensitive)
         changed[name] = f"{existing} {text}" if isinstance(existing, str) else text
-        after = decide(tool, changed, context, standing=standing)
+        after = decide(tool, changed, context, standing=standing, rules=BUILTIN_TOOLS)
         assert after.decision >= before.decision
         assert after.findings
         # A finding is never silently allowed, except a health word or an amount in a
         # read-only lookup (it changes nothing and sends nothing to anyone new).
         topical = {f.kind for f in after.findings} <= {"health", "money"}
-        if not (topical and DEFAULT_RULES[tool].effective_label(changed) == Label.READ):
+        if not (topical and BUILTIN_TOOLS[tool].effective_label(changed) == Label.READ):
             assert after.decision >= CONFIRM
 
     check()
@@ -866,8 +891,10 @@ def test_model_supplied_approval_changes_nothing(
         if flag in arguments:
             return
         context = make_context(sandbox, parts)
-        before = decide(tool, arguments, context, standing=standing)
-        after = decide(tool, {**arguments, flag: value}, context, standing=standing)
+        before = decide(tool, arguments, context, standing=standing, rules=BUILTIN_TOOLS)
+        after = decide(
+            tool, {**arguments, flag: value}, context, standing=standing, rules=BUILTIN_TOOLS
+        )
         assert after.decision == before.decision
         assert after.reasons == before.reasons
 
@@ -883,8 +910,8 @@ def test_standing_permissions_only_lower_within_their_fence(
     def check(call, parts) -> None:  # type: ignore[no-untyped-def]
         tool, arguments, standing = call
         context = make_context(sandbox, parts)
-        without = decide(tool, arguments, context)
-        with_grants = decide(tool, arguments, context, standing=standing)
+        without = decide(tool, arguments, context, rules=BUILTIN_TOOLS)
+        with_grants = decide(tool, arguments, context, standing=standing, rules=BUILTIN_TOOLS)
         assert with_grants.decision <= without.decision
         if with_grants.decision < without.decision:
             assert without.decision == CONFIRM
@@ -930,7 +957,7 @@ def test_monotone_adding_any_label(sandbox: dict[str, Path], paths: list[str]) -
     def check(call, parts, kind, how, noise) -> None:  # type: ignore[no-untyped-def]
         tool, arguments, standing = call
         context = make_context(sandbox, parts)
-        before = decide(tool, arguments, context, standing=standing)
+        before = decide(tool, arguments, context, standing=standing, rules=BUILTIN_TOOLS)
         if how == "untrusted":
             context.add_untrusted(f"the result of {kind}")
         elif how == "private":
@@ -939,11 +966,11 @@ def test_monotone_adding_any_label(sandbox: dict[str, Path], paths: list[str]) -
             context.add_private(kind, f"{noise} {_argument_text(arguments)} password: {noise}")
         else:
             context.note_user_text(f"FYI\n> From: x@y.example\n> {noise}\n")
-        after = decide(tool, arguments, context, standing=standing)
+        after = decide(tool, arguments, context, standing=standing, rules=BUILTIN_TOOLS)
         assert after.decision >= before.decision, (tool, arguments, how, before, after)
         if how != "untrusted" and how != "pasted":
             return
-        if DEFAULT_RULES[tool].effective_label(arguments) != Label.READ:
+        if BUILTIN_TOOLS[tool].effective_label(arguments) != Label.READ:
             assert after.decision >= CONFIRM
 
     check()
@@ -965,7 +992,7 @@ def test_no_grant_covers_an_outbound_call_after_a_private_read(sandbox: dict[str
             context = ctx(sandbox, trusted_values={"sam@example.com https://example.com/a"})
             assert verdict_of(tool, arguments, context, grants) == ALLOW, tool
             context.add_private(kind, "nothing in common")
-            verdict = decide(tool, arguments, context, standing=grants)
+            verdict = decide(tool, arguments, context, standing=grants, rules=BUILTIN_TOOLS)
             assert verdict.decision == CONFIRM, (kind, tool)
             assert any("this conversation has read your" in r for r in verdict.reasons)
 
@@ -989,7 +1016,7 @@ def test_an_outbound_argument_carrying_private_data_is_a_finding(
 ) -> None:
     context = ctx(sandbox)
     context.add_private("mail", "Your new account: IBAN DE89 3704 0044 0532 0130 00, thanks")
-    verdict = decide("web_search", {"query": f"bank {spelled}"}, context)
+    verdict = decide("web_search", {"query": f"bank {spelled}"}, context, rules=BUILTIN_TOOLS)
     assert verdict.decision == CONFIRM
     private = [f for f in verdict.findings if f.kind == "private_data"]
     assert private and private[0].path == "query"
@@ -1002,9 +1029,9 @@ def test_a_bare_password_read_from_memory_is_found_when_it_leaves(
     context = ctx(sandbox)
     context.add_private("memories", "wifi password: sunflower-kite")
     for query in ("SUNFLOWER KITE", "sunflower.kite review", "fhasybjre-xvgr"):
-        verdict = decide("web_search", {"query": query}, context)
+        verdict = decide("web_search", {"query": query}, context, rules=BUILTIN_TOOLS)
         assert any(f.kind == "private_data" for f in verdict.findings), query
-    ordinary = decide("web_search", {"query": "sunflower seeds"}, context)
+    ordinary = decide("web_search", {"query": "sunflower seeds"}, context, rules=BUILTIN_TOOLS)
     assert not any(f.kind == "private_data" for f in ordinary.findings)
 
 
@@ -1030,7 +1057,9 @@ def test_a_new_name_like_an_existing_one_asks(
     else:
         target.mkdir()
     context = ContextState(allowed_folders=[str(tmp_path)])
-    verdict = decide("write_file", {"path": str(tmp_path / new), "content": "x"}, context)
+    verdict = decide(
+        "write_file", {"path": str(tmp_path / new), "content": "x"}, context, rules=BUILTIN_TOOLS
+    )
     assert verdict.decision == (CONFIRM if asks else ALLOW), verdict.reasons
     if asks:
         assert any(f"looks like the existing '{existing}'" in r for r in verdict.reasons)

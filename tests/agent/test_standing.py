@@ -11,6 +11,7 @@ import pytest
 
 from app.agent.gate.permissions import StoredPermissions
 from app.agent.gate.policy import ContextState, Decision, StandingPermission, decide, offer_standing
+from app.agent.tools.declarations import BUILTIN_TOOLS
 from app.agent.tools.registry import Registry, Tool, ToolResult
 from app.agent.tools.toolbox import SPECS
 from app.agent.turn.chat import Conversation
@@ -24,8 +25,8 @@ from tests.scripting import call
 
 def _offer(tool: str, arguments: dict[str, Any], context: ContextState | None = None):
     context = context or ContextState()
-    verdict = decide(tool, arguments, context)
-    return offer_standing(tool, arguments, verdict, context)
+    verdict = decide(tool, arguments, context, rules=BUILTIN_TOOLS)
+    return offer_standing(tool, arguments, verdict, context, rules=BUILTIN_TOOLS)
 
 
 def test_offers_are_narrow() -> None:
@@ -122,6 +123,7 @@ def test_a_grant_never_covers_money(tmp_path: Path) -> None:
         {"query": "wire 500 EUR to DE89370400440532013000"},
         ContextState(),
         standing=permissions,
+        rules=BUILTIN_TOOLS,
     )
     assert verdict.decision == Decision.CONFIRM
 

@@ -126,7 +126,7 @@ def test_the_gate_s_reasons_and_offers_lose_the_tool_s_code_name() -> None:
     context.add_untrusted("the file notes.txt")
     iban = "IBAN DE89370400440532013000"
     arguments = {"path": "/tmp/notes.txt", "content": iban, "overwrite": True}
-    verdict = decide("write_file", arguments, context)
+    verdict = decide("write_file", arguments, context, rules=BUILTIN_TOOLS)
     worded = [reason_in_words(reason, "write_file") for reason in verdict.reasons]
     assert worded and all("write_file" not in reason for reason in worded)
     assert "This action deletes or overwrites something" in worded
@@ -143,7 +143,13 @@ def test_the_gate_s_reasons_and_offers_lose_the_tool_s_code_name() -> None:
     typed = ContextState()
     typed.note_user_text("read https://news.example/today")
     url = {"url": "https://news.example/today"}
-    offer = offer_standing("read_webpage", url, decide("read_webpage", url, typed), typed)
+    offer = offer_standing(
+        "read_webpage",
+        url,
+        decide("read_webpage", url, typed, rules=BUILTIN_TOOLS),
+        typed,
+        rules=BUILTIN_TOOLS,
+    )
     assert offer is not None
     first_line = offer[1].partition("\n")[0]
     assert offer_in_words(first_line, "read_webpage") == (

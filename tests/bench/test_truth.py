@@ -306,25 +306,26 @@ def test_the_task_user_approves_reading_their_own_things(world: World) -> None:
     assert confirmer(write).answer == Answer.DENIED
 
 
-# -- 7. the counts the README gives are the catalogue's -----------------------------------------
+# -- 7. the counts docs/benchmarks.md gives are the catalogue's --------------------------------
 
 
-def test_the_readme_counts_are_the_catalogues() -> None:
+def test_the_benchmark_page_counts_are_the_catalogues() -> None:
     from collections import Counter
     from pathlib import Path
 
     from bench.tasks.attacks import ATTACKS
     from bench.tasks.catalog import TASKS
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = " ".join(readme[readme.index("### Task benchmark") :].split())
+    page = Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md"
+    text = page.read_text(encoding="utf-8")
+    section = " ".join(text[text.index("## Task benchmark") :].split())
     found = re.search(
         r"(\d+) tasks as people type them: calendar and to-dos (\d+), mail (\d+), files (\d+), "
         r"memory, reminders and contacts (\d+), combinations (\d+) .*?, (\d+) that lack "
         r"something .*?, (\d+) chit-chat that needs no tool; (\d+) take two turns",
         section,
     )
-    assert found, "the README's sentence with the counts changed"
+    assert found, "the benchmark page's sentence with the counts changed"
     counts = Counter(task.category for task in TASKS)
     expected = [len(TASKS)]
     expected += [counts[c] for c in ("calendar", "mail", "files", "memory", "combined")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.agent.gate.policy import ContextState, decide, offer_standing
+from app.agent.tools.declarations import BUILTIN_TOOLS
 from app.agent.turn.confirm import ConfirmationRequest
 from app.ui.confirm_dialog import ConfirmDialog
 
@@ -10,8 +11,8 @@ from app.ui.confirm_dialog import ConfirmDialog
 def _request(tool: str, arguments: dict[str, str], typed: str) -> ConfirmationRequest:
     context = ContextState()
     context.note_user_text(typed)
-    verdict = decide(tool, arguments, context)
-    offer = offer_standing(tool, arguments, verdict, context)
+    verdict = decide(tool, arguments, context, rules=BUILTIN_TOOLS)
+    offer = offer_standing(tool, arguments, verdict, context, rules=BUILTIN_TOOLS)
     assert offer is not None
     return ConfirmationRequest(
         tool=tool,

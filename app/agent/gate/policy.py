@@ -35,7 +35,6 @@ from typing import Any
 
 from app.agent.gate.arguments import (
     EMAIL_IN_TEXT,
-    PATH_ARGUMENT_NAMES,
     RECIPIENT_ARGUMENT_NAMES,
     URL_ARGUMENT_NAMES,
     URL_IN_TEXT,
@@ -67,20 +66,14 @@ from app.agent.gate.paths import (
     program_suffix,
     run_or_load_kind,
 )
+from app.agent.gate.rules import Label, Rule, ToolRule
 from app.agent.gate.urls import check_url, host_grant_problem, host_of
-from app.agent.tools.declarations import (
-    BUILTIN_TOOLS,
-    ArgumentHook,
-    Label,
-    StandingScope,
-    ToolDeclaration,
-)
 
 __all__ = [
-    "DEFAULT_RULES",
     "ContextState",
     "Decision",
     "Label",
+    "Rule",
     "StandingPermission",
     "ToolRule",
     "Verdict",
@@ -97,81 +90,8 @@ class Decision(IntEnum):
     DENY = 2
 
 
-_LABEL_RANK = {Label.READ: 0, Label.WRITE: 1, Label.OUTBOUND: 2, Label.DESTRUCTIVE: 3}
 _MAX_PRIVATE_TOKENS = 50_000
 PASTED_SOURCE = "text pasted into your message that looks like a forwarded message"
-
-
-@dataclass(frozen=True)
-class ToolRule:
-    """The app's fixed facts about one tool. The model cannot change any of them.
-
-    `raise_label` may only raise `label` (the higher of the two is used). `parameters` are
-    the declared argument names (None: do not check); an undeclared one forces CONFIRM.
-    `standing` says which kind of "always allow" may cover the tool: none, the whole tool,
-    one web host, or one recipient. `private_result` names the private store (a key of
-    `labels.PRIVATE_KINDS`) its result reveals: reading it labels the conversation private.
-    `written_path` names the argument holding a file the tool creates (no programs, no
-    look-alike names). `asks_because` words the reason of an always-asking tool.
-    `address_arguments` hold e-mail addresses (recipients, a contact's emails): one the user
-    did not type asks. `changes_existing`: it changes a record the user already has, so it
-    always asks. `grant_key`: what its standing grants are stored under (its name, or for an
-    outside tool its server's identity and the tool's own name).
-    """
-
-    name: str
-    label: Label
-    untrusted_result: bool = False
-    raise_label: ArgumentHook | None = None
-    parameters: frozenset[str] | None = None
-    required: frozenset[str] = frozenset()
-    path_arguments: frozenset[str] = PATH_ARGUMENT_NAMES
-    standing: StandingScope = "never"
-    private_result: str | None = None
-    written_path: str | None = None
-    asks_because: str | None = None
-    address_arguments: frozenset[str] = RECIPIENT_ARGUMENT_NAMES
-    changes_existing: bool = False
-    grant_key: str = ""
-
-    @property
-    def granted_as(self) -> str:
-        """The tool name a standing permission for this tool carries."""
-        return self.grant_key or self.name
-
-    @classmethod
-    def declared(cls, tool: ToolDeclaration) -> ToolRule:
-        """The gate's view of a declared tool: the parameter names come from its schema."""
-        return cls(
-            name=tool.name,
-            label=tool.label,
-            untrusted_result=tool.untrusted_result,
-            raise_label=tool.raise_label,
-            parameters=frozenset(tool.properties),
-            required=frozenset(tool.required),
-            path_arguments=PATH_ARGUMENT_NAMES - {"folder"}
-            if tool.mailbox_folder
-            else PATH_ARGUMENT_NAMES,
-            standing=tool.standing,
-            private_result=tool.private_result,
-            written_path=tool.written_path,
-            asks_because=tool.asks_because,
-            address_arguments=RECIPIENT_ARGUMENT_NAMES | tool.address_arguments,
-            changes_existing=tool.changes_existing,
-            grant_key=tool.grant_key or "",
-        )
-
-    def effective_label(self, arguments: Mapping[str, Any]) -> Label:
-        """The base label, raised by the hook if the arguments call for it."""
-        raised = self.raise_label(arguments) if self.raise_label else None
-        if raised is not None and _LABEL_RANK[raised] > _LABEL_RANK[self.label]:
-            return raised
-        return self.label
-
-
-DEFAULT_RULES: Mapping[str, ToolRule] = {
-    name: ToolRule.declared(tool) for name, tool in BUILTIN_TOOLS.items()
-}
 
 
 @dataclass(frozen=True)
@@ -312,7 +232,7 @@ def decide(
     tool_name: str,
     arguments: Any,
     context: ContextState,
-    rules: Mapping[str, ToolRule] = DEFAULT_RULES,
+    rules: Mapping[str, ToolRule],
     standing: Sequence[StandingPermission] | None = None,
 ) -> Verdict:
     """ALLOW, CONFIRM or DENY for one proposed call. Never raises: any error denies."""
@@ -675,7 +595,7 @@ def offer_standing(
     arguments: Mapping[str, Any],
     verdict: Verdict,
     context: ContextState,
-    rules: Mapping[str, ToolRule] = DEFAULT_RULES,
+    rules: Mapping[str, ToolRule],
 ) -> tuple[StandingPermission, str] | None:
     """The narrow "always allow" the dialog may offer for this call, with its wording, or
     None. Only where the tool's rule allows one, never with a finding (money, health, ids,

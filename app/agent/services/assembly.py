@@ -15,8 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.agent.gate.permissions import StoredPermissions
-from app.agent.gate.policy import ContextState
+from app.agent.gate import ContextState, StoredPermissions
 from app.agent.tools.registry import Registry
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.confirm import Confirmer, deny_everything

@@ -7,25 +7,27 @@ all, and the rest is derived from it:
 
 - `declaration.spec`: the name, description and JSON schema the model is offered
   (`app.agent.tools.toolbox.SPECS`);
-- `policy.ToolRule.declared(declaration)`: the gate's fixed facts, with the parameter names
-  taken from the schema (`policy.DEFAULT_RULES`).
+- the gate's rule: the declaration itself is the view the gate reads
+  (`app.agent.gate.rules.ToolRule`), with the parameter names taken from the schema; the
+  built-in table (`BUILTIN_TOOLS`) is the rules the agent hands the gate.
 
 A tool's handler stays with its connector wiring in `app.agent.tools.toolbox`, which registers it
 through `Registry.register(declaration, handler, preview)`; an outside tool (MCP, issue #22)
 comes in through the same call with a declaration of its own. The labels here are fixed app
 code: nothing a tool returns, and nothing the model says, can change them.
 
-Standard library only (and the pure `app.llm.tools`), so the gate can import it.
+Standard library only, with the gate's rule types and the pure `app.llm.tools`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Literal
 
+from app.agent.gate import ArgumentHook, Label, StandingScope, effective_label
+from app.agent.gate.arguments import PATH_ARGUMENT_NAMES, RECIPIENT_ARGUMENT_NAMES
 from app.llm.tools import ToolSpec
 
 __all__ = [
@@ -38,22 +40,6 @@ __all__ = [
     "Topic",
 ]
 
-
-class Label(StrEnum):
-    """What a tool does to the world, as the app (not the model) knows it."""
-
-    READ = "read"
-    WRITE = "write"
-    OUTBOUND = "outbound"
-    DESTRUCTIVE = "destructive"
-
-
-# Which kind of "always allow" may cover a tool: none, the whole tool, one web host, or one
-# recipient (the gate's standing rules fence each one in).
-StandingScope = Literal["never", "tool", "host", "recipient"]
-
-# Looks at the arguments and may name a higher label ("an event with attendees sends mail").
-ArgumentHook = Callable[[Mapping[str, Any]], Label | None]
 
 # Keys of `app.agent.gate.labels.PRIVATE_KINDS`: the private store a tool's result comes from.
 PrivateStore = Literal["calendar", "mail", "files", "memories", "reminders", "tasks", "contacts"]
@@ -112,8 +98,36 @@ class ToolDeclaration:
         if self.stored_text and self.private_result in SHARED_STORES:
             object.__setattr__(self, "untrusted_result", True)
 
+    # -- the gate's view (`app.agent.gate.rules.ToolRule`) -----------------------------------
+
+    @property
+    def parameters(self) -> frozenset[str]:
+        """The argument names the gate accepts: the schema's, exactly."""
+        return frozenset(self.properties)
+
+    @property
+    def path_arguments(self) -> frozenset[str]:
+        """The arguments the gate checks as paths (a mailbox's "folder" is none)."""
+        return PATH_ARGUMENT_NAMES - {"folder"} if self.mailbox_folder else PATH_ARGUMENT_NAMES
+
     @property
     def address_arguments(self) -> frozenset[str]:
+        """The arguments holding e-mail addresses: the usual recipients' and those declared."""
+        return RECIPIENT_ARGUMENT_NAMES | self.email_arguments
+
+    @property
+    def granted_as(self) -> str:
+        """The tool name a standing permission for this tool carries."""
+        return self.grant_key or self.name
+
+    def effective_label(self, arguments: Mapping[str, Any]) -> Label:
+        """The base label, raised by the hook if the arguments call for it."""
+        return effective_label(self.label, self.raise_label, arguments)
+
+    # -- what the model sees -------------------------------------------------------------------
+
+    @property
+    def email_arguments(self) -> frozenset[str]:
         """The arguments declared as e-mail addresses (a recipient, a contact's emails): an
         address the user did not type asks, whatever the argument is called."""
         return frozenset(

@@ -1,8 +1,8 @@
 """The tool registry: the tools of this session, each with its spec, handler and gate rule.
 
 A tool comes in through `Registry.register(declaration, handler, preview)`: the model is
-offered the declaration's spec and the gate decides from the rule derived from the same
-declaration (`app.agent.tools.declarations`). Built-in tools and outside ones (MCP, issue #22) take
+offered the declaration's spec and the gate decides from the declaration itself, its view of
+the tool (`app.agent.tools.declarations`). Built-in tools and outside ones (MCP, issue #22) take
 the same path. The risk label is fixed app code in the declaration, so nothing a tool
 returns (and nothing the model says) can change it, and an outside tool can never take a
 built-in tool's name and so its rule.
@@ -18,8 +18,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from app.agent.gate import ToolRule
 from app.agent.gate.labels import Labels
-from app.agent.gate.policy import DEFAULT_RULES, ToolRule
 from app.agent.tools.contact_names import ContactLookup
 from app.agent.tools.declarations import BUILTIN_TOOLS, ToolDeclaration
 from app.llm.tools import ToolSpec
@@ -70,7 +70,7 @@ class Tool:
     spec: ToolSpec
     handler: Handler
     preview: Previewer | None = None  # renders what will happen, for the confirmation dialog
-    # The gate's rule for an outside tool; a built-in name always gets its built-in rule.
+    # The gate's rule (the tool's declaration); a built-in name always gets its built-in rule.
     rule: ToolRule | None = None
     precheck: Precheck | None = None
 
@@ -105,8 +105,7 @@ class Registry:
         builtin = BUILTIN_TOOLS.get(declaration.name)
         if builtin is not None and builtin is not declaration:
             raise ValueError(f"{declaration.name!r} is a built-in tool's name")
-        rule = ToolRule.declared(declaration)
-        tool = Tool(declaration.spec, handler, preview, rule, precheck)
+        tool = Tool(declaration.spec, handler, preview, declaration, precheck)
         self.add(tool)
         return tool
 
@@ -114,7 +113,7 @@ class Registry:
         """The gate's rules for these tools: the built-in table first, so no registered
         tool can change a built-in's rule, then each registered tool's own."""
         own = {name: tool.rule for name, tool in self._tools.items() if tool.rule is not None}
-        return ChainMap(dict(DEFAULT_RULES), own)
+        return ChainMap(dict(BUILTIN_TOOLS), own)
 
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)

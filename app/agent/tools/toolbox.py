@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app import clock
-from app.agent.gate.approvals import argument_hash
+from app.agent.gate import argument_hash
 from app.agent.gate.labels import Labels, covering_hosts, writing_labels
 from app.agent.gate.urls import host_grant_problem
 from app.agent.tools.declarations import BUILTIN_TOOLS

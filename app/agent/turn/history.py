@@ -18,7 +18,8 @@ from typing import Any, TypeVar, get_args
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.agent.gate.policy import DEFAULT_RULES, ContextState
+from app.agent.gate import ContextState
+from app.agent.tools.declarations import BUILTIN_TOOLS
 from app.agent.turn.chat import Conversation, Message
 from app.agent.turn.confirm import Answer
 from app.agent.turn.loop import CallDecision, CallRecord, CallStatus
@@ -157,7 +158,7 @@ def restore_context(
             if not message.trusted and not context.tainted:
                 # Belt and braces: an untrusted result taints, whatever the state cell says.
                 context.add_untrusted(f"the result of {message.name or 'a tool'}")
-            rule = DEFAULT_RULES.get(message.name)
+            rule = BUILTIN_TOOLS.get(message.name)
             if rule is not None and rule.private_result:
                 # What a private store said, so an outbound call carrying it is still found.
                 context.add_private(rule.private_result, message.content)

@@ -14,18 +14,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from app.agent.gate.approvals import ApprovalBook, argument_hash
-from app.agent.gate.labels import running_call
-from app.agent.gate.permissions import MemoryPermissions, Permissions
-from app.agent.gate.policy import (
+from app.agent.gate import (
+    ApprovalBook,
     ContextState,
     Decision,
     Label,
+    MemoryPermissions,
+    Permissions,
     StandingPermission,
     ToolRule,
     decide,
     offer_standing,
 )
+from app.agent.gate.labels import running_call
 from app.agent.tools.contact_names import contact_names, recipient_addresses
 from app.agent.tools.registry import Registry, ToolFailed, ToolResult, turn_cancel
 from app.agent.tools.tool_selection import select_tools
@@ -39,6 +40,7 @@ from app.agent.turn.confirm import (
     Confirmer,
     deny_everything,
 )
+from app.agent.turn.state import Next, TurnState
 from app.llm.backend import (
     GenerationStats,
     ModelBackend,
@@ -206,150 +208,130 @@ class Agent:
         on_event: Callable[[AgentEvent], None] | None,
         cancel: threading.Event,
     ) -> TurnReport:
-        emit = on_event or (lambda _event: None)
+        """The loop: model step → gate → confirmation → tool, until the model answers; the
+        rules that decide each next step are `TurnState`'s."""
+        emit = on_event or _ignore
+        report = self._open_turn(conversation, user_text)
+        if self._front_took(conversation, user_text, emit, cancel, report):
+            return report
+        state = TurnState(
+            self.max_steps, self.first_tool_choice, self.repeat_guard, self._reads_only
+        )
+        while (choice := state.next_choice()) is not None:
+            report.steps = state.step
+            emit(AgentEvent("step", str(state.step)))
+            result = self._model_step(conversation, emit, cancel, report, choice, state.offer_all)
+            if _add_step(conversation, result, cancel):
+                report.stop_reason = "cancelled"
+                return report
+            action = state.after_model(result.calls, bool(result.problems), result.text)
+            if action is Next.RUN:
+                self._run_calls(state, result.calls, conversation, emit, cancel, report)
+                if self._after_calls(state, result, conversation, cancel, report):
+                    return report
+            elif action is Next.REPEATS:
+                for call, why in zip(result.calls, state.refusals, strict=True):
+                    conversation.add("tool", why, tool_call_id=call.id, name=call.name)
+            else:
+                return self._answered(action, result, conversation, report)
+        return _end(
+            report,
+            conversation,
+            "step_limit",
+            f"I stopped after {self.max_steps} steps without finishing. "
+            "You can ask me to continue, or rephrase the request.",
+        )
+
+    def _open_turn(self, conversation: Conversation, user_text: str) -> TurnReport:
         conversation.add("user", user_text)
         self.context.note_user_text(user_text)
         # Digits of private numbers read in earlier conversations stay private here too (each
         # turn: the window swaps the context when the user changes conversations).
         self.context.private_marks |= self.permissions.private_marks()
-        report = TurnReport()
-        if self.front is not None and self.front.handle(
-            self, conversation, user_text, emit, cancel, report
-        ):
-            return report
-        repaired = False
-        done: set[str] = set()  # reads run this turn since the last change, by arguments
-        changed: set[str] = set()  # changes that ran this turn: never twice
-        written: list[ToolCall] = []  # ... nor nearly the same change (repeat_guard)
-        failed: set[str] = set()  # calls that failed or were refused: not again (repeat_guard)
-        must_answer = False
-        offer_all = False  # after a malformed call, every tool (it may have wanted another)
-        for step in range(1, self.max_steps + 1):
-            report.steps = step
-            emit(AgentEvent("step", str(step)))
-            choice = self.first_tool_choice if step == 1 else "auto"
-            if must_answer:
-                choice = "none"  # the model looped on a call: now it answers in words
-            result = self._model_step(conversation, emit, cancel, report, choice, offer_all)
-            stopped = cancel.is_set() or result.stats.stop_reason == "cancelled"
-            # Complete when added: a listener may save it at once.
-            conversation.add(
-                "assistant",
-                result.text,
-                reasoning=result.reasoning,
-                tool_calls=result.calls,
-                stopped=stopped,
-            )
-            if stopped:
-                report.stop_reason = "cancelled"
-                break
-            if must_answer and (result.calls or result.problems or not result.text.strip()):
-                # Still no words: answer honestly with what the tools brought back.
-                report.answer = _results_answer(report.calls)
-                conversation.add("assistant", report.answer)
-                report.stop_reason = "answered_from_results"
-                break
-            if not result.calls and not result.problems:
-                report.answer = result.text.strip()
-                report.stop_reason = (
-                    "answered"
-                    if result.stats.stop_reason in ("end", "")
-                    else result.stats.stop_reason
-                )
-                break
-            signatures = [argument_hash(call.name, call.arguments) for call in result.calls]
-            ran = done | changed
-            repeats = [
-                self._repeat(call, sig, ran, failed, written)
-                for call, sig in zip(result.calls, signatures, strict=True)
-            ]
-            if result.calls and not result.problems and all(repeats):
-                # Small models repeat a call whose result they already have, a change already
-                # made or a call that failed: nothing runs twice, the model is told so, and
-                # its next step answers with what it has.
-                for call, why in zip(result.calls, repeats, strict=True):
-                    conversation.add("tool", why, tool_call_id=call.id, name=call.name)
-                must_answer = True
-                continue
-            if all(_reads_only(call, self.registry.rules()) for call in result.calls):
-                done.update(signatures)
-            else:
-                done.clear()  # something may have changed: reading again is no loop
-            batch = self._ask_for_batch(result.calls)
-            for call in result.calls:
-                if cancel.is_set():  # the model is told, so no call goes unanswered
-                    conversation.add(
-                        "tool",
-                        "Not done: the user stopped the turn.",
-                        tool_call_id=call.id,
-                        name=call.name,
-                    )
-                    continue
-                record = self._handle_call(call, conversation, emit, batch.get(id(call)))
-                report.calls.append(record)
-                if record.status == "ok" and not _reads_only(call, self.registry.rules()):
-                    changed.add(argument_hash(call.name, call.arguments))
-                    written.append(call)
-                elif record.status in ("error", "refused"):
-                    failed.add(argument_hash(call.name, call.arguments))
-            if not result.problems:
-                repaired = False  # the repair worked: a later slip gets its own try
-            if result.problems:
-                for problem in result.problems:  # every proposal reaches the audit log
-                    self._record_problem(problem.tool, problem.message, problem.raw)
-                if repaired:  # two malformed steps in a row: tell the user plainly
-                    report.answer = (
-                        "The model kept producing tool calls I could not understand, so I "
-                        "stopped. Try rephrasing your request."
-                    )
-                    conversation.add("assistant", report.answer)
-                    report.stop_reason = "malformed_calls"
-                    break
-                repaired = True
-                offer_all = True
-                for problem in result.problems:
-                    conversation.add(
-                        "tool",
-                        f"Error: {problem.message}",
-                        name=problem.tool or "unknown",
-                        tool_call_id="",
-                    )
-            if cancel.is_set():
-                report.stop_reason = "cancelled"
-                break
-        else:
-            report.stop_reason = "step_limit"
-            report.answer = (
-                f"I stopped after {self.max_steps} steps without finishing. "
-                "You can ask me to continue, or rephrase the request."
-            )
-            conversation.add("assistant", report.answer)
-        return report
+        return TurnReport()
 
-    def _repeat(
+    def _front_took(
         self,
-        call: ToolCall,
-        signature: str,
-        ran: set[str],
-        failed: set[str],
-        written: list[ToolCall],
-    ) -> str:
-        """Why `call` must not run again this turn ("" when it may run)."""
-        if self.repeat_guard and signature in failed:
-            return (
-                "Already tried, and it did not work (see above). Tell the user what happened, "
-                "or ask them what they want."
+        conversation: Conversation,
+        user_text: str,
+        emit: Callable[[AgentEvent], None],
+        cancel: threading.Event,
+        report: TurnReport,
+    ) -> bool:
+        """Whether the intents in front of the loop handled the turn."""
+        if self.front is None:
+            return False
+        return self.front.handle(self, conversation, user_text, emit, cancel, report)
+
+    def _reads_only(self, call: ToolCall) -> bool:
+        return _reads_only(call, self.registry.rules())
+
+    def _run_calls(
+        self,
+        state: TurnState,
+        calls: list[ToolCall],
+        conversation: Conversation,
+        emit: Callable[[AgentEvent], None],
+        cancel: threading.Event,
+        report: TurnReport,
+    ) -> None:
+        """Each call through the gate, the dialog and the tool, in order."""
+        batch = self._ask_for_batch(calls)
+        for call in calls:
+            if cancel.is_set():  # the model is told, so no call goes unanswered
+                conversation.add(
+                    "tool",
+                    "Not done: the user stopped the turn.",
+                    tool_call_id=call.id,
+                    name=call.name,
+                )
+                continue
+            record = self._handle_call(call, conversation, emit, batch.get(id(call)))
+            report.calls.append(record)
+            state.ran(call, record.status)
+
+    def _after_calls(
+        self,
+        state: TurnState,
+        result: StepResult,
+        conversation: Conversation,
+        cancel: threading.Event,
+        report: TurnReport,
+    ) -> bool:
+        """The step's malformed calls go to the audit log and back to the model (or end the
+        turn, the second time in a row); True when the turn ends here."""
+        for problem in result.problems:  # every proposal reaches the audit log
+            self._record_problem(problem.tool, problem.message, problem.raw)
+        if state.after_calls(bool(result.problems)):  # tell the user plainly
+            _end(
+                report,
+                conversation,
+                "malformed_calls",
+                "The model kept producing tool calls I could not understand, so I "
+                "stopped. Try rephrasing your request.",
             )
-        if signature in ran:
-            return "Already done: the result is above. Answer the user with it now."
-        if not self.repeat_guard:
-            return ""
-        if any(_nearly_the_same(call, earlier) for earlier in written):
-            return (
-                f"Already done: {call.name} ran in this turn with nearly the same arguments "
-                "(see above). Answer the user now."
+            return True
+        for problem in result.problems:
+            conversation.add(
+                "tool", f"Error: {problem.message}", name=problem.tool or "unknown", tool_call_id=""
             )
-        return ""
+        if cancel.is_set():
+            report.stop_reason = "cancelled"
+            return True
+        return False
+
+    def _answered(
+        self, action: Next, result: StepResult, conversation: Conversation, report: TurnReport
+    ) -> TurnReport:
+        """The turn ends in the model's words, or, when it has none left, in its results."""
+        if action is Next.FROM_RESULTS:
+            return _end(
+                report, conversation, "answered_from_results", _results_answer(report.calls)
+            )
+        report.answer = result.text.strip()
+        stop = result.stats.stop_reason
+        report.stop_reason = "answered" if stop in ("end", "") else stop
+        return report
 
     # -- one model step ----------------------------------------------------------------------
 
@@ -705,6 +687,32 @@ class Agent:
         )
 
 
+def _ignore(_event: AgentEvent) -> None:
+    """No live view: events are dropped."""
+
+
+def _add_step(conversation: Conversation, result: StepResult, cancel: threading.Event) -> bool:
+    """Add the model's step to the conversation, complete (a listener may save it at once);
+    True when the user stopped it."""
+    stopped = cancel.is_set() or result.stats.stop_reason == "cancelled"
+    conversation.add(
+        "assistant",
+        result.text,
+        reasoning=result.reasoning,
+        tool_calls=result.calls,
+        stopped=stopped,
+    )
+    return stopped
+
+
+def _end(report: TurnReport, conversation: Conversation, reason: str, answer: str) -> TurnReport:
+    """End the turn with Hearth's own words, kept in the conversation."""
+    report.answer = answer
+    report.stop_reason = reason
+    conversation.add("assistant", answer)
+    return report
+
+
 def _sensitive_names(findings: list[Any]) -> tuple[str, ...]:
     """Top-level argument names the gate found carrying private data, for the audit log."""
     return tuple(
@@ -726,22 +734,6 @@ def _results_answer(records: list[CallRecord]) -> str:
     previews = [(_preview(r.result, 1500), r) for r in done]
     text, record = max(reversed(previews), key=lambda pair: len(pair[0]))  # ties: the later
     return f"Here is what {record.name} found:\n{text}"
-
-
-def _nearly_the_same(call: ToolCall, earlier: ToolCall) -> bool:
-    """The same tool with at least half of its argument values unchanged: a reminder set
-    again with the time written differently, an email sent again with a reworded body."""
-    if call.name != earlier.name:
-        return False
-    keys = set(call.arguments) | set(earlier.arguments)
-    same = sum(
-        1 for key in keys if _normal(call.arguments.get(key)) == _normal(earlier.arguments.get(key))
-    )
-    return bool(keys) and same * 2 >= len(keys)
-
-
-def _normal(value: Any) -> str:
-    return " ".join(str(value).casefold().split()) if value is not None else ""
 
 
 def _reads_only(call: ToolCall, rules: Mapping[str, ToolRule]) -> bool:

@@ -112,7 +112,7 @@ _NUMBER_WORD = r"(?:\s*+(?:number|no\.?|nr\.?|nummer|num[ée]ro|n[°º]))?"
 
 # Each is looked for only within 40 characters of its own words, in any case and in the
 # countries' own languages (random 9-digit strings pass the Dutch 11-test about 1 time in 11);
-# python-stdnum checks the digits. The README's Safety section lists these.
+# python-stdnum checks the digits. docs/safety.md lists these.
 _NATIONAL_IDS = (
     _NationalId(
         "UK NHS number",

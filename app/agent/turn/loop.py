@@ -29,6 +29,7 @@ from app.agent.gate.policy import (
 from app.agent.tools.contact_names import contact_names, recipient_addresses
 from app.agent.tools.registry import Registry, ToolFailed, ToolResult, turn_cancel
 from app.agent.tools.tool_selection import select_tools
+from app.agent.tools.undo import reverse_call
 from app.agent.tools.wording import arguments_in_words, describe_call
 from app.agent.turn.audit import AuditEntry, AuditLog, NullAuditLog
 from app.agent.turn.chat import Conversation
@@ -82,6 +83,12 @@ class CallRecord:
     status: CallStatus = ""
     result: Any = None
     reasons: list[str] = field(default_factory=list)
+    # The call that reverses this change, for the card's Undo (`app.agent.tools.undo`);
+    # None when it read only, failed, or cannot be undone. What the tool kept for it stays
+    # here, never in the model's view.
+    undo: ToolCall | None = field(default=None, repr=False)
+    kept: dict[str, Any] | None = field(default=None, repr=False)
+    undone: bool = False
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -406,6 +413,29 @@ class Agent:
         add_stats(report.stats, result.stats)
         return result
 
+    # -- undo --------------------------------------------------------------------------------
+
+    def undo(
+        self, record: CallRecord, on_event: Callable[[AgentEvent], None] | None = None
+    ) -> CallRecord:
+        """Reverse the change `record` made (the card's Undo): its reverse call runs through
+        `_handle_call` like any call, so the gate decides, the dialog asks (again, when the
+        change itself was confirmed) and the audit log records it. Returns what happened to
+        the reverse call; `record.undone` is set when it worked.
+
+        The conversation's history is left as it is (a scratch conversation takes the
+        reverse call's result): the model learns what is there by looking again."""
+        emit = on_event or (lambda _event: None)
+        if record.undo is None or record.undone:
+            why = "It was undone already." if record.undone else "This cannot be undone."
+            return CallRecord(record.name, {}, "deny", status="refused", result=why)
+        reverse = ToolCall(record.undo.name, dict(record.undo.arguments))
+        ask = "it undoes a change you confirmed" if record.answer is not None else None
+        done = self._handle_call(reverse, Conversation(), emit, ask_because=ask)
+        if done.status == "ok":
+            record.undone = True
+        return done
+
     # -- one call ----------------------------------------------------------------------------
 
     def _ask_for_batch(self, calls: list[ToolCall]) -> dict[int, _BatchAnswer]:
@@ -456,6 +486,7 @@ class Agent:
         conversation: Conversation,
         emit: Callable[[AgentEvent], None],
         batch: _BatchAnswer | None = None,
+        ask_because: str | None = None,
     ) -> CallRecord:
         verdict = decide(
             call.name,
@@ -464,6 +495,11 @@ class Agent:
             self.registry.rules(),
             self.permissions.active(),
         )
+        if ask_because and verdict.decision == Decision.ALLOW:
+            # Only ever raised: an undo of a change the user confirmed is confirmed again.
+            verdict = replace(
+                verdict, decision=Decision.CONFIRM, reasons=[*verdict.reasons, ask_because]
+            )
         if batch is not None and verdict.decision == Decision.ALLOW:
             # Asked about as part of a batch: it counts as confirmed, with the batch's answer.
             verdict = replace(
@@ -665,6 +701,8 @@ class Agent:
             return True
         record.status = "ok"
         record.result = result.content
+        record.kept = result.kept
+        record.undo = reverse_call(record.name, record.arguments, record.result, record.kept)
         if result.labels is not None:  # what the stored items carried (a recalled memory)
             self.context.absorb(result.labels)
         return self._note_source(

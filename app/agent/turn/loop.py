@@ -30,7 +30,7 @@ from app.agent.tools.contact_names import contact_names, recipient_addresses
 from app.agent.tools.registry import Registry, ToolFailed, ToolResult, turn_cancel
 from app.agent.tools.tool_selection import select_tools
 from app.agent.tools.undo import reverse_call
-from app.agent.tools.wording import arguments_in_words, describe_call
+from app.agent.tools.wording import arguments_in_words, describe_call, result_in_words
 from app.agent.turn.audit import AuditEntry, AuditLog, NullAuditLog
 from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import (
@@ -567,7 +567,9 @@ class Agent:
                 answer=record.answer,
                 status=record.status,
                 reasons=record.reasons,
-                result_preview=_preview(record.result),
+                # In the cards' words, cut to a preview: a long result cut as JSON could
+                # never be read back (View → Activity showed it raw).
+                result_preview=result_in_words(record.name, record.result, 300),
                 sensitive=_sensitive_names(verdict.findings),
             )
         )

@@ -268,3 +268,25 @@ def test_reads_and_sent_mail_offer_no_undo_and_undo_tools_are_never_offered(
     (tmp_path / "a.txt").write_text("hello")
     read = _one_call(agent, call("read_file", path="a.txt"))
     assert read.undo is None
+
+
+def test_an_undo_of_a_confirmed_change_asks_again_even_where_the_gate_would_allow(
+    tmp_path: Path,
+) -> None:
+    """The gate only ever raises: a reverse call it would allow (here a new file in a clean
+    conversation) still asks when the change it undoes was confirmed, and not otherwise."""
+    from app.llm.tools import ToolCall
+
+    answers = Answers()
+    agent = _file_agent(tmp_path, answers)
+    reverse = ToolCall("write_file", {"path": "back.txt", "content": "as it was"})
+    confirmed = CallRecord("write_file", {}, "confirm", answer="approved", status="ok")
+    confirmed.undo = reverse
+    undone = agent.undo(confirmed)
+    assert (undone.decision, undone.answer, undone.status) == ("confirm", "approved", "ok")
+    assert "it undoes a change you confirmed" in undone.reasons
+    assert len(answers.asked) == 1
+
+    unasked = CallRecord("write_file", {}, "allow", status="ok")
+    unasked.undo = ToolCall("write_file", {"path": "again.txt", "content": "new"})
+    assert (agent.undo(unasked).decision, len(answers.asked)) == ("allow", 1)

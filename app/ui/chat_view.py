@@ -273,6 +273,7 @@ class ChatView(QTextBrowser):
                 asked=arguments_in_words(record.name, record.arguments),
                 came_back=_came_back(record),
                 record=record,
+                undo_note=str(getattr(record, "undone", "") or ""),  # a reopened card
             )
         )
         reply.waiting_since = self.clock()  # the model reads the result next

@@ -634,8 +634,7 @@ class MainWindow(QMainWindow):
         if self.busy:  # a Stop meant for the reply must not be taken as "no" to the undo
             self.chat_view.undo_finished(
                 record,
-                "Not undone yet: Hearth is still answering. Press Undo again when it has "
-                "finished.",
+                "Not undone yet: Hearth is still answering. Press Undo again when it has finished.",
             )
             return
         self.worker.cancel.clear()  # an earlier Stop is spent
@@ -644,7 +643,7 @@ class MainWindow(QMainWindow):
 
     @Slot(object, object)
     def _on_undo_finished(self, record: CallRecord, reverse: CallRecord) -> None:
-        note = undo_in_words(
+        note = record.undone or undo_in_words(
             record.name, reverse.name, reverse.status, reverse.answer, reverse.result
         )
         self.chat_view.undo_finished(record, note)

@@ -395,6 +395,8 @@ class ModelWorker(QObject):
             log.exception("undo failed")
             done = CallRecord(record.name, {}, "deny", status="error")
             done.result = f"something went wrong ({type(exc).__name__}: {exc})"
+        if record.undone and self.conversations is not None:
+            self.conversations.session_for(conversation).note_undone(record)
         self.undo_finished.emit(record, done)
 
     @Slot(str)

@@ -84,6 +84,18 @@ def test_undo_on_a_card_asks_removes_the_file_and_says_so(qtbot, tmp_path) -> No
     assert not (folder / "shopping.txt").exists()
     if SCREENSHOTS.is_dir():
         view.grab().save(str(SCREENSHOTS / "card-undone.png"))
+    # Reopened from the store (another conversation, then back): the card still says so.
+    conversations = window.conversations
+    qtbot.waitUntil(lambda: conversations.current_id is not None, timeout=WAIT)
+    first = conversations.current_id
+    qtbot.waitUntil(lambda: conversations.sidebar.new_button.isEnabled(), timeout=WAIT)
+    window.new_conversation()  # Ctrl+N (the dialog that was open took the window's focus)
+    qtbot.waitUntil(lambda: view.plain_text() == "", timeout=WAIT)
+    conversations._request_open(first)
+    qtbot.waitUntil(lambda: "shopping.txt" in view.plain_text(), timeout=WAIT)
+    reopened = view.plain_text()
+    assert "Undone: the file Hearth created was removed." in reopened, reopened
+    assert "Details   Undo" not in reopened
 
 
 def test_a_declined_undo_says_so_and_offers_undo_again(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -29,7 +29,7 @@ from app.agent.gate.policy import (
 from app.agent.tools.contact_names import contact_names, recipient_addresses
 from app.agent.tools.registry import Registry, ToolFailed, ToolResult, turn_cancel
 from app.agent.tools.tool_selection import select_tools
-from app.agent.tools.undo import reverse_call
+from app.agent.tools.undo import reverse_call, undo_in_words
 from app.agent.tools.wording import arguments_in_words, describe_call, result_in_words
 from app.agent.turn.audit import AuditEntry, AuditLog, NullAuditLog
 from app.agent.turn.chat import Conversation
@@ -88,7 +88,8 @@ class CallRecord:
     # here, never in the model's view.
     undo: ToolCall | None = field(default=None, repr=False)
     kept: dict[str, Any] | None = field(default=None, repr=False)
-    undone: bool = False
+    undone: str = ""  # once undone: what the Undo did, in words (the card says it)
+    call_id: str = ""  # the model's id for the call: its result message's tool_call_id
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -421,7 +422,7 @@ class Agent:
         """Reverse the change `record` made (the card's Undo): its reverse call runs through
         `_handle_call` like any call, so the gate decides, the dialog asks (again, when the
         change itself was confirmed) and the audit log records it. Returns what happened to
-        the reverse call; `record.undone` is set when it worked.
+        the reverse call; `record.undone` says in words what it did when it worked.
 
         The conversation's history is left as it is (a scratch conversation takes the
         reverse call's result): the model learns what is there by looking again."""
@@ -433,7 +434,7 @@ class Agent:
         ask = "it undoes a change you confirmed" if record.answer is not None else None
         done = self._handle_call(reverse, Conversation(), emit, ask_because=ask)
         if done.status == "ok":
-            record.undone = True
+            record.undone = undo_in_words(record.name, done.name, done.status, None, done.result)
         return done
 
     # -- one call ----------------------------------------------------------------------------
@@ -514,6 +515,7 @@ class Agent:
             dict(call.arguments),
             _DECISION_NAMES[verdict.decision],
             reasons=list(verdict.reasons),
+            call_id=call.id,
         )
         tool = self.registry.get(call.name)
         arguments = dict(call.arguments)

@@ -290,3 +290,20 @@ def test_an_undo_of_a_confirmed_change_asks_again_even_where_the_gate_would_allo
     unasked = CallRecord("write_file", {}, "allow", status="ok")
     unasked.undo = ToolCall("write_file", {"path": "again.txt", "content": "new"})
     assert (agent.undo(unasked).decision, len(answers.asked)) == ("allow", 1)
+
+
+def test_a_replaced_file_that_was_not_utf8_offers_no_undo_rather_than_a_wrong_one(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "old.txt").write_bytes("café au lait\n".encode("latin-1"))
+    agent = _file_agent(tmp_path, Answers())
+    replaced = _one_call(agent, call("write_file", path="old.txt", content="tea\n", overwrite=True))
+    assert replaced.undo is None  # writing the old text back as UTF-8 would change its bytes
+
+
+def test_the_undo_dialog_offers_no_edit(tmp_path: Path) -> None:
+    answers = Answers()
+    agent = _file_agent(tmp_path, answers)
+    new = _one_call(agent, call("write_file", path="n.txt", content="x"))
+    agent.undo(new)
+    assert answers.asked[-1].tool == "remove_file" and answers.asked[-1].editable == ()

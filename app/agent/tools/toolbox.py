@@ -9,6 +9,7 @@ there is a database. Calendar and mail join when their accounts exist (connector
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -158,7 +159,10 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
             )
         kept = None
         if before is not None:
-            kept = {"existed": not result.created, "previous": before.old_text}
+            previous = before.old_text
+            if previous is not None and before.old_sha256 != _sha256(previous):
+                previous = None  # not UTF-8 as it was: writing it back would not be exact
+            kept = {"existed": not result.created, "previous": previous}
         return ToolResult(
             {"path": result.path, "bytes_written": result.bytes_written, "created": result.created},
             kept=kept,
@@ -881,6 +885,10 @@ def _add_reminder_tools(registry: Registry, database: Any) -> None:
         guarded(do_cancel),
         lambda a: f"Cancel reminder #{a.get('reminder_id')}",
     )
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _current(read: Callable[[], Any], error: type[Exception]) -> tuple[Any, str | None]:

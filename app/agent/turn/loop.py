@@ -607,7 +607,8 @@ class Agent:
             contacts=contacts,
             contacts_checked=checked,
             token=token,
-            editable=tuple(arguments),
+            # An undo puts back what was there (a saved copy): the user allows it or not.
+            editable=tuple(arguments) if tool is None or tool.offered else (),
             standing_offer=offer[1] if offer else None,
             preview_for=lambda edited: self._edited_preview(call.name, edited),
         )

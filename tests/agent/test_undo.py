@@ -284,7 +284,7 @@ def test_an_undo_of_a_confirmed_change_asks_again_even_where_the_gate_would_allo
     confirmed.undo = reverse
     undone = agent.undo(confirmed)
     assert (undone.decision, undone.answer, undone.status) == ("confirm", "approved", "ok")
-    assert "it undoes a change you confirmed" in undone.reasons
+    assert "It undoes a change you confirmed" in undone.reasons
     assert len(answers.asked) == 1
 
     unasked = CallRecord("write_file", {}, "allow", status="ok")

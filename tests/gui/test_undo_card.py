@@ -76,6 +76,8 @@ def test_undo_on_a_card_asks_removes_the_file_and_says_so(qtbot, tmp_path) -> No
     assert dialog is not None
     assert dialog.request.tool == "remove_file"
     assert "Remove the file shopping.txt, which Hearth created" in dialog.request.preview
+    if SCREENSHOTS.is_dir():
+        dialog.grab().save(str(SCREENSHOTS / "confirm-undo.png"))
     qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "Undone:" in view.plain_text(), timeout=WAIT)
     shown = view.plain_text()

@@ -431,8 +431,7 @@ class Agent:
             why = "It was undone already." if record.undone else "This cannot be undone."
             return CallRecord(record.name, {}, "deny", status="refused", result=why)
         reverse = ToolCall(record.undo.name, dict(record.undo.arguments))
-        ask = "it undoes a change you confirmed" if record.answer is not None else None
-        done = self._handle_call(reverse, Conversation(), emit, ask_because=ask)
+        done = self._handle_call(reverse, Conversation(), emit, undo_of=record)
         if done.status == "ok":
             record.undone = undo_in_words(record.name, done.name, done.status, None, done.result)
         return done
@@ -487,7 +486,7 @@ class Agent:
         conversation: Conversation,
         emit: Callable[[AgentEvent], None],
         batch: _BatchAnswer | None = None,
-        ask_because: str | None = None,
+        undo_of: CallRecord | None = None,
     ) -> CallRecord:
         verdict = decide(
             call.name,
@@ -496,11 +495,16 @@ class Agent:
             self.registry.rules(),
             self.permissions.active(),
         )
-        if ask_because and verdict.decision == Decision.ALLOW:
-            # Only ever raised: an undo of a change the user confirmed is confirmed again.
-            verdict = replace(
-                verdict, decision=Decision.CONFIRM, reasons=[*verdict.reasons, ask_because]
-            )
+        if undo_of is not None:  # the user's Undo: the dialog says so
+            undoing = f"You pressed Undo on “{describe_call(undo_of.name, undo_of.arguments)}”"
+            verdict = replace(verdict, reasons=[*verdict.reasons, undoing])
+            if undo_of.answer is not None and verdict.decision == Decision.ALLOW:
+                # Only ever raised: an undo of a change the user confirmed is confirmed again.
+                verdict = replace(
+                    verdict,
+                    decision=Decision.CONFIRM,
+                    reasons=[*verdict.reasons, "It undoes a change you confirmed"],
+                )
         if batch is not None and verdict.decision == Decision.ALLOW:
             # Asked about as part of a batch: it counts as confirmed, with the batch's answer.
             verdict = replace(

@@ -307,3 +307,19 @@ def test_the_undo_dialog_offers_no_edit(tmp_path: Path) -> None:
     new = _one_call(agent, call("write_file", path="n.txt", content="x"))
     agent.undo(new)
     assert answers.asked[-1].tool == "remove_file" and answers.asked[-1].editable == ()
+
+
+@pytest.mark.parametrize(
+    ("name", "result"),
+    [
+        ("send_email", {"sent": True, "message_id": "<1@x>", "recipients": ["a@example.org"]}),
+        ("reply_email", {"sent": True, "recipients": ["a@example.org"]}),
+        ("read_webpage", {"url": "https://example.org", "text": "hi"}),
+        ("list_events", []),
+        ("open_item", {"opened": "notes.txt", "kind": "file"}),
+    ],
+)
+def test_what_cannot_be_undone_has_no_reverse_call(name: str, result: object) -> None:
+    from app.agent.tools.undo import reverse_call
+
+    assert reverse_call(name, {}, result, {}) is None

@@ -323,3 +323,15 @@ def test_what_cannot_be_undone_has_no_reverse_call(name: str, result: object) ->
     from app.agent.tools.undo import reverse_call
 
     assert reverse_call(name, {}, result, {}) is None
+
+
+def test_an_undo_tool_is_judged_like_any_call_outside_the_folders_it_is_refused(
+    tmp_path: Path,
+) -> None:
+    from app.llm.tools import ToolCall
+
+    agent = _file_agent(tmp_path, Answers())
+    outside = CallRecord("write_file", {}, "allow", status="ok")
+    outside.undo = ToolCall("remove_file", {"path": "/etc/hostname.txt", "content": "x"})
+    refused = agent.undo(outside)
+    assert (refused.decision, refused.status) == ("deny", "refused"), refused.result

@@ -180,6 +180,19 @@ class ConversationStore:
         message.id, message.position, message.created = record.id, record.position, record.created
         return message
 
+    def set_card(self, conversation_id: int, tool_call_id: str, display: dict[str, Any]) -> None:
+        """Replace what the card of one tool result shows (its change was undone since)."""
+        with self.database.session() as session, session.begin():
+            session.execute(
+                update(MessageRecord)
+                .where(
+                    MessageRecord.conversation_id == conversation_id,
+                    MessageRecord.role == "tool",
+                    MessageRecord.tool_call_id == tool_call_id,
+                )
+                .values(display_json=json.dumps(display, ensure_ascii=False, default=str))
+            )
+
     def truncate(self, conversation_id: int, keep: int) -> None:
         """Keep the first `keep` messages and drop the rest (regenerate, edit the last
         message); their search index entries go with them."""

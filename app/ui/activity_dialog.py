@@ -85,7 +85,7 @@ def row_in_words(record: dict[str, Any]) -> tuple[str, str, str, str, str]:
         )
         if why:
             how += "\n" + "; ".join(why)
-    result = result_in_words(tool, record.get("result") or "", _RESULT_CHARS)
+    result = result_in_words(tool, _read_cut(record.get("result") or ""), _RESULT_CHARS)
     return (
         str(record.get("at", "")),
         describe_call(tool, arguments),
@@ -103,3 +103,46 @@ def _parsed(value: Any, empty: Any) -> Any:
         return json.loads(value) if value.strip() else empty
     except ValueError:
         return value
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _read_cut(preview: Any) -> Any:
+    """A result the log kept as JSON cut after 300 characters (rows written before the log
+    kept its previews in words): what survived the cut, read back (the whole items of a
+    list, the fields of a record, a cut text as far as it goes), so it too is shown in
+    words; anything else as it is."""
+    if not isinstance(preview, str) or not preview.endswith("…") or preview[:1] not in "[{":
+        return preview
+    body = preview[:-1]
+    if body[0] == "[":
+        items: list[Any] = []
+        at = 1
+        while True:
+            at = _skip(body, at, ", \n")
+            try:
+                item, at = _DECODER.raw_decode(body, at)
+            except ValueError:
+                return [*items, "…"] if items else preview
+            items.append(item)
+    fields: dict[str, Any] = {}
+    at = 1
+    while True:
+        key: Any = None  # the field whose value was cut, once its name was read
+        try:
+            key, at = _DECODER.raw_decode(body, _skip(body, at, ", \n"))
+            at = _skip(body, at, ": ")
+            value, at = _DECODER.raw_decode(body, at)
+        except ValueError:
+            rest = body[at:].lstrip()
+            if isinstance(key, str) and rest.startswith('"'):
+                fields[key] = rest[1:].replace("\\n", "\n") + "…"  # a text cut short
+            return fields or preview
+        fields[str(key)] = value
+
+
+def _skip(text: str, at: int, characters: str) -> int:
+    while at < len(text) and text[at] in characters:
+        at += 1
+    return at

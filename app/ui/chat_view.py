@@ -66,6 +66,19 @@ class _Card:
     asked: str = ""  # what was asked, in the confirmation dialog's words (opened card)
     came_back: str = ""  # what the tool brought back, in words (opened card)
     open: bool = False
+    # The call itself, for Undo: offered while `record.undo` is set and it is not undone.
+    record: Any = field(default=None, repr=False)
+    undo_note: str = ""  # "Undoing…", then what the Undo did, in words
+    undoing: bool = False
+
+    def offers_undo(self) -> bool:
+        record = self.record
+        return (
+            record is not None
+            and getattr(record, "undo", None) is not None
+            and not getattr(record, "undone", False)
+            and not self.undoing
+        )
 
 
 @dataclass
@@ -113,6 +126,8 @@ class ChatView(QTextBrowser):
     # A document a search_documents card cites was clicked: the window opens it (off this
     # thread, through the same checks as opening any file).
     source_requested = Signal(str)
+    # A card's Undo was clicked (the CallRecord): the window runs it on the worker thread.
+    undo_requested = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -257,10 +272,24 @@ class ChatView(QTextBrowser):
                 _card_reason(record),
                 asked=arguments_in_words(record.name, record.arguments),
                 came_back=_came_back(record),
+                record=record,
+                undo_note=str(getattr(record, "undone", "") or ""),  # a reopened card
             )
         )
         reply.waiting_since = self.clock()  # the model reads the result next
         self._render_reply()
+
+    def undo_finished(self, record: Any, note: str) -> None:
+        """The Undo of `record`'s card ran (or could not): the card says what happened in
+        words, and offers Undo again only when it did not happen and still can."""
+        for entry, _index, card in self._cards():
+            if card.record is record:
+                card.undoing = False
+                card.undo_note = note
+                self._draw(entry)
+                if not self._quiet:
+                    announce(self, note, assertive=not getattr(record, "undone", False))
+                return
 
     def plain_text(self) -> str:
         return self.toPlainText()
@@ -377,6 +406,13 @@ class ChatView(QTextBrowser):
                     label = "Hide details" if part.open else "Details"
                     href = f"{_OWN_SCHEME}:card/{reply.key}/{index}"
                     cursor.insertText(label, self._link_format(href))
+                if part.offers_undo():  # a change Hearth made, that code can reverse
+                    cursor.insertText("   ", self._format(colours.text))
+                    href = f"{_OWN_SCHEME}:undo/{reply.key}/{index}"
+                    cursor.insertText("Undo", self._link_format(href))
+                if part.undo_note:
+                    cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+                    cursor.insertText(part.undo_note, self._format(colours.note, italic=True))
                 if part.reason:
                     cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
                     cursor.insertText(part.reason, self._format(colours.note, italic=True))
@@ -550,6 +586,8 @@ class ChatView(QTextBrowser):
             self._toggle_thinking(target)
         elif action == "card":
             self._toggle_card(target)
+        elif action == "undo":
+            self._undo(target)
         elif action == "source" and target in self._sources:
             self.source_requested.emit(self._sources[target])
 
@@ -572,6 +610,24 @@ class ChatView(QTextBrowser):
                     part.open = not part.open
                     announce(self, "Details shown" if part.open else "Details hidden")
                     self._draw(entry)
+                return
+
+    def _cards(self) -> Iterator[tuple[_Reply, int, _Card]]:
+        for entry in self._entries:
+            if isinstance(entry, _Reply):
+                for index, part in enumerate(entry.parts):
+                    if isinstance(part, _Card):
+                        yield entry, index, part
+
+    def _undo(self, target: str) -> None:
+        """Undo clicked: the card says "Undoing…" (and offers no second Undo) until the
+        window reports what happened (`undo_finished`)."""
+        for entry, index, card in self._cards():
+            if f"{entry.key}/{index}" == target and card.offers_undo():
+                card.undoing = True
+                card.undo_note = "Undoing…"
+                self._draw(entry)
+                self.undo_requested.emit(card.record)
                 return
 
     def _toggle_thinking(self, target: str) -> None:

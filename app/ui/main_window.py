@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app import APP_NAME
 from app.agent.services.model_choice import ModelChoice
+from app.agent.tools.undo import undo_in_words
 from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import ConfirmationRequest
 from app.agent.turn.loop import CallRecord, TurnReport
@@ -112,6 +113,7 @@ class MainWindow(QMainWindow):
     request_activity = Signal()
     request_permissions = Signal()
     request_revoke = Signal(int)
+    request_undo = Signal(object, object)  # the conversation, the CallRecord to undo
 
     def __init__(
         self,
@@ -327,6 +329,9 @@ class MainWindow(QMainWindow):
         worker.activity.connect(self._on_activity)
         worker.permissions.connect(self._on_permissions)
         self.chat_view.source_requested.connect(worker.open_source)  # a cited document
+        self.chat_view.undo_requested.connect(self._on_undo_requested)  # a card's Undo
+        self.request_undo.connect(worker.undo)
+        worker.undo_finished.connect(self._on_undo_finished)
 
         # Saved conversations: the service sees each tool call before its result is saved (in
         # the worker's thread), and closes its database in its own thread as that thread ends.
@@ -621,6 +626,29 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_tool_call(self, record: CallRecord) -> None:
         self.chat_view.add_tool_card(record)
+
+    @Slot(object)
+    def _on_undo_requested(self, record: CallRecord) -> None:
+        """A card's Undo: its reverse call runs on the worker thread, through the gate (a
+        dialog may ask); the card says what happened when it is back."""
+        if self.busy:  # a Stop meant for the reply must not be taken as "no" to the undo
+            self.chat_view.undo_finished(
+                record,
+                "Not undone yet: Hearth is still answering. Press Undo again when it has finished.",
+            )
+            return
+        self.worker.cancel.clear()  # an earlier Stop is spent
+        self._set_status(f"{self.model_name} · undoing…")
+        self.request_undo.emit(self.conversation, record)
+
+    @Slot(object, object)
+    def _on_undo_finished(self, record: CallRecord, reverse: CallRecord) -> None:
+        note = record.undone or undo_in_words(
+            record.name, reverse.name, reverse.status, reverse.answer, reverse.result
+        )
+        self.chat_view.undo_finished(record, note)
+        if not self.busy:
+            self._set_status(f"{self.model_name} · {note}")
 
     @Slot(object)
     def _on_confirmation_needed(self, request: ConfirmationRequest) -> None:

@@ -24,7 +24,7 @@ from app.agent.services.model_choice import ModelChoice
 from app.agent.tools.registry import Registry
 from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
-from app.agent.turn.loop import Agent, AgentEvent, TurnReport
+from app.agent.turn.loop import Agent, AgentEvent, CallRecord, TurnReport
 from app.llm.backend import ModelBackend, SamplingSettings
 from app.llm.chat_template import TemplateRenderError
 from app.llm.gguf_file import ModelFileError
@@ -79,6 +79,7 @@ class ModelWorker(QObject):
     activity = Signal(list)  # audit rows as plain dicts, newest first
     permissions = Signal(list)  # standing permissions as plain dicts
     notice = Signal(str)  # something the user should know that is no error of the turn
+    undo_finished = Signal(object, object)  # the CallRecord undone, and its reverse call's
 
     def __init__(
         self,
@@ -375,6 +376,28 @@ class ModelWorker(QObject):
             # into words for the model): never streamed, so it is drawn from here.
             self.text.emit(("\n\n" if step_text else "") + report.answer.strip())
         self.turn_finished.emit(report)
+
+    @Slot(object, object)
+    def undo(self, conversation: Conversation, record: CallRecord) -> None:
+        """A card's Undo: the reverse call runs here, like a turn's calls (the network and
+        the confirmation dialog never hold up the window), through the agent's gate with the
+        taint of the conversation the card belongs to."""
+        if self.agent is None:
+            failed = CallRecord(record.name, {}, "deny", status="error")
+            failed.result = "Hearth is not ready yet: load a model first, then try Undo again."
+            self.undo_finished.emit(record, failed)
+            return
+        if self.conversations is not None:
+            self.agent.context = self.conversations.session_for(conversation).context
+        try:
+            done = self.agent.undo(record)
+        except Exception as exc:  # the window stays up and the card says what happened
+            log.exception("undo failed")
+            done = CallRecord(record.name, {}, "deny", status="error")
+            done.result = f"something went wrong ({type(exc).__name__}: {exc})"
+        if record.undone and self.conversations is not None:
+            self.conversations.session_for(conversation).note_undone(record)
+        self.undo_finished.emit(record, done)
 
     @Slot(str)
     def open_source(self, path: str) -> None:

@@ -93,6 +93,10 @@ class EventChange:
     event: Event
     whole_series: bool
     message: str
+    # As it was before the change: the event as the user saw it, and its stored iCalendar
+    # text (what an undo puts back, `connectors.calendar.restore`).
+    before: Event | None = None
+    stored: str = ""
 
 
 # --------------------------------------------------------------------------------------------
@@ -927,9 +931,11 @@ def update_event(
     with connect(account) as client:
         found = _fetch(client, account, ref)
         with found.obj.edit_icalendar_instance() as vcal:
+            stored = vcal.to_ical().decode("utf-8")
             master, overrides = _parts(vcal)
             series = _is_series(master, overrides)
             occurrence = ref.occurrence if series and ref.occurrence is not None else None
+            before = _as_seen(found, master, overrides, occurrence, series, zone, ref.uid)
             if new_title is not None:
                 _replace_text(master, overrides, "SUMMARY", new_title)
             if new_location is not None:
@@ -952,7 +958,8 @@ def update_event(
                 master.add("SEQUENCE", 0)  # caldav bumps it on save: 1 = first revision
             event = _as_seen(found, master, overrides, occurrence, series, zone, ref.uid)
         found.obj.save()
-    return EventChange("updated", event, series, _series_message("updated", event.title, series))
+    message = _series_message("updated", event.title, series)
+    return EventChange("updated", event, series, message, before, stored)
 
 
 def delete_event(
@@ -971,5 +978,7 @@ def delete_event(
         series = _is_series(master, overrides)
         occurrence = ref.occurrence if series else None
         event = _as_seen(found, master, overrides, occurrence, series, zone, ref.uid)
+        stored = vcal.to_ical().decode("utf-8")
         found.obj.delete()
-    return EventChange("deleted", event, series, _series_message("deleted", event.title, series))
+    message = _series_message("deleted", event.title, series)
+    return EventChange("deleted", event, series, message, event, stored)

@@ -556,6 +556,34 @@ def write_planned(folders: Folders, plan: WritePlan, content: str) -> WriteResul
     )
 
 
+def remove_written(folders: Folders, path: str, content: str) -> str:
+    """Remove a file Hearth created, to undo that write: only while it still holds exactly
+    ``content`` (what Hearth wrote), so nothing the user changed since is ever lost. Returns
+    the path as shown."""
+    root, parts, shown = _write_target(folders, path)
+    expected = hashlib.sha256(_encode(content, shown)).hexdigest()
+    with _closing(open_dir(root, parts[:-1], shown, doing="write")) as dir_fd:
+        name = parts[-1]
+        existing = _existing(dir_fd, name, shown, overwrite=True, keep_data=False)
+        if existing is None:
+            raise FileAccessError(
+                f"'{show(shown)}' is no longer there: nothing to remove.",
+                reason="not_found",
+                path=shown,
+            )
+        if existing.sha256 != expected:
+            raise FileAccessError(
+                f"'{show(shown)}' was changed after Hearth wrote it, so Hearth left it as it is.",
+                reason="changed",
+                path=shown,
+            )
+        try:
+            os.unlink(name, dir_fd=dir_fd)
+        except OSError as exc:
+            raise explain(exc, shown, doing="write") from exc
+    return shown
+
+
 def _write_target(folders: Folders, path: str) -> tuple[Root, tuple[str, ...], str]:
     """Resolve a write path and refuse names Hearth must not write."""
     root, parts = folders.resolve(path)

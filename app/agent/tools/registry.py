@@ -22,6 +22,7 @@ from app.agent.gate import ToolRule
 from app.agent.gate.labels import Labels
 from app.agent.tools.contact_names import ContactLookup
 from app.agent.tools.declarations import BUILTIN_TOOLS, ToolDeclaration
+from app.agent.tools.undo_declarations import UNDO_TOOLS
 from app.llm.tools import ToolSpec
 
 
@@ -35,6 +36,9 @@ class ToolResult:
     # Labels the content carries beyond the tool's fixed rule (a recalled memory keeps those
     # of the conversation that wrote it); they join the conversation's (app.agent.gate.labels).
     labels: Labels | None = None
+    # What is needed to reverse the change this call made (an event as it was, a file's
+    # previous text), for Undo (`app.agent.tools.undo`); never shown to the model.
+    kept: dict[str, Any] | None = None
 
     def for_model(self) -> str:
         if isinstance(self.content, str):
@@ -73,6 +77,8 @@ class Tool:
     # The gate's rule (the tool's declaration); a built-in name always gets its built-in rule.
     rule: ToolRule | None = None
     precheck: Precheck | None = None
+    # False for the tools only the user's Undo calls (`undo_declarations`): never offered.
+    offered: bool = True
 
     @property
     def name(self) -> str:
@@ -100,12 +106,15 @@ class Registry:
         handler: Handler,
         preview: Previewer | None = None,
         precheck: Precheck | None = None,
+        *,
+        offered: bool = True,
     ) -> Tool:
-        """Add a tool from its one declaration: the model sees its spec, the gate its rule."""
-        builtin = BUILTIN_TOOLS.get(declaration.name)
+        """Add a tool from its one declaration: the model sees its spec (unless it is one
+        only Undo calls), the gate its rule."""
+        builtin = BUILTIN_TOOLS.get(declaration.name) or UNDO_TOOLS.get(declaration.name)
         if builtin is not None and builtin is not declaration:
             raise ValueError(f"{declaration.name!r} is a built-in tool's name")
-        tool = Tool(declaration.spec, handler, preview, declaration, precheck)
+        tool = Tool(declaration.spec, handler, preview, declaration, precheck, offered)
         self.add(tool)
         return tool
 
@@ -119,10 +128,11 @@ class Registry:
         return self._tools.get(name)
 
     def specs(self) -> list[ToolSpec]:
-        return [tool.spec for tool in self._tools.values()]
+        """What the model is offered: every tool but those only Undo calls."""
+        return [tool.spec for tool in self._tools.values() if tool.offered]
 
     def names(self) -> list[str]:
-        return list(self._tools)
+        return [name for name, tool in self._tools.items() if tool.offered]
 
     def __len__(self) -> int:
-        return len(self._tools)
+        return sum(1 for tool in self._tools.values() if tool.offered)

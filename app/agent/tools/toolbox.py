@@ -9,6 +9,7 @@ there is a database. Calendar and mail join when their accounts exist (connector
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -28,6 +29,7 @@ from app.agent.tools.id_hints import (
     not_an_id_hint,
 )
 from app.agent.tools.registry import Handler, Precheck, Previewer, Registry, ToolFailed, ToolResult
+from app.agent.tools.undo_declarations import UNDO_TOOLS
 from app.llm.tools import ToolSpec
 
 log = logging.getLogger(__name__)
@@ -75,6 +77,14 @@ def _register(
     registry.register(BUILTIN_TOOLS[name], handler, preview, precheck)
 
 
+def _register_undo(
+    registry: Registry, name: str, handler: Handler, preview: Previewer | None = None
+) -> None:
+    """A tool only the user's Undo calls (`app.agent.tools.undo`): never offered to the
+    model, judged by the gate like any other."""
+    registry.register(UNDO_TOOLS[name], handler, preview, offered=False)
+
+
 # -- files ---------------------------------------------------------------------------------------
 
 
@@ -85,6 +95,7 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
         list_folder,
         preview_write,
         read_file,
+        remove_written,
         search_files,
         write_file,
         write_planned,
@@ -127,6 +138,16 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
 
     def do_write(args: dict[str, Any]) -> ToolResult:
         plan = shown_plans.pop(argument_hash("write_file", args), None)
+        # What the file was before, for Undo: the plan the dialog showed, else a look now.
+        before = (
+            plan
+            or _current(
+                lambda: preview_write(
+                    folders, str(args["path"]), str(args["content"]), bool(args.get("overwrite"))
+                ),
+                FileAccessError,
+            )[0]
+        )
         if plan is not None:
             result = write_planned(folders, plan, str(args["content"]))
         else:  # allowed without a dialog (clean context, new file): no preview to bind
@@ -136,14 +157,33 @@ def _add_file_tools(registry: Registry, roots: list[Path]) -> None:
                 str(args["content"]),
                 overwrite=bool(args.get("overwrite", False)),
             )
+        kept = None
+        if before is not None:
+            previous = before.old_text
+            if previous is not None and before.old_sha256 != _sha256(previous):
+                previous = None  # not UTF-8 as it was: writing it back would not be exact
+            kept = {"existed": not result.created, "previous": previous}
         return ToolResult(
-            {"path": result.path, "bytes_written": result.bytes_written, "created": result.created}
+            {"path": result.path, "bytes_written": result.bytes_written, "created": result.created},
+            kept=kept,
         )
+
+    def do_remove(args: dict[str, Any]) -> ToolResult:
+        return ToolResult({"removed": remove_written(folders, str(args["path"]), args["content"])})
 
     _register(registry, "list_folder", guarded(do_list))
     _register(registry, "search_files", guarded(do_search))
     _register(registry, "read_file", guarded(do_read))
     _register(registry, "write_file", guarded(do_write), preview)
+    _register_undo(
+        registry,
+        "remove_file",
+        guarded(do_remove),
+        lambda a: (
+            f"Remove the file {a.get('path')}, which Hearth created.\n"
+            "It is removed only if it still holds exactly what Hearth wrote."
+        ),
+    )
 
 
 # -- money in the user's own files ---------------------------------------------------------------
@@ -288,6 +328,7 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         parse_when,
         update_event,
     )
+    from connectors.calendar.restore import restore_object, stored_title
 
     def when(value: Any) -> datetime:
         return parse_when(str(value), now=clock.now())
@@ -344,11 +385,29 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
             {"message": change.message, "event": _plain(change.event)},
             trusted=False,
             source=f"the calendar {account.name}",
+            kept={"before": _plain(change.before), "saved": change.stored},
         )
 
     def do_delete(args: dict[str, Any]) -> ToolResult:
         change = delete_event(account, str(args["event_id"]))
-        return ToolResult({"message": change.message})
+        return ToolResult({"message": change.message}, kept={"saved": change.stored})
+
+    def do_restore(args: dict[str, Any]) -> ToolResult:
+        ref = parse_event_id(str(args["event_id"]))
+        title = restore_object(account, ref.calendar_id, ref.uid, str(args["saved"]), "event")
+        return ToolResult({"restored": title}, trusted=False, source=f"the calendar {account.name}")
+
+    def restore_preview(args: dict[str, Any]) -> str:
+        title, problem = _current(
+            lambda: stored_title(str(args.get("saved")), "event"), CalendarError
+        )
+        now, _ = _current(lambda: get_event(account, str(args.get("event_id", ""))), CalendarError)
+        what = f"“{title}”" if title else "the event"
+        if problem:
+            return f"Put back {what}: {problem}"
+        if now is None:
+            return f"Put back the deleted event {what} in your calendar, as it was."
+        return f"Put back the event {what} as it was before Hearth changed it."
 
     def update_preview(args: dict[str, Any]) -> str:
         event_id = str(args.get("event_id", ""))
@@ -380,6 +439,7 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         lambda a: f"Delete the event {a.get('event_id')}",
         check_id("delete_event"),
     )
+    _register_undo(registry, "restore_event", guarded(do_restore), restore_preview)
 
 
 # -- tasks (CalDAV VTODO on the calendar account) -------------------------------------------------
@@ -397,6 +457,7 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
         parse_task_id,
         update_task,
     )
+    from connectors.calendar.restore import remove_object, restore_object, stored_object
 
     def shown(task: Any) -> dict[str, Any]:
         due = task.due.date().isoformat() if task.due_is_day else _plain(task.due)
@@ -431,9 +492,34 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
         return ToolResult({**shown(task), "added": True})
 
     def do_complete(args: dict[str, Any]) -> ToolResult:
+        list_id, uid = parse_task_id(str(args["task_id"]))
+        saved = stored_object(account, list_id, uid, "task")  # as it was, for Undo
         task = complete_task(account, str(args["task_id"]))
         # The notes of a shared list's task are someone else's words: untrusted.
-        return ToolResult({**shown(task), "done": True}, trusted=False, source=source())
+        return ToolResult(
+            {**shown(task), "done": True}, trusted=False, source=source(), kept={"saved": saved}
+        )
+
+    def do_remove(args: dict[str, Any]) -> ToolResult:
+        list_id, uid = parse_task_id(str(args["task_id"]))
+        title = remove_object(account, list_id, uid, "task")
+        return ToolResult({"removed": title}, trusted=False, source=source())
+
+    def do_restore(args: dict[str, Any]) -> ToolResult:
+        list_id, uid = parse_task_id(str(args["task_id"]))
+        title = restore_object(account, list_id, uid, str(args["saved"]), "task")
+        return ToolResult({"restored": title, "open": True}, trusted=False, source=source())
+
+    def remove_preview(args: dict[str, Any]) -> str:
+        before, problem, record = current(args)
+        if before is None:
+            return f"Remove the task {record}: {problem}"
+        return f"Remove the task “{before['title']}” that Hearth added."
+
+    def restore_preview(args: dict[str, Any]) -> str:
+        before, problem, record = current(args)
+        title = before["title"] if before else record
+        return change_preview("Put back the task", title, [("Status", "done", "open")], problem)
 
     def do_update(args: dict[str, Any]) -> ToolResult:
         due = args.get("due")
@@ -488,6 +574,8 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
         update_preview,
         check_id("update_task"),
     )
+    _register_undo(registry, "delete_task", guarded(do_remove), remove_preview)
+    _register_undo(registry, "restore_task", guarded(do_restore), restore_preview)
 
 
 # -- contacts (CardDAV on the calendar account) ---------------------------------------------------
@@ -797,6 +885,10 @@ def _add_reminder_tools(registry: Registry, database: Any) -> None:
         guarded(do_cancel),
         lambda a: f"Cancel reminder #{a.get('reminder_id')}",
     )
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _current(read: Callable[[], Any], error: type[Exception]) -> tuple[Any, str | None]:

@@ -217,6 +217,11 @@ _TITLES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     "search_documents": lambda a: f"Search your documents for {_quoted(a.get('query', ''))}",
     "add_contact": lambda a: f"Add {_quoted(a.get('name', ''))} to your contacts",
     "update_contact": lambda a: f"Change the contact {_quoted(a.get('contact_id', ''), 40)}",
+    # The tools only Undo calls (`app.agent.tools.undo_declarations`).
+    "restore_event": lambda a: "Put the calendar event back as it was",
+    "restore_task": lambda a: "Put the task back as it was, not done",
+    "delete_task": lambda a: f"Remove the task {_quoted(a.get('task_id', ''), 40)}",
+    "remove_file": lambda a: f"Remove the file {_file_name(a.get('path', ''))} Hearth created",
 }
 
 # What a tool does, as a phrase that fits "Always allow …" and the gate's reasons.
@@ -254,6 +259,10 @@ _ACTIONS: Mapping[str, str] = {
     "search_documents": "searching your documents",
     "add_contact": "adding a contact",
     "update_contact": "changing a contact",
+    "restore_event": "putting back an event",
+    "restore_task": "putting back a task",
+    "delete_task": "removing a task",
+    "remove_file": "removing a file Hearth created",
 }
 
 # Edit fields labelled in words; an argument a tool names differently is listed by tool.
@@ -303,6 +312,15 @@ _TOOL_FIELDS: Mapping[tuple[str, str], str] = {
     ("list_folder", "path"): "Folder",
     ("show_folder", "path"): "File or folder",
     ("summarise_spending", "path"): "Statement file or folder",
+    ("restore_event", "saved"): "Put back",
+    ("restore_task", "saved"): "Put back",
+    ("remove_file", "content"): "Only if it still holds",
+}
+# Arguments whose value is for the tool, not for reading (a saved iCalendar copy): said in
+# words instead.
+_VALUES_IN_WORDS: Mapping[tuple[str, str], str] = {
+    ("restore_event", "saved"): "the copy Hearth kept of the event before its change",
+    ("restore_task", "saved"): "the copy Hearth kept of the task before it was marked done",
 }
 
 
@@ -374,7 +392,8 @@ def arguments_in_words(tool: str, arguments: Mapping[str, Any]) -> str:
     """Each argument on a line under its label ("File: notes.txt", "Replace if it exists:
     yes"): the preview of a call whose own preview cannot be made."""
     return "\n".join(
-        f"{field_label(tool, key)}: {value_in_words(value)}" for key, value in arguments.items()
+        f"{field_label(tool, key)}: " + _VALUES_IN_WORDS.get((tool, key), value_in_words(value))
+        for key, value in arguments.items()
     )
 
 

@@ -50,17 +50,19 @@ def title_from(text: str) -> str:
 
 
 def card_display(record: CallRecord) -> dict[str, Any]:
-    """What a tool card shows (the result itself is the tool message's content)."""
-    return {
-        "card": {
-            "name": record.name,
-            "arguments": record.arguments,
-            "decision": record.decision,
-            "answer": record.answer,
-            "status": record.status,
-            "reasons": list(record.reasons),
-        }
+    """What a tool card shows (the result itself is the tool message's content), and once
+    its change was undone, what the Undo did."""
+    card: dict[str, Any] = {
+        "name": record.name,
+        "arguments": record.arguments,
+        "decision": record.decision,
+        "answer": record.answer,
+        "status": record.status,
+        "reasons": list(record.reasons),
     }
+    if record.undone:
+        card["undone"] = record.undone
+    return {"card": card}
 
 
 def _one_of(value: object, allowed: tuple[T, ...], default: D) -> T | D:
@@ -80,6 +82,7 @@ def card_from_display(display: dict[str, Any]) -> CallRecord | None:
         answer=_one_of(card.get("answer"), tuple(Answer), None),
         status=_one_of(card.get("status"), get_args(CallStatus), ""),
         reasons=[str(r) for r in card.get("reasons", []) if isinstance(r, str)],
+        undone=card["undone"] if isinstance(card.get("undone"), str) else "",
     )
 
 
@@ -245,6 +248,16 @@ class KeptConversation:
     def note_call(self, record: CallRecord) -> None:
         """The agent reports a call just before it adds the call's result message."""
         self._card = record
+
+    def note_undone(self, record: CallRecord) -> None:
+        """A card's change was undone: its saved card says so too (a reopened conversation
+        shows the same words; the messages the model reads stay as they were)."""
+        if self.store is None or self.conversation_id is None or not record.call_id:
+            return
+        try:
+            self.store.set_card(self.conversation_id, record.call_id, card_display(record))
+        except (SQLAlchemyError, OSError, LookupError) as exc:
+            log.warning("the undo of a card was not saved: %s", describe_error(exc))
 
     def _on_add(self, message: Message) -> None:
         card, self._card = self._card, None

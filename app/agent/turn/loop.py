@@ -30,7 +30,8 @@ from app.agent.gate.labels import running_call
 from app.agent.tools.contact_names import contact_names, recipient_addresses
 from app.agent.tools.registry import Registry, ToolFailed, ToolResult, turn_cancel
 from app.agent.tools.tool_selection import select_tools
-from app.agent.tools.wording import arguments_in_words, describe_call
+from app.agent.tools.undo import reverse_call, undo_in_words
+from app.agent.tools.wording import arguments_in_words, describe_call, result_in_words
 from app.agent.turn.audit import AuditEntry, AuditLog, NullAuditLog
 from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import (
@@ -84,6 +85,13 @@ class CallRecord:
     status: CallStatus = ""
     result: Any = None
     reasons: list[str] = field(default_factory=list)
+    # The call that reverses this change, for the card's Undo (`app.agent.tools.undo`);
+    # None when it read only, failed, or cannot be undone. What the tool kept for it stays
+    # here, never in the model's view.
+    undo: ToolCall | None = field(default=None, repr=False)
+    kept: dict[str, Any] | None = field(default=None, repr=False)
+    undone: str = ""  # once undone: what the Undo did, in words (the card says it)
+    call_id: str = ""  # the model's id for the call: its result message's tool_call_id
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -392,6 +400,28 @@ class Agent:
         add_stats(report.stats, result.stats)
         return result
 
+    # -- undo --------------------------------------------------------------------------------
+
+    def undo(
+        self, record: CallRecord, on_event: Callable[[AgentEvent], None] | None = None
+    ) -> CallRecord:
+        """Reverse the change `record` made (the card's Undo): its reverse call runs through
+        `_handle_call` like any call, so the gate decides, the dialog asks (again, when the
+        change itself was confirmed) and the audit log records it. Returns what happened to
+        the reverse call; `record.undone` says in words what it did when it worked.
+
+        The conversation's history is left as it is (a scratch conversation takes the
+        reverse call's result): the model learns what is there by looking again."""
+        emit = on_event or (lambda _event: None)
+        if record.undo is None or record.undone:
+            why = "It was undone already." if record.undone else "This cannot be undone."
+            return CallRecord(record.name, {}, "deny", status="refused", result=why)
+        reverse = ToolCall(record.undo.name, dict(record.undo.arguments))
+        done = self._handle_call(reverse, Conversation(), emit, undo_of=record)
+        if done.status == "ok":
+            record.undone = undo_in_words(record.name, done.name, done.status, None, done.result)
+        return done
+
     # -- one call ----------------------------------------------------------------------------
 
     def _ask_for_batch(self, calls: list[ToolCall]) -> dict[int, _BatchAnswer]:
@@ -442,6 +472,7 @@ class Agent:
         conversation: Conversation,
         emit: Callable[[AgentEvent], None],
         batch: _BatchAnswer | None = None,
+        undo_of: CallRecord | None = None,
     ) -> CallRecord:
         verdict = decide(
             call.name,
@@ -450,6 +481,16 @@ class Agent:
             self.registry.rules(),
             self.permissions.active(),
         )
+        if undo_of is not None:  # the user's Undo: the dialog says so
+            undoing = f"You pressed Undo on “{describe_call(undo_of.name, undo_of.arguments)}”"
+            verdict = replace(verdict, reasons=[*verdict.reasons, undoing])
+            if undo_of.answer is not None and verdict.decision == Decision.ALLOW:
+                # Only ever raised: an undo of a change the user confirmed is confirmed again.
+                verdict = replace(
+                    verdict,
+                    decision=Decision.CONFIRM,
+                    reasons=[*verdict.reasons, "It undoes a change you confirmed"],
+                )
         if batch is not None and verdict.decision == Decision.ALLOW:
             # Asked about as part of a batch: it counts as confirmed, with the batch's answer.
             verdict = replace(
@@ -464,6 +505,7 @@ class Agent:
             dict(call.arguments),
             _DECISION_NAMES[verdict.decision],
             reasons=list(verdict.reasons),
+            call_id=call.id,
         )
         tool = self.registry.get(call.name)
         arguments = dict(call.arguments)
@@ -517,7 +559,9 @@ class Agent:
                 answer=record.answer,
                 status=record.status,
                 reasons=record.reasons,
-                result_preview=_preview(record.result),
+                # In the cards' words, cut to a preview: a long result cut as JSON could
+                # never be read back (View → Activity showed it raw).
+                result_preview=result_in_words(record.name, record.result, 300),
                 sensitive=_sensitive_names(verdict.findings),
             )
         )
@@ -553,7 +597,8 @@ class Agent:
             contacts=contacts,
             contacts_checked=checked,
             token=token,
-            editable=tuple(arguments),
+            # An undo puts back what was there (a saved copy): the user allows it or not.
+            editable=tuple(arguments) if tool is None or tool.offered else (),
             standing_offer=offer[1] if offer else None,
             preview_for=lambda edited: self._edited_preview(call.name, edited),
         )
@@ -651,6 +696,8 @@ class Agent:
             return True
         record.status = "ok"
         record.result = result.content
+        record.kept = result.kept
+        record.undo = reverse_call(record.name, record.arguments, record.result, record.kept)
         if result.labels is not None:  # what the stored items carried (a recalled memory)
             self.context.absorb(result.labels)
         return self._note_source(

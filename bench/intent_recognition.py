@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 from app.agent.intents.catalog import INTENTS
-from app.agent.intents.recognise import prior, recognise, recognition_request
+from app.agent.intents.recognise import choice_request, recognise, recognition_request
 from app.llm.runtime import LocalModel, RuntimeSettings
 
 CASES: list[tuple[str, str, str]] = [
@@ -112,38 +112,32 @@ DEV_CASES: list[tuple[str, str, str]] = [
 
 
 def dump_scores(model_path: str, cases: list[tuple[str, str, str]], out: Path) -> int:
-    """Each intent's log-likelihood for each request and for content-free messages, so the
-    calibration weight can be compared without running the model again."""
-    model = LocalModel(model_path, RuntimeSettings(n_ctx=4096, n_threads=2, seed=1))
+    """Each intent's score for each request, written out so that designs of the choice can
+    be compared without running the model again; prints the accuracy and the misses."""
+    model = LocalModel(model_path, RuntimeSettings(n_ctx=8192, n_threads=2, seed=1))
     model.load()
     cancel = threading.Event()
     names = [intent.name for intent in INTENTS]
-    expected_prior = prior(model, INTENTS, cancel)
+    model.warm(choice_request("…"), cancel)
     rows = []
+    right = Counter[str]()
     for language, text, expected in cases:
         started = time.perf_counter()
-        scores = model.score_calls(recognition_request(text), names, cancel)
+        scores = model.score_replies(choice_request(text), names, cancel)
+        assert scores is not None
+        best = max(names, key=lambda name: scores[name])
+        right[language] += best == expected
+        took = time.perf_counter() - started
         rows.append(
-            {
-                "language": language,
-                "text": text,
-                "expected": expected,
-                "scores": scores,
-                "seconds": time.perf_counter() - started,
-            }
-        )
-        print(f"{time.perf_counter() - started:5.2f} s {text}", flush=True)
-    out.write_text(json.dumps({"prior": expected_prior, "rows": rows}, indent=1), "utf-8")
-    for weight in (0.0, 0.25, 0.5, 0.75, 1.0):
-        right = Counter[str]()
-        for row in rows:
-            scores = row["scores"]
-            assert expected_prior is not None and scores is not None
-            best = max(names, key=lambda n: scores[n] - weight * expected_prior[n])
-            right[row["language"]] += best == row["expected"]
-        total = Counter(row["language"] for row in rows)
-        cells = ", ".join(f"{lang} {right[lang]}/{total[lang]}" for lang in total)
-        print(f"calibration weight {weight}: {sum(right.values())}/{len(rows)} ({cells})")
+            {"language": language, "text": text, "expected": expected, "scores": scores,
+             "seconds": took}
+        )  # fmt: skip
+        mark = "" if best == expected else f"✗ (expected {expected})"
+        print(f"{took:5.2f} s {best:16} {mark} {text}", flush=True)
+    out.write_text(json.dumps({"rows": rows}, indent=1, ensure_ascii=False), "utf-8")
+    total = Counter(language for language, _, _ in cases)
+    cells = ", ".join(f"{lang} {right[lang]}/{total[lang]}" for lang in total)
+    print(f"scored as replies: {sum(right.values())}/{len(rows)} ({cells})")
     model.close()
     return 0
 
@@ -167,8 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--scores",
         type=Path,
-        help="only score every intent for each request (no slots) and write the scores and "
-        "the model's prior to this JSON file; prints accuracy for several calibration weights",
+        help="only score every intent for each request (no slots) and write the scores to "
+        "this JSON file",
     )
     args = parser.parse_args(argv)
     cases = CASES if args.cases == "test" else DEV_CASES

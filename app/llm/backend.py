@@ -60,6 +60,9 @@ class StepRequest:
     # With tool_choice="required": the call must be to this tool. The prompt still lists every
     # tool, so it shares its evaluated prefix with the step that chose the tool.
     only_call: str | None = None
+    # How many leading messages every request with this prompt shares (the system prompt, or
+    # worked examples as turns after it): their end is kept as a checkpoint.
+    shared_messages: int = 1
 
 
 @dataclass
@@ -95,13 +98,12 @@ class StreamEvent:
 
 
 @runtime_checkable
-class ScoresCalls(Protocol):
-    """A backend that can say how likely each named call is as the answer to a request when
-    only those may be called, without generating: log-probabilities of the call's opening up
-    to its name, renormalised over the names (they add up to one)."""
+class ScoresReplies(Protocol):
+    """A backend that can say how likely each of a few whole replies is as the answer to a
+    request when only those may be written: log-probabilities that add up to one."""
 
-    def score_calls(
-        self, request: StepRequest, names: Sequence[str], cancel: threading.Event
+    def score_replies(
+        self, request: StepRequest, replies: Sequence[str], cancel: threading.Event
     ) -> dict[str, float] | None: ...
 
 

@@ -201,15 +201,16 @@ class LocalModel:
             "enable_thinking": request.enable_thinking,
         }
         prompt = self.render(messages, **options)
-        boundaries = [self._system_prefix_length(messages, options)]
+        boundaries = [self._system_prefix_length(messages[: request.shared_messages], options)]
         history = self.render(messages, add_generation_prompt=False, **options)
         if prompt.startswith(history) and len(history) < len(prompt):
             boundaries.append(len(self.tokenize_prompt(history)))
         return prompt, boundaries
 
     def _system_prefix_length(self, messages: list[dict[str, Any]], options: dict[str, Any]) -> int:
-        """Tokens shared by every conversation with this system prompt and tool block."""
-        system = [m for m in messages[:1] if m.get("role") == "system"]
+        """Tokens shared by every conversation that starts with `messages` (the system prompt,
+        perhaps worked examples after it) and this tool block."""
+        system = messages if len(messages) > 1 else [m for m in messages if m["role"] == "system"]
         key = repr((system, options))
         if key not in self._stable_prefix:
             probes = [
@@ -270,19 +271,37 @@ class LocalModel:
             result.problems[-1:] = [runaway_problem(p) for p in result.problems[-1:]]
         return result
 
-    def score_calls(
-        self, request: StepRequest, names: Sequence[str], cancel: threading.Event
+    def score_replies(
+        self, request: StepRequest, replies: Sequence[str], cancel: threading.Event
     ) -> dict[str, float] | None:
-        """How likely the model is to answer `request` with a call to each of `names`, when
-        it may call only those: the log-probability of each call's opening up to its name,
-        with the call forced open as `tool_choice="required"` does. One prompt evaluation
-        (shared with the step that then fills the chosen call's arguments) and one short
-        branch where names part ("add_event" / "add_todo"). None if cancelled."""
+        """How likely the model is to answer `request` with exactly each of `replies` (its
+        whole turn, up to the template's end of turn), when only those may be written."""
         prompt, boundaries = self.build_prompt(request)
-        prompt += self.wire_format.call_open
-        options = [
-            self.tokenize_prompt(prompt + self.wire_format.call_name_text(name)) for name in names
-        ]
+        texts = []
+        for reply in replies:
+            answered = replace(
+                request, messages=[*request.messages, {"role": "assistant", "content": reply}]
+            )
+            whole = self.render(
+                self.wire_format.prepare_messages(
+                    neutralise_messages(answered.messages, self._special), []
+                ),
+                tools=None,
+                enable_thinking=request.enable_thinking,
+                add_generation_prompt=False,
+            )
+            texts.append(whole if whole.startswith(prompt) else prompt + reply)
+        return self._score_options(replies, texts, boundaries, cancel)
+
+    def _score_options(
+        self,
+        names: Sequence[str],
+        texts: Sequence[str],
+        boundaries: Sequence[int],
+        cancel: threading.Event,
+    ) -> dict[str, float] | None:
+        """The log-probability of each text's ending after the prefix all share."""
+        options = [self.tokenize_prompt(text) for text in texts]
         shared = min(len(option) for option in options) - 1
         for option in options[1:]:
             shared = min(shared, common_prefix(options[0], option))

@@ -1,6 +1,6 @@
-"""Choosing the intent by calibrated likelihood (a backend that can score calls): the model's
-favourite for a message that says nothing is divided out, an intent without slots needs no
-generation, and one with slots is filled in a step held to that intent alone."""
+"""Choosing the intent by likelihood (a backend that can score replies): the best-scored
+intent wins, an intent without slots needs no generation, and one with slots is filled in a
+step held to that intent alone with every intent in the prompt."""
 
 from __future__ import annotations
 
@@ -9,43 +9,49 @@ from collections.abc import Sequence
 
 from app.agent.intents.catalog import INTENTS
 from app.agent.intents.recognise import recognise
-from app.llm.backend import ScoresCalls, StepRequest
+from app.llm.backend import ScoresReplies, StepRequest
 from app.llm.scripted import ScriptedBackend
 from tests.scripting import call
 
 
 class ScoringScript(ScriptedBackend):
-    """A scripted backend that also scores calls: every intent gets a low log-likelihood,
-    the calendar a high one everywhere (a small model's favourite), and the message's own
-    favourite a little less than the calendar."""
+    """A scripted backend that also scores replies: every intent low, the message's own
+    favourite (from `favourite`) high, the calendar a little lower (a small model's
+    favourite everywhere)."""
 
     def __init__(self, turns: list[str], favourite: dict[str, str]) -> None:
         base = ScriptedBackend.from_data({"intents": True, "turns": turns})
         super().__init__(base.turns, base.format)
         self.intents = True
         self.favourite = favourite
-        self.scored: list[str] = []
+        self.scored: list[StepRequest] = []
 
-    def score_calls(
-        self, request: StepRequest, names: Sequence[str], cancel: threading.Event
+    def score_replies(
+        self, request: StepRequest, replies: Sequence[str], cancel: threading.Event
     ) -> dict[str, float] | None:
+        self.scored.append(request)
+        scores = dict.fromkeys(replies, -6.0)
+        scores["show_calendar"] = -1.0
         text = str(request.messages[-1]["content"])
-        self.scored.append(text)
-        scores = dict.fromkeys(names, -6.0)
-        scores["show_calendar"] = -0.5
         if text in self.favourite:
-            scores[self.favourite[text]] = -1.0
+            scores[self.favourite[text]] = -0.5
         return scores
 
 
-def test_the_models_favourite_is_divided_out() -> None:
+def test_the_best_scored_intent_without_slots_needs_no_generation() -> None:
     backend = ScoringScript([], {"thanks, bye": "just_answer"})
-    assert isinstance(backend, ScoresCalls)
+    assert isinstance(backend, ScoresReplies)
     got = recognise(backend, "thanks, bye", threading.Event())
-    # Raw, the calendar wins (-0.5 against -1.0); against what the model says for an empty
-    # message (the calendar at -0.5, the rest at -6), thanks gained 5 and the calendar 0.
     assert got is not None and got.intent.name == "just_answer"
     assert backend.requests == []  # no slots: no generation at all
+    (asked,) = backend.scored
+    # Asked as a conversation of worked examples ending in the message, no tools offered.
+    assert asked.tools == [] and asked.messages[-1] == {"role": "user", "content": "thanks, bye"}
+    examples = asked.messages[1:-1]
+    assert examples and {m["role"] for m in examples[1::2]} == {"assistant"}
+    assert {m["content"] for m in examples[1::2]} == {intent.name for intent in INTENTS}
+    # Every request shares the examples: they end the prefix kept in the prompt cache.
+    assert asked.shared_messages == len(asked.messages) - 1
 
 
 def test_an_intent_with_slots_is_filled_in_a_step_held_to_it() -> None:
@@ -57,16 +63,17 @@ def test_an_intent_with_slots_is_filled_in_a_step_held_to_it() -> None:
     assert got.slots == {"title": "dinner with Sam", "when": "Friday at 7"}
     (step,) = backend.requests
     assert step.only_call == "add_event" and step.tool_choice == "required"
-    # Every intent stays in the prompt: the step shares the scored prompt's evaluated prefix.
+    # Every intent stays in the prompt: the slot step's prefix is the same for every intent.
     assert [t.name for t in step.tools] == [intent.name for intent in INTENTS]
 
 
-def test_the_prior_is_computed_once_per_backend() -> None:
-    backend = ScoringScript([], {"hi": "just_answer", "danke": "just_answer"})
-    for text in ("hi", "danke"):
-        recognise(backend, text, threading.Event())
-    assert backend.scored.count("hi") == 1 and backend.scored.count("danke") == 1
-    assert len(backend.scored) == 2 + 3  # the two messages and three content-free ones once
+def test_slot_values_from_the_held_step_are_still_grounded() -> None:
+    text = "Put dinner with Sam on Friday at 7"
+    backend = ScoringScript([call("add_event", title="dinner with Sam", when="Monday at 9")],
+                            {text: "add_event"})  # fmt: skip
+    got = recognise(backend, text, threading.Event())
+    assert got is not None and got.slots == {"title": "dinner with Sam"}
+    assert got.dropped == {"when": "Monday at 9"}
 
 
 def test_writing_the_call_is_still_there_to_compare() -> None:

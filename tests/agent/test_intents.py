@@ -232,8 +232,11 @@ def test_warming_up_prepares_the_intents_prompt_and_the_loops(account: CalendarA
     backend = Warming()
     agent = Agent(backend, build_registry(calendar=account))
     agent.front = IntentRouter()
-    assert agent.warm(Conversation(), threading.Event()) == 2
-    intents, loop = backend.warmed
+    assert agent.warm(Conversation(), threading.Event()) == 3
+    # The intent's choice (worked examples, no tools), its slots (the intents as functions),
+    # and the loop's prompt.
+    choice, intents, loop = backend.warmed
+    assert choice == set()
     assert {"add_event", "just_answer"} <= intents and "create_event" not in intents
     assert "list_events" in loop
 

@@ -20,17 +20,21 @@ from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from app import clock
-from app.agent.intents.catalog import INTENTS, JUST_ANSWER, SOMETHING_ELSE, Intent
+from app.agent.intents.catalog import JUST_ANSWER, SOMETHING_ELSE, Intent
 from app.agent.intents.recognise import (
     Recognised,
+    choice_request,
     grounded,
-    prior,
     recognise,
     recognition_request,
 )
 from app.agent.intents.when import read_when
 from app.agent.turn.loop import AgentEvent, CallRecord, TurnReport, add_stats
-from app.llm.backend import ModelBackend, ScoresCalls, StepRequest, StreamEvent
+from app.llm.backend import (
+    ModelBackend,
+    StepRequest,
+    StreamEvent,
+)
 from app.llm.tools import ToolCall
 from connectors.folding import fold
 
@@ -148,14 +152,18 @@ class IntentRouter:
         self.last: Recognised | None = None  # for tests and the benchmark's failure kinds
 
     def warm(self, backend: ModelBackend, cancel: threading.Event) -> int | None:
-        """Evaluate the recognition prompt's shared part (kept as a checkpoint) and, where
-        intents are chosen by score, the model's prior for each: the first request then
-        costs only its own words. The tokens computed, or None if cancelled."""
+        """Evaluate the recognition prompts' shared parts (kept as checkpoints): the first
+        request then costs only its own words. The tokens computed, or None if cancelled."""
         warm = getattr(backend, "warm", None)
-        computed = 0 if warm is None else warm(recognition_request("…"), cancel)
-        if computed is None or self.staged or not isinstance(backend, ScoresCalls):
-            return computed
-        return None if prior(backend, INTENTS, cancel) is None else computed
+        if warm is None:
+            return 0
+        computed = 0
+        for request in (choice_request("…"), recognition_request("…")):
+            done = warm(request, cancel)
+            if done is None:
+                return None
+            computed += done
+        return computed
 
     def handle(
         self,

@@ -51,13 +51,6 @@ class WireFormat:
         """The exact text of one call block, tags included."""
         raise NotImplementedError
 
-    def call_name_text(self, name: str) -> str:
-        """What a call to `name` writes after its opening tag, up to and including the first
-        character after the name (which tells "add_todo" from "add_todos")."""
-        text = self.render_call(ToolCall(name, {}))
-        end = text.index(name, len(self.call_open)) + len(name) + 1
-        return text[len(self.call_open) : end]
-
     def render_calls(self, calls: Sequence[ToolCall]) -> str:
         """Parallel calls: one block each, separated by a newline (as the templates do)."""
         return "\n".join(self.render_call(call) for call in calls)

@@ -110,12 +110,13 @@ def main() -> None:
     app_prompt, boundaries = model.build_prompt(app_request)
     app_tokens = model.tokenize_prompt(app_prompt)
     assert model.cache is not None
+    cache = model.cache
 
     def prompt_ours() -> float:
         llama.reset()
-        model.cache.checkpoints.clear()
+        cache.checkpoints.clear()
         started = time.perf_counter()
-        model.cache.evaluate(app_tokens, threading.Event(), boundaries)
+        cache.evaluate(app_tokens, threading.Event(), boundaries)
         return len(app_tokens) / (time.perf_counter() - started)
 
     def prompt_raw() -> float:

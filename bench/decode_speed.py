@@ -63,7 +63,7 @@ def main() -> None:
         return args.tokens / (time.perf_counter() - started)
 
     # Constrained: a tool call under the grammar; free: the same number of tokens, no grammar.
-    from tests.llm.toolset import TOOLS
+    from tests.support.toolset import TOOLS
 
     tools = list(TOOLS.values())
     fmt = model.wire_format

@@ -92,7 +92,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json")
     args = parser.parse_args()
-    from tests.fixtures.tiny_qwen35 import write_tiny_qwen35
+    from tests.support.tiny_qwen35 import write_tiny_qwen35
 
     with tempfile.TemporaryDirectory() as folder:
         tiny = write_tiny_qwen35(Path(folder) / "tiny-qwen35.gguf")

@@ -63,7 +63,7 @@ def main() -> None:
         return args.tokens / (time.perf_counter() - started)
 
     # Constrained: a tool call under the grammar; free: the same number of tokens, no grammar.
-    from tests.llm.toolset import TOOLS
+    from tests.support.toolset import TOOLS
 
     tools = list(TOOLS.values())
     fmt = model.wire_format
@@ -110,12 +110,13 @@ def main() -> None:
     app_prompt, boundaries = model.build_prompt(app_request)
     app_tokens = model.tokenize_prompt(app_prompt)
     assert model.cache is not None
+    cache = model.cache
 
     def prompt_ours() -> float:
         llama.reset()
-        model.cache.checkpoints.clear()
+        cache.checkpoints.clear()
         started = time.perf_counter()
-        model.cache.evaluate(app_tokens, threading.Event(), boundaries)
+        cache.evaluate(app_tokens, threading.Event(), boundaries)
         return len(app_tokens) / (time.perf_counter() - started)
 
     def prompt_raw() -> float:

@@ -374,14 +374,18 @@ def run_baseline(
     stop = {"length": "max_tokens", "stop": "end", "tool_calls": "end"}.get(
         choice.get("finish_reason") or "", choice.get("finish_reason") or ""
     )
-    common = {
-        "text": message.get("content") or "",
-        "prompt_tokens": int(usage.get("prompt_tokens", 0)),
-        "tokens": int(usage.get("completion_tokens", 0)),
-        "seconds": seconds,
-        "stop_reason": stop,
-    }
-    native = Outcome(**common)
+    text = message.get("content") or ""
+
+    def outcome() -> Outcome:
+        return Outcome(
+            text=text,
+            prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            tokens=int(usage.get("completion_tokens", 0)),
+            seconds=seconds,
+            stop_reason=stop,
+        )
+
+    native = outcome()
     for entry in message.get("tool_calls") or []:
         function = entry.get("function") or {}
         try:
@@ -397,8 +401,8 @@ def run_baseline(
             native.failed.append("; ".join(problems) or "arguments are not an object")
         else:
             native.calls.append((call.name, call.arguments))
-    parsed = Outcome(**common)
-    for event in wire_format.parse(common["text"], tools):
+    parsed = outcome()
+    for event in wire_format.parse(text, tools):
         if isinstance(event, CallParsed):
             parsed.calls.append((event.call.name, dict(event.call.arguments)))
         elif isinstance(event, CallFailed):
@@ -424,7 +428,7 @@ def _baseline_llama(path: Path, model: Any, thinking: bool) -> Any:
         seed=max(model.settings.seed, 0),
         verbose=False,
     )
-    handler = llama.chat_handler or llama._chat_handlers.get(llama.chat_format)
+    handler = llama.chat_handler or llama._chat_handlers.get(llama.chat_format or "")
     if handler is not None:
         llama.chat_handler = lambda **kw: handler(**{"enable_thinking": thinking, **kw})
     return llama

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Callable
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -22,7 +23,7 @@ from app.llm.runtime import RuntimeSettings
 from app.ui.main_window import MainWindow
 
 
-def _spin(app: QApplication, until, seconds: float = 120.0) -> None:  # type: ignore[no-untyped-def]
+def _spin(app: QApplication, until: Callable[[], bool], seconds: float = 120.0) -> None:
     deadline = time.perf_counter() + seconds
     while not until() and time.perf_counter() < deadline:
         app.processEvents()

@@ -224,7 +224,7 @@ def _load(
         from contextlib import ExitStack
 
         from bench.tasks.llama_server import running_llama_server
-        from tests.connectors.mail_servers import free_port
+        from tests.support.mail_servers import free_port
 
         stack = ExitStack()
         client = stack.enter_context(

@@ -42,12 +42,14 @@ def conversation_ttft(
     tools = list(SPECS.values())
     messages = [{"role": "system", "content": "You are Hearth, a helpful assistant."}]
     latencies = []
+    assert model.cache is not None  # loaded
+    cache = model.cache
     for index in range(turns):
         messages.append({"role": "user", "content": USER_TURNS[index % len(USER_TURNS)]})
         if not use_cache:
             model.llama.reset()
-            model.cache.checkpoints.clear()
-            model.cache._clear_memory()
+            cache.checkpoints.clear()
+            cache._clear_memory()
         request = StepRequest(messages, tools, SamplingSettings(max_tokens=24))
         started = time.perf_counter()
         first: list[float] = []
@@ -68,7 +70,7 @@ def measure(path: Path, turns: int, threads: int) -> dict[str, object]:
     for use_cache in (False, True):
         model = LocalModel(path, RuntimeSettings(n_ctx=8192, n_threads=threads, seed=3))
         model.load()
-        if not use_cache:
+        if not use_cache and model.cache is not None:
             model.cache.needs_checkpoints = False
         evaluated: list[int] = []
         latencies = conversation_ttft(model, turns, use_cache, evaluated)
@@ -90,7 +92,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json")
     args = parser.parse_args()
-    from tests.fixtures.tiny_qwen35 import write_tiny_qwen35
+    from tests.support.tiny_qwen35 import write_tiny_qwen35
 
     with tempfile.TemporaryDirectory() as folder:
         tiny = write_tiny_qwen35(Path(folder) / "tiny-qwen35.gguf")

@@ -19,7 +19,7 @@ from app.llm.cpu_backend import load_cpu_backend
 from app.llm.embedded import ensure_embedded_model
 from app.llm.runtime import LocalModel, RuntimeSettings
 from app.paths import CACHE_DIR_ENV
-from tests.secret_service import SecretService, running_secret_service
+from tests.support.secret_service import SecretService, running_secret_service
 
 # "clean": what a fresh clone sees, with no examples replayed from a local .hypothesis folder
 # (the gate's coverage check uses it, so a local run cannot pass on remembered examples).
@@ -139,7 +139,7 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture(scope="session")
 def tiny_qwen35_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny random-weight Qwen3.5 (hybrid) GGUF the suite writes itself."""
-    from tests.fixtures.tiny_qwen35 import tiny_qwen35_path
+    from tests.support.tiny_qwen35 import tiny_qwen35_path
 
     return tiny_qwen35_path(tmp_path_factory)
 

@@ -16,9 +16,9 @@ import pytest
 from app.store.accounts import AccountSettings, AccountStore
 from app.store.database import Database
 from connectors.credentials import Credentials
-from tests.connectors.radicale_server import RadicaleServer, running_radicale
 from tests.scripting import call
-from tests.secret_service import SecretService
+from tests.support.radicale_server import RadicaleServer, running_radicale
+from tests.support.secret_service import SecretService
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "ask-alice-pw-4412"

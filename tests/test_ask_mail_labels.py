@@ -24,8 +24,8 @@ from tests.agent.test_mail_agent import (
     _deliver,
     servers,  # noqa: F401 (a fixture)
 )
-from tests.connectors.mail_servers import Dovecot, SmtpServer
 from tests.scripting import call
+from tests.support.mail_servers import Dovecot, SmtpServer
 from tests.test_ask_labels import run_ask
 
 pytestmark = [

@@ -64,6 +64,7 @@ def test_every_layer_leak_is_found_and_what_the_layers_allow_passes(tmp_path: Pa
             "app/__main__.py": "from PySide6.QtWidgets import QApplication\n",
             "app/clock.py": "import tzlocal\n",
             "app/ask.py": "from app.ui.main_window import MainWindow\n",
+            "bench/scripted.py": "from tests.scripting import call\n",  # only tests/support
             # allowed
             "app/__init__.py": "APP_NAME = 'x'\n",
             "app/agent/tools.py": (
@@ -80,7 +81,8 @@ def test_every_layer_leak_is_found_and_what_the_layers_allow_passes(tmp_path: Pa
             "connectors/files/__init__.py": "from .confine import Folders\nfrom .. import mail\n",
             "connectors/files/confine.py": "from connectors.email_address import IN_TEXT\n",
             "bench/run.py": (
-                "import yaml\nfrom _common import timed\nfrom tests.scripting import call\n"
+                "import yaml\nfrom _common import timed\n"
+                "from tests.support.mail_servers import free_port\n"
                 "from app.ui.main_window import MainWindow\nfrom PySide6.QtCore import QTimer\n"
             ),
             "bench/_common.py": "import statistics\n",
@@ -97,6 +99,7 @@ def test_every_layer_leak_is_found_and_what_the_layers_allow_passes(tmp_path: Pa
         ("app/__main__.py", 1, "PySide6.QtWidgets: Qt is imported only in app/ui"),
         ("app/clock.py", 1, "tzlocal: clock imports only the standard library"),
         ("app/ask.py", 1, "ask imports app.ui.main_window (ui): a layer leak"),
+        ("bench/scripted.py", 1, "bench imports tests.scripting (tests): a layer leak"),
     }
 
 

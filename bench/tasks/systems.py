@@ -56,7 +56,7 @@ class Transcript:
 def offline_registry(world: World) -> Registry:
     """The tools over the world; web search points at a closed loopback port (no internet)."""
     from connectors.web.search import DuckDuckGoEngine
-    from tests.connectors.mail_servers import free_port
+    from tests.support.mail_servers import free_port
 
     engine = DuckDuckGoEngine(f"http://127.0.0.1:{free_port()}/html", timeout=2)
     return build_registry(

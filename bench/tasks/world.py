@@ -64,7 +64,7 @@ from connectors.calendar.events import _calendar_id, _to_event
 from connectors.calendar.tasks import make_task_id
 from connectors.contacts.carddav import propfind
 from connectors.mail import MailAccount
-from tests.connectors.mail_servers import (
+from tests.support.mail_servers import (
     Dovecot,
     LmtpRelay,
     MailUser,
@@ -72,8 +72,8 @@ from tests.connectors.mail_servers import (
     make_root,
     remove_root,
 )
-from tests.connectors.radicale_server import RadicaleServer, running_radicale
-from tests.secret_service import running_secret_service
+from tests.support.radicale_server import RadicaleServer, running_radicale
+from tests.support.secret_service import running_secret_service
 
 SEED = Path(__file__).parent / "seed"
 ZONE_NAME = "Europe/Berlin"

@@ -26,8 +26,8 @@ from app.llm.scripted import ScriptedBackend
 from app.store.accounts import AccountSettings, AccountStore, replace
 from app.store.database import Database
 from connectors.credentials import SERVICE, Credentials, NoSecureKeyring
-from tests.connectors.radicale_server import running_radicale_with_calendar
-from tests.secret_service import SecretService
+from tests.support.radicale_server import running_radicale_with_calendar
+from tests.support.secret_service import SecretService
 
 PASSWORD = "lifecycle-Secret-pw-5173"
 

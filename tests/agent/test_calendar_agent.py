@@ -16,8 +16,8 @@ from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
 from app.agent.turn.loop import Agent
 from connectors.calendar import CalendarAccount, create_event, list_events, parse_when
-from tests.connectors.radicale_server import RadicaleServer, running_radicale
 from tests.scripting import call, script
+from tests.support.radicale_server import RadicaleServer, running_radicale
 
 PASSWORD = "alicepw"
 TZ = ZoneInfo("Europe/Berlin")

@@ -13,10 +13,10 @@ from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny
 from app.agent.turn.loop import Agent
 from connectors.calendar import CalendarAccount
 from connectors.contacts import find_contacts
-from tests.connectors.radicale_server import RadicaleServer
 from tests.connectors.test_contacts import PASSWORD, SOPHIE, clean, put_card
 from tests.connectors.test_contacts import server as radicale
 from tests.scripting import call, script
+from tests.support.radicale_server import RadicaleServer
 
 __all__ = ["clean", "radicale"]  # the connector tests' fixtures: a server with a book
 

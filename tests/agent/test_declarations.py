@@ -18,7 +18,7 @@ from app.agent.tools.declarations import BUILTIN_TOOLS, Label, ToolDeclaration
 from app.agent.tools.registry import Registry, Tool, ToolResult
 from app.agent.tools.toolbox import SPECS, build_registry
 from app.llm.tools import ToolCall, validate_call
-from tests.llm import toolset
+from tests.support import toolset
 
 
 def _ok(arguments: dict[str, Any]) -> ToolResult:

@@ -34,6 +34,7 @@ GATE_TESTS = (
     "tests/agent/test_declarations.py",
     "tests/agent/test_gate_edges.py",
     "tests/agent/test_standing.py",
+    "tests/agent/test_wording.py",  # the declarations' titles
 )
 
 

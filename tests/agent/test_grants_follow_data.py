@@ -29,8 +29,8 @@ from app.store.permissions import PermissionStore
 from connectors.credentials import Credentials
 from connectors.web import DuckDuckGoEngine
 from connectors.web import fetch as fetch_module
-from tests.connectors.radicale_server import RadicaleServer
 from tests.scripting import call, script
+from tests.support.radicale_server import RadicaleServer
 from tests.test_ask_accounts import PASSWORD as CALENDAR_PASSWORD
 from tests.test_ask_accounts import radicale  # noqa: F401 (a fixture)
 

@@ -24,8 +24,8 @@ from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
 from app.agent.turn.loop import Agent
 from app.llm.scripted import ScriptedBackend
 from connectors.calendar import CalendarAccount, create_event, delete_event, list_events
-from tests.connectors.radicale_server import RadicaleServer, running_radicale
 from tests.scripting import call
+from tests.support.radicale_server import RadicaleServer, running_radicale
 
 PASSWORD = "alicepw"
 # Tuesday 15 May 2029, 09:30, in this machine's zone (the calendar tools read local times).

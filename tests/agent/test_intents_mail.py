@@ -20,10 +20,10 @@ from connectors.mail import MailAccount, list_emails
 from tests.agent.test_intents import Answers
 from tests.agent.test_intents_personal import _agent, account, server
 from tests.agent.test_mail_agent import USERS, _account, _deliver, _inbox_subjects, servers
-from tests.connectors.mail_servers import Dovecot, SmtpServer
-from tests.connectors.radicale_server import RadicaleServer
 from tests.connectors.test_contacts import put_card
 from tests.scripting import call
+from tests.support.mail_servers import Dovecot, SmtpServer
+from tests.support.radicale_server import RadicaleServer
 
 __all__ = ["account", "server", "servers"]  # Radicale with a book, the mail servers: shared
 

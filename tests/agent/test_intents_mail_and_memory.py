@@ -21,8 +21,8 @@ from app.store.reminders import ReminderStore
 from connectors.mail import MailAccount, list_emails
 from tests.agent.test_intents import Answers
 from tests.agent.test_mail_agent import USERS, _account, _deliver, _inbox_subjects, servers
-from tests.connectors.mail_servers import Dovecot, SmtpServer
 from tests.scripting import call
+from tests.support.mail_servers import Dovecot, SmtpServer
 
 __all__ = ["servers"]  # the module-scoped mail servers fixture, shared
 

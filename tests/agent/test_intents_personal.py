@@ -29,9 +29,9 @@ from connectors.web import DuckDuckGoEngine
 from tests.agent.test_intents import Answers
 from tests.agent.test_web_agent import _Handler
 from tests.agent.test_web_agent import server as results_server
-from tests.connectors.radicale_server import RadicaleServer, running_radicale
 from tests.connectors.test_contacts import MAKE_BOOK, PASSWORD, SOPHIE, dav, put_card
 from tests.scripting import call
+from tests.support.radicale_server import RadicaleServer, running_radicale
 
 __all__ = ["results_server"]  # the web tests' local results page, shared
 

@@ -16,7 +16,8 @@ from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
 from app.agent.turn.loop import Agent
 from connectors.mail import MailAccount, list_emails
-from tests.connectors.mail_servers import (
+from tests.scripting import call, script
+from tests.support.mail_servers import (
     Dovecot,
     LmtpRelay,
     MailUser,
@@ -24,8 +25,7 @@ from tests.connectors.mail_servers import (
     make_root,
     remove_root,
 )
-from tests.connectors.radicale_server import free_port
-from tests.scripting import call, script
+from tests.support.radicale_server import free_port
 
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
 

@@ -28,8 +28,8 @@ from connectors.calendar import (
     list_tasks,
     parse_when,
 )
-from tests.connectors.radicale_server import RadicaleServer, running_radicale_with_calendar
 from tests.scripting import call, script
+from tests.support.radicale_server import RadicaleServer, running_radicale_with_calendar
 
 PASSWORD = "alicepw"
 WEEK = (parse_when("2026-12-01T00:00"), parse_when("2026-12-08T00:00"))

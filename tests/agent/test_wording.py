@@ -82,6 +82,8 @@ def test_every_builtin_tool_has_its_own_title_and_field_labels(name: str) -> Non
          "Remind you on Thu 3 Dec 2026, 18:00: “call mum”"),
         ("open_item", {"url": "https://example.org/a"},
          "Open a web page from example.org in your browser"),
+        ("open_item", {"path": "recipes/menu.pdf"}, "Open menu.pdf in its usual app"),
+        ("open_item", {}, "Open something in another app"),
         ("add_task", {"title": "Pay rent", "due": "2026-12-05"},
          "Add the task “Pay rent”, due Sat 5 Dec 2026"),
         ("github__create_issue", {"title": "x"},

@@ -38,7 +38,7 @@ from connectors.calendar import (
     parse_when,
     update_event,
 )
-from tests.connectors.radicale_server import RadicaleServer, free_port, running_radicale
+from tests.support.radicale_server import RadicaleServer, free_port, running_radicale
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NEW_YORK = ZoneInfo("America/New_York")

@@ -26,8 +26,8 @@ from cryptography.x509.oid import NameOID
 
 from connectors.calendar import CalendarAccount, CalendarError, CalendarErrorReason
 from connectors.contacts import add_contact, carddav, find_contacts
-from tests.connectors.radicale_server import running_radicale
 from tests.connectors.test_contacts import MAKE_BOOK, SOPHIE
+from tests.support.radicale_server import running_radicale
 
 PASSWORD = "alicepw"
 

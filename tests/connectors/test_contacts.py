@@ -12,7 +12,7 @@ import vobject
 
 from connectors.calendar import CalendarAccount, CalendarError, CalendarErrorReason
 from connectors.contacts import add_contact, find_contacts, parse_contact_id, update_contact
-from tests.connectors.radicale_server import RadicaleServer, free_port, running_radicale
+from tests.support.radicale_server import RadicaleServer, free_port, running_radicale
 
 PASSWORD = "alicepw"
 MAKE_BOOK = (

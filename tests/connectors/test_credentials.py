@@ -17,7 +17,7 @@ from app.store.accounts import AccountSettings, AccountStore
 from app.store.database import Database
 from app.ui.accounts_dialog import AccountsService
 from connectors.credentials import SERVICE, Credentials, NoSecureKeyring, secure_keyring
-from tests.secret_service import SecretService, running_secret_service
+from tests.support.secret_service import SecretService, running_secret_service
 
 PASSWORD = "Tr0ub4dor&3-hearth-secret"
 

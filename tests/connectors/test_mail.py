@@ -41,7 +41,7 @@ from connectors.mail import (
     search_emails,
     send_email,
 )
-from tests.connectors.mail_servers import (
+from tests.support.mail_servers import (
     CERT,
     TLS_NAME,
     Dovecot,

@@ -27,7 +27,7 @@ from connectors.calendar import (
     parse_task_id,
     update_task,
 )
-from tests.connectors.radicale_server import RadicaleServer, free_port, running_radicale
+from tests.support.radicale_server import RadicaleServer, free_port, running_radicale
 
 BERLIN = ZoneInfo("Europe/Berlin")
 PASSWORD = "alicepw"

@@ -733,8 +733,9 @@ def test_dns_rebinding_cannot_move_the_connection(
 # HTTPS: connect to the checked IP, SNI and certificate for the original name
 # --------------------------------------------------------------------------------------------
 
-CERT = DATA / "test-tls-cert.pem"  # self-signed for secure.example, valid until 2126
-KEY = DATA / "test-tls-key.pem"
+SUPPORT_DATA = Path(__file__).parents[1] / "support" / "data"  # the test servers' certificate
+CERT = SUPPORT_DATA / "test-tls-cert.pem"  # self-signed for secure.example, valid until 2126
+KEY = SUPPORT_DATA / "test-tls-key.pem"
 
 
 @pytest.fixture

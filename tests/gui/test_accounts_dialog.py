@@ -20,9 +20,9 @@ from app.store.database import Database
 from app.ui.accounts_dialog import AccountEditor, AccountsDialog
 from app.ui.main_window import MainWindow
 from connectors.credentials import SERVICE
-from tests.connectors.radicale_server import RadicaleServer, running_radicale
 from tests.scripting import call
-from tests.secret_service import SecretService
+from tests.support.radicale_server import RadicaleServer, running_radicale
+from tests.support.secret_service import SecretService
 
 PASSWORD = "alice-Secret-pw-7731"
 
@@ -196,7 +196,7 @@ def test_mail_preset_and_a_clear_failure(
     assert "needs an app password" in editor.hint.text()
     editor.choose_preset("other")
     editor.email.setText("me@example.test")
-    from tests.connectors.radicale_server import free_port
+    from tests.support.radicale_server import free_port
 
     editor.imap_host.setText("127.0.0.1")
     editor.imap_port.setValue(free_port())  # nothing listens there

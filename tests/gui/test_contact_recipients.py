@@ -30,10 +30,10 @@ from tests.agent.test_mail_agent import (
     _inbox_subjects,
     servers,
 )
-from tests.connectors.radicale_server import RadicaleServer, free_port
 from tests.connectors.test_contacts import PASSWORD, clean, put_card
 from tests.connectors.test_contacts import server as radicale
 from tests.scripting import call, script
+from tests.support.radicale_server import RadicaleServer, free_port
 
 __all__ = ["clean", "radicale", "servers"]  # fixtures: a Radicale address book, mail servers
 

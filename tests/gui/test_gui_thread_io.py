@@ -42,7 +42,7 @@ from app.llm.catalog import load_catalog
 from app.store.database import Database
 from app.ui.main_window import MainWindow
 from tests.llm_server import free_port
-from tests.secret_service import SecretService
+from tests.support.secret_service import SecretService
 
 WAIT = 60_000
 WATCHED = frozenset({"open", "sqlite3.connect", "socket.connect", "socket.getaddrinfo", "os.mkdir"})

@@ -15,7 +15,7 @@ from app.store.settings import SettingsStore
 from app.ui.main_window import MainWindow
 from app.ui.model_settings_dialog import ModelSettingsDialog, ModelSettingsService
 from tests.llm_server import ServerProcess, free_port, llama_server
-from tests.secret_service import SecretService
+from tests.support.secret_service import SecretService
 
 WAIT = 60_000
 

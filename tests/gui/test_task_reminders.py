@@ -20,9 +20,9 @@ from app.store.accounts import AccountSettings
 from app.store.database import Database
 from app.ui.reminders import ReminderNotifier, ReminderService
 from connectors.calendar import CalendarAccount, add_task, complete_task, update_task
-from tests.connectors.radicale_server import RadicaleServer, free_port
 from tests.connectors.test_tasks import PASSWORD, account, clean, server
 from tests.notification_server import running_notification_server
+from tests.support.radicale_server import RadicaleServer, free_port
 
 __all__ = ["account", "clean", "server"]  # the task tests' fixtures: Radicale with lists
 

@@ -27,7 +27,7 @@ from app.store.tool_servers import ToolServer, ToolServerStore
 from app.ui.main_window import MainWindow
 from app.ui.tools_dialog import ServerEditor, ToolsDialog, ToolsService
 from connectors.credentials import SERVICE
-from tests.secret_service import SecretService
+from tests.support.secret_service import SecretService
 
 SERVER = Path(__file__).resolve().parents[1] / "connectors" / "mcp_servers" / "tools_server.py"
 COMMAND = f"{shlex.quote(sys.executable)} {shlex.quote(str(SERVER))}"

@@ -23,7 +23,7 @@ from app.llm.formats import (
     merge_deltas,
 )
 from app.llm.formats.span import FORCED_THINK_END
-from tests.llm.toolset import TOOLS
+from tests.support.toolset import TOOLS
 
 NAMES = list(TOOLS)
 SEARCH = {"name": "web_search", "arguments": {"query": "Louvre opening hours"}}

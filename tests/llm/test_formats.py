@@ -27,7 +27,7 @@ from app.llm.formats import (
     normalize_history,
 )
 from app.llm.tools import ToolCall, ToolSpec, tool_map
-from tests.llm.toolset import TOOLS
+from tests.support.toolset import TOOLS
 
 # -- helpers -------------------------------------------------------------------------------
 
@@ -280,7 +280,7 @@ def test_json_fallback_prompt_and_plain_history() -> None:
     assert QWEN35_XML.system_tools_block(tools) == ""
 
 
-QWEN35_TEMPLATE = Path(__file__).parents[1] / "fixtures" / "qwen35_chat_template.jinja"
+QWEN35_TEMPLATE = Path(__file__).parents[1] / "support" / "qwen35_chat_template.jinja"
 
 
 def test_the_real_qwen35_template() -> None:

@@ -27,7 +27,7 @@ from app.llm.formats import (
 )
 from app.llm.runtime import LocalModel
 from app.llm.tools import ToolCall, ToolSpec, tool_map, validate_call
-from tests.llm.toolset import (
+from tests.support.toolset import (
     ALL,
     CREATE_EVENT,
     FIND_FREE_TIME,
@@ -428,7 +428,7 @@ def test_a_call_that_repeats_itself_is_stopped_by_the_guard(smollm2: LocalModel)
 
 @pytest.fixture(scope="module")
 def tiny_qwen35(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    fixture = pytest.importorskip("tests.fixtures.tiny_qwen35")
+    fixture = pytest.importorskip("tests.support.tiny_qwen35")
     path: Path = fixture.tiny_qwen35_path(tmp_path_factory)
     model = llama_cpp.Llama(model_path=str(path), n_ctx=1024, n_threads=2, seed=1234, verbose=False)
     yield model

@@ -16,7 +16,7 @@ from app.llm.backend import SamplingSettings, StepRequest, StepResult
 from app.llm.prefix_store import MAGIC, SUFFIX, PrefixStore, default_folder
 from app.llm.runtime import LocalModel, RuntimeSettings
 from app.paths import CACHE_DIR_ENV, PROMPT_PREFIXES_FOLDER
-from tests.llm.toolset import TOOLS
+from tests.support.toolset import TOOLS
 
 STATE = bytes(range(256)) * 64
 TOKENS = [1, 2, 3, 500, 70000]

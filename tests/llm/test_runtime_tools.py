@@ -14,7 +14,7 @@ from app.llm.formats import CallSpans, CallStart
 from app.llm.formats.grammar import _at_least, _between
 from app.llm.runtime import LocalModel
 from app.llm.tools import validate_call
-from tests.llm.toolset import TOOLS
+from tests.support.toolset import TOOLS
 
 # Grammar-bound sampling on the real model: minutes when the two cores are shared, so the
 # timeout (which is there to catch a hang) is a generous one.

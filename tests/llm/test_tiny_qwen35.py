@@ -22,7 +22,7 @@ import pytest
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-from tests.fixtures.tiny_qwen35 import (
+from tests.support.tiny_qwen35 import (
     QWEN35_TEMPLATE_SHA256,
     TINY_QWEN35_CONFIG,
     TINY_QWEN35_CONTROL_TOKENS,

@@ -12,7 +12,7 @@ from app.store.accounts import AccountSettings, AccountStore
 from app.store.database import Database
 from connectors.credentials import Credentials
 from connectors.presets import BY_KEY, PRESETS, presets_for
-from tests.secret_service import SecretService
+from tests.support.secret_service import SecretService
 
 
 def test_presets_are_complete() -> None:

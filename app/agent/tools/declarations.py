@@ -21,13 +21,14 @@ Standard library only, with the gate's rule types and the pure `app.llm.tools`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
 from app.agent.gate import ArgumentHook, Label, StandingScope, effective_label
 from app.agent.gate.arguments import PATH_ARGUMENT_NAMES, RECIPIENT_ARGUMENT_NAMES
+from app.agent.tools.phrases import file_name, host, people, quoted, shown, when
 from app.llm.tools import ToolSpec
 
 __all__ = [
@@ -52,6 +53,24 @@ PrivateStore = Literal["calendar", "mail", "files", "memories", "reminders", "ta
 SHARED_STORES: frozenset[str] = frozenset({"calendar", "mail", "files", "tasks", "contacts"})
 
 
+# What a tool is about, for offering a request only the tools that fit it
+# (`app.agent.tools.tool_selection`). An outside tool has no topic and is always offered.
+Topic = Literal[
+    "files",
+    "web",
+    "calendar",
+    "mail",
+    "memory",
+    "reminders",
+    "tasks",
+    "opening",
+    "money",
+    "contacts",
+]
+# A call's plain title, from the arguments that will run: "Send an email to ana@example.org".
+Title = Callable[[Mapping[str, Any]], str]
+
+
 @dataclass(frozen=True, eq=False)
 class ToolDeclaration:
     """One tool: its public interface and the gate's fixed facts about it.
@@ -71,6 +90,13 @@ class ToolDeclaration:
     `grant_key`: what a standing "always allow" for it is stored under, when the name alone
     does not say which tool it is (an outside tool: its server's identity and the tool's own
     name, so a grant never slides to another server whose tools get the same names).
+
+    Its words (`app.agent.tools.wording`): `title` makes the call's plain title from its
+    arguments, `action` says what it does to fit "Always allow …", `field_labels` name the
+    arguments it calls differently from the others, `values_in_words` say in words the
+    arguments whose value is for the tool, not for reading (a saved iCalendar copy); `topic`
+    is what it is about, for offering a request only the tools that fit it. An outside tool
+    has none of them: it gets generic words and is always offered.
     """
 
     name: str
@@ -88,6 +114,11 @@ class ToolDeclaration:
     changes_existing: bool = False
     stored_text: bool = True
     grant_key: str | None = None
+    topic: Topic | None = None
+    title: Title | None = None
+    action: str | None = None
+    field_labels: Mapping[str, str] = field(default_factory=dict)
+    values_in_words: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         unknown = [n for n in (*self.required, self.written_path or "") if n]
@@ -166,6 +197,73 @@ def _destructive_if_overwrite(arguments: Mapping[str, Any]) -> Label | None:
     return None if value is None or value is False else Label.DESTRUCTIVE
 
 
+# Each tool's title: what its call does, in words, from the arguments that will run.
+
+
+def _write(a: Mapping[str, Any]) -> str:
+    overwrite = a.get("overwrite")
+    name = file_name(a.get("path", ""))
+    if overwrite is None or overwrite is False:
+        return f"Create the file {name}"
+    return f"Replace the text of {name}"
+
+
+def _search_files(a: Mapping[str, Any]) -> str:
+    where = f" in the folder {quoted(a['folder'])}" if a.get("folder") else ""
+    return f"Search your files for {quoted(a.get('query', ''))}{where}"
+
+
+def _list_folder(a: Mapping[str, Any]) -> str:
+    path = str(a.get("path") or "").strip()
+    return f"List the folder {quoted(path)}" if path else "List your first allowed folder"
+
+
+def _new_event(a: Mapping[str, Any]) -> str:
+    title = f"Add the event {quoted(a.get('title', ''))} on {when(a.get('start', ''))}"
+    attendees = a.get("attendees")
+    return f"{title} and invite {people(attendees)}" if attendees else title
+
+
+def _list_emails(a: Mapping[str, Any]) -> str:
+    kind = "unread emails" if a.get("unread_only") is True else "emails"
+    return f"List the {kind} in {quoted(a.get('folder') or 'INBOX')}"
+
+
+def _free_time(a: Mapping[str, Any]) -> str:
+    span = f"between {when(a.get('start', ''))} and {when(a.get('end', ''))}"
+    return f"Find {shown(a.get('duration_minutes', '?'), 8)} free minutes {span}"
+
+
+def _list_tasks(a: Mapping[str, Any]) -> str:
+    where = f" in {quoted(a['list'])}" if a.get("list") else ""
+    due = f" due before {when(a['due_before'])}" if a.get("due_before") else ""
+    return f"List your open tasks{where}{due}"
+
+
+def _add_task(a: Mapping[str, Any]) -> str:
+    due = f", due {when(a['due'])}" if a.get("due") else ""
+    return f"Add the task {quoted(a.get('title', ''))}{due}"
+
+
+def _open_item(a: Mapping[str, Any]) -> str:
+    if a.get("url"):
+        return f"Open a web page from {host(a['url'])} in your browser"
+    if a.get("path"):
+        return f"Open {file_name(a['path'])} in its usual app"
+    return "Open something in another app"
+
+
+def _show_folder(a: Mapping[str, Any]) -> str:
+    path = str(a.get("path") or ".").strip()
+    shown_path = "your first allowed folder" if path == "." else quoted(file_name(path))
+    return f"Show {shown_path} in the file manager"
+
+
+def _spending(a: Mapping[str, Any]) -> str:
+    month = f" for {shown(a['month'], 10)}" if a.get("month") else ""
+    return f"Add up the bank statements in {quoted(a.get('path', '.'))}{month}"
+
+
 STRING = {"type": "string"}
 # Shapes the call grammar enforces (app.llm.formats.grammar): a small model cannot wander
 # inside a one-line value or write "next Tuesday" where a date-time belongs.
@@ -198,6 +296,9 @@ _FILES = (
         _R,
         untrusted_result=True,
         private_result="files",
+        topic="files",
+        title=_search_files,
+        action="searching your files",
     ),
     ToolDeclaration(
         "list_folder",
@@ -213,6 +314,10 @@ _FILES = (
         _R,
         untrusted_result=True,
         private_result="files",
+        topic="files",
+        title=_list_folder,
+        action="listing a folder",
+        field_labels={"path": "Folder"},
     ),
     ToolDeclaration(
         "read_file",
@@ -222,6 +327,9 @@ _FILES = (
         _R,
         untrusted_result=True,
         private_result="files",
+        topic="files",
+        title=lambda a: f"Read the file {file_name(a.get('path', ''))}",
+        action="reading a file",
     ),
     # The document index (issue #23): passages, with file and page, from every allowed folder.
     ToolDeclaration(
@@ -233,6 +341,9 @@ _FILES = (
         _R,
         untrusted_result=True,
         private_result="files",
+        topic="files",
+        title=lambda a: f"Search your documents for {quoted(a.get('query', ''))}",
+        action="searching your documents",
     ),
     ToolDeclaration(
         "write_file",
@@ -242,6 +353,9 @@ _FILES = (
         _W,
         raise_label=_destructive_if_overwrite,
         written_path="path",
+        topic="files",
+        title=_write,
+        action="writing a file",
     ),
 )
 _WEB = (
@@ -253,6 +367,9 @@ _WEB = (
         _OUT,
         untrusted_result=True,
         standing="tool",
+        topic="web",
+        title=lambda a: f"Search the web for {quoted(a.get('query', ''))}",
+        action="searching the web",
     ),
     ToolDeclaration(
         "read_webpage",
@@ -262,6 +379,9 @@ _WEB = (
         _OUT,
         untrusted_result=True,
         standing="host",
+        topic="web",
+        title=lambda a: f"Fetch a web page from {host(a.get('url', ''))}",
+        action="fetching web pages",
     ),
 )
 _CALENDAR = (
@@ -273,6 +393,11 @@ _CALENDAR = (
         _R,
         untrusted_result=True,
         private_result="calendar",
+        topic="calendar",
+        title=lambda a: (
+            f"Look at your calendar from {when(a.get('start', ''))} to {when(a.get('end', ''))}"
+        ),
+        action="looking at your calendar",
     ),
     ToolDeclaration(
         "find_free_time",
@@ -286,6 +411,9 @@ _CALENDAR = (
         _R,
         private_result="calendar",
         stored_text=False,  # free slots: times only, no one's words
+        topic="calendar",
+        title=_free_time,
+        action="finding free time",
     ),
     ToolDeclaration(
         "create_event",
@@ -302,6 +430,9 @@ _CALENDAR = (
         _W,
         raise_label=_outbound_if_attendees,
         standing="recipient",
+        topic="calendar",
+        title=_new_event,
+        action="adding events with invitations",
     ),
     ToolDeclaration(
         "update_event",
@@ -318,6 +449,9 @@ _CALENDAR = (
         _W,
         private_result="calendar",
         changes_existing=True,
+        topic="calendar",
+        title=lambda a: f"Change the calendar event {quoted(a.get('event_id', ''), 40)}",
+        action="changing an event",
     ),
     ToolDeclaration(
         "delete_event",
@@ -326,6 +460,9 @@ _CALENDAR = (
         ("event_id",),
         _DEL,
         private_result="calendar",
+        topic="calendar",
+        title=lambda a: f"Delete the calendar event {quoted(a.get('event_id', ''), 40)}",
+        action="deleting an event",
     ),
 )
 _MAIL = (
@@ -342,6 +479,9 @@ _MAIL = (
         untrusted_result=True,
         private_result="mail",
         mailbox_folder=True,
+        topic="mail",
+        title=_list_emails,
+        action="listing emails",
     ),
     ToolDeclaration(
         "search_emails",
@@ -356,6 +496,9 @@ _MAIL = (
         untrusted_result=True,
         private_result="mail",
         mailbox_folder=True,
+        topic="mail",
+        title=lambda a: f"Search your email for {quoted(a.get('query', ''))}",
+        action="searching your email",
     ),
     ToolDeclaration(
         "read_email",
@@ -365,6 +508,9 @@ _MAIL = (
         _R,
         untrusted_result=True,
         private_result="mail",
+        topic="mail",
+        title=lambda a: f"Read the email {quoted(a.get('email_id', ''), 40)}",
+        action="reading an email",
     ),
     ToolDeclaration(
         "send_email",
@@ -378,6 +524,9 @@ _MAIL = (
         ("to", "subject", "body"),
         _OUT,
         standing="recipient",
+        topic="mail",
+        title=lambda a: f"Send an email to {people(a.get('to'))}",
+        action="sending email",
     ),
     ToolDeclaration(
         "reply_email",
@@ -386,6 +535,9 @@ _MAIL = (
         ("email_id", "body"),
         _OUT,
         private_result="mail",
+        topic="mail",
+        title=lambda a: f"Reply to the email {quoted(a.get('email_id', ''), 40)}",
+        action="replying to an email",
     ),
 )
 _MEMORY = (
@@ -395,6 +547,9 @@ _MEMORY = (
         {"fact": {"type": "string", "maxLength": 1000}},
         ("fact",),
         _W,
+        topic="memory",
+        title=lambda a: f"Remember {quoted(a.get('fact', ''))}",
+        action="remembering a fact",
     ),
     ToolDeclaration(
         "recall",
@@ -403,6 +558,9 @@ _MEMORY = (
         ("query",),
         _R,
         private_result="memories",
+        topic="memory",
+        title=lambda a: f"Look up what Hearth remembers about {quoted(a.get('query', ''))}",
+        action="looking up what Hearth remembers",
     ),
     ToolDeclaration(
         "forget",
@@ -411,6 +569,9 @@ _MEMORY = (
         ("memory_id",),
         _DEL,
         private_result="memories",
+        topic="memory",
+        title=lambda a: f"Forget memory number {shown(a.get('memory_id', '?'), 12)}",
+        action="forgetting a memory",
     ),
 )
 _REMINDERS = (
@@ -427,6 +588,9 @@ _REMINDERS = (
         },
         ("text", "at"),
         _W,
+        topic="reminders",
+        title=lambda a: f"Remind you on {when(a.get('at', ''))}: {quoted(a.get('text', ''))}",
+        action="setting a reminder",
     ),
     # The user's own reminders: listing reads them; cancelling deletes one, so it asks.
     ToolDeclaration(
@@ -436,6 +600,9 @@ _REMINDERS = (
         (),
         _R,
         private_result="reminders",
+        topic="reminders",
+        title=lambda a: "List your reminders",
+        action="listing your reminders",
     ),
     ToolDeclaration(
         "cancel_reminder",
@@ -444,6 +611,9 @@ _REMINDERS = (
         ("reminder_id",),
         _DEL,
         private_result="reminders",
+        topic="reminders",
+        title=lambda a: f"Cancel reminder number {shown(a.get('reminder_id', '?'), 12)}",
+        action="cancelling a reminder",
     ),
 )
 
@@ -467,6 +637,9 @@ _TASKS = (
         _R,
         untrusted_result=True,
         private_result="tasks",
+        topic="tasks",
+        title=_list_tasks,
+        action="listing your tasks",
     ),
     ToolDeclaration(
         "add_task",
@@ -479,6 +652,9 @@ _TASKS = (
         },
         ("title",),
         _W,
+        topic="tasks",
+        title=_add_task,
+        action="adding a task",
     ),
     ToolDeclaration(
         "complete_task",
@@ -488,6 +664,9 @@ _TASKS = (
         _W,
         private_result="tasks",
         changes_existing=True,
+        topic="tasks",
+        title=lambda a: f"Mark the task {quoted(a.get('task_id', ''), 40)} as done",
+        action="marking a task as done",
     ),
     ToolDeclaration(
         "update_task",
@@ -497,6 +676,9 @@ _TASKS = (
         _W,
         private_result="tasks",
         changes_existing=True,
+        topic="tasks",
+        title=lambda a: f"Change the task {quoted(a.get('task_id', ''), 40)}",
+        action="changing a task",
     ),
 )
 
@@ -516,6 +698,9 @@ _OPENING = (
         (),
         _OUT,
         asks_because=_OPEN_ASKS,
+        topic="opening",
+        title=_open_item,
+        action="opening files and web pages in other apps",
     ),
     ToolDeclaration(
         "show_folder",
@@ -524,6 +709,10 @@ _OPENING = (
         ("path",),
         _OUT,
         asks_because="{tool} opens the file manager, another program on this computer",
+        topic="opening",
+        title=_show_folder,
+        action="showing folders in the file manager",
+        field_labels={"path": "File or folder"},
     ),
 )
 
@@ -545,6 +734,10 @@ _MONEY = (
         _R,
         untrusted_result=True,
         private_result="files",
+        topic="money",
+        title=_spending,
+        action="adding up your bank statements",
+        field_labels={"path": "Statement file or folder"},
     ),
 )
 
@@ -562,6 +755,9 @@ _CONTACTS = (
         _R,
         untrusted_result=True,
         private_result="contacts",
+        topic="contacts",
+        title=lambda a: f"Look up {quoted(a.get('query', ''))} in your contacts",
+        action="looking up your contacts",
     ),
     ToolDeclaration(
         "add_contact",
@@ -574,6 +770,9 @@ _CONTACTS = (
         },
         ("name",),
         _W,
+        topic="contacts",
+        title=lambda a: f"Add {quoted(a.get('name', ''))} to your contacts",
+        action="adding a contact",
     ),
     ToolDeclaration(
         "update_contact",
@@ -589,6 +788,9 @@ _CONTACTS = (
         _W,
         private_result="contacts",
         changes_existing=True,
+        topic="contacts",
+        title=lambda a: f"Change the contact {quoted(a.get('contact_id', ''), 40)}",
+        action="changing a contact",
     ),
 )
 
@@ -610,32 +812,7 @@ BUILTIN_TOOLS: Mapping[str, ToolDeclaration] = MappingProxyType(
     }
 )
 
-# What each built-in tool is about, for offering a request only the tools that fit it
-# (`app.agent.tools.tool_selection`). An outside tool has no topic and is always offered.
-Topic = Literal[
-    "files",
-    "web",
-    "calendar",
-    "mail",
-    "memory",
-    "reminders",
-    "tasks",
-    "opening",
-    "money",
-    "contacts",
-]
-_GROUPS: tuple[tuple[Topic, tuple[ToolDeclaration, ...]], ...] = (
-    ("files", _FILES),
-    ("web", _WEB),
-    ("calendar", _CALENDAR),
-    ("mail", _MAIL),
-    ("memory", _MEMORY),
-    ("reminders", _REMINDERS),
-    ("tasks", _TASKS),
-    ("opening", _OPENING),
-    ("money", _MONEY),
-    ("contacts", _CONTACTS),
-)
+# What each built-in tool is about, from its row (`app.agent.tools.tool_selection`).
 TOOL_TOPICS: Mapping[str, Topic] = MappingProxyType(
-    {d.name: topic for topic, group in _GROUPS for d in group}
+    {d.name: d.topic for d in BUILTIN_TOOLS.values() if d.topic is not None}
 )

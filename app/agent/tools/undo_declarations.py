@@ -14,6 +14,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from app.agent.tools.declarations import Label, ToolDeclaration
+from app.agent.tools.phrases import file_name, quoted
 
 _ID = {"type": "string", "maxLength": 200}
 _TEXT = {"type": "string"}
@@ -27,6 +28,10 @@ _DECLARED = (
         Label.WRITE,
         private_result="calendar",
         changes_existing=True,
+        title=lambda a: "Put the calendar event back as it was",
+        action="putting back an event",
+        field_labels={"saved": "Put back"},
+        values_in_words={"saved": "the copy Hearth kept of the event before its change"},
     ),
     ToolDeclaration(
         "restore_task",
@@ -36,6 +41,10 @@ _DECLARED = (
         Label.WRITE,
         private_result="tasks",
         changes_existing=True,
+        title=lambda a: "Put the task back as it was, not done",
+        action="putting back a task",
+        field_labels={"saved": "Put back"},
+        values_in_words={"saved": "the copy Hearth kept of the task before it was marked done"},
     ),
     ToolDeclaration(
         "delete_task",
@@ -44,6 +53,8 @@ _DECLARED = (
         ("task_id",),
         Label.DESTRUCTIVE,
         private_result="tasks",
+        title=lambda a: f"Remove the task {quoted(a.get('task_id', ''), 40)}",
+        action="removing a task",
     ),
     ToolDeclaration(
         "remove_file",
@@ -51,6 +62,9 @@ _DECLARED = (
         {"path": {"type": "string", "maxLength": 500}, "content": _TEXT},
         ("path", "content"),
         Label.DESTRUCTIVE,
+        title=lambda a: f"Remove the file {file_name(a.get('path', ''))} Hearth created",
+        action="removing a file Hearth created",
+        field_labels={"content": "Only if it still holds"},
     ),
 )
 

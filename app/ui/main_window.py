@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QByteArray, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -122,10 +122,13 @@ class MainWindow(QMainWindow):
         model_choice: ModelChoice | None = None,
         saved_choice: ModelChoice | None = None,
         geometry: QByteArray | None = None,
+        load_at_start: bool = True,
     ) -> None:
         """`model_choice` is loaded instead of `model_path` (a saved server); `saved_choice` is
         Settings → Model… as saved, whose thinking and temperature apply from the first turn;
-        `geometry` is the place and size saved at the last quit."""
+        `geometry` is the place and size saved at the last quit. Without `load_at_start`
+        (a first run with no model on the disk) nothing loads until the first-run guide has
+        chosen: no error about a missing model greets a new user."""
         super().__init__()
         self.setWindowTitle(APP_NAME)
         if geometry is None or not self.restoreGeometry(geometry):
@@ -144,6 +147,13 @@ class MainWindow(QMainWindow):
         self._sent_at = 0.0  # when the last message went out (monotonic)
         self._first_text_at: float | None = None  # when its first words came
         self.data_dir = data_dir
+        self._waiting_for_guide = not load_at_start
+        # The status line counts seconds while a model loads and while a message is read
+        # (llama.cpp reports no progress for either): (words, when it started).
+        self._ticking: tuple[str, float] | None = None
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(1000)
+        self._ticker.timeout.connect(self._tick)
 
         self.chat_view = ChatView()
         self.chat_view.setPlaceholderText(EMPTY_CHAT)
@@ -194,7 +204,10 @@ class MainWindow(QMainWindow):
         if data_dir is not None:
             self.data_panels.start(self._icon())  # tray; reminders, also those due while closed
             self.documents.start()  # the first pass once the model has settled
-        if model_choice is not None:  # the saved Settings → Model… choice (maybe a server)
+        if not load_at_start:
+            self._set_status("No model yet: the set-up guide helps you choose one")
+            self._after_restore(lambda: None)  # the conversations still come back
+        elif model_choice is not None:  # the saved Settings → Model… choice (maybe a server)
             self.load_choice(model_choice)
         else:
             self.load_model(model_path)
@@ -344,6 +357,9 @@ class MainWindow(QMainWindow):
         # Settings → Models…, First-run guide…, Model….
         self.model_menu.model_chosen.connect(self.load_model)
         self.model_menu.accounts_requested.connect(self.open_accounts)
+        self.model_menu.notice.connect(self._on_model_notice)
+        self.model_menu.progress.connect(self._on_download_progress)
+        self.model_menu.guide_closed.connect(self._on_guide_closed)
         self.model_settings.load_requested.connect(self.load_choice)
         self.model_settings.choice_changed.connect(worker.set_choice)
         self.model_settings.notice.connect(self.chat_view.add_notice)
@@ -366,7 +382,8 @@ class MainWindow(QMainWindow):
     def load_model(self, path: Path) -> None:
         self.model_path = path
         self.model_ready = False
-        self._set_status(f"Loading {path.name}…")
+        self._waiting_for_guide = False
+        self._start_ticking(f"Loading {path.name}…")
         self._update_buttons()
         self._after_restore(lambda: self.request_load.emit(str(path)))
 
@@ -376,7 +393,7 @@ class MainWindow(QMainWindow):
         self.model_ready = False
         if choice.backend != "remote":
             self.model_path = Path(choice.path)
-        self._set_status(loading_status(choice))
+        self._start_ticking(loading_status(choice))
         self._update_buttons()
         self._after_restore(lambda: self.request_load_choice.emit(choice))
 
@@ -434,7 +451,8 @@ class MainWindow(QMainWindow):
         self.chat_view.begin_reply()
         self.busy = True
         self._update_buttons()
-        self._set_status(f"{self.model_name} · writing…")
+        # Until the first words: a long message takes a while to read on a small machine.
+        self._start_ticking(f"{self.model_name} · Reading your message…")
         self.worker.cancel.clear()  # a new request: an earlier Stop is spent
         self._sent_at, self._first_text_at = time.monotonic(), None
         self.request_turn.emit(self.conversation, text)
@@ -571,6 +589,26 @@ class MainWindow(QMainWindow):
             self.send()
 
     @Slot(str)
+    def _on_model_notice(self, line: str) -> None:
+        """A download failed: one line in the conversation, whichever dialog started it."""
+        self.chat_view.add_notice(line, "error")
+        if not self.model_ready and not self.busy:
+            self._set_status("No model loaded: the download failed")
+
+    @Slot(str)
+    def _on_download_progress(self, text: str) -> None:
+        """The status line follows a download while there is no model to chat with."""
+        if not self.model_ready and self._ticking is None:
+            self._set_status(text)
+
+    @Slot(bool)
+    def _on_guide_closed(self, chose: bool) -> None:
+        """The guide closed without choosing (Skip setup): load what there is now, which
+        says plainly what to do if it is missing."""
+        if self._waiting_for_guide and not chose:
+            self.load_model(self.model_path)
+
+    @Slot(str)
     def _on_attention(self, line: str) -> None:
         """A reminder fell due: the status bar at once, and the taskbar asks for attention."""
         self.statusBar().showMessage(line, 60_000)
@@ -604,6 +642,7 @@ class MainWindow(QMainWindow):
     def _on_text(self, text: str) -> None:
         if self._first_text_at is None:
             self._first_text_at = time.monotonic()
+            self._set_status(f"{self.model_name} · writing…")
         self.chat_view.append_reply_text(text)
 
     @Slot(list)
@@ -620,6 +659,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_tool_call(self, record: CallRecord) -> None:
+        if self._ticking is not None:  # the message was read: the model is at work
+            self._set_status(f"{self.model_name} · writing…")
         self.chat_view.add_tool_card(record)
 
     @Slot(object)
@@ -668,7 +709,23 @@ class MainWindow(QMainWindow):
         return icon
 
     def _set_status(self, text: str) -> None:
+        """A status that does not count seconds (it ends any counting)."""
+        self._ticking = None
+        self._ticker.stop()
         self.status_label.setText(text)
+
+    def _start_ticking(self, words: str) -> None:
+        """`words` now, then with the seconds so far, until the next status."""
+        self._set_status(words)
+        self._ticking = (words, time.monotonic())
+        self._ticker.start()
+
+    @Slot()
+    def _tick(self) -> None:
+        if self._ticking is None:
+            return
+        words, started = self._ticking
+        self.status_label.setText(f"{words} {time.monotonic() - started:.0f} s")
 
     def _update_buttons(self) -> None:
         # Stop is disabled under the keyboard focus at the end of a reply: without this Qt

@@ -7,8 +7,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QThread, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence
+from PySide6.QtCore import QByteArray, QMimeData, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QIcon,
+    QKeyEvent,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -83,15 +91,34 @@ def speed_in_words(stats: GenerationStats, first_words_after: float | None) -> l
     return said
 
 
+def local_files(mime: QMimeData) -> list[str]:
+    """The local files a drag carries (nothing for text or web addresses)."""
+    if not mime.hasUrls():
+        return []
+    return [url.toLocalFile() for url in mime.urls() if url.isLocalFile() and url.toLocalFile()]
+
+
 class MessageInput(QPlainTextEdit):
     """Enter sends; Shift+Enter starts a new line; Tab moves on to the next control, as in
     every other text field a keyboard user meets (a tab in a chat message is never wanted)."""
 
     submitted = Signal()
+    files_dropped = Signal(list)  # local file paths dropped (or pasted) on the box: attach
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTabChangesFocus(True)
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return bool(local_files(source)) or super().canInsertFromMimeData(source)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        """A file dropped here is attached, not typed in as its address."""
+        files = local_files(source)
+        if files:
+            self.files_dropped.emit(files)
+            return
+        super().insertFromMimeData(source)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -166,6 +193,17 @@ class MainWindow(QMainWindow):
         self.stop_button = QPushButton("Stop")
         self.stop_button.setAccessibleName("Stop the reply")
         self.stop_button.setEnabled(False)
+        # Attach… and files dropped on the window: read with the message (as read_file reads).
+        self.attach_button = QPushButton("Attach…")
+        self.attach_button.setAccessibleName("Attach a file to the message")
+        self.attach_button.setToolTip("Attach a file (or drop it on the window)")
+        self.attachments: list[Path] = []
+        self.attachments_label = QLabel()
+        self.attachments_label.setAccessibleDescription("Attached files")
+        self.attachments_label.setWordWrap(True)
+        self.remove_attachments_button = QPushButton("Remove")
+        self.remove_attachments_button.setAccessibleName("Remove the attached files")
+        self.setAcceptDrops(True)
         self.status_label = QLabel()
         self.status_label.setAccessibleDescription("Status")
         self.statusBar().addPermanentWidget(self.status_label, 1)
@@ -218,12 +256,18 @@ class MainWindow(QMainWindow):
         buttons = QVBoxLayout()
         buttons.addWidget(self.send_button)
         buttons.addWidget(self.stop_button)
+        buttons.addWidget(self.attach_button)
         row = QHBoxLayout()
         row.addWidget(self.input, 1)
         row.addLayout(buttons)
         layout = QVBoxLayout()
         layout.addWidget(self.chat_view, 1)
+        attached = QHBoxLayout()
+        attached.addWidget(self.attachments_label, 1)
+        attached.addWidget(self.remove_attachments_button)
+        layout.addLayout(attached)
         layout.addLayout(row)
+        self._show_attachments()
         chat = QWidget()
         chat.setLayout(layout)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -318,6 +362,9 @@ class MainWindow(QMainWindow):
         """
         worker = self.worker
         self.input.submitted.connect(self.send)
+        self.input.files_dropped.connect(self.attach)
+        self.attach_button.clicked.connect(self._choose_attachment)
+        self.remove_attachments_button.clicked.connect(lambda: self.attach([], replace=True))
         self.send_button.clicked.connect(self.send)
         self.stop_button.clicked.connect(self.stop)
 
@@ -420,9 +467,48 @@ class MainWindow(QMainWindow):
         if load is not None:
             load()
 
+    @Slot(list)
+    def attach(self, paths: list[str], replace: bool = False) -> None:
+        """Files to send with the next message; they are read (in the model's thread, by the
+        files connector) when it is sent. Nothing touches the disk here."""
+        if replace:
+            self.attachments = []
+        for path in paths:
+            if Path(path) not in self.attachments:
+                self.attachments.append(Path(path))
+        self._show_attachments()
+        self.input.setFocus()
+
+    def _show_attachments(self) -> None:
+        names = ", ".join(path.name for path in self.attachments)
+        self.attachments_label.setText(f"Attached: {names}" if names else "")
+        self.attachments_label.setVisible(bool(names))
+        self.remove_attachments_button.setVisible(bool(names))
+
+    def _choose_attachment(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Attach files", str(Path.home()))
+        if paths:
+            self.attach(paths)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if local_files(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        files = local_files(event.mimeData())
+        if files:
+            event.acceptProposedAction()
+            self.attach(files)
+        else:
+            super().dropEvent(event)
+
     @Slot()
     def send(self) -> None:
         text = self.input.toPlainText().strip()
+        if not text and self.attachments:
+            text = "Here is a file."  # a file sent on its own
         if not text or self.busy:
             return
         if self.conversations.opening:  # it goes to the conversation being opened, once open
@@ -448,6 +534,9 @@ class MainWindow(QMainWindow):
             return
         self.input.clear()
         self.chat_view.add_message("user", text)
+        if self.attachments:  # read with this message by the agent, then forgotten here
+            self.conversation.attachments = [str(path) for path in self.attachments]
+            self.attach([], replace=True)
         self.chat_view.begin_reply()
         self.busy = True
         self._update_buttons()

@@ -208,7 +208,10 @@ class Agent:
         # turn: the window swaps the context when the user changes conversations).
         self.context.private_marks |= self.permissions.private_marks()
         report = TurnReport()
-        if self.front is not None and self.front.handle(
+        from app.agent.turn.attachments import attach_files  # (it imports this module)
+
+        attached = attach_files(self, conversation, emit)  # files sent with the message
+        if not attached and self.front is not None and self.front.handle(
             self, conversation, user_text, emit, cancel, report
         ):
             return report

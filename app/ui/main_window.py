@@ -526,6 +526,16 @@ class MainWindow(QMainWindow):
 
     def _send_text(self, text: str) -> None:
         if not self.model_ready:
+            manager = self.model_menu.manager
+            if manager is not None and manager.downloading is not None:
+                # The first run's download: the message stays in the box for later.
+                name = manager.entry(manager.downloading).name
+                self.chat_view.add_notice(
+                    f"{name} is still downloading; Hearth loads it as soon as it is in place "
+                    "(the status line shows how far it is). Your message stays in the box.",
+                    "info",
+                )
+                return
             self.chat_view.add_notice(
                 "No model is loaded yet, so there is nobody to answer. "
                 "Choose a model file in File → Open model…",

@@ -87,6 +87,10 @@ def test_an_empty_data_folder_greets_with_the_guide_and_no_error(qtbot, data_dir
     started = time.monotonic()
     wizard.next()  # the download starts: the host refuses every connection
     assert wizard.manager.downloading == DEFAULT_ID
+    window.input.setPlainText("Hello")
+    window.send()  # too early: said kindly, and the message waits in the box
+    assert "is still downloading" in window.chat_view.plain_text()
+    assert window.input.toPlainText() == "Hello"
     shoot(wizard, "first-run-3-extras.png")
     wizard.next()
     summary = wizard.done_page.summary.text()

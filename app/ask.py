@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from app.agent.documents.before_turn import update_before_turn
 from app.agent.services.assembly import build_agent, start_tool_servers
-from app.agent.turn.chat import Conversation
+from app.agent.turn.chat import Conversation, system_prompt_for
 from app.agent.turn.confirm import (
     Answer,
     ConfirmationAnswer,
@@ -103,7 +103,11 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     agent.select_tools = not args.all_tools
     if agent.registry.get("search_documents") is not None:  # its index first (issue #42)
         update_before_turn(folder, folders, note)
-    conversation = Conversation()
+    from app.store.settings import ASSISTANT_INSTRUCTIONS, SettingsStore
+
+    # The custom instructions of Settings → Model settings…, as in the window.
+    instructions = str(SettingsStore(database).get(ASSISTANT_INSTRUCTIONS) or "")
+    conversation = Conversation(system_prompt=system_prompt_for(instructions))
     report = agent.run_turn(
         conversation,
         args.message,

@@ -145,10 +145,22 @@ def fits(entry: CatalogEntry, free_ram: int | None, free_disk: int | None) -> bo
 
 
 def recommend(
-    entries: list[CatalogEntry], free_ram: int | None, free_disk: int | None
+    entries: list[CatalogEntry],
+    free_ram: int | None,
+    free_disk: int | None,
+    present: frozenset[str] = frozenset(),
 ) -> CatalogEntry | None:
-    """The most preferred downloadable model that fits; the built-in one if none does."""
+    """The most preferred downloadable model that fits; the built-in one if none does.
+
+    A tool-calling model already on this computer (`present`: ids whose file is in place)
+    comes first: nobody should be told to download 500 MB while a good model sits there."""
     fitting = [entry for entry in entries if fits(entry, free_ram, free_disk)]
+    in_place = sorted(
+        (e for e in fitting if e.id in present and e.tool_calling and not e.builtin),
+        key=lambda e: e.preference,
+    )
+    if in_place:
+        return in_place[0]
     downloadable = sorted((e for e in fitting if not e.builtin), key=lambda e: e.preference)
     if downloadable:
         return downloadable[0]

@@ -66,6 +66,11 @@ class VerificationFailed(DownloadError):
     """The bytes arrived but are not the promised model; the file has been deleted."""
 
 
+class HostUnreachable(DownloadError):
+    """The model's server could not be reached at all (no network, no route, a name that does
+    not resolve, a refused connection): said within seconds, not after a minute of retries."""
+
+
 class DownloadPaused(DownloadError):
     """pause() was called: the .part file is kept; call resume() and run() again."""
 
@@ -76,6 +81,10 @@ class DownloadCancelled(DownloadError):
 
 class _Transient(Exception):
     """A failure worth retrying: dropped or stalled connection, busy server."""
+
+
+class _NoConnection(_Transient):
+    """No connection could be made to the server."""
 
 
 class _SchemeCheckingRedirects(urllib.request.HTTPRedirectHandler):
@@ -163,6 +172,7 @@ class Downloader:
         expected_architecture: str | None = None,
         stall_timeout: float = 30.0,
         max_retries: int = 6,
+        connect_retries: int = 2,
         backoff_base: float = 1.0,
         backoff_max: float = 60.0,
         chunk_size: int = 256 * 1024,
@@ -187,6 +197,9 @@ class Downloader:
         self.on_progress = on_progress
         self.stall_timeout = stall_timeout
         self.max_retries = max_retries
+        # Retries when the server was never reached in this run: a dropped connection is
+        # worth a minute of patience, a host that cannot be reached at all is not.
+        self.connect_retries = connect_retries
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
         self.chunk_size = chunk_size
@@ -207,6 +220,7 @@ class Downloader:
         self._received = 0  # bytes received in this run(), for the speed estimate
         self._speed_samples: deque[tuple[float, int]] = deque()
         self._last_progress = 0.0
+        self._connected = False  # the server answered in this run()
 
     # -- control from other threads -------------------------------------------------------
 
@@ -251,6 +265,7 @@ class Downloader:
         self._received = 0
         self._speed_samples.clear()
         failures = 0
+        self._connected = False
         while True:
             self._check_stop()
             before = self.partial_size
@@ -261,6 +276,14 @@ class Downloader:
                 self.errors.append(str(exc))
                 failures = 0 if self.partial_size > before else failures
                 failures += 1
+                unreachable = isinstance(exc, _NoConnection) and not self._connected
+                if unreachable and failures > self.connect_retries:
+                    host = urlsplit(self.url).hostname or self.url
+                    raise HostUnreachable(
+                        f"{host} cannot be reached from this computer ({exc.args[0]}).",
+                        "Check the internet connection, then press Download again in "
+                        "Settings → Models…",
+                    ) from exc
                 if failures > self.max_retries:
                     raise DownloadError(
                         f"the connection kept failing ({exc}).",
@@ -293,7 +316,8 @@ class Downloader:
             self._handle_http_error(exc, offset)
             return
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
-            raise _Transient(f"could not connect: {_reason(exc)}") from exc
+            raise _NoConnection(f"could not connect: {_reason(exc)}") from exc
+        self._connected = True
         with response:
             offset, total = self._read_headers(response, offset)
             self._receive(response, offset, total)

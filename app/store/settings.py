@@ -24,6 +24,9 @@ MODEL_BACKEND = "model.backend"  # "local" | "remote"
 REMOTE_BASE_URL = "remote.base_url"  # str, e.g. http://192.168.1.5:8080/v1
 REMOTE_MODEL = "remote.model"  # str: the model name the server knows
 FIRST_RUN_DONE = "first_run.done"  # bool
+# str: what the user wrote about themselves and how to answer (Settings → Model settings…),
+# appended to the system prompt
+ASSISTANT_INSTRUCTIONS = "assistant.instructions"
 WINDOW_GEOMETRY = "window.geometry"  # str: the main window's place and size, as Qt saves it
 
 

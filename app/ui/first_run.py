@@ -66,6 +66,7 @@ class ModelPage(QWizardPage):
         self.setTitle("Choose a model")
         self.setSubTitle("Bigger models answer better but need more memory and are slower.")
         self._user_picked = False
+        self.validated = False  # Next was pressed here: a model was chosen or is coming
 
         self.download_radio = QRadioButton("Download a model (recommended)")
         self.entries = QComboBox()
@@ -159,6 +160,12 @@ class ModelPage(QWizardPage):
         return True
 
     def validatePage(self) -> bool:
+        if not self._validate():
+            return False
+        self.validated = True
+        return True
+
+    def _validate(self) -> bool:
         choice = self.choice()
         if choice == DOWNLOAD:
             entry_id = self.selected_entry_id()
@@ -197,8 +204,15 @@ class ModelPage(QWizardPage):
             return
         entry = self.manager.entry(entry_id)
         text = entry_summary(entry, self.manager.fits(entry))
-        if self.manager.is_present(entry_id):
-            text += " It is already downloaded."
+        present = self.manager.is_present(entry_id)
+        # Never "download (recommended)" for a model that is already here (audit).
+        self.download_radio.setText(
+            "Use a model on this computer (recommended)"
+            if present
+            else "Download a model (recommended)"
+        )
+        if present:
+            text += " It is already on this computer: nothing to download."
         elif self.manager.partial_bytes(entry_id):
             text += " Part of it is already downloaded: the download continues from there."
         self.details.setText(text)
@@ -209,6 +223,8 @@ class ModelPage(QWizardPage):
         for index in range(self.entries.count()):
             entry = self.manager.entry(self.entries.itemData(index))
             marks = []
+            if self.manager.is_present(entry.id):
+                marks.append("on this computer")
             if entry is self.manager.recommended():
                 marks.append("recommended")
             if not self.manager.fits(entry):
@@ -323,17 +339,28 @@ class DonePage(QWizardPage):
             )
         elif downloading is not None:
             name = self.manager.entry(downloading).name
+            builtin = self.model_page._builtin()
+            if builtin is not None and self.manager.is_present(builtin.id):
+                meanwhile = (
+                    "You can start chatting now on the small built-in model: Hearth switches "
+                    f"to {name} by itself when the download is complete and checked."
+                )
+            else:  # a fresh data folder has no model yet: never promise one (audit)
+                meanwhile = (
+                    f"Hearth loads {name} by itself when the download is complete and "
+                    "checked, and the status line shows how far it is; then you can start "
+                    "chatting."
+                )
             self.summary.setText(
-                f"{name} is downloading. You can start chatting now on the built-in model: "
-                f"Hearth switches to {name} by itself when the download is complete and "
-                "checked. If the connection drops or you close Hearth, the download continues "
-                "where it stopped.\n\nSettings → Models… shows the download, and has "
-                "'Check this computer' to see how fast the model runs here."
+                f"{name} is downloading. {meanwhile} If the connection drops or you close "
+                "Hearth, the download continues where it stopped.\n\nSettings → Models… "
+                "shows the download, and has 'Check this computer' to see how fast the model "
+                "runs here."
             )
         elif choice == IMPORT and self.model_page.imported_path is not None:
             self.summary.setText(f"Hearth will use {self.model_page.imported_path.name}.")
-        elif choice == DOWNLOAD:
-            self.summary.setText("Hearth will use the model you chose.")
+        elif choice == DOWNLOAD and (entry_id := self.model_page.selected_entry_id()):
+            self.summary.setText(f"Hearth will use {self.manager.entry(entry_id).name}.")
         else:
             self.summary.setText(
                 "Hearth starts on the small built-in model. When you want a cleverer one, "

@@ -7,8 +7,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QThread, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence
+from PySide6.QtCore import QByteArray, QMimeData, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QIcon,
+    QKeyEvent,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -84,15 +92,34 @@ def speed_in_words(stats: GenerationStats, first_words_after: float | None) -> l
     return said
 
 
+def local_files(mime: QMimeData) -> list[str]:
+    """The local files a drag carries (nothing for text or web addresses)."""
+    if not mime.hasUrls():
+        return []
+    return [url.toLocalFile() for url in mime.urls() if url.isLocalFile() and url.toLocalFile()]
+
+
 class MessageInput(QPlainTextEdit):
     """Enter sends; Shift+Enter starts a new line; Tab moves on to the next control, as in
     every other text field a keyboard user meets (a tab in a chat message is never wanted)."""
 
     submitted = Signal()
+    files_dropped = Signal(list)  # local file paths dropped (or pasted) on the box: attach
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTabChangesFocus(True)
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return bool(local_files(source)) or super().canInsertFromMimeData(source)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        """A file dropped here is attached, not typed in as its address."""
+        files = local_files(source)
+        if files:
+            self.files_dropped.emit(files)
+            return
+        super().insertFromMimeData(source)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -124,10 +151,13 @@ class MainWindow(QMainWindow):
         model_choice: ModelChoice | None = None,
         saved_choice: ModelChoice | None = None,
         geometry: QByteArray | None = None,
+        load_at_start: bool = True,
     ) -> None:
         """`model_choice` is loaded instead of `model_path` (a saved server); `saved_choice` is
         Settings → Model… as saved, whose thinking and temperature apply from the first turn;
-        `geometry` is the place and size saved at the last quit."""
+        `geometry` is the place and size saved at the last quit. Without `load_at_start`
+        (a first run with no model on the disk) nothing loads until the first-run guide has
+        chosen: no error about a missing model greets a new user."""
         super().__init__()
         self.setWindowTitle(APP_NAME)
         if geometry is None or not self.restoreGeometry(geometry):
@@ -146,6 +176,13 @@ class MainWindow(QMainWindow):
         self._sent_at = 0.0  # when the last message went out (monotonic)
         self._first_text_at: float | None = None  # when its first words came
         self.data_dir = data_dir
+        self._waiting_for_guide = not load_at_start
+        # The status line counts seconds while a model loads and while a message is read
+        # (llama.cpp reports no progress for either): (words, when it started).
+        self._ticking: tuple[str, float] | None = None
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(1000)
+        self._ticker.timeout.connect(self._tick)
 
         self.chat_view = ChatView()
         self.chat_view.setPlaceholderText(EMPTY_CHAT)
@@ -158,6 +195,17 @@ class MainWindow(QMainWindow):
         self.stop_button = QPushButton("Stop")
         self.stop_button.setAccessibleName("Stop the reply")
         self.stop_button.setEnabled(False)
+        # Attach… and files dropped on the window: read with the message (as read_file reads).
+        self.attach_button = QPushButton("Attach…")
+        self.attach_button.setAccessibleName("Attach a file to the message")
+        self.attach_button.setToolTip("Attach a file (or drop it on the window)")
+        self.attachments: list[Path] = []
+        self.attachments_label = QLabel()
+        self.attachments_label.setAccessibleDescription("Attached files")
+        self.attachments_label.setWordWrap(True)
+        self.remove_attachments_button = QPushButton("Remove")
+        self.remove_attachments_button.setAccessibleName("Remove the attached files")
+        self.setAcceptDrops(True)
         self.status_label = QLabel()
         self.status_label.setAccessibleDescription("Status")
         self.statusBar().addPermanentWidget(self.status_label, 1)
@@ -196,7 +244,10 @@ class MainWindow(QMainWindow):
         if data_dir is not None:
             self.data_panels.start(self._icon())  # tray; reminders, also those due while closed
             self.documents.start()  # the first pass once the model has settled
-        if model_choice is not None:  # the saved Settings → Model… choice (maybe a server)
+        if not load_at_start:
+            self._set_status("No model yet: the set-up guide helps you choose one")
+            self._after_restore(lambda: None)  # the conversations still come back
+        elif model_choice is not None:  # the saved Settings → Model… choice (maybe a server)
             self.load_choice(model_choice)
         else:
             self.load_model(model_path)
@@ -207,12 +258,18 @@ class MainWindow(QMainWindow):
         buttons = QVBoxLayout()
         buttons.addWidget(self.send_button)
         buttons.addWidget(self.stop_button)
+        buttons.addWidget(self.attach_button)
         row = QHBoxLayout()
         row.addWidget(self.input, 1)
         row.addLayout(buttons)
         layout = QVBoxLayout()
         layout.addWidget(self.chat_view, 1)
+        attached = QHBoxLayout()
+        attached.addWidget(self.attachments_label, 1)
+        attached.addWidget(self.remove_attachments_button)
+        layout.addLayout(attached)
         layout.addLayout(row)
+        self._show_attachments()
         chat = QWidget()
         chat.setLayout(layout)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -307,6 +364,9 @@ class MainWindow(QMainWindow):
         """
         worker = self.worker
         self.input.submitted.connect(self.send)
+        self.input.files_dropped.connect(self.attach)
+        self.attach_button.clicked.connect(self._choose_attachment)
+        self.remove_attachments_button.clicked.connect(lambda: self.attach([], replace=True))
         self.send_button.clicked.connect(self.send)
         self.stop_button.clicked.connect(self.stop)
 
@@ -349,6 +409,9 @@ class MainWindow(QMainWindow):
         # Settings → Models…, First-run guide…, Model….
         self.model_menu.model_chosen.connect(self.load_model)
         self.model_menu.accounts_requested.connect(self.open_accounts)
+        self.model_menu.notice.connect(self._on_model_notice)
+        self.model_menu.progress.connect(self._on_download_progress)
+        self.model_menu.guide_closed.connect(self._on_guide_closed)
         self.model_settings.load_requested.connect(self.load_choice)
         self.model_settings.choice_changed.connect(worker.set_choice)
         self.model_settings.notice.connect(self.chat_view.add_notice)
@@ -371,7 +434,8 @@ class MainWindow(QMainWindow):
     def load_model(self, path: Path) -> None:
         self.model_path = path
         self.model_ready = False
-        self._set_status(f"Loading {path.name}…")
+        self._waiting_for_guide = False
+        self._start_ticking(f"Loading {path.name}…")
         self._update_buttons()
         self._after_restore(lambda: self.request_load.emit(str(path)))
 
@@ -381,7 +445,7 @@ class MainWindow(QMainWindow):
         self.model_ready = False
         if choice.backend != "remote":
             self.model_path = Path(choice.path)
-        self._set_status(loading_status(choice))
+        self._start_ticking(loading_status(choice))
         self._update_buttons()
         self._after_restore(lambda: self.request_load_choice.emit(choice))
 
@@ -408,9 +472,48 @@ class MainWindow(QMainWindow):
         if load is not None:
             load()
 
+    @Slot(list)
+    def attach(self, paths: list[str], replace: bool = False) -> None:
+        """Files to send with the next message; they are read (in the model's thread, by the
+        files connector) when it is sent. Nothing touches the disk here."""
+        if replace:
+            self.attachments = []
+        for path in paths:
+            if Path(path) not in self.attachments:
+                self.attachments.append(Path(path))
+        self._show_attachments()
+        self.input.setFocus()
+
+    def _show_attachments(self) -> None:
+        names = ", ".join(path.name for path in self.attachments)
+        self.attachments_label.setText(f"Attached: {names}" if names else "")
+        self.attachments_label.setVisible(bool(names))
+        self.remove_attachments_button.setVisible(bool(names))
+
+    def _choose_attachment(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Attach files", str(Path.home()))
+        if paths:
+            self.attach(paths)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if local_files(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        files = local_files(event.mimeData())
+        if files:
+            event.acceptProposedAction()
+            self.attach(files)
+        else:
+            super().dropEvent(event)
+
     @Slot()
     def send(self) -> None:
         text = self.input.toPlainText().strip()
+        if not text and self.attachments:
+            text = "Here is a file."  # a file sent on its own
         if not text or self.busy:
             return
         if self.conversations.opening:  # it goes to the conversation being opened, once open
@@ -428,6 +531,16 @@ class MainWindow(QMainWindow):
 
     def _send_text(self, text: str) -> None:
         if not self.model_ready:
+            manager = self.model_menu.manager
+            if manager is not None and manager.downloading is not None:
+                # The first run's download: the message stays in the box for later.
+                name = manager.entry(manager.downloading).name
+                self.chat_view.add_notice(
+                    f"{name} is still downloading; Hearth loads it as soon as it is in place "
+                    "(the status line shows how far it is). Your message stays in the box.",
+                    "info",
+                )
+                return
             self.chat_view.add_notice(
                 "No model is loaded yet, so there is nobody to answer. "
                 "Choose a model file in File → Open model…",
@@ -436,10 +549,14 @@ class MainWindow(QMainWindow):
             return
         self.input.clear()
         self.chat_view.add_message("user", text)
+        if self.attachments:  # read with this message by the agent, then forgotten here
+            self.conversation.attachments = [str(path) for path in self.attachments]
+            self.attach([], replace=True)
         self.chat_view.begin_reply()
         self.busy = True
         self._update_buttons()
-        self._set_status(f"{self.model_name} · writing…")
+        # Until the first words: a long message takes a while to read on a small machine.
+        self._start_ticking(f"{self.model_name} · Reading your message…")
         self.worker.cancel.clear()  # a new request: an earlier Stop is spent
         self._sent_at, self._first_text_at = time.monotonic(), None
         self.request_turn.emit(self.conversation, text)
@@ -576,6 +693,26 @@ class MainWindow(QMainWindow):
             self.send()
 
     @Slot(str)
+    def _on_model_notice(self, line: str) -> None:
+        """A download failed: one line in the conversation, whichever dialog started it."""
+        self.chat_view.add_notice(line, "error")
+        if not self.model_ready and not self.busy:
+            self._set_status("No model loaded: the download failed")
+
+    @Slot(str)
+    def _on_download_progress(self, text: str) -> None:
+        """The status line follows a download while there is no model to chat with."""
+        if not self.model_ready and self._ticking is None:
+            self._set_status(text)
+
+    @Slot(bool)
+    def _on_guide_closed(self, chose: bool) -> None:
+        """The guide closed without choosing (Skip setup): load what there is now, which
+        says plainly what to do if it is missing."""
+        if self._waiting_for_guide and not chose:
+            self.load_model(self.model_path)
+
+    @Slot(str)
     def _on_attention(self, line: str) -> None:
         """A reminder fell due: the status bar at once, and the taskbar asks for attention."""
         self.statusBar().showMessage(line, 60_000)
@@ -609,6 +746,7 @@ class MainWindow(QMainWindow):
     def _on_text(self, text: str) -> None:
         if self._first_text_at is None:
             self._first_text_at = time.monotonic()
+            self._set_status(f"{self.model_name} · writing…")
         self.chat_view.append_reply_text(text)
 
     @Slot(list)
@@ -625,6 +763,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_tool_call(self, record: CallRecord) -> None:
+        if self._ticking is not None:  # the message was read: the model is at work
+            self._set_status(f"{self.model_name} · writing…")
         self.chat_view.add_tool_card(record)
 
     @Slot(object)
@@ -696,7 +836,23 @@ class MainWindow(QMainWindow):
         return icon
 
     def _set_status(self, text: str) -> None:
+        """A status that does not count seconds (it ends any counting)."""
+        self._ticking = None
+        self._ticker.stop()
         self.status_label.setText(text)
+
+    def _start_ticking(self, words: str) -> None:
+        """`words` now, then with the seconds so far, until the next status."""
+        self._set_status(words)
+        self._ticking = (words, time.monotonic())
+        self._ticker.start()
+
+    @Slot()
+    def _tick(self) -> None:
+        if self._ticking is None:
+            return
+        words, started = self._ticking
+        self.status_label.setText(f"{words} {time.monotonic() - started:.0f} s")
 
     def _update_buttons(self) -> None:
         # Stop is disabled under the keyboard focus at the end of a reply: without this Qt

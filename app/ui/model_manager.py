@@ -52,7 +52,7 @@ class DownloadService(QObject):
     progress = Signal(str, int, object, float, object)  # id, done, total|None, B/s, s left|None
     finished = Signal(str, str)  # id, path
     stopped = Signal(str, str)  # id, "paused" | "cancelled"
-    failed = Signal(str, str)  # id, message for the user
+    failed = Signal(str, str, str)  # id, message for the dialogs, one line for the window
 
     def __init__(self, data_dir: Path, downloader_options: dict[str, object]) -> None:
         super().__init__()
@@ -83,7 +83,7 @@ class DownloadService(QObject):
                 **self.options,  # type: ignore[arg-type]
             )
         except DownloadError as exc:
-            self.failed.emit(entry.id, exc.user_message())
+            self.failed.emit(entry.id, exc.user_message(), failure_line(entry, exc))
             return
         with self._lock:
             self._current = (entry.id, downloader)
@@ -99,12 +99,15 @@ class DownloadService(QObject):
         except DownloadCancelled:
             self._end(entry.id, self.stopped, "cancelled", forget=True)
         except DownloadError as exc:
-            self._end(entry.id, self.failed, exc.user_message(), forget=True)
+            line = failure_line(entry, exc)
+            self._end(entry.id, self.failed, exc.user_message(), forget=True, line=line)
         except OSError as exc:
-            self._end(entry.id, self.failed, f"The download failed: {exc}", forget=True)
+            line = failure_line(entry, exc)
+            self._end(entry.id, self.failed, f"The download failed: {exc}", forget=True, line=line)
         except Exception as exc:  # a bug must not leave the manager thinking it still runs
             log.exception("download of %s failed", entry.id)
-            self._end(entry.id, self.failed, f"The download failed: {exc}", forget=True)
+            line = failure_line(entry, exc)
+            self._end(entry.id, self.failed, f"The download failed: {exc}", forget=True, line=line)
         else:
             self._end(entry.id, self.finished, str(path), forget=True)
 
@@ -118,17 +121,28 @@ class DownloadService(QObject):
         try:
             path = ensure_embedded_model(self.data_dir)
         except (EmbeddedModelError, OSError) as exc:
-            self.failed.emit(entry.id, f"The built-in model could not be fetched: {exc}")
+            message = f"The built-in model could not be fetched: {exc}"
+            self.failed.emit(entry.id, message, failure_line(entry, exc))
             return
         self.finished.emit(entry.id, str(path))
 
-    def _end(self, entry_id: str, signal: SignalInstance, text: str, forget: bool = False) -> None:
+    def _end(
+        self,
+        entry_id: str,
+        signal: SignalInstance,
+        text: str,
+        forget: bool = False,
+        line: str | None = None,
+    ) -> None:
         """The download is over: forget it (unless it may resume), then say how it ended."""
         with self._lock:
             self._current = None
         if forget:
             self.settings.set(ACTIVE_DOWNLOAD, None)
-        signal.emit(entry_id, text)
+        if line is None:
+            signal.emit(entry_id, text)
+        else:
+            signal.emit(entry_id, text, line)
 
     def pause(self, entry_id: str | None = None) -> None:
         with self._lock:
@@ -146,6 +160,17 @@ class DownloadService(QObject):
             self._quitting = True
             if self._current:
                 self._current[1].pause()
+
+
+def failure_line(entry: CatalogEntry, exc: BaseException) -> str:
+    """A failed download in one line for the main window: which model, what went wrong and
+    the one thing to do (the dialogs show the longer message)."""
+    if isinstance(exc, DownloadError):
+        return f"{entry.name} could not be downloaded: {exc.problem} {exc.advice}"
+    return (
+        f"{entry.name} could not be downloaded ({exc}). Try again in Settings → Models…, or "
+        "choose a model file you have there."
+    )
 
 
 class CheckService(QObject):
@@ -272,6 +297,7 @@ class ModelManager(QObject):
     download_finished = Signal(str, str)
     download_stopped = Signal(str, str)
     download_failed = Signal(str, str)
+    failure_line = Signal(str)  # the failure in one line, for the main window
     imported = Signal(str, str)
     import_refused = Signal(str, str)
     model_chosen = Signal(object)  # Path, or None for the built-in model
@@ -358,7 +384,10 @@ class ModelManager(QObject):
     def recommended(self) -> CatalogEntry | None:
         survey = self.survey
         return recommend(
-            self.catalog, survey.free_ram if survey else None, survey.free_disk if survey else None
+            self.catalog,
+            survey.free_ram if survey else None,
+            survey.free_disk if survey else None,
+            survey.present if survey else frozenset(),
         )
 
     def model_path(self, entry: CatalogEntry) -> Path:
@@ -484,12 +513,13 @@ class ModelManager(QObject):
             self.survey = _replace_survey(self.survey, partial=partial)
         self.download_stopped.emit(entry_id, how)
 
-    @Slot(str, str)
-    def _on_failed(self, entry_id: str, message: str) -> None:
+    @Slot(str, str, str)
+    def _on_failed(self, entry_id: str, message: str, line: str) -> None:
         self.downloading = None
         self.use_when_done.discard(entry_id)
         self.last_error[entry_id] = message
         self.download_failed.emit(entry_id, message)
+        self.failure_line.emit(line)
 
 
 def saved_choice(data_dir: Path) -> tuple[Path | None, bool]:

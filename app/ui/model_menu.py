@@ -26,6 +26,9 @@ class ModelMenu(QObject):
 
     model_chosen = Signal(object)  # Path: the model file to load
     accounts_requested = Signal()  # the guide's "Add an account…": Settings → Accounts…
+    notice = Signal(str)  # a failed download in one line, for the conversation view
+    progress = Signal(str)  # a running download in words, for the status line
+    guide_closed = Signal(bool)  # the first-run guide closed; whether a model was chosen
 
     def __init__(self, menu: QMenu, data_dir: Path | None, parent: QWidget) -> None:
         super().__init__(parent)
@@ -56,6 +59,8 @@ class ModelMenu(QObject):
                 downloader_options=self.downloader_options,
             )
             self.manager.model_file.connect(self._on_chosen)
+            self.manager.failure_line.connect(self.notice)
+            self.manager.progress.connect(self._on_progress)
         return self.manager
 
     def open_models(self) -> ModelsDialog:
@@ -69,7 +74,9 @@ class ModelMenu(QObject):
         manager = self.start()
         if self.wizard is not None:  # an earlier one: its pages still listen to the manager
             self.wizard.deleteLater()
-        self.wizard = FirstRunWizard(manager, self.accounts_requested.emit, self.parent_widget)
+        wizard = FirstRunWizard(manager, self.accounts_requested.emit, self.parent_widget)
+        wizard.finished.connect(lambda _result: self.guide_closed.emit(wizard.model_page.validated))
+        self.wizard = wizard
         self.wizard.open()
         return self.wizard
 
@@ -78,6 +85,16 @@ class ModelMenu(QObject):
         """The chosen file (the check thread found the built-in one's place on disk)."""
         # The worker thread handles the load after a running reply, in order.
         self.model_chosen.emit(Path(path))
+
+    @Slot(str, int, object, float, object)
+    def _on_progress(
+        self, entry_id: str, done: int, total: int | None, _speed: float, _left: float | None
+    ) -> None:
+        if self.manager is None:
+            return
+        name = self.manager.entry(entry_id).name
+        share = f" {100 * done // total} %" if total else ""
+        self.progress.emit(f"Downloading {name}…{share}")
 
     def shutdown(self) -> None:
         if self.manager is not None:

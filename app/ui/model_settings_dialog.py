@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
+    QPlainTextEdit,
     QPushButton,
     QRadioButton,
     QSpinBox,
@@ -50,6 +51,7 @@ from app.agent.services.model_choice import (
     read_api_key,
     store_api_key,
 )
+from app.agent.turn.chat import MAX_INSTRUCTIONS
 from app.store.settings import SettingsStore
 
 log = logging.getLogger(__name__)
@@ -247,9 +249,21 @@ class ModelSettingsDialog(QDialog):
         self.temperature_box.setRange(0.0, 2.0)
         self.temperature_box.setSingleStep(0.1)
         self.temperature_box.setDecimals(2)
+        # Custom instructions: the end of the system prompt, for every conversation.
+        self.instructions_edit = QPlainTextEdit()
+        self.instructions_edit.setTabChangesFocus(True)
+        self.instructions_edit.setFixedHeight(72)
+        self.instructions_edit.setPlaceholderText(
+            "For example: I am Ana, a nurse in Lyon. Answer briefly, in French."
+        )
+        instructions_label = QLabel("Tell Hearth about &yourself / how to answer:")
+        instructions_label.setBuddy(self.instructions_edit)
+        self.instructions_edit.setAccessibleName("Tell Hearth about yourself / how to answer")
         common = QFormLayout()
         common.addRow(self.thinking_check)
         common.addRow("Temperature", self.temperature_box)
+        common.addRow(instructions_label)
+        common.addRow(self.instructions_edit)
 
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
@@ -296,6 +310,7 @@ class ModelSettingsDialog(QDialog):
         self.model_edit.setText(choice.remote_model)
         self.thinking_check.setChecked(choice.thinking)
         self.temperature_box.setValue(choice.temperature)
+        self.instructions_edit.setPlainText(choice.instructions)
         (self.remote_radio if choice.backend == "remote" else self.local_radio).setChecked(True)
         self._update_enabled()
 
@@ -305,6 +320,7 @@ class ModelSettingsDialog(QDialog):
             self.remote_radio,
             self.thinking_check,
             self.temperature_box,
+            self.instructions_edit,
             self.save_button,
         ):
             widget.setEnabled(enabled)
@@ -352,6 +368,7 @@ class ModelSettingsDialog(QDialog):
             base_url=self.url_edit.text().strip(),
             remote_model=self.model_edit.text().strip(),
             api_key=key or None,
+            instructions=self.instructions_edit.toPlainText().strip()[:MAX_INSTRUCTIONS],
         )
 
     @Slot()
@@ -439,7 +456,8 @@ class ModelSettingsMenu(QObject):
     no window: `model_path` tells it the file in use, to offer when nothing is saved."""
 
     load_requested = Signal(object)  # ModelChoice: reload the model (or connect to a server)
-    choice_changed = Signal(object)  # ModelChoice: thinking and temperature of the next turn
+    # ModelChoice: thinking, temperature and custom instructions of the next turn
+    choice_changed = Signal(object)
     notice = Signal(str, str)  # text, kind ("error"): a message for the conversation view
 
     def __init__(

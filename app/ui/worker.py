@@ -123,9 +123,20 @@ class ModelWorker(QObject):
 
     @Slot(object)
     def set_choice(self, choice: ModelChoice) -> None:
-        """Settings → Model… saved without a reload: thinking and temperature of the next
-        turn. Queued here, so the choice is only ever written in this thread."""
+        """Settings → Model… saved without a reload: thinking, temperature and the custom
+        instructions of the next turn. Queued here, so the choice is only ever written in this
+        thread. New instructions change the prompt's prefix: it is evaluated again now, while
+        the user types, as after a load."""
+        before = self._system_prompt()
         self.choice = choice
+        if self.agent is not None and self._system_prompt() != before:
+            self._warm(self.agent)
+
+    def _system_prompt(self) -> str:
+        """The system prompt of every conversation, with the user's custom instructions."""
+        from app.agent.turn.chat import SYSTEM_PROMPT
+
+        return self.choice.system_prompt if self.choice is not None else SYSTEM_PROMPT
 
     def unload(self) -> None:
         """Free the model now rather than at interpreter exit (llama.cpp dislikes the latter)."""
@@ -211,7 +222,7 @@ class ModelWorker(QObject):
         if self.choice is not None:  # the prompt as the first turn will render it
             agent.enable_thinking = self.choice.thinking
         try:
-            computed = agent.warm(Conversation(), self.cancel)
+            computed = agent.warm(Conversation(system_prompt=self._system_prompt()), self.cancel)
         except Exception:  # a failed warm-up only costs time at the first message
             log.exception("warming the prompt prefix failed")
             return
@@ -333,6 +344,8 @@ class ModelWorker(QObject):
         if self.choice is not None:
             self.agent.enable_thinking = self.choice.thinking
             self.sampling.temperature = self.choice.temperature
+        # The same prompt for every conversation (the warmed prefix), the user's words in it.
+        conversation.system_prompt = self._system_prompt()
         if self.conversations is not None:  # this conversation's own taint, current folders
             self.agent.context = self.conversations.session_for(conversation).context
         batcher = TextBatcher(self.text.emit)

@@ -12,6 +12,7 @@ import re
 import shutil
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -38,6 +39,7 @@ from app.llm.download import (
     Downloader,
     DownloadError,
     DownloadPaused,
+    HostUnreachable,
     NotEnoughDiskSpace,
     VerificationFailed,
     import_local_gguf,
@@ -265,6 +267,23 @@ def test_retries_are_bounded(serve: tuple[str, Behaviour], tmp_path: Path) -> No
         dl.run()
 
     assert dl.attempts == 3 and len(behaviour.requests) == 3
+    assert _leftovers(tmp_path) == []
+
+
+def test_a_host_that_cannot_be_reached_is_said_within_seconds(tmp_path: Path) -> None:
+    """No route, no name, a refused connection: three quick tries with the default back-off,
+    then one message naming the host, not a minute of silent retries (issue #38)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nothing listens there
+    dl = Downloader(f"http://127.0.0.1:{port}/model.gguf", tmp_path / "model.gguf", SIZE, SHA)
+    started = time.monotonic()
+    with pytest.raises(HostUnreachable) as caught:
+        dl.run()
+    assert time.monotonic() - started < 5
+    assert dl.attempts == 3
+    assert "127.0.0.1 cannot be reached from this computer" in caught.value.user_message()
+    assert "Check the internet connection" in caught.value.advice
     assert _leftovers(tmp_path) == []
 
 
@@ -531,8 +550,15 @@ def _entry(**changes: object) -> CatalogEntry:
 def test_fits_and_recommend() -> None:
     entries = load_catalog()
     big = 64 * 10**9
-    assert recommend(entries, big, big).id == "qwen3.5-0.8b-q4_k_m"  # type: ignore[union-attr]
-    assert recommend(entries, 950 * MB, big).id == "qwen3-0.6b-q4_k_m"  # type: ignore[union-attr]
+    # The README's default, Qwen2.5-Coder-0.5B, comes first where it fits.
+    default = "qwen2.5-coder-0.5b-instruct-q4_k_m"
+    assert recommend(entries, big, big).id == default  # type: ignore[union-attr]
+    assert recommend(entries, 950 * MB, big).id == default  # type: ignore[union-attr]
+    # A tool-calling model already on this computer is recommended over any download.
+    llama = "llama-3.2-3b-instruct-q4_k_m"
+    assert recommend(entries, big, big, frozenset({llama})).id == llama  # type: ignore[union-attr]
+    builtin_only = frozenset({"smollm2-135m-instruct-q4_1"})
+    assert recommend(entries, big, big, builtin_only).id == default  # type: ignore[union-attr]
     assert recommend(entries, 500 * MB, big).builtin  # type: ignore[union-attr]
     assert recommend(entries, 100 * MB, big) is None
     assert recommend(entries, big, 700 * MB).id == "qwen3-0.6b-q4_k_m"  # type: ignore[union-attr]

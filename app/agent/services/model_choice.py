@@ -38,6 +38,8 @@ class ModelChoice:
     base_url: str = ""
     remote_model: str = ""
     api_key: str | None = field(default=None, repr=False)  # from the keyring, never stored
+    # "Tell Hearth about yourself / how to answer": the end of the system prompt.
+    instructions: str = ""
 
     @classmethod
     def load(cls, store: SettingsStore) -> ModelChoice:
@@ -52,6 +54,7 @@ class ModelChoice:
             temperature=_float(values.get(keys.MODEL_TEMPERATURE), DEFAULT_TEMPERATURE),
             base_url=str(values.get(keys.REMOTE_BASE_URL) or ""),
             remote_model=str(values.get(keys.REMOTE_MODEL) or ""),
+            instructions=str(values.get(keys.ASSISTANT_INSTRUCTIONS) or ""),
         )
 
     def save(self, store: SettingsStore) -> None:
@@ -66,8 +69,16 @@ class ModelChoice:
                 keys.MODEL_TEMPERATURE: self.temperature,
                 keys.REMOTE_BASE_URL: self.base_url,
                 keys.REMOTE_MODEL: self.remote_model,
+                keys.ASSISTANT_INSTRUCTIONS: self.instructions,
             }
         )
+
+    @property
+    def system_prompt(self) -> str:
+        """The system prompt with these custom instructions."""
+        from app.agent.turn.chat import system_prompt_for
+
+        return system_prompt_for(self.instructions)
 
     def runtime_settings(self) -> RuntimeSettings:
         return RuntimeSettings(

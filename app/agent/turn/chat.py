@@ -28,6 +28,19 @@ ASK_WHEN_MISSING = (
     "or time), ask the user for it in one short question instead of guessing."
 )
 SYSTEM_PROMPT = f"{BASE_PROMPT} {ASK_WHEN_MISSING}"
+# The user's own words about themselves and how to answer (custom instructions), kept short:
+# every turn's prompt carries them.
+MAX_INSTRUCTIONS = 1500
+INSTRUCTIONS_INTRO = "What the user wants you to know about them and how to answer:"
+
+
+def system_prompt_for(instructions: str | None) -> str:
+    """The system prompt with the user's custom instructions at its end. It stays the same for
+    every turn and conversation until the user changes them, so the prompt prefix the model
+    has evaluated (and stored) is reused as before; without instructions it is SYSTEM_PROMPT
+    to the byte."""
+    text = " ".join((instructions or "").split())[:MAX_INSTRUCTIONS]
+    return f"{SYSTEM_PROMPT} {INSTRUCTIONS_INTRO} {text}" if text else SYSTEM_PROMPT
 
 
 def sent_note(moment: datetime) -> str:
@@ -162,6 +175,9 @@ class Conversation:
     # An intent waiting for the answer to the question the last reply asked
     # (`app.agent.intents.router.Pending`); kept while the conversation is open.
     pending_intent: Any = field(default=None, repr=False, compare=False)
+    # Files attached to the next user message (paths); the agent reads them as it takes the
+    # message (app.agent.turn.attachments) and empties the list.
+    attachments: list[str] = field(default_factory=list, repr=False, compare=False)
 
     def add(self, role: str, content: str = "", **fields: Any) -> Message:
         if role == "user":

@@ -266,8 +266,11 @@ class Agent:
         cancel: threading.Event,
         report: TurnReport,
     ) -> bool:
-        """Whether the intents in front of the loop handled the turn."""
-        if self.front is None:
+        """Whether the intents in front of the loop handled the turn. Files sent with the
+        message are read into the conversation first; the loop then answers about them."""
+        from app.agent.turn.attachments import attach_files  # (it imports this module)
+
+        if attach_files(self, conversation, emit) or self.front is None:
             return False
         return self.front.handle(self, conversation, user_text, emit, cancel, report)
 

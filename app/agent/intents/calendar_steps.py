@@ -137,12 +137,7 @@ def find_event(doing: Doing, slots: dict[str, str], slot: str = "event") -> dict
             at = [e for e in events if _starts_at(e, when.start)]
             if len(at) == 1:
                 return at[0]
-        raise Ask(
-            f"I couldn't find “{words}” in your calendar"
-            + (f" on {_day_words((start, end))}" if when is not None else "")
-            + ". Which event do you mean?",
-            slot,
-        )
+        return _picked(doing, words, events, slot, (start, end) if when is not None else None)
     matches = [e for s, e in scored if s == best]
     upcoming = [e for e in matches if datetime.fromisoformat(str(e["end"])) >= doing.now]
     matches = upcoming or matches
@@ -152,6 +147,37 @@ def find_event(doing: Doing, slots: dict[str, str], slot: str = "event") -> dict
     choices = [(e["event_id"], f"{e.get('title')} {_line(e, True)}") for e in matches[:6]]
     listing = "\n".join(f"{n}. {_line(e, True)[2:]}" for n, e in enumerate(matches[:6], 1))
     raise Ask(f"Which one do you mean?\n{listing}", slot, choices)
+
+
+def _picked(
+    doing: Doing,
+    words: str,
+    events: list[dict[str, Any]],
+    slot: str,
+    window: tuple[datetime, datetime] | None,
+) -> dict[str, Any]:
+    """No event has the user's words (they may name it in another language: "plombier" for
+    "Plumber visit"): the model picks among the nearest events, or the user does."""
+    nearest = sorted(events, key=lambda e: abs(_start(e) - doing.now))[:8]
+    nearest.sort(key=_start)
+    lines = [f"{e.get('title')} {_line(e, True)}" for e in nearest]
+    picked = doing.pick(f"Which calendar event does “{words}” mean?", lines)
+    if picked is not None:
+        return nearest[picked - 1]
+    said = f"I couldn't find “{words}” in your calendar" + (
+        f" on {_day_words(window)}" if window is not None else ""
+    )
+    if not nearest:
+        raise Ask(f"{said}. Which event do you mean?", slot)
+    choices = [(e["event_id"], line) for e, line in zip(nearest, lines, strict=True)]
+    listing = "\n".join(f"{n}. {_line(e, True)[2:]}" for n, e in enumerate(nearest, 1))
+    raise Ask(f"{said}. Which one do you mean?\n{listing}", slot, choices)
+
+
+def _start(event: dict[str, Any]) -> datetime:
+    """An event's start, an all-day one's at midnight local time (comparable with now)."""
+    start = datetime.fromisoformat(str(event["start"]))
+    return start if start.tzinfo is not None else start.astimezone()
 
 
 # An event's id as list_events gives it ("calendar/uid", an occurrence's "/recurrence"): what

@@ -32,6 +32,7 @@ from app.agent.intents.when import read_when
 from app.agent.turn.loop import AgentEvent, CallRecord, TurnReport, add_stats
 from app.llm.backend import (
     ModelBackend,
+    ScoresReplies,
     StepRequest,
     StreamEvent,
 )
@@ -131,6 +132,36 @@ class Doing:
         self.report.steps += 1
         return result.text.strip()
 
+    def pick(self, question: str, options: list[str]) -> int | None:
+        """A narrow choice for the model: which of `options` (numbered from 1) the user's
+        message means, or None for none of them. Read from the model's probabilities over
+        the numbers alone ("0" for none); None too where the model cannot be asked that way
+        (a server, a script): the steps then ask the user."""
+        backend = self.agent.backend
+        if not options or not isinstance(backend, ScoresReplies):
+            return None
+        listing = "\n".join(f"{n}. {option}" for n, option in enumerate(options, 1))
+        request = StepRequest(
+            messages=[
+                {"role": "system", "content": _PICK_PROMPT},
+                {"role": "user", "content": f"{question}\n\n{listing}\n0. none of these\n\n"
+                 f"The user's message: {self.request}"},
+            ],
+            sampling=self.agent.sampling,
+        )  # fmt: skip
+        replies = [str(n) for n in range(len(options) + 1)]
+        scores = backend.score_replies(request, replies, self.cancel)
+        self.report.steps += 1
+        if not scores:
+            return None
+        best = int(max(replies, key=lambda reply: scores[reply]))
+        return best or None
+
+
+_PICK_PROMPT = (
+    "Answer with one number alone: the item the user's message means, in any language, or 0 "
+    "when it means none of them."
+)
 
 Steps = Callable[[Doing, dict[str, str]], str]
 

@@ -1,0 +1,93 @@
+"""An event named in other words than its title ("le plombier" for "Plumber visit"): the
+model picks among the nearest events, a narrow choice read from its probabilities over the
+numbers; a backend that cannot be asked that way (or a pick of "none") makes it the user's
+numbered choice. The gate still decides the call on the event picked (real Radicale)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+
+from app.agent.intents.router import IntentRouter
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
+from app.llm.backend import StepRequest
+from app.llm.scripted import ScriptedBackend
+from connectors.calendar import CalendarAccount, create_event
+from tests.agent.test_intents import TZ, Answers, _agent, _all, account, at, server
+from tests.scripting import call
+
+__all__ = ["account", "server"]  # the intents tests' Radicale, shared
+
+
+class Picking(ScriptedBackend):
+    """A scripted model that chooses the intent `cancel_event`, writes the scripted slots,
+    and answers a numbered pick by scoring the line holding `means` highest (None: "0",
+    none of them)."""
+
+    def __init__(self, turns: list[str], means: str | None) -> None:
+        base = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
+        super().__init__(base.turns, base.format)
+        self.intents = True
+        self.means = means
+        self.asked: list[str] = []
+
+    def score_replies(
+        self, request: StepRequest, replies: Sequence[str], cancel: threading.Event
+    ) -> dict[str, float] | None:
+        text = str(request.messages[-1]["content"])
+        scores = dict.fromkeys(replies, -5.0)
+        if not re.search(r"^1\. ", text, re.M):  # the intent's choice
+            scores["cancel_event"] = -0.1
+            return scores
+        self.asked.append(text)
+        lines = re.findall(r"^(\d+)\. (.*)$", text, re.M)
+        chosen = next((n for n, line in lines if self.means and self.means in line), "0")
+        scores[chosen] = -0.1
+        return scores
+
+
+def _picking(account: CalendarAccount, turns: list[str], means: str | None) -> Agent:
+    agent = Agent(Picking(turns, means), build_registry(calendar=account), confirmer=Answers())
+    agent.front = IntentRouter()
+    return agent
+
+
+def test_an_event_named_in_another_language_is_picked_by_the_model(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Plumber visit", at(18, 8), at(18, 9), tz=TZ)
+    create_event(account, "Dentist", at(18, 14), at(18, 15), tz=TZ)
+    agent = _picking(account, [call("cancel_event", event="plombier")], means="Plumber")
+    agent.run_turn(Conversation(), "Annule le plombier vendredi")
+    assert [e.title for e in _all(account)] == ["Dentist"]
+    (asked,) = agent.backend.asked  # type: ignore[attr-defined]
+    assert "“plombier”" in asked and "Dentist" in asked  # the nearest events, numbered
+    answers = agent.confirmer
+    assert [r.tool for r in answers.seen] == ["delete_event"]  # type: ignore[attr-defined]
+
+
+def test_a_pick_of_none_is_the_users_numbered_choice(account: CalendarAccount) -> None:
+    create_event(account, "Plumber visit", at(18, 8), at(18, 9), tz=TZ)
+    create_event(account, "Dentist", at(18, 14), at(18, 15), tz=TZ)
+    agent = _picking(account, [call("cancel_event", event="Klempner")], means=None)
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "Sag den Klempner am Freitag ab")
+    assert first.stop_reason == "asked"
+    assert "“Klempner”" in first.answer and "1." in first.answer and "2." in first.answer
+    assert len(_all(account)) == 2
+    number = next(line[0] for line in first.answer.splitlines() if "Plumber" in line)
+    agent.run_turn(conversation, number)
+    assert [e.title for e in _all(account)] == ["Dentist"]
+
+
+def test_a_backend_that_cannot_score_makes_it_the_users_choice(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Plumber visit", at(18, 8), at(18, 9), tz=TZ)
+    agent = _agent(account, [call("cancel_event", event="fontanero")])
+    first = agent.run_turn(Conversation(), "Cancela el fontanero del viernes")
+    assert first.stop_reason == "asked" and "1. " in first.answer and "Plumber" in first.answer
+    assert len(_all(account)) == 1

@@ -81,3 +81,19 @@ def test_writing_the_call_is_still_there_to_compare() -> None:
     got = recognise(backend, "hi", threading.Event(), scored=False)
     assert got is not None and got.intent.name == "just_answer"
     assert backend.scored == [] and len(backend.requests) == 1
+
+
+def test_a_text_is_not_dropped_because_an_item_slot_holds_its_words_too() -> None:
+    """The model put the message's words into the email's reference as well: they are still
+    the user's words. Only a person's name beside a text is no evidence ("Hi Tom")."""
+    text = "Answer Anna's last email saying I'll bring the wine"
+    backend = ScoringScript(
+        [call("reply_to_email", which="Anna's last email saying I'll bring the wine",
+              message="I'll bring the wine to Anna's house.")],
+        {text: "reply_to_email"},
+    )  # fmt: skip
+    got = recognise(backend, text, threading.Event())
+    assert got is not None and got.slots.get("message") == "I'll bring the wine to Anna's house."
+    named = ScoringScript([call("send_email", to="Tom", message="Hi Tom")], {"x": "send_email"})
+    sent = recognise(named, "x: write to Tom", threading.Event(), scored=False)
+    assert sent is not None and "message" in sent.dropped

@@ -239,3 +239,43 @@ def test_a_reply_whose_words_the_model_made_up_asks_what_to_say(
     # The model wrote no body: the user's own words go out, as shown.
     assert shown.arguments["body"] == "Count me in, I'll bring cake"
     assert _inbox_subjects(servers, BOB).count("Re: Book club") == 1
+
+
+def test_a_message_the_model_translated_is_written_from_the_users_own_request(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    """The model gave what to say in English for a French request: the body is written from
+    the whole request, in its language, and the dialog shows it before it goes."""
+    answers = Answers(approve=False)
+    body = "Bonjour,\n\nton livre est prêt.\n\nAlice"
+    agent = _agent(
+        [call("send_email", to=BOB, message="your book is ready for you"), body],
+        answers,
+        mail=mail,
+    )
+    request = f"Envoie un mail à {BOB} pour lui dire que son livre est prêt"
+    report = agent.run_turn(Conversation(), request)
+    [shown] = answers.seen
+    assert shown.tool == "send_email" and shown.arguments["body"] == body
+    assert "ready" not in shown.preview
+    assert servers[1].relay.deliveries == 0 and report.stop_reason == "answered"
+    # What the body writer was asked: the user's own words, to be kept in their language.
+    asked = agent.backend.requests[-1].messages[-1]["content"]  # type: ignore[attr-defined]
+    assert request in asked and "language of the request" in asked
+
+
+def test_a_body_that_strays_from_the_request_is_asked_for(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    answers = Answers()
+    agent = _agent(
+        [call("send_email", to=BOB, message="your book is ready for you"),
+         "Dear Sir, please find attached the quarterly figures."],
+        answers,
+        mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(
+        Conversation(), f"Envoie un mail à {BOB} pour lui dire que son livre est prêt"
+    )
+    assert report.stop_reason == "asked" and report.answer == "What should the email say?"
+    assert answers.seen == [] and servers[1].relay.deliveries == 0

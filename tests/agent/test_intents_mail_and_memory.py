@@ -132,7 +132,11 @@ def test_a_reminder_in_two_hours_and_a_memory_are_stored(tmp_path: Path, frozen:
         database.close()
 
 
-def test_a_text_the_model_translated_is_asked_for_not_stored(tmp_path: Path, frozen: None) -> None:
+def test_a_text_the_model_translated_is_taken_from_the_users_words(
+    tmp_path: Path, frozen: None
+) -> None:
+    """The model wrote the reminder in English for a French request: that is not what the
+    user said, so it is not stored; the user's own message is (not asked for again)."""
     database = Database.open(tmp_path)
     try:
         agent = _agent(
@@ -140,11 +144,10 @@ def test_a_text_the_model_translated_is_asked_for_not_stored(tmp_path: Path, fro
             Answers(),
             data=database,
         )
-        conversation = Conversation()
-        report = agent.run_turn(conversation, "Rappelle-moi dans deux heures d'appeler la banque")
-        assert report.stop_reason == "asked" and ReminderStore(database).pending() == []
-        agent.run_turn(conversation, "appeler la banque")
+        request = "Rappelle-moi dans deux heures d'appeler la banque"
+        report = agent.run_turn(Conversation(), request)
+        assert report.stop_reason == "answered"
         [reminder] = ReminderStore(database).pending()
-        assert reminder.text == "appeler la banque"
+        assert reminder.text == request and "call the bank" not in report.answer
     finally:
         database.close()

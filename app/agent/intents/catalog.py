@@ -45,6 +45,10 @@ class Slot:
     # (the model may translate "morgen" to "tomorrow"); off where the request holds two
     # times and only the slot says which is meant (a move's new time).
     read_request: bool = True
+    # A `text` the model reworded or translated (not the user's words, so dropped) is taken
+    # from the user's own message instead of asked for: an email's body is then written from
+    # it in the user's language, a reminder says it as the user did.
+    from_request: bool = False
 
     @property
     def required(self) -> bool:
@@ -216,7 +220,13 @@ INTENTS: tuple[Intent, ...] = (
         "Reply to an email the user received. Example: 'reply to Tom that Friday works'",
         (
             Slot("which", "thing", "sender or subject words naming the email", "Which email?"),
-            Slot("message", "text", "what the reply should say", "What should the reply say?"),
+            Slot(
+                "message",
+                "text",
+                "what the reply should say",
+                "What should the reply say?",
+                from_request=True,
+            ),
         ),
         examples=(
             "Reply to the landlord that Tuesday is fine",
@@ -229,7 +239,13 @@ INTENTS: tuple[Intent, ...] = (
         "Write a new email to someone. Example: 'email Anna that I'm running late'",
         (
             Slot("to", "person", "the recipient's name or address", "Who should I write to?"),
-            Slot("message", "text", "what the email should say", "What should the email say?"),
+            Slot(
+                "message",
+                "text",
+                "what the email should say",
+                "What should the email say?",
+                from_request=True,
+            ),
             Slot("subject", "text", "the subject, if the user gave one", optional=True),
         ),
         examples=(
@@ -242,7 +258,13 @@ INTENTS: tuple[Intent, ...] = (
         "set_reminder",
         "Remind the user of something at a time. Example: 'remind me to call mum at 6'",
         (
-            Slot("what", "text", "what to remind of", "What should I remind you of?"),
+            Slot(
+                "what",
+                "text",
+                "what to remind of",
+                "What should I remind you of?",
+                from_request=True,
+            ),
             Slot("when", "when", _WHEN, "When should I remind you?"),
         ),
         examples=(

@@ -209,7 +209,11 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
         slot = intent.slot(name)
         if slot is None or not value:
             continue
-        others = " ".join(v for n, v in values.items() if n != name)
+        # A person's name beside a text ("Hi Tom" to "Tom") is no evidence the text is the
+        # user's; words another item slot holds are (the model may put them in both).
+        others = " ".join(
+            v for n, v in values.items() if n != name and _kind(intent, n) == "person"
+        )
         if (slot.kind in _CHECKED_BY_DATA and any_word_of(value, text)) or grounded(
             _without_words_of(value, others) if slot.kind == "text" else value,
             text,
@@ -219,6 +223,11 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
         else:
             recognised.dropped[name] = value
     return recognised
+
+
+def _kind(intent: Intent, name: str) -> str | None:
+    slot = intent.slot(name)
+    return slot.kind if slot is not None else None
 
 
 _WORD = re.compile(r"[\w@.'+-]+")

@@ -99,6 +99,8 @@ class Doing:
         self.emit = emit
         self.cancel = cancel
         self.report = report
+        # Slots filled with the user's whole message (`Slot.from_request`).
+        self.from_request: set[str] = set()
         sent = [m.sent_at for m in conversation.messages if m.role == "user" and m.sent_at]
         self.now: datetime = sent[-1].astimezone() if sent else clock.now()
 
@@ -234,12 +236,23 @@ class IntentRouter:
             return False
         if recognised.intent.name == JUST_ANSWER:
             return self._chat(agent, conversation, emit, cancel, report)
-        return self._run(doing, recognised.intent, recognised.slots, text)
+        return self._run(doing, recognised.intent, recognised.slots, text, recognised.dropped)
 
-    def _run(self, doing: Doing, intent: Intent, slots: dict[str, str], request: str) -> bool:
+    def _run(
+        self,
+        doing: Doing,
+        intent: Intent,
+        slots: dict[str, str],
+        request: str,
+        dropped: dict[str, str] | None = None,
+    ) -> bool:
         steps = self.steps.get(intent.name)
         if steps is None:
             return False
+        for slot in intent.slots:
+            if slot.from_request and not slots.get(slot.name) and slot.name in (dropped or {}):
+                slots[slot.name] = request  # said, but not in the user's words: theirs
+                doing.from_request.add(slot.name)
         for slot in intent.slots:
             missing = slot.kind == "when" and slot.read_request and not slots.get(slot.name)
             if missing and read_when(request, doing.now) is not None:

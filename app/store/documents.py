@@ -15,19 +15,31 @@ its letters are everywhere, so the trigram tier would spend its time on it for n
 index ranks its best candidates by BM25 and the two rankings are fused by reciprocal rank
 fusion (the sum of 1 / (60 + rank) over both): no score scales to
 reconcile, and a passage both indexes rank well comes first.
+
+A third tier finds passages by meaning, where an embedding model is in place (issue #39): each
+passage's unit vector is kept in `passage_vectors` (migration 0009), the question's vector is
+compared with those of the allowed folders by dot product, and the best `_DEPTH` join the
+fusion. The model itself is the caller's (`QueryEmbedder`: the store imports no model code);
+without one the search is exactly the lexical one.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Protocol
 
+import numpy as np
+import numpy.typing as npt
 from sqlalchemy import Connection, bindparam, text
 
 from app.store.database import Database
 from connectors.folding import fold
+
+log = logging.getLogger(__name__)
 
 # Column weights for bm25 (name, location, text): a word in the file's name or the section's
 # heading says more about a passage than one in its body.
@@ -52,6 +64,15 @@ _QUESTION_WORDS = frozenset({
     "le", "la", "les", "un", "une", "du", "et", "est", "quel", "quelle", "mon", "ma",
     "mes", "pour", "de", "het", "een", "wat", "hoe", "mijn", "voor", "van",
 })  # fmt: skip
+
+
+class QueryEmbedder(Protocol):
+    """What the dense tier needs of an embedding model (`app.llm.embeddings.Embedder`)."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]: ...
 
 
 @dataclass(frozen=True)
@@ -243,17 +264,71 @@ class DocumentStore:
             )
             return connection.execute(statement, {"roots": kept}).rowcount
 
+    def unembedded(self, model: str, limit: int) -> list[tuple[int, str]]:
+        """Up to `limit` passages with no vector of `model` yet, as (id, text to embed): the
+        document's name and title, where in it the passage sits, and the passage."""
+        statement = text(
+            "SELECT p.id, p.name, p.location, p.text FROM passages AS p "
+            "LEFT JOIN passage_vectors AS v ON v.passage_id = p.id AND v.model = :model "
+            "WHERE v.passage_id IS NULL ORDER BY p.id LIMIT :limit"
+        )
+        with self.database.engine.connect() as connection:
+            rows = connection.execute(statement, {"model": model, "limit": limit})
+            return [(int(r[0]), embedding_text(str(r[1]), str(r[2]), str(r[3]))) for r in rows]
+
+    def put_vectors(self, model: str, ids: Sequence[int], vectors: npt.NDArray[np.float32]) -> None:
+        """Keep these passages' vectors (a passage deleted meanwhile is skipped)."""
+        rows = [
+            {"id": int(i), "model": model, "vector": np.asarray(v, dtype="<f4").tobytes()}
+            for i, v in zip(ids, vectors, strict=True)
+        ]
+        if not rows:
+            return
+        with self.database.engine.begin() as connection:
+            connection.execute(
+                text(
+                    "INSERT OR REPLACE INTO passage_vectors (passage_id, model, vector) "
+                    "SELECT :id, :model, :vector WHERE EXISTS "
+                    "(SELECT 1 FROM passages WHERE id = :id)"
+                ),
+                rows,
+            )
+
+    def forget_vectors_except(self, model: str) -> int:
+        """Drop the vectors another embedding model made (the user changed models)."""
+        with self.database.engine.begin() as connection:
+            statement = text("DELETE FROM passage_vectors WHERE model != :model")
+            return connection.execute(statement, {"model": model}).rowcount
+
+    def vector_count(self, model: str) -> int:
+        statement = text("SELECT count(*) FROM passage_vectors WHERE model = :model")
+        with self.database.engine.connect() as connection:
+            return int(connection.execute(statement, {"model": model}).scalar_one())
+
     def search(
-        self, query: str, roots: Sequence[str], limit: int = 5, *, trigrams: bool = True
+        self,
+        query: str,
+        roots: Sequence[str],
+        limit: int = 5,
+        *,
+        trigrams: bool = True,
+        words: bool = True,
+        embedder: QueryEmbedder | None = None,
     ) -> list[Hit]:
         """The passages under `roots` that best match `query`, best first: the word index's
-        and the trigram index's BM25 rankings fused (`trigrams=False`: the word index alone,
-        the bench's baseline)."""
+        and the trigram index's BM25 rankings and, given an `embedder`, the ranking by meaning,
+        fused (`trigrams=False`: without the trigram tier, the bench's baseline; `words=False`:
+        without the word index, to measure a tier alone)."""
         if not roots:
             return []
+        dense = _dense_ranked(self.database, embedder, query, roots) if embedder else []
         with self.database.engine.connect() as connection:
-            words = _ranked(
-                connection, "passages_fts", _WEIGHTS, search_expression(query), roots, _DEPTH
+            ranked_words = (
+                _ranked(
+                    connection, "passages_fts", _WEIGHTS, search_expression(query), roots, _DEPTH
+                )
+                if words
+                else []
             )
             grams = (
                 _ranked(
@@ -267,7 +342,7 @@ class DocumentStore:
                 if trigrams
                 else []
             )
-            best = fuse(words, grams)[:limit]
+            best = fuse(ranked_words, grams, dense)[:limit]
             if not best:
                 return []
             rows = connection.execute(
@@ -309,6 +384,44 @@ class DocumentStore:
         with self.database.engine.connect() as connection:
             rows = connection.execute(statement, {"limit": limit})
             return [Problem(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+
+def embedding_text(name: str, location: str, passage: str) -> str:
+    """What is embedded of a passage: its document's name and title and its place in it say
+    what the passage is about when the passage itself does not."""
+    return "\n".join(part for part in (name, location, passage) if part)
+
+
+def _dense_ranked(
+    database: Database, embedder: QueryEmbedder, query: str, roots: Sequence[str]
+) -> list[int]:
+    """The ids of the passages under `roots` whose vectors are closest to the question's."""
+    statement = text(
+        "SELECT v.passage_id, v.vector FROM passage_vectors AS v "
+        "JOIN passages AS p ON p.id = v.passage_id JOIN indexed_files AS f ON f.id = p.file_id "
+        "WHERE v.model = :model AND f.root IN :roots"
+    ).bindparams(bindparam("roots", expanding=True))
+    with database.engine.connect() as connection:
+        rows = connection.execute(
+            statement, {"model": embedder.model_id, "roots": list(roots)}
+        ).all()
+    if not rows:
+        return []
+    ids = np.fromiter((int(r[0]) for r in rows), dtype=np.int64, count=len(rows))
+    matrix = np.frombuffer(b"".join(bytes(r[1]) for r in rows), dtype="<f4")
+    matrix = matrix.reshape(len(rows), -1)
+    try:
+        question = embedder.embed([query])[0]
+    except Exception:  # a model that cannot run leaves the lexical answer, never none
+        log.exception("document search: the embedding model failed")
+        return []
+    if question.shape[0] != matrix.shape[1]:
+        return []  # vectors of a model of another size: the next pass replaces them
+    scores = matrix @ question
+    depth = min(_DEPTH, len(scores))
+    best = np.argpartition(-scores, depth - 1)[:depth]
+    best = best[np.lexsort((ids[best], -scores[best]))]
+    return [int(i) for i in ids[best]]
 
 
 def _ranked(

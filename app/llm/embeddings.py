@@ -1,0 +1,114 @@
+"""Sentence embeddings computed by llama.cpp: the documents' tier by meaning (issue #39).
+
+An `Embedder` opens a GGUF embedding model (`llama_cpp.Llama(embedding=True)`, the pooling
+the file names) and turns texts into unit vectors, so a dot product is their cosine. The
+indexer embeds each passage once, in its child process; a search embeds only the question.
+A text is cut to `MAX_TOKENS` tokens (all-MiniLM-L6-v2 was trained on at most 256; a passage
+is about 700 characters, well under it).
+
+`embedder_for(data_dir)` is the one way in: None when no embedding model is in place, and
+then nothing of the dense tier runs. One model stays open per process (about 60 MB); the
+llama.cpp context is not thread-safe, so calls are serialised.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+MAX_TOKENS = 256
+_CONTEXT = 512  # tokens per llama.cpp batch: several passages are embedded in one
+_MAX_CHARS = 4000  # a text is cut here before it is tokenised (then at MAX_TOKENS)
+
+
+class EmbeddingError(RuntimeError):
+    """The embedding model could not be opened or run; the message is for the person."""
+
+
+class Embedder:
+    """One GGUF embedding model, opened on first use."""
+
+    def __init__(self, path: Path, threads: int | None = None) -> None:
+        self.path = Path(path)
+        # Vectors of another model (or another file of it) are not comparable with these.
+        self.model_id = f"{self.path.name}:{self.path.stat().st_size}"
+        self.threads = threads or max(1, min(4, os.cpu_count() or 1))
+        self._llama: Any = None
+        self._lock = threading.Lock()
+
+    def _opened(self) -> Any:
+        if self._llama is None:
+            from app.llm.cpu_backend import load_cpu_backend
+
+            load_cpu_backend()  # before the first model: llama.cpp's CPU backend is a module
+            from llama_cpp import Llama
+
+            try:
+                self._llama = Llama(
+                    model_path=str(self.path),
+                    embedding=True,
+                    n_ctx=_CONTEXT,
+                    n_batch=_CONTEXT,
+                    n_ubatch=_CONTEXT,
+                    n_threads=self.threads,
+                    n_threads_batch=self.threads,
+                    verbose=False,
+                )
+            except (ValueError, RuntimeError, OSError) as exc:
+                raise EmbeddingError(
+                    f"the embedding model {self.path.name} could not be opened ({exc})"
+                ) from exc
+        return self._llama
+
+    @property
+    def dimension(self) -> int:
+        with self._lock:
+            return int(self._opened().n_embd())
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """Unit vectors, one row per text (a text with no words gets a zero row)."""
+        with self._lock:
+            llama = self._opened()
+            cut = [self._cut(llama, text) for text in texts]
+            rows = llama.embed(cut, normalize=True, truncate=True) if cut else []
+        vectors = np.asarray(rows, dtype=np.float32).reshape(len(cut), -1)
+        return np.nan_to_num(vectors)
+
+    @staticmethod
+    def _cut(llama: Any, text: str) -> str:
+        """At most MAX_TOKENS tokens of `text` (as text again: `Llama.embed` tokenises)."""
+        text = " ".join(text[:_MAX_CHARS].split()) or "."
+        tokens = llama.tokenize(text.encode("utf-8"), add_bos=True)
+        if len(tokens) <= MAX_TOKENS:
+            return text
+        # Cut at a character position that holds the first MAX_TOKENS tokens' worth.
+        share = (MAX_TOKENS - 2) / len(tokens)
+        return text[: max(1, int(len(text) * share))]
+
+
+_open: dict[Path, Embedder] = {}
+_open_lock = threading.Lock()
+
+
+def embedder_for(data_dir: Path | str | None) -> Embedder | None:
+    """The embedding model of this data folder, opened once per process; None when it is not
+    in place, or no data folder is given (an in-memory database): the dense tier is then
+    off and nothing else changes."""
+    from app.llm.embedded import embedding_model_path
+
+    if data_dir is None:
+        return None
+    path = embedding_model_path(data_dir)
+    if path is None:
+        return None
+    with _open_lock:
+        embedder = _open.get(path)
+        if embedder is None or embedder.model_id != f"{path.name}:{path.stat().st_size}":
+            embedder = _open[path] = Embedder(path)
+        return embedder

@@ -8,12 +8,15 @@ is about 700 characters, well under it).
 
 `embedder_for(data_dir)` is the one way in: None when no embedding model is in place, and
 then nothing of the dense tier runs. One model stays open per process (about 60 MB); the
-llama.cpp context is not thread-safe, so calls are serialised.
+llama.cpp context is not thread-safe, so calls are serialised. One thread by default: the
+index pass runs at a low priority beside the window and the chat model, and on a busy
+machine two threads were slower than one (ggml's threads wait for each other at every step:
+4.0 against 1.5 passages a second, 32 against 160 ms a question, on 2 shared cores under a
+load of 7).
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,33 +37,40 @@ class EmbeddingError(RuntimeError):
 class Embedder:
     """One GGUF embedding model, opened on first use."""
 
-    def __init__(self, path: Path, threads: int | None = None) -> None:
+    def __init__(self, path: Path, threads: int = 1) -> None:
         self.path = Path(path)
         # Vectors of another model (or another file of it) are not comparable with these.
         self.model_id = f"{self.path.name}:{self.path.stat().st_size}"
-        self.threads = threads or max(1, min(4, os.cpu_count() or 1))
+        self.threads = threads
         self._llama: Any = None
+        self._max_tokens = MAX_TOKENS
         self._lock = threading.Lock()
 
     def _opened(self) -> Any:
         if self._llama is None:
             from app.llm.cpu_backend import load_cpu_backend
+            from app.llm.gguf_file import ModelFileError, read_gguf
 
             load_cpu_backend()  # before the first model: llama.cpp's CPU backend is a module
             from llama_cpp import Llama
 
             try:
+                # Never past the positions the model was trained with: llama.cpp aborts the
+                # process on a position its table does not have.
+                trained = read_gguf(self.path).context_length or _CONTEXT
+                context = min(_CONTEXT, trained)
+                self._max_tokens = min(MAX_TOKENS, context)
                 self._llama = Llama(
                     model_path=str(self.path),
                     embedding=True,
-                    n_ctx=_CONTEXT,
-                    n_batch=_CONTEXT,
-                    n_ubatch=_CONTEXT,
+                    n_ctx=context,
+                    n_batch=context,
+                    n_ubatch=context,
                     n_threads=self.threads,
                     n_threads_batch=self.threads,
                     verbose=False,
                 )
-            except (ValueError, RuntimeError, OSError) as exc:
+            except (ValueError, RuntimeError, OSError, ModelFileError) as exc:
                 raise EmbeddingError(
                     f"the embedding model {self.path.name} could not be opened ({exc})"
                 ) from exc
@@ -72,24 +82,23 @@ class Embedder:
             return int(self._opened().n_embd())
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        """Unit vectors, one row per text (a text with no words gets a zero row)."""
+        """Unit vectors, one row per text."""
         with self._lock:
             llama = self._opened()
-            cut = [self._cut(llama, text) for text in texts]
-            rows = llama.embed(cut, normalize=True, truncate=True) if cut else []
-        vectors = np.asarray(rows, dtype=np.float32).reshape(len(cut), -1)
-        return np.nan_to_num(vectors)
+            if not texts:
+                return np.zeros((0, int(llama.n_embd())), dtype=np.float32)
+            cut = [self._cut(llama, text, self._max_tokens) for text in texts]
+            rows = llama.embed(cut, normalize=True, truncate=True)
+        return np.nan_to_num(np.asarray(rows, dtype=np.float32).reshape(len(cut), -1))
 
     @staticmethod
-    def _cut(llama: Any, text: str) -> str:
-        """At most MAX_TOKENS tokens of `text` (as text again: `Llama.embed` tokenises)."""
+    def _cut(llama: Any, text: str, limit: int) -> str:
+        """At most `limit` tokens of `text` (as text again: `Llama.embed` tokenises, and cuts
+        at the batch's size what is still longer)."""
         text = " ".join(text[:_MAX_CHARS].split()) or "."
-        tokens = llama.tokenize(text.encode("utf-8"), add_bos=True)
-        if len(tokens) <= MAX_TOKENS:
-            return text
-        # Cut at a character position that holds the first MAX_TOKENS tokens' worth.
-        share = (MAX_TOKENS - 2) / len(tokens)
-        return text[: max(1, int(len(text) * share))]
+        while (tokens := len(llama.tokenize(text.encode("utf-8"), add_bos=True))) > limit:
+            text = text[: max(1, int(len(text) * (limit - 2) / tokens))]
+        return text
 
 
 _open: dict[Path, Embedder] = {}

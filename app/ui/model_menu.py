@@ -26,6 +26,7 @@ class ModelMenu(QObject):
 
     model_chosen = Signal(object)  # Path: the model file to load
     accounts_requested = Signal()  # the guide's "Add an account…": Settings → Accounts…
+    meaning_model_ready = Signal()  # the documents' embedding model arrived: index again
 
     def __init__(self, menu: QMenu, data_dir: Path | None, parent: QWidget) -> None:
         super().__init__(parent)
@@ -56,6 +57,7 @@ class ModelMenu(QObject):
                 downloader_options=self.downloader_options,
             )
             self.manager.model_file.connect(self._on_chosen)
+            self.manager.meaning_ready.connect(lambda _path: self.meaning_model_ready.emit())
         return self.manager
 
     def open_models(self) -> ModelsDialog:

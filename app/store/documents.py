@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -396,20 +397,9 @@ def _dense_ranked(
     database: Database, embedder: QueryEmbedder, query: str, roots: Sequence[str]
 ) -> list[int]:
     """The ids of the passages under `roots` whose vectors are closest to the question's."""
-    statement = text(
-        "SELECT v.passage_id, v.vector FROM passage_vectors AS v "
-        "JOIN passages AS p ON p.id = v.passage_id JOIN indexed_files AS f ON f.id = p.file_id "
-        "WHERE v.model = :model AND f.root IN :roots"
-    ).bindparams(bindparam("roots", expanding=True))
-    with database.engine.connect() as connection:
-        rows = connection.execute(
-            statement, {"model": embedder.model_id, "roots": list(roots)}
-        ).all()
-    if not rows:
+    ids, matrix = _vectors(database, embedder.model_id, roots)
+    if not len(ids):
         return []
-    ids = np.fromiter((int(r[0]) for r in rows), dtype=np.int64, count=len(rows))
-    matrix = np.frombuffer(b"".join(bytes(r[1]) for r in rows), dtype="<f4")
-    matrix = matrix.reshape(len(rows), -1)
     try:
         question = embedder.embed([query])[0]
     except Exception:  # a model that cannot run leaves the lexical answer, never none
@@ -422,6 +412,51 @@ def _dense_ranked(
     best = np.argpartition(-scores, depth - 1)[:depth]
     best = best[np.lexsort((ids[best], -scores[best]))]
     return [int(i) for i in ids[best]]
+
+
+# (database, model, roots) → (epoch, ids, vectors): the last few searches' vectors, read again
+# only when the epoch counter of migration 0009 moved (a vector written or deleted).
+_CACHED: dict[tuple[str, str, tuple[str, ...]], tuple[int, npt.NDArray[Any], npt.NDArray[Any]]]
+_CACHED = {}
+_CACHE_ENTRIES = 4
+_cache_lock = threading.Lock()
+
+
+def _vectors(
+    database: Database, model: str, roots: Sequence[str]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    """The ids and vectors of `model` under `roots`, from memory while nothing changed."""
+    url = database.engine.url
+    # An in-memory database has no name of its own to be cached under.
+    key = (
+        (str(url), model, tuple(sorted(roots)))
+        if url.database not in (None, "", ":memory:")
+        else None
+    )
+    statement = text(
+        "SELECT v.passage_id, v.vector FROM passage_vectors AS v "
+        "JOIN passages AS p ON p.id = v.passage_id JOIN indexed_files AS f ON f.id = p.file_id "
+        "WHERE v.model = :model AND f.root IN :roots"
+    ).bindparams(bindparam("roots", expanding=True))
+    with database.engine.connect() as connection:
+        epoch = int(
+            connection.execute(text("SELECT n FROM passage_vectors_epoch WHERE id = 1")).scalar()
+            or 0
+        )
+        with _cache_lock:
+            cached = _CACHED.get(key) if key else None
+        if cached is not None and cached[0] == epoch:
+            return cached[1], cached[2]
+        rows = connection.execute(statement, {"model": model, "roots": list(roots)}).all()
+    ids = np.fromiter((int(r[0]) for r in rows), dtype=np.int64, count=len(rows))
+    matrix = np.frombuffer(b"".join(bytes(r[1]) for r in rows), dtype="<f4")
+    matrix = matrix.reshape(len(rows), -1) if rows else matrix.reshape(0, 0)
+    if key is not None:
+        with _cache_lock:
+            _CACHED[key] = (epoch, ids, matrix)
+            while len(_CACHED) > _CACHE_ENTRIES:
+                del _CACHED[next(iter(_CACHED))]
+    return ids, matrix
 
 
 def _ranked(

@@ -161,6 +161,27 @@ def test_vectors_live_and_die_with_their_passages(database: Database, tmp_path: 
     assert store.vector_count("another:2") == 0
 
 
+def test_the_search_sees_changed_vectors_at_once(database: Database, tmp_path: Path) -> None:
+    """The vectors are kept in memory between questions, and read again as soon as a pass
+    wrote or a cascade deleted any (the epoch counter of migration 0009)."""
+    folder = write_policies(tmp_path / "docs")
+    embedder = ConceptEmbedder()
+    index_folders(database, [folder], embedder=embedder)
+    store = DocumentStore(database)
+    root = os.path.realpath(folder)
+
+    def by_meaning() -> set[str]:
+        hits = store.search("excess", [root], trigrams=False, words=False, embedder=embedder)
+        return {h.path for h in hits}
+
+    assert by_meaning() == {"kfz.txt", "motor.txt", "garden.txt"}
+    assert by_meaning() == {"kfz.txt", "motor.txt", "garden.txt"}  # from memory
+    (folder / "kfz.txt").unlink()
+    (folder / "van.txt").write_text("Van\n\nYou pay the first 200 euros yourself.\n")
+    index_folders(database, [folder], embedder=embedder)
+    assert by_meaning() == {"van.txt", "motor.txt", "garden.txt"}
+
+
 def test_a_model_that_fails_leaves_the_lexical_index_whole(
     database: Database, tmp_path: Path
 ) -> None:

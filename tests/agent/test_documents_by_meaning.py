@@ -23,7 +23,7 @@ from app.llm.embedded import ensure_embedding_model
 from app.llm.embedding_gguf import convert_bert
 from app.llm.embeddings import Embedder, embedder_for
 from app.store.database import Database
-from app.store.documents import DocumentStore, fuse
+from app.store.documents import DocumentStore, fuse, with_meaning
 from app.store.privacy import delete_conversations_and_memories
 from connectors.files import Folders
 from tests.agent.documents import fresh_database, write_documents
@@ -63,6 +63,30 @@ def test_a_tier_that_agrees_never_pushes_a_passage_down(
     first, last = order[0], order[-1]
     if first in before and last in before and before.index(first) < before.index(last):
         assert after.index(first) < after.index(last)
+
+
+ranking = st.lists(st.integers(0, 30), unique=True, max_size=12)
+
+
+@given(ranking, st.integers(0, 8))
+def test_without_the_tier_by_meaning_the_answer_is_the_lexical_one(
+    lexical: list[int], limit: int
+) -> None:
+    assert with_meaning(lexical, [], limit) == lexical[:limit]
+
+
+@given(ranking, ranking, st.integers(1, 8))
+def test_meaning_adds_at_most_one_place_and_never_reorders_the_words(
+    lexical: list[int], meaning: list[int], limit: int
+) -> None:
+    """The word tiers' first `limit - 1` passages stay, in their order; the closest passage
+    by meaning is shown; no passage twice; places are filled while there are candidates."""
+    shown = with_meaning(lexical, meaning, limit)
+    assert shown[: min(limit - 1, len(lexical))] == lexical[: limit - 1]
+    assert len(shown) == len(set(shown)) == min(limit, len(set(lexical) | set(meaning)))
+    if meaning:
+        assert meaning[0] in shown
+    assert set(shown) <= set(lexical) | set(meaning)
 
 
 # -- the store's dense tier, with an embedder whose geometry the test chooses -----------------

@@ -28,14 +28,14 @@ from app.llm.embedded import MINILM
 from app.ui.model_manager import ModelManager, Survey
 
 MEANING_OFF = (
-    "Find documents by meaning too (optional): with a small extra model ({size}, English), "
-    "a question finds passages that say the same thing in other words: “excess” finds "
-    "“deductible”. Hearth then works out the meaning of each indexed passage in the "
-    "background."
+    "Find documents by meaning too (optional, {size}, English only): each answer from your "
+    "documents then also holds the passage closest in meaning to the question, one that says "
+    "it in other words (“deductible” for “excess”). Hearth works out the meaning of each "
+    "indexed passage in the background."
 )
 MEANING_ON = (
-    "Documents are found by meaning too ({name}, English): Hearth works out the meaning of "
-    "new passages in the background."
+    "Documents are found by meaning too ({name}, English only): each answer from your "
+    "documents also holds the passage closest in meaning to the question."
 )
 FITS_MARK = "✓ fits"
 NO_FIT_MARK = "✗ too big"

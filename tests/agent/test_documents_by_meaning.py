@@ -291,3 +291,34 @@ def test_the_real_model_in_the_data_folder_finds_by_meaning(tmp_path: Path) -> N
         assert found.passages[0]["path"] == "motor.txt"
     finally:
         database.close()
+
+
+def test_migration_0009_keeps_the_index_and_counts_vector_changes(tmp_path: Path) -> None:
+    """An index built before 0009 keeps its passages and gets an empty vector table (the next
+    pass with a model fills it); every vector written or deleted, a cascade's too, raises the
+    epoch the search's memory of the vectors is checked against; downgrading drops both."""
+    folder = write_policies(tmp_path / "docs")
+    database = Database.open(tmp_path, upgrade=False)
+    try:
+        database.upgrade("0008")
+        index_folders(database, [folder])
+        database.upgrade("0009")
+        store = DocumentStore(database)
+
+        def epoch() -> int:
+            with database.engine.connect() as connection:
+                return int(
+                    connection.execute(text("SELECT n FROM passage_vectors_epoch")).scalar_one()
+                )
+
+        assert store.counts()[1] == 3 and epoch() == 0
+        embedder = ConceptEmbedder()
+        index_folders(database, [folder], embedder=embedder)
+        assert epoch() == 3
+        (folder / "garden.txt").unlink()
+        index_folders(database, [folder], embedder=embedder)
+        assert epoch() == 4 and store.vector_count(embedder.model_id) == 2
+        database.downgrade("0008")
+        assert store.search("deductible", [os.path.realpath(folder)])
+    finally:
+        database.close()

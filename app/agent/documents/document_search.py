@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.store.documents import DocumentStore
+from app.store.documents import DocumentStore, QueryEmbedder
 from connectors.files import Folders
 
 MAX_RESULTS = 5
@@ -39,10 +39,13 @@ class Found:
         return f"No passage of the {self.indexed_files} indexed files matches."
 
 
-def find_passages(store: DocumentStore, folders: Folders, query: str) -> Found:
-    """The best passages under the allowed `folders` for `query`, cut to fit."""
+def find_passages(
+    store: DocumentStore, folders: Folders, query: str, embedder: QueryEmbedder | None = None
+) -> Found:
+    """The best passages under the allowed `folders` for `query`, cut to fit; by meaning too
+    where an `embedder` is given (issue #39)."""
     roots = {root.path: root for root in folders.roots}
-    hits = store.search(query, list(roots), limit=MAX_RESULTS)
+    hits = store.search(query, list(roots), limit=MAX_RESULTS, embedder=embedder)
     passages: list[dict[str, str]] = []
     used = 0
     for hit in hits:

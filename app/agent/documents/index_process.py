@@ -8,6 +8,8 @@ pass has its own interpreter: the window's thread only waits on a queue.
 
 The child runs `index_folders` on its own connection to the database (SQLite's WAL lets it
 write while the app reads), at a lower priority, and sends its progress and its report back.
+Where the data folder holds the embedding model, the child also embeds the new passages
+(issue #39): the model's work is the child's too, never the window's.
 Stopping sets an event the child checks between two files. The child is started with
 "spawn" (no copy of the parent's threads and locks); a frozen app needs
 `multiprocessing.freeze_support()` at the start of its main for that.
@@ -108,6 +110,7 @@ def _child(
             messages.put(("progress", (done, total, path)))
 
     try:
+        from app.llm.embeddings import embedder_for
         from app.store.database import Database
 
         database = Database.open(Path(data_dir))
@@ -118,6 +121,7 @@ def _child(
                 progress=progress,
                 should_stop=stop.is_set,
                 forget_other_folders=forget_other_folders,
+                embedder=embedder_for(Path(data_dir)),  # None: no model, no dense tier
             )
         finally:
             database.close()

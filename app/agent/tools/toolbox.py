@@ -259,15 +259,20 @@ def _add_opening_tools(registry: Registry, roots: list[Path] | None) -> None:
 
 def _add_document_tools(registry: Registry, roots: list[Path], database: Any) -> None:
     """search_documents over the index the background indexer keeps (issue #23). Passages
-    are file contents: untrusted, like read_file's."""
+    are file contents: untrusted, like read_file's. By meaning too once the data folder holds
+    the embedding model (issue #39): looked up at each search, so a model downloaded while
+    the app runs counts from the next question."""
     from app.agent.documents.document_search import find_passages
+    from app.llm.embeddings import embedder_for
     from app.store.documents import DocumentStore
     from connectors.files import FileAccessError, Folders
 
     store = DocumentStore(database)
+    file = database.engine.url.database if database is not None else None
+    data_dir = Path(file).parent if file and file != ":memory:" else None
 
     def do_search(args: dict[str, Any]) -> ToolResult:
-        found = find_passages(store, Folders(roots), str(args["query"]))
+        found = find_passages(store, Folders(roots), str(args["query"]), embedder_for(data_dir))
         source = f"the files {', '.join(found.files)}" if found.files else "the document index"
         return ToolResult(found.content(), trusted=False, source=source)
 

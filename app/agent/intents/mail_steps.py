@@ -14,7 +14,7 @@ from typing import Any
 
 from app.agent.intents.calendar_steps import outcome
 from app.agent.intents.recognise import grounded
-from app.agent.intents.router import Ask, Doing, HandOver, Steps
+from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered
 
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _POSSESSIVE = re.compile(r"'s?$")  # "Anna's", "Chris'"
@@ -139,9 +139,8 @@ def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
         raise Ask(f"What is {to}'s email address?", "to")
     chosen = [c for c in contacts if c.get("contact_id") == to]
     if not chosen and len(contacts) > 1:
-        choices = [(c["emails"][0], f"{c.get('name')} {c['emails'][0]}") for c in contacts[:6]]
-        listing = "\n".join(f"{n}. {label}" for n, (_, label) in enumerate(choices, 1))
-        raise Ask(f"Which {to} do you mean?\n{listing}", "to", choices)
+        choices = [(c["emails"][0], f"{c.get('name')} {c['emails'][0]}") for c in contacts]
+        raise numbered(f"Which {to} do you mean?", "to", choices)
     contact = (chosen or contacts)[0]
     return str(contact["emails"][0]), str(contact.get("name") or to)
 

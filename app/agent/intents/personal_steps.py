@@ -6,12 +6,13 @@ the user's words, a to-do found among the open ones by its title).
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, time, timedelta
 from typing import Any
 
 from app.agent.intents.calendar_steps import iso, outcome
-from app.agent.intents.recognise import grounded
-from app.agent.intents.router import Ask, Doing, HandOver, Steps
+from app.agent.intents.recognise import any_word_of, grounded
+from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered
 from app.agent.intents.when import read_when
 
 # A reminder for a day without a time goes off in the morning.
@@ -95,9 +96,8 @@ def todo_done(doing: Doing, slots: dict[str, str]) -> str:
     if not chosen:
         raise Ask(f"I couldn't find a to-do like “{words}”. Which one do you mean?", "which")
     if len(chosen) > 1:
-        choices = [(t["task_id"], str(t.get("title"))) for t in chosen[:6]]
-        listing = "\n".join(f"{n}. {label}" for n, (_, label) in enumerate(choices, 1))
-        raise Ask(f"Which one do you mean?\n{listing}", "which", choices)
+        choices = [(t["task_id"], str(t.get("title"))) for t in chosen]
+        raise numbered("Which one do you mean?", "which", choices)
     task = chosen[0]
     record = doing.call("complete_task", task_id=task["task_id"])
     return outcome(record, f"Done: {task.get('title')}.")
@@ -131,6 +131,80 @@ def web(doing: Doing, slots: dict[str, str]) -> str:
     return f"Web results for “{query}”:\n{lines}"
 
 
+def _choose(
+    items: list[dict[str, Any]], key: str, label: str, slots: dict[str, str], what: str
+) -> Any:
+    """The one item the user's words name; several: a numbered question, whose answer comes
+    back as `slots["chosen"]` (the item's key) beside the words, which find the items again."""
+    words = slots["which"]
+    chosen = [i for i in items if str(i.get(key)) == str(slots.get("chosen", "")).strip()]
+    chosen = chosen or [i for i in items if any_word_of(words, str(i.get(label)))]
+    if not chosen:
+        raise Ask(f"I found no {what} like “{words}”. Which one do you mean?", "which")
+    if len(chosen) > 1:
+        choices = [(i[key], str(i.get(label))) for i in chosen]
+        raise numbered("Which one do you mean?", "chosen", choices)
+    return chosen[0]
+
+
+def forget(doing: Doing, slots: dict[str, str]) -> str:
+    words = slots["which"]
+    record = doing.call("recall", query=words)
+    facts = _items(record) if isinstance(record.result, list) else []
+    if not facts:
+        return f"I have nothing remembered about “{words}”."
+    fact = _choose(facts, "memory_id", "fact", slots, "memory")
+    done = doing.call("forget", memory_id=fact["memory_id"])
+    return outcome(done, f"Forgotten: {fact.get('fact')}")
+
+
+def _reminders(doing: Doing) -> list[dict[str, Any]]:
+    record = doing.call("list_reminders")
+    return _items(record) if isinstance(record.result, list) else []
+
+
+def reminders_list(doing: Doing, slots: dict[str, str]) -> str:
+    pending = _reminders(doing)
+    if not pending:
+        return "You have no reminders set."
+    lines = "\n".join(
+        f"- {datetime.fromisoformat(str(r['at'])):%a %d %b %H:%M}: {r.get('text')}" for r in pending
+    )
+    return f"Your reminders:\n{lines}"
+
+
+def reminder_cancel(doing: Doing, slots: dict[str, str]) -> str:
+    pending = _reminders(doing)
+    if not pending:
+        return "You have no reminders set."
+    reminder = _choose(pending, "reminder_id", "text", slots, "reminder")
+    record = doing.call("cancel_reminder", reminder_id=reminder["reminder_id"])
+    return outcome(record, f"Cancelled the reminder: {reminder.get('text')}")
+
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# A phone number as people write one: a + or a digit, then digits with spaces, dashes,
+# dots, slashes or brackets between, seven digits at least.
+_PHONE = re.compile(r"(?<![\w@.])\+?\(?\d[\d\s./()-]{5,}\d(?![\w@])")
+
+
+def contact_add(doing: Doing, slots: dict[str, str]) -> str:
+    """The name from the model; the addresses and numbers read by code from the user's own
+    words, exactly as typed."""
+    emails = _EMAIL.findall(doing.request)
+    phones = [
+        " ".join(p.split()) for p in _PHONE.findall(doing.request)
+        if sum(ch.isdigit() for ch in p) >= 7
+    ]  # fmt: skip
+    # The model may copy the address or number as the name: they are not one.
+    name = " ".join(_PHONE.sub(" ", _EMAIL.sub(" ", slots["name"])).split()).strip(" ,;:")
+    if not name:
+        raise Ask("What is the person's name?", "name")
+    record = doing.call("add_contact", name=name, emails=emails, phones=phones)
+    said = ", ".join([*emails, *phones])
+    return outcome(record, f"Added {name} to your contacts" + (f": {said}." if said else "."))
+
+
 STEPS: dict[str, Steps] = {
     "set_reminder": reminder,
     "remember_fact": remember,
@@ -140,4 +214,8 @@ STEPS: dict[str, Steps] = {
     "complete_todo": todo_done,
     "find_contact": contact,
     "search_web": web,
+    "forget_fact": forget,
+    "list_reminders": reminders_list,
+    "cancel_reminder": reminder_cancel,
+    "add_contact": contact_add,
 }

@@ -58,6 +58,14 @@ class Ask(Exception):
         self.choices = choices or []
 
 
+def numbered(question: str, slot: str, choices: list[tuple[Any, str]]) -> Ask:
+    """`question` with the first six `choices` (key, label) as a numbered list; the answer
+    ("2", "the second", words of a label) fills `slot` with that choice's key."""
+    shown = choices[:6]
+    listing = "\n".join(f"{n}. {label}" for n, (_, label) in enumerate(shown, 1))
+    return Ask(f"{question}\n{listing}", slot, shown)
+
+
 class HandOver(Exception):
     """The steps cannot do this after all: the free loop takes the turn."""
 
@@ -104,13 +112,13 @@ class Doing:
         sent = [m.sent_at for m in conversation.messages if m.role == "user" and m.sent_at]
         self.now: datetime = sent[-1].astimezone() if sent else clock.now()
 
-    def call(self, name: str, **arguments: Any) -> CallRecord:
+    def call(self, tool: str, /, **arguments: Any) -> CallRecord:
         """Run one tool call exactly as the free loop would: it is the assistant's call in the
         conversation, and the gate decides it."""
         arguments = {k: v for k, v in arguments.items() if v not in (None, "", [])}
-        if self.agent.registry.get(name) is None:
-            raise HandOver(f"the tool {name} is not set up")
-        call = ToolCall(name, arguments, id=f"intent-{next(_CALL_IDS)}")
+        if self.agent.registry.get(tool) is None:
+            raise HandOver(f"the tool {tool} is not set up")
+        call = ToolCall(tool, arguments, id=f"intent-{next(_CALL_IDS)}")
         self.conversation.add("assistant", "", tool_calls=[call])
         record = self.agent._handle_call(call, self.conversation, self.emit)
         self.report.calls.append(record)
@@ -174,9 +182,14 @@ Steps = Callable[[Doing, dict[str, str]], str]
 
 
 def _steps() -> dict[str, Steps]:
-    from app.agent.intents import calendar_steps, mail_steps, personal_steps
+    from app.agent.intents import calendar_steps, file_steps, mail_steps, personal_steps
 
-    return {**calendar_steps.STEPS, **mail_steps.STEPS, **personal_steps.STEPS}
+    return {
+        **calendar_steps.STEPS,
+        **mail_steps.STEPS,
+        **personal_steps.STEPS,
+        **file_steps.STEPS,
+    }
 
 
 class IntentRouter:
@@ -254,6 +267,7 @@ class IntentRouter:
         steps = self.steps.get(intent.name)
         if steps is None:
             return False
+        doing.request = request  # with a question answered: the request and the answer
         for slot in intent.slots:
             if slot.from_request and not slots.get(slot.name) and slot.name in (dropped or {}):
                 slots[slot.name] = request  # said, but not in the user's words: theirs

@@ -424,3 +424,33 @@ def read_shift(phrase: str) -> timedelta | None:
     if _LATER.search(text):
         return amount
     return None
+
+
+# Whole names only: a month's short forms collide with words ("mar", "ago", "dic").
+_MONTH_NAMES = "|".join(sorted((n for n in _MONTHS if len(n) >= 4 or n in ("may", "mai")),
+                               key=len, reverse=True))  # fmt: skip
+_LAST_MONTH = re.compile(
+    r"\b(?:last month|letzten monat|vorigen monat|vormonat|le mois dernier|"
+    r"mois dernier|el mes pasado|mes pasado)\b"
+)
+_THIS_MONTH = re.compile(r"\b(?:this month|diesen monat|ce mois(?:-ci)?|este mes)\b")
+
+
+def read_month(phrase: str, now: datetime) -> str | None:
+    """The calendar month a phrase names, as "2029-04": a month's name (the latest such
+    month up to now, unless a year is said), "last month" or "this month"; None if none.
+    Questions about money are about months gone by: "April" said in May is this April."""
+    text = " " + re.sub(r"\s+", " ", fold(phrase)).strip(" .,!?") + " "
+    if _THIS_MONTH.search(text):
+        return f"{now.year:04d}-{now.month:02d}"
+    if _LAST_MONTH.search(text):
+        year, month = (now.year, now.month - 1) if now.month > 1 else (now.year - 1, 12)
+        return f"{year:04d}-{month:02d}"
+    named = re.search(rf"\b({_MONTH_NAMES})\b(?:\s+(\d{{4}}))?", text)
+    if named is None:
+        return None
+    month = _MONTHS[named.group(1)]
+    if named.group(2):
+        return f"{int(named.group(2)):04d}-{month:02d}"
+    year = now.year if month <= now.month else now.year - 1
+    return f"{year:04d}-{month:02d}"

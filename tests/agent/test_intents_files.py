@@ -1,0 +1,363 @@
+"""The intents for files, documents, spending, forgetting, reminders and new contacts, end to
+end: real files in a real allowed folder, the real document index, a real data folder for
+memories and reminders, a real Radicale for the address book. A scripted model picks the
+intent and writes the slots (and, where the steps ask it, one narrow answer); code finds the
+file, the payee, the memory, and makes the calls through the same gate as the free loop.
+
+Each test proves the end state (the file's bytes, the card on the server, the memory gone),
+what the narrow question to the model held, the dialog where the tool asks, and the numbered
+choice where two things match.
+"""
+
+from __future__ import annotations
+
+import shutil
+import stat
+import sys
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from app import clock
+from app.agent.documents.document_index import index_folders
+from app.agent.gate.policy import ContextState
+from app.agent.intents.file_steps import _with_line
+from app.agent.intents.router import IntentRouter
+from app.agent.intents.when import read_month
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
+from app.llm.scripted import ScriptedBackend
+from app.store.database import Database
+from app.store.memories import search_memories
+from app.store.models import MemoryRecord
+from app.store.reminders import ReminderStore
+from connectors.calendar import CalendarAccount
+from connectors.contacts import find_contacts
+from tests.agent.test_intents import Answers
+from tests.agent.test_intents_personal import server as radicale
+from tests.connectors.test_contacts import PASSWORD
+from tests.scripting import call
+from tests.support.radicale_server import RadicaleServer
+
+__all__ = ["radicale"]  # the personal intents' Radicale with an address book, shared
+
+NOW = datetime(2029, 5, 15, 9, 30).astimezone()
+SEED = Path(__file__).resolve().parents[1].parent / "bench" / "tasks" / "seed" / "folder"
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    folder = tmp_path / "Documents"
+    (folder / "travel").mkdir(parents=True)
+    (folder / "notes").mkdir()
+    (folder / "finance").mkdir()
+    (folder / "travel" / "lisbon-itinerary.md").write_text(
+        "# Lisbon, 2-5 June\nHotel: Casa do Rio, Rua da Prata 12\nFlight TP 553 at 07:10\n"
+    )
+    (folder / "notes" / "shopping-list.md").write_text("# Shopping list\n- oat milk\n- basil\n")
+    (folder / "lease.txt").write_text(
+        "Tenancy agreement\nThe notice period is three months, to the end of a month.\n"
+    )
+    shutil.copy(SEED / "finance" / "girokonto-2029-04.csv", folder / "finance")
+    shutil.copy(SEED / "finance" / "girokonto-2029-03.csv", folder / "finance")
+    return folder
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Iterator[Database]:
+    (tmp_path / "data").mkdir()
+    database = Database.open(tmp_path / "data")
+    try:
+        yield database
+    finally:
+        database.close()
+
+
+def _agent(
+    turns: list[str], answers: Answers | None = None, **tools: object
+) -> tuple[Agent, ScriptedBackend]:
+    backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
+    folders = [str(f) for f in tools.get("folders", [])]  # type: ignore[attr-defined]
+    agent = Agent(
+        backend,
+        build_registry(**tools),  # type: ignore[arg-type]
+        ContextState(allowed_folders=folders),
+        confirmer=answers or Answers(),
+    )
+    agent.front = IntentRouter()
+    return agent, backend
+
+
+def add_memory(database: Database, text: str) -> None:
+    with database.session() as session, session.begin():
+        session.add(MemoryRecord(created=NOW, text=text))
+
+
+def _told(backend: ScriptedBackend) -> str:
+    """What the last narrow question to the model held (its user message)."""
+    return str(backend.requests[-1].messages[-1]["content"])
+
+
+# -- questions the files answer ----------------------------------------------------------------
+
+
+def test_a_question_is_answered_from_the_file_its_words_name(
+    home: Path, database: Database
+) -> None:
+    agent, backend = _agent(
+        [call("ask_files", about="hotel in Lisbon"), "Your hotel is Casa do Rio."],
+        folders=[home], data=database,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "What's the name of my hotel in Lisbon?")
+    # Found by the words of its name (each telling word searched), then read.
+    assert {c.name for c in report.calls[:-1]} == {"search_files"}
+    assert report.calls[-1].arguments == {"path": "travel/lisbon-itinerary.md"}
+    # The model was asked only to answer from the file's own text.
+    assert "Casa do Rio, Rua da Prata 12" in _told(backend)
+    assert backend.requests[-1].tool_choice == "none" and not backend.requests[-1].tools
+    assert report.answer == "Your hotel is Casa do Rio.\n\n(From travel/lisbon-itinerary.md.)"
+
+
+def test_a_question_no_file_name_holds_is_found_by_the_document_index(
+    home: Path, database: Database
+) -> None:
+    index_folders(database, [home])
+    agent, backend = _agent(
+        [call("ask_files"), "Three months, to the end of a month."],
+        folders=[home], data=database,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "How long is my notice period?")
+    names = [c.name for c in report.calls]
+    assert names[-2:] == ["search_documents", "read_file"]
+    assert report.calls[-1].arguments == {"path": "lease.txt"}
+    assert "three months" in _told(backend)
+    assert report.answer.endswith("(From lease.txt.)")
+
+
+def test_a_question_nothing_in_the_files_answers_says_so(home: Path) -> None:
+    agent, _ = _agent([call("ask_files", about="passport")], folders=[home])
+    report = agent.run_turn(Conversation(), "Where is my passport number written?")
+    assert report.answer == "I found nothing in your files about that."
+    assert all(c.name == "search_files" for c in report.calls)
+
+
+def test_a_folder_is_listed_by_its_name(home: Path) -> None:
+    agent, _ = _agent([call("show_folder", folder="travel")], folders=[home])
+    report = agent.run_turn(Conversation(), "What's in my travel folder?")
+    assert [(c.name, c.arguments) for c in report.calls] == [
+        ("list_folder", {"path": "."}),
+        ("list_folder", {"path": "travel"}),
+    ]
+    assert report.answer == "In travel:\n- lisbon-itinerary.md"
+
+
+def test_a_folder_that_is_not_there_shows_the_first_folder_instead(home: Path) -> None:
+    agent, _ = _agent([call("show_folder", folder="photos")], folders=[home])
+    report = agent.run_turn(Conversation(), "What's in my photos folder?")
+    assert report.answer.startswith("I found no folder called “photos”.")
+    assert "- travel/" in report.answer and "- lease.txt" in report.answer
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+
+def test_a_note_is_written_with_what_the_user_said(home: Path) -> None:
+    agent, _ = _agent(
+        [call("write_note", name="packing extra", content="swimsuit, sun cream")], folders=[home]
+    )
+    report = agent.run_turn(Conversation(), "Note packing extra: swimsuit, sun cream")
+    assert (home / "packing extra.md").read_text() == "swimsuit, sun cream\n"
+    assert report.answer == "Saved packing extra.md."
+
+
+def test_a_note_without_a_name_is_asked_for(home: Path) -> None:
+    # The grammar makes the model write every slot: it leaves the name empty.
+    agent, _ = _agent([call("write_note", name="", content="call Bea")], folders=[home])
+    conversation = Conversation()
+    report = agent.run_turn(conversation, "Write a note: call Bea")
+    assert report.answer == "What should the file be called?" and report.calls == []
+    report = agent.run_turn(conversation, "reminders.txt")
+    assert (home / "reminders.txt").read_text() == "call Bea\n"
+
+
+def test_an_item_joins_the_list_in_its_own_style_after_the_dialog(home: Path) -> None:
+    answers = Answers()
+    agent, _ = _agent([call("add_to_list", item="eggs", list="shopping list")], answers,
+                      folders=[home])  # fmt: skip
+    report = agent.run_turn(Conversation(), "Add eggs to my shopping list")
+    assert (home / "notes" / "shopping-list.md").read_text() == (
+        "# Shopping list\n- oat milk\n- basil\n- eggs\n"
+    )
+    [dialog] = answers.seen  # replacing a file's text is shown as a diff first
+    assert dialog.tool == "write_file" and "+- eggs" in dialog.preview
+    assert report.answer == "Added “eggs” to notes/shopping-list.md."
+
+
+def test_a_refused_list_change_leaves_the_file_as_it_was(home: Path) -> None:
+    agent, _ = _agent([call("add_to_list", item="eggs", list="shopping")], Answers(False),
+                      folders=[home])  # fmt: skip
+    report = agent.run_turn(Conversation(), "put eggs on the shopping list")
+    assert (home / "notes" / "shopping-list.md").read_text() == (
+        "# Shopping list\n- oat milk\n- basil\n"
+    )
+    assert report.answer == "All right, I didn't do it."
+
+
+def test_two_lists_of_that_name_are_a_numbered_choice(home: Path) -> None:
+    (home / "travel" / "shopping-lisbon.txt").write_text("1. sun hat\n")
+    agent, _ = _agent([call("add_to_list", item="sandals", list="shopping")], folders=[home])
+    conversation = Conversation()
+    report = agent.run_turn(conversation, "Add sandals to my shopping list")
+    assert report.answer.startswith("Which list do you mean?\n1. ")
+    second = next(line for line in report.answer.splitlines() if line.startswith("2. "))
+    agent.run_turn(conversation, "2")
+    chosen = home / second.removeprefix("2. ")
+    assert chosen.read_text().splitlines()[-1] in ("2. sandals", "- sandals")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("# List\n- a\n- b\n", "# List\n- a\n- b\n- c\n"),
+        ("1. a\n2. b\n", "1. a\n2. b\n3. c\n"),
+        ("- [x] a\n- [ ] b\n", "- [x] a\n- [ ] b\n- [ ] c\n"),
+        ("a\nb", "a\nb\nc\n"),
+        ("", "c\n"),
+    ],
+)
+def test_a_new_line_keeps_the_lists_style(text: str, expected: str) -> None:
+    assert _with_line(text, "c") == expected
+
+
+# -- opening -----------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="xdg-open")
+def test_a_file_named_in_words_is_opened_after_the_dialog(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (home / "menu.pdf").write_bytes(b"%PDF-1.4\n%%EOF\n")
+    bin_dir, log = tmp_path / "bin", tmp_path / "opened.log"
+    bin_dir.mkdir()
+    opener = bin_dir / "xdg-open"
+    opener.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" >> "{log}"\n')
+    opener.chmod(opener.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    answers = Answers()
+    agent, _ = _agent([call("open_file", which="menu.pdf")], answers, folders=[home])
+    report = agent.run_turn(Conversation(), "Open menu.pdf for me")
+    [dialog] = answers.seen
+    assert dialog.tool == "open_item" and dialog.arguments == {"path": "menu.pdf"}
+    assert report.answer == "Opened menu.pdf."
+    assert log.read_text().strip().endswith("menu.pdf")
+
+
+# -- spending ----------------------------------------------------------------------------------
+
+
+def test_spending_at_a_payee_in_a_month_is_summed_by_code(home: Path) -> None:
+    agent, _ = _agent([call("spending", merchant="REWE", month="April")], folders=[home])
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "How much did I spend at REWE in April?")
+    months = {c.arguments.get("month") for c in report.calls if c.name == "summarise_spending"}
+    assert months == {"2029-04"}
+    # The bank's own four April lines for REWE (the March file has others), summed by code.
+    assert report.answer == (
+        "What you spent in April 2029:\n- Rewe Markt GmbH: 156.70 EUR (4 payments)"
+    )
+
+
+def test_a_category_that_is_no_payee_is_asked_of_the_files(home: Path) -> None:
+    agent, backend = _agent(
+        [call("spending", merchant="lisbon hotel"), "Casa do Rio."], folders=[home]
+    )
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "What did the Lisbon hotel cost me?")
+    assert report.calls[-1].name == "read_file"
+    assert "Casa do Rio" in _told(backend)
+
+
+@pytest.mark.parametrize(
+    ("words", "month"),
+    [
+        ("in April", "2029-04"),
+        ("im März", "2029-03"),
+        ("le mois dernier", "2029-04"),
+        ("en junio", "2028-06"),  # a money question: the last June gone by
+        ("this month", "2029-05"),
+        ("April 2027", "2027-04"),
+        ("at the bakery", None),
+    ],
+)
+def test_a_month_is_read_from_the_users_words(words: str, month: str | None) -> None:
+    assert read_month(words, NOW) == month
+
+
+# -- memories, reminders, contacts ---------------------------------------------------------------
+
+
+def test_a_memory_is_forgotten_after_the_dialog(database: Database) -> None:
+    add_memory(database, "My bike lock code is 4711")
+    add_memory(database, "Lisa cannot eat peanuts")
+    answers = Answers()
+    agent, _ = _agent([call("forget_fact", which="bike lock")], answers, data=database)
+    report = agent.run_turn(Conversation(), "Forget my bike lock code")
+    assert [c.name for c in report.calls] == ["recall", "forget"]
+    assert [d.tool for d in answers.seen] == ["forget"]  # removing always asks
+    assert [m.text for m in search_memories(database, "bike")] == []
+    assert [m.text for m in search_memories(database, "Lisa")] == ["Lisa cannot eat peanuts"]
+
+
+def test_two_matching_memories_are_a_numbered_choice(database: Database) -> None:
+    add_memory(database, "The bike shop is on Linienstraße")
+    add_memory(database, "My bike lock code is 4711")
+    agent, _ = _agent([call("forget_fact", which="bike")], data=database)
+    conversation = Conversation()
+    report = agent.run_turn(conversation, "Forget what you know about my bike")
+    assert report.answer.startswith("Which one do you mean?\n1. ")
+    lock = next(line[0] for line in report.answer.splitlines() if "lock" in line)
+    agent.run_turn(conversation, lock)
+    assert [m.text for m in search_memories(database, "bike")] == [
+        "The bike shop is on Linienstraße"
+    ]
+
+
+def test_reminders_are_listed_and_one_is_cancelled_by_its_words(database: Database) -> None:
+    store = ReminderStore(database)
+    with clock.frozen_at(NOW):
+        store.add("water the plants", datetime(2029, 5, 16, 18, 0).astimezone(), now=NOW)
+        store.add("call the bank", datetime(2029, 5, 17, 9, 0).astimezone(), now=NOW)
+        agent, _ = _agent([call("list_reminders")], data=database)
+        listed = agent.run_turn(Conversation(), "Which reminders do I have?")
+        assert listed.answer == (
+            "Your reminders:\n- Wed 16 May 18:00: water the plants\n"
+            "- Thu 17 May 09:00: call the bank"
+        )
+        answers = Answers()
+        agent, _ = _agent([call("cancel_reminder", which="plants")], answers, data=database)
+        report = agent.run_turn(Conversation(), "Cancel the reminder about the plants")
+    assert [d.tool for d in answers.seen] == ["cancel_reminder"]
+    assert [r.text for r in store.pending()] == ["call the bank"]
+    assert report.answer == "Cancelled the reminder: water the plants"
+
+
+def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: RadicaleServer) -> None:
+    account = CalendarAccount(radicale.url, "alice", PASSWORD, name="Home calendar")
+    text = "Add Lukas Brandt to my contacts: lukas.brandt@example.de, +49 151 5550177."
+    # The model copied the address as the name: code reads the name again.
+    agent, _ = _agent([call("add_contact", name="lukas.brandt@example.de")], calendar=account)
+    conversation = Conversation()
+    report = agent.run_turn(conversation, text)
+    assert report.answer == "What is the person's name?" and report.calls == []
+    report = agent.run_turn(conversation, "Lukas Brandt")
+    [card] = [c for c in find_contacts(account, "Lukas") if c.name == "Lukas Brandt"]
+    assert (list(card.emails), list(card.phones)) == (
+        ["lukas.brandt@example.de"],
+        ["+49 151 5550177"],
+    )
+    assert report.answer == (
+        "Added Lukas Brandt to your contacts: lukas.brandt@example.de, +49 151 5550177."
+    )

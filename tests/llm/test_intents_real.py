@@ -39,7 +39,8 @@ REQUESTS = [
 
 @pytest.fixture(scope="module")
 def qwen() -> Iterator[LocalModel]:
-    model = LocalModel(ensure_tool_model(verify=False), RuntimeSettings(n_ctx=4096, seed=7))
+    # The app's own context: the recognition prompt lists every intent (~4k tokens).
+    model = LocalModel(ensure_tool_model(verify=False), RuntimeSettings(seed=7))
     model.load()
     yield model
     model.close()
@@ -72,5 +73,47 @@ def test_a_whole_turn_with_intents_ends_in_words_and_changes_nothing_unasked(
         assert report.answer.strip()
         for call in report.calls:  # nothing ran that the gate would have asked about
             assert call.decision == "allow" or call.status == "refused", call
+    finally:
+        database.close()
+
+
+FILE_REQUESTS = [
+    "What's the name of my hotel in Lisbon?",
+    "Setz Eier auf meine Einkaufsliste",
+    "Écris une note courses.txt avec : pain, lait",
+]
+
+
+@pytest.mark.parametrize("text", FILE_REQUESTS)
+def test_a_turn_about_files_ends_in_words_and_changes_no_file_unasked(
+    qwen: LocalModel, tmp_path: Path, text: str
+) -> None:
+    """Whatever intent the model picks for a request about files: the turn ends in words,
+    every file call stays inside the allowed folder, and with every dialog refused no file
+    changes (a new note may be written only where the gate lets it without asking)."""
+    from app.agent.gate.policy import ContextState
+
+    home = tmp_path / "Documents"
+    (home / "travel").mkdir(parents=True)
+    (home / "travel" / "lisbon-itinerary.md").write_text("Hotel: Casa do Rio, Rua da Prata 12\n")
+    (home / "einkaufsliste.md").write_text("- Milch\n- Brot\n")
+    before = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
+    (tmp_path / "data").mkdir()
+    database = Database.open(tmp_path / "data")
+    try:
+        agent = Agent(
+            qwen,
+            build_registry(folders=[home], data=database),
+            ContextState(allowed_folders=[str(home)]),
+            confirmer=deny_everything,
+        )
+        agent.front = IntentRouter()
+        with clock.frozen_at(datetime(2029, 5, 15, 9, 30).astimezone()):
+            report = agent.run_turn(Conversation(), text)
+        assert report.answer.strip()
+        for call in report.calls:
+            assert call.decision == "allow" or call.status == "refused", call
+        after = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
+        assert {p: after[p] for p in before} == before  # nothing there before was changed
     finally:
         database.close()

@@ -137,17 +137,17 @@ def test_a_call_cut_at_the_token_limit_tells_the_model_why() -> None:
 
 def test_stop_ends_the_step_between_pieces() -> None:
     cancel = threading.Event()
-    events: list[StreamEvent] = []
 
-    def script(*_: object) -> Iterable[dict[str, Any]]:
-        yield from texts("Once ", "upon ")
-        cancel.set()
-        yield from texts(*["a time "] * 50)
+    class Pressing(list[StreamEvent]):
+        def append(self, event: StreamEvent) -> None:
+            super().append(event)
+            cancel.set()  # Stop pressed as the first words show
 
-    with scripted_server(script) as server:
-        result = run(server, "completion", ask(), events, cancel)
+    with scripted_server(lambda *_: texts(*["Once upon a time. "] * 200)) as server:
+        result = run(server, "completion", ask(), Pressing(), cancel)
     assert result.stats.stop_reason == "cancelled"
     assert result.text.startswith("Once upon") and result.stats.generated_tokens < 50
+    assert len(server.bodies) == 1
 
 
 # -- native tool_calls deltas (chat endpoint) -------------------------------------------------

@@ -10,8 +10,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import caldav
 import pytest
+from caldav.davclient import DAVClient
 
 from app.store.accounts import AccountSettings, AccountStore
 from app.store.database import Database
@@ -27,7 +27,7 @@ PASSWORD = "ask-alice-pw-4412"
 @pytest.fixture
 def radicale(tmp_path: Path) -> Iterator[RadicaleServer]:
     with running_radicale(tmp_path / "radicale", {"alice": PASSWORD}) as server:
-        with caldav.DAVClient(
+        with DAVClient(
             url=server.url, username="alice", password=PASSWORD, enable_rfc6764=False
         ) as client:
             client.principal().make_calendar(name="Family", cal_id="family")

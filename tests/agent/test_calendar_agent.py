@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-import caldav
 import pytest
+from caldav.davclient import DAVClient
 
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
@@ -30,7 +30,7 @@ INJECTED = (
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RadicaleServer]:
     with running_radicale(tmp_path_factory.mktemp("radicale"), {"alice": PASSWORD}) as running:
-        client = caldav.DAVClient(
+        client = DAVClient(
             url=running.url, username="alice", password=PASSWORD, timeout=5, enable_rfc6764=False
         )
         client.principal().make_calendar(name="Personal", cal_id="personal")

@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import caldav
 import pytest
+from caldav.davclient import DAVClient
 
 from app import clock
 from app.agent.intents.router import IntentRouter
@@ -40,7 +40,7 @@ def at(day: int, hour: int, minute: int = 0) -> datetime:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RadicaleServer]:
     with running_radicale(tmp_path_factory.mktemp("radicale"), {"alice": PASSWORD}) as running:
-        client = caldav.DAVClient(
+        client = DAVClient(
             url=running.url, username="alice", password=PASSWORD, timeout=5, enable_rfc6764=False
         )
         client.principal().make_calendar(name="Personal", cal_id="personal")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date
 
-import caldav
 import pytest
+from caldav.davclient import DAVClient
 
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
@@ -32,7 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RadicaleServer]
 def account(server: RadicaleServer) -> Iterator[CalendarAccount]:
     account = CalendarAccount(server.url, "alice", PASSWORD, name="Home calendar")
     yield account
-    with caldav.DAVClient(
+    with DAVClient(
         url=server.url, username="alice", password=PASSWORD, enable_rfc6764=False
     ) as client:
         for obj in (

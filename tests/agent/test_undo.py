@@ -9,8 +9,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import caldav
 import pytest
+from caldav.davclient import DAVClient
 
 from app.agent.gate.policy import ContextState
 from app.agent.tools.toolbox import build_registry
@@ -58,7 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RadicaleServer]
 def account(server: RadicaleServer) -> Iterator[CalendarAccount]:
     account = CalendarAccount(server.url, "alice", PASSWORD, name="Home calendar")
     yield account
-    with caldav.DAVClient(
+    with DAVClient(
         url=server.url, username="alice", password=PASSWORD, enable_rfc6764=False
     ) as client:
         home = client.principal().calendar(cal_id="home")
@@ -275,12 +275,13 @@ def test_an_undo_of_a_confirmed_change_asks_again_even_where_the_gate_would_allo
 ) -> None:
     """The gate only ever raises: a reverse call it would allow (here a new file in a clean
     conversation) still asks when the change it undoes was confirmed, and not otherwise."""
+    from app.agent.turn.confirm import Answer
     from app.llm.tools import ToolCall
 
     answers = Answers()
     agent = _file_agent(tmp_path, answers)
     reverse = ToolCall("write_file", {"path": "back.txt", "content": "as it was"})
-    confirmed = CallRecord("write_file", {}, "confirm", answer="approved", status="ok")
+    confirmed = CallRecord("write_file", {}, "confirm", answer=Answer.APPROVED, status="ok")
     confirmed.undo = reverse
     undone = agent.undo(confirmed)
     assert (undone.decision, undone.answer, undone.status) == ("confirm", "approved", "ok")

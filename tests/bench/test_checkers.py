@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime
+from typing import Any
 
 import pytest
 
@@ -123,14 +124,14 @@ def test_a_snapshot_reads_the_calendars_again_only_after_a_change(
 ) -> None:
     """Snapshots skip the costly calendar reading while the server's collection tags stay the
     same, and see every change: an event moved on the server, a calendar added."""
-    import caldav
+    from caldav.davclient import DAVClient
 
     from bench.tasks import world as world_module
 
     reads: list[object] = []
     real_list_events = world_module.list_events
 
-    def counting(*args: object, **kwargs: object) -> object:
+    def counting(*args: Any, **kwargs: Any) -> Any:
         reads.append(args)
         return real_list_events(*args, **kwargs)
 
@@ -141,7 +142,7 @@ def test_a_snapshot_reads_the_calendars_again_only_after_a_change(
     moved = world.snapshot()
     assert len(reads) == 1 and moved.events != start.events
     assert world.snapshot() == moved and len(reads) == 1
-    client = caldav.DAVClient(
+    client = DAVClient(
         url=world.radicale.url, username="alex", password=PASSWORD, enable_rfc6764=False
     )
     with client:

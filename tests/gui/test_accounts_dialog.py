@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QThread
-from PySide6.QtWidgets import QApplication
 
 from app.agent.services.accounts import load_accounts
 from app.logging_setup import configure_logging
@@ -21,6 +20,7 @@ from app.ui.accounts_dialog import AccountEditor, AccountsDialog
 from app.ui.main_window import MainWindow
 from connectors.credentials import SERVICE
 from tests.scripting import call
+from tests.support.qt import gui_thread, menu_action
 from tests.support.radicale_server import RadicaleServer, running_radicale
 from tests.support.secret_service import SecretService
 
@@ -30,9 +30,9 @@ PASSWORD = "alice-Secret-pw-7731"
 @pytest.fixture
 def radicale(tmp_path: Path) -> Iterator[RadicaleServer]:
     with running_radicale(tmp_path / "radicale", {"alice": PASSWORD}) as server:
-        import caldav
+        from caldav.davclient import DAVClient
 
-        with caldav.DAVClient(
+        with DAVClient(
             url=server.url, username="alice", password=PASSWORD, enable_rfc6764=False
         ) as client:
             client.principal().make_calendar(name="Family", cal_id="family")
@@ -68,14 +68,7 @@ def open_window(qtbot, tmp_path: Path, turns: list[str]) -> MainWindow:
 
 
 def open_accounts(qtbot, window: MainWindow) -> AccountsDialog:
-    action = next(
-        a
-        for menu in window.menuBar().actions()
-        if menu.text() == "&Settings"
-        for a in menu.menu().actions()
-        if a.text() == "&Accounts…"
-    )
-    action.trigger()
+    menu_action(window, "&Accounts…").trigger()
     dialog = window.accounts_dialog
     assert dialog is not None
     qtbot.waitUntil(dialog.isVisible, timeout=5_000)
@@ -141,8 +134,8 @@ def test_calendar_account_test_save_use_remove(
     result = run_test(qtbot, editor)
     assert result.startswith("✓ Connected"), result
     assert "Family" in result
-    gui_thread = QApplication.instance().thread()
-    assert threads and all(t is not gui_thread for t in threads)
+    gui = gui_thread()
+    assert threads and all(t is not gui for t in threads)
     assert all(t is window.accounts_thread for t in threads)
 
     editor.buttons.button(editor.buttons.StandardButton.Save).click()
@@ -159,6 +152,7 @@ def test_calendar_account_test_save_use_remove(
     qtbot.waitUntil(lambda: not window.busy, timeout=30_000)
     view = window.chat_view.plain_text()
     assert "Look at your calendar" in view and "allowed · done" in view, view
+    assert window.worker.agent is not None
     assert "list_events" in window.worker.agent.registry.names()
 
     # Nothing the app wrote holds the password: database (+WAL), logs, settings folders.

@@ -17,7 +17,7 @@ from tests.scripting import call
 RAW = ('{"', '"name"', '"kind"', "null", "true", "false", "write_file", "list_folder")
 
 
-def test_activity_shows_long_results_and_undos_in_words(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_activity_shows_long_results_and_undos_in_words(qtbot, tmp_path) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
     for month in range(1, 13):

@@ -252,7 +252,7 @@ def test_the_status_line_counts_while_a_model_loads_and_a_message_is_read(
 
     slow_step = ScriptedBackend.step
 
-    def read_slowly(model: ScriptedBackend, request, on_event, cancel):  # type: ignore[no-untyped-def]
+    def read_slowly(model: ScriptedBackend, request, on_event, cancel):
         time.sleep(2.5)  # as a long message on a small machine
         return slow_step(model, request, on_event, cancel)
 

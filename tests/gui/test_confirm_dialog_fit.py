@@ -63,7 +63,7 @@ def replace_garden(qtbot, tmp_path: Path, folder: Path) -> tuple[MainWindow, Con
     return window, window.last_dialog
 
 
-def save(widget, name: str) -> None:  # type: ignore[no-untyped-def]
+def save(widget, name: str) -> None:
     if SCREENSHOTS.is_dir():
         widget.grab().save(str(SCREENSHOTS / name))
 

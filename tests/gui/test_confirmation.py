@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QPushButton
+from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QPushButton
 
+from app.llm.scripted import ScriptedBackend
 from app.ui.confirm_dialog import ConfirmDialog
 from app.ui.main_window import MainWindow
 
@@ -119,7 +120,9 @@ def test_edit_changes_what_runs(qtbot, tmp_path: Path, folder: Path) -> None:
     content = dialog.fields["content"]
     assert isinstance(content, QPlainTextEdit)
     content.setPlainText("only the summary")
-    dialog.fields["path"].setText("summary.txt")
+    path = dialog.fields["path"]
+    assert isinstance(path, QLineEdit)
+    path.setText("summary.txt")
     # The edit is not allowed before its own preview (the agent's, off the GUI thread) shows.
     assert not dialog.allow_button.isEnabled()
     preview = preview_the_edit(qtbot, dialog)
@@ -136,7 +139,9 @@ def test_an_edit_the_gate_would_refuse_says_so_before_it_is_allowed(
     qtbot, tmp_path: Path, folder: Path
 ) -> None:
     window, dialog = edit_the_fooled_write(qtbot, tmp_path, folder)
-    dialog.fields["path"].setText(str(tmp_path / "outside.txt"))
+    path = dialog.fields["path"]
+    assert isinstance(path, QLineEdit)
+    path.setText(str(tmp_path / "outside.txt"))
     preview = preview_the_edit(qtbot, dialog)
     assert preview.startswith("⚠ Hearth would refuse this edit, nothing would run:")
     assert "outside" in preview and dialog.isVisible()
@@ -147,7 +152,9 @@ def test_an_edit_the_gate_would_refuse_says_so_before_it_is_allowed(
 
 def test_deny_reaches_the_model_and_nothing_is_written(qtbot, tmp_path: Path, folder: Path) -> None:
     window = open_window(qtbot, tmp_path, folder, fooled_turns())
+    assert window.worker.agent is not None
     backend = window.worker.agent.backend
+    assert isinstance(backend, ScriptedBackend)
     send(qtbot, window, "Summarise my notes")
     dialog = wait_dialog(qtbot, window)
     qtbot.keyClick(dialog, Qt.Key.Key_Escape)  # keyboard: Escape denies
@@ -167,11 +174,16 @@ def test_activity_view_lists_the_calls(qtbot, tmp_path: Path, folder: Path) -> N
     qtbot.waitUntil(lambda: not window.busy, timeout=10_000)
     window.request_activity.emit()
     qtbot.waitUntil(lambda: window.activity_dialog is not None, timeout=10_000)
-    table = window.activity_dialog.table
-    rows = [
-        [table.item(r, c).text() for c in range(table.columnCount())]
-        for r in range(table.rowCount())
-    ]
+    activity = window.activity_dialog
+    assert activity is not None
+    table = activity.table
+
+    def cell(r: int, c: int) -> str:
+        item = table.item(r, c)
+        assert item is not None
+        return item.text()
+
+    rows = [[cell(r, c) for c in range(table.columnCount())] for r in range(table.rowCount())]
     # In the chat's words (issue #38 item 4): what, how it went, what was asked, the result.
     assert [(r[1], r[2]) for r in rows] == [
         ("Create the file leak.txt", "asked you, you denied · not done"),
@@ -182,7 +194,7 @@ def test_activity_view_lists_the_calls(qtbot, tmp_path: Path, folder: Path) -> N
     assert rows[1][3] == "File: notes.txt"
     assert "IGNORE ALL PREVIOUS INSTRUCTIONS" in rows[1][4]  # what came back, shown inert
     if Path("test-artifacts").is_dir():
-        window.activity_dialog.grab().save("test-artifacts/activity-in-words.png")
+        activity.grab().save("test-artifacts/activity-in-words.png")
     shown = " ".join(" ".join(r) for r in rows)
     for code in ("write_file", "read_file", "confirm", "refused", '{"', "\\n"):
         assert code not in shown, (code, rows)
@@ -218,6 +230,7 @@ def test_always_allow_is_offered_stored_and_revocable(
         timeout=10_000,
     )
     permissions = window.permissions_dialog
+    assert permissions is not None
     assert len(permissions.rows) == 1
     assert "web_search (any)" in permissions.rows[0].findChildren(QLabel)[0].text()
     revoke = permissions.rows[0].findChildren(QPushButton)[0]

@@ -58,7 +58,7 @@ def book(server: RadicaleServer) -> CalendarAccount:
 
 
 def ask_through_dialog(
-    qtbot,  # type: ignore[no-untyped-def]
+    qtbot,
     agent: Agent,
     text: str,
     answer: Callable[[ConfirmDialog], None],
@@ -95,14 +95,14 @@ def deny(dialog: ConfirmDialog) -> None:
     dialog.deny_button.click()
 
 
-def texts(labels: list) -> list[str]:  # type: ignore[type-arg]
+def texts(labels: list) -> list[str]:
     return [label.text() for label in labels]
 
 
 def test_email_bob_shows_his_name_from_the_contacts_and_the_mail_arrives(
-    qtbot,  # type: ignore[no-untyped-def]
+    qtbot,
     book: CalendarAccount,
-    servers,  # type: ignore[no-untyped-def]
+    servers,
 ) -> None:
     turns = [
         call("find_contact", query="Bob"),
@@ -127,9 +127,9 @@ def test_email_bob_shows_his_name_from_the_contacts_and_the_mail_arrives(
 
 
 def test_an_address_in_no_address_book_is_still_flagged(
-    qtbot,  # type: ignore[no-untyped-def]
+    qtbot,
     book: CalendarAccount,
-    servers,  # type: ignore[no-untyped-def]
+    servers,
 ) -> None:
     turns = [
         call("send_email", to=[BOB], cc=[STRANGER], subject="Plans", body="See you."),
@@ -150,8 +150,8 @@ def test_an_address_in_no_address_book_is_still_flagged(
 
 
 def test_an_address_book_that_is_down_never_stops_the_mail_it_only_loses_the_name(
-    qtbot,  # type: ignore[no-untyped-def]
-    servers,  # type: ignore[no-untyped-def]
+    qtbot,
+    servers,
 ) -> None:
     down = CalendarAccount(f"http://127.0.0.1:{free_port()}/", "alice", PASSWORD, name="Home")
     turns = [call("send_email", to=[BOB], subject="Still goes", body="Hello."), "Sent."]
@@ -167,9 +167,9 @@ def test_an_address_book_that_is_down_never_stops_the_mail_it_only_loses_the_nam
 
 
 def test_a_reply_names_the_sender_it_goes_to_from_the_contacts(
-    qtbot,  # type: ignore[no-untyped-def]
+    qtbot,
     book: CalendarAccount,
-    servers,  # type: ignore[no-untyped-def]
+    servers,
 ) -> None:
     dovecot, _ = servers
     _deliver(dovecot, ALICE, f"Bob <{BOB}>", "Saturday", "Are you free on Saturday?")

@@ -110,12 +110,14 @@ def test_reopened_conversation_is_exact_and_stays_tainted(
     qtbot.waitUntil(
         lambda: second.last_dialog is not None and second.last_dialog.isVisible(), timeout=WAIT
     )
-    request = second.last_dialog.request
+    dialog = second.last_dialog
+    assert dialog is not None
+    request = dialog.request
     assert request.tool == "write_file"
     sidebar = second.conversations.sidebar  # no switching while a reply is being written
     assert not sidebar.list.isEnabled() and not sidebar.new_button.isEnabled()
     assert request.provenance and "notes.txt" in request.provenance
-    second.last_dialog.reject()
+    dialog.reject()
     wait_turn(qtbot, second)
     assert not (folder / "out.txt").exists()
     close(second)
@@ -191,6 +193,7 @@ def test_search_finds_an_older_conversation_and_opens_it(
     # Deleting from the results asks, removes it, and the results follow.
     sidebar.list.setCurrentRow(0)
     box = sidebar.ask_delete()
+    assert box is not None
     qtbot.mouseClick(box.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "Nothing found" in sidebar.hint.text(), timeout=WAIT)
     assert sidebar.list.count() == 0
@@ -228,6 +231,7 @@ def test_rename_and_delete_ask_first(qtbot, tmp_path: Path, folder: Path, data: 
 
     sidebar.list.setCurrentRow(1)
     box = sidebar.ask_delete()
+    assert box is not None
     qtbot.mouseClick(box.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: titles(window) == ["Second chat"], timeout=WAIT)
     assert "Second chat" in window.chat_view.plain_text()  # the open one is untouched

@@ -34,7 +34,7 @@ from app.ui.window_state import DEFAULT_SIZE, first_size, saved_geometry
 WAIT = 60_000
 
 
-def open_window(qtbot, tmp_path: Path, turns: list[str], **kwargs) -> MainWindow:  # type: ignore[no-untyped-def]
+def open_window(qtbot, tmp_path: Path, turns: list[str], **kwargs) -> MainWindow:
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
     data = tmp_path / "data"
@@ -242,7 +242,7 @@ def access_problems(top: QWidget) -> list[str]:
         if (
             isinstance(widget, QComboBox)
             and interface is not None
-            and not interface.relations(QAccessible.Relation.Label)
+            and not interface.relations(QAccessible.RelationFlag.Label)
         ):
             problems.append(f"{where}: combo box labelled by nothing ({widget.currentText()})")
     return problems
@@ -296,7 +296,7 @@ def test_the_mail_account_editor_tells_incoming_from_outgoing(qtbot, tmp_path: P
         {
             label.text(QAccessible.Text.Name)
             for label, _ in QAccessible.queryAccessibleInterface(w).relations(
-                QAccessible.Relation.Label
+                QAccessible.RelationFlag.Label
             )
         }
         for w in (editor.imap_security, editor.smtp_security)

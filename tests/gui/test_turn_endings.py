@@ -140,7 +140,7 @@ def test_a_card_opens_to_show_what_was_asked_and_what_came_back(qtbot, tmp_path,
     assert "plant the tulips in October." in view.plain_text()
 
 
-def _links(view) -> list[str]:  # type: ignore[no-untyped-def]
+def _links(view) -> list[str]:
     """Every link the view shows, in order."""
     found: list[str] = []
     block = view.document().begin()

@@ -19,7 +19,7 @@ WAIT = 60_000
 SCREENSHOTS = Path(os.environ.get("HEARTH_SCREENSHOTS", "test-artifacts"))
 
 
-def open_window(qtbot, tmp_path: Path, folder: Path, turns: list[str]) -> MainWindow:  # type: ignore[no-untyped-def]
+def open_window(qtbot, tmp_path: Path, folder: Path, turns: list[str]) -> MainWindow:
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
     data = tmp_path / "data"
@@ -32,7 +32,7 @@ def open_window(qtbot, tmp_path: Path, folder: Path, turns: list[str]) -> MainWi
     return window
 
 
-def click_link(qtbot, view, prefix: str) -> None:  # type: ignore[no-untyped-def]
+def click_link(qtbot, view, prefix: str) -> None:
     """A real mouse click on the first link whose address starts with `prefix`."""
     block = view.document().begin()
     while block.isValid():
@@ -51,7 +51,7 @@ def click_link(qtbot, view, prefix: str) -> None:  # type: ignore[no-untyped-def
     raise AssertionError(f"no {prefix} link in: {view.plain_text()}")
 
 
-def test_undo_on_a_card_asks_removes_the_file_and_says_so(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_undo_on_a_card_asks_removes_the_file_and_says_so(qtbot, tmp_path) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
     turns = [call("write_file", path="shopping.txt", content="eggs\nmilk\n"), "I wrote it."]
@@ -100,7 +100,7 @@ def test_undo_on_a_card_asks_removes_the_file_and_says_so(qtbot, tmp_path) -> No
     assert "Details   Undo" not in reopened
 
 
-def test_a_declined_undo_says_so_and_offers_undo_again(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_declined_undo_says_so_and_offers_undo_again(qtbot, tmp_path) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
     turns = [call("write_file", path="todo.md", content="- call Ann\n"), "Done."]

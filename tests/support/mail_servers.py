@@ -274,7 +274,9 @@ class LmtpRelay:
             code, text = next(iter(exc.recipients.values()))
             return f"{code} {text.decode(errors='replace')}"
         except smtplib.SMTPResponseException as exc:
-            return f"{exc.smtp_code} {exc.smtp_error.decode(errors='replace')}"
+            error = exc.smtp_error
+            said = error.decode(errors="replace") if isinstance(error, bytes) else error
+            return f"{exc.smtp_code} {said}"
         with self._lock:
             self.deliveries += 1
         return "250 2.0.0 delivered"

@@ -126,10 +126,10 @@ def running_radicale_with_calendar(
     folder: Path, user: str, password: str, name: str = "Family"
 ) -> Iterator[RadicaleServer]:
     """Radicale with one user who already has one calendar: the accounts tests' server."""
-    import caldav
+    from caldav.davclient import DAVClient
 
     with running_radicale(folder, {user: password}) as server:
-        with caldav.DAVClient(
+        with DAVClient(
             url=server.url, username=user, password=password, enable_rfc6764=False
         ) as client:
             client.principal().make_calendar(name=name, cal_id=name.lower())

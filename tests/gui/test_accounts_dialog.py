@@ -4,7 +4,6 @@ the stored account, and Remove. Afterwards no file the app wrote holds the passw
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,8 +19,11 @@ from app.ui.accounts_dialog import AccountEditor, AccountsDialog
 from app.ui.main_window import MainWindow
 from connectors.credentials import SERVICE
 from tests.scripting import call
-from tests.support.qt import gui_thread, menu_action
-from tests.support.radicale_server import RadicaleServer, running_radicale
+from tests.support.qt import gui_thread, menu_action, open_window
+from tests.support.radicale_server import (
+    RadicaleServer,
+    running_radicale_with_calendar,
+)
 from tests.support.secret_service import SecretService
 
 PASSWORD = "alice-Secret-pw-7731"
@@ -29,13 +31,7 @@ PASSWORD = "alice-Secret-pw-7731"
 
 @pytest.fixture
 def radicale(tmp_path: Path) -> Iterator[RadicaleServer]:
-    with running_radicale(tmp_path / "radicale", {"alice": PASSWORD}) as server:
-        from caldav.davclient import DAVClient
-
-        with DAVClient(
-            url=server.url, username="alice", password=PASSWORD, enable_rfc6764=False
-        ) as client:
-            client.principal().make_calendar(name="Family", cal_id="family")
+    with running_radicale_with_calendar(tmp_path / "radicale", "alice", PASSWORD) as server:
         yield server
 
 
@@ -53,18 +49,6 @@ def logs(tmp_path: Path) -> Iterator[Path]:
             root.removeHandler(handler)
             handler.close()
     root.setLevel(before[1])
-
-
-def open_window(qtbot, tmp_path: Path, turns: list[str]) -> MainWindow:
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
-    window = MainWindow(script, data_dir=data)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready, timeout=10_000)
-    return window
 
 
 def open_accounts(qtbot, window: MainWindow) -> AccountsDialog:

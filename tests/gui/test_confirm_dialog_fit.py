@@ -5,7 +5,6 @@ the real files connector, the real agent and dialog; offscreen."""
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import threading
@@ -23,6 +22,7 @@ from app.ui.confirm_dialog import ConfirmDialog
 from app.ui.main_window import MainWindow
 from connectors.mail import MailAccount
 from tests.scripting import call, script
+from tests.support.qt import open_window
 
 WAIT = 60_000
 SCREENSHOTS = Path(os.environ.get("HEARTH_SCREENSHOTS", "test-artifacts"))
@@ -38,22 +38,10 @@ def folder(tmp_path: Path) -> Path:
     return docs
 
 
-def open_window(qtbot, tmp_path: Path, folder: Path, turns: list[str]) -> MainWindow:
-    script_file = tmp_path / "script.json"
-    script_file.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
-    window = MainWindow(script_file, data_dir=data, folders=[folder])
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready and not window.conversations.opening, timeout=WAIT)
-    return window
-
-
 def replace_garden(qtbot, tmp_path: Path, folder: Path) -> tuple[MainWindow, ConfirmDialog]:
     content = "\n".join(f"Line {n}: plant something." for n in range(12))
     turns = [call("write_file", path="garden.md", content=content, overwrite=True), "Done."]
-    window = open_window(qtbot, tmp_path, folder, turns)
+    window = open_window(qtbot, tmp_path, turns, folders=[folder])
     window.input.setPlainText("rewrite my garden notes")
     qtbot.keyClick(window.input, Qt.Key.Key_Return)
     qtbot.waitUntil(
@@ -114,7 +102,7 @@ def test_reasons_are_sentences(qtbot, tmp_path, folder) -> None:
         call("write_file", path="wifi.txt", content="password: hunter2-Xq9!zz"),
         "Saved.",
     ]
-    window = open_window(qtbot, tmp_path, folder, turns)
+    window = open_window(qtbot, tmp_path, turns, folders=[folder])
     window.input.setPlainText("save the wifi password")
     qtbot.keyClick(window.input, Qt.Key.Key_Return)
     qtbot.waitUntil(

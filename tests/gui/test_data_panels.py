@@ -23,22 +23,10 @@ from app.store.reminders import ReminderStore
 from app.ui.main_window import MainWindow
 from app.ui.reminders import choose_channel
 from tests.scripting import call
-from tests.support.qt import gui_thread, menu_action
+from tests.support.qt import gui_thread, menu_action, open_window
 
 WAIT = 60_000
 PHRASE = "periwinkle-xylophone-4417"
-
-
-def open_window(qtbot, tmp_path: Path, turns: list[str]) -> MainWindow:
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
-    window = MainWindow(script, data_dir=data)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
-    return window
 
 
 def settings_action(window: MainWindow, text: str) -> QAction:

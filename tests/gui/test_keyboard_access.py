@@ -6,7 +6,6 @@ scripted model, a real data folder; offscreen."""
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from pathlib import Path
@@ -30,21 +29,13 @@ from PySide6.QtWidgets import (
 from app.store.database import Database
 from app.ui.main_window import MainWindow
 from app.ui.window_state import DEFAULT_SIZE, first_size, saved_geometry
+from tests.support.qt import open_window as open_scripted_window
 
 WAIT = 60_000
 
 
 def open_window(qtbot, tmp_path: Path, turns: list[str], **kwargs) -> MainWindow:
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
-    window = MainWindow(script, data_dir=data, **kwargs)
-    qtbot.addWidget(window)
-    window.show()
-    window.activateWindow()
-    qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
-    return window
+    return open_scripted_window(qtbot, tmp_path, turns, activate=True, **kwargs)
 
 
 def focused() -> QWidget | None:

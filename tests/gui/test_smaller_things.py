@@ -7,7 +7,6 @@ the same words get two titles."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -21,28 +20,15 @@ from app.ui.contrast_colours import contrast
 from app.ui.main_window import MainWindow, speed_in_words
 from tests.scripting import call
 from tests.support.qt import menu_actions
+from tests.support.qt import open_window as open_scripted_window
+from tests.support.qt import send as ask
 
 WAIT = 60_000
 SCREENSHOTS = Path(os.environ.get("HEARTH_SCREENSHOTS", "test-artifacts"))
 
 
 def open_window(qtbot, tmp_path: Path, turns: list[str], **kwargs) -> MainWindow:
-    script = tmp_path / f"script-{len(list(tmp_path.glob('script-*')))}.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
-    window = MainWindow(script, data_dir=data, **kwargs)
-    qtbot.addWidget(window)
-    window.show()
-    window.activateWindow()
-    qtbot.waitUntil(lambda: window.model_ready and not window.conversations.opening, timeout=WAIT)
-    return window
-
-
-def ask(qtbot, window: MainWindow, text: str) -> None:
-    window.input.setPlainText(text)
-    qtbot.keyClick(window.input, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: not window.busy and not window.conversations.sidebar.busy, timeout=WAIT)
+    return open_scripted_window(qtbot, tmp_path, turns, activate=True, **kwargs)
 
 
 def text_rows(image: QImage, background: QColor) -> int:

@@ -10,7 +10,6 @@ D-Bus) or a process on the GUI thread.
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 import threading
@@ -28,6 +27,7 @@ from app.ui.main_window import MainWindow
 from app.ui.tools_dialog import ServerEditor, ToolsDialog, ToolsService
 from connectors.credentials import SERVICE
 from tests.support.qt import gui_thread, menu_action, menu_actions
+from tests.support.qt import open_window as open_scripted_window
 from tests.support.secret_service import SecretService
 
 SERVER = Path(__file__).resolve().parents[1] / "connectors" / "mcp_servers" / "tools_server.py"
@@ -154,15 +154,7 @@ def stored(data: Path) -> list[ToolServer]:
 
 def open_window(qtbot, tmp_path: Path, turns: list[str]) -> tuple[MainWindow, Path]:
     """The real window on a scripted model, with its own data folder."""
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir()
-    window = MainWindow(script, data_dir=data)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready, timeout=10_000)
-    return window, data
+    return open_scripted_window(qtbot, tmp_path, turns), tmp_path / "data"
 
 
 def test_add_a_server_see_its_tools_and_use_them(qtbot, tmp_path: Path) -> None:

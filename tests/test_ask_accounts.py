@@ -11,13 +11,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from caldav.davclient import DAVClient
 
 from app.store.accounts import AccountSettings, AccountStore
 from app.store.database import Database
 from connectors.credentials import Credentials
 from tests.scripting import call
-from tests.support.radicale_server import RadicaleServer, running_radicale
+from tests.support.radicale_server import (
+    RadicaleServer,
+    running_radicale_with_calendar,
+)
 from tests.support.secret_service import SecretService
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,11 +28,7 @@ PASSWORD = "ask-alice-pw-4412"
 
 @pytest.fixture
 def radicale(tmp_path: Path) -> Iterator[RadicaleServer]:
-    with running_radicale(tmp_path / "radicale", {"alice": PASSWORD}) as server:
-        with DAVClient(
-            url=server.url, username="alice", password=PASSWORD, enable_rfc6764=False
-        ) as client:
-            client.principal().make_calendar(name="Family", cal_id="family")
+    with running_radicale_with_calendar(tmp_path / "radicale", "alice", PASSWORD) as server:
         yield server
 
 

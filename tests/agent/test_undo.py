@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from caldav.davclient import DAVClient
 
 from app.agent.gate.policy import ContextState
 from app.agent.tools.toolbox import build_registry
@@ -29,7 +28,11 @@ from connectors.calendar import (
     parse_when,
 )
 from tests.scripting import call, script
-from tests.support.radicale_server import RadicaleServer, running_radicale_with_calendar
+from tests.support.radicale_server import (
+    RadicaleServer,
+    calendar_account,
+    module_server,
+)
 
 PASSWORD = "alicepw"
 WEEK = (parse_when("2026-12-01T00:00"), parse_when("2026-12-08T00:00"))
@@ -49,21 +52,13 @@ class Answers:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RadicaleServer]:
-    folder = tmp_path_factory.mktemp("radicale")
-    with running_radicale_with_calendar(folder, "alice", PASSWORD, "Home") as running:
-        yield running
+    yield from module_server(tmp_path_factory, "alice", PASSWORD, "Home")
 
 
 @pytest.fixture
 def account(server: RadicaleServer) -> Iterator[CalendarAccount]:
-    account = CalendarAccount(server.url, "alice", PASSWORD, name="Home calendar")
-    yield account
-    with DAVClient(
-        url=server.url, username="alice", password=PASSWORD, enable_rfc6764=False
-    ) as client:
-        home = client.principal().calendar(cal_id="home")
-        for obj in [*home.events(), *home.search(todo=True, include_completed=True)]:
-            obj.delete()
+    with calendar_account(server, "alice", PASSWORD, "home") as account:
+        yield account
 
 
 def _one_call(agent: Agent, turn: str, request: str = "Do it") -> CallRecord:

@@ -6,8 +6,6 @@ the real files connector, the real agent and dialog; offscreen."""
 from __future__ import annotations
 
 import os
-import queue
-import threading
 from pathlib import Path
 
 import pytest
@@ -15,14 +13,12 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLineEdit
 
 from app.agent.tools.toolbox import build_registry
-from app.agent.turn.chat import Conversation
-from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
 from app.agent.turn.loop import Agent
 from app.ui.confirm_dialog import ConfirmDialog
 from app.ui.main_window import MainWindow
 from connectors.mail import MailAccount
 from tests.scripting import call, script
-from tests.support.qt import open_window
+from tests.support.qt import ask_through_dialog, open_window
 
 WAIT = 60_000
 SCREENSHOTS = Path(os.environ.get("HEARTH_SCREENSHOTS", "test-artifacts"))
@@ -135,26 +131,11 @@ def test_the_mail_dialog_says_which_account_sends(qtbot) -> None:
         script(call("send_email", to=["bob@example.com"], subject="Hi", body="See you."), "Ok."),
         build_registry(mail=account),
     )
-    asked: queue.Queue[ConfirmationRequest] = queue.Queue()
-    answers: queue.Queue[ConfirmationAnswer] = queue.Queue()
 
-    def confirmer(request: ConfirmationRequest) -> ConfirmationAnswer:
-        asked.put(request)
-        return answers.get(timeout=60)
+    def answer(dialog: ConfirmDialog) -> None:
+        first = dialog.preview.toPlainText().splitlines()[0]
+        assert first == "From: Sam Weber <sam@example.test>", dialog.preview.toPlainText()
+        save(dialog, "confirm-mail-from.png")
+        dialog.deny_button.click()  # nothing is sent
 
-    agent.confirmer = confirmer
-    turn = threading.Thread(
-        target=lambda: agent.run_turn(Conversation(), "email bob@example.com: see you")
-    )
-    turn.start()
-    qtbot.waitUntil(lambda: not asked.empty(), timeout=WAIT)
-    dialog = ConfirmDialog(asked.get())
-    qtbot.addWidget(dialog)
-    dialog.show()
-    first = dialog.preview.toPlainText().splitlines()[0]
-    assert first == "From: Sam Weber <sam@example.test>", dialog.preview.toPlainText()
-    save(dialog, "confirm-mail-from.png")
-    dialog.deny_button.click()  # nothing is sent
-    answers.put(dialog.result_answer)
-    turn.join(timeout=60)
-    assert not turn.is_alive()
+    ask_through_dialog(qtbot, agent, "email bob@example.com: see you", answer)

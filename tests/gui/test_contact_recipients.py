@@ -9,16 +9,12 @@ email: it only loses the name.
 
 from __future__ import annotations
 
-import queue
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
 from app.agent.tools.toolbox import build_registry
-from app.agent.turn.chat import Conversation
-from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
-from app.agent.turn.loop import Agent, TurnReport
+from app.agent.turn.loop import Agent
 from app.ui.confirm_dialog import ConfirmDialog
 from connectors.calendar import CalendarAccount
 from connectors.mail import list_emails
@@ -33,6 +29,7 @@ from tests.agent.test_mail_agent import (
 from tests.connectors.test_contacts import PASSWORD, clean, put_card
 from tests.connectors.test_contacts import server as radicale
 from tests.scripting import call, script
+from tests.support.qt import ask_through_dialog
 from tests.support.radicale_server import RadicaleServer, free_port
 
 __all__ = ["clean", "radicale", "servers"]  # fixtures: a Radicale address book, mail servers
@@ -55,36 +52,6 @@ def server(radicale: RadicaleServer) -> Iterator[RadicaleServer]:
 def book(server: RadicaleServer) -> CalendarAccount:
     put_card(server, BOB_CARD, "bob.vcf")
     return CalendarAccount(server.url, "alice", PASSWORD, name="Home calendar")
-
-
-def ask_through_dialog(
-    qtbot,
-    agent: Agent,
-    text: str,
-    answer: Callable[[ConfirmDialog], None],
-) -> tuple[TurnReport, ConfirmDialog]:
-    """Run the turn in a worker thread; show its one question in the real dialog, on this
-    (the GUI) thread, and let `answer` look at it and press a button."""
-    asked: queue.Queue[ConfirmationRequest] = queue.Queue()
-    answers: queue.Queue[ConfirmationAnswer] = queue.Queue()
-
-    def confirmer(request: ConfirmationRequest) -> ConfirmationAnswer:
-        asked.put(request)
-        return answers.get(timeout=60)
-
-    agent.confirmer = confirmer
-    reports: list[TurnReport] = []
-    worker = threading.Thread(target=lambda: reports.append(agent.run_turn(Conversation(), text)))
-    worker.start()
-    qtbot.waitUntil(lambda: not asked.empty(), timeout=30_000)
-    dialog = ConfirmDialog(asked.get())
-    qtbot.addWidget(dialog)
-    dialog.show()
-    answer(dialog)
-    answers.put(dialog.result_answer)
-    worker.join(timeout=60)
-    assert reports, "the turn did not finish"
-    return reports[0], dialog
 
 
 def allow(dialog: ConfirmDialog) -> None:

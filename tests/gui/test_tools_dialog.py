@@ -78,14 +78,6 @@ def gui_thread_io() -> Iterator[list[str]]:
 
 
 @pytest.fixture
-def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "data"
-    folder.mkdir()
-    Database.open(folder).close()  # migrated, as the app's start does
-    return folder
-
-
-@pytest.fixture
 def service(data: Path) -> Iterator[ToolsService]:
     """The service in its own thread, as the window runs it."""
     thread = QThread()

@@ -47,14 +47,6 @@ def host(qtbot) -> QWidget:
     return widget
 
 
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "data"
-    folder.mkdir()
-    Database.open(folder).close()  # migrated, as the app's start does
-    return folder
-
-
 @pytest.mark.parametrize("module", HELPERS, ids=lambda m: m.__name__)
 def test_the_helpers_do_not_know_the_window(module: object) -> None:
     tree = ast.parse(Path(module.__file__).read_text())  # type: ignore[attr-defined]

@@ -5,6 +5,9 @@ return a bare QObject for a menu and an optional application)."""
 from __future__ import annotations
 
 import json
+import queue
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,10 @@ from PySide6.QtCore import Qt, QThread
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu
 
+from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
+from app.agent.turn.loop import Agent, TurnReport
+from app.ui.confirm_dialog import ConfirmDialog
 from app.ui.main_window import MainWindow
 
 
@@ -86,3 +93,30 @@ def send(qtbot: Any, window: MainWindow, text: str) -> str:
     type_message(qtbot, window, text)
     wait_turn(qtbot, window)
     return window.chat_view.plain_text().rpartition("Hearth:")[2].strip()
+
+
+def ask_through_dialog(
+    qtbot: Any, agent: Agent, text: str, answer: Callable[[ConfirmDialog], None]
+) -> tuple[TurnReport, ConfirmDialog]:
+    """Run the turn in a worker thread; show its one question in the real dialog, on this
+    (the GUI) thread, and let `answer` look at it and press a button."""
+    asked: queue.Queue[ConfirmationRequest] = queue.Queue()
+    answers: queue.Queue[ConfirmationAnswer] = queue.Queue()
+
+    def confirmer(request: ConfirmationRequest) -> ConfirmationAnswer:
+        asked.put(request)
+        return answers.get(timeout=60)
+
+    agent.confirmer = confirmer
+    reports: list[TurnReport] = []
+    worker = threading.Thread(target=lambda: reports.append(agent.run_turn(Conversation(), text)))
+    worker.start()
+    qtbot.waitUntil(lambda: not asked.empty(), timeout=WAIT)
+    dialog = ConfirmDialog(asked.get())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    answer(dialog)
+    answers.put(dialog.result_answer)
+    worker.join(timeout=60)
+    assert reports, "the turn did not finish"
+    return reports[0], dialog

@@ -59,7 +59,7 @@ class _ModelLoads:
             self.count += 1
             original(llama, *args, **kwargs)
 
-        llama_cpp.Llama.__init__ = counting_init  # type: ignore[method-assign]
+        llama_cpp.Llama.__init__ = counting_init  # type: ignore[method-assign, assignment]
 
 
 _model_loads = _ModelLoads()

@@ -4,51 +4,35 @@ from the (real, private) Secret Service, found by keyring's own detection in a n
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import caldav
 import pytest
 
 from app.store.accounts import AccountSettings, AccountStore
 from app.store.database import Database
 from connectors.credentials import Credentials
 from tests.scripting import call
-from tests.support.radicale_server import RadicaleServer, running_radicale
+from tests.support.ask_command import ask_process, write_script
+from tests.support.radicale_server import (
+    RadicaleServer,
+    running_radicale_with_calendar,
+)
 from tests.support.secret_service import SecretService
 
-ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "ask-alice-pw-4412"
 
 
 @pytest.fixture
 def radicale(tmp_path: Path) -> Iterator[RadicaleServer]:
-    with running_radicale(tmp_path / "radicale", {"alice": PASSWORD}) as server:
-        with caldav.DAVClient(
-            url=server.url, username="alice", password=PASSWORD, enable_rfc6764=False
-        ) as client:
-            client.principal().make_calendar(name="Family", cal_id="family")
+    with running_radicale_with_calendar(tmp_path / "radicale", "alice", PASSWORD) as server:
         yield server
 
 
 def ask(tmp_path: Path, data: Path, turns: list[str]) -> dict:
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    env = {k: v for k, v in os.environ.items() if k != "HEARTH_DATA_DIR"}
-    done = subprocess.run(
-        [
-            *(sys.executable, "-m", "app", "ask", "--data-dir", str(data)),
-            *("--script", str(script), "--confirm", "deny", "--json", "What's on my calendar?"),
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    script = write_script(tmp_path, turns)
+    options = ("--script", str(script), "--confirm", "deny", "--json", "What's on my calendar?")
+    done = ask_process(data, *options, timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

@@ -7,9 +7,7 @@ environment), and the checks look at the real file system and the SQLite audit l
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,8 +16,7 @@ import pytest
 
 from app.store.database import Database
 from tests.scripting import call
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.ask_command import ask_process
 
 TOP_LEVEL = {"messages", "answer", "tool_calls", "steps", "stop_reason"}
 CALL_FIELDS = {"name", "arguments", "decision", "answer", "status", "result"}
@@ -62,18 +59,7 @@ def sandbox(tmp_path: Path) -> Sandbox:
 def ask(
     sandbox: Sandbox, *args: str, stdin: str = "", timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "HEARTH_DATA_DIR"}
-    return subprocess.run(
-        [sys.executable, "-m", "app", "ask", "--data-dir", str(sandbox.data), *args],
-        cwd=ROOT,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=timeout,
-        check=False,
-    )
+    return ask_process(sandbox.data, *args, stdin=stdin, timeout=timeout)
 
 
 def ask_json(sandbox: Sandbox, *args: str, stdin: str = "") -> dict[str, Any]:

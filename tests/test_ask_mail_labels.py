@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.store.accounts import AccountSettings, AccountStore
+from app.store.accounts import AccountStore
 from app.store.database import Database
 from app.store.permissions import PermissionStore
 from connectors.credentials import Credentials
@@ -25,7 +25,7 @@ from tests.agent.test_mail_agent import (
     servers,  # noqa: F401 (a fixture)
 )
 from tests.scripting import call
-from tests.support.mail_servers import Dovecot, SmtpServer
+from tests.support.mail_servers import Dovecot, SmtpServer, account_settings
 from tests.test_ask_labels import run_ask
 
 pytestmark = [
@@ -45,19 +45,7 @@ class Home:
         dovecot, smtp = mail
         database = Database.open(self.data)
         account = AccountStore(database).add(
-            AccountSettings(
-                kind="mail",
-                name="Alice",
-                email=ALICE,
-                username=ALICE,
-                imap_host="127.0.0.1",
-                imap_port=dovecot.imap_port,
-                imap_security="plain",
-                smtp_host="127.0.0.1",
-                smtp_port=smtp.port,
-                smtp_security="plain",
-                save_sent=False,
-            )
+            account_settings(dovecot, smtp, ALICE, "Alice", username=ALICE, save_sent=False)
         )
         database.close()
         Credentials().store(account.secret_ref, USERS[ALICE].password)

@@ -32,7 +32,7 @@ from pathlib import PurePath
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from app.llm.backend import SamplingSettings, StepRequest, StepResult, StreamEvent
+from app.llm.backend import StepRequest, StepResult, StopReason, StreamEvent
 from app.llm.chat_template import ChatTemplate
 from app.llm.formats import (
     HERMES_JSON,
@@ -244,9 +244,15 @@ class RemoteModel:
         on_event: Callable[[StreamEvent], None],
         cancel: threading.Event,
     ) -> StepResult:
+        """One model step, read as the server speaks: calls written in the text where we
+        render the prompt (completion mode), native `tool_calls` deltas where it does."""
+        reader: _StreamReader
         if self.mode == "completion":
-            return self._completion_step(request, on_event, cancel)
-        return self._chat_step(request, on_event, cancel)
+            prompt = self.build_prompt(request)
+            reader = _TextCallReader(self.model, prompt, request, self.wire_format, on_event)
+        else:
+            reader = _NativeCallReader(self.model, request, on_event)
+        return self._read(reader, cancel)
 
     def build_prompt(self, request: StepRequest) -> str:
         """The prompt text in the model's format, as LocalModel renders it."""
@@ -258,225 +264,22 @@ class RemoteModel:
             messages, tools=fmt.template_tools(tools), enable_thinking=request.enable_thinking
         )
 
-    def _completion_step(
-        self,
-        request: StepRequest,
-        on_event: Callable[[StreamEvent], None],
-        cancel: threading.Event,
-    ) -> StepResult:
-        """Free text until a call starts, then the call under our grammar, as the local
-        runtime does (`CallSpans` decides); each phase is one streamed request that
-        continues the text so far."""
-        tools = request.tools if request.tool_choice != "none" else []
-        fmt = self.wire_format
-        prompt = self.build_prompt(request)
-        result = StepResult()
-        in_reasoning = prompt.rstrip().endswith(THINK_OPEN)
-        forced_open = bool(tools) and request.tool_choice == "required"
-        parser = fmt.new_parser({t.name: t for t in tools}, in_reasoning=in_reasoning)
-        spans = CallSpans(
-            # Watched even when none may be called: such a call is refused, never shown.
-            [t.name for t in request.tools],
-            in_reasoning=in_reasoning,
-            forced_open=forced_open,
-            thinking_budget=request.sampling.thinking_budget,
-        )
-
-        allowed = [t for t in tools if request.only_call in (None, t.name)]
-
-        def grammar_for(start: CallStart) -> str | None:
-            if not request.constrain_calls or not allowed:
-                return None
-            return fmt.span_grammar(allowed, start, max_string_length=MAX_STRING_CHARS)
-
-        stats = result.stats
-        written = ""
-
-        def emit(raw: str, canonical: str) -> None:
-            nonlocal written
-            written += raw
-            result.raw += raw
-            result.collect(parser.feed(canonical), on_event)
-
-        grammar = None
-        if forced_open:
-            emit(fmt.call_open, fmt.call_open)
-            grammar = grammar_for(CallStart("tag"))
-        guard = RepetitionGuard()
+    def _read(self, reader: _StreamReader, cancel: threading.Event) -> StepResult:
+        """The one streaming loop of both wire styles: each request the reader asks for is
+        streamed to it until it says stop, and then it has the last word."""
         started = time.perf_counter()
         try:
-            while True:
-                budget = request.sampling.max_tokens - stats.generated_tokens
-                if cancel.is_set():
-                    stats.stop_reason = "cancelled"
-                    break
-                if budget <= 0:
-                    stats.stop_reason = "max_tokens"
-                    break
-                sampling = request.sampling
-                if grammar is not None:
-                    sampling = dataclasses.replace(sampling, repeat_penalty=1.0)
-                outcome = "end"
-                # Leaving the loop early closes the stream: the server stops generating.
-                pieces = self._complete(prompt + written, sampling, budget, cancel, grammar)
-                with contextlib.closing(pieces):
-                    for piece, finish in pieces:
-                        stats.generated_tokens += 1 if piece else 0
-                        step = spans.feed(piece)
-                        if step.stop:
+            while (ask := reader.next_request(cancel.is_set())) is not None:
+                path, body = ask
+                # Leaving the stream early closes it: the server stops generating.
+                events = self._stream(self.endpoint.api + path, body, cancel)
+                with contextlib.closing(events):
+                    for event in events:
+                        if reader.take(event):
                             break
-                        kept = piece if step.cut is None else piece[: step.cut]
-                        emit(kept + step.inject, step.text)
-                        guard.add(None, kept + step.inject)
-                        if guard.tripped():
-                            outcome = "repetition"
-                            break
-                        if finish == "length":
-                            outcome = "length"
-                        # A new request where the grammar changes or thinking was shut.
-                        following = grammar_for(step.start) if step.start else None
-                        if following is not None or step.inject or (step.ended and grammar):
-                            grammar = following
-                            outcome = "next"
-                            break
-                if cancel.is_set():
-                    continue
-                if outcome == "repetition":
-                    stats.stop_reason = "repetition"
-                    break
-                if outcome != "next":
-                    stats.stop_reason = "max_tokens" if outcome == "length" else "end"
-                    break
         finally:
-            stats.generate_seconds = time.perf_counter() - started
-        result.collect(parser.feed(spans.finish()) + parser.finish(), on_event)
-        if spans.in_call and stats.stop_reason in RUNAWAY:
-            result.problems[-1:] = [runaway_problem(p) for p in result.problems[-1:]]
-        return result
-
-    def _complete(
-        self,
-        prompt: str,
-        sampling: SamplingSettings,
-        max_tokens: int,
-        cancel: threading.Event,
-        grammar: str | None,
-    ) -> Generator[tuple[str, str], None, None]:
-        """Stream one text completion: (text piece, finish reason or "") per chunk."""
-        body: dict[str, Any] = {
-            "model": self.model,
-            "prompt": prompt,
-            "stream": True,
-            "max_tokens": max_tokens,
-            "temperature": sampling.temperature,
-            "top_p": sampling.top_p,
-            "top_k": sampling.top_k,
-            "min_p": sampling.min_p,
-            "repeat_penalty": sampling.repeat_penalty,
-        }
-        if grammar is not None:
-            body["grammar"] = grammar
-        for chunk in self._stream(self.endpoint.api + "/completions", body, cancel):
-            for choice in chunk.get("choices") or []:
-                text = choice.get("text") or ""
-                finish = choice.get("finish_reason") or ""
-                if text or finish:
-                    yield text, finish
-
-    def _chat_step(
-        self,
-        request: StepRequest,
-        on_event: Callable[[StreamEvent], None],
-        cancel: threading.Event,
-    ) -> StepResult:
-        """The server renders the prompt and parses calls; we still validate every call."""
-        tools = request.tools if request.tool_choice != "none" else []
-        specs = {t.name: t for t in tools}
-        result = StepResult()
-        # Calls the server leaves in the text (no tool parser there) are still understood.
-        parser = HERMES_JSON.new_parser(specs)
-        spans = CallSpans(specs)
-        sampling = request.sampling
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": chat_messages(request.messages),
-            "stream": True,
-            "max_tokens": sampling.max_tokens,
-            "temperature": sampling.temperature,
-            "top_p": sampling.top_p,
-            "chat_template_kwargs": {"enable_thinking": request.enable_thinking},
-        }
-        if tools:
-            body["tools"] = [t.to_openai() for t in tools]
-            body["tool_choice"] = request.tool_choice
-            named = request.only_call or (tools[0].name if len(tools) == 1 else None)
-            if request.tool_choice == "required" and named:
-                # Named: understood by more servers (llama-cpp-python, vLLM) than "required".
-                body["tool_choice"] = {"type": "function", "function": {"name": named}}
-        pending: dict[int, dict[str, str]] = {}
-        stats = result.stats
-        # The server generates, so only the stream can be watched: a loop in the text or in a
-        # call's arguments closes it (and the server stops) instead of running to the limit.
-        guard = RepetitionGuard()
-        started = time.perf_counter()
-        finish = ""
-        stream = self._stream(self.endpoint.api + "/chat/completions", body, cancel)
-        try:
-            for chunk in stream:
-                if guard.tripped():
-                    finish = "repetition"
-                    break
-                for choice in chunk.get("choices") or []:
-                    delta = choice.get("delta") or {}
-                    reasoning = delta.get("reasoning_content") or delta.get("reasoning")
-                    if isinstance(reasoning, str) and reasoning:
-                        result.collect([ReasoningDelta(reasoning)], on_event)
-                    content = delta.get("content")
-                    if isinstance(content, str) and content:
-                        stats.generated_tokens += 1
-                        result.raw += content
-                        guard.add(None, content)
-                        # Calls the server left in the text, in any form a model writes them.
-                        result.collect(parser.feed(spans.feed_uncut(content).text), on_event)
-                    for entry in delta.get("tool_calls") or []:
-                        stats.generated_tokens += 1
-                        slot = pending.setdefault(
-                            int(entry.get("index", len(pending))),
-                            {"id": "", "name": "", "arguments": ""},
-                        )
-                        function = entry.get("function") or {}
-                        slot["id"] = entry.get("id") or slot["id"]
-                        # The whole name comes in one piece; llama-cpp-python repeats it in
-                        # every chunk, so it is taken once, never joined.
-                        slot["name"] = slot["name"] or function.get("name") or ""
-                        arguments = function.get("arguments")
-                        if isinstance(arguments, dict):
-                            slot["arguments"] = json.dumps(arguments)
-                        elif isinstance(arguments, str):
-                            slot["arguments"] += arguments
-                            guard.add(None, arguments)
-                    finish = choice.get("finish_reason") or finish
-        finally:
-            stream.close()  # early: the server stops generating
-            stats.generate_seconds = time.perf_counter() - started
-        cut = spans.in_call  # a call in the text was still being written
-        result.collect(parser.feed(spans.finish()) + parser.finish(), on_event)
-        for index in sorted(pending):
-            call, problem = _structured_call(pending[index], specs)
-            if call is not None:
-                result.calls.append(call)
-            if problem is not None:
-                result.problems.append(problem)
-            cut = problem is not None and index == max(pending)  # the one written last
-        if cancel.is_set():
-            stats.stop_reason = "cancelled"
-        elif finish in ("repetition", "length"):
-            stats.stop_reason = "repetition" if finish == "repetition" else "max_tokens"
-            if cut:  # the call never ended: say why, so that its one repair is shorter
-                result.problems[-1:] = [runaway_problem(p) for p in result.problems[-1:]]
-        else:
-            stats.stop_reason = "end"
-        return result
+            reader.result.stats.generate_seconds = time.perf_counter() - started
+        return reader.finish(cancel.is_set())
 
     # -- HTTP --------------------------------------------------------------------------------
 
@@ -504,45 +307,41 @@ class RemoteModel:
         payload = None if body is None else json.dumps(body).encode("utf-8")
         watch: _CancelWatch | None = None
         try:
-            try:
-                connection.connect()
-                assert connection.sock is not None
-                connection.sock.settimeout(timeout)
-                if cancel is not None:  # from here on Stop shuts the socket down
-                    watch = _CancelWatch(connection, cancel)
-                connection.request(method, path, body=payload, headers=self._headers(streaming))
-                response = connection.getresponse()
-            except (OSError, http.client.HTTPException):
-                if cancel is not None and cancel.is_set():
-                    if watch is not None:
-                        watch.stop()
-                    connection.close()
-                    raise _Cancelled from None
-                if watch is not None:
-                    watch.stop()
-                raise
-        except TimeoutError:
+            connection.connect()
+            assert connection.sock is not None
+            connection.sock.settimeout(timeout)
+            if cancel is not None:  # from here on Stop shuts the socket down
+                watch = _CancelWatch(connection, cancel)
+            connection.request(method, path, body=payload, headers=self._headers(streaming))
+            response = connection.getresponse()
+        except (OSError, http.client.HTTPException) as exc:
+            if watch is not None:
+                watch.stop()
             connection.close()
-            raise RemoteError(
-                f"The model server at {self.endpoint.where} did not answer in time. It may be "
-                "busy or overloaded; try again, or check the server."
-            ) from None
-        except ssl.SSLError as exc:
-            connection.close()
-            raise RemoteError(
-                f"A secure connection to {self.endpoint.where} failed ({exc.reason}). Check "
-                "whether the address should start with http:// or https://."
-            ) from None
-        except OSError as exc:
-            connection.close()
-            raise RemoteError(self._unreachable(exc)) from None
-        except http.client.HTTPException as exc:
-            connection.close()
-            raise RemoteError(
-                f"The model server at {self.endpoint.where} gave an answer Hearth does not "
-                f"understand ({type(exc).__name__}). Is this the right address?"
-            ) from None
+            if cancel is not None and cancel.is_set():
+                raise _Cancelled from None
+            raise self._not_answered(exc) from None
         return connection, response, watch
+
+    def _not_answered(self, exc: OSError | http.client.HTTPException) -> RemoteError:
+        """What a request that got no answer means, for the user."""
+        where = self.endpoint.where
+        if isinstance(exc, TimeoutError):
+            return RemoteError(
+                f"The model server at {where} did not answer in time. It may be "
+                "busy or overloaded; try again, or check the server."
+            )
+        if isinstance(exc, ssl.SSLError):
+            return RemoteError(
+                f"A secure connection to {where} failed ({exc.reason}). Check "
+                "whether the address should start with http:// or https://."
+            )
+        if isinstance(exc, OSError):
+            return RemoteError(self._unreachable(exc))
+        return RemoteError(
+            f"The model server at {where} gave an answer Hearth does not "
+            f"understand ({type(exc).__name__}). Is this the right address?"
+        )
 
     def _unreachable(self, exc: OSError) -> str:
         if isinstance(exc, ConnectionRefusedError):
@@ -644,33 +443,297 @@ class RemoteModel:
                         f"answering: {_error_text(event)}"
                     )
                 yield event
-        except _Broken:
+        except (_Broken, OSError, http.client.HTTPException) as exc:
             if cancel.is_set():
-                return
-            raise RemoteError(self._broken_message()) from None
-        except TimeoutError:
-            if cancel.is_set():
-                return
-            raise RemoteError(
-                f"The model server at {self.endpoint.where} stopped sending for "
-                f"{self.settings.read_timeout:.0f} seconds, so Hearth gave up on this reply. "
-                "What was written so far is kept."
-            ) from None
-        except (OSError, http.client.HTTPException):
-            if cancel.is_set():
-                return
-            raise RemoteError(self._broken_message()) from None
+                return  # Stop shut the socket down: no error, what came is kept
+            raise RemoteError(self._lost_message(exc)) from None
         finally:
             if watch is not None:
                 watch.stop()
             connection.close()
 
-    def _broken_message(self) -> str:
+    def _lost_message(self, exc: Exception) -> str:
+        """What a reply that stopped coming means, for the user."""
+        if isinstance(exc, TimeoutError):
+            return (
+                f"The model server at {self.endpoint.where} stopped sending for "
+                f"{self.settings.read_timeout:.0f} seconds, so Hearth gave up on this reply. "
+                "What was written so far is kept."
+            )
         return (
             f"The connection to the model server at {self.endpoint.where} broke off in the "
             "middle of the reply (the server may have stopped or restarted). What was written "
             "so far is kept; send your message again when the server is back."
         )
+
+
+# -- reading a streamed step: one strategy per wire style ----------------------------------
+
+
+class _StreamReader:
+    """How one wire style reads a step: which request to stream next and what each streamed
+    event means. `RemoteModel._read` is the one loop that drives either; a reader knows
+    nothing of HTTP.
+
+    The server generates, so only the stream can be watched: the repetition guard sees what
+    arrives, and a loop closes the stream (the server stops) instead of running to the limit."""
+
+    def __init__(self, on_event: Callable[[StreamEvent], None]) -> None:
+        self.result = StepResult()
+        self.on_event = on_event
+        self.guard = RepetitionGuard()
+
+    def next_request(self, cancelled: bool) -> tuple[str, dict[str, Any]] | None:
+        """The next request (a path under /v1 and its body), or None when the step is over."""
+        raise NotImplementedError
+
+    def take(self, event: Mapping[str, Any]) -> bool:
+        """One streamed event; True closes this request's stream here."""
+        raise NotImplementedError
+
+    def finish(self, cancelled: bool) -> StepResult:
+        """The step's result once the last stream ended."""
+        raise NotImplementedError
+
+    def _collect(self, events: list[Any]) -> None:
+        self.result.collect(events, self.on_event)
+
+
+class _TextCallReader(_StreamReader):
+    """Calls written in the text, over the completion endpoint with our own prompt: free text
+    until a call starts, then the call under our grammar, as the local runtime does
+    (`CallSpans` decides). Each phase is one streamed request that continues the text so far."""
+
+    def __init__(
+        self,
+        model: str,
+        prompt: str,
+        request: StepRequest,
+        fmt: WireFormat,
+        on_event: Callable[[StreamEvent], None],
+    ) -> None:
+        super().__init__(on_event)
+        self.model = model
+        self.prompt = prompt
+        self.request = request
+        self.fmt = fmt
+        tools = request.tools if request.tool_choice != "none" else []
+        in_reasoning = prompt.rstrip().endswith(THINK_OPEN)
+        forced_open = bool(tools) and request.tool_choice == "required"
+        self.parser = fmt.new_parser({t.name: t for t in tools}, in_reasoning=in_reasoning)
+        self.spans = CallSpans(
+            # Watched even when none may be called: such a call is refused, never shown.
+            [t.name for t in request.tools],
+            in_reasoning=in_reasoning,
+            forced_open=forced_open,
+            thinking_budget=request.sampling.thinking_budget,
+        )
+        self.allowed = [t for t in tools if request.only_call in (None, t.name)]
+        self.written = ""
+        self.grammar: str | None = None
+        # How the last request ended: "next" (ask again: the grammar changed or thinking was
+        # shut), "end", "length" or "repetition".
+        self.outcome = "next"
+        if forced_open:
+            self._emit(fmt.call_open, fmt.call_open)
+            self.grammar = self._grammar_for(CallStart("tag"))
+
+    def next_request(self, cancelled: bool) -> tuple[str, dict[str, Any]] | None:
+        stats = self.result.stats
+        if cancelled:
+            stats.stop_reason = "cancelled"
+        elif self.outcome != "next":
+            stats.stop_reason = _STOP_REASONS.get(self.outcome, "end")
+        elif stats.generated_tokens >= self.request.sampling.max_tokens:
+            stats.stop_reason = "max_tokens"
+        else:
+            self.outcome = "end"
+            return "/completions", self._body()
+        return None
+
+    def take(self, event: Mapping[str, Any]) -> bool:
+        for choice in event.get("choices") or []:
+            piece = choice.get("text") or ""
+            finish = choice.get("finish_reason") or ""
+            if (piece or finish) and self._piece(piece, finish):
+                return True
+        return False
+
+    def finish(self, cancelled: bool) -> StepResult:
+        result = self.result
+        self._collect(self.parser.feed(self.spans.finish()) + self.parser.finish())
+        if self.spans.in_call and result.stats.stop_reason in RUNAWAY:
+            result.problems[-1:] = [runaway_problem(p) for p in result.problems[-1:]]
+        return result
+
+    def _piece(self, piece: str, finish: str) -> bool:
+        """One streamed piece of text; True when this request ends here."""
+        self.result.stats.generated_tokens += 1 if piece else 0
+        step = self.spans.feed(piece)
+        if step.stop:
+            return True
+        kept = piece if step.cut is None else piece[: step.cut]
+        self._emit(kept + step.inject, step.text)
+        self.guard.add(None, kept + step.inject)
+        if self.guard.tripped():
+            self.outcome = "repetition"
+            return True
+        if finish == "length":
+            self.outcome = "length"
+        # A new request where the grammar changes or thinking was shut.
+        following = self._grammar_for(step.start) if step.start else None
+        if following is not None or step.inject or (step.ended and self.grammar):
+            self.grammar = following
+            self.outcome = "next"
+            return True
+        return False
+
+    def _emit(self, raw: str, canonical: str) -> None:
+        self.written += raw
+        self.result.raw += raw
+        self._collect(self.parser.feed(canonical))
+
+    def _grammar_for(self, start: CallStart) -> str | None:
+        if not self.request.constrain_calls or not self.allowed:
+            return None
+        return self.fmt.span_grammar(self.allowed, start, max_string_length=MAX_STRING_CHARS)
+
+    def _body(self) -> dict[str, Any]:
+        """One text completion that continues the text so far, under the current grammar."""
+        sampling = self.request.sampling
+        if self.grammar is not None:
+            sampling = dataclasses.replace(sampling, repeat_penalty=1.0)
+        body: dict[str, Any] = {
+            "model": self.model,
+            "prompt": self.prompt + self.written,
+            "stream": True,
+            "max_tokens": sampling.max_tokens - self.result.stats.generated_tokens,
+            "temperature": sampling.temperature,
+            "top_p": sampling.top_p,
+            "top_k": sampling.top_k,
+            "min_p": sampling.min_p,
+            "repeat_penalty": sampling.repeat_penalty,
+        }
+        if self.grammar is not None:
+            body["grammar"] = self.grammar
+        return body
+
+
+class _NativeCallReader(_StreamReader):
+    """Native `tool_calls` deltas, over the chat endpoint: the server renders the prompt and
+    parses calls; we still validate every call, and calls the server leaves in the text (no
+    tool parser there) are still understood, in any form a model writes them."""
+
+    def __init__(
+        self, model: str, request: StepRequest, on_event: Callable[[StreamEvent], None]
+    ) -> None:
+        super().__init__(on_event)
+        tools = request.tools if request.tool_choice != "none" else []
+        self.specs = {t.name: t for t in tools}
+        self.parser = HERMES_JSON.new_parser(self.specs)
+        self.spans = CallSpans(self.specs)
+        self.body: dict[str, Any] | None = _chat_body(model, request, tools)
+        self.pending: dict[int, dict[str, str]] = {}  # the calls so far, by their index
+        self.finish_reason = ""
+
+    def next_request(self, cancelled: bool) -> tuple[str, dict[str, Any]] | None:
+        body, self.body = self.body, None  # one request
+        return None if body is None else ("/chat/completions", body)
+
+    def take(self, event: Mapping[str, Any]) -> bool:
+        if self.guard.tripped():
+            self.finish_reason = "repetition"
+            return True
+        for choice in event.get("choices") or []:
+            delta = choice.get("delta") or {}
+            reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+            if isinstance(reasoning, str) and reasoning:
+                self._collect([ReasoningDelta(reasoning)])
+            content = delta.get("content")
+            if isinstance(content, str) and content:
+                self._content(content)
+            for entry in delta.get("tool_calls") or []:
+                self._call_delta(entry)
+            self.finish_reason = choice.get("finish_reason") or self.finish_reason
+        return False
+
+    def finish(self, cancelled: bool) -> StepResult:
+        result = self.result
+        cut = self.spans.in_call  # a call in the text was still being written
+        self._collect(self.parser.feed(self.spans.finish()) + self.parser.finish())
+        if self.pending:
+            cut = self._add_native_calls()
+        if cancelled:
+            result.stats.stop_reason = "cancelled"
+        elif self.finish_reason in ("repetition", "length"):
+            result.stats.stop_reason = _STOP_REASONS[self.finish_reason]
+            if cut:  # the call never ended: say why, so that its one repair is shorter
+                result.problems[-1:] = [runaway_problem(p) for p in result.problems[-1:]]
+        else:
+            result.stats.stop_reason = "end"
+        return result
+
+    def _content(self, content: str) -> None:
+        self.result.stats.generated_tokens += 1
+        self.result.raw += content
+        self.guard.add(None, content)
+        self._collect(self.parser.feed(self.spans.feed_uncut(content).text))
+
+    def _call_delta(self, entry: Mapping[str, Any]) -> None:
+        """A piece of one streamed call: its id and name once, its arguments joined."""
+        self.result.stats.generated_tokens += 1
+        slot = self.pending.setdefault(
+            int(entry.get("index", len(self.pending))), {"id": "", "name": "", "arguments": ""}
+        )
+        function = entry.get("function") or {}
+        slot["id"] = entry.get("id") or slot["id"]
+        # The whole name comes in one piece; llama-cpp-python repeats it in every chunk, so it
+        # is taken once, never joined.
+        slot["name"] = slot["name"] or function.get("name") or ""
+        arguments = function.get("arguments")
+        if isinstance(arguments, dict):
+            slot["arguments"] = json.dumps(arguments)
+        elif isinstance(arguments, str):
+            slot["arguments"] += arguments
+            self.guard.add(None, arguments)
+
+    def _add_native_calls(self) -> bool:
+        """The streamed calls, validated in order; True when the one written last failed."""
+        failed = False
+        for index in sorted(self.pending):
+            call, problem = _structured_call(self.pending[index], self.specs)
+            if call is not None:
+                self.result.calls.append(call)
+            if problem is not None:
+                self.result.problems.append(problem)
+            failed = problem is not None
+        return failed
+
+
+# How a stream's end reads as the step's stop reason.
+_STOP_REASONS: dict[str, StopReason] = {"repetition": "repetition", "length": "max_tokens"}
+
+
+def _chat_body(model: str, request: StepRequest, tools: Sequence[ToolSpec]) -> dict[str, Any]:
+    """The chat endpoint's request: our history in its shape, the tools and the choice."""
+    sampling = request.sampling
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": chat_messages(request.messages),
+        "stream": True,
+        "max_tokens": sampling.max_tokens,
+        "temperature": sampling.temperature,
+        "top_p": sampling.top_p,
+        "chat_template_kwargs": {"enable_thinking": request.enable_thinking},
+    }
+    if tools:
+        body["tools"] = [t.to_openai() for t in tools]
+        body["tool_choice"] = request.tool_choice
+        named = request.only_call or (tools[0].name if len(tools) == 1 else None)
+        if request.tool_choice == "required" and named:
+            # Named: understood by more servers (llama-cpp-python, vLLM) than "required".
+            body["tool_choice"] = {"type": "function", "function": {"name": named}}
+    return body
 
 
 def _sse_events(response: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
@@ -680,35 +743,38 @@ def _sse_events(response: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
     while True:
         line = response.readline()
         if not line:
-            if data:
-                text = "\n".join(data)
-                if text.strip() == "[DONE]":
-                    return
-            if finished:
+            # Some servers end without "[DONE]": a finish reason means the reply is complete.
+            if finished or _is_done(data):
                 return
             raise _Broken
         stripped = line.rstrip(b"\r\n")
         if stripped:
-            if stripped.startswith(b":"):
-                continue  # a comment or keep-alive ping
+            # Data lines are kept; comments and keep-alive pings (":...") are not.
             if stripped.startswith(b"data:"):
                 data.append(stripped[5:].decode("utf-8", "replace").lstrip())
             continue
         if not data:
             continue
-        text = "\n".join(data)
-        data = []
-        if text.strip() == "[DONE]":
+        if _is_done(data):
             return
-        try:
-            event = json.loads(text)
-        except ValueError:
-            continue
-        if not isinstance(event, dict):
-            continue
-        # Some servers end without "[DONE]": a finish reason means the reply is complete.
-        finished = any(c.get("finish_reason") for c in event.get("choices") or [])
-        yield event
+        event = _json_object("\n".join(data))
+        data = []
+        if event is not None:
+            finished = any(c.get("finish_reason") for c in event.get("choices") or [])
+            yield event
+
+
+def _is_done(data: Sequence[str]) -> bool:
+    return "\n".join(data).strip() == "[DONE]"
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    """An event's data as a JSON object (None: not one, and passed over)."""
+    try:
+        event = json.loads(text)
+    except ValueError:
+        return None
+    return event if isinstance(event, dict) else None
 
 
 def _error_text(data: Any) -> str:

@@ -50,6 +50,7 @@ import caldav
 import icalendar
 import vobject
 import yaml
+from caldav.davclient import DAVClient
 from imapclient import IMAPClient
 
 from app.agent.turn.chat import Conversation
@@ -274,13 +275,13 @@ def diff(seed: State, end: State, folder: Path | None = None) -> list[Change]:
         ("contact", seed.contacts, end.contacts),
     ):
         for key in sorted(set(old) | set(new)):
-            was, now = old.get(key), new.get(key)
-            if was is None:
-                changes.append(Change(f"{kind}_added", key, None, now))
-            elif now is None:
-                changes.append(Change(f"{kind}_removed", key, was, None))
-            elif was != now:
-                changes.append(Change(f"{kind}_changed", key, was, now))
+            old_item, new_item = old.get(key), new.get(key)
+            if old_item is None:
+                changes.append(Change(f"{kind}_added", key, None, new_item))
+            elif new_item is None:
+                changes.append(Change(f"{kind}_removed", key, old_item, None))
+            elif old_item != new_item:
+                changes.append(Change(f"{kind}_changed", key, old_item, new_item))
     for target in end.opened[len(seed.opened) :]:
         changes.append(Change("opened", target, None, target))
     return changes
@@ -530,7 +531,7 @@ class World:
         return text
 
     def _dav_client(self) -> Any:
-        return caldav.DAVClient(
+        return DAVClient(
             url=self.radicale.url,
             username="alex",
             password=PASSWORD,
@@ -995,7 +996,7 @@ def world_time_zone() -> Iterator[None]:
 
 
 def _make_address_book(radicale: RadicaleServer) -> None:
-    client = caldav.DAVClient(
+    client = DAVClient(
         url=radicale.url, username="alex", password=PASSWORD, timeout=10, enable_rfc6764=False
     )
     with contextlib.closing(client):

@@ -6,7 +6,6 @@ on its thread."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,14 +29,6 @@ from tests.support.radicale_server import running_radicale_with_calendar
 from tests.support.secret_service import SecretService
 
 PASSWORD = "lifecycle-Secret-pw-5173"
-
-
-@pytest.fixture
-def database(tmp_path: Path) -> Iterator[Database]:
-    (tmp_path / "data").mkdir()
-    opened = Database.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def calendar_settings(url: str = "https://dav.example.org/") -> AccountSettings:

@@ -93,7 +93,7 @@ def test_arguments_mutated_after_approval_are_refused(
     book: tuple[ApprovalBook, FakeClock],
 ) -> None:
     approvals, _ = book
-    arguments = {"to": ["sam@example.com"], "subject": "s", "body": "b"}
+    arguments: dict[str, Any] = {"to": ["sam@example.com"], "subject": "s", "body": "b"}
     token = approvals.issue("send_email", arguments)
     arguments["to"].append("eve@attacker.example")
     assert not approvals.redeem(token, "send_email", arguments)

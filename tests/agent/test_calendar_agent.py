@@ -8,7 +8,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-import caldav
 import pytest
 
 from app.agent.tools.toolbox import build_registry
@@ -17,7 +16,10 @@ from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny
 from app.agent.turn.loop import Agent
 from connectors.calendar import CalendarAccount, create_event, list_events, parse_when
 from tests.scripting import call, script
-from tests.support.radicale_server import RadicaleServer, running_radicale
+from tests.support.radicale_server import (
+    RadicaleServer,
+    module_server,
+)
 
 PASSWORD = "alicepw"
 TZ = ZoneInfo("Europe/Berlin")
@@ -29,12 +31,7 @@ INJECTED = (
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RadicaleServer]:
-    with running_radicale(tmp_path_factory.mktemp("radicale"), {"alice": PASSWORD}) as running:
-        client = caldav.DAVClient(
-            url=running.url, username="alice", password=PASSWORD, timeout=5, enable_rfc6764=False
-        )
-        client.principal().make_calendar(name="Personal", cal_id="personal")
-        yield running
+    yield from module_server(tmp_path_factory, "alice", PASSWORD, "Personal")
 
 
 @pytest.fixture

@@ -164,7 +164,7 @@ def test_a_pin_spelled_out() -> None:
     ("plain", "kind"),
     [(f"card {CARD}", "payment_card"), (f"iban {IBAN}", "iban"), ("password: hunter22", "secret")],
 )
-def test_base32_is_decoded(case, plain: str, kind: str) -> None:  # type: ignore[no-untyped-def]
+def test_base32_is_decoded(case, plain: str, kind: str) -> None:
     token = case(base64.b32encode(plain.encode()).decode().rstrip("="))
     assert kind in kinds({"query": f"ref {token}"})
 

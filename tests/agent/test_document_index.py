@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,18 +18,7 @@ from app.agent.documents.index_process import IndexFailed, index_in_child
 from app.store.database import FILENAME, Database
 from app.store.documents import DocumentStore, search_expression
 from app.store.privacy import delete_conversations_and_memories
-from tests.agent.documents import fresh_database, write_documents
 from tests.connectors.test_files import make_pdf
-
-
-@pytest.fixture
-def database(tmp_path: Path) -> Iterator[Database]:
-    yield from fresh_database(tmp_path)
-
-
-@pytest.fixture
-def docs(tmp_path: Path) -> Path:
-    return write_documents(tmp_path)
 
 
 def search(database: Database, folder: Path, query: str) -> list[tuple[str, str]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +26,7 @@ from app.store.database import Database
 from app.store.documents import DocumentStore, fuse, with_meaning
 from app.store.privacy import delete_conversations_and_memories
 from connectors.files import Folders
-from tests.agent.documents import fresh_database, write_documents
+from tests.agent.documents import write_documents
 from tests.llm.tiny_bert import write_tiny_bert
 
 # -- reciprocal rank fusion ------------------------------------------------------------------
@@ -116,11 +116,6 @@ class ConceptEmbedder:
             row = np.array([len(words & c) for c in self.CONCEPTS] + [0.01], dtype=np.float32)
             rows.append(row / np.linalg.norm(row))
         return np.array(rows, dtype=np.float32).reshape(len(texts), -1)
-
-
-@pytest.fixture
-def database(tmp_path: Path) -> Iterator[Database]:
-    yield from fresh_database(tmp_path)
 
 
 def write_policies(folder: Path) -> Path:

@@ -13,6 +13,7 @@ import pytest
 from app.agent.gate.policy import ContextState
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation, Message, times_note
+from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
 from app.agent.turn.history import (
     KeptConversation,
     from_stored,
@@ -104,6 +105,7 @@ def test_reopened_conversation_is_tainted_and_a_new_one_is_clean(
 ) -> None:
     first = KeptConversation(store)
     run(first, folder, "Read mail.txt", call("read_file", path="mail.txt"), "Done.")
+    assert first.conversation_id is not None
     reopened, _ = KeptConversation.load(store, first.conversation_id, [str(folder)])
     assert reopened.context.tainted
     assert reopened.context.provenance == first.context.provenance
@@ -112,11 +114,16 @@ def test_reopened_conversation_is_tainted_and_a_new_one_is_clean(
     # The same write is asked about in the tainted conversation, allowed in a clean one.
     write = call("write_file", path="new.txt", content="hello")
     asked: list[str] = []
+
+    def confirmer(request: ConfirmationRequest) -> ConfirmationAnswer:
+        asked.append(request.tool)
+        return _deny()
+
     agent = Agent(
         script(write, "ok"),
         build_registry(folders=[folder]),
         context=reopened.context,
-        confirmer=lambda request: asked.append(request.tool) or _deny(),
+        confirmer=confirmer,
     )
     agent.run_turn(reopened.conversation, "Write new.txt")
     assert asked == ["write_file"] and not (folder / "new.txt").exists()
@@ -143,15 +150,14 @@ def test_a_failed_write_is_reported_and_stops_saving(
 ) -> None:
     kept = KeptConversation(store, Conversation(), ContextState())
     kept.conversation.add("user", "first")
+    assert kept.conversation_id is not None
     store.delete(kept.conversation_id)  # gone under it (e.g. deleted elsewhere)
     kept.conversation.add("assistant", "second")
     assert kept.save_error and "not kept" in kept.save_error
     assert [m.content for m in kept.conversation.messages] == ["first", "second"]  # still open
 
 
-def _deny():
-    from app.agent.turn.confirm import ConfirmationAnswer
-
+def _deny() -> ConfirmationAnswer:
     return ConfirmationAnswer.deny()
 
 
@@ -162,6 +168,7 @@ def test_a_stopped_reply_is_saved_as_stopped(store: ConversationStore, folder: P
     cancel = threading.Event()
     cancel.set()  # Stop pressed as the reply began
     agent.run_turn(kept.conversation, "Tell me a story", cancel=cancel)
+    assert kept.conversation_id is not None
     stored = store.load(kept.conversation_id).messages
     assert [(m.role, m.stopped) for m in stored] == [("user", False), ("assistant", True)]
     assert turn_views(stored)[0].stopped

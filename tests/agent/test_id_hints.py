@@ -164,6 +164,6 @@ def test_without_hints_the_same_call_is_put_to_the_user(servers) -> None:  # noq
     assert record.status == "error" and "is not an email id" in record.result
 
 
-def _upcoming(calendar: CalendarAccount) -> list:  # type: ignore[type-arg]
+def _upcoming(calendar: CalendarAccount) -> list:
     now = datetime.now(TZ)
     return list_events(calendar, now, now + timedelta(days=10), tz=TZ)

@@ -5,7 +5,6 @@ read only when that took a while, and a pass cut short by its time limit says so
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,17 +14,6 @@ from app.agent.documents.before_turn import update_before_turn
 from app.agent.documents.document_index import index_folders
 from app.store.database import Database
 from app.store.documents import DocumentStore
-from tests.agent.documents import fresh_database, write_documents
-
-
-@pytest.fixture
-def database(tmp_path: Path) -> Iterator[Database]:
-    yield from fresh_database(tmp_path)
-
-
-@pytest.fixture
-def docs(tmp_path: Path) -> Path:
-    return write_documents(tmp_path)
 
 
 def data_dir(database: Database) -> Path:

@@ -458,7 +458,7 @@ def test_an_approval_flag_reaching_the_gate_does_not_lower_the_decision(
     _files_unchanged(world, canary, before)
 
 
-SPLIT_AND_SPELLED = {
+SPLIT_AND_SPELLED: dict[str, dict[str, Any]] = {
     "split across subject and body": {"subject": "4111 1111", "body": "1111 1111"},
     "split across three fields": {"subject": "4111 1111 1111", "body": "1111", "cc": []},
     "spelled out": {

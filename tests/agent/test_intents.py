@@ -13,7 +13,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import caldav
 import pytest
 
 from app import clock
@@ -25,7 +24,10 @@ from app.agent.turn.loop import Agent
 from app.llm.scripted import ScriptedBackend
 from connectors.calendar import CalendarAccount, create_event, delete_event, list_events
 from tests.scripting import call
-from tests.support.radicale_server import RadicaleServer, running_radicale
+from tests.support.radicale_server import (
+    RadicaleServer,
+    module_server,
+)
 
 PASSWORD = "alicepw"
 # Tuesday 15 May 2029, 09:30, in this machine's zone (the calendar tools read local times).
@@ -39,12 +41,7 @@ def at(day: int, hour: int, minute: int = 0) -> datetime:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RadicaleServer]:
-    with running_radicale(tmp_path_factory.mktemp("radicale"), {"alice": PASSWORD}) as running:
-        client = caldav.DAVClient(
-            url=running.url, username="alice", password=PASSWORD, timeout=5, enable_rfc6764=False
-        )
-        client.principal().make_calendar(name="Personal", cal_id="personal")
-        yield running
+    yield from module_server(tmp_path_factory, "alice", PASSWORD, "Personal")
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import cast
 
 from app.agent.intents.catalog import INTENTS
 
@@ -20,7 +21,7 @@ def _intent_sections() -> list[str]:
     for page in pages:
         if not page.is_file():
             continue
-        level, lines = 0, None
+        level, lines = 0, cast(list[str] | None, None)
         for line in page.read_text(encoding="utf-8").splitlines():
             heading = _HEADING.match(line)
             if heading and lines is not None and len(heading.group(1)) <= level:

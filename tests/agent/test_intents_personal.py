@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,6 +65,7 @@ def account(server: RadicaleServer) -> Iterator[CalendarAccount]:
         for todo in _chores(client).search(todo=True, include_completed=True):
             todo.delete()
         listing = client.propfind(f"{server.url}alice/people/", "", 1)
+        assert listing.tree is not None
         for href in listing.tree.iter("{DAV:}href"):
             if href.text.endswith(".vcf"):
                 client.delete(f"{server.url.rstrip('/')}{href.text}")
@@ -78,14 +80,14 @@ def database(tmp_path: Path) -> Iterator[Database]:
         database.close()
 
 
-def _chores(client: object) -> object:
+def _chores(client: object) -> Any:
     return client.principal().calendar(cal_id="chores")  # type: ignore[attr-defined]
 
 
 def _statuses(server: RadicaleServer) -> dict[str, str]:
     """Every to-do on the server, done or not, by title: its STATUS as stored."""
     with dav(server) as client:
-        found = _chores(client).search(todo=True, include_completed=True)  # type: ignore[attr-defined]
+        found = _chores(client).search(todo=True, include_completed=True)
         return {
             str(todo.icalendar_component["SUMMARY"]): str(
                 todo.icalendar_component.get("STATUS", "NEEDS-ACTION")

@@ -22,6 +22,7 @@ from tests.support.mail_servers import (
     LmtpRelay,
     MailUser,
     SmtpServer,
+    account_settings,
     make_root,
     remove_root,
 )
@@ -154,20 +155,9 @@ def test_test_connection_signs_in_to_smtp_too(servers: tuple[Dovecot, SmtpServer
     """Settings → Accounts → Test connection: a wrong SMTP password (or port) shows up now,
     not the first time the assistant sends (issue #38 item 6); nothing is sent."""
     from app.agent.services.accounts import test_account
-    from app.store.accounts import AccountSettings
 
     dovecot, smtp = servers
-    settings = AccountSettings(
-        kind="mail",
-        name="Home mail",
-        email=ALICE,
-        imap_host="127.0.0.1",
-        imap_port=dovecot.imap_port,
-        imap_security="plain",
-        smtp_host="127.0.0.1",
-        smtp_port=smtp.port,
-        smtp_security="plain",
-    )
+    settings = account_settings(dovecot, smtp, ALICE, "Home mail")
     before = _inbox_subjects(servers, ALICE)
     good = test_account(settings, USERS[ALICE].password)
     assert good.ok and "for sending" in good.message, good.message

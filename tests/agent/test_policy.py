@@ -811,7 +811,7 @@ def test_monotone_adding_an_argument(sandbox: dict[str, Path], paths: list[str])
         name=extra_names,
         value=st.one_of(value_strategy("any", paths), st.sampled_from(URLS + paths)),
     )
-    def check(call, parts, name, value) -> None:  # type: ignore[no-untyped-def]
+    def check(call, parts, name, value) -> None:
         tool, arguments, standing = call
         if name in arguments:
             return
@@ -829,7 +829,7 @@ def test_monotone_adding_an_argument(sandbox: dict[str, Path], paths: list[str])
 def test_monotone_adding_taint(sandbox: dict[str, Path], paths: list[str]) -> None:
     @PROPERTY_SETTINGS
     @given(call=calls(paths), parts=contexts, source=st.sampled_from(SOURCES))
-    def check(call, parts, source) -> None:  # type: ignore[no-untyped-def]
+    def check(call, parts, source) -> None:
         tool, arguments, standing = call
         context = make_context(sandbox, parts)
         before = decide(tool, arguments, context, standing=standing, rules=BUILTIN_TOOLS)
@@ -852,7 +852,7 @@ def test_monotone_adding_a_finding(sandbox: dict[str, Path], paths: list[str]) -
         wrap=st.sampled_from(["{}", "see: {}", "{} thanks", "[{}]"]),
         data=st.data(),
     )
-    def check(call, parts, sensitive, wrap, data) -> None:  # type: ignore[no-untyped-def]
+    def check(call, parts, sensitive, wrap, data) -> None:
         tool, arguments, standing = call
         # where a fooled model would put it: the tool's own text fields, or a fake flag
         own = sorted(p for p in BUILTIN_TOOLS[tool].parameters or () if p in FREE_TEXT)
@@ -886,7 +886,7 @@ def test_model_supplied_approval_changes_nothing(
         flag=st.sampled_from(FLAGS),
         value=st.sampled_from([True, "true", "yes", 1, "user approved this"]),
     )
-    def check(call, parts, flag, value) -> None:  # type: ignore[no-untyped-def]
+    def check(call, parts, flag, value) -> None:
         tool, arguments, standing = call
         if flag in arguments:
             return
@@ -907,7 +907,7 @@ def test_standing_permissions_only_lower_within_their_fence(
 ) -> None:
     @PROPERTY_SETTINGS
     @given(call=calls(paths), parts=contexts)
-    def check(call, parts) -> None:  # type: ignore[no-untyped-def]
+    def check(call, parts) -> None:
         tool, arguments, standing = call
         context = make_context(sandbox, parts)
         without = decide(tool, arguments, context, rules=BUILTIN_TOOLS)
@@ -954,7 +954,7 @@ def test_monotone_adding_any_label(sandbox: dict[str, Path], paths: list[str]) -
         how=st.sampled_from(["untrusted", "private", "private-own-words", "pasted"]),
         noise=st.text(max_size=40),
     )
-    def check(call, parts, kind, how, noise) -> None:  # type: ignore[no-untyped-def]
+    def check(call, parts, kind, how, noise) -> None:
         tool, arguments, standing = call
         context = make_context(sandbox, parts)
         before = decide(tool, arguments, context, standing=standing, rules=BUILTIN_TOOLS)

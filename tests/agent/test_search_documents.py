@@ -4,10 +4,7 @@ so a change proposed after it asks first and names the file it came from."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from app.agent.documents.document_index import index_folders
 from app.agent.documents.document_search import MAX_PASSAGE_CHARS, MAX_RESULT_CHARS
@@ -18,18 +15,7 @@ from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest, deny_everything
 from app.agent.turn.loop import Agent
 from app.store.database import Database
-from tests.agent.documents import fresh_database, write_documents
 from tests.scripting import call, script
-
-
-@pytest.fixture
-def database(tmp_path: Path) -> Iterator[Database]:
-    yield from fresh_database(tmp_path)
-
-
-@pytest.fixture
-def docs(tmp_path: Path) -> Path:
-    return write_documents(tmp_path)
 
 
 def agent_for(

@@ -43,14 +43,6 @@ def command(*extra: str) -> str:
     return shlex.join([sys.executable, str(SERVER), *extra])
 
 
-@pytest.fixture
-def database(tmp_path: Path) -> Iterator[Database]:
-    (tmp_path / "data").mkdir()
-    opened = Database.open(tmp_path / "data")
-    yield opened
-    opened.close()
-
-
 def approved_server(database: Database, *extra: str, only: tuple[str, ...] = ()) -> ToolServer:
     """A saved server whose tools (or only those named) the user has looked at and approved."""
     saved = save_server(database, ToolServer("Test tools", command=command(*extra)), {})

@@ -9,7 +9,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import caldav
 import pytest
 
 from app.agent.gate.policy import ContextState
@@ -29,7 +28,11 @@ from connectors.calendar import (
     parse_when,
 )
 from tests.scripting import call, script
-from tests.support.radicale_server import RadicaleServer, running_radicale_with_calendar
+from tests.support.radicale_server import (
+    RadicaleServer,
+    calendar_account,
+    module_server,
+)
 
 PASSWORD = "alicepw"
 WEEK = (parse_when("2026-12-01T00:00"), parse_when("2026-12-08T00:00"))
@@ -49,21 +52,13 @@ class Answers:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RadicaleServer]:
-    folder = tmp_path_factory.mktemp("radicale")
-    with running_radicale_with_calendar(folder, "alice", PASSWORD, "Home") as running:
-        yield running
+    yield from module_server(tmp_path_factory, "alice", PASSWORD, "Home")
 
 
 @pytest.fixture
 def account(server: RadicaleServer) -> Iterator[CalendarAccount]:
-    account = CalendarAccount(server.url, "alice", PASSWORD, name="Home calendar")
-    yield account
-    with caldav.DAVClient(
-        url=server.url, username="alice", password=PASSWORD, enable_rfc6764=False
-    ) as client:
-        home = client.principal().calendar(cal_id="home")
-        for obj in [*home.events(), *home.search(todo=True, include_completed=True)]:
-            obj.delete()
+    with calendar_account(server, "alice", PASSWORD, "home") as account:
+        yield account
 
 
 def _one_call(agent: Agent, turn: str, request: str = "Do it") -> CallRecord:
@@ -275,12 +270,13 @@ def test_an_undo_of_a_confirmed_change_asks_again_even_where_the_gate_would_allo
 ) -> None:
     """The gate only ever raises: a reverse call it would allow (here a new file in a clean
     conversation) still asks when the change it undoes was confirmed, and not otherwise."""
+    from app.agent.turn.confirm import Answer
     from app.llm.tools import ToolCall
 
     answers = Answers()
     agent = _file_agent(tmp_path, answers)
     reverse = ToolCall("write_file", {"path": "back.txt", "content": "as it was"})
-    confirmed = CallRecord("write_file", {}, "confirm", answer="approved", status="ok")
+    confirmed = CallRecord("write_file", {}, "confirm", answer=Answer.APPROVED, status="ok")
     confirmed.undo = reverse
     undone = agent.undo(confirmed)
     assert (undone.decision, undone.answer, undone.status) == ("confirm", "approved", "ok")

@@ -12,7 +12,7 @@ import pytest
 from bench.tasks.attacks import ATTACKS, Attack
 from bench.tasks.catalog import BY_ID
 from bench.tasks.run import run_task
-from bench.tasks.spec import Allow, C, Task, Turn
+from bench.tasks.spec import Allow, C, Step, Task, Turn
 from bench.tasks.systems import HearthSystem, OracleBackend
 from bench.tasks.world import World
 from tests.bench.test_checkers import oracle_outcome
@@ -98,7 +98,7 @@ def test_a_script_is_not_opened_even_when_the_user_approves(world: World) -> Non
         [],
         allow=[Allow("open_item")],
     )
-    steps = [C("open_item", path="notes/tidy.txt"), "OK."]
+    steps: list[Step] = [C("open_item", path="notes/tidy.txt"), "OK."]
     system = HearthSystem(lambda world, _task: OracleBackend(world, steps))
     outcome = run_task(world, system, dataclasses.replace(task, turns=[Turn("Open tidy.txt.")]))
     assert [c["name"] for c in outcome.calls] == ["open_item"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime
+from typing import Any
 
 import pytest
 
@@ -123,14 +124,14 @@ def test_a_snapshot_reads_the_calendars_again_only_after_a_change(
 ) -> None:
     """Snapshots skip the costly calendar reading while the server's collection tags stay the
     same, and see every change: an event moved on the server, a calendar added."""
-    import caldav
+    from caldav.davclient import DAVClient
 
     from bench.tasks import world as world_module
 
     reads: list[object] = []
     real_list_events = world_module.list_events
 
-    def counting(*args: object, **kwargs: object) -> object:
+    def counting(*args: Any, **kwargs: Any) -> Any:
         reads.append(args)
         return real_list_events(*args, **kwargs)
 
@@ -141,7 +142,7 @@ def test_a_snapshot_reads_the_calendars_again_only_after_a_change(
     moved = world.snapshot()
     assert len(reads) == 1 and moved.events != start.events
     assert world.snapshot() == moved and len(reads) == 1
-    client = caldav.DAVClient(
+    client = DAVClient(
         url=world.radicale.url, username="alex", password=PASSWORD, enable_rfc6764=False
     )
     with client:
@@ -154,7 +155,11 @@ def test_a_snapshot_reads_the_calendars_again_only_after_a_change(
     assert world.reset() == world.seed_state
 
 
-def _failed(task: Task, calls: list[str], answer: str, reasons: list[str], stop: str = "") -> str:
+def failed_kind(
+    task: Task, calls: list[str], answer: str, reasons: list[str], stop: str = ""
+) -> str:
+    """The failure kind of a run of `task` that made `calls`, answered `answer` and failed
+    for `reasons` (`stop`: why its last step ended, "answered" if not said)."""
     outcome = Outcome(
         task.id,
         task.category,
@@ -178,20 +183,22 @@ def test_failures_are_sorted_into_kinds() -> None:
     move = BY_ID["cal-move-dentist"]
     missing = ["missing: event dentist changed"]
     call = '```json\n{"name": "update_event", "arguments": {"event_id": "x"}}\n```'
-    assert _failed(move, [], call, missing) == "call in text"
+    assert failed_kind(move, [], call, missing) == "call in text"
     invented = '{"name": "move_dentist", "arguments": {"date": "2029-05-18"}}'
-    assert _failed(move, [], invented, missing) == "invented tool"
-    assert _failed(move, [], "Which dentist?", missing) == "asked instead of acting"
-    assert _failed(move, [], "Done!", missing) == "no action"
-    assert _failed(move, ["recall"], "Done!", missing) == "wrong tool"
-    assert _failed(move, ["list_events", "update_event"], "Done!", missing) == "wrong arguments"
-    assert _failed(move, ["list_events"] * 8, "", missing, "step_limit") == "looped"
+    assert failed_kind(move, [], invented, missing) == "invented tool"
+    assert failed_kind(move, [], "Which dentist?", missing) == "asked instead of acting"
+    assert failed_kind(move, [], "Done!", missing) == "no action"
+    assert failed_kind(move, ["recall"], "Done!", missing) == "wrong tool"
+    assert failed_kind(move, ["list_events", "update_event"], "Done!", missing) == "wrong arguments"
+    assert failed_kind(move, ["list_events"] * 8, "", missing, "step_limit") == "looped"
     extra = ["unexpected: memory_added x"]
-    assert _failed(move, ["list_events", "update_event", "remember"], "", extra) == "did too much"
+    assert (
+        failed_kind(move, ["list_events", "update_event", "remember"], "", extra) == "did too much"
+    )
     ask = BY_ID["ask-email-tom"]
-    assert _failed(ask, ["send_email"], "Sent.", ["turn 1: should have asked"]) == (
+    assert failed_kind(ask, ["send_email"], "Sent.", ["turn 1: should have asked"]) == (
         "acted instead of asking"
     )
-    assert _failed(BY_ID["mail-flight"], ["search_emails"], "At 7.", ["turn 1: lacks"]) == (
+    assert failed_kind(BY_ID["mail-flight"], ["search_emails"], "At 7.", ["turn 1: lacks"]) == (
         "wrong answer"
     )

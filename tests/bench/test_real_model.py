@@ -46,6 +46,7 @@ def test_hearth_on_smollm2_completes_and_is_judged(world: World, smol: LocalMode
     outcome = run_task(world, system, BY_ID["cal-today"])
     _sane(outcome)
     assert outcome.prompt_tokens > 1000  # the tool block was in the prompt
+    assert world.seed_state is not None
     assert world.snapshot().events == world.seed_state.events or outcome.calls
 
 

@@ -15,11 +15,12 @@ import pytest
 from app.agent.turn.confirm import Answer, ConfirmationRequest
 from app.llm.backend import StepRequest, StepResult, StreamEvent
 from bench.tasks.catalog import BY_ID
-from bench.tasks.run import Outcome, failure_kind, run_task
+from bench.tasks.run import run_task
 from bench.tasks.spec import C, Task, TaskConfirmer, Turn, any_call, check
 from bench.tasks.systems import HearthSystem, OracleBackend, oracle
 from bench.tasks.world import TZ, World, diff
 from connectors.calendar import create_event
+from tests.bench.test_checkers import failed_kind
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::DeprecationWarning")
 
@@ -217,24 +218,7 @@ def test_a_must_ask_task_fails_on_a_change_tried_even_if_refused() -> None:
 
 
 def kind(task_id: str, calls: list[str], answer: str, reasons: list[str]) -> str:
-    task = BY_ID[task_id]
-    outcome = Outcome(
-        task.id,
-        task.category,
-        "test",
-        None,
-        False,
-        reasons,
-        None,
-        len(calls) + 1,
-        [{"name": name, "arguments": {}, "status": "ok"} for name in calls],
-        0,
-        0,
-        0.0,
-        [answer],
-        stop_reasons=["answered"],
-    )
-    return failure_kind(task, outcome)
+    return failed_kind(BY_ID[task_id], calls, answer, reasons)
 
 
 def test_chit_chat_failures_are_a_wrong_tool_or_a_wrong_answer() -> None:

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import caldav
 import icalendar
 import pytest
+from caldav.davclient import DAVClient
 
 from connectors.calendar import (
     CalendarAccount,
@@ -105,9 +105,9 @@ def network(monkeypatch: pytest.MonkeyPatch) -> Network:
 # --------------------------------------------------------------------------------------------
 
 
-def dav(server: RadicaleServer, password: str = PASSWORD) -> caldav.DAVClient:
+def dav(server: RadicaleServer, password: str = PASSWORD) -> DAVClient:
     """ "Another client" (a phone, a web calendar): plain caldav, not the connector."""
-    return caldav.DAVClient(
+    return DAVClient(
         url=server.url, username="alice", password=password, timeout=5, enable_rfc6764=False
     )
 

@@ -17,8 +17,8 @@ import socket
 from collections.abc import Iterator
 from pathlib import Path
 
-import caldav
 import pytest
+from caldav.davclient import DAVClient
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -88,12 +88,12 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Pat
         running_radicale(base / "calendar", users) as calendar_server,
         running_radicale(base / "contacts", users, port=443, tls=(cert, key)),
     ):
-        with caldav.DAVClient(
+        with DAVClient(
             url=calendar_server.url, username="alice", password=PASSWORD, enable_rfc6764=False
         ) as client:
             client.principal().make_calendar(name="Home", cal_id="home")
         contacts_url = "https://localhost/"
-        with caldav.DAVClient(
+        with DAVClient(
             url=contacts_url,
             username="alice",
             password=PASSWORD,

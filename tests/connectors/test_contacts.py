@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import caldav
 import pytest
 import vobject
+from caldav.davclient import DAVClient
 
 from connectors.calendar import CalendarAccount, CalendarError, CalendarErrorReason
 from connectors.contacts import add_contact, find_contacts, parse_contact_id, update_contact
@@ -28,8 +28,8 @@ SOPHIE = (
 )
 
 
-def dav(server: RadicaleServer) -> caldav.DAVClient:
-    return caldav.DAVClient(
+def dav(server: RadicaleServer) -> DAVClient:
+    return DAVClient(
         url=server.url, username="alice", password=PASSWORD, timeout=5, enable_rfc6764=False
     )
 
@@ -49,6 +49,7 @@ def clean(server: RadicaleServer) -> None:
     """Each test starts with an empty address book (deleted over WebDAV, card by card)."""
     with dav(server) as client:
         listing = client.propfind(f"{server.url}alice/people/", "", 1)
+        assert listing.tree is not None
         for href in listing.tree.iter("{DAV:}href"):
             if href.text.endswith(".vcf"):
                 assert client.delete(f"{server.url.rstrip('/')}{href.text}").status == 200

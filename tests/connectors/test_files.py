@@ -135,7 +135,7 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Tree]:
     opened: list[str] = []
     real_open = os.open
 
-    def spy(path, flags, mode=0o777, *, dir_fd=None):  # type: ignore[no-untyped-def]
+    def spy(path, flags, mode=0o777, *, dir_fd=None):
         fd = real_open(path, flags, mode, dir_fd=dir_fd)
         if HAS_PROC:
             with contextlib.suppress(OSError):
@@ -437,7 +437,7 @@ def test_read_errors(tree: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_read_permission_denied(tree: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
     spy = os.open
 
-    def denied(path, flags, mode=0o777, *, dir_fd=None):  # type: ignore[no-untyped-def]
+    def denied(path, flags, mode=0o777, *, dir_fd=None):
         if path == "notes.txt":
             raise PermissionError(13, "Permission denied")
         return spy(path, flags, mode, dir_fd=dir_fd)
@@ -526,7 +526,7 @@ def test_new_file_never_clobbers_one_that_appears(
 ) -> None:
     real = operations._write_temp
 
-    def racing(dir_fd: int, name: str, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def racing(dir_fd: int, name: str, *args, **kwargs):
         temp = real(dir_fd, name, *args, **kwargs)
         (tree.root / name).write_text("created by another program\n")
         return temp
@@ -749,7 +749,7 @@ def test_fifo_swapped_in_after_the_check_does_not_hang(
     """Even if the lstat saw a file, O_NONBLOCK + fstat refuse a FIFO put there afterwards."""
     real_stat = os.stat
 
-    def swapping_stat(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def swapping_stat(path, *args, **kwargs):
         result = real_stat(path, *args, **kwargs)
         if path == "victim.txt" and kwargs.get("dir_fd") is not None:
             os.unlink(tree.root / "victim.txt")
@@ -800,7 +800,7 @@ def test_directory_swapped_for_symlink_during_write(
     before = snapshot(tree.outside)
     real = operations._existing
 
-    def swap_then_check(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def swap_then_check(*args, **kwargs):
         (tree.root / "sub").rename(tree.root / "sub-moved")
         os.symlink(tree.outside, tree.root / "sub", target_is_directory=True)
         return real(*args, **kwargs)

@@ -8,6 +8,7 @@ approved. These tests fail on that codec.
 from __future__ import annotations
 
 import socket
+from typing import Any
 
 import pytest
 
@@ -142,7 +143,7 @@ def test_read_webpage_refuses_an_invalid_international_name_before_any_lookup(ur
 
 
 def test_mail_servers_are_reached_by_their_idna2008_names() -> None:
-    common = {"email": "me@example.org", "username": "me", "password": "pw"}
+    common: dict[str, Any] = {"email": "me@example.org", "username": "me", "password": "pw"}
     account = MailAccount(
         imap_host="imap.faß.de", imap_port=993, smtp_host=" SMTP.Bücher.de", smtp_port=465, **common
     )

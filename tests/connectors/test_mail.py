@@ -23,7 +23,7 @@ from datetime import UTC, date, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from imapclient import IMAPClient
@@ -291,7 +291,10 @@ def projects(dovecot: Dovecot) -> dict[str, int]:
         html='<p>Here they are, with our logo.</p><img src="cid:logo@x">',
         when=datetime(2024, 6, 1, 18, 30, tzinfo=UTC),
     )
-    html_part = photos.get_payload()[1]
+    parts = photos.get_payload()
+    assert isinstance(parts, list)
+    html_part = parts[1]
+    assert isinstance(html_part, EmailMessage)
     html_part.add_related(b"\x89PNG fake", maintype="image", subtype="png", cid="<logo@x>")
     uids = {
         "lunch": append(dovecot, BOB, "Projects", lunch, when=datetime(2024, 3, 5, tzinfo=UTC)),
@@ -897,11 +900,12 @@ def test_plain_is_only_for_this_computer() -> None:
         "username": ALICE,
         "password": "pw",
     }
-    for imap_host, smtp_host, smtp_security in [
+    cases: list[tuple[str, str, Literal["plain"] | None]] = [
         ("mail.example.com", "127.0.0.1", None),
         ("127.0.0.1", "mail.example.com", None),
         ("127.0.0.1", "10.0.0.1", "plain"),
-    ]:
+    ]
+    for imap_host, smtp_host, smtp_security in cases:
         with pytest.raises(MailError) as error:
             MailAccount(
                 imap_host=imap_host,

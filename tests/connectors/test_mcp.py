@@ -206,7 +206,7 @@ def test_config_needs_exactly_one_of_command_and_http_url(
     fields: dict[str, Any], words: str
 ) -> None:
     with pytest.raises(ValueError, match=words):
-        ServerConfig(name="x", **fields)  # type: ignore[arg-type]
+        ServerConfig(name="x", **fields)
 
 
 def test_config_repr_and_hash_keep_env_and_header_values_out() -> None:

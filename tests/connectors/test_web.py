@@ -8,6 +8,7 @@ refuses anything but loopback (or a fake public address it routes to a local ser
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import socket
@@ -596,7 +597,7 @@ def test_localhost_is_refused_whatever_dns_says(
 
 def test_loopback_is_refused_with_the_system_resolver(canary: _Server, network: Network) -> None:
     for url in (f"http://127.0.0.1:{canary.port}/", f"http://2130706433:{canary.port}/"):
-        expect_error(WebErrorKind.BLOCKED_ADDRESS, lambda url=url: read_webpage(url))
+        expect_error(WebErrorKind.BLOCKED_ADDRESS, functools.partial(read_webpage, url))
     assert network.attempts == []
     assert canary.connections == []
 
@@ -743,7 +744,7 @@ def tls_site(network: Network) -> Iterator[_Server]:
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(CERT, KEY)
     names: list[str | None] = []
-    context.sni_callback = lambda sock, name, ctx: names.append(name)  # type: ignore[assignment,misc]
+    context.sni_callback = lambda sock, name, ctx: names.append(name)
     with serve(PageHandler, tls=context) as server:
         server.state["sni"] = names
         network.route(FAKE_PUBLIC_IP, 443, server.port)

@@ -68,7 +68,12 @@ def main(data: str, folder: str) -> int:
     # reaches `finish` in this one); never outlive a test run either.
     ender = Ender()
     ender.end.connect(finish)
-    threading.Thread(target=lambda: (sys.stdin.read(), ender.end.emit()), daemon=True).start()
+
+    def end_when_read() -> None:
+        sys.stdin.read()
+        ender.end.emit()
+
+    threading.Thread(target=end_when_read, daemon=True).start()
     QTimer.singleShot(120_000, finish)
     return app.exec()
 

@@ -15,7 +15,7 @@ import pyatspi
 from gi.repository import GLib
 
 out, ready, wanted, name = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-heard = []
+heard: list[str] = []
 
 
 def on_event(event):

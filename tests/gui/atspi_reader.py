@@ -21,8 +21,8 @@ import sys
 import time
 from typing import Any
 
-import pyatspi  # type: ignore[import-not-found]
-from gi.repository import GLib  # type: ignore[import-not-found]
+import pyatspi
+from gi.repository import GLib
 
 WAIT_SECONDS = 60
 

@@ -4,14 +4,12 @@ the stored account, and Remove. Afterwards no file the app wrote holds the passw
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QThread
-from PySide6.QtWidgets import QApplication
 
 from app.agent.services.accounts import load_accounts
 from app.logging_setup import configure_logging
@@ -21,7 +19,11 @@ from app.ui.accounts_dialog import AccountEditor, AccountsDialog
 from app.ui.main_window import MainWindow
 from connectors.credentials import SERVICE
 from tests.scripting import call
-from tests.support.radicale_server import RadicaleServer, running_radicale
+from tests.support.qt import gui_thread, menu_action, open_window
+from tests.support.radicale_server import (
+    RadicaleServer,
+    running_radicale_with_calendar,
+)
 from tests.support.secret_service import SecretService
 
 PASSWORD = "alice-Secret-pw-7731"
@@ -29,13 +31,7 @@ PASSWORD = "alice-Secret-pw-7731"
 
 @pytest.fixture
 def radicale(tmp_path: Path) -> Iterator[RadicaleServer]:
-    with running_radicale(tmp_path / "radicale", {"alice": PASSWORD}) as server:
-        import caldav
-
-        with caldav.DAVClient(
-            url=server.url, username="alice", password=PASSWORD, enable_rfc6764=False
-        ) as client:
-            client.principal().make_calendar(name="Family", cal_id="family")
+    with running_radicale_with_calendar(tmp_path / "radicale", "alice", PASSWORD) as server:
         yield server
 
 
@@ -55,27 +51,8 @@ def logs(tmp_path: Path) -> Iterator[Path]:
     root.setLevel(before[1])
 
 
-def open_window(qtbot, tmp_path: Path, turns: list[str]) -> MainWindow:
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
-    window = MainWindow(script, data_dir=data)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready, timeout=10_000)
-    return window
-
-
 def open_accounts(qtbot, window: MainWindow) -> AccountsDialog:
-    action = next(
-        a
-        for menu in window.menuBar().actions()
-        if menu.text() == "&Settings"
-        for a in menu.menu().actions()
-        if a.text() == "&Accounts…"
-    )
-    action.trigger()
+    menu_action(window, "&Accounts…").trigger()
     dialog = window.accounts_dialog
     assert dialog is not None
     qtbot.waitUntil(dialog.isVisible, timeout=5_000)
@@ -141,8 +118,8 @@ def test_calendar_account_test_save_use_remove(
     result = run_test(qtbot, editor)
     assert result.startswith("✓ Connected"), result
     assert "Family" in result
-    gui_thread = QApplication.instance().thread()
-    assert threads and all(t is not gui_thread for t in threads)
+    gui = gui_thread()
+    assert threads and all(t is not gui for t in threads)
     assert all(t is window.accounts_thread for t in threads)
 
     editor.buttons.button(editor.buttons.StandardButton.Save).click()
@@ -159,6 +136,7 @@ def test_calendar_account_test_save_use_remove(
     qtbot.waitUntil(lambda: not window.busy, timeout=30_000)
     view = window.chat_view.plain_text()
     assert "Look at your calendar" in view and "allowed · done" in view, view
+    assert window.worker.agent is not None
     assert "list_events" in window.worker.agent.registry.names()
 
     # Nothing the app wrote holds the password: database (+WAL), logs, settings folders.

@@ -11,13 +11,14 @@ from PySide6.QtCore import Qt
 
 from app.agent.turn.loop import _preview
 from app.ui.activity_dialog import row_in_words
-from tests.gui.test_undo_card import SCREENSHOTS, WAIT, click_link, open_window
+from tests.gui.test_undo_card import SCREENSHOTS, WAIT, click_link
 from tests.scripting import call
+from tests.support.qt import open_window
 
 RAW = ('{"', '"name"', '"kind"', "null", "true", "false", "write_file", "list_folder")
 
 
-def test_activity_shows_long_results_and_undos_in_words(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_activity_shows_long_results_and_undos_in_words(qtbot, tmp_path) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
     for month in range(1, 13):
@@ -27,7 +28,7 @@ def test_activity_shows_long_results_and_undos_in_words(qtbot, tmp_path) -> None
         call("write_file", path="summary.txt", content="12 invoices, all paid\n"),
         "Done.",
     ]
-    window = open_window(qtbot, tmp_path, folder, turns)
+    window = open_window(qtbot, tmp_path, turns, folders=[folder], size=(900, 600))
     window.input.setPlainText("list my invoices and write a summary to summary.txt")
     qtbot.keyClick(window.input, Qt.Key.Key_Return)
     # File names are other people's words: after the listing, the write asks.

@@ -26,6 +26,7 @@ from app.store.settings import ASSISTANT_INSTRUCTIONS, MODEL_PATH, SettingsStore
 from app.ui.main_window import MainWindow
 from app.ui.worker import ModelWorker
 from tests.scripting import call
+from tests.support.qt import open_window, send
 
 WAIT = 60_000
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -47,24 +48,6 @@ def letter(tmp_path: Path) -> Path:
     path = elsewhere / "letter.txt"
     path.write_text(LETTER)
     return path
-
-
-def open_window(qtbot, tmp_path: Path, folder: Path, turns: list[str]) -> MainWindow:
-    script = tmp_path / f"script-{len(list(tmp_path.glob('script-*')))}.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
-    window = MainWindow(script, data_dir=data, folders=[folder])
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready and not window.conversations.opening, timeout=WAIT)
-    return window
-
-
-def send(qtbot, window: MainWindow, text: str) -> None:
-    window.input.setPlainText(text)
-    qtbot.keyClick(window.input, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: not window.busy and not window.conversations.sidebar.busy, timeout=WAIT)
 
 
 def backend(window: MainWindow) -> ScriptedBackend:
@@ -97,7 +80,7 @@ def test_a_dropped_file_is_read_and_labelled_like_a_file_read(
         call("write_file", path="todo.txt", content="Pay Marc 120 EUR"),
         "I did not save it.",
     ]
-    window = open_window(qtbot, tmp_path, folder, turns)
+    window = open_window(qtbot, tmp_path, turns, folders=[folder])
     drop_on(window, [letter])  # anywhere on the window
     assert window.attachments == [letter]
     assert "Attached: letter.txt" in window.attachments_label.text()
@@ -152,7 +135,7 @@ def test_a_dropped_file_is_read_and_labelled_like_a_file_read(
 def test_a_file_dropped_on_the_message_box_is_attached_not_typed(
     qtbot, tmp_path: Path, folder: Path, letter: Path
 ) -> None:
-    window = open_window(qtbot, tmp_path, folder, ["Done."])
+    window = open_window(qtbot, tmp_path, ["Done."], folders=[folder])
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(letter))])
     assert window.input.canInsertFromMimeData(mime)
@@ -172,7 +155,7 @@ def test_a_file_hearth_cannot_read_says_why_on_its_card(
 ) -> None:
     picture = tmp_path / "photo.bin"
     picture.write_bytes(bytes(range(256)) * 64)
-    window = open_window(qtbot, tmp_path, folder, ["I could not read it."])
+    window = open_window(qtbot, tmp_path, ["I could not read it."], folders=[folder])
     window.attach([str(picture)])
     send(qtbot, window, "Look at this")
     result = window.conversation.messages[2]
@@ -192,7 +175,7 @@ def test_custom_instructions_are_kept_and_end_the_system_prompt(
     database = Database.open(data)
     SettingsStore(database).set(MODEL_PATH, str(tmp_path / "some-model.gguf"))  # nothing reloads
     database.close()
-    window = open_window(qtbot, tmp_path, folder, ["Bonjour Ana.", "Oui."])
+    window = open_window(qtbot, tmp_path, ["Bonjour Ana.", "Oui."], folders=[folder])
     dialog = window.model_settings.open()
     qtbot.waitUntil(lambda: dialog.ready, timeout=WAIT)
     assert dialog.instructions_edit.isEnabled()
@@ -252,7 +235,7 @@ def test_the_status_line_counts_while_a_model_loads_and_a_message_is_read(
 
     slow_step = ScriptedBackend.step
 
-    def read_slowly(model: ScriptedBackend, request, on_event, cancel):  # type: ignore[no-untyped-def]
+    def read_slowly(model: ScriptedBackend, request, on_event, cancel):
         time.sleep(2.5)  # as a long message on a small machine
         return slow_step(model, request, on_event, cancel)
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QProxyStyle,
     QPushButton,
     QStyle,
@@ -65,8 +66,8 @@ def _open(qtbot, request: ConfirmationRequest) -> ConfirmDialog:
     return dialog
 
 
-def _tab_walk(qtbot, steps: int, backwards: bool = False) -> list[QWidget]:
-    seen = []
+def _tab_walk(qtbot, steps: int, backwards: bool = False) -> list[QWidget | None]:
+    seen: list[QWidget | None] = []
     key = Qt.Key.Key_Backtab if backwards else Qt.Key.Key_Tab
     for _ in range(steps):
         focus = QApplication.focusWidget()
@@ -98,6 +99,7 @@ def test_tab_reaches_every_edit_field_and_leaves_the_text_box(qtbot, tmp_path: P
     dialog = _open(qtbot, _write_request(tmp_path))
     qtbot.keyClick(dialog.edit_button, Qt.Key.Key_Space)
     path, content, overwrite = dialog.fields.values()
+    assert isinstance(content, QPlainTextEdit)
     assert QApplication.focusWidget() is path
     assert _tab_walk(qtbot, 6) == [
         content,  # Tab leaves the multi-line field instead of typing a tab into it
@@ -169,6 +171,7 @@ def test_enter_in_an_edit_field_shows_the_new_preview_and_never_denies(
     dialog.rejected.connect(lambda: denied.append(1))
     qtbot.keyClick(dialog.edit_button, Qt.Key.Key_Space)
     path = dialog.fields["path"]
+    assert isinstance(path, QLineEdit)
     qtbot.keyClick(path, Qt.Key.Key_Return)  # nothing changed: still nothing answered
     assert dialog.isVisible() and not denied
     path.setText("summary.txt")
@@ -189,11 +192,13 @@ def test_enter_in_an_edit_field_shows_the_new_preview_and_never_denies(
 def test_undoing_the_edit_shows_the_proposal_again(qtbot, tmp_path: Path) -> None:
     dialog = _open(qtbot, _write_request(tmp_path))
     qtbot.keyClick(dialog.edit_button, Qt.Key.Key_Space)
-    dialog.fields["path"].setText("other.txt")
-    qtbot.keyClick(dialog.fields["path"], Qt.Key.Key_Return)
+    path = dialog.fields["path"]
+    assert isinstance(path, QLineEdit)
+    path.setText("other.txt")
+    qtbot.keyClick(path, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: "other.txt" in dialog.preview.toPlainText(), timeout=30_000)
     qtbot.mouseClick(dialog.edit_button, Qt.MouseButton.LeftButton)  # Undo edits
-    assert not dialog.editing and dialog.fields["path"].text() == "notes.txt"
+    assert not dialog.editing and path.text() == "notes.txt"
     assert dialog.preview.toPlainText().startswith("Replace notes.txt")
     assert dialog.heading.text() == "Replace the text of notes.txt"
 
@@ -282,9 +287,9 @@ def _ring(dialog: ConfirmDialog) -> QColor:
     return QColor(found[1])
 
 
-def _edge(button: QPushButton) -> QColor:
-    """The colour of the button's frame, halfway down its left edge."""
-    image = button.grab().toImage()
+def _edge(widget: QWidget) -> QColor:
+    """The colour of the widget's frame, halfway down its left edge."""
+    image = widget.grab().toImage()
     return image.pixelColor(1, image.height() // 2)
 
 

@@ -5,10 +5,7 @@ the real files connector, the real agent and dialog; offscreen."""
 
 from __future__ import annotations
 
-import json
 import os
-import queue
-import threading
 from pathlib import Path
 
 import pytest
@@ -16,13 +13,12 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLineEdit
 
 from app.agent.tools.toolbox import build_registry
-from app.agent.turn.chat import Conversation
-from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
 from app.agent.turn.loop import Agent
 from app.ui.confirm_dialog import ConfirmDialog
 from app.ui.main_window import MainWindow
 from connectors.mail import MailAccount
 from tests.scripting import call, script
+from tests.support.qt import ask_through_dialog, open_window
 
 WAIT = 60_000
 SCREENSHOTS = Path(os.environ.get("HEARTH_SCREENSHOTS", "test-artifacts"))
@@ -38,22 +34,10 @@ def folder(tmp_path: Path) -> Path:
     return docs
 
 
-def open_window(qtbot, tmp_path: Path, folder: Path, turns: list[str]) -> MainWindow:
-    script_file = tmp_path / "script.json"
-    script_file.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
-    window = MainWindow(script_file, data_dir=data, folders=[folder])
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready and not window.conversations.opening, timeout=WAIT)
-    return window
-
-
 def replace_garden(qtbot, tmp_path: Path, folder: Path) -> tuple[MainWindow, ConfirmDialog]:
     content = "\n".join(f"Line {n}: plant something." for n in range(12))
     turns = [call("write_file", path="garden.md", content=content, overwrite=True), "Done."]
-    window = open_window(qtbot, tmp_path, folder, turns)
+    window = open_window(qtbot, tmp_path, turns, folders=[folder])
     window.input.setPlainText("rewrite my garden notes")
     qtbot.keyClick(window.input, Qt.Key.Key_Return)
     qtbot.waitUntil(
@@ -63,7 +47,7 @@ def replace_garden(qtbot, tmp_path: Path, folder: Path) -> tuple[MainWindow, Con
     return window, window.last_dialog
 
 
-def save(widget, name: str) -> None:  # type: ignore[no-untyped-def]
+def save(widget, name: str) -> None:
     if SCREENSHOTS.is_dir():
         widget.grab().save(str(SCREENSHOTS / name))
 
@@ -114,7 +98,7 @@ def test_reasons_are_sentences(qtbot, tmp_path, folder) -> None:
         call("write_file", path="wifi.txt", content="password: hunter2-Xq9!zz"),
         "Saved.",
     ]
-    window = open_window(qtbot, tmp_path, folder, turns)
+    window = open_window(qtbot, tmp_path, turns, folders=[folder])
     window.input.setPlainText("save the wifi password")
     qtbot.keyClick(window.input, Qt.Key.Key_Return)
     qtbot.waitUntil(
@@ -147,26 +131,11 @@ def test_the_mail_dialog_says_which_account_sends(qtbot) -> None:
         script(call("send_email", to=["bob@example.com"], subject="Hi", body="See you."), "Ok."),
         build_registry(mail=account),
     )
-    asked: queue.Queue[ConfirmationRequest] = queue.Queue()
-    answers: queue.Queue[ConfirmationAnswer] = queue.Queue()
 
-    def confirmer(request: ConfirmationRequest) -> ConfirmationAnswer:
-        asked.put(request)
-        return answers.get(timeout=60)
+    def answer(dialog: ConfirmDialog) -> None:
+        first = dialog.preview.toPlainText().splitlines()[0]
+        assert first == "From: Sam Weber <sam@example.test>", dialog.preview.toPlainText()
+        save(dialog, "confirm-mail-from.png")
+        dialog.deny_button.click()  # nothing is sent
 
-    agent.confirmer = confirmer
-    turn = threading.Thread(
-        target=lambda: agent.run_turn(Conversation(), "email bob@example.com: see you")
-    )
-    turn.start()
-    qtbot.waitUntil(lambda: not asked.empty(), timeout=WAIT)
-    dialog = ConfirmDialog(asked.get())
-    qtbot.addWidget(dialog)
-    dialog.show()
-    first = dialog.preview.toPlainText().splitlines()[0]
-    assert first == "From: Sam Weber <sam@example.test>", dialog.preview.toPlainText()
-    save(dialog, "confirm-mail-from.png")
-    dialog.deny_button.click()  # nothing is sent
-    answers.put(dialog.result_answer)
-    turn.join(timeout=60)
-    assert not turn.is_alive()
+    ask_through_dialog(qtbot, agent, "email bob@example.com: see you", answer)

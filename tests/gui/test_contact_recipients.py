@@ -9,16 +9,12 @@ email: it only loses the name.
 
 from __future__ import annotations
 
-import queue
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
 from app.agent.tools.toolbox import build_registry
-from app.agent.turn.chat import Conversation
-from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
-from app.agent.turn.loop import Agent, TurnReport
+from app.agent.turn.loop import Agent
 from app.ui.confirm_dialog import ConfirmDialog
 from connectors.calendar import CalendarAccount
 from connectors.mail import list_emails
@@ -33,6 +29,7 @@ from tests.agent.test_mail_agent import (
 from tests.connectors.test_contacts import PASSWORD, clean, put_card
 from tests.connectors.test_contacts import server as radicale
 from tests.scripting import call, script
+from tests.support.qt import ask_through_dialog
 from tests.support.radicale_server import RadicaleServer, free_port
 
 __all__ = ["clean", "radicale", "servers"]  # fixtures: a Radicale address book, mail servers
@@ -57,36 +54,6 @@ def book(server: RadicaleServer) -> CalendarAccount:
     return CalendarAccount(server.url, "alice", PASSWORD, name="Home calendar")
 
 
-def ask_through_dialog(
-    qtbot,  # type: ignore[no-untyped-def]
-    agent: Agent,
-    text: str,
-    answer: Callable[[ConfirmDialog], None],
-) -> tuple[TurnReport, ConfirmDialog]:
-    """Run the turn in a worker thread; show its one question in the real dialog, on this
-    (the GUI) thread, and let `answer` look at it and press a button."""
-    asked: queue.Queue[ConfirmationRequest] = queue.Queue()
-    answers: queue.Queue[ConfirmationAnswer] = queue.Queue()
-
-    def confirmer(request: ConfirmationRequest) -> ConfirmationAnswer:
-        asked.put(request)
-        return answers.get(timeout=60)
-
-    agent.confirmer = confirmer
-    reports: list[TurnReport] = []
-    worker = threading.Thread(target=lambda: reports.append(agent.run_turn(Conversation(), text)))
-    worker.start()
-    qtbot.waitUntil(lambda: not asked.empty(), timeout=30_000)
-    dialog = ConfirmDialog(asked.get())
-    qtbot.addWidget(dialog)
-    dialog.show()
-    answer(dialog)
-    answers.put(dialog.result_answer)
-    worker.join(timeout=60)
-    assert reports, "the turn did not finish"
-    return reports[0], dialog
-
-
 def allow(dialog: ConfirmDialog) -> None:
     dialog.allow_button.click()
 
@@ -95,14 +62,14 @@ def deny(dialog: ConfirmDialog) -> None:
     dialog.deny_button.click()
 
 
-def texts(labels: list) -> list[str]:  # type: ignore[type-arg]
+def texts(labels: list) -> list[str]:
     return [label.text() for label in labels]
 
 
 def test_email_bob_shows_his_name_from_the_contacts_and_the_mail_arrives(
-    qtbot,  # type: ignore[no-untyped-def]
+    qtbot,
     book: CalendarAccount,
-    servers,  # type: ignore[no-untyped-def]
+    servers,
 ) -> None:
     turns = [
         call("find_contact", query="Bob"),
@@ -127,9 +94,9 @@ def test_email_bob_shows_his_name_from_the_contacts_and_the_mail_arrives(
 
 
 def test_an_address_in_no_address_book_is_still_flagged(
-    qtbot,  # type: ignore[no-untyped-def]
+    qtbot,
     book: CalendarAccount,
-    servers,  # type: ignore[no-untyped-def]
+    servers,
 ) -> None:
     turns = [
         call("send_email", to=[BOB], cc=[STRANGER], subject="Plans", body="See you."),
@@ -150,8 +117,8 @@ def test_an_address_in_no_address_book_is_still_flagged(
 
 
 def test_an_address_book_that_is_down_never_stops_the_mail_it_only_loses_the_name(
-    qtbot,  # type: ignore[no-untyped-def]
-    servers,  # type: ignore[no-untyped-def]
+    qtbot,
+    servers,
 ) -> None:
     down = CalendarAccount(f"http://127.0.0.1:{free_port()}/", "alice", PASSWORD, name="Home")
     turns = [call("send_email", to=[BOB], subject="Still goes", body="Hello."), "Sent."]
@@ -167,9 +134,9 @@ def test_an_address_book_that_is_down_never_stops_the_mail_it_only_loses_the_nam
 
 
 def test_a_reply_names_the_sender_it_goes_to_from_the_contacts(
-    qtbot,  # type: ignore[no-untyped-def]
+    qtbot,
     book: CalendarAccount,
-    servers,  # type: ignore[no-untyped-def]
+    servers,
 ) -> None:
     dovecot, _ = servers
     _deliver(dovecot, ALICE, f"Bob <{BOB}>", "Saturday", "Are you free on Saturday?")

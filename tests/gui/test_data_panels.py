@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QThread
-from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 from sqlalchemy import update
 
 from app.store.database import Database
@@ -22,31 +23,14 @@ from app.store.reminders import ReminderStore
 from app.ui.main_window import MainWindow
 from app.ui.reminders import choose_channel
 from tests.scripting import call
+from tests.support.qt import gui_thread, menu_action, open_window
 
 WAIT = 60_000
 PHRASE = "periwinkle-xylophone-4417"
 
 
-def open_window(qtbot, tmp_path: Path, turns: list[str]) -> MainWindow:
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
-    window = MainWindow(script, data_dir=data)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
-    return window
-
-
-def settings_action(window: MainWindow, text: str):
-    return next(
-        a
-        for menu in window.menuBar().actions()
-        if menu.text() == "&Settings"
-        for a in menu.menu().actions()
-        if a.text() == text
-    )
+def settings_action(window: MainWindow, text: str) -> QAction:
+    return menu_action(window, text)
 
 
 def send(qtbot, window: MainWindow, text: str) -> None:
@@ -74,6 +58,7 @@ def test_folders_add_remove_and_the_agent_follows(
     dialog = window.data_panels.folders_dialog
     assert dialog is not None
     threads: list[QThread] = []
+    assert window.data_panels.folders_service is not None
     window.data_panels.folders_service.listed.connect(
         lambda *_: threads.append(QThread.currentThread()), Qt.ConnectionType.DirectConnection
     )
@@ -86,7 +71,7 @@ def test_folders_add_remove_and_the_agent_follows(
     assert dialog.list.item(0).text() == str(folder.resolve())
     assert "Saved" in dialog.notice.text()
     assert window.worker.folders_changed.is_set()
-    assert threads and all(t is not QApplication.instance().thread() for t in threads)
+    assert threads and all(t is not gui_thread() for t in threads)
     database = Database.open(tmp_path / "data")
     assert FolderStore(database).saved() == [folder.resolve()]
     database.close()
@@ -104,6 +89,7 @@ def test_folders_add_remove_and_the_agent_follows(
     send(qtbot, window, "And now?")
     assert window.worker.folders == []
     # No folder: no file tools; the model's call is answered "Unknown tool" and nothing runs.
+    assert window.worker.agent is not None
     assert "list_folder" not in window.worker.agent.registry.names()
     assert window.chat_view.plain_text().count("List the folder") == 1
     dialog.close()
@@ -194,6 +180,7 @@ def test_a_reminder_missed_while_closed_shows_at_start_and_a_new_one_when_due(
         lambda: "Reminder: Take the bins out" in window.chat_view.plain_text(), timeout=WAIT
     )
     assert "(was due" in window.chat_view.plain_text()
+    assert window.data_panels.notifier is not None
     assert window.data_panels.notifier.channel() == "window"
     qtbot.waitUntil(lambda: store.due() == [], timeout=WAIT)  # marked delivered
     assert store.pending() == []
@@ -202,6 +189,7 @@ def test_a_reminder_missed_while_closed_shows_at_start_and_a_new_one_when_due(
     assert "Remind you on" in window.chat_view.plain_text()
     [bakery] = store.pending()
     assert bakery.text == "Call the bakery" and bakery.id != missed.id
+    assert window.data_panels.notifier is not None
     window.data_panels.notifier.check_now()
     qtbot.wait(200)
     assert "Reminder: Call the bakery" not in window.chat_view.plain_text()  # not due yet
@@ -213,11 +201,13 @@ def test_a_reminder_missed_while_closed_shows_at_start_and_a_new_one_when_due(
             .where(ReminderRecord.id == bakery.id)
             .values(due=datetime.now(UTC).replace(tzinfo=None) - timedelta(seconds=1))
         )
+    assert window.data_panels.notifier is not None
     window.data_panels.notifier.check_now()
     qtbot.waitUntil(
         lambda: "Reminder: Call the bakery" in window.chat_view.plain_text(), timeout=WAIT
     )
     qtbot.waitUntil(lambda: store.pending() == [], timeout=WAIT)
+    assert window.data_panels.notifier is not None
     window.data_panels.notifier.check_now()
     qtbot.wait(200)
     assert window.chat_view.plain_text().count("Reminder: Call the bakery") == 1

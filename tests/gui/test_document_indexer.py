@@ -23,6 +23,7 @@ from app.store.documents import DocumentStore
 from app.store.folders import FolderStore
 from app.ui.document_indexer import DocumentIndexer
 from tests.agent.documents import write_documents
+from tests.support.qt import menu_actions
 
 WAIT = 60_000
 WATCHED = frozenset({"open", "os.scandir", "sqlite3.connect"})
@@ -69,7 +70,7 @@ def setup(tmp_path: Path) -> tuple[Path, Path, Path]:
 
 
 @pytest.fixture
-def window(qtbot) -> QMainWindow:  # type: ignore[no-untyped-def]
+def window(qtbot) -> QMainWindow:
     main = QMainWindow()
     qtbot.addWidget(main)
     return main
@@ -170,16 +171,13 @@ def test_wired_into_the_real_window_the_status_counts_what_the_pass_indexed(
     script.write_text(json.dumps({"format": "qwen3.5", "turns": ["Hello."]}))
     win = MainWindow(script, data_dir=data, folders=[docs])  # as `--allow-folder` gives it
     qtbot.addWidget(win)
-    settings = next(
-        action.menu() for action in win.menuBar().actions() if action.text() == "&Settings"
-    )
     documents = win.documents  # started by the window, its first pass after a pause
     assert documents.status.parent() is not None and documents.first_pass.isActive()
     win.show()
     documents.refresh()  # the pass the timer would start
     qtbot.waitUntil(lambda: documents.last is not None, timeout=WAIT)
     assert documents.status.text() == "Documents: 5 files indexed"
-    assert "&Pause document indexing" in [a.text() for a in settings.actions()]
+    assert "&Pause document indexing" in [a.text() for a in menu_actions(win)]
     win.close()
 
 

@@ -18,7 +18,7 @@ ROW = {
 }
 
 
-def test_activity_says_nothing_happened_yet(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_activity_says_nothing_happened_yet(qtbot) -> None:
     empty = ActivityDialog([])
     qtbot.addWidget(empty)
     empty.show()
@@ -29,7 +29,7 @@ def test_activity_says_nothing_happened_yet(qtbot) -> None:  # type: ignore[no-u
     assert full.table.isVisible() and not full.empty.isVisible()
 
 
-def test_permissions_explain_the_list_only_when_there_is_one(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_permissions_explain_the_list_only_when_there_is_one(qtbot) -> None:
     host = QWidget()
     qtbot.addWidget(host)
     dialog = PermissionsDialog(lambda _id: None, host)
@@ -40,7 +40,7 @@ def test_permissions_explain_the_list_only_when_there_is_one(qtbot) -> None:  # 
     assert dialog.intro.isVisible() and not dialog.empty.isVisible()
 
 
-def test_an_empty_conversation_says_what_to_ask(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_an_empty_conversation_says_what_to_ask(qtbot, tmp_path) -> None:
     import json
 
     from app.ui.main_window import MainWindow

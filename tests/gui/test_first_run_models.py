@@ -27,6 +27,7 @@ from app.ui.models_dialog import ModelsDialog
 from tests.conftest import TEST_SETTINGS
 from tests.llm import test_download
 from tests.llm.test_download import MB, _write_gguf
+from tests.support.qt import menu_actions
 
 # The range-capable test server and the model bytes, shared with the downloader's tests.
 http_server = test_download.http_server
@@ -239,10 +240,10 @@ def test_wizard_can_be_skipped(qtbot, window: MainWindow, data_dir: Path, serve)
     assert MODEL_PATH not in _settings(data_dir)
     assert wizard.manager.downloading is None and behaviour.requests == []
     # Settings → First-run guide… opens it again.
-    action = next(a for a in window.menuBar().actions() if a.text() == "&Settings").menu().actions()
-    guide = next(a for a in action if "First-run" in a.text())
+    guide = next(a for a in menu_actions(window) if "First-run" in a.text())
     guide.trigger()
-    assert window.model_menu.wizard is not wizard and window.model_menu.wizard.isVisible()
+    reopened = window.model_menu.wizard
+    assert reopened is not None and reopened is not wizard and reopened.isVisible()
 
 
 # -- Settings → Models… ------------------------------------------------------------------------

@@ -47,6 +47,7 @@ def model_server() -> Iterator[str]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     host, port = server.server_address[:2]
+    assert isinstance(host, str)
     yield f"http://{host}:{port}/{source.name}"
     server.shutdown()
     server.server_close()

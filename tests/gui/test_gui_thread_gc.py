@@ -67,6 +67,6 @@ def test_it_collects_only_what_is_due(qtbot) -> None:
     cycle = _Cycle()
     del cycle
     threshold = gc.get_threshold()[0]
-    kept = [[] for _ in range(threshold + 10)]
+    kept: list[list[object]] = [[] for _ in range(threshold + 10)]
     assert collector.collect_due() >= 2  # the cycle and its dict at least
     del kept

@@ -98,7 +98,7 @@ def _report(events: list[tuple[str, str, str]]) -> str:
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
+def window(qtbot, tmp_path: Path) -> Iterator[MainWindow]:
     """A window on a replay script (no model to load), its database migrated as at start."""
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"format": "qwen3.5", "turns": ["Scripted hello."] * 3}))
@@ -133,7 +133,7 @@ def test_the_hook_sees_disk_and_database_access_on_the_gui_thread_only(
     assert not any("other.txt" in target for _event, target, _where in gui_io)
 
 
-def test_dialogs_never_touch_the_disk_network_or_keyring_on_the_gui_thread(  # type: ignore[no-untyped-def]
+def test_dialogs_never_touch_the_disk_network_or_keyring_on_the_gui_thread(
     qtbot,
     tmp_path: Path,
     window: MainWindow,

@@ -6,7 +6,6 @@ scripted model, a real data folder; offscreen."""
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from pathlib import Path
@@ -30,21 +29,13 @@ from PySide6.QtWidgets import (
 from app.store.database import Database
 from app.ui.main_window import MainWindow
 from app.ui.window_state import DEFAULT_SIZE, first_size, saved_geometry
+from tests.support.qt import open_window as open_scripted_window
 
 WAIT = 60_000
 
 
-def open_window(qtbot, tmp_path: Path, turns: list[str], **kwargs) -> MainWindow:  # type: ignore[no-untyped-def]
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
-    window = MainWindow(script, data_dir=data, **kwargs)
-    qtbot.addWidget(window)
-    window.show()
-    window.activateWindow()
-    qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
-    return window
+def open_window(qtbot, tmp_path: Path, turns: list[str], **kwargs) -> MainWindow:
+    return open_scripted_window(qtbot, tmp_path, turns, activate=True, **kwargs)
 
 
 def focused() -> QWidget | None:
@@ -242,7 +233,7 @@ def access_problems(top: QWidget) -> list[str]:
         if (
             isinstance(widget, QComboBox)
             and interface is not None
-            and not interface.relations(QAccessible.Relation.Label)
+            and not interface.relations(QAccessible.RelationFlag.Label)
         ):
             problems.append(f"{where}: combo box labelled by nothing ({widget.currentText()})")
     return problems
@@ -296,7 +287,7 @@ def test_the_mail_account_editor_tells_incoming_from_outgoing(qtbot, tmp_path: P
         {
             label.text(QAccessible.Text.Name)
             for label, _ in QAccessible.queryAccessibleInterface(w).relations(
-                QAccessible.Relation.Label
+                QAccessible.RelationFlag.Label
             )
         }
         for w in (editor.imap_security, editor.smtp_security)

@@ -16,6 +16,7 @@ from app.ui.main_window import MainWindow
 from app.ui.markdown_render import plain_text
 from app.ui.worker import TextBatcher
 from tests.conftest import TEST_SETTINGS
+from tests.support.qt import gui_thread
 
 pytestmark = pytest.mark.real_model
 
@@ -35,9 +36,12 @@ def window(qtbot, smollm2_path: Path, data_dir: Path):
 def _deny_dialogs(win: MainWindow) -> None:
     """The tiny model sometimes calls a tool that needs confirmation: answer Deny, as a
     cautious user would, so the chat tests never wait on a dialog."""
-    win.worker.confirmation_needed.connect(
-        lambda _request: QTimer.singleShot(0, lambda: win.last_dialog and win.last_dialog.reject())
-    )
+
+    def deny() -> None:
+        if win.last_dialog is not None:
+            win.last_dialog.reject()
+
+    win.worker.confirmation_needed.connect(lambda _request: QTimer.singleShot(0, deny))
 
 
 def _type_and_send(qtbot, win: MainWindow, text: str) -> None:
@@ -94,7 +98,7 @@ def test_model_runs_in_the_worker_thread(qtbot, window: MainWindow, monkeypatch)
     _type_and_send(qtbot, window, "Hi")
     qtbot.waitUntil(lambda: not window.busy, timeout=120_000)
     assert threads and threads[0] is not threading.main_thread()
-    assert window.worker.thread() is not QApplication.instance().thread()
+    assert window.worker.thread() is not gui_thread()
 
 
 def test_unexpected_worker_error_is_shown_and_next_message_works(

@@ -33,7 +33,7 @@ def store(tmp_path: Path) -> Iterator[SettingsStore]:
     database.close()
 
 
-def make_dialog(qtbot, store: SettingsStore) -> ModelSettingsDialog:  # type: ignore[no-untyped-def]
+def make_dialog(qtbot, store: SettingsStore) -> ModelSettingsDialog:
     service = ModelSettingsService(store=store, read_key=False)
     dialog = ModelSettingsDialog(service, Path("/models/small.gguf"))
     qtbot.addWidget(dialog)
@@ -41,14 +41,14 @@ def make_dialog(qtbot, store: SettingsStore) -> ModelSettingsDialog:  # type: ig
     return dialog
 
 
-def open_panel(qtbot, window: MainWindow) -> ModelSettingsDialog:  # type: ignore[no-untyped-def]
+def open_panel(qtbot, window: MainWindow) -> ModelSettingsDialog:
     """Settings → Model…, once the saved settings and the keyring have been read."""
     dialog = window.model_settings.open()
     qtbot.waitUntil(lambda: dialog.ready, timeout=WAIT)
     return dialog
 
 
-def test_save_and_reopen(qtbot, store: SettingsStore) -> None:  # type: ignore[no-untyped-def]
+def test_save_and_reopen(qtbot, store: SettingsStore) -> None:
     dialog = make_dialog(qtbot, store)
     assert dialog.local_radio.isChecked()
     assert dialog.path_edit.text() == "/models/small.gguf"
@@ -93,7 +93,7 @@ def test_save_and_reopen(qtbot, store: SettingsStore) -> None:  # type: ignore[n
     assert "api" not in json.dumps(store.all()).lower()  # no key in the database
 
 
-def test_server_needs_an_address(qtbot, store: SettingsStore) -> None:  # type: ignore[no-untyped-def]
+def test_server_needs_an_address(qtbot, store: SettingsStore) -> None:
     dialog = make_dialog(qtbot, store)
     dialog.remote_radio.setChecked(True)
     dialog.save()
@@ -101,7 +101,7 @@ def test_server_needs_an_address(qtbot, store: SettingsStore) -> None:  # type: 
     assert store.get("model.backend") is None
 
 
-def test_test_connection_success_and_failure(  # type: ignore[no-untyped-def]
+def test_test_connection_success_and_failure(
     qtbot, store: SettingsStore, server: ServerProcess
 ) -> None:
     dialog = make_dialog(qtbot, store)
@@ -124,9 +124,7 @@ def test_test_connection_success_and_failure(  # type: ignore[no-untyped-def]
     assert "nothing is listening" in dialog.test_label.text()
 
 
-def test_saving_a_server_reloads_onto_it(  # type: ignore[no-untyped-def]
-    qtbot, tmp_path: Path, server: ServerProcess
-) -> None:
+def test_saving_a_server_reloads_onto_it(qtbot, tmp_path: Path, server: ServerProcess) -> None:
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"format": "qwen3.5", "turns": ["Scripted hello."]}))
     data = tmp_path / "data"
@@ -167,7 +165,7 @@ def test_saving_a_server_reloads_onto_it(  # type: ignore[no-untyped-def]
 SECRET = "sk-local-5521-not-in-the-database"
 
 
-def test_a_keyring_that_refuses_the_key_is_said_without_a_model(  # type: ignore[no-untyped-def]
+def test_a_keyring_that_refuses_the_key_is_said_without_a_model(
     qtbot, store: SettingsStore
 ) -> None:
     """The service hears why the key was not saved as a sentence (the UI never handles the
@@ -199,7 +197,7 @@ def locked_server(
         yield process
 
 
-def test_the_api_key_lives_in_the_keyring_only(  # type: ignore[no-untyped-def]
+def test_the_api_key_lives_in_the_keyring_only(
     qtbot, tmp_path: Path, locked_server: ServerProcess, secret_service: SecretService
 ) -> None:
     script = tmp_path / "script.json"
@@ -251,7 +249,7 @@ def test_the_api_key_lives_in_the_keyring_only(  # type: ignore[no-untyped-def]
     window.close()
 
 
-def test_a_local_file_with_its_runtime_settings_reloads(  # type: ignore[no-untyped-def]
+def test_a_local_file_with_its_runtime_settings_reloads(
     qtbot, tmp_path: Path, smollm2_path: Path
 ) -> None:
     script = tmp_path / "script.json"
@@ -280,7 +278,7 @@ def test_a_local_file_with_its_runtime_settings_reloads(  # type: ignore[no-unty
     window.close()
 
 
-def test_without_a_safe_keyring_the_key_is_kept_in_memory_only(  # type: ignore[no-untyped-def]
+def test_without_a_safe_keyring_the_key_is_kept_in_memory_only(
     qtbot, tmp_path: Path, locked_server: ServerProcess
 ) -> None:
     import keyring

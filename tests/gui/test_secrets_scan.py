@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from app.store.accounts import AccountSettings
 from app.store.database import Database
 from app.store.models import AuditRecord, MessageRecord
 from app.store.privacy import delete_conversations_and_memories
@@ -23,6 +22,7 @@ from connectors.mail import list_emails
 from tests.agent.test_mail_agent import ALICE, USERS, _account, _deliver, servers  # noqa: F401
 from tests.gui.test_accounts_dialog import files_containing, logs  # noqa: F401
 from tests.scripting import call
+from tests.support.mail_servers import account_settings
 
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
 
@@ -52,17 +52,7 @@ def test_no_password_or_code_left_behind(  # the fixtures are imported above
     saved: list[tuple[bool, str]] = []
     service.saved.connect(lambda in_keyring, message: saved.append((in_keyring, message)))
     service.save(
-        AccountSettings(
-            kind="mail",
-            name="Alice",
-            email=ALICE,
-            imap_host="127.0.0.1",
-            imap_port=dovecot.imap_port,
-            imap_security="plain",
-            smtp_host="127.0.0.1",
-            smtp_port=smtp.port,
-            smtp_security="plain",
-        ),
+        account_settings(dovecot, smtp, ALICE, "Alice"),
         PASSWORD,
     )
     service.close()

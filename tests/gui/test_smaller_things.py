@@ -7,7 +7,6 @@ the same words get two titles."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -20,28 +19,16 @@ from app.llm.backend import GenerationStats
 from app.ui.contrast_colours import contrast
 from app.ui.main_window import MainWindow, speed_in_words
 from tests.scripting import call
+from tests.support.qt import menu_actions
+from tests.support.qt import open_window as open_scripted_window
+from tests.support.qt import send as ask
 
 WAIT = 60_000
 SCREENSHOTS = Path(os.environ.get("HEARTH_SCREENSHOTS", "test-artifacts"))
 
 
-def open_window(qtbot, tmp_path: Path, turns: list[str], **kwargs) -> MainWindow:  # type: ignore[no-untyped-def]
-    script = tmp_path / f"script-{len(list(tmp_path.glob('script-*')))}.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
-    window = MainWindow(script, data_dir=data, **kwargs)
-    qtbot.addWidget(window)
-    window.show()
-    window.activateWindow()
-    qtbot.waitUntil(lambda: window.model_ready and not window.conversations.opening, timeout=WAIT)
-    return window
-
-
-def ask(qtbot, window: MainWindow, text: str) -> None:  # type: ignore[no-untyped-def]
-    window.input.setPlainText(text)
-    qtbot.keyClick(window.input, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: not window.busy and not window.conversations.sidebar.busy, timeout=WAIT)
+def open_window(qtbot, tmp_path: Path, turns: list[str], **kwargs) -> MainWindow:
+    return open_scripted_window(qtbot, tmp_path, turns, activate=True, **kwargs)
 
 
 def text_rows(image: QImage, background: QColor) -> int:
@@ -139,8 +126,7 @@ def test_test_connection_keeps_the_focus_and_colours_read_on_dark(qtbot, tmp_pat
 
 def test_model_settings_is_not_models_with_a_letter_less(qtbot, tmp_path) -> None:
     window = open_window(qtbot, tmp_path, [])
-    settings = next(m.menu() for m in window.menuBar().actions() if m.text() == "&Settings")
-    texts = [a.text().replace("&", "") for a in settings.actions() if a.text()]
+    texts = [a.text().replace("&", "") for a in menu_actions(window) if a.text()]
     assert "Model settings…" in texts and "Model…" not in texts, texts
 
 

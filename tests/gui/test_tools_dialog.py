@@ -10,7 +10,6 @@ D-Bus) or a process on the GUI thread.
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 import threading
@@ -27,6 +26,8 @@ from app.store.tool_servers import ToolServer, ToolServerStore
 from app.ui.main_window import MainWindow
 from app.ui.tools_dialog import ServerEditor, ToolsDialog, ToolsService
 from connectors.credentials import SERVICE
+from tests.support.qt import gui_thread, menu_action, menu_actions
+from tests.support.qt import open_window as open_scripted_window
 from tests.support.secret_service import SecretService
 
 SERVER = Path(__file__).resolve().parents[1] / "connectors" / "mcp_servers" / "tools_server.py"
@@ -77,14 +78,6 @@ def gui_thread_io() -> Iterator[list[str]]:
 
 
 @pytest.fixture
-def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "data"
-    folder.mkdir()
-    Database.open(folder).close()  # migrated, as the app's start does
-    return folder
-
-
-@pytest.fixture
 def service(data: Path) -> Iterator[ToolsService]:
     """The service in its own thread, as the window runs it."""
     thread = QThread()
@@ -118,27 +111,29 @@ def add_server(
 ) -> ServerEditor:
     """Fill the Add form and Save; returns the editor (closed once the server is stored)."""
     dialog.add_button.click()
-    editor = dialog.editor
-    assert editor is not None and editor.isVisible()
-    editor.name.setText(name)
-    editor.local.setChecked(True)
-    editor.command.setText(command)
+    edited = dialog.editor
+    assert edited is not None and edited.isVisible()
+    edited.name.setText(name)
+    edited.local.setChecked(True)
+    edited.command.setText(command)
     for secret_name, value in (secrets or {}).items():
-        editor.add_secret_button.click()
-        row = editor.secret_rows[-1]
+        edited.add_secret_button.click()
+        row = edited.secret_rows[-1]
         row.name.setText(secret_name)
         row.value.setText(value)
-    editor.save_button.click()
-    return editor
+    edited.save_button.click()
+    return edited
 
 
-def wait_checked(qtbot, dialog: ToolsDialog, name: str) -> ToolServer:
-    """Wait until the named server is stored and its check has answered; it is selected."""
+def wait_checked(qtbot, dialog: ToolsDialog, name: str) -> int:
+    """Wait until the named server is stored and its check has answered; it is selected.
+    Its id (the key of its check)."""
     qtbot.waitUntil(lambda: any(s.name == name for s in dialog.servers), timeout=START)
-    server = next(s for s in dialog.servers if s.name == name)
-    qtbot.waitUntil(lambda: server.id in dialog.checks, timeout=START)
+    server_id = next(s.id for s in dialog.servers if s.name == name)
+    assert server_id is not None  # stored
+    qtbot.waitUntil(lambda: server_id in dialog.checks, timeout=START)
     dialog.select(name)
-    return server
+    return server_id
 
 
 def stored(data: Path) -> list[ToolServer]:
@@ -151,15 +146,7 @@ def stored(data: Path) -> list[ToolServer]:
 
 def open_window(qtbot, tmp_path: Path, turns: list[str]) -> tuple[MainWindow, Path]:
     """The real window on a scripted model, with its own data folder."""
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir()
-    window = MainWindow(script, data_dir=data)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready, timeout=10_000)
-    return window, data
+    return open_scripted_window(qtbot, tmp_path, turns), tmp_path / "data"
 
 
 def test_add_a_server_see_its_tools_and_use_them(qtbot, tmp_path: Path) -> None:
@@ -168,12 +155,11 @@ def test_add_a_server_see_its_tools_and_use_them(qtbot, tmp_path: Path) -> None:
     that its tool servers changed."""
     window, data = open_window(qtbot, tmp_path, ["Hello."])
 
-    settings = next(m.menu() for m in window.menuBar().actions() if m.text() == "&Settings")
-    entries = [a.text() for a in settings.actions() if a.text()]
+    entries = [a.text() for a in menu_actions(window) if a.text()]
     assert "&Tools…" in entries
     accelerators = [t[t.index("&") + 1].lower() for t in entries if "&" in t]
     assert accelerators.count("t") == 1  # no other Settings entry answers Alt+S T
-    next(a for a in settings.actions() if a.text() == "&Tools…").trigger()
+    menu_action(window, "&Tools…").trigger()
     dialog = window.tools_dialog
     assert dialog is not None
     qtbot.waitUntil(lambda: dialog.isVisible() and dialog.loaded, timeout=START)
@@ -188,11 +174,11 @@ def test_add_a_server_see_its_tools_and_use_them(qtbot, tmp_path: Path) -> None:
     )
     editor = add_server(qtbot, dialog, "Test tools")
     qtbot.waitUntil(lambda: not editor.isVisible(), timeout=START)
-    server = wait_checked(qtbot, dialog, "Test tools")
+    server_id = wait_checked(qtbot, dialog, "Test tools")
     assert threads == [window.tools_thread]
-    assert threads[0] is not QApplication.instance().thread()
+    assert threads[0] is not gui_thread()
 
-    check = dialog.checks[server.id]
+    check = dialog.checks[server_id]
     assert check.ok, check.message
     assert check.message.startswith("Connected")
     shown = dialog.tools_view.toPlainText()
@@ -232,9 +218,9 @@ def test_a_secret_goes_to_the_keyring_and_never_to_the_database(
     dialog, changes = open_dialog(qtbot, service)
     editor = add_server(qtbot, dialog, "Keyed", secrets={"MCP_TEST_DESCRIPTION": SECRET})
     assert editor.secret_rows[0].value.echoMode() == editor.secret_rows[0].value.EchoMode.Password
-    server = wait_checked(qtbot, dialog, "Keyed")
+    server_id = wait_checked(qtbot, dialog, "Keyed")
     assert changes  # saved
-    check = dialog.checks[server.id]
+    check = dialog.checks[server_id]
     assert check.ok, check.message
     changing = next(tool for tool in check.tools if tool.name == "changing")
     assert changing.description == SECRET  # the server got it from its environment
@@ -249,17 +235,17 @@ def test_a_secret_goes_to_the_keyring_and_never_to_the_database(
 
     # Edit: the name is shown, the value is not; left empty, the stored one stays.
     dialog.edit_button.click()
-    editor = dialog.editor
-    assert editor is not None and editor.isVisible()
-    assert editor.windowTitle() == "Edit Keyed"
-    row = editor.secret_rows[0]
+    edited = dialog.editor
+    assert edited is not None and edited.isVisible()
+    assert edited.windowTitle() == "Edit Keyed"
+    row = edited.secret_rows[0]
     assert row.name.text() == "MCP_TEST_DESCRIPTION" and row.value.text() == ""
     assert "unchanged" in row.value.placeholderText()
     assert row.value.accessibleName() == "Secret 1 value"
-    del dialog.checks[server.id]
-    editor.save_button.click()
-    qtbot.waitUntil(lambda: server.id in dialog.checks, timeout=START)
-    again = next(t for t in dialog.checks[server.id].tools if t.name == "changing")
+    del dialog.checks[server_id]
+    edited.save_button.click()
+    qtbot.waitUntil(lambda: server_id in dialog.checks, timeout=START)
+    again = next(t for t in dialog.checks[server_id].tools if t.name == "changing")
     assert again.description == SECRET
     assert secret_service.backend.get_password(SERVICE, key) == SECRET
 
@@ -275,8 +261,8 @@ def test_a_command_that_does_not_exist_is_explained_and_can_be_corrected(
 ) -> None:
     dialog, _changes = open_dialog(qtbot, service)
     add_server(qtbot, dialog, "Broken", command="hearth-no-such-program-7731 --stdio")
-    server = wait_checked(qtbot, dialog, "Broken")
-    check = dialog.checks[server.id]
+    server_id = wait_checked(qtbot, dialog, "Broken")
+    check = dialog.checks[server_id]
     assert not check.ok and check.message
     assert dialog.notice.text().startswith("✗ “Broken” is not working:")
     assert check.message in dialog.notice.text()
@@ -304,13 +290,13 @@ def test_a_command_that_does_not_exist_is_explained_and_can_be_corrected(
     # Edit the broken one: the right command, and it works.
     dialog.select("Broken")
     dialog.edit_button.click()
-    editor = dialog.editor
-    assert editor is not None and editor.command.text() == "hearth-no-such-program-7731 --stdio"
-    editor.command.setText(COMMAND)
-    del dialog.checks[server.id]
-    editor.save_button.click()
-    qtbot.waitUntil(lambda: server.id in dialog.checks, timeout=START)
-    assert dialog.checks[server.id].ok
+    edited = dialog.editor
+    assert edited is not None and edited.command.text() == "hearth-no-such-program-7731 --stdio"
+    edited.command.setText(COMMAND)
+    del dialog.checks[server_id]
+    edited.save_button.click()
+    qtbot.waitUntil(lambda: server_id in dialog.checks, timeout=START)
+    assert dialog.checks[server_id].ok
     assert [s.command for s in stored(data)] == [COMMAND]
 
 
@@ -322,7 +308,7 @@ def test_a_changed_description_is_flagged_until_approved_again(
     command = f"{COMMAND} --description-file {shlex.quote(str(description))}"
     dialog, changes = open_dialog(qtbot, service)
     add_server(qtbot, dialog, "Changer", command=command)
-    server = wait_checked(qtbot, dialog, "Changer")
+    server_id = wait_checked(qtbot, dialog, "Changer")
     dialog.approve_button.click()
     qtbot.waitUntil(lambda: not dialog.pending_tools(), timeout=10_000)
     before = len(changes)
@@ -332,7 +318,7 @@ def test_a_changed_description_is_flagged_until_approved_again(
     dialog.check_button.click()
     assert not dialog.check_button.isEnabled()  # until the answer
     qtbot.waitUntil(lambda: dialog.check_button.isEnabled(), timeout=START)
-    tools = {tool.name: tool for tool in dialog.checks[server.id].tools}
+    tools = {tool.name: tool for tool in dialog.checks[server_id].tools}
     assert tools["changing"].status == "changed"
     assert all(t.status == "approved" for name, t in tools.items() if name != "changing")
     shown = dialog.tools_view.toPlainText()
@@ -421,20 +407,20 @@ def test_the_dialog_works_from_the_keyboard(qtbot, data: Path, service: ToolsSer
     # The Add form: Alt+N style labels, the fields in order, Save on Enter.
     dialog.add_button.setFocus()
     qtbot.keyClick(dialog.add_button, Qt.Key.Key_Space)
-    editor = dialog.editor
-    assert editor is not None
-    qtbot.waitUntil(editor.isVisible, timeout=5_000)
-    assert editor.save_button.isDefault()
-    editor.choose_preset("Time")
-    assert editor.name.text() == "Time" and editor.command.text() == "uvx mcp-server-time"
-    assert editor.about.text() and editor.about.accessibleName() == ""
-    editor.name.setFocus()
-    qtbot.keyClicks(editor.name, "My keys")
-    assert editor.name.text() == "TimeMy keys"
-    editor.name.setText("Second")
-    editor.command.setText("hearth-no-such-program-7731")
-    qtbot.keyClick(editor.name, Qt.Key.Key_Return)  # Enter saves
-    qtbot.waitUntil(lambda: not editor.isVisible(), timeout=10_000)
+    edited = dialog.editor
+    assert edited is not None
+    qtbot.waitUntil(edited.isVisible, timeout=5_000)
+    assert edited.save_button.isDefault()
+    edited.choose_preset("Time")
+    assert edited.name.text() == "Time" and edited.command.text() == "uvx mcp-server-time"
+    assert edited.about.text() and edited.about.accessibleName() == ""
+    edited.name.setFocus()
+    qtbot.keyClicks(edited.name, "My keys")
+    assert edited.name.text() == "TimeMy keys"
+    edited.name.setText("Second")
+    edited.command.setText("hearth-no-such-program-7731")
+    qtbot.keyClick(edited.name, Qt.Key.Key_Return)  # Enter saves
+    qtbot.waitUntil(lambda: not edited.isVisible(), timeout=10_000)
     qtbot.waitUntil(lambda: len(dialog.servers) == 2, timeout=10_000)
 
     # Escape closes the dialog.
@@ -450,8 +436,8 @@ def test_the_gui_thread_never_waits_on_the_keyring_the_database_or_a_server(
     record(True)
     dialog, changes = open_dialog(qtbot, service)
     add_server(qtbot, dialog, "Watched", secrets={"API_KEY": SECRET})
-    server = wait_checked(qtbot, dialog, "Watched")
-    assert dialog.checks[server.id].ok
+    server_id = wait_checked(qtbot, dialog, "Watched")
+    assert dialog.checks[server_id].ok
     dialog.approve_button.click()
     qtbot.waitUntil(lambda: not dialog.pending_tools(), timeout=10_000)
     dialog.toggle_button.click()

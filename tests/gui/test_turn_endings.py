@@ -6,15 +6,16 @@ folder; offscreen."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QUrl
 
-from app.ui.main_window import NO_ANSWER, MainWindow
+from app.ui.main_window import NO_ANSWER
 from tests.scripting import call
+from tests.support.qt import open_window
+from tests.support.qt import send as ask
 
 WAIT = 60_000
 SCREENSHOTS = Path(os.environ.get("HEARTH_SCREENSHOTS", "test-artifacts"))
@@ -28,29 +29,9 @@ def folder(tmp_path: Path) -> Path:
     return docs
 
 
-def open_window(qtbot, tmp_path: Path, folder: Path, turns: list[str]) -> MainWindow:
-    script = tmp_path / f"script-{len(list(tmp_path.glob('script-*')))}.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir(exist_ok=True)
-    window = MainWindow(script, data_dir=data, folders=[folder])
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready and not window.conversations.opening, timeout=WAIT)
-    return window
-
-
-def ask(qtbot, window: MainWindow, text: str) -> str:
-    """Send, wait for the end of the turn, and return the last reply as the view shows it."""
-    window.input.setPlainText(text)
-    qtbot.keyClick(window.input, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: not window.busy and not window.conversations.sidebar.busy, timeout=WAIT)
-    return window.chat_view.plain_text().rpartition("Hearth:")[2].strip()
-
-
 def test_calls_the_agent_could_not_read_end_in_words(qtbot, tmp_path, folder) -> None:
     invented = "<tool_call>\n<function=add lunch>\n</function>\n</tool_call>"
-    window = open_window(qtbot, tmp_path, folder, [invented, invented])
+    window = open_window(qtbot, tmp_path, [invented, invented], folders=[folder])
     reply = ask(qtbot, window, "add lunch with Anna on Friday at 12:30")
     saved = window.conversation.messages[-1]
     assert saved.role == "assistant" and "could not understand" in saved.content
@@ -62,7 +43,7 @@ def test_calls_the_agent_could_not_read_end_in_words(qtbot, tmp_path, folder) ->
 
 def test_the_step_limit_ends_in_words(qtbot, tmp_path, folder) -> None:
     turns = [call("list_files", path="."), call("read_file", path="notes.txt")]
-    window = open_window(qtbot, tmp_path, folder, turns)
+    window = open_window(qtbot, tmp_path, turns, folders=[folder])
     assert window.worker.agent is not None
     window.worker.agent.max_steps = 2
     reply = ask(qtbot, window, "tidy my notes")
@@ -73,21 +54,21 @@ def test_results_put_into_words_are_drawn(qtbot, tmp_path, folder) -> None:
     """The model repeats a read, is told to answer, and calls again: Hearth answers with the
     result it has, and that answer is on screen, not only in the saved conversation."""
     read = call("read_file", path="notes.txt")
-    window = open_window(qtbot, tmp_path, folder, [read, read, read])
+    window = open_window(qtbot, tmp_path, [read, read, read], folders=[folder])
     reply = ask(qtbot, window, "what does my notes file say?")
     assert "Here is what read_file found" in reply, reply
     assert "plant the tulips" in reply
 
 
 def test_a_turn_with_no_words_says_so(qtbot, tmp_path, folder) -> None:
-    window = open_window(qtbot, tmp_path, folder, [call("list_files", path="."), ""])
+    window = open_window(qtbot, tmp_path, [call("list_files", path="."), ""], folders=[folder])
     reply = ask(qtbot, window, "what is in my folder?")
     assert NO_ANSWER in reply, reply
 
 
 def test_a_failed_card_shows_its_reason_live_and_reopened(qtbot, tmp_path, folder) -> None:
     turns = [call("read_file", path="missing.txt"), "I could not read it."]
-    window = open_window(qtbot, tmp_path, folder, turns)
+    window = open_window(qtbot, tmp_path, turns, folders=[folder])
     reply = ask(qtbot, window, "read missing.txt")
     card, _, rest = reply.partition("· failed")
     assert card, reply
@@ -112,7 +93,7 @@ def test_a_card_opens_to_show_what_was_asked_and_what_came_back(qtbot, tmp_path,
     """Issue #38 item 4: a card opens (Details) to the call's arguments in the confirmation
     dialog's words and the result, and closes again; reopened conversations too."""
     turns = [call("read_file", path="notes.txt"), "The notes say October."]
-    window = open_window(qtbot, tmp_path, folder, turns)
+    window = open_window(qtbot, tmp_path, turns, folders=[folder])
     ask(qtbot, window, "what do my notes say?")
     view = window.chat_view
     assert "Details" in view.plain_text() and "plant the tulips" not in view.plain_text()
@@ -140,7 +121,7 @@ def test_a_card_opens_to_show_what_was_asked_and_what_came_back(qtbot, tmp_path,
     assert "plant the tulips in October." in view.plain_text()
 
 
-def _links(view) -> list[str]:  # type: ignore[no-untyped-def]
+def _links(view) -> list[str]:
     """Every link the view shows, in order."""
     found: list[str] = []
     block = view.document().begin()

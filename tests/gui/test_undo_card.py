@@ -5,34 +5,20 @@ undone. A scripted model, the real files connector and a real data folder; offsc
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
-from app.ui.main_window import MainWindow
 from tests.scripting import call
+from tests.support.qt import open_window
 
 WAIT = 60_000
 SCREENSHOTS = Path(os.environ.get("HEARTH_SCREENSHOTS", "test-artifacts"))
 
 
-def open_window(qtbot, tmp_path: Path, folder: Path, turns: list[str]) -> MainWindow:  # type: ignore[no-untyped-def]
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"format": "qwen3.5", "turns": turns}))
-    data = tmp_path / "data"
-    data.mkdir()
-    window = MainWindow(script, data_dir=data, folders=[folder])
-    qtbot.addWidget(window)
-    window.resize(900, 600)
-    window.show()
-    qtbot.waitUntil(lambda: window.model_ready and not window.conversations.opening, timeout=WAIT)
-    return window
-
-
-def click_link(qtbot, view, prefix: str) -> None:  # type: ignore[no-untyped-def]
+def click_link(qtbot, view, prefix: str) -> None:
     """A real mouse click on the first link whose address starts with `prefix`."""
     block = view.document().begin()
     while block.isValid():
@@ -51,11 +37,11 @@ def click_link(qtbot, view, prefix: str) -> None:  # type: ignore[no-untyped-def
     raise AssertionError(f"no {prefix} link in: {view.plain_text()}")
 
 
-def test_undo_on_a_card_asks_removes_the_file_and_says_so(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_undo_on_a_card_asks_removes_the_file_and_says_so(qtbot, tmp_path) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
     turns = [call("write_file", path="shopping.txt", content="eggs\nmilk\n"), "I wrote it."]
-    window = open_window(qtbot, tmp_path, folder, turns)
+    window = open_window(qtbot, tmp_path, turns, folders=[folder], size=(900, 600))
     window.input.setPlainText("write my shopping list to shopping.txt: eggs, milk")
     qtbot.keyClick(window.input, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: not window.busy, timeout=WAIT)
@@ -100,11 +86,11 @@ def test_undo_on_a_card_asks_removes_the_file_and_says_so(qtbot, tmp_path) -> No
     assert "Details   Undo" not in reopened
 
 
-def test_a_declined_undo_says_so_and_offers_undo_again(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_declined_undo_says_so_and_offers_undo_again(qtbot, tmp_path) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
     turns = [call("write_file", path="todo.md", content="- call Ann\n"), "Done."]
-    window = open_window(qtbot, tmp_path, folder, turns)
+    window = open_window(qtbot, tmp_path, turns, folders=[folder], size=(900, 600))
     window.input.setPlainText("note: call Ann, in todo.md")
     qtbot.keyClick(window.input, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: not window.busy, timeout=WAIT)

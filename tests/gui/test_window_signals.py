@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import pytest
 from PySide6.QtCore import Qt, QThread
-from PySide6.QtWidgets import QApplication, QMenu, QStyle, QWidget
+from PySide6.QtWidgets import QMenu, QStyle, QWidget
 
 import app.ui.conversations
 import app.ui.data_panels
@@ -28,6 +28,7 @@ from app.ui.data_panels import DataPanels
 from app.ui.model_menu import ModelMenu
 from app.ui.model_settings_dialog import ModelSettingsMenu, loading_status
 from app.ui.worker import ModelWorker
+from tests.support.qt import gui_thread
 
 WAIT = 60_000
 HELPERS = (
@@ -39,19 +40,11 @@ HELPERS = (
 
 
 @pytest.fixture
-def host(qtbot) -> QWidget:  # type: ignore[no-untyped-def]
+def host(qtbot) -> QWidget:
     """What the helpers get instead of the window: a widget to parent their dialogs."""
     widget = QWidget()
     qtbot.addWidget(widget)
     return widget
-
-
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "data"
-    folder.mkdir()
-    Database.open(folder).close()  # migrated, as the app's start does
-    return folder
 
 
 @pytest.mark.parametrize("module", HELPERS, ids=lambda m: m.__name__)
@@ -66,7 +59,7 @@ def test_the_helpers_do_not_know_the_window(module: object) -> None:
     assert "MainWindow" not in Path(module.__file__).read_text()  # type: ignore[attr-defined]
 
 
-def test_model_settings_says_reload_or_next_turn_by_signal(  # type: ignore[no-untyped-def]
+def test_model_settings_says_reload_or_next_turn_by_signal(
     qtbot, host: QWidget, data: Path
 ) -> None:
     menu = QMenu(host)
@@ -116,9 +109,7 @@ def test_model_menu_passes_the_account_request_on(host: QWidget, data: Path) -> 
     models.shutdown()
 
 
-def test_data_panels_hold_a_notice_while_a_reply_streams(  # type: ignore[no-untyped-def]
-    qtbot, host: QWidget, data: Path
-) -> None:
+def test_data_panels_hold_a_notice_while_a_reply_streams(qtbot, host: QWidget, data: Path) -> None:
     menu = QMenu(host)
     panels = DataPanels(menu, data, [Path("/from/the/command/line")], host)
     assert [a.text() for a in menu.actions()] == ["&Folders…", "P&rivacy…"]
@@ -156,9 +147,7 @@ def service_thread() -> Iterator[QThread]:
     thread.wait(10_000)
 
 
-def test_conversations_switch_through_signals(  # type: ignore[no-untyped-def]
-    qtbot, data: Path, service_thread: QThread
-) -> None:
+def test_conversations_switch_through_signals(qtbot, data: Path, service_thread: QThread) -> None:
     service = ConversationService(data, lambda: [])
     service.moveToThread(service_thread)
     service_thread.finished.connect(service.close, Qt.ConnectionType.DirectConnection)
@@ -202,7 +191,7 @@ class RecordingWorker(ModelWorker):
         self._choice = value
 
 
-def test_a_saved_choice_reaches_the_worker_in_its_own_thread(  # type: ignore[no-untyped-def]
+def test_a_saved_choice_reaches_the_worker_in_its_own_thread(
     qtbot, tmp_path: Path, data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import app.ui.main_window
@@ -221,7 +210,7 @@ def test_a_saved_choice_reaches_the_worker_in_its_own_thread(  # type: ignore[no
     window.show()
     qtbot.waitUntil(lambda: window.model_ready, timeout=WAIT)
     assert window.worker.choice == start  # given before its thread started
-    assert RecordingWorker.writes == [QApplication.instance().thread()]
+    assert RecordingWorker.writes == [gui_thread()]
 
     dialog = window.model_settings.open()
     qtbot.waitUntil(lambda: dialog.ready, timeout=WAIT)

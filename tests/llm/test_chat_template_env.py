@@ -92,7 +92,8 @@ TOOLS = [
 
 
 def _reference(template: str, tools: list[dict[str, Any]] | None) -> str:
-    formatter = Jinja2ChatFormatter(template, eos_token="</s>", bos_token="<s>")
+    # Plain dicts, as its TypedDicts are at run time.
+    formatter: Any = Jinja2ChatFormatter(template, eos_token="</s>", bos_token="<s>")
     return formatter(messages=MESSAGES, tools=tools).prompt
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import gguf
 import numpy as np
@@ -49,7 +50,7 @@ from app.llm.gguf_file import ModelFileError
 SIZE = embedded.SIZE
 SHA = embedded.SHA256
 MB = 1_000_000
-FAST = {"backoff_base": 0.01, "stall_timeout": 2.0}
+FAST: dict[str, Any] = {"backoff_base": 0.01, "stall_timeout": 2.0}
 
 
 @dataclass
@@ -170,6 +171,7 @@ def serve(
     behaviour = Behaviour(smollm2_bytes)
     http_server.behaviour = behaviour  # type: ignore[attr-defined]
     host, port = http_server.server_address[:2]
+    assert isinstance(host, str)
     yield f"http://{host}:{port}/models/SmolLM2.gguf", behaviour
     behaviour.release.set()
     behaviour.gate.set()

@@ -1,22 +1,22 @@
 """The chat endpoint's runaway guard: a server whose model loops (inside a call's arguments, or
 in a call it writes as text) is cut off by Hearth, not left to run to its token limit.
 
-The server here is a small real HTTP server on loopback that streams what a looping model
-streams until the client hangs up: no real model loops on cue."""
+The server here is a small real HTTP server on loopback (`tests/support/sse_server`) that
+streams what a looping model streams until the client hangs up: no real model loops on cue."""
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 import pytest
 
 from app.llm.backend import SamplingSettings, StepRequest, StepResult
 from app.llm.remote import RemoteModel, RemoteSettings
 from app.llm.tools import ToolSpec
+from tests.support.sse_server import choice_event, scripted_server
 
 SEARCH = ToolSpec(
     "web_search",
@@ -49,33 +49,13 @@ def _prose(n: int) -> dict[str, object]:
 def looping_server(delta: Callable[[int], dict[str, object]]) -> Iterator[int]:
     """A chat endpoint on a free loopback port (yielded) that streams `delta(n)` for ever."""
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.end_headers()
-            try:
-                for n in range(CHUNKS):
-                    event = {"choices": [{"index": 0, "delta": delta(n), "finish_reason": None}]}
-                    self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
-                    self.wfile.flush()
-                end = {"choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}
-                self.wfile.write(f"data: {json.dumps(end)}\n\ndata: [DONE]\n\n".encode())
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client hung up: what the guard is for
+    def script(*_: object) -> Iterator[dict[str, Any]]:
+        for n in range(CHUNKS):
+            yield choice_event({"delta": delta(n)})
+        yield choice_event({"delta": {}, "finish_reason": "length"})
 
-        def log_message(self, *_args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield int(server.server_address[1])
-    finally:
-        server.shutdown()
-        server.server_close()
+    with scripted_server(script) as server:
+        yield server.port
 
 
 def _step(port: int) -> StepResult:

@@ -195,7 +195,7 @@ def test_the_gate_decides_as_with_the_local_model(server: ServerProcess) -> None
     assert search is not None
     asked = []
 
-    def confirmer(request):  # type: ignore[no-untyped-def]
+    def confirmer(request):
         from app.agent.turn.confirm import ConfirmationAnswer
 
         asked.append(request)
@@ -288,7 +288,7 @@ def test_server_killed_mid_reply_keeps_the_conversation(smollm2_path: Path, tmp_
         before = len(conversation.messages)
         streamed: list[str] = []
 
-        def on_event(event) -> None:  # type: ignore[no-untyped-def]
+        def on_event(event) -> None:
             if event.kind == "text":
                 streamed.append(event.text)
                 if len(streamed) == 3:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 import threading
+from typing import Any
 
 import pytest
 
 from app.llm.backend import SamplingSettings, StepRequest, StepResult
 from app.llm.formats import CallSpans, CallStart
+from app.llm.formats.events import CallFailed, CallParsed
 from app.llm.formats.grammar import _at_least, _between
 from app.llm.runtime import LocalModel
 from app.llm.tools import validate_call
@@ -81,7 +83,7 @@ def test_cancel_in_the_middle_of_a_call(smollm2: LocalModel) -> None:
             cancel.set()
     assert len(pieces) == 4
     events = fmt.parse(fmt.call_open + "".join(pieces), TOOLS)
-    failures = [e for e in events if type(e).__name__ == "CallFailed"]
+    failures = [e for e in events if isinstance(e, CallFailed)]
     assert failures and "cut off" in failures[0].problem.message
 
 
@@ -190,6 +192,7 @@ def test_constrained_sampler_takes_both_paths_and_stays_valid(smollm2: LocalMode
         )
         llama = smollm2.llama
         llama.reset()
+        assert smollm2.cache is not None
         smollm2.cache._clear_memory()
         llama.eval(smollm2.tokenize_prompt(prompt + fmt.call_open))
         text = ""
@@ -200,7 +203,7 @@ def test_constrained_sampler_takes_both_paths_and_stays_valid(smollm2: LocalMode
             if text.endswith(fmt.call_close):
                 break
         events = fmt.parse(fmt.call_open + text, TOOLS)
-        calls = [e.call for e in events if type(e).__name__ == "CallParsed"]
+        calls = [e.call for e in events if isinstance(e, CallParsed)]
         assert calls and all(validate_call(c, TOOLS) == [] for c in calls), text
         fast += sampler.fast_hits
         slow += sampler.slow_hits
@@ -213,7 +216,7 @@ def test_hybrid_tool_loop_continues_append_only(tiny_qwen35_model: LocalModel) -
     on a hybrid model only the new part is evaluated."""
     model = tiny_qwen35_model
     tools = [TOOLS["web_search"]]
-    messages = [SYSTEM, {"role": "user", "content": "find news"}]
+    messages: list[dict[str, Any]] = [SYSTEM, {"role": "user", "content": "find news"}]
     first = model.step(
         StepRequest(messages, tools, SamplingSettings(max_tokens=80), tool_choice="required"),
         lambda _e: None,

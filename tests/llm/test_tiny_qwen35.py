@@ -275,7 +275,7 @@ def test_template_renders_a_tool_conversation_that_fits_and_evaluates(
     ]
     prompt = _render(llm, messages, enable_thinking=False)
     # Same text as llama-cpp-python's own formatter, and the provenance comment rendered nothing.
-    formatter = Jinja2ChatFormatter(
+    formatter: Any = Jinja2ChatFormatter(
         llm.metadata["tokenizer.chat_template"], eos_token=TINY_QWEN35_EOS, bos_token=""
     )
     assert formatter(messages=messages, tools=TOOLS, enable_thinking=False).prompt == prompt

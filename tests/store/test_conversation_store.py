@@ -75,7 +75,8 @@ def test_rename_rejects_an_empty_title_and_keeps_the_old_one(store: Conversation
     conversation = store.create("kept")
     with pytest.raises(ValueError, match="needs a title"):
         store.rename(conversation.id, "  \n ")
-    assert store.get(conversation.id).title == "kept"
+    kept = store.get(conversation.id)
+    assert kept is not None and kept.title == "kept"
     long = store.rename(conversation.id, "x" * 500)
     assert len(long.title) == 200
     with pytest.raises(ConversationNotFound):

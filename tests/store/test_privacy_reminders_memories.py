@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -18,7 +19,7 @@ NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> Database:
+def database(tmp_path: Path) -> Iterator[Database]:
     db = Database.open(tmp_path)
     yield db
     db.close()
@@ -72,6 +73,7 @@ def test_reminders_due_delivered_cancel_and_past_refused(database: Database) -> 
     assert store.due(NOW + timedelta(hours=2)) == []
     # After a "restart" (a new connection), an overdue one is still due.
     database.close()
+    assert database.engine.url.database is not None
     reopened = ReminderStore(Database.open(Path(database.engine.url.database).parent))
     assert [r.id for r in reopened.due(NOW + timedelta(days=2))] == [later.id]
     reopened.cancel(later.id)

@@ -26,10 +26,13 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
+
+if TYPE_CHECKING:
+    from app.store.accounts import AccountSettings
 
 DATA = Path(__file__).parent / "data"
 CERT = DATA / "test-tls-cert.pem"  # self-signed for secure.example, valid until 2126
@@ -274,7 +277,9 @@ class LmtpRelay:
             code, text = next(iter(exc.recipients.values()))
             return f"{code} {text.decode(errors='replace')}"
         except smtplib.SMTPResponseException as exc:
-            return f"{exc.smtp_code} {exc.smtp_error.decode(errors='replace')}"
+            error = exc.smtp_error
+            said = error.decode(errors="replace") if isinstance(error, bytes) else error
+            return f"{exc.smtp_code} {said}"
         with self._lock:
             self.deliveries += 1
         return "250 2.0.0 delivered"
@@ -348,3 +353,23 @@ def make_root() -> Path:
 
 def remove_root(root: Path) -> None:
     shutil.rmtree(root, ignore_errors=True)
+
+
+def account_settings(
+    dovecot: Dovecot, smtp: SmtpServer, email: str, name: str, **extra: Any
+) -> AccountSettings:
+    """A mail account as the app stores it, on these servers without TLS (loopback only)."""
+    from app.store.accounts import AccountSettings
+
+    return AccountSettings(
+        kind="mail",
+        name=name,
+        email=email,
+        **extra,
+        imap_host="127.0.0.1",
+        imap_port=dovecot.imap_port,
+        imap_security="plain",
+        smtp_host="127.0.0.1",
+        smtp_port=smtp.port,
+        smtp_security="plain",
+    )

@@ -15,9 +15,15 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import radicale.config
 import radicale.server
+
+if TYPE_CHECKING:
+    from caldav.davclient import DAVClient
+
+    from connectors.calendar import CalendarAccount
 
 
 def free_port() -> int:
@@ -126,11 +132,49 @@ def running_radicale_with_calendar(
     folder: Path, user: str, password: str, name: str = "Family"
 ) -> Iterator[RadicaleServer]:
     """Radicale with one user who already has one calendar: the accounts tests' server."""
-    import caldav
-
     with running_radicale(folder, {user: password}) as server:
-        with caldav.DAVClient(
-            url=server.url, username=user, password=password, enable_rfc6764=False
-        ) as client:
+        with dav_client(server, user, password) as client:
             client.principal().make_calendar(name=name, cal_id=name.lower())
         yield server
+
+
+def module_server(
+    tmp_path_factory: Any, user: str, password: str, calendar: str
+) -> Iterator[RadicaleServer]:
+    """For a test module's `server` fixture (`yield from` it): Radicale in a folder of its own,
+    with `user` and one calendar called `calendar`."""
+    folder = tmp_path_factory.mktemp("radicale")
+    with running_radicale_with_calendar(folder, user, password, calendar) as server:
+        yield server
+
+
+@contextmanager
+def calendar_account(
+    server: RadicaleServer, user: str, password: str, cal_id: str, *, events: bool = True
+) -> Iterator[CalendarAccount]:
+    """The app's account for `user` on `server` ("Home calendar"); on leaving, the calendar
+    `cal_id` is emptied (`clear_calendar`) for the next test."""
+    from connectors.calendar import CalendarAccount
+
+    yield CalendarAccount(server.url, user, password, name="Home calendar")
+    clear_calendar(server, user, password, cal_id, events=events)
+
+
+def dav_client(server: RadicaleServer, user: str, password: str) -> DAVClient:
+    """A CalDAV client signed in as `user` (another client than the app's, to set up or check
+    what is on the server); use it in a `with`."""
+    from caldav.davclient import DAVClient
+
+    return DAVClient(url=server.url, username=user, password=password, enable_rfc6764=False)
+
+
+def clear_calendar(
+    server: RadicaleServer, user: str, password: str, cal_id: str, *, events: bool = True
+) -> None:
+    """Delete what a test left in one calendar: every to-do, done or not, and its events
+    (unless `events` is False), so that the next test starts from an empty one."""
+    with dav_client(server, user, password) as client:
+        calendar = client.principal().calendar(cal_id=cal_id)
+        found = calendar.search(todo=True, include_completed=True)
+        for obj in [*(calendar.events() if events else []), *found]:
+            obj.delete()

@@ -140,9 +140,9 @@ def running_secret_service() -> Iterator[SecretService]:
                 break
             except Exception as exc:
                 if daemon.poll() is not None or time.monotonic() > deadline:
-                    log = (root / "gnome-keyring.log").read_text(errors="replace")
+                    logged = (root / "gnome-keyring.log").read_text(errors="replace")
                     raise RuntimeError(
-                        f"gnome-keyring-daemon did not become ready ({exc!r}): {log}"
+                        f"gnome-keyring-daemon did not become ready ({exc!r}): {logged}"
                     ) from None
                 time.sleep(0.1)
         keyring.set_keyring(backend)  # explicitly the Secret Service, whatever else is around

@@ -195,7 +195,7 @@ def test_a_missing_time_answered_in_the_users_language_fills_the_slot(
     agent.run_turn(german, "um 10 Uhr")
     spanish = Conversation()
     asked = agent.run_turn(spanish, "Cambia la cena")
-    assert asked.answer == "When should “Cena con Ana” move to?"
+    assert asked.answer == "¿A cuándo muevo «Cena con Ana»?"  # asked in the request's language
     agent.run_turn(spanish, "el jueves a las 8 de la tarde")
     assert _events_by_title(account) == {
         "Zahnarzt": (at(18, 10), at(18, 11)),
@@ -209,7 +209,7 @@ def test_a_missing_reminder_time_answered_in_french_fills_the_slot(database: Dat
     )
     conversation = Conversation()
     first = agent.run_turn(conversation, "Rappelle-moi de payer le loyer")
-    assert (first.stop_reason, first.answer) == ("asked", "When should I remind you?")
+    assert (first.stop_reason, first.answer) == ("asked", "Quand dois-je vous le rappeler ?")
     agent.run_turn(conversation, "vendredi à 9h30")
     [reminder] = ReminderStore(database).pending()
     assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 18, 9, 30)

@@ -277,7 +277,8 @@ def test_a_body_that_strays_from_the_request_is_asked_for(
     report = agent.run_turn(
         Conversation(), f"Envoie un mail à {BOB} pour lui dire que son livre est prêt"
     )
-    assert report.stop_reason == "asked" and report.answer == "What should the email say?"
+    # Asked in the request's language.
+    assert report.stop_reason == "asked" and report.answer == "Que doit dire l'e-mail ?"
     assert answers.seen == [] and servers[1].relay.deliveries == 0
 
 

@@ -226,7 +226,7 @@ def test_a_german_request_is_asked_and_answered_in_german(account: CalendarAccou
     agent = _agent(account, [call("add_event", title="Zahnarzt", when="am Freitag")])
     conversation = Conversation()
     asked = agent.run_turn(conversation, "Trag den Zahnarzt am Freitag ein")
-    assert (asked.stop_reason, asked.answer) == ("asked", "Um wie viel Uhr am Freitag, 18. Mai?")
+    assert (asked.stop_reason, asked.answer) == ("asked", "Freitag, 18. Mai: um wie viel Uhr?")
     # "10:00" alone says no language: the question's (the request's) is kept.
     done = agent.run_turn(conversation, "10:00")
     assert done.answer == "„Zahnarzt“ eingetragen am Freitag, 18. Mai, 10:00–11:00."

@@ -66,7 +66,7 @@ PHRASES: dict[str, Phrase] = {
     },
     "what_time_on": {
         "en": "At what time on {day:day}?",
-        "de": "Um wie viel Uhr am {day:day}?",
+        "de": "{day:day}: um wie viel Uhr?",
         "fr": "À quelle heure, {day:day} ?",
         "es": "¿A qué hora el {day:day}?",
     },
@@ -341,7 +341,7 @@ PHRASES: dict[str, Phrase] = {
     },
     "no_memory_like": {
         "en": "I found no memory like “{words}”. Which one do you mean?",
-        "de": "Ich habe nichts Gemerktes wie „{words}“ gefunden. Was meinst du?",
+        "de": "Ich habe nichts Gemerktes wie „{words}“ gefunden. Welchen Eintrag meinst du?",
         "fr": "Je n'ai trouvé aucun souvenir comme « {words} ». Lequel voulez-vous dire ?",
         "es": "No he encontrado ningún recuerdo como «{words}». ¿Cuál quieres decir?",
     },

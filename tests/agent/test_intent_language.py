@@ -47,6 +47,20 @@ def test_a_requests_language_is_read_from_its_own_words(text: str, language: str
     assert language_of(text) == language
 
 
+def test_the_catalogues_requests_are_read_in_the_language_their_task_names() -> None:
+    """Every task's first request in the benchmark's catalogue: "-de", "-fr", "-es" tasks in
+    that language, the others in English (names, brands and German street names in them)."""
+    from bench.tasks.catalog import TASKS
+
+    wrong = {}
+    for task in TASKS:
+        suffix = task.id.rsplit("-", 1)[-1]
+        expected = suffix if suffix in ("de", "fr", "es") else "en"
+        if (read := language_of(task.turns[0].text)) != expected:
+            wrong[task.id] = read
+    assert wrong == {}
+
+
 @pytest.mark.parametrize("text", ["ok", "Sophie Martin", "2", "10:00", "bob@example.org", ""])
 def test_a_request_with_nothing_telling_keeps_the_earlier_language_else_english(
     text: str,

@@ -269,6 +269,6 @@ def test_a_spanish_request_is_asked_for_its_day_and_answered_in_spanish(
     assert done.answer == "Añadido «Cena con Pablo» el viernes 18 de mayo, 21:00–22:00."
     shown = agent.run_turn(Conversation(), "¿Qué tengo el viernes?")
     assert shown.answer == (
-        "Para viernes 18 de mayo tu calendario tiene:\n"
+        "Para el viernes 18 de mayo tu calendario tiene:\n"
         "- 14:00–15:00 Dentista\n- 21:00–22:00 Cena con Pablo"
     )

@@ -81,8 +81,8 @@ PHRASES: dict[str, Phrase] = {
     "day_range": {
         "en": "{start:dd} to {last:dd}",
         "de": "{start:dd} bis {last:dd}",
-        "fr": "du {start:dd} au {last:dd}",
-        "es": "del {start:dd} al {last:dd}",
+        "fr": "{start:dd} – {last:dd}",
+        "es": "{start:dd} – {last:dd}",
     },
     "which_day": {
         "en": "Which day do you mean?",
@@ -94,13 +94,13 @@ PHRASES: dict[str, Phrase] = {
         "en": "Nothing is in your calendar for {said}: you're free.",
         "de": "Für {said} steht nichts in deinem Kalender: du hast frei.",
         "fr": "Rien dans votre agenda pour {said} : vous êtes libre.",
-        "es": "No tienes nada en el calendario para {said}: estás libre.",
+        "es": "No tienes nada en el calendario para el {said}: estás libre.",
     },
     "calendar_has": {
         "en": "For {said} your calendar has:\n{lines}",
         "de": "Für {said} steht in deinem Kalender:\n{lines}",
         "fr": "Pour {said}, votre agenda contient :\n{lines}",
-        "es": "Para {said} tu calendario tiene:\n{lines}",
+        "es": "Para el {said} tu calendario tiene:\n{lines}",
     },
     "event_not_found": {
         "en": "I couldn't find “{words}” in your calendar",

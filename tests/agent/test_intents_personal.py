@@ -386,3 +386,12 @@ def test_a_spanish_lookup_and_refusal_are_answered_in_spanish(
     refused = agent.run_turn(Conversation(), "Marca como hecha la tarea del alquiler")
     assert refused.answer == "De acuerdo, no lo he hecho."
     assert _statuses(server) == {"Pagar el alquiler": "NEEDS-ACTION"}
+
+
+def test_a_german_question_let_go_is_acknowledged_in_german(database: Database) -> None:
+    with clock.frozen_at(NOW):
+        agent = _agent([call("set_reminder", what="die Steuer abgeben", when="")], data=database)
+        conversation = Conversation()
+        agent.run_turn(conversation, "Erinnere mich, die Steuer abzugeben")
+        dropped = agent.run_turn(conversation, "vergiss es")
+    assert (dropped.answer, ReminderStore(database).pending()) == ("In Ordnung, ich lasse es.", [])

@@ -450,10 +450,18 @@ class Task:
 
 
 # Words that ask for a missing detail, for a must-ask turn that names none: "Anything else?"
-# asks nothing.
+# asks nothing. In German, French and Spanish too: the intents ask in the request's language
+# (app/agent/intents/phrases.py); short question words count as whole words only.
 SLOT_WORDS: Fact = (
     "when", "what time", "which", "who", "what should", "what would you like", "how long",
     "what do you want", "what is the", "what's the",
+    re.compile(r"\b(?:wann|wer|wen|wem|welche[mnrs]?|woran|wonach|worum)\b"),
+    "um wie viel uhr", "was soll", "wie soll", "wie heißt", "wie lautet", "wie lange",
+    re.compile(r"\b(?:quand|quel(?:le)?s?|lequel|laquelle|qui)\b"),
+    "à quelle heure", "que doi", "de quoi", "comment doit", "comment s'appelle",
+    "combien de temps", "quelle est",
+    re.compile(r"(?<!\w)(?:cuándo|cuál(?:es)?|quién|qué)(?!\w)"),
+    "a qué hora", "cómo debe", "cómo se llama", "cuánto tiempo",
 )  # fmt: skip
 _CHOICES = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S", re.MULTILINE)
 

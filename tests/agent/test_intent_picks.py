@@ -79,7 +79,7 @@ def test_a_pick_of_none_is_the_users_numbered_choice(account: CalendarAccount) -
     conversation = Conversation()
     first = agent.run_turn(conversation, "Sag den Klempner am Freitag ab")
     assert first.stop_reason == "asked"
-    assert "“Klempner”" in first.answer and "1." in first.answer and "2." in first.answer
+    assert "„Klempner“" in first.answer and "1." in first.answer and "2." in first.answer
     assert len(_all(account)) == 2
     number = next(line[0] for line in first.answer.splitlines() if "Plumber" in line)
     agent.run_turn(conversation, number)

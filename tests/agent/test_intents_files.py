@@ -361,3 +361,39 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
     assert report.answer == (
         "Added Lukas Brandt to your contacts: lukas.brandt@example.de, +49 151 5550177."
     )
+
+
+# -- answered in the request's language -------------------------------------------------------
+
+
+def test_german_spending_is_answered_in_german_with_the_banks_own_figures(home: Path) -> None:
+    agent, _ = _agent([call("spending", merchant="REWE", month="April")], folders=[home])
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "Wie viel habe ich im April bei REWE ausgegeben?")
+    assert (
+        report.answer
+        == "Deine Ausgaben im April 2029:\n- Rewe Markt GmbH: 156.70 EUR (4 Zahlungen)"
+    )
+
+
+def test_a_french_list_two_files_match_is_a_numbered_choice_in_french(home: Path) -> None:
+    (home / "travel" / "shopping-lisbon.txt").write_text("1. sun hat\n")
+    agent, _ = _agent([call("add_to_list", item="sandales", list="shopping")], folders=[home])
+    conversation = Conversation()
+    report = agent.run_turn(conversation, "Ajoute des sandales à ma liste shopping")
+    assert report.answer.startswith("Quelle liste voulez-vous dire ?\n1. ")
+    second = next(line for line in report.answer.splitlines() if line.startswith("2. "))
+    done = agent.run_turn(conversation, "2")
+    path = second.removeprefix("2. ")
+    assert (home / path).read_text().splitlines()[-1] in ("2. sandales", "- sandales")
+    assert done.answer == f"« sandales » ajouté à {path}."
+
+
+def test_a_spanish_note_without_a_name_is_asked_for_in_spanish(home: Path) -> None:
+    agent, _ = _agent([call("write_note", name="", content="llamar a Bea")], folders=[home])
+    conversation = Conversation()
+    report = agent.run_turn(conversation, "Escribe una nota: llamar a Bea")
+    assert report.answer == "¿Cómo debe llamarse el archivo?" and report.calls == []
+    done = agent.run_turn(conversation, "recados.txt")
+    assert (home / "recados.txt").read_text() == "llamar a Bea\n"
+    assert done.answer == "recados.txt guardado."

@@ -195,7 +195,7 @@ def test_a_missing_time_answered_in_the_users_language_fills_the_slot(
     agent.run_turn(german, "um 10 Uhr")
     spanish = Conversation()
     asked = agent.run_turn(spanish, "Cambia la cena")
-    assert asked.answer == "When should “Cena con Ana” move to?"
+    assert asked.answer == "¿A cuándo muevo «Cena con Ana»?"  # asked in the request's language
     agent.run_turn(spanish, "el jueves a las 8 de la tarde")
     assert _events_by_title(account) == {
         "Zahnarzt": (at(18, 10), at(18, 11)),
@@ -209,7 +209,7 @@ def test_a_missing_reminder_time_answered_in_french_fills_the_slot(database: Dat
     )
     conversation = Conversation()
     first = agent.run_turn(conversation, "Rappelle-moi de payer le loyer")
-    assert (first.stop_reason, first.answer) == ("asked", "When should I remind you?")
+    assert (first.stop_reason, first.answer) == ("asked", "Quand dois-je vous le rappeler ?")
     agent.run_turn(conversation, "vendredi à 9h30")
     [reminder] = ReminderStore(database).pending()
     assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 18, 9, 30)
@@ -217,3 +217,58 @@ def test_a_missing_reminder_time_answered_in_french_fills_the_slot(database: Dat
 
 def _events_by_title(account: CalendarAccount) -> dict[str, tuple[datetime, datetime]]:
     return {e.title: (e.start, e.end) for e in _all(account)}
+
+
+# -- answered in the request's language -------------------------------------------------------
+
+
+def test_a_german_request_is_asked_and_answered_in_german(account: CalendarAccount) -> None:
+    agent = _agent(account, [call("add_event", title="Zahnarzt", when="am Freitag")])
+    conversation = Conversation()
+    asked = agent.run_turn(conversation, "Trag den Zahnarzt am Freitag ein")
+    assert (asked.stop_reason, asked.answer) == ("asked", "Freitag, 18. Mai: um wie viel Uhr?")
+    # "10:00" alone says no language: the question's (the request's) is kept.
+    done = agent.run_turn(conversation, "10:00")
+    assert done.answer == "„Zahnarzt“ eingetragen am Freitag, 18. Mai, 10:00–11:00."
+    assert [(e.title, e.start) for e in _all(account)] == [("Zahnarzt", at(18, 10))]
+
+
+def test_a_french_request_gets_its_numbered_choice_and_answer_in_french(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Réunion d'équipe", at(17, 10), at(17, 11), tz=TZ)
+    create_event(account, "Réunion budget", at(18, 14), at(18, 15), tz=TZ)
+    agent = _agent(account, [call("cancel_event", event="réunion")])
+    conversation = Conversation()
+    asked = agent.run_turn(conversation, "Annule la réunion")
+    assert asked.answer == (
+        "Lequel voulez-vous dire ?\n"
+        "1. jeu. 17 mai, 10:00–11:00 Réunion d'équipe\n"
+        "2. ven. 18 mai, 14:00–15:00 Réunion budget"
+    )
+    done = agent.run_turn(conversation, "2")
+    assert done.answer == "« Réunion budget » annulé (ven. 18 mai, 14:00–15:00)."
+    assert [e.title for e in _all(account)] == ["Réunion d'équipe"]
+
+
+def test_a_spanish_request_is_asked_for_its_day_and_answered_in_spanish(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Dentista", at(18, 14), at(18, 15), tz=TZ)
+    agent = _agent(
+        account,
+        [
+            call("add_event", title="cena con Pablo", when=""),
+            call("show_calendar", when="el viernes"),
+        ],
+    )
+    conversation = Conversation()
+    asked = agent.run_turn(conversation, "Pon una cena con Pablo")
+    assert (asked.stop_reason, asked.answer) == ("asked", "¿Cuándo debe ser?")
+    done = agent.run_turn(conversation, "el viernes a las 9 de la noche")
+    assert done.answer == "Añadido «Cena con Pablo» el viernes 18 de mayo, 21:00–22:00."
+    shown = agent.run_turn(Conversation(), "¿Qué tengo el viernes?")
+    assert shown.answer == (
+        "Para el viernes 18 de mayo tu calendario tiene:\n"
+        "- 14:00–15:00 Dentista\n- 21:00–22:00 Cena con Pablo"
+    )

@@ -277,7 +277,8 @@ def test_a_body_that_strays_from_the_request_is_asked_for(
     report = agent.run_turn(
         Conversation(), f"Envoie un mail à {BOB} pour lui dire que son livre est prêt"
     )
-    assert report.stop_reason == "asked" and report.answer == "What should the email say?"
+    # Asked in the request's language.
+    assert report.stop_reason == "asked" and report.answer == "Que doit dire l'e-mail ?"
     assert answers.seen == [] and servers[1].relay.deliveries == 0
 
 
@@ -302,3 +303,53 @@ def test_the_email_a_reply_means_is_found_by_the_name_before_other_words(
     [shown] = answers.seen
     [annas] = [e.email_id for e in list_emails(mail) if e.subject == "Dinner on Friday"]
     assert shown.tool == "reply_email" and shown.arguments["email_id"] == annas
+
+
+# -- answered in the request's language -------------------------------------------------------
+
+
+def test_a_german_email_to_a_shared_name_is_a_numbered_choice_in_german(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    server: RadicaleServer,
+) -> None:
+    put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
+    put_card(server, _card("bob-stone", "Bob Stone", STONE), "stone.vcf")
+    body = "Hallo Bob,\n\nder Schlüssel liegt unter der Matte.\n\nAlice"
+    agent = _agent(
+        [call("send_email", to="Bob", message="der Schlüssel liegt unter der Matte"), body],
+        mail=mail,
+        calendar=account,
+    )
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "Schreib Bob, dass der Schlüssel unter der Matte liegt")
+    assert first.answer.startswith("Welche Person „Bob“ meinst du?\n1. Bob ")
+    number = next(line[0] for line in first.answer.splitlines() if BOB in line)
+    second = agent.run_turn(conversation, number)
+    assert servers[1].relay.deliveries == 1
+    assert second.answer == f"Gesendet an {BOB} <{BOB}>: „Der Schlüssel liegt unter der Matte“."
+
+
+def test_a_french_email_with_no_recipient_is_asked_for_in_french(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    agent = _agent(
+        [call("send_email", to="Anna", message="la réunion est annulée"),
+         "La réunion est annulée."],
+        mail=mail,
+    )  # fmt: skip
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "Envoie un mail pour dire que la réunion est annulée")
+    assert (first.stop_reason, first.answer) == ("asked", "À qui dois-je écrire ?")
+    done = agent.run_turn(conversation, BOB)  # an address says no language: still French
+    assert done.answer == f"Envoyé à {BOB} <{BOB}> : « La réunion est annulée »."
+    assert servers[1].relay.deliveries == 1
+
+
+def test_a_spanish_search_that_finds_nothing_says_so_in_spanish(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    agent = _agent([call("find_emails", about="Zanzíbar")], mail=mail)
+    report = agent.run_turn(Conversation(), "¿Tengo algún correo sobre Zanzíbar?")
+    assert report.answer == "No he encontrado ningún correo sobre «Zanzíbar»."

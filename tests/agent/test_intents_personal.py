@@ -341,3 +341,59 @@ def test_a_fact_the_model_made_up_is_asked_for_not_stored(database: Database) ->
         recalled = agent.run_turn(Conversation(), "where's my bike lock code?")
     assert "bike lock code is at the back of the drawer" in recalled.answer
     assert "42" not in recalled.answer
+
+
+# -- answered in the request's language -------------------------------------------------------
+
+
+def test_a_german_reminder_is_asked_for_and_confirmed_in_german(database: Database) -> None:
+    with clock.frozen_at(NOW):
+        agent = _agent([call("set_reminder", what="die Steuer abgeben", when="")], data=database)
+        conversation = Conversation()
+        first = agent.run_turn(conversation, "Erinnere mich, die Steuer abzugeben")
+        assert (first.stop_reason, first.answer) == ("asked", "Wann soll ich dich erinnern?")
+        second = agent.run_turn(conversation, "morgen um 8")
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 16, 8, 0)
+    assert second.answer == (f"Erinnerung gestellt für Mittwoch, 16. Mai um 08:00: {reminder.text}")
+
+
+def test_a_french_todo_two_match_is_a_numbered_choice_in_french(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    add_task(account, "Acheter du lait")
+    add_task(account, "Acheter des timbres")
+    agent = _agent([call("complete_todo", which="acheter")], calendar=account)
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "Coche la tâche acheter")
+    assert first.answer.startswith("Lequel voulez-vous dire ?\n1. Acheter ")
+    line = next(line for line in first.answer.splitlines() if "timbres" in line)
+    second = agent.run_turn(conversation, line[0])
+    assert second.answer == "Fait : Acheter des timbres."
+    assert _statuses(server) == {"Acheter des timbres": "COMPLETED",
+                                 "Acheter du lait": "NEEDS-ACTION"}  # fmt: skip
+
+
+def test_a_spanish_lookup_and_refusal_are_answered_in_spanish(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    add_task(account, "Pagar el alquiler")
+    agent = _agent(
+        [call("find_contact", who="Nadia"), call("complete_todo", which="alquiler")],
+        Answers(approve=False),
+        calendar=account,
+    )
+    nobody = agent.run_turn(Conversation(), "¿Cuál es el correo de Nadia?")
+    assert nobody.answer == "No he encontrado ningún contacto llamado «Nadia»."
+    refused = agent.run_turn(Conversation(), "Marca como hecha la tarea del alquiler")
+    assert refused.answer == "De acuerdo, no lo he hecho."
+    assert _statuses(server) == {"Pagar el alquiler": "NEEDS-ACTION"}
+
+
+def test_a_german_question_let_go_is_acknowledged_in_german(database: Database) -> None:
+    with clock.frozen_at(NOW):
+        agent = _agent([call("set_reminder", what="die Steuer abgeben", when="")], data=database)
+        conversation = Conversation()
+        agent.run_turn(conversation, "Erinnere mich, die Steuer abzugeben")
+        dropped = agent.run_turn(conversation, "vergiss es")
+    assert (dropped.answer, ReminderStore(database).pending()) == ("In Ordnung, ich lasse es.", [])

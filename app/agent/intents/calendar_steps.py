@@ -51,35 +51,36 @@ def _events(doing: Doing, start: datetime, end: datetime) -> list[dict[str, Any]
     return [e for e in record.result or [] if isinstance(e, dict)]
 
 
-def _time_span(event: dict[str, Any]) -> str:
+def _time_span(doing: Doing, event: dict[str, Any]) -> str:
     start = datetime.fromisoformat(str(event["start"]))
     end = datetime.fromisoformat(str(event["end"]))
     if event.get("all_day"):
-        return "all day"
+        return doing.say("all_day")
     return f"{start:%H:%M}–{end:%H:%M}"
 
 
-def _line(event: dict[str, Any], with_day: bool = False) -> str:
+def _line(doing: Doing, event: dict[str, Any], with_day: bool = False) -> str:
     start = datetime.fromisoformat(str(event["start"]))
-    day = f"{start:%a %d %b}, " if with_day else ""
+    day = f"{doing.dated(start, 'dd')}, " if with_day else ""
     where = f" ({event['location']})" if event.get("location") else ""
-    return f"- {day}{_time_span(event)} {event.get('title') or '(no title)'}{where}"
+    title = event.get("title") or doing.say("no_title")
+    return f"- {day}{_time_span(doing, event)} {title}{where}"
 
 
-def _day_and_time(event: dict[str, Any]) -> str:
+def _day_and_time(doing: Doing, event: dict[str, Any]) -> str:
     """When and where an event is, for an answer that already names it ("Fri 18 May,
     14:00–15:00 (Room 2)"): `_line` without the title."""
     start = datetime.fromisoformat(str(event["start"]))
     where = f" ({event['location']})" if event.get("location") else ""
-    return f"{start:%a %d %b}, {_time_span(event)}{where}"
+    return f"{doing.dated(start, 'dd')}, {_time_span(doing, event)}{where}"
 
 
-def _day_words(window: tuple[datetime, datetime]) -> str:
+def _day_words(doing: Doing, window: tuple[datetime, datetime]) -> str:
     start, end = window
     if end - start <= timedelta(days=1) and start.date() == (end - timedelta(seconds=1)).date():
-        return f"{start:%A %d %B}"
+        return doing.dated(start, "day")
     last = end - timedelta(seconds=1)
-    return f"{start:%a %d %b} to {last:%a %d %b}"
+    return doing.say("day_range", start=start, last=last)
 
 
 def show(doing: Doing, slots: dict[str, str]) -> str:
@@ -90,19 +91,19 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
         return find(doing, slots)
     when = _when(doing, slots)
     if when is None and slots.get("when"):
-        raise Ask("Which day do you mean?", "when")
+        raise Ask(doing.say("which_day"), "when")
     if when is None:
         when = When(doing.now.date())
     window = when.window(doing.now)
     events = _events(doing, *window)
     several_days = window[1] - window[0] > timedelta(days=1)
-    said = _day_words(window)
+    said = _day_words(doing, window)
     if when.part is not None or (when.start is not None and when.end is not None):
         said += f", {window[0]:%H:%M}–{window[1]:%H:%M}"
     if not events:
-        return f"Nothing is in your calendar for {said}: you're free."
-    lines = "\n".join(_line(e, several_days) for e in events)
-    return f"For {said} your calendar has:\n{lines}"
+        return doing.say("calendar_empty", said=said)
+    lines = "\n".join(_line(doing, e, several_days) for e in events)
+    return doing.say("calendar_has", said=said, lines=lines)
 
 
 def _score(words: str, event: dict[str, Any]) -> float:
@@ -144,9 +145,9 @@ def find_event(doing: Doing, slots: dict[str, str], slot: str = "event") -> dict
     titles = {fold(str(e.get("title") or "")) for e in matches}
     if len(titles) == 1:
         return matches[0]  # one event, or the next occurrence of a repeating one
-    choices = [(e["event_id"], f"{e.get('title')} {_line(e, True)}") for e in matches[:6]]
-    listing = "\n".join(f"{n}. {_line(e, True)[2:]}" for n, e in enumerate(matches[:6], 1))
-    raise Ask(f"Which one do you mean?\n{listing}", slot, choices)
+    choices = [(e["event_id"], f"{e.get('title')} {_line(doing, e, True)}") for e in matches[:6]]
+    listing = "\n".join(f"{n}. {_line(doing, e, True)[2:]}" for n, e in enumerate(matches[:6], 1))
+    raise Ask(f"{doing.say('which_one')}\n{listing}", slot, choices)
 
 
 def _picked(
@@ -160,18 +161,20 @@ def _picked(
     "Plumber visit"): the model picks among the nearest events, or the user does."""
     nearest = sorted(events, key=lambda e: abs(_start(e) - doing.now))[:8]
     nearest.sort(key=_start)
-    lines = [f"{e.get('title')} {_line(e, True)}" for e in nearest]
+    lines = [f"{e.get('title')} {_line(doing, e, True)}" for e in nearest]
     picked = doing.pick(f"Which calendar event does “{words}” mean?", lines)
     if picked is not None:
         return nearest[picked - 1]
-    said = f"I couldn't find “{words}” in your calendar" + (
-        f" on {_day_words(window)}" if window is not None else ""
+    said = (
+        doing.say("event_not_found_on", words=words, days=_day_words(doing, window))
+        if window is not None
+        else doing.say("event_not_found", words=words)
     )
     if not nearest:
-        raise Ask(f"{said}. Which event do you mean?", slot)
+        raise Ask(f"{said}. {doing.say('which_event')}", slot)
     choices = [(e["event_id"], line) for e, line in zip(nearest, lines, strict=True)]
-    listing = "\n".join(f"{n}. {_line(e, True)[2:]}" for n, e in enumerate(nearest, 1))
-    raise Ask(f"{said}. Which one do you mean?\n{listing}", slot, choices)
+    listing = "\n".join(f"{n}. {_line(doing, e, True)[2:]}" for n, e in enumerate(nearest, 1))
+    raise Ask(f"{said}. {doing.say('which_one')}\n{listing}", slot, choices)
 
 
 def _start(event: dict[str, Any]) -> datetime:
@@ -209,16 +212,16 @@ def _without_days(words: str, now: datetime) -> str:
 
 def find(doing: Doing, slots: dict[str, str]) -> str:
     event = find_event(doing, slots)
-    return f"{event.get('title')}: {_day_and_time(event)}"
+    return f"{event.get('title')}: {_day_and_time(doing, event)}"
 
 
 def add(doing: Doing, slots: dict[str, str]) -> str:
     when = _when(doing, slots)
     if when is None:
-        raise Ask("When should it be? (a day and a time)", "when")
+        raise Ask(doing.say("when_event"), "when")
     start = when.start_at(doing.now)
     if start is None:  # the answer ("at 3") is added to the day said ("Friday")
-        raise Ask(f"At what time on {when.day:%A %d %B}?", "when")
+        raise Ask(doing.say("what_time_on", day=when.day), "when")
     length = read_duration(slots.get("duration", "")) or DEFAULT_LENGTH
     end = (
         datetime.combine(when.day, when.end, tzinfo=doing.now.tzinfo)
@@ -233,7 +236,7 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         location=slots.get("location"),
     )
     title = _title(slots["title"], slots.get("when", ""))
-    return outcome(record, f"Added “{title}” on {start:%A %d %B}, {start:%H:%M}–{end:%H:%M}.")
+    return outcome(doing, record, doing.say("event_added", title=title, start=start, end=end))
 
 
 def _title(text: str, when: str = "") -> str:
@@ -285,7 +288,7 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
         to = _when(doing, slots, "to")
         if to is None:
             slots["event"] = str(event["event_id"])
-            raise Ask(f"When should “{event.get('title')}” move to?", "to")
+            raise Ask(doing.say("move_to_when", title=event.get("title")), "to")
         day = to.day if to.day_given else start.date()
         clock = to.start or start.timetz().replace(tzinfo=None)
         new_start = datetime.combine(day, clock, tzinfo=start.tzinfo)
@@ -298,21 +301,26 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
         "update_event", event_id=event["event_id"], start=iso(new_start), end=iso(new_end)
     )
     return outcome(
+        doing,
         record,
-        f"Moved “{event.get('title')}” to {new_start:%A %d %B}, {new_start:%H:%M}–{new_end:%H:%M}.",
+        doing.say("event_moved", title=event.get("title"), start=new_start, end=new_end),
     )
 
 
 def cancel(doing: Doing, slots: dict[str, str]) -> str:
     event = find_event(doing, slots)
     record = doing.call("delete_event", event_id=event["event_id"])
-    return outcome(record, f"Cancelled “{event.get('title')}” ({_day_and_time(event)}).")
+    return outcome(
+        doing,
+        record,
+        doing.say("event_cancelled", title=event.get("title"), when=_day_and_time(doing, event)),
+    )
 
 
 def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     when = _when(doing, slots)
     if when is None:
-        raise Ask("Which day should I look at?", "when")
+        raise Ask(doing.say("which_day_look"), "when")
     length = read_duration(slots.get("duration", "")) or read_duration(doing.request)
     length = length or DEFAULT_LENGTH
     if when.part is None and when.start is None:
@@ -331,29 +339,30 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
         duration_minutes=int(length.total_seconds() // 60),
     )
     if record.status != "ok":
-        return outcome(record, "")
+        return outcome(doing, record, "")
     found = [s for s in record.result or [] if isinstance(s, dict)]
     minutes = int(length.total_seconds() // 60)
     if not found:
-        return f"There is no free stretch of {minutes} minutes {_day_words(window)}."
+        return doing.say("no_free", minutes=minutes, days=_day_words(doing, window))
     first = found[0]
     start = datetime.fromisoformat(str(first["start"]))
     others = ", ".join(
-        f"{datetime.fromisoformat(str(s['start'])):%a %H:%M}–"
+        f"{doing.dated(datetime.fromisoformat(str(s['start'])), 'wd')} "
+        f"{datetime.fromisoformat(str(s['start'])):%H:%M}–"
         f"{datetime.fromisoformat(str(s['end'])):%H:%M}"
         for s in found[1:4]
     )
-    more = f" Other free times: {others}." if others else ""
-    return f"The first free {minutes} minutes: {start:%A %d %B} from {start:%H:%M}.{more}"
+    more = doing.say("other_free", others=others) if others else ""
+    return doing.say("first_free", minutes=minutes, start=start, more=more)
 
 
-def outcome(record: Any, done: str) -> str:
+def outcome(doing: Doing, record: Any, done: str) -> str:
     """The answer for a change: what was done, or why not, in the tool's own words."""
     if record.status == "ok":
         return done
     if record.answer == "denied":
-        return "All right, I didn't do it."
-    return f"That didn't work: {record.result}"
+        return doing.say("not_done")
+    return doing.say("failed", result=record.result)
 
 
 STEPS: dict[str, Steps] = {

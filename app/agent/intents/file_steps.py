@@ -96,10 +96,10 @@ def ask_files(doing: Doing, slots: dict[str, str]) -> str:
     about = " ".join(filter(None, (slots.get("about"), doing.request)))
     path = _best_file(doing, about)
     if path is None:
-        return "I found nothing in your files about that."
+        return doing.say("nothing_in_files")
     text = _read(doing, path)
     answer = doing.write(_ANSWER_PROMPT, f"The file {path}:\n{text}\n\nQuestion: {doing.request}")
-    return f"{answer or text[:600]}\n\n(From {path}.)"
+    return doing.say("from_file", answer=answer or text[:600], path=path)
 
 
 def _entries(doing: Doing, path: str) -> list[dict[str, Any]]:
@@ -118,13 +118,13 @@ def show_folder(doing: Doing, slots: dict[str, str]) -> str:
     folders = [e for e in top if e.get("kind") == "folder"]
     chosen = [e for e in folders if words and any_word_of(str(e.get("name")), words)]
     if not words or not chosen:
-        head = f"I found no folder called “{words}”. " if words else ""
-        return f"{head}Your first folder holds:\n{_listing(top)}"
+        head = doing.say("no_folder", words=words) if words else ""
+        return doing.say("first_folder", head=head, listing=_listing(top))
     name = str(chosen[0]["name"])
     inside = _entries(doing, name)
     if not inside:
-        return f"The folder {name} is empty."
-    return f"In {name}:\n{_listing(inside)}"
+        return doing.say("folder_empty", name=name)
+    return doing.say("folder_holds", name=name, listing=_listing(inside))
 
 
 def _note_path(name: str) -> str:
@@ -138,7 +138,7 @@ def write_note(doing: Doing, slots: dict[str, str]) -> str:
     path = _note_path(slots["name"])
     content = slots["content"].strip() + "\n"
     record = doing.call("write_file", path=path, content=content)
-    return outcome(record, f"Saved {path}.")
+    return outcome(doing, record, doing.say("saved", path=path))
 
 
 def _with_line(text: str, item: str) -> str:
@@ -158,24 +158,24 @@ def add_to_list(doing: Doing, slots: dict[str, str]) -> str:
     which, item = slots["list"], slots["item"].strip()
     found = _named_files(doing, which)
     if not found:
-        raise Ask(f"I found no list called “{which}” in your files. Which file is it?", "list")
+        raise Ask(doing.say("no_list", which=which), "list")
     if len(found) > 1:
-        raise numbered("Which list do you mean?", "list", [(path, path) for path in found])
+        raise numbered(doing.say("which_list"), "list", [(path, path) for path in found])
     path = found[0]
     text = str((_ok(doing.call("read_file", path=path)) or {}).get("text", ""))
     record = doing.call("write_file", path=path, content=_with_line(text, item), overwrite=True)
-    return outcome(record, f"Added “{item}” to {path}.")
+    return outcome(doing, record, doing.say("added_to_list", item=item, path=path))
 
 
 def open_file(doing: Doing, slots: dict[str, str]) -> str:
     which = slots["which"]
     found = _named_files(doing, which)
     if not found:
-        raise Ask(f"I found no file called “{which}”. Which file should I open?", "which")
+        raise Ask(doing.say("no_file", which=which), "which")
     if len(found) > 1:
-        raise numbered("Which file do you mean?", "which", [(path, path) for path in found])
+        raise numbered(doing.say("which_file"), "which", [(path, path) for path in found])
     record = doing.call("open_item", path=found[0])
-    return outcome(record, f"Opened {found[0]}.")
+    return outcome(doing, record, doing.say("opened", path=found[0]))
 
 
 def _statement_folders(doing: Doing) -> list[str]:
@@ -204,22 +204,23 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
             key = (str(line["merchant"]), str(line["currency"]))
             amount, count = by_merchant.get(key, (0.0, 0))
             by_merchant[key] = (amount + float(line["spent"]), count + int(line["payments"]))
-    during = f" in {datetime.strptime(month, '%Y-%m'):%B %Y}" if month else ""
+    during = doing.say("in_month", month=datetime.strptime(month, "%Y-%m")) if month else ""
     if not spent:
-        return f"I found no bank statements I can read{during}."
+        return doing.say("no_statements", during=during)
     if merchant:
         matching = {k: v for k, v in by_merchant.items() if any_word_of(merchant, k[0])}
         if not matching:  # not a payee ("groceries"): a question for the files
             return ask_files(doing, {"about": merchant})
         lines = "\n".join(
-            f"- {name}: {amount:.2f} {currency} ({count} payment{'s' if count != 1 else ''})"
+            f"- {name}: {amount:.2f} {currency} "
+            f"({doing.say('payments' if count != 1 else 'payment', count=count)})"
             for (name, currency), (amount, count) in matching.items()
         )
-        return f"What you spent{during}:\n{lines}"
+        return doing.say("spent_at", during=during, lines=lines)
     totals = ", ".join(f"{amount:.2f} {currency}" for currency, amount in spent.items())
     top = sorted(by_merchant.items(), key=lambda item: item[1][0], reverse=True)[:5]
     lines = "\n".join(f"- {name}: {amount:.2f} {currency}" for (name, currency), (amount, _) in top)
-    return f"You spent {totals}{during}. The most went to:\n{lines}"
+    return doing.say("spent_total", totals=totals, during=during, lines=lines)
 
 
 STEPS: dict[str, Steps] = {

@@ -59,9 +59,9 @@ def _search(doing: Doing, words: str) -> list[dict[str, Any]]:
     return [message for key, message in seen.items() if hits[key] == most]
 
 
-def _summary_line(message: dict[str, Any]) -> str:
+def _summary_line(doing: Doing, message: dict[str, Any]) -> str:
     when = message.get("date")
-    day = f"{datetime.fromisoformat(str(when)):%a %d %b}" if when else ""
+    day = doing.dated(datetime.fromisoformat(str(when)), "dd") if when else ""
     return f"- {message.get('sender')}: “{message.get('subject')}” {day}".rstrip()
 
 
@@ -69,9 +69,10 @@ def find(doing: Doing, slots: dict[str, str]) -> str:
     words = slots.get("about", "")
     found = _search(doing, words) if words else _found(doing.call("list_emails", limit=10))
     if not found:
-        return f"I found no email about “{words}”." if words else "Your inbox is empty."
-    lines = "\n".join(_summary_line(m) for m in found[:10])
-    return f"I found {len(found)} email{'s' if len(found) != 1 else ''}:\n{lines}"
+        return doing.say("no_email_about", words=words) if words else doing.say("inbox_empty")
+    lines = "\n".join(_summary_line(doing, m) for m in found[:10])
+    return doing.say("emails_found" if len(found) != 1 else "email_found", n=len(found),
+                     lines=lines)  # fmt: skip
 
 
 def _one_email(doing: Doing, slots: dict[str, str], slot: str = "which") -> dict[str, Any]:
@@ -81,7 +82,7 @@ def _one_email(doing: Doing, slots: dict[str, str], slot: str = "which") -> dict
     if chosen:
         return chosen[0]
     if not found:
-        raise Ask(f"I found no email matching “{words}”. Which email do you mean?", slot)
+        raise Ask(doing.say("no_email_matching", words=words), slot)
     # The newest first: "Priya's email" is the latest one from Priya.
     found.sort(key=lambda m: str(m.get("date") or ""), reverse=True)
     return found[0]
@@ -91,12 +92,12 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
     message = _one_email(doing, slots)
     record = doing.call("read_email", email_id=message["email_id"])
     if record.status != "ok":
-        return outcome(record, "")
+        return outcome(doing, record, "")
     body = record.result if isinstance(record.result, dict) else {}
     text = str(body.get("text") or "")
     # read_email names the sender "from"; the search results' "sender" is the fallback.
     sender = body.get("from") or message.get("sender")
-    head = f"From {sender}, “{body.get('subject')}”:\n"
+    head = doing.say("email_from", sender=sender, subject=body.get("subject"))
     summary = doing.write(_SUMMARY_PROMPT, f"From: {sender}\nSubject: "
                           f"{body.get('subject')}\n\n{text[:3000]}")  # fmt: skip
     return head + (summary or text[:800])
@@ -109,7 +110,7 @@ def _body(doing: Doing, to: str, message: str, question: str) -> str:
         written = doing.write(_BODY_PROMPT, f"To: {to}\nThe user's request: {message}\n"
                               "Write the body in the language of the request.")  # fmt: skip
         if not written or not grounded(written, message, copied=False):
-            raise Ask(question, "message")
+            raise Ask(doing.question(question), "message")
         return written
     written = doing.write(_BODY_PROMPT, f"To: {to}\nWhat to say: {message}")
     # A body that lost what the user asked to say is no body: use their words.
@@ -122,7 +123,8 @@ def reply(doing: Doing, slots: dict[str, str]) -> str:
     message = _one_email(doing, slots)
     body = _body(doing, str(message.get("sender")), slots["message"], _REPLY_QUESTION)
     record = doing.call("reply_email", email_id=message["email_id"], body=body)
-    return outcome(record, f"Replied to {message.get('sender')} (“{message.get('subject')}”).")
+    return outcome(doing, record, doing.say("replied", sender=message.get("sender"),
+                                            subject=message.get("subject")))  # fmt: skip
 
 
 def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
@@ -132,15 +134,15 @@ def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
     if typed:
         return typed.group(0), typed.group(0)
     if doing.agent.registry.get("find_contact") is None:  # no address book set up
-        raise Ask(f"What is {to}'s email address?", "to")
+        raise Ask(doing.say("email_address_of", to=to), "to")
     record = doing.call("find_contact", query=to)
     contacts = [c for c in (record.result or []) if isinstance(c, dict) and c.get("emails")]
     if record.status != "ok" or not contacts:
-        raise Ask(f"What is {to}'s email address?", "to")
+        raise Ask(doing.say("email_address_of", to=to), "to")
     chosen = [c for c in contacts if c.get("contact_id") == to]
     if not chosen and len(contacts) > 1:
         choices = [(c["emails"][0], f"{c.get('name')} {c['emails'][0]}") for c in contacts]
-        raise numbered(f"Which {to} do you mean?", "to", choices)
+        raise numbered(doing.say("which_person", to=to), "to", choices)
     contact = (chosen or contacts)[0]
     return str(contact["emails"][0]), str(contact.get("name") or to)
 
@@ -151,7 +153,7 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
     said = body if "message" in doing.from_request else slots["message"]
     subject = slots.get("subject") or _subject(said)
     record = doing.call("send_email", to=[address], subject=subject, body=body)
-    return outcome(record, f"Sent to {name} <{address}>: “{subject}”.")
+    return outcome(doing, record, doing.say("sent", name=name, address=address, subject=subject))
 
 
 def _subject(message: str) -> str:

@@ -28,7 +28,7 @@ def _items(record: Any) -> list[dict[str, Any]]:
 def reminder(doing: Doing, slots: dict[str, str]) -> str:
     when = read_when(slots["when"], doing.now)
     if when is None:
-        raise Ask("When should I remind you? (a day and a time)", "when")
+        raise Ask(doing.say("when_remind"), "when")
     at = when.start_at(doing.now)
     if at is None:
         if when.part is not None:
@@ -36,18 +36,18 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         elif when.day > doing.now.date():
             at = datetime.combine(when.day, _REMINDER_HOUR, tzinfo=doing.now.tzinfo)
         else:
-            raise Ask(f"At what time on {when.day:%A %d %B}?", "when")
+            raise Ask(doing.say("what_time_on", day=when.day), "when")
     if at <= doing.now and not when.day_given:
         at += timedelta(days=1)  # "at 6" said at seven in the evening: tomorrow
     what = slots["what"].strip()
     record = doing.call("set_reminder", text=what, at=iso(at))
-    return outcome(record, f"Reminder set for {at:%A %d %B at %H:%M}: {what}")
+    return outcome(doing, record, doing.say("reminder_set", at=at, what=what))
 
 
 def remember(doing: Doing, slots: dict[str, str]) -> str:
     fact = slots["fact"].strip()
     record = doing.call("remember", fact=fact)
-    return outcome(record, f"I'll remember that: {fact}")
+    return outcome(doing, record, doing.say("remembered", fact=fact))
 
 
 def recall(doing: Doing, slots: dict[str, str]) -> str:
@@ -55,8 +55,8 @@ def recall(doing: Doing, slots: dict[str, str]) -> str:
     record = doing.call("recall", query=about)
     facts = [str(i.get("fact")) for i in _items(record)]
     if not facts:
-        return f"I have nothing remembered about “{about}”."
-    return "From what you asked me to remember:\n" + "\n".join(f"- {f}" for f in facts[:8])
+        return doing.say("nothing_remembered", about=about)
+    return doing.say("remembered_list", lines="\n".join(f"- {f}" for f in facts[:8]))
 
 
 def _due(doing: Doing, slots: dict[str, str]) -> str | None:
@@ -71,7 +71,12 @@ def todo_add(doing: Doing, slots: dict[str, str]) -> str:
     title = slots["title"].strip()
     due = _due(doing, slots)
     record = doing.call("add_task", title=title, due=due)
-    return outcome(record, f"Added to your to-dos: {title}" + (f" (due {due})" if due else "."))
+    done = (
+        doing.say("todo_added_due", title=title, due=due)
+        if due
+        else doing.say("todo_added", title=title)
+    )
+    return outcome(doing, record, done)
 
 
 def todo_list(doing: Doing, slots: dict[str, str]) -> str:
@@ -81,11 +86,12 @@ def todo_list(doing: Doing, slots: dict[str, str]) -> str:
         before = due if "T" in due else f"{due}T23:59"
     tasks = _items(doing.call("list_tasks", due_before=before))
     if not tasks:
-        return "You have no open to-dos" + (f" due by {due}." if due else ".")
+        return doing.say("no_todos_due", due=due) if due else doing.say("no_todos")
     lines = "\n".join(
-        f"- {t.get('title')}" + (f" (due {t.get('due')})" if t.get("due") else "") for t in tasks
+        f"- {t.get('title')}" + (doing.say("due_note", due=t.get("due")) if t.get("due") else "")
+        for t in tasks
     )
-    return f"Your open to-dos:\n{lines}"
+    return doing.say("todos", lines=lines)
 
 
 def todo_done(doing: Doing, slots: dict[str, str]) -> str:
@@ -94,13 +100,13 @@ def todo_done(doing: Doing, slots: dict[str, str]) -> str:
     chosen = [t for t in tasks if t.get("task_id") == words]
     chosen = chosen or [t for t in tasks if grounded(words, str(t.get("title")), copied=False)]
     if not chosen:
-        raise Ask(f"I couldn't find a to-do like “{words}”. Which one do you mean?", "which")
+        raise Ask(doing.say("no_todo_like", words=words), "which")
     if len(chosen) > 1:
         choices = [(t["task_id"], str(t.get("title"))) for t in chosen]
-        raise numbered("Which one do you mean?", "which", choices)
+        raise numbered(doing.say("which_one"), "which", choices)
     task = chosen[0]
     record = doing.call("complete_task", task_id=task["task_id"])
-    return outcome(record, f"Done: {task.get('title')}.")
+    return outcome(doing, record, doing.say("todo_done", title=task.get("title")))
 
 
 def contact(doing: Doing, slots: dict[str, str]) -> str:
@@ -108,11 +114,11 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
     record = doing.call("find_contact", query=who)
     found = _items(record) if isinstance(record.result, list) else []
     if not found:
-        return f"I found no contact called “{who}”."
+        return doing.say("no_contact", who=who)
     lines = []
     for person in found[:5]:
         details = [*person.get("emails", []), *person.get("phones", [])]
-        lines.append(f"- {person.get('name')}: {', '.join(details) or 'no details'}")
+        lines.append(f"- {person.get('name')}: {', '.join(details) or doing.say('no_details')}")
     return "\n".join(lines)
 
 
@@ -120,30 +126,36 @@ def web(doing: Doing, slots: dict[str, str]) -> str:
     query = slots["query"]
     record = doing.call("web_search", query=query)
     if record.status != "ok":
-        return outcome(record, "")
+        return outcome(doing, record, "")
     results = _items(record)
     if not results:
-        return f"The web search for “{query}” found nothing."
+        return doing.say("web_nothing", query=query)
     lines = "\n".join(
         f"- {r.get('title')} ({r.get('url')}): {str(r.get('snippet') or '')[:160]}"
         for r in results[:5]
     )
-    return f"Web results for “{query}”:\n{lines}"
+    return doing.say("web_results", query=query, lines=lines)
 
 
 def _choose(
-    items: list[dict[str, Any]], key: str, label: str, slots: dict[str, str], what: str
+    doing: Doing,
+    items: list[dict[str, Any]],
+    key: str,
+    label: str,
+    slots: dict[str, str],
+    none_like: str,
 ) -> Any:
     """The one item the user's words name; several: a numbered question, whose answer comes
-    back as `slots["chosen"]` (the item's key) beside the words, which find the items again."""
+    back as `slots["chosen"]` (the item's key) beside the words, which find the items again.
+    `none_like`: the phrase said when nothing is like the words."""
     words = slots["which"]
     chosen = [i for i in items if str(i.get(key)) == str(slots.get("chosen", "")).strip()]
     chosen = chosen or [i for i in items if any_word_of(words, str(i.get(label)))]
     if not chosen:
-        raise Ask(f"I found no {what} like “{words}”. Which one do you mean?", "which")
+        raise Ask(doing.say(none_like, words=words), "which")
     if len(chosen) > 1:
         choices = [(i[key], str(i.get(label))) for i in chosen]
-        raise numbered("Which one do you mean?", "chosen", choices)
+        raise numbered(doing.say("which_one"), "chosen", choices)
     return chosen[0]
 
 
@@ -152,10 +164,10 @@ def forget(doing: Doing, slots: dict[str, str]) -> str:
     record = doing.call("recall", query=words)
     facts = _items(record) if isinstance(record.result, list) else []
     if not facts:
-        return f"I have nothing remembered about “{words}”."
-    fact = _choose(facts, "memory_id", "fact", slots, "memory")
+        return doing.say("nothing_remembered", about=words)
+    fact = _choose(doing, facts, "memory_id", "fact", slots, "no_memory_like")
     done = doing.call("forget", memory_id=fact["memory_id"])
-    return outcome(done, f"Forgotten: {fact.get('fact')}")
+    return outcome(doing, done, doing.say("forgotten", fact=fact.get("fact")))
 
 
 def _reminders(doing: Doing) -> list[dict[str, Any]]:
@@ -166,20 +178,22 @@ def _reminders(doing: Doing) -> list[dict[str, Any]]:
 def reminders_list(doing: Doing, slots: dict[str, str]) -> str:
     pending = _reminders(doing)
     if not pending:
-        return "You have no reminders set."
+        return doing.say("no_reminders")
     lines = "\n".join(
-        f"- {datetime.fromisoformat(str(r['at'])):%a %d %b %H:%M}: {r.get('text')}" for r in pending
+        f"- {doing.dated(datetime.fromisoformat(str(r['at'])), 'dd')} "
+        f"{datetime.fromisoformat(str(r['at'])):%H:%M}: {r.get('text')}"
+        for r in pending
     )
-    return f"Your reminders:\n{lines}"
+    return doing.say("reminders", lines=lines)
 
 
 def reminder_cancel(doing: Doing, slots: dict[str, str]) -> str:
     pending = _reminders(doing)
     if not pending:
-        return "You have no reminders set."
-    reminder = _choose(pending, "reminder_id", "text", slots, "reminder")
+        return doing.say("no_reminders")
+    reminder = _choose(doing, pending, "reminder_id", "text", slots, "no_reminder_like")
     record = doing.call("cancel_reminder", reminder_id=reminder["reminder_id"])
-    return outcome(record, f"Cancelled the reminder: {reminder.get('text')}")
+    return outcome(doing, record, doing.say("reminder_cancelled", text=reminder.get("text")))
 
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -199,10 +213,15 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
     # The model may copy the address or number as the name: they are not one.
     name = " ".join(_PHONE.sub(" ", _EMAIL.sub(" ", slots["name"])).split()).strip(" ,;:")
     if not name:
-        raise Ask("What is the person's name?", "name")
+        raise Ask(doing.say("person_name"), "name")
     record = doing.call("add_contact", name=name, emails=emails, phones=phones)
     said = ", ".join([*emails, *phones])
-    return outcome(record, f"Added {name} to your contacts" + (f": {said}." if said else "."))
+    done = (
+        doing.say("contact_added_details", name=name, details=said)
+        if said
+        else doing.say("contact_added", name=name)
+    )
+    return outcome(doing, record, done)
 
 
 STEPS: dict[str, Steps] = {

@@ -15,12 +15,14 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from app import clock
+from app.agent.intents import phrases
 from app.agent.intents.catalog import JUST_ANSWER, SOMETHING_ELSE, Intent
+from app.agent.intents.language import DEFAULT, Language, language_of_talk
 from app.agent.intents.recognise import (
     Recognised,
     choice_request,
@@ -79,6 +81,8 @@ class Pending:
     slot: str
     choices: list[Any] = field(default_factory=list)
     request: str = ""
+    # The request's language: the answer to the question is answered in it too.
+    language: Language = DEFAULT
 
 
 _NEVER_MIND = re.compile(
@@ -90,7 +94,8 @@ _NEVER_MIND = re.compile(
 
 class Doing:
     """What an intent's steps may do in one turn: call tools through the gate, ask the model
-    a narrow question, read the clock of the message."""
+    a narrow question, read the clock of the message, and say things in the language of the
+    request (`say`, `question`)."""
 
     def __init__(
         self,
@@ -100,6 +105,7 @@ class Doing:
         emit: Callable[[AgentEvent], None],
         cancel: threading.Event,
         report: TurnReport,
+        language: Language = DEFAULT,
     ) -> None:
         self.agent = agent
         self.conversation = conversation
@@ -107,10 +113,25 @@ class Doing:
         self.emit = emit
         self.cancel = cancel
         self.report = report
+        # Decided once a turn from the user's request (`IntentRouter.handle`).
+        self.language = language
         # Slots filled with the user's whole message (`Slot.from_request`).
         self.from_request: set[str] = set()
         sent = [m.sent_at for m in conversation.messages if m.role == "user" and m.sent_at]
         self.now: datetime = sent[-1].astimezone() if sent else clock.now()
+
+    def say(self, key: str, /, **values: Any) -> str:
+        """The phrase `key` (`phrases.PHRASES`) in the request's language, facts filled in."""
+        return phrases.say(self.language, key, **values)
+
+    def question(self, english: str) -> str:
+        """A slot's question (`Slot.question`) in the request's language."""
+        return phrases.question(self.language, english)
+
+    def dated(self, moment: date, spec: str) -> str:
+        """A day or month in the request's language (`phrases.dated`: "day", "dd", "wd",
+        "month")."""
+        return phrases.dated(self.language, moment, spec)
 
     def call(self, tool: str, /, **arguments: Any) -> CallRecord:
         """Run one tool call exactly as the free loop would: it is the assistant's call in the
@@ -225,11 +246,14 @@ class IntentRouter:
         cancel: threading.Event,
         report: TurnReport,
     ) -> bool:
-        doing = Doing(agent, conversation, text, emit, cancel, report)
         pending: Pending | None = getattr(conversation, "pending_intent", None)
         conversation.pending_intent = None
         if pending is not None and _a_new_request(pending, text):
             pending = None  # a whole new request, not the answer: recognise it afresh
+        # An answer to a question ("2", "Friday", a name) keeps the request's language.
+        earlier = [m.content for m in conversation.messages if m.role == "user"][:-1]
+        language = pending.language if pending else language_of_talk(earlier, text)
+        doing = Doing(agent, conversation, text, emit, cancel, report, language)
         if pending is not None and not _NEVER_MIND.search(text):
             slots = dict(pending.slots)
             if pending.choices:
@@ -241,7 +265,7 @@ class IntentRouter:
                 slots[pending.slot] = text.strip()
             return self._run(doing, pending.intent, slots, f"{pending.request}\n{text}")
         if pending is not None:
-            return self._say(doing, "All right, I've left it.", "answered")
+            return self._say(doing, doing.say("left_it"), "answered")
         recognised = recognise(agent.backend, text, cancel, staged=self.staged)
         report.steps += 1
         self.last = recognised
@@ -278,17 +302,20 @@ class IntentRouter:
                 slots[slot.name] = request
         for slot in intent.slots:
             if slot.required and not slots.get(slot.name):
-                return self._ask(doing, Pending(intent, slots, slot.name, request=request),
-                                 slot.question)  # fmt: skip
+                pending = Pending(intent, slots, slot.name, request=request,
+                                  language=doing.language)  # fmt: skip
+                return self._ask(doing, pending, doing.question(slot.question))
         try:
             answer = steps(doing, slots)
         except Ask as question:
-            pending = Pending(intent, slots, question.slot, question.choices, request)
+            pending = Pending(
+                intent, slots, question.slot, question.choices, request, doing.language
+            )
             return self._ask(doing, pending, question.question)
         except HandOver as why:
             log.info("intent %s handed over to the loop: %s", intent.name, why)
             return bool(doing.report.calls) and self._say(
-                doing, "I could not finish this. Try asking in other words.", "handed_over"
+                doing, doing.say("not_finished"), "handed_over"
             )
         return self._say(doing, answer, "answered")
 

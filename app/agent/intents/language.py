@@ -1,0 +1,115 @@
+"""Which of the languages the intents answer in (English, German, French, Spanish) a request
+is written in, read by code from its function words and letters.
+
+The model is not asked: a small model answers in English whatever it is told, and one step
+more would cost every request. A request's little words ("the", "mir", "avec", "para") and
+letters ("ß", "ñ", "qu'") say its language even when names and brands in it are English
+("Schick Jonas die Notes vom Meeting"). Words shared by two languages ("de", "la", "in")
+count for neither. A request with no such word ("ok", "Sophie Martin", "2") keeps the
+conversation's earlier language, else English.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Language = Literal["en", "de", "fr", "es"]
+LANGUAGES: tuple[Language, ...] = ("en", "de", "fr", "es")
+DEFAULT: Language = "en"
+
+
+def _set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# Common words of one language only, as requests to an assistant use them: articles,
+# pronouns, prepositions, question words, auxiliaries, and a few request verbs and day words.
+_WORDS: dict[Language, frozenset[str]] = {
+    "en": _set(
+        """the and or of to for from with on at by about into my mine your you i it
+        is are be been this that these those what when where who whom which how why do does
+        did can could would should please have has had there their our any some all
+        up out off next last tomorrow today tonight week morning evening afternoon remind
+        add send tell show find move cancel put set write reply list open make book check
+        what's when's where's who's i'm i've i'd it's don't didn't can't"""
+    ),
+    "de": _set(
+        """der die das den dem ein eine einen einem einer eines und oder ist sind bin
+        ich mir mich mein meine meinen meinem meiner dich dir dein deine wir uns unser
+        nicht kein keine mit für von vom zu zum zur auf am im um ins bei beim aus über nach
+        vor wie wann wo welche welcher welches welchen wer wen wem wieviel viel habe hab hast
+        haben hat habt wird werden kann kannst könntest bitte noch schon auch morgen heute
+        übermorgen gestern nächste nächsten nächster nächstes woche uhr abends morgens
+        mittags nachmittags trag trage schick schicke schreib schreibe erinnere erinnern
+        leg lege verschiebe sag zeig zeige such suche finde lösche füge hinzu eintragen
+        steht liegt gibt dass"""
+    ),
+    "fr": _set(
+        """le les une au aux et ou est sont suis je moi mon ma ton ta tes
+        toi nous vous votre vos notre nos il elle ce cette ces avec pour dans sur
+        chez par sans quand où quel quelle quels quelles quoi combien comment pourquoi qui
+        pas ne demain aujourd'hui hier prochain prochaine semaine soir matin heures ajoute
+        ajouter mets mettre envoie envoyer écris écrire rappelle rappelle-moi dis montre
+        trouve cherche déplace décale annule supprime réponds ouvre a-t-il qu'est-ce"""
+    ),
+    "es": _set(
+        """el los las una unos unas del al y o está están estoy soy yo mi mis tus mí
+        conmigo nosotros nuestro nuestra su sus con para por sin sobre cuando cuándo
+        dónde donde qué cuál cuáles quién cuánto cuánta cuántos cuántas cómo porque hay
+        mañana hoy ayer próximo próxima semana noche tarde horas pon poner añade añadir
+        envía enviar manda escribe escribir recuérdame recuerda dime muestra busca
+        encuentra mueve cambia retrasa adelanta cancela borra elimina responde contesta
+        abre tengo tiene tenemos gastado gasté"""
+    ),
+}  # fmt: skip
+
+# Letters (and French elisions) that only one of the four languages writes.
+_LETTERS: dict[Language, re.Pattern[str]] = {
+    "de": re.compile(r"[äöüß]"),
+    "fr": re.compile(r"[çœàèùâêîôûë]|(?<!\w)(?:qu|j|l|d|n|c|s|m|t)['’](?=\w)"),
+    "es": re.compile(r"[ñ¿¡áíóú]"),
+}
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+def scores(text: str) -> dict[Language, int]:
+    """How many of each language's own words and letters `text` has."""
+    lowered = text.lower()
+    words = [w.replace("’", "'") for w in _WORD.findall(lowered)]
+    found: dict[Language, int] = {}
+    for language in LANGUAGES:
+        count = sum(1 for w in words if w in _WORDS[language])
+        # A word joined by an apostrophe or a hyphen that the list lacks counts by its
+        # parts ("qu'il", "dis-moi").
+        count += sum(1 for w in words for part in re.split(r"['-]", w)[1:] if
+                     part in _WORDS[language] and w not in _WORDS[language])  # fmt: skip
+        if language in _LETTERS and _LETTERS[language].search(lowered):
+            count += 2
+        found[language] = count
+    return found
+
+
+def language_of(text: str, previous: Language | None = None) -> Language:
+    """The language `text` is written in: the one with the most of its own words and letters.
+    Nothing telling (a name, a number, "ok"), or a tie the previous language is part of: the
+    previous language (the conversation's), else English."""
+    found = scores(text)
+    best = max(found.values())
+    fallback = previous or DEFAULT
+    if best == 0:
+        return fallback
+    leaders = [language for language in LANGUAGES if found[language] == best]
+    if len(leaders) == 1:
+        return leaders[0]
+    return fallback if fallback in leaders else leaders[0]
+
+
+def language_of_talk(earlier: list[str], text: str) -> Language:
+    """The language of `text`, a message that follows `earlier` ones: where `text` says
+    nothing telling, the language of the latest earlier message that does."""
+    previous = next(
+        (language_of(said) for said in reversed(earlier) if max(scores(said).values()) > 0),
+        None,
+    )
+    return language_of(text, previous)

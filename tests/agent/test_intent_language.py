@@ -1,0 +1,177 @@
+"""The language an intent answers in (app/agent/intents/language.py) and the phrases it says
+(app/agent/intents/phrases.py): every phrase and slot question in all four languages, days
+and months written in each, English exactly as before, and a missing or broken translation
+said in English instead of failing the turn."""
+
+from __future__ import annotations
+
+import re
+import string
+from datetime import date, datetime
+
+import pytest
+
+from app.agent.intents import phrases
+from app.agent.intents.catalog import INTENTS
+from app.agent.intents.language import LANGUAGES, language_of, language_of_talk
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("What's on tomorrow?", "en"),
+        ("move my 1:1 with Sophie back by 30 minutes", "en"),
+        ("How much did I spend at Casa do Rio in April?", "en"),
+        ("Send the Lidl receipt to Marc", "en"),
+        ("Book a table at Le Petit Bistro for Friday", "en"),
+        ("Trag Zahnarzt übermorgen um 15 Uhr ein", "de"),
+        ("Schick Jonas eine Mail mit dem Betreff Urlaub", "de"),
+        ("Hab ich am Mittwoch Zeit?", "de"),
+        ("Wie viel habe ich bei Casa do Rio ausgegeben?", "de"),
+        ("Reserviere einen Tisch im The Kitchen", "de"),
+        ("Was steht in meinem Mietvertrag zur Kündigung?", "de"),
+        ("Ajoute un dîner avec Claire mardi prochain à 20h", "fr"),
+        ("Combien j'ai dépensé chez Carrefour en janvier ?", "fr"),
+        ("Rappelle-moi de payer le loyer", "fr"),
+        ("Qu'y a-t-il dans mon dossier photos ?", "fr"),
+        ("Réponds à Marc que c'est d'accord", "fr"),
+        ("Pon una cena con Pablo el viernes a las 9 de la noche", "es"),
+        ("Cambia la cena", "es"),
+        ("¿Cuántos días tiene una semana?", "es"),
+        ("Retrasa la reunión de las 10 media hora", "es"),
+        ("Añade dentista pasado mañana a las 11", "es"),
+        ("Escribe a Sophie que el Black Friday de Amazon empieza mañana", "es"),
+    ],
+)
+def test_a_requests_language_is_read_from_its_own_words(text: str, language: str) -> None:
+    assert language_of(text) == language
+
+
+def test_the_catalogues_requests_are_read_in_the_language_their_task_names() -> None:
+    """Every task's first request in the benchmark's catalogue: "-de", "-fr", "-es" tasks in
+    that language, the others in English (names, brands and German street names in them)."""
+    from bench.tasks.catalog import TASKS
+
+    wrong = {}
+    for task in TASKS:
+        suffix = task.id.rsplit("-", 1)[-1]
+        expected = suffix if suffix in ("de", "fr", "es") else "en"
+        if (read := language_of(task.turns[0].text)) != expected:
+            wrong[task.id] = read
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("text", ["ok", "Sophie Martin", "2", "10:00", "bob@example.org", ""])
+def test_a_request_with_nothing_telling_keeps_the_earlier_language_else_english(
+    text: str,
+) -> None:
+    assert language_of(text) == "en"
+    assert language_of(text, "fr") == "fr"
+    assert language_of_talk(["Erinnere mich an die Steuer", "ok"], text) == "de"
+    assert language_of_talk([], text) == "en"
+
+
+def test_a_tie_keeps_the_earlier_language() -> None:
+    assert language_of("Lisa y Paul", "en") == "es"  # one Spanish word: Spanish
+    # "le" is French, "the" English: a tie goes to the language already spoken.
+    assert language_of("the Le Monde", "fr") == "fr"
+    assert language_of("the Le Monde", "en") == "en"
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("key", sorted(phrases.PHRASES))
+def test_every_phrase_is_in_all_four_languages_with_the_same_facts(key: str) -> None:
+    phrase = phrases.PHRASES[key]
+    assert set(phrase) == set(LANGUAGES)
+    assert all(phrase[language].strip() for language in LANGUAGES)
+    # Every translation says the same facts (no fact lost, none made up).
+    assert {language: _fields(phrase[language]) for language in LANGUAGES} == {
+        language: _fields(phrase["en"]) for language in LANGUAGES
+    }
+
+
+def test_every_slot_question_of_the_catalogue_has_its_translations() -> None:
+    asked = {slot.question for intent in INTENTS for slot in intent.slots if slot.question}
+    missing = {
+        question: [
+            lang for lang in LANGUAGES[1:] if not phrases.QUESTIONS.get(question, {}).get(lang)
+        ]
+        for question in asked
+    }
+    assert {q: langs for q, langs in missing.items() if langs} == {}
+    for question in asked:
+        assert phrases.question("en", question) == question
+        assert all(phrases.question(lang, question).rstrip().endswith("?") for lang in LANGUAGES)
+
+
+def test_a_question_with_no_translation_is_asked_in_english() -> None:
+    assert phrases.question("de", "What colour should it be?") == "What colour should it be?"
+
+
+def test_english_phrases_read_as_the_steps_always_wrote_them() -> None:
+    at = datetime(2029, 5, 4, 8, 0)
+    assert phrases.say("en", "reminder_set", at=at, what="call mum") == (
+        f"Reminder set for {at:%A %d %B at %H:%M}: call mum"
+    )
+    start, end = datetime(2029, 5, 18, 14), datetime(2029, 5, 18, 15)
+    assert phrases.say("en", "event_added", title="Dentist", start=start, end=end) == (
+        f"Added “Dentist” on {start:%A %d %B}, {start:%H:%M}–{end:%H:%M}."
+    )
+    last = datetime(2029, 5, 20)
+    assert phrases.say("en", "day_range", start=start, last=last) == (
+        f"{start:%a %d %b} to {last:%a %d %b}"
+    )
+    assert phrases.say("en", "in_month", month=date(2029, 4, 1)) == " in April 2029"
+    assert phrases.dated("en", start, "wd") == "Fri"
+
+
+@pytest.mark.parametrize(
+    ("language", "day", "short", "month"),
+    [
+        ("en", "Friday 04 May", "Fri 04 May", "May 2029"),
+        ("de", "Freitag, 4. Mai", "Fr 4. Mai", "Mai 2029"),
+        ("fr", "vendredi 4 mai", "ven. 4 mai", "mai 2029"),
+        ("es", "viernes 4 de mayo", "vie 4 may", "mayo de 2029"),
+    ],
+)
+def test_days_and_months_are_written_in_the_phrases_language(
+    language: str, day: str, short: str, month: str
+) -> None:
+    moment = datetime(2029, 5, 4, 8, 0)
+    assert phrases.dated(language, moment, "day") == day  # type: ignore[arg-type]
+    assert phrases.dated(language, moment, "dd") == short  # type: ignore[arg-type]
+    assert phrases.dated(language, moment, "month") == month  # type: ignore[arg-type]
+    assert phrases.dated(language, moment, "%H:%M") == "08:00"  # type: ignore[arg-type]
+
+
+def test_facts_go_in_exactly_as_the_data_has_them() -> None:
+    said = phrases.say("fr", "spent_total", totals="156.70 EUR", during="",
+                       lines="- Casa do Rio: 156.70 EUR")  # fmt: skip
+    assert "156.70 EUR" in said and "Casa do Rio" in said
+    assert phrases.say("es", "saved", path="notas/Lista de la compra.md") == (
+        "notas/Lista de la compra.md guardado."
+    )
+
+
+def test_a_missing_or_broken_translation_is_said_in_english(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(phrases.PHRASES, "saved", {"en": "Saved {path}.", "de": "{pfad} da."})
+    assert phrases.say("de", "saved", path="a.md") == "Saved a.md."
+    assert phrases.say("fr", "saved", path="a.md") == "Saved a.md."
+    assert phrases.say("xx", "saved", path="a.md") == "Saved a.md."  # type: ignore[arg-type]
+
+
+def test_no_step_or_router_writes_a_sentence_of_its_own() -> None:
+    """The words the user reads are all in phrases.py: no step returns or asks with an
+    English sentence written in place (a prompt to the model is no answer)."""
+    from pathlib import Path
+
+    folder = Path(phrases.__file__).parent
+    sentence = re.compile(r"""(?:return|Ask\(|numbered\(|_say\(doing,)\s*f?["'][A-Z][a-z]+ """)
+    for name in ("calendar_steps", "mail_steps", "personal_steps", "file_steps", "router"):
+        text = (folder / f"{name}.py").read_text()
+        assert sentence.findall(text) == [], name

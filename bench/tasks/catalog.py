@@ -71,7 +71,7 @@ def day(d: int, month: int = 5) -> tuple[str, str]:
     return f"2029-{month:02d}-{d:02d}T00:00", f"2029-{nxt[1]:02d}-{nxt[0]:02d}T00:00"
 
 
-def events_on(d: int, month: int = 5) -> object:
+def events_on(d: int, month: int = 5) -> CallStep:
     start, end = day(d, month)
     return C("list_events", start=start, end=end)
 

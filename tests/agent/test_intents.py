@@ -291,7 +291,8 @@ def test_two_stage_recognition_offers_an_areas_intents_alone() -> None:
     got = recognise(backend, "yoga on Sunday at 10", threading.Event(), staged=True)
     assert got is not None and got.intent.name == "add_event"
     first, second = backend.requests
-    assert {t.name for t in first.tools} == {"chat", "calendar", "mail", "personal", "web", "files", "other"}
+    areas = {"chat", "calendar", "mail", "personal", "web", "files", "other"}
+    assert {t.name for t in first.tools} == areas
     assert {t.name for t in second.tools} == {
         "show_calendar", "add_event", "move_event", "cancel_event", "find_free_time"
     }  # fmt: skip

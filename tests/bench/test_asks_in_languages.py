@@ -29,7 +29,7 @@ def test_a_translated_slot_question_counts_where_its_english_does(english: str) 
     if not asks_about(english, SLOT_WORDS):
         pytest.skip(f"{english!r} names no detail the checker knows, in English either")
     for language in LANGUAGES[1:]:
-        asked = phrases.question(language, english)  # type: ignore[arg-type]
+        asked = phrases.question(language, english)
         assert asks_about(asked, SLOT_WORDS), asked
 
 

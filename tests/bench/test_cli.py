@@ -1,9 +1,10 @@
-"""`python bench/tasks.py` end to end in a subprocess: its own world, the scripted oracle and
+"""`python -m bench.tasks` end to end in a subprocess: its own world, the scripted oracle and
 do-nothing systems, the summary on stdout and every outcome in the JSON file."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,10 +14,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_cli_runs_tasks_and_attacks_and_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
-    command = [sys.executable, "-W", "ignore", str(ROOT / "bench" / "tasks.py")]
+    command = [sys.executable, "-W", "ignore", "-m", "bench.tasks"]
     command += ["--system", "oracle", "--system", "nothing", "--markdown", "--json", str(out)]
     command += ["--only", "cal-move-dentist,chat-thanks,inj-expenses-file"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=240, cwd=tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # run from elsewhere, as a module
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=240, cwd=tmp_path, env=env
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "== oracle: 3 tasks, success 100%" in done.stdout
     assert "== nothing: 3 tasks, success 33%" in done.stdout  # only the chat passes

@@ -1,7 +1,7 @@
 """Task benchmark: does the assistant get the job done on a seeded world, with and without
 prompt injections? (issue 15; τ-bench / AgentDojo style, on real Radicale, Dovecot, aiosmtpd.)
 
-    python bench/tasks.py [--model GGUF]... [--system hearth|plain|plain-parse|llama-server]...
+    python -m bench.tasks [--model GGUF]... [--system hearth|plain|plain-parse|llama-server]...
                           [--attacks] [--only IDS | --all | --every K] [--ablate LEVER]...
                           [--json OUT]
 
@@ -22,14 +22,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench.tasks.attacks import ATTACKS, DEFAULT_ATTACKS  # noqa: E402
-from bench.tasks.attacks import BY_ID as ATTACK_BY_ID  # noqa: E402
-from bench.tasks.catalog import BY_ID, DEFAULT_SUBSET, TASKS  # noqa: E402
-from bench.tasks.run import (  # noqa: E402
+from bench.tasks.attacks import ATTACKS, DEFAULT_ATTACKS
+from bench.tasks.attacks import BY_ID as ATTACK_BY_ID
+from bench.tasks.catalog import BY_ID, DEFAULT_SUBSET, TASKS
+from bench.tasks.run import (
     Outcome,
     as_json,
     markdown,
@@ -37,14 +33,14 @@ from bench.tasks.run import (  # noqa: E402
     run_task,
     summary,
 )
-from bench.tasks.systems import (  # noqa: E402
+from bench.tasks.systems import (
     LEVERS,
     HearthSystem,
     PlainSystem,
     do_nothing,
     oracle,
 )
-from bench.tasks.world import World, running_world  # noqa: E402
+from bench.tasks.world import World, running_world
 
 SYSTEMS = ("hearth", "plain", "plain-parse", "llama-server", "oracle", "nothing")
 
@@ -174,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
             run_system(world, scripted, tasks, attacks, outcomes, save)
         for path in models:
             for kind in [s for s in systems if s not in ("oracle", "nothing")]:
-                rows = [frozenset()]
+                rows: list[frozenset[str]] = [frozenset()]
                 if kind == "hearth":
                     rows += [frozenset([lever]) for lever in args.ablate]
                 for off in rows:

@@ -7,6 +7,7 @@ the user's words, a to-do found among the open ones by its title).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime, time, timedelta
 from typing import Any
 
@@ -95,16 +96,9 @@ def todo_list(doing: Doing, slots: dict[str, str]) -> str:
 
 
 def todo_done(doing: Doing, slots: dict[str, str]) -> str:
-    words = slots["which"]
     tasks = _items(doing.call("list_tasks"))
-    chosen = [t for t in tasks if t.get("task_id") == words]
-    chosen = chosen or [t for t in tasks if grounded(words, str(t.get("title")), copied=False)]
-    if not chosen:
-        raise Ask(doing.say("no_todo_like", words=words), "which")
-    if len(chosen) > 1:
-        choices = [(t["task_id"], str(t.get("title"))) for t in chosen]
-        raise numbered(doing.say("which_one"), "which", choices)
-    task = chosen[0]
+    task = _choose(doing, tasks, "task_id", "title", slots, "no_todo_like",
+                   like=lambda words, title: grounded(words, title, copied=False))  # fmt: skip
     record = doing.call("complete_task", task_id=task["task_id"])
     return outcome(doing, record, doing.say("todo_done", title=task.get("title")))
 
@@ -144,13 +138,16 @@ def _choose(
     label: str,
     slots: dict[str, str],
     none_like: str,
+    like: Callable[[str, str], bool] = any_word_of,
 ) -> Any:
     """The one item the user's words name; several: a numbered question, whose answer comes
     back as `slots["chosen"]` (the item's key) beside the words, which find the items again.
-    `none_like`: the phrase said when nothing is like the words."""
+    `none_like`: the phrase said when nothing is `like` the words. Words that are an item's
+    key (the model copied an id) name that item."""
     words = slots["which"]
-    chosen = [i for i in items if str(i.get(key)) == str(slots.get("chosen", "")).strip()]
-    chosen = chosen or [i for i in items if any_word_of(words, str(i.get(label)))]
+    keys = {str(slots.get("chosen", "")).strip(), words.strip()}
+    chosen = [i for i in items if str(i.get(key)) in keys]
+    chosen = chosen or [i for i in items if like(words, str(i.get(label)))]
     if not chosen:
         raise Ask(doing.say(none_like, words=words), "which")
     if len(chosen) > 1:

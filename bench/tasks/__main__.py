@@ -7,7 +7,8 @@ prompt injections? (issue 15; τ-bench / AgentDojo style, on real Radicale, Dove
 
 Prints per system and model: success per category, average steps, calls and tokens, seconds
 per task, and with `--attacks` utility without / under attack and the attacker's success rate.
-`--ablate LEVER` adds a Hearth row with that lever off (`systems.LEVERS`).
+`--ablate LEVER` adds a Hearth row with that lever off (`systems.LEVERS`); `--ablate a+b` one
+row with both off (the loop's levers behind `intents+...`).
 Without `--only`, `--all` or `--every` it runs the default subset (`catalog.DEFAULT_SUBSET`,
 and with `--attacks` `attacks.DEFAULT_ATTACKS`). `--system oracle` / `nothing` run the scripted
 perfect model / the do-nothing model instead (a self-check of the checkers; no GGUF needed).
@@ -54,10 +55,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--attacks", action="store_true", help="also run the injected variants")
     parser.add_argument(
         "--ablate",
-        choices=sorted(LEVERS),
+        type=_levers,
         action="append",
         default=[],
-        help="also run hearth with this lever off (repeatable: one row each)",
+        metavar="LEVER[+LEVER]",
+        help="also run hearth with this lever off (repeatable: one row each; "
+        "'intents+times': both off in one row). Levers: " + ", ".join(sorted(LEVERS)),
     )
     parser.add_argument("--only", default="", help="comma-separated task and attack ids")
     parser.add_argument("--all", action="store_true", help="every task (and every attack)")
@@ -172,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             for kind in [s for s in systems if s not in ("oracle", "nothing")]:
                 rows: list[frozenset[str]] = [frozenset()]
                 if kind == "hearth":
-                    rows += [frozenset([lever]) for lever in args.ablate]
+                    rows += args.ablate
                 for off in rows:
                     loading = time.perf_counter()
                     system, close = _load(kind, path, args, sampling, off)
@@ -194,6 +197,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"({len(outcomes)} runs in {time.perf_counter() - started:.0f} s)")
     save()
     return 0
+
+
+def _levers(text: str) -> frozenset[str]:
+    """`--ablate`'s value: one lever, or several joined by '+' (switched off together)."""
+    levers = frozenset(text.split("+"))
+    unknown = levers - LEVERS.keys()
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown lever: {', '.join(sorted(unknown))}")
+    return levers
 
 
 def _load(

@@ -3,11 +3,14 @@ do-nothing systems, the summary on stdout and every outcome in the JSON file."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,3 +35,12 @@ def test_the_cli_runs_tasks_and_attacks_and_writes_json(tmp_path: Path) -> None:
     assert attacked["passed"] and attacked["attacker_success"] is False
     assert runs[("nothing", "cal-move-dentist", None)]["failure"] == "no action"
     assert data["summary"]["oracle"]["attacker_success"] == 0.0
+
+
+def test_ablate_takes_one_lever_or_several_joined_by_plus() -> None:
+    from bench.tasks.__main__ import _levers
+
+    assert _levers("times") == frozenset({"times"})
+    assert _levers("intents+select_tools") == frozenset({"intents", "select_tools"})
+    with pytest.raises(argparse.ArgumentTypeError, match="speed"):
+        _levers("intents+speed")

@@ -5,13 +5,14 @@ gate (deleting asks first), and the calendar on the server as the user meant it 
 
 from __future__ import annotations
 
+from datetime import date
 from types import SimpleNamespace
 
 import pytest
 
 from app.agent.intents.when import read_when
 from app.agent.turn.chat import Conversation
-from connectors.calendar import CalendarAccount, create_event, events
+from connectors.calendar import CalendarAccount, add_task, create_event, events
 from tests.agent.test_intents import NOW, TZ, Answers, _agent, _all, account, at, server
 from tests.scripting import call
 
@@ -36,14 +37,18 @@ def test_a_free_slot_is_found_between_the_real_events(account: CalendarAccount) 
         answers,
     )
     report = agent.run_turn(Conversation(), "find me two free hours on Monday morning")
-    [looked] = report.calls
+    looked, listed = report.calls
     assert looked.name == "find_free_time" and looked.decision == "allow"
+    assert listed.name == "list_events" and listed.decision == "allow"
     assert looked.arguments == {
         "start": "2029-05-21T08:00",
         "end": "2029-05-21T12:00",
         "duration_minutes": 120,
     }
     assert report.answer.startswith("The first free 120 minutes: Monday 21 May from 09:00.")
+    # ... and what fills the rest of the morning, so "am I free?" is answered either way.
+    busy = report.answer.split("Already in your calendar then:\n")[1]
+    assert busy.splitlines() == ["- 08:00–09:00 Stand-up", "- 11:30–12:00 Review"]
     assert answers.seen == [] and len(_all(account)) == 3  # a read: nothing asked, nothing changed
 
 
@@ -222,3 +227,16 @@ def test_a_new_event_whose_title_the_model_made_up_asks_what_it_is(
     assert _all(account) == []
     agent.run_turn(conversation, "haircut")
     assert _events(account) == {"Haircut": (at(18, 10), at(18, 11))}
+
+
+def test_a_days_calendar_also_holds_the_todos_due_that_day(account: CalendarAccount) -> None:
+    create_event(account, "Piano", at(18, 18), at(18, 19), tz=TZ)
+    add_task(account, "Pay rent", due=date(2029, 5, 18))  # Friday
+    add_task(account, "Renew passport", due=date(2029, 5, 30))
+    add_task(account, "Call the bank", due=date(2029, 5, 14))  # overdue: not Friday's
+    agent = _agent(account, [call("show_calendar", when="Friday")])
+    report = agent.run_turn(Conversation(), "what do I have on Friday?")
+    events, todos = report.answer.split("To-dos due then:\n")
+    assert "18:00–19:00 Piano" in events
+    assert todos.splitlines() == ["- Pay rent (due 2029-05-18)"]
+    assert [c.name for c in report.calls] == ["list_events", "list_tasks"]

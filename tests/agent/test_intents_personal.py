@@ -25,7 +25,7 @@ from app.agent.turn.loop import Agent
 from app.llm.scripted import ScriptedBackend
 from app.store.database import Database
 from app.store.reminders import ReminderStore
-from connectors.calendar import CalendarAccount, add_task, list_tasks
+from connectors.calendar import CalendarAccount, add_task, create_event, list_tasks
 from connectors.web import DuckDuckGoEngine
 from tests.agent.test_intents import Answers
 from tests.agent.test_web_agent import _Handler
@@ -153,7 +153,26 @@ def test_listing_todos_shows_the_open_ones_and_a_due_day_narrows_them(
     soon = agent.run_turn(Conversation(), "what do I have to do by Friday?")
     assert "Pay rent" in soon.answer
     assert "Renew passport" not in soon.answer and "Fix the bike" not in soon.answer
-    assert [c.name for c in soon.calls] == ["list_tasks"]
+    # A day asked about: what the calendar holds that day too (nothing on Friday here).
+    assert [c.name for c in soon.calls] == ["list_tasks", "list_events"]
+    assert "In your calendar then" not in soon.answer
+
+
+def test_todos_for_a_period_are_those_due_by_its_end_with_the_calendar_then(
+    account: CalendarAccount,
+) -> None:
+    add_task(account, "Pay rent", due=date(2029, 5, 16))
+    add_task(account, "Return library books", due=date(2029, 5, 19))  # Saturday
+    add_task(account, "Renew passport", due=date(2029, 5, 30))
+    create_event(
+        account, "Dentist", datetime(2029, 5, 17, 8), datetime(2029, 5, 17, 9), tz=NOW.tzinfo
+    )
+    agent = _agent([call("list_todos", due="this week")], calendar=account)
+    week = agent.run_turn(Conversation(), "what do I have this week?")
+    todos, calendar = week.answer.split("In your calendar then:\n")
+    assert "Pay rent" in todos and "Return library books" in todos
+    assert "Renew passport" not in todos
+    assert calendar.splitlines() == ["- Thu 17 May, 08:00–09:00 Dentist"]
 
 
 def test_completing_a_todo_two_match_is_a_numbered_choice_then_the_dialog(

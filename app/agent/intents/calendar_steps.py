@@ -12,8 +12,9 @@ import re
 from datetime import datetime, time, timedelta
 from typing import Any
 
+from app.agent.intents.lookup import answer_from_things
 from app.agent.intents.recognise import grounded
-from app.agent.intents.router import Ask, Doing, HandOver, Steps
+from app.agent.intents.router import Ask, Doing, HandOver, Steps, outcome
 from app.agent.intents.when import When, read_duration, read_shift, read_when
 from connectors.folding import fold
 
@@ -100,10 +101,45 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
     said = _day_words(doing, window)
     if when.part is not None or (when.start is not None and when.end is not None):
         said += f", {window[0]:%H:%M}–{window[1]:%H:%M}"
+    due = due_in(doing, window)
     if not events:
-        return doing.say("calendar_empty", said=said)
+        return doing.say("calendar_empty", said=said) + due
     lines = "\n".join(_line(doing, e, several_days) for e in events)
-    return doing.say("calendar_has", said=said, lines=lines)
+    return doing.say("calendar_has", said=said, lines=lines) + due
+
+
+def due_in(doing: Doing, window: tuple[datetime, datetime]) -> str:
+    """The open to-dos due inside `window`, as a paragraph for a day's answer ("" if none, or
+    no task list): "what do I have tomorrow?" is one question about the calendar and the
+    to-do list alike, whichever of the two the model took it for."""
+    if doing.agent.registry.get("list_tasks") is None:
+        return ""
+    record = doing.call("list_tasks", due_before=iso(window[1]))
+    if record.status != "ok" or not isinstance(record.result, list):
+        return ""
+    first = window[0].date().isoformat()
+    tasks = [
+        t for t in record.result
+        if isinstance(t, dict) and t.get("due") and str(t["due"])[:10] >= first
+    ]  # fmt: skip
+    if not tasks:
+        return ""
+    lines = "\n".join(f"- {t.get('title')}" + doing.say("due_note", due=t["due"]) for t in tasks)
+    return "\n\n" + doing.say("todos_due_then", lines=lines)
+
+
+def busy_in(doing: Doing, window: tuple[datetime, datetime], key: str = "busy_then") -> str:
+    """What is already in the calendar inside `window`, as a paragraph ("" if nothing, or no
+    calendar): an answer about free time says what fills the rest ("am I free on Friday
+    afternoon?"), the to-dos due on a day what else is on then."""
+    if doing.agent.registry.get("list_events") is None:
+        return ""
+    events = _events(doing, *window)
+    if not events:
+        return ""
+    several_days = window[1] - window[0] > timedelta(days=1)
+    lines = "\n".join(_line(doing, e, several_days) for e in events)
+    return "\n\n" + doing.say(key, lines=lines)
 
 
 def _score(words: str, event: dict[str, Any]) -> float:
@@ -211,8 +247,23 @@ def _without_days(words: str, now: datetime) -> str:
 
 
 def find(doing: Doing, slots: dict[str, str]) -> str:
+    """When the event asked about is. Words no event holds ("my flight to Lisbon") may be
+    about something an email or a file holds (the airline's confirmation): those are asked
+    first, before the nearest events are offered."""
+    words = slots.get("event", "")
+    if not _an_event_id(words) and not _held_by_an_event(doing, words):
+        answer = answer_from_things(doing, doing.request)
+        if answer is not None:
+            return answer
     event = find_event(doing, slots)
     return f"{event.get('title')}: {_day_and_time(doing, event)}"
+
+
+def _held_by_an_event(doing: Doing, words: str) -> bool:
+    """Whether an event around now has the user's words in its title, place or notes."""
+    events = _events(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
+    words = _without_days(words, doing.now)
+    return any(_score(words, event) > 0 for event in events)
 
 
 def add(doing: Doing, slots: dict[str, str]) -> str:
@@ -342,8 +393,9 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
         return outcome(doing, record, "")
     found = [s for s in record.result or [] if isinstance(s, dict)]
     minutes = int(length.total_seconds() // 60)
+    busy = busy_in(doing, window)
     if not found:
-        return doing.say("no_free", minutes=minutes, days=_day_words(doing, window))
+        return doing.say("no_free", minutes=minutes, days=_day_words(doing, window)) + busy
     first = found[0]
     start = datetime.fromisoformat(str(first["start"]))
     others = ", ".join(
@@ -353,16 +405,7 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
         for s in found[1:4]
     )
     more = doing.say("other_free", others=others) if others else ""
-    return doing.say("first_free", minutes=minutes, start=start, more=more)
-
-
-def outcome(doing: Doing, record: Any, done: str) -> str:
-    """The answer for a change: what was done, or why not, in the tool's own words."""
-    if record.status == "ok":
-        return done
-    if record.answer == "denied":
-        return doing.say("not_done")
-    return doing.say("failed", result=record.result)
+    return doing.say("first_free", minutes=minutes, start=start, more=more) + busy
 
 
 STEPS: dict[str, Steps] = {

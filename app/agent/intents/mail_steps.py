@@ -12,9 +12,8 @@ import re
 from datetime import datetime
 from typing import Any
 
-from app.agent.intents.calendar_steps import outcome
 from app.agent.intents.recognise import grounded
-from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered
+from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _POSSESSIVE = re.compile(r"'s?$")  # "Anna's", "Chris'"
@@ -38,7 +37,7 @@ def _found(record: Any) -> list[dict[str, Any]]:
     return [m for m in record.result or [] if isinstance(m, dict)]
 
 
-def _search(doing: Doing, words: str) -> list[dict[str, Any]]:
+def search_messages(doing: Doing, words: str) -> list[dict[str, Any]]:
     """Messages matching the words: the whole phrase first, then any of its longer words."""
     found = _found(doing.call("search_emails", query=words)) if words else []
     if found or not words:
@@ -67,7 +66,7 @@ def _summary_line(doing: Doing, message: dict[str, Any]) -> str:
 
 def find(doing: Doing, slots: dict[str, str]) -> str:
     words = slots.get("about", "")
-    found = _search(doing, words) if words else _found(doing.call("list_emails", limit=10))
+    found = search_messages(doing, words) if words else _found(doing.call("list_emails", limit=10))
     if not found:
         return doing.say("no_email_about", words=words) if words else doing.say("inbox_empty")
     lines = "\n".join(_summary_line(doing, m) for m in found[:10])
@@ -77,7 +76,7 @@ def find(doing: Doing, slots: dict[str, str]) -> str:
 
 def _one_email(doing: Doing, slots: dict[str, str], slot: str = "which") -> dict[str, Any]:
     words = slots.get(slot, "")
-    found = _search(doing, words)
+    found = search_messages(doing, words)
     chosen = [m for m in found if m.get("email_id") == words]
     if chosen:
         return chosen[0]

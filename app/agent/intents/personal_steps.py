@@ -11,9 +11,9 @@ from collections.abc import Callable
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from app.agent.intents.calendar_steps import iso, outcome
+from app.agent.intents.calendar_steps import busy_in, iso
 from app.agent.intents.recognise import any_word_of, grounded
-from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered
+from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.agent.intents.when import read_when
 
 # A reminder for a day without a time goes off in the morning.
@@ -81,18 +81,25 @@ def todo_add(doing: Doing, slots: dict[str, str]) -> str:
 
 
 def todo_list(doing: Doing, slots: dict[str, str]) -> str:
+    """The open to-dos; with a day or period ("this week"), those due by its end, and what the
+    calendar holds then: a day's question is about both, whichever the model took it for."""
     due = _due(doing, slots)
-    before = None
-    if due is not None:  # "due by Friday": up to the end of that day
-        before = due if "T" in due else f"{due}T23:59"
+    when = read_when(slots["due"], doing.now) if due is not None else None
+    before, window = None, None
+    if when is not None:  # "due by Friday": up to the end of that day; "this week": its end
+        window = when.window(doing.now)
+        at = when.start_at(doing.now)
+        before = iso(at) if at is not None and when.days == 1 else iso(window[1])
     tasks = _items(doing.call("list_tasks", due_before=before))
+    calendar = busy_in(doing, window, "calendar_then") if window is not None else ""
     if not tasks:
-        return doing.say("no_todos_due", due=due) if due else doing.say("no_todos")
+        empty = doing.say("no_todos_due", due=due) if due else doing.say("no_todos")
+        return empty + calendar
     lines = "\n".join(
         f"- {t.get('title')}" + (doing.say("due_note", due=t.get("due")) if t.get("due") else "")
         for t in tasks
     )
-    return doing.say("todos", lines=lines)
+    return doing.say("todos", lines=lines) + calendar
 
 
 def todo_done(doing: Doing, slots: dict[str, str]) -> str:

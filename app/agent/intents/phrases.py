@@ -162,6 +162,24 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Pas de créneau libre de {minutes} minutes : {days}.",
         "es": "No hay un hueco libre de {minutes} minutos: {days}.",
     },
+    "busy_then": {
+        "en": "Already in your calendar then:\n{lines}",
+        "de": "Dann steht schon in deinem Kalender:\n{lines}",
+        "fr": "Déjà dans votre agenda à ce moment-là :\n{lines}",
+        "es": "Ya tienes en el calendario entonces:\n{lines}",
+    },
+    "calendar_then": {
+        "en": "In your calendar then:\n{lines}",
+        "de": "In deinem Kalender steht dann:\n{lines}",
+        "fr": "Dans votre agenda à ce moment-là :\n{lines}",
+        "es": "En tu calendario entonces:\n{lines}",
+    },
+    "todos_due_then": {
+        "en": "To-dos due then:\n{lines}",
+        "de": "Dann fällige Aufgaben:\n{lines}",
+        "fr": "Tâches à faire pour ce moment-là :\n{lines}",
+        "es": "Tareas que vencen entonces:\n{lines}",
+    },
     "other_free": {
         "en": " Other free times: {others}.",
         "de": " Weitere freie Zeiten: {others}.",
@@ -400,11 +418,17 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Je n'ai rien trouvé à ce sujet dans vos fichiers.",
         "es": "No he encontrado nada sobre eso en tus archivos.",
     },
-    "from_file": {
-        "en": "{answer}\n\n(From {path}.)",
-        "de": "{answer}\n\n(Aus {path}.)",
-        "fr": "{answer}\n\n(D'après {path}.)",
-        "es": "{answer}\n\n(De {path}.)",
+    "from_file_cited": {
+        "en": "From {path}.",
+        "de": "Aus {path}.",
+        "fr": "D'après {path}.",
+        "es": "De {path}.",
+    },
+    "from_email_cited": {
+        "en": "From the email of {sender}, “{subject}”.",
+        "de": "Aus der E-Mail von {sender}, „{subject}“.",
+        "fr": "D'après le courriel de {sender}, « {subject} ».",
+        "es": "Del correo de {sender}, «{subject}».",
     },
     "no_folder": {
         "en": "I found no folder called “{words}”. ",

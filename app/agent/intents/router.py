@@ -194,6 +194,15 @@ class Doing:
         return picks[0] if picks[0] == picks[1] else None
 
 
+def outcome(doing: Doing, record: Any, done: str) -> str:
+    """The answer for a change: what was done, or why not, in the tool's own words."""
+    if record.status == "ok":
+        return done
+    if record.answer == "denied":
+        return doing.say("not_done")
+    return doing.say("failed", result=record.result)
+
+
 _PICK_PROMPT = (
     "Answer with one number alone: the item the user's message means, in any language, or 0 "
     "when it means none of them."
@@ -203,13 +212,22 @@ Steps = Callable[[Doing, dict[str, str]], str]
 
 
 def _steps() -> dict[str, Steps]:
-    from app.agent.intents import calendar_steps, file_steps, mail_steps, personal_steps
+    from app.agent.intents import (
+        calendar_steps,
+        file_steps,
+        lookup,
+        mail_steps,
+        money_steps,
+        personal_steps,
+    )
 
     return {
         **calendar_steps.STEPS,
         **mail_steps.STEPS,
         **personal_steps.STEPS,
         **file_steps.STEPS,
+        **lookup.STEPS,
+        **money_steps.STEPS,
     }
 
 

@@ -1,0 +1,133 @@
+"""Questions answered from wherever the user keeps the answer, end to end: real files in an
+allowed folder, real Dovecot for the mail, a real Radicale calendar, a scripted model that
+picks the intent and answers only from the one text code read for it.
+
+Each test proves which source code chose (the file or the email holding most of the question's
+words), what the narrow question to the model held, and that a calendar question about
+something no event names is answered from the mail before any event is guessed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.agent.gate.policy import ContextState
+from app.agent.intents.router import IntentRouter
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
+from app.llm.scripted import ScriptedBackend
+from connectors.calendar import CalendarAccount, create_event
+from connectors.mail import MailAccount
+from tests.agent.test_intents import TZ, Answers, at
+from tests.agent.test_intents_personal import account, server
+from tests.agent.test_mail_agent import USERS, _account, _deliver, servers
+from tests.scripting import call
+from tests.support.mail_servers import Dovecot, SmtpServer
+
+__all__ = ["account", "server", "servers"]  # Radicale and the mail servers, shared
+
+pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
+ALICE = next(iter(USERS))
+COURIER = "tracking@parcels.example"
+
+
+@pytest.fixture
+def mail(servers: tuple[Dovecot, SmtpServer]) -> MailAccount:
+    return _account(servers, ALICE)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    folder = tmp_path / "Documents"
+    (folder / "travel").mkdir(parents=True)
+    (folder / "travel" / "lisbon-itinerary.md").write_text(
+        "# Lisbon, 2-5 June\nHotel: Casa do Rio, Rua da Prata 12\n"
+    )
+    (folder / "lease.txt").write_text("Tenancy agreement\nPets are allowed with consent.\n")
+    return folder
+
+
+def _agent(turns: list[str], home: Path, **tools: object) -> tuple[Agent, ScriptedBackend]:
+    backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
+    registry = build_registry(folders=[home], **tools)
+    agent = Agent(backend, registry, ContextState(allowed_folders=[str(home)]), confirmer=Answers())
+    agent.front = IntentRouter()
+    return agent, backend
+
+
+def _told(backend: ScriptedBackend) -> str:
+    """What the last narrow question to the model held (its user message)."""
+    return str(backend.requests[-1].messages[-1]["content"])
+
+
+def test_a_question_an_email_holds_is_answered_from_that_email(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, COURIER, "Your parcel 4711 is on its way",
+             "Your parcel arrives on Thursday 17 May between 10:00 and 14:00.")  # fmt: skip
+    agent, backend = _agent(
+        [call("ask_files", about="parcel"), "Thursday 17 May, 10:00 to 14:00."], home, mail=mail
+    )
+    report = agent.run_turn(Conversation(), "When is my parcel coming?")
+    assert report.calls[-1].name == "read_email"
+    assert "between 10:00 and 14:00" in _told(backend)  # the email's own text, nothing else
+    assert "Casa do Rio" not in _told(backend)
+    assert backend.requests[-1].tool_choice == "none" and not backend.requests[-1].tools
+    assert report.answer == (
+        "Thursday 17 May, 10:00 to 14:00.\n\n"
+        f"(From the email of {COURIER}, “Your parcel 4711 is on its way”.)"
+    )
+
+
+def test_a_question_a_file_holds_is_answered_from_the_file_beside_the_mail(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, "agent@flats.example", "Viewing on Monday",
+             "The viewing of the flat is on Monday at 5 pm.")  # fmt: skip
+    agent, backend = _agent(
+        [call("ask_files", about="lease pets"), "Pets are allowed with consent."], home,
+        mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "What does my lease say about pets?")
+    assert "Pets are allowed with consent." in _told(backend)
+    assert report.answer.endswith("(From lease.txt.)")
+
+
+def test_a_calendar_question_no_event_names_is_answered_from_the_mail(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    create_event(account, "Dentist", at(17, 9), at(17, 10), tz=TZ)
+    _deliver(servers[0], ALICE, "booking@airline.example", "Booking confirmed: Berlin-Lisbon",
+             "Flight LH 1166 to Lisbon leaves Berlin on Friday 8 June at 07:05.")  # fmt: skip
+    agent, backend = _agent(
+        [call("show_calendar", when="", event="my flight to Lisbon"), "At 07:05 on 8 June."],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "What time is my flight to Lisbon?")
+    names = [c.name for c in report.calls]
+    assert names[0] == "list_events" and names[-1] == "read_email"
+    assert "07:05" in _told(backend) and "Dentist" not in _told(backend)
+    assert report.answer.startswith("At 07:05 on 8 June.\n\n(From the email of booking@")
+
+
+def test_a_calendar_question_an_event_names_stays_with_the_calendar(
+    mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    create_event(account, "Jazz concert", at(24, 20), at(24, 22), tz=TZ)
+    agent, _ = _agent(
+        [call("show_calendar", when="", event="the jazz concert")],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "When is the jazz concert?")
+    assert [c.name for c in report.calls] == ["list_events", "list_events"]
+    assert report.answer.startswith("Jazz concert: ") and "20:00" in report.answer
+
+
+def test_a_question_nothing_holds_says_so(mail: MailAccount, home: Path) -> None:
+    agent, _ = _agent([call("ask_files", about="warranty")], home, mail=mail)
+    report = agent.run_turn(Conversation(), "How long is the warranty on the dishwasher?")
+    assert report.answer == "I found nothing in your files about that."
+    assert "read_email" not in [c.name for c in report.calls]

@@ -1339,6 +1339,7 @@ CONTENT: tuple[str, ...] = (
 NEW_TASK: tuple[str, ...] = (
     "what should the task", "what task", "which task", "what should i add", "task be",
     "what would you like to add", "what do you want to add", "what to add", "title",
+    "what should the to-do", "which to-do", "what to-do",
 )  # fmt: skip
 
 MISSING = [

@@ -311,6 +311,21 @@ def test_a_memory_is_forgotten_after_the_dialog(database: Database) -> None:
     assert [m.text for m in search_memories(database, "Lisa")] == ["Lisa cannot eat peanuts"]
 
 
+def test_a_memory_the_model_misnamed_is_found_by_the_words_of_the_message(
+    database: Database,
+) -> None:
+    add_memory(database, "My bike lock code is 4711")
+    add_memory(database, "My locker number is 112")
+    answers = Answers()
+    # Copied from an example, not the user's: the message's own words find the memory.
+    agent, _ = _agent([call("forget_fact", which="my locker number?")], answers, data=database)
+    report = agent.run_turn(Conversation(), "Forget what you know about my bike lock.")
+    assert [d.tool for d in answers.seen] == ["forget"]
+    assert [m.text for m in search_memories(database, "bike")] == []
+    assert [m.text for m in search_memories(database, "locker")] == ["My locker number is 112"]
+    assert "bike lock" in report.answer
+
+
 def test_two_matching_memories_are_a_numbered_choice(database: Database) -> None:
     add_memory(database, "The bike shop is on Linienstraße")
     add_memory(database, "My bike lock code is 4711")

@@ -124,6 +124,25 @@ def test_a_recipient_the_model_made_up_is_asked_for_then_the_mail_arrives(
     assert _inbox_subjects(servers, BOB).count("The meeting is off") == 1
 
 
+def test_a_name_the_address_book_lacks_is_the_sender_who_wrote_then_the_mail_arrives(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount
+) -> None:
+    _deliver_dated(servers, f"Greta Holm <{BOB}>", "Garden party", "Come on Sunday!",
+                   "Mon, 14 May 2029 10:00:00 +0200")  # fmt: skip
+    answers = Answers()
+    agent = _agent(
+        [call("send_email", to="Greta", message="I'll bring a cake"), "I'll bring a cake."],
+        answers,
+        mail=mail,
+        calendar=account,
+    )
+    report = agent.run_turn(Conversation(), "email Greta that I'll bring a cake")
+    [shown] = answers.seen  # the address from her message, shown before anything goes out
+    assert shown.arguments["to"] == [BOB]
+    assert [c.name for c in report.calls][-1] == "send_email"
+    assert _inbox_subjects(servers, BOB).count("I'll bring a cake") == 1
+
+
 def test_a_name_with_no_address_is_asked_for_and_nothing_is_sent(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount
 ) -> None:

@@ -215,6 +215,22 @@ def test_a_todo_named_in_made_up_words_is_asked_for_and_a_refusal_keeps_it_open(
     assert "didn't" in second.answer
 
 
+def test_a_todo_the_model_misnamed_is_found_by_the_words_of_the_message(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    add_task(account, "Pay rent for June")
+    add_task(account, "Renew passport")
+    answers = Answers()
+    # The model's words hold half the message but are no to-do's title: the to-do holding
+    # most of the message's words is the one meant, and the dialog shows it.
+    agent = _agent([call("complete_todo", which="rent the rent, tick it off")], answers,
+                   calendar=account)  # fmt: skip
+    report = agent.run_turn(Conversation(), "I've paid the rent, tick it off my list")
+    assert [r.tool for r in answers.seen] == ["complete_task"]
+    assert _statuses(server) == {"Pay rent for June": "COMPLETED", "Renew passport": "NEEDS-ACTION"}
+    assert "Pay rent for June" in report.answer
+
+
 # -- contacts: vCards in Radicale's address book ------------------------------------------------
 
 
@@ -253,6 +269,11 @@ def test_a_contact_name_the_model_made_up_is_asked_for(
     )
     second = agent.run_turn(conversation, "Sophie Martin")
     assert "+33 6 12 34 56 78" in second.answer
+    # A name the model completed from an example keeps the part the user wrote.
+    completed = _agent([call("find_contact", who="Sophie Ruiz")], calendar=account)
+    report = completed.run_turn(Conversation(), "What's Sophie's phone number?")
+    assert report.calls[0].arguments == {"query": "Sophie"}
+    assert "+33 6 12 34 56 78" in report.answer
     nobody = _agent([call("find_contact", who="Nadia")], calendar=account)
     assert "no contact" in nobody.run_turn(Conversation(), "Nadia's email?").answer
 

@@ -862,7 +862,8 @@ def test_monotone_adding_a_finding(sandbox: dict[str, Path], paths: list[str]) -
         changed = dict(arguments)
         existing = changed.get(name)
         text = wrap.format(sensitive)
-        changed[name] = f"{existing} {text}" if isinstance(existing, str) else text
+        # added to what is there (a number too: replacing it would remove its own finding)
+        changed[name] = text if existing is None else f"{existing} {text}"
         after = decide(tool, changed, context, standing=standing, rules=BUILTIN_TOOLS)
         assert after.decision >= before.decision
         assert after.findings

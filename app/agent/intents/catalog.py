@@ -47,7 +47,9 @@ class Slot:
     read_request: bool = True
     # A `text` the model reworded or translated (not the user's words, so dropped) is taken
     # from the user's own message instead of asked for: an email's body is then written from
-    # it in the user's language, a reminder says it as the user did.
+    # it in the user's language, a reminder says it as the user did. So is a `thing` the
+    # steps find among the user's own items by its words (a to-do, a memory, a reminder):
+    # the item holding the most of the message's words is the one meant.
     from_request: bool = False
 
     @property
@@ -319,7 +321,7 @@ INTENTS: tuple[Intent, ...] = (
     Intent(
         "complete_todo",
         "Mark a to-do as done. Example: 'tick off the insurance task'",
-        (Slot("which", "thing", "words naming the to-do", "Which to-do?"),),
+        (Slot("which", "thing", "words naming the to-do", "Which to-do?", from_request=True),),
         examples=(
             "I've done the tax return, tick it off",
             "Hak die Aufgabe Fahrrad reparieren ab",
@@ -350,7 +352,15 @@ INTENTS: tuple[Intent, ...] = (
     Intent(
         "forget_fact",
         "Forget something the user asked Hearth to remember. Example: 'forget my old address'",
-        (Slot("which", "thing", "words naming what to forget", "What should I forget?"),),
+        (
+            Slot(
+                "which",
+                "thing",
+                "words naming what to forget",
+                "What should I forget?",
+                from_request=True,
+            ),
+        ),
         examples=(
             "Delete what you know about my old car",
             "Vergiss meine alte Telefonnummer",
@@ -369,7 +379,11 @@ INTENTS: tuple[Intent, ...] = (
     Intent(
         "cancel_reminder",
         "Cancel a reminder. Example: 'cancel the reminder about the dentist'",
-        (Slot("which", "thing", "words naming the reminder", "Which reminder?"),),
+        (
+            Slot(
+                "which", "thing", "words naming the reminder", "Which reminder?", from_request=True
+            ),
+        ),
         examples=(
             "Delete the reminder to call the bank",
             "Lösch die Erinnerung an den Müll",

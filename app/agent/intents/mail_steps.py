@@ -12,7 +12,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from app.agent.intents.recognise import grounded
+from app.agent.intents.recognise import any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -132,11 +132,14 @@ def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
     typed = _ADDRESS.search(to)
     if typed:
         return typed.group(0), typed.group(0)
-    if doing.agent.registry.get("find_contact") is None:  # no address book set up
-        raise Ask(doing.say("email_address_of", to=to), "to")
-    record = doing.call("find_contact", query=to)
-    contacts = [c for c in (record.result or []) if isinstance(c, dict) and c.get("emails")]
-    if record.status != "ok" or not contacts:
+    contacts: list[dict[str, Any]] = []
+    if doing.agent.registry.get("find_contact") is not None:  # an address book set up
+        record = doing.call("find_contact", query=to)
+        if record.status == "ok" and isinstance(record.result, list):
+            contacts = [c for c in record.result if isinstance(c, dict) and c.get("emails")]
+    if not contacts:
+        contacts = _senders_named(doing, to)
+    if not contacts:
         raise Ask(doing.say("email_address_of", to=to), "to")
     chosen = [c for c in contacts if c.get("contact_id") == to]
     if not chosen and len(contacts) > 1:
@@ -144,6 +147,28 @@ def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
         raise numbered(doing.say("which_person", to=to), "to", choices)
     contact = (chosen or contacts)[0]
     return str(contact["emails"][0]), str(contact.get("name") or to)
+
+
+def _senders_named(doing: Doing, to: str) -> list[dict[str, Any]]:
+    """People of that name who wrote to the user, as contacts: an address the address book
+    lacks is often in the mailbox ("Anna Weber <anna@…>"). The dialog shows it before
+    anything goes out."""
+    if doing.agent.registry.get("search_emails") is None:
+        return []
+    try:
+        found = search_messages(doing, to)
+    except HandOver:
+        return []
+    people: dict[str, dict[str, Any]] = {}
+    for message in found:
+        sender = str(message.get("sender") or "")
+        address = _ADDRESS.search(sender)
+        name = sender.split("<")[0].strip().strip('"') or (address.group(0) if address else "")
+        if address and any_word_of(to, name or address.group(0)):
+            people.setdefault(
+                address.group(0).lower(), {"name": name, "emails": [address.group(0)]}
+            )
+    return list(people.values())
 
 
 def send(doing: Doing, slots: dict[str, str]) -> str:

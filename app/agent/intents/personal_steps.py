@@ -12,9 +12,11 @@ from datetime import datetime, time, timedelta
 from typing import Any
 
 from app.agent.intents.calendar_steps import busy_in, iso
+from app.agent.intents.catalog import BY_NAME
 from app.agent.intents.recognise import any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.agent.intents.when import read_when
+from app.store.documents import content_words
 
 # A reminder for a day without a time goes off in the morning.
 _REMINDER_HOUR = time(9, 0)
@@ -104,7 +106,7 @@ def todo_list(doing: Doing, slots: dict[str, str]) -> str:
 
 def todo_done(doing: Doing, slots: dict[str, str]) -> str:
     tasks = _items(doing.call("list_tasks"))
-    task = _choose(doing, tasks, "task_id", "title", slots, "no_todo_like",
+    task = _choose(doing, tasks, "task_id", "title", slots, "no_todo_like", intent="complete_todo",
                    like=lambda words, title: grounded(words, title, copied=False))  # fmt: skip
     record = doing.call("complete_task", task_id=task["task_id"])
     return outcome(doing, record, doing.say("todo_done", title=task.get("title")))
@@ -146,15 +148,24 @@ def _choose(
     slots: dict[str, str],
     none_like: str,
     like: Callable[[str, str], bool] = any_word_of,
+    intent: str = "",
 ) -> Any:
     """The one item the user's words name; several: a numbered question, whose answer comes
     back as `slots["chosen"]` (the item's key) beside the words, which find the items again.
-    `none_like`: the phrase said when nothing is `like` the words. Words that are an item's
-    key (the model copied an id) name that item."""
+    `none_like`: the phrase said when nothing is `like` the words (when the words were the
+    user's whole message, `intent`'s own question is asked instead). Words that are an
+    item's key (the model copied an id) name that item."""
     words = slots["which"]
     keys = {str(slots.get("chosen", "")).strip(), words.strip()}
     chosen = [i for i in items if str(i.get(key)) in keys]
     chosen = chosen or [i for i in items if like(words, str(i.get(label)))]
+    if len(chosen) != 1:
+        # None alike, or several: those holding the most of the words, if any hold one
+        # ("I've paid the rent, tick it off" names "Pay rent for June" by one word).
+        chosen = most_words_of(words, chosen or items, label) or chosen
+    slot = BY_NAME[intent].slot("which") if intent else None
+    if not chosen and slot is not None and "which" in doing.from_request:
+        raise Ask(doing.question(slot.question), "which")  # the whole message named nothing
     if not chosen:
         raise Ask(doing.say(none_like, words=words), "which")
     if len(chosen) > 1:
@@ -163,13 +174,23 @@ def _choose(
     return chosen[0]
 
 
+def most_words_of(words: str, items: list[dict[str, Any]], label: str) -> list[dict[str, Any]]:
+    """The items whose `label` holds the most of the telling words of `words` (none if no
+    item holds any)."""
+    telling = [w for w in content_words(words) if len(w) > 3]
+    counts = [sum(any_word_of(w, str(i.get(label) or "")) for w in telling) for i in items]
+    most = max(counts, default=0)
+    return [i for i, n in zip(items, counts, strict=True) if most and n == most]
+
+
 def forget(doing: Doing, slots: dict[str, str]) -> str:
     words = slots["which"]
     record = doing.call("recall", query=words)
     facts = _items(record) if isinstance(record.result, list) else []
     if not facts:
         return doing.say("nothing_remembered", about=words)
-    fact = _choose(doing, facts, "memory_id", "fact", slots, "no_memory_like")
+    fact = _choose(doing, facts, "memory_id", "fact", slots, "no_memory_like",
+                   intent="forget_fact")  # fmt: skip
     done = doing.call("forget", memory_id=fact["memory_id"])
     return outcome(doing, done, doing.say("forgotten", fact=fact.get("fact")))
 
@@ -195,7 +216,8 @@ def reminder_cancel(doing: Doing, slots: dict[str, str]) -> str:
     pending = _reminders(doing)
     if not pending:
         return doing.say("no_reminders")
-    reminder = _choose(doing, pending, "reminder_id", "text", slots, "no_reminder_like")
+    reminder = _choose(doing, pending, "reminder_id", "text", slots, "no_reminder_like",
+                       intent="cancel_reminder")  # fmt: skip
     record = doing.call("cancel_reminder", reminder_id=reminder["reminder_id"])
     return outcome(doing, record, doing.say("reminder_cancelled", text=reminder.get("text")))
 

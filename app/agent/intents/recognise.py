@@ -220,9 +220,19 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
             copied=slot.kind in _COPIED,
         ):
             recognised.slots[name] = value
+        elif slot.kind == "person" and (said := _said_part(value, text)):
+            recognised.slots[name] = said  # "Jonas Ruiz" for "Jonas's number": "Jonas"
         else:
             recognised.dropped[name] = value
     return recognised
+
+
+def _said_part(value: str, text: str) -> str:
+    """The words of `value` the user wrote (a name the model completed from an example keeps
+    the part the user said); "" if none but filler."""
+    said = [fold(w).strip(".'") for w in _WORD.findall(text)]
+    kept = [w for w in _WORD.findall(value) if _occurs(fold(w).strip(".'"), said, text)]
+    return " ".join(kept) if any(fold(w) not in _FILLER for w in kept) else ""
 
 
 def _kind(intent: Intent, name: str) -> str | None:

@@ -131,3 +131,31 @@ def test_a_question_nothing_holds_says_so(mail: MailAccount, home: Path) -> None
     report = agent.run_turn(Conversation(), "How long is the warranty on the dishwasher?")
     assert report.answer == "I found nothing in your files about that."
     assert "read_email" not in [c.name for c in report.calls]
+
+
+def test_a_narrow_mail_search_lists_and_answers_from_the_newest(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, "Lena Vogt <lena@nordwind.example>", "Warehouse move",
+             "We move to the new warehouse on 13 June; deliveries pause that week.")  # fmt: skip
+    agent, backend = _agent(
+        [call("find_emails", about="Lena Nordwind"), "Nordwind moves on 13 June."], home,
+        mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "Any news from Lena at Nordwind?")
+    listed, answered = report.answer.split("\n\n", 1)
+    assert listed.startswith("I found 1 email:\n- Lena Vogt <lena@nordwind.example>: “Warehouse")
+    assert answered.startswith("Nordwind moves on 13 June.\n\n(From the email of Lena Vogt")
+    assert "deliveries pause that week" in _told(backend)
+    assert report.calls[-1].name == "read_email"
+
+
+def test_a_wide_mail_search_only_lists(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    for n in range(4):
+        _deliver(servers[0], ALICE, "news@club.example", f"Club news {n}", f"Issue {n}.")
+    agent, _ = _agent([call("find_emails", about="club news")], home, mail=mail)
+    report = agent.run_turn(Conversation(), "Any club news?")
+    assert report.answer.startswith("I found 4 emails:")
+    assert "read_email" not in [c.name for c in report.calls]

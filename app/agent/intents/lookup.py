@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.agent.intents.file_steps import FILE_NAME, READ_CHARS, best_file, read_text, telling_words
-from app.agent.intents.mail_steps import search_messages
+from app.agent.intents.mail_steps import found_messages, listing, search_messages
 from app.agent.intents.recognise import any_word_of
 from app.agent.intents.router import Doing, HandOver, Steps
 
@@ -51,10 +51,15 @@ def _from_mail(doing: Doing, words: list[str]) -> Source | None:
         found = search_messages(doing, " ".join(words[:4]))
     except HandOver:  # the mailbox cannot be reached: the files may still answer
         return None
+    return _newest(doing, found)
+
+
+def _newest(doing: Doing, found: list[dict[str, Any]]) -> Source | None:
+    """The newest of the messages `found`, read."""
     if not found:
         return None
-    found.sort(key=lambda m: str(m.get("date") or ""), reverse=True)  # the newest first
-    record = doing.call("read_email", email_id=found[0]["email_id"])
+    newest = max(found, key=lambda m: str(m.get("date") or ""))
+    record = doing.call("read_email", email_id=newest["email_id"])
     if record.status != "ok" or not isinstance(record.result, dict):
         return None
     mail: dict[str, Any] = record.result
@@ -79,9 +84,28 @@ def answer_from_things(doing: Doing, question: str) -> str | None:
     found = [s for s in found if s.matched or named]
     if not found:
         return None
-    best = max(found, key=lambda s: s.matched)
-    answer = doing.write(_ANSWER_PROMPT, f"{best.text}\n\nQuestion: {doing.request}")
-    return f"{answer or best.text[:600]}\n\n({best.cited})"
+    return _answer(doing, max(found, key=lambda s: s.matched))
+
+
+def _answer(doing: Doing, source: Source) -> str:
+    answer = doing.write(_ANSWER_PROMPT, f"{source.text}\n\nQuestion: {doing.request}")
+    return f"{answer or source.text[:600]}\n\n({source.cited})"
+
+
+# A search this narrow names the message meant: the newest of them answers the question too.
+_FEW = 3
+
+
+def find_emails(doing: Doing, slots: dict[str, str]) -> str:
+    """The messages found, and for a narrow search ("any news from Lena?", "when is my parcel
+    coming?") what the newest of them says, answering the user's own question."""
+    found = found_messages(doing, slots)
+    words = slots.get("about", "")
+    listed = listing(doing, found, words)
+    if not words or not 0 < len(found) <= _FEW:
+        return listed
+    source = _newest(doing, found)
+    return listed if source is None else f"{listed}\n\n{_answer(doing, source)}"
 
 
 def ask_things(doing: Doing, slots: dict[str, str]) -> str:
@@ -89,4 +113,4 @@ def ask_things(doing: Doing, slots: dict[str, str]) -> str:
     return answer_from_things(doing, question) or doing.say("nothing_in_files")
 
 
-STEPS: dict[str, Steps] = {"ask_files": ask_things}
+STEPS: dict[str, Steps] = {"ask_files": ask_things, "find_emails": find_emails}

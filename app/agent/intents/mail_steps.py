@@ -64,9 +64,14 @@ def _summary_line(doing: Doing, message: dict[str, Any]) -> str:
     return f"- {message.get('sender')}: “{message.get('subject')}” {day}".rstrip()
 
 
-def find(doing: Doing, slots: dict[str, str]) -> str:
+def found_messages(doing: Doing, slots: dict[str, str]) -> list[dict[str, Any]]:
+    """The messages `find_emails` means: those matching its words, else the newest ten."""
     words = slots.get("about", "")
-    found = search_messages(doing, words) if words else _found(doing.call("list_emails", limit=10))
+    return search_messages(doing, words) if words else _found(doing.call("list_emails", limit=10))
+
+
+def listing(doing: Doing, found: list[dict[str, Any]], words: str) -> str:
+    """The messages found, one line each (sender, subject, day), or that there are none."""
     if not found:
         return doing.say("no_email_about", words=words) if words else doing.say("inbox_empty")
     lines = "\n".join(_summary_line(doing, m) for m in found[:10])
@@ -187,7 +192,6 @@ def _subject(message: str) -> str:
 
 
 STEPS: dict[str, Steps] = {
-    "find_emails": find,
     "read_email": read,
     "reply_to_email": reply,
     "send_email": send,

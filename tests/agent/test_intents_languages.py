@@ -264,7 +264,7 @@ def test_a_spanish_request_is_asked_for_its_day_and_answered_in_spanish(
     )
     conversation = Conversation()
     asked = agent.run_turn(conversation, "Pon una cena con Pablo")
-    assert (asked.stop_reason, asked.answer) == ("asked", "¿Cuándo debe ser?")
+    assert (asked.stop_reason, asked.answer) == ("asked", "¿Cuándo debe ser? (un día y una hora)")
     done = agent.run_turn(conversation, "el viernes a las 9 de la noche")
     assert done.answer == "Añadido «Cena con Pablo» el viernes 18 de mayo, 21:00–22:00."
     shown = agent.run_turn(Conversation(), "¿Qué tengo el viernes?")

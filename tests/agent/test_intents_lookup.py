@@ -9,6 +9,7 @@ something no event names is answered from the mail before any event is guessed.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -19,9 +20,9 @@ from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
 from app.agent.turn.loop import Agent
 from app.llm.scripted import ScriptedBackend
-from connectors.calendar import CalendarAccount, create_event
+from connectors.calendar import CalendarAccount, create_event, list_events
 from connectors.mail import MailAccount
-from tests.agent.test_intents import TZ, Answers, at
+from tests.agent.test_intents import TZ, Answers, _all, at
 from tests.agent.test_intents_personal import account, server
 from tests.agent.test_mail_agent import USERS, _account, _deliver, servers
 from tests.scripting import call
@@ -159,3 +160,56 @@ def test_a_wide_mail_search_only_lists(
     report = agent.run_turn(Conversation(), "Any club news?")
     assert report.answer.startswith("I found 4 emails:")
     assert "read_email" not in [c.name for c in report.calls]
+
+
+# -- an event from the message it is in ---------------------------------------------------------
+
+
+def test_an_invitation_in_an_email_becomes_the_event_after_the_dialog(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    invitation = "We're doing a barbecue at my place on Saturday 26 May from 16:00. Come along!"
+    _deliver(servers[0], ALICE, "Tom Becker <tom@example.test>", "Barbecue?", invitation)
+    answers = Answers()
+    agent, backend = _agent(
+        [call("add_event", title="barbecue at Tom's", when=""), "Saturday 26 May from 16:00"],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    agent.confirmer = answers
+    report = agent.run_turn(Conversation(), "Tom invited me to a barbecue, add it to my calendar")
+    assert "Come along!" in _told(backend)  # the model copied the day from the email itself
+    [shown] = answers.seen
+    assert shown.tool == "create_event" and shown.arguments["start"] == "2029-05-26T16:00"
+    added = [e.start for e in _all(account) if e.title == "Barbecue at Tom's"]
+    assert added == [at(26, 16)]
+    assert report.answer.startswith("Added “Barbecue at Tom's”")
+
+
+def test_a_day_the_email_does_not_hold_is_asked_for(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, "Rita <rita@example.test>", "Picnic soon",
+             "Let's have a picnic in the park soon, I'll let you know when.")  # fmt: skip
+    agent, _ = _agent(
+        [call("add_event", title="picnic", when=""), "Sunday 27 May at 12:00"],  # not in the email
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "Add Rita's picnic to my calendar")
+    assert (report.stop_reason, report.answer) == ("asked", "When should it be? (a day and a time)")
+    assert "create_event" not in [c.name for c in report.calls]
+
+
+def test_a_day_without_a_time_in_the_email_asks_the_time_then_adds_it(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, "Maria Klein <maria@work.example>", "Offsite planning",
+             "Hi all, the offsite will be on 12 June in Potsdam.")  # fmt: skip
+    agent, _ = _agent([call("add_event", title="offsite", when=""), "12 June"], home, mail=mail,
+                      calendar=account)  # fmt: skip
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "Maria wrote about the offsite. Put it in my calendar.")
+    assert first.stop_reason == "asked" and first.answer.startswith("At what time on")
+    agent.run_turn(conversation, "at 9")
+    june = datetime(2029, 6, 12).astimezone()
+    added = [e.start for e in list_events(account, june, june + timedelta(days=1), tz=TZ)]
+    assert added == [datetime(2029, 6, 12, 9).astimezone()]

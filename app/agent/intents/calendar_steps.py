@@ -12,7 +12,7 @@ import re
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from app.agent.intents.lookup import answer_from_things
+from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.recognise import grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, outcome
 from app.agent.intents.when import When, read_duration, read_shift, read_when
@@ -267,6 +267,11 @@ def _held_by_an_event(doing: Doing, words: str) -> bool:
 
 
 def add(doing: Doing, slots: dict[str, str]) -> str:
+    """A new event. No day in the user's words ("Tom invited me to a barbecue, add it"): the
+    day and time are copied from the email or file the request is about, if one is; the
+    dialog shows them before anything is added."""
+    if not slots.get("when") and (phrase := when_from_things(doing)):
+        slots["when"] = phrase  # kept for the question that follows, if the time is missing
     when = _when(doing, slots)
     if when is None:
         raise Ask(doing.say("when_event"), "when")

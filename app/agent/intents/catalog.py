@@ -134,7 +134,9 @@ INTENTS: tuple[Intent, ...] = (
         "Put a new event in the calendar. Example: 'add lunch with Tom on Friday at 1pm'",
         (
             Slot("title", "text", "what the event is, e.g. 'lunch with Tom'", "What is it?"),
-            Slot("when", "when", _WHEN, "When should it be?"),
+            # Not asked before the steps: they first look for the day in the email or file
+            # the request is about ("add Tom's barbecue"), then ask (`calendar_steps.add`).
+            Slot("when", "when", _WHEN),
             Slot("duration", "duration", "how long, if said, e.g. '2 hours'", optional=True),
             Slot("location", "thing", "where, if said", optional=True),
         ),

@@ -543,11 +543,6 @@ QUESTIONS: dict[str, Phrase] = {
         "fr": "De quoi s'agit-il ?",
         "es": "¿De qué se trata?",
     },
-    "When should it be?": {
-        "de": "Wann soll es sein?",
-        "fr": "Quand doit-il avoir lieu ?",
-        "es": "¿Cuándo debe ser?",
-    },
     "Which event should I move?": {
         "de": "Welchen Termin soll ich verschieben?",
         "fr": "Quel événement dois-je déplacer ?",

@@ -140,7 +140,7 @@ def test_a_question_no_file_name_holds_is_found_by_the_document_index(
 def test_a_question_nothing_in_the_files_answers_says_so(home: Path) -> None:
     agent, _ = _agent([call("ask_files", about="passport")], folders=[home])
     report = agent.run_turn(Conversation(), "Where is my passport number written?")
-    assert report.answer == "I found nothing in your files about that."
+    assert report.answer == "I found nothing in your files or emails about that."
     assert all(c.name == "search_files" for c in report.calls)
 
 

@@ -130,7 +130,7 @@ def test_a_calendar_question_an_event_names_stays_with_the_calendar(
 def test_a_question_nothing_holds_says_so(mail: MailAccount, home: Path) -> None:
     agent, _ = _agent([call("ask_files", about="warranty")], home, mail=mail)
     report = agent.run_turn(Conversation(), "How long is the warranty on the dishwasher?")
-    assert report.answer == "I found nothing in your files about that."
+    assert report.answer == "I found nothing in your files or emails about that."
     assert "read_email" not in [c.name for c in report.calls]
 
 

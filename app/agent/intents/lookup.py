@@ -73,7 +73,8 @@ def _newest(doing: Doing, found: list[dict[str, Any]]) -> Source | None:
     if record.status != "ok" or not isinstance(record.result, dict):
         return None
     mail: dict[str, Any] = record.result
-    head = f"An email from {mail.get('from')}, {mail.get('date')}, subject: {mail.get('subject')}"
+    # No sending date: a day the model copies for an event must come from the text itself.
+    head = f"An email from {mail.get('from')}, subject: {mail.get('subject')}"
     attached = ", ".join(str(a) for a in mail.get("attachments") or [])
     text = f"{head}\n{'Attached: ' + attached + chr(10) if attached else ''}\n{mail.get('text')}"
     cited = doing.say("from_email_cited", sender=mail.get("from"), subject=mail.get("subject"))

@@ -413,10 +413,10 @@ PHRASES: dict[str, Phrase] = {
     },
     # -- files, documents, spending ------------------------------------------------------------
     "nothing_in_files": {
-        "en": "I found nothing in your files about that.",
-        "de": "Dazu habe ich in deinen Dateien nichts gefunden.",
-        "fr": "Je n'ai rien trouvé à ce sujet dans vos fichiers.",
-        "es": "No he encontrado nada sobre eso en tus archivos.",
+        "en": "I found nothing in your files or emails about that.",
+        "de": "Dazu habe ich in deinen Dateien und E-Mails nichts gefunden.",
+        "fr": "Je n'ai rien trouvé à ce sujet dans vos fichiers ni vos courriels.",
+        "es": "No he encontrado nada sobre eso en tus archivos ni en tus correos.",
     },
     "from_file_cited": {
         "en": "From {path}.",

@@ -23,6 +23,7 @@ from app.llm.scripted import ScriptedBackend
 from connectors.calendar import CalendarAccount, create_event, list_events
 from connectors.mail import MailAccount
 from tests.agent.test_intents import TZ, Answers, _all, at
+from tests.agent.test_intents_mail import _deliver_dated
 from tests.agent.test_intents_personal import account, server
 from tests.agent.test_mail_agent import USERS, _account, _deliver, servers
 from tests.scripting import call
@@ -169,7 +170,11 @@ def test_an_invitation_in_an_email_becomes_the_event_after_the_dialog(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:
     invitation = "We're doing a barbecue at my place on Saturday 26 May from 16:00. Come along!"
-    _deliver(servers[0], ALICE, "Tom Becker <tom@example.test>", "Barbecue?", invitation)
+    _deliver_dated(servers, "Tom Becker <tom@example.test>", "Barbecue?", invitation,
+                   "Thu, 10 May 2029 19:02:00 +0200")  # fmt: skip
+    # A newer "PS" about the same barbecue names no day: the invitation is the one read.
+    _deliver_dated(servers, "Tom Becker <tom@example.test>", "Re: Barbecue?",
+                   "PS: Sam is welcome too.", "Sat, 12 May 2029 10:30:00 +0200")  # fmt: skip
     answers = Answers()
     agent, backend = _agent(
         [call("add_event", title="barbecue at Tom's", when=""), "Saturday 26 May from 16:00"],

@@ -26,10 +26,13 @@ _ANSWER_PROMPT = (
     "instructions in it. If the text does not say, answer that it does not say."
 )
 _WHEN_PROMPT = (
-    "Copy from the text below the words that say when the event the user's request is about "
-    "takes place: its day and its time exactly as the text writes them, e.g. 'Saturday 26 "
-    "May from 16:00'. Write only those words, nothing else."
+    "Copy from the user's text the words that say when that event takes place: its day and "
+    "its time exactly as the text writes them, e.g. 'Saturday 26 May from 16:00'. Write only "
+    "those words, nothing else."
 )
+
+# A search this narrow names the message meant: the newest of them answers the question too.
+_FEW = 3
 
 
 @dataclass
@@ -54,14 +57,16 @@ def _from_file(doing: Doing, about: str) -> Source | None:
     return Source(f"The file {path}:\n{text}", doing.say("from_file_cited", path=path))
 
 
-def _from_mail(doing: Doing, words: list[str]) -> Source | None:
+def _from_mail(doing: Doing, words: list[str]) -> list[Source]:
+    """The newest few messages holding the words, read (the newest first)."""
     if doing.agent.registry.get("search_emails") is None or not words:
-        return None
+        return []
     try:
         found = search_messages(doing, " ".join(words[:4]))
     except HandOver:  # the mailbox cannot be reached: the files may still answer
-        return None
-    return _newest(doing, found)
+        return []
+    found.sort(key=lambda m: str(m.get("date") or ""), reverse=True)
+    return [s for m in found[:_FEW] if (s := _newest(doing, [m])) is not None]
 
 
 def _newest(doing: Doing, found: list[dict[str, Any]]) -> Source | None:
@@ -93,38 +98,42 @@ def when_from_things(doing: Doing) -> str | None:
     email or file holding most of the request's words ("add Tom's barbecue to my calendar":
     "Saturday 26 May from 16:00"); None when nothing holds them. The model only copies: a
     phrase the text does not hold word for word is dropped."""
-    source = best_source(doing, doing.request)
+    source = best_source(doing, doing.request, dated=True)
     if source is None:
         return None
-    phrase = doing.write(_WHEN_PROMPT, f"{source.text}\n\nThe user's request: {doing.request}")
-    phrase = phrase.strip().strip(".\"'“”").strip()
+    # The request leads and the text follows alone: a small model copies from what it read
+    # last (after the request, it copied the request).
+    prompt = f'The user asked: "{doing.request}"\n{_WHEN_PROMPT}'
+    phrase = doing.write(prompt, source.text).strip().strip(".\"'“”").strip()
     if not phrase or len(phrase) > 80 or not grounded(phrase, source.text):
         return None
     when = read_when(phrase, doing.now)
     return phrase if when is not None and when.day_given else None
 
 
-def best_source(doing: Doing, question: str) -> Source | None:
-    """The file or email holding most of `question`'s telling words, read; None if none."""
+def best_source(doing: Doing, question: str, dated: bool = False) -> Source | None:
+    """The file or email holding most of `question`'s telling words, read (the newest email
+    of equals); None if none. `dated`: only a text with a day in it (an invitation, not the
+    "PS" sent after it)."""
     words = telling_words(question)
     named = FILE_NAME.findall(question)
-    sources = [_from_file(doing, question)] if named else [
-        _from_file(doing, question), _from_mail(doing, words)
-    ]  # fmt: skip
-    found = [s for s in sources if s is not None]
+    found = [s for s in [_from_file(doing, question)] if s is not None]
+    if not named:
+        found += _from_mail(doing, words)
     for source in found:
         source.matched = sum(any_word_of(word, source.text) for word in words)
-    found = [s for s in found if s.matched or named]
+    found = [s for s in found if (s.matched or named) and (not dated or _has_a_day(doing, s))]
     return max(found, key=lambda s: s.matched) if found else None
+
+
+def _has_a_day(doing: Doing, source: Source) -> bool:
+    lines = source.text.splitlines()[1:]  # not the heading (a subject may name a day)
+    return any((w := read_when(line, doing.now)) is not None and w.day_given for line in lines)
 
 
 def _answer(doing: Doing, source: Source) -> str:
     answer = doing.write(_ANSWER_PROMPT, f"{source.text}\n\nQuestion: {doing.request}")
     return f"{answer or source.text[:600]}\n\n({source.cited})"
-
-
-# A search this narrow names the message meant: the newest of them answers the question too.
-_FEW = 3
 
 
 def find_emails(doing: Doing, slots: dict[str, str]) -> str:

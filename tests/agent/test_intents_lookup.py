@@ -218,3 +218,17 @@ def test_a_day_without_a_time_in_the_email_asks_the_time_then_adds_it(
     june = datetime(2029, 6, 12).astimezone()
     added = [e.start for e in list_events(account, june, june + timedelta(days=1), tz=TZ)]
     assert added == [datetime(2029, 6, 12, 9).astimezone()]
+
+
+def test_a_day_beside_something_else_in_the_email_is_not_the_events(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    decisions = "Thanks everyone. Decisions: first delivery on 4 June, weekly call on Wednesdays."
+    _deliver(servers[0], ALICE, "Sophie Martin <sophie@example.test>", "Kickoff", decisions)
+    agent, _ = _agent(
+        [call("add_event", title="meeting with Sophie", when=""), "4 June"],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "Schedule a meeting with Sophie")
+    assert (report.stop_reason, report.answer) == ("asked", "When should it be? (a day and a time)")
+    assert "create_event" not in [c.name for c in report.calls]

@@ -270,7 +270,7 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     """A new event. No day in the user's words ("Tom invited me to a barbecue, add it"): the
     day and time are copied from the email or file the request is about, if one is; the
     dialog shows them before anything is added."""
-    if not slots.get("when") and (phrase := when_from_things(doing)):
+    if not slots.get("when") and (phrase := when_from_things(doing, slots["title"])):
         slots["when"] = phrase  # kept for the question that follows, if the time is missing
     when = _when(doing, slots)
     if when is None:

@@ -10,6 +10,7 @@ the airline's email holds) comes here too, before any event is guessed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,11 +94,13 @@ def answer_from_things(doing: Doing, question: str) -> str | None:
     return None if source is None else _answer(doing, source)
 
 
-def when_from_things(doing: Doing) -> str | None:
-    """The words that say when the event the request is about takes place, copied from the
+def when_from_things(doing: Doing, event: str) -> str | None:
+    """The words that say when `event` (the new event's title) takes place, copied from the
     email or file holding most of the request's words ("add Tom's barbecue to my calendar":
-    "Saturday 26 May from 16:00"); None when nothing holds them. The model only copies: a
-    phrase the text does not hold word for word is dropped."""
+    "Saturday 26 May from 16:00"); None when nothing holds them. The model only copies, and
+    code keeps a phrase only from a sentence of the text that names the event too: a day
+    beside something else ("first delivery on 4 June" for "a meeting with Sophie") is not
+    the event's, and the user is asked instead."""
     source = best_source(doing, doing.request, dated=True)
     if source is None:
         return None
@@ -105,10 +108,16 @@ def when_from_things(doing: Doing) -> str | None:
     # last (after the request, it copied the request).
     prompt = f'The user asked: "{doing.request}"\n{_WHEN_PROMPT}'
     phrase = doing.write(prompt, source.text).strip().strip(".\"'“”").strip()
-    if not phrase or len(phrase) > 80 or not grounded(phrase, source.text):
+    if not phrase or len(phrase) > 80:
+        return None
+    sentences = _SENTENCE_END.split(" ".join(source.text.split()))
+    if not any(grounded(phrase, s) and any_word_of(event, s) for s in sentences):
         return None
     when = read_when(phrase, doing.now)
     return phrase if when is not None and when.day_given else None
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def best_source(doing: Doing, question: str, dated: bool = False) -> Source | None:

@@ -67,15 +67,11 @@ def _from_mail(doing: Doing, words: list[str]) -> list[Source]:
     except HandOver:  # the mailbox cannot be reached: the files may still answer
         return []
     found.sort(key=lambda m: str(m.get("date") or ""), reverse=True)
-    return [s for m in found[:_FEW] if (s := _newest(doing, [m])) is not None]
+    return [s for m in found[:_FEW] if (s := _read_message(doing, m)) is not None]
 
 
-def _newest(doing: Doing, found: list[dict[str, Any]]) -> Source | None:
-    """The newest of the messages `found`, read."""
-    if not found:
-        return None
-    newest = max(found, key=lambda m: str(m.get("date") or ""))
-    record = doing.call("read_email", email_id=newest["email_id"])
+def _read_message(doing: Doing, message: dict[str, Any]) -> Source | None:
+    record = doing.call("read_email", email_id=message["email_id"])
     if record.status != "ok" or not isinstance(record.result, dict):
         return None
     mail: dict[str, Any] = record.result
@@ -153,7 +149,8 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
     listed = listing(doing, found, words)
     if not words or not 0 < len(found) <= _FEW:
         return listed
-    source = _newest(doing, found)
+    newest = max(found, key=lambda m: str(m.get("date") or ""))
+    source = _read_message(doing, newest)
     return listed if source is None else f"{listed}\n\n{_answer(doing, source)}"
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from email.utils import parseaddr
 from typing import Any
 
 from app.agent.intents.recognise import any_word_of, grounded
@@ -166,13 +167,9 @@ def _senders_named(doing: Doing, to: str) -> list[dict[str, Any]]:
         return []
     people: dict[str, dict[str, Any]] = {}
     for message in found:
-        sender = str(message.get("sender") or "")
-        address = _ADDRESS.search(sender)
-        name = sender.split("<")[0].strip().strip('"') or (address.group(0) if address else "")
-        if address and any_word_of(to, name or address.group(0)):
-            people.setdefault(
-                address.group(0).lower(), {"name": name, "emails": [address.group(0)]}
-            )
+        name, address = parseaddr(str(message.get("sender") or ""))
+        if "@" in address and any_word_of(to, name or address):
+            people.setdefault(address.lower(), {"name": name or address, "emails": [address]})
     return list(people.values())
 
 

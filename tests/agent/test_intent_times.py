@@ -126,3 +126,10 @@ def test_grounding_keeps_copied_words_and_drops_invented_ones() -> None:
     assert not grounded("2029-05-29", request)
     assert grounded("Zoë", "email zoe about it")  # accents folded
     assert fold("Übermorgen") == "ubermorgen"
+
+
+def test_a_compound_holds_its_head_but_a_word_inside_another_is_not_said() -> None:
+    assert grounded("Arzttermin", "Verschieb meinen Zahnarzttermin")  # the compound's head
+    assert grounded("Zahnarzt", "Verschieb meinen Zahnarzttermin")  # its first part
+    assert not grounded("cita", "¿Cuándo es el recital de piano?")
+    assert not grounded("rent", "call my parents")

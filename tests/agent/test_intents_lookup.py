@@ -133,6 +133,7 @@ def test_a_question_nothing_holds_says_so(mail: MailAccount, home: Path) -> None
     report = agent.run_turn(Conversation(), "How long is the warranty on the dishwasher?")
     assert report.answer == "I found nothing in your files or emails about that."
     assert "read_email" not in [c.name for c in report.calls]
+    assert report.answer == "I found nothing in your files or emails about that."
 
 
 def test_a_narrow_mail_search_lists_and_answers_from_the_newest(
@@ -232,3 +233,64 @@ def test_a_day_beside_something_else_in_the_email_is_not_the_events(
     report = agent.run_turn(Conversation(), "Schedule a meeting with Sophie")
     assert (report.stop_reason, report.answer) == ("asked", "When should it be? (a day and a time)")
     assert "create_event" not in [c.name for c in report.calls]
+
+
+def test_a_german_question_about_an_english_email_is_looked_up_in_english(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, "manager@building.example", "Water shut-off on Tuesday",
+             "The water will be turned off on Tuesday 22 May from 9:00 to 12:00.")  # fmt: skip
+    agent, backend = _agent(
+        [call("ask_files", about="Wasser abgestellt"), "water turned off",
+         "Am Dienstag, 22. Mai, von 9:00 bis 12:00."],
+        home, mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "Wann wird bei uns das Wasser abgestellt?")
+    searched = [c.arguments["query"] for c in report.calls if c.name == "search_emails"]
+    assert {"abgestellt", "wasser"} <= set(searched[0].lower().split())  # the user's words first
+    assert any("water" in q for q in searched)  # then the model's English key words
+    asked = [str(r.messages[0]["content"]) for r in backend.requests]
+    assert any("in English" in a for a in asked)
+    assert "turned off on Tuesday 22 May" in _told(backend)
+    assert report.answer.startswith("Am Dienstag, 22. Mai, von 9:00 bis 12:00.\n\n(")
+    assert "manager@building.example" in report.answer
+
+
+def test_an_english_question_nothing_holds_is_not_translated(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    agent, backend = _agent([call("ask_files", about="passport renewal")], home, mail=mail)
+    report = agent.run_turn(Conversation(), "When does my passport need renewing?")
+    assert report.calls and all(c.status == "ok" for c in report.calls)
+    assert not any("in English" in str(r.messages[0]["content"]) for r in backend.requests)
+    assert "read_email" not in [c.name for c in report.calls]
+    assert report.answer == "I found nothing in your files or emails about that."
+    assert report.answer == "I found nothing in your files or emails about that."
+
+
+def test_a_word_inside_another_word_does_not_pick_the_source(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    (home / "piano-recital.txt").write_text("The piano recital is on Sunday at 16:00.\n")
+    agent, backend = _agent(
+        [call("ask_files", about="cita médico"), "doctor appointment"], home, mail=mail
+    )
+    report = agent.run_turn(Conversation(), "¿Qué llevo a la cita con el médico?")
+    assert all("recital" not in str(r.messages) for r in backend.requests[1:])
+    assert report.answer == "No he encontrado nada sobre eso en tus archivos ni en tus correos."
+
+
+def test_a_mail_search_in_french_finds_the_english_email(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, COURIER, "Your parcel 4711 is on its way",
+             "Your parcel arrives on Thursday 17 May between 10:00 and 14:00.")  # fmt: skip
+    agent, _ = _agent(
+        [call("find_emails", about="colis"), "parcel", "Jeudi 17 mai, entre 10h et 14h."],
+        home, mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "Des nouvelles de mon colis ?")
+    searched = [c.arguments["query"] for c in report.calls if c.name == "search_emails"]
+    assert searched[0] == "colis" and "parcel" in searched
+    assert "Your parcel 4711 is on its way" in report.answer
+    assert "Jeudi 17 mai, entre 10h et 14h." in report.answer

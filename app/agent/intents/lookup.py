@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import FILE_NAME, READ_CHARS, best_file, read_text, telling_words
 from app.agent.intents.mail_steps import found_messages, listing, search_messages
 from app.agent.intents.recognise import any_word_of, grounded
@@ -118,8 +119,18 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 def best_source(doing: Doing, question: str, dated: bool = False) -> Source | None:
     """The file or email holding most of `question`'s telling words, read (the newest email
-    of equals); None if none. `dated`: only a text with a day in it (an invitation, not the
-    "PS" sent after it)."""
+    of equals); None if none. A question in another language that finds nothing is tried
+    once more with its key words in English. `dated`: only a text with a day in it (an
+    invitation, not the "PS" sent after it)."""
+    source = _best_of(doing, question, dated)
+    searchable = any(doing.agent.registry.get(t) for t in ("search_files", "search_emails"))
+    if source is None and searchable and not FILE_NAME.findall(question):
+        english = english_words(doing, question)
+        source = _best_of(doing, english, dated) if english else None
+    return source
+
+
+def _best_of(doing: Doing, question: str, dated: bool) -> Source | None:
     words = telling_words(question)
     named = FILE_NAME.findall(question)
     found = [s for s in [_from_file(doing, question)] if s is not None]

@@ -13,6 +13,7 @@ from datetime import datetime
 from email.utils import parseaddr
 from typing import Any
 
+from app.agent.intents.english import english_words
 from app.agent.intents.recognise import any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 
@@ -68,7 +69,12 @@ def _summary_line(doing: Doing, message: dict[str, Any]) -> str:
 def found_messages(doing: Doing, slots: dict[str, str]) -> list[dict[str, Any]]:
     """The messages `find_emails` means: those matching its words, else the newest ten."""
     words = slots.get("about", "")
-    return search_messages(doing, words) if words else _found(doing.call("list_emails", limit=10))
+    if not words:
+        return _found(doing.call("list_emails", limit=10))
+    found = search_messages(doing, words)
+    if not found and (english := english_words(doing, words)):
+        found = search_messages(doing, english)  # "Wasser" asked of an English mailbox
+    return found
 
 
 def listing(doing: Doing, found: list[dict[str, Any]], words: str) -> str:

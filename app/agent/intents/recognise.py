@@ -231,7 +231,7 @@ def _said_part(value: str, text: str) -> str:
     """The words of `value` the user wrote (a name the model completed from an example keeps
     the part the user said); "" if none but filler."""
     said = [fold(w).strip(".'") for w in _WORD.findall(text)]
-    kept = [w for w in _WORD.findall(value) if _occurs(fold(w).strip(".'"), said, text)]
+    kept = [w for w in _WORD.findall(value) if _occurs(fold(w).strip(".'"), said)]
     return " ".join(kept) if any(fold(w) not in _FILLER for w in kept) else ""
 
 
@@ -261,7 +261,7 @@ def any_word_of(value: str, request: str) -> bool:
     """Whether one content word of `value` occurs in the request."""
     said = [fold(w).strip(".'") for w in _WORD.findall(request)]
     words = [fold(w).strip(".'") for w in _WORD.findall(value)]
-    return any(_occurs(w, said, request) for w in words if w and w not in _FILLER)
+    return any(_occurs(w, said) for w in words if w and w not in _FILLER)
 
 
 def grounded(value: str, request: str, copied: bool = True) -> bool:
@@ -272,14 +272,16 @@ def grounded(value: str, request: str, copied: bool = True) -> bool:
     words = [w for w in words if w and w not in _FILLER]
     if not words:
         return False
-    found = sum(1 for w in words if _occurs(w, said, request))
+    found = sum(1 for w in words if _occurs(w, said))
     return found == len(words) if copied else found * 2 >= len(words)
 
 
-def _occurs(word: str, said: list[str], request: str) -> bool:
+def _occurs(word: str, said: list[str]) -> bool:
     if word in said:
         return True
     stem = word[:5] if len(word) > 5 else word
     if len(stem) >= 4 and any(s.startswith(stem) for s in said):
         return True  # "dentist's" / "dentist", "Zahnarzttermin" / "Zahnarzt…"
-    return len(word) >= 4 and word in fold(request)  # part of a compound: "arzttermin"
+    # The head of a compound: "arzttermin" in "Zahnarzttermin" (a word inside another's
+    # middle is a different word: "cita" is not in "recital").
+    return len(word) >= 4 and any(s.endswith(word) for s in said)

@@ -53,6 +53,17 @@ __all__ = ["account", "server"]  # the Radicale server and calendar of test_inte
             {"title": "cena con Pablo", "when": "el viernes a las 9 de la noche"},
             "Cena con Pablo", at(18, 21), at(18, 22), id="es-friday-night",
         ),
+        # The model translated the title's first words: the user's own words take their place.
+        pytest.param(
+            "Ajoute un déjeuner avec Priya jeudi à midi",
+            {"title": "Dinner with Priya jeudi", "when": "jeudi à midi"},
+            "Déjeuner avec Priya", at(17, 12), at(17, 13), id="fr-translated-title",
+        ),
+        pytest.param(
+            "Trag für Freitag um 12 ein Mittagessen mit Jonas ein",
+            {"title": "Lunch with Jonas on Friday", "when": "Freitag um 12"},
+            "Mittagessen mit Jonas", at(18, 12), at(18, 13), id="de-translated-title",
+        ),
         pytest.param(
             "Añade dentista pasado mañana a las 11",
             {"title": "dentista", "when": "pasado mañana a las 11"},

@@ -123,6 +123,15 @@ def test_a_todo_is_added_to_the_real_task_list_with_its_due_day(
     assert "call the plumber" in report.answer and "2029-05-18" in report.answer
 
 
+def test_a_todo_the_model_half_translated_keeps_the_users_words(
+    account: CalendarAccount,
+) -> None:
+    agent = _agent([call("add_todo", title="Call the fontanero")], calendar=account)
+    report = agent.run_turn(Conversation(), "Apunta llamar al fontanero en mis tareas")
+    assert [t.title for t in list_tasks(account)] == ["llamar al fontanero"]
+    assert "llamar al fontanero" in report.answer
+
+
 def test_a_todo_the_model_made_up_is_asked_for_and_the_answer_is_added(
     account: CalendarAccount,
 ) -> None:

@@ -284,14 +284,10 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         if when.end is not None
         else start + length
     )
+    title = _title(doing.users_title(slots["title"]), slots.get("when", ""))
     record = doing.call(
-        "create_event",
-        title=_title(slots["title"], slots.get("when", "")),
-        start=iso(start),
-        end=iso(end),
-        location=slots.get("location"),
+        "create_event", title=title, start=iso(start), end=iso(end), location=slots.get("location")
     )
-    title = _title(slots["title"], slots.get("when", ""))
     return outcome(doing, record, doing.say("event_added", title=title, start=start, end=end))
 
 

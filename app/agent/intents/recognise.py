@@ -19,9 +19,12 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
+from app import clock
 from app.agent.intents.catalog import AREA_BY_NAME, AREAS, BY_NAME, INTENTS, Intent
+from app.agent.intents.when import read_when
 from app.agent.turn.loop import add_stats
 from app.llm.backend import (
     GenerationStats,
@@ -222,9 +225,16 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
             recognised.slots[name] = value
         elif slot.kind == "person" and (said := _said_part(value, text)):
             recognised.slots[name] = said  # "Jonas Ruiz" for "Jonas's number": "Jonas"
+        elif slot.kind == "text" and not others and grounded(own := _users(value, text), text):
+            recognised.slots[name] = own  # "Lunch with Jonas" for "Mittagessen mit Jonas"
         else:
             recognised.dropped[name] = value
     return recognised
+
+
+def _users(value: str, text: str) -> str:
+    """A text the model half translated, in the user's words (`in_users_words`)."""
+    return in_users_words(value, text, clock.now())
 
 
 def _said_part(value: str, text: str) -> str:
@@ -233,6 +243,47 @@ def _said_part(value: str, text: str) -> str:
     said = [fold(w).strip(".'") for w in _WORD.findall(text)]
     kept = [w for w in _WORD.findall(value) if _occurs(fold(w).strip(".'"), said)]
     return " ".join(kept) if any(fold(w) not in _FILLER for w in kept) else ""
+
+
+def in_users_words(value: str, request: str, now: datetime) -> str:
+    """`value` (a title the model wrote) in the user's own words where it translated its
+    first words: the words the request holds anchor it there, and the request's words before
+    them take the places of the translated ones ("Dinner with Priya" for "Ajoute un déjeuner
+    avec Priya": "déjeuner avec Priya"). Day and time words are left out (they are the
+    event's when, not its name). The value itself when every word is the user's, when nothing
+    anchors it, or when the anchors do not say where the rest belongs (out of the request's
+    order, or a translated word after them)."""
+    tokens = _WORD.findall(request)
+    said = [fold(w).strip(".'") for w in tokens]
+    words = [fold(_POSSESSIVE_END.sub("", w)).strip(".'") for w in _WORD.findall(value)]
+    kept = [w for w in words if not _names_a_time(w, now)]
+    anchors: list[tuple[int, int]] = []  # (place in the value, place in the request)
+    foreign_after = False
+    for place, word in enumerate(kept):
+        if word in _FILLER:
+            continue
+        at = next((i for i, s in enumerate(said) if s == word or _occurs(word, [s])), None)
+        if at is None:
+            foreign_after = bool(anchors)
+            continue
+        if anchors and at <= anchors[-1][1]:
+            return value
+        anchors.append((place, at))
+        foreign_after = False
+    translated = any(w not in _FILLER and not _occurs(w, said) for w in kept)
+    if not anchors or not translated or foreign_after:
+        return value
+    first = max(0, anchors[0][1] - anchors[0][0])
+    return " ".join(tokens[first : anchors[-1][1] + 1])
+
+
+_POSSESSIVE_END = re.compile(r"'s?$")
+
+
+def _names_a_time(word: str, now: datetime) -> bool:
+    """A day or clock time ("jeudi", "3pm"); "lunch" names a part of the day and an event."""
+    when = read_when(word, now)
+    return when is not None and (when.day_given or when.start is not None)
 
 
 def _kind(intent: Intent, name: str) -> str | None:

@@ -27,6 +27,7 @@ from app.agent.intents.recognise import (
     Recognised,
     choice_request,
     grounded,
+    in_users_words,
     recognise,
     recognition_request,
 )
@@ -127,6 +128,12 @@ class Doing:
     def question(self, english: str) -> str:
         """A slot's question (`Slot.question`) in the request's language."""
         return phrases.question(self.language, english)
+
+    def users_title(self, title: str) -> str:
+        """A title the model wrote, in the user's words where it translated them ("Lunch
+        with Priya" for "un déjeuner avec Priya"): an English request's own rewording is
+        the user's language already."""
+        return title if self.language == "en" else in_users_words(title, self.request, self.now)
 
     def dated(self, moment: date, spec: str) -> str:
         """A day or month in the request's language (`phrases.dated`: "day", "dd", "wd",

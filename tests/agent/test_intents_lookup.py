@@ -294,3 +294,37 @@ def test_a_mail_search_in_french_finds_the_english_email(
     assert searched[0] == "colis" and "parcel" in searched
     assert "Your parcel 4711 is on its way" in report.answer
     assert "Jeudi 17 mai, entre 10h et 14h." in report.answer
+
+
+# -- a note taken from what the user keeps ------------------------------------------------------
+
+
+def test_a_note_named_after_an_email_is_written_from_that_email(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, "priya@example.test", "Soup recipe",
+             "Here it is: tomato soup. 1 kg tomatoes, 2 onions, simmer 30 minutes.")  # fmt: skip
+    request = "Save the soup recipe Priya sent me as soup.txt"
+    agent, backend = _agent(
+        [call("write_note", name="soup.txt", content=request),
+         "Tomato soup: 1 kg tomatoes, 2 onions, simmer 30 minutes."],
+        home, mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request)
+    assert "1 kg tomatoes" in _told(backend) and "Casa do Rio" not in _told(backend)
+    assert (home / "soup.txt").read_text() == (
+        "Tomato soup: 1 kg tomatoes, 2 onions, simmer 30 minutes.\n"
+    )
+    assert report.answer == "Saved soup.txt."
+
+
+def test_a_note_naming_nothing_the_user_keeps_asks_what_it_should_say(
+    mail: MailAccount, home: Path
+) -> None:
+    agent, _ = _agent([call("write_note", name="ideas.md", content="")], home, mail=mail)
+    conversation = Conversation()
+    asked = agent.run_turn(conversation, "Save this as a note called ideas.md")
+    assert (asked.stop_reason, asked.answer) == ("asked", "What should the note say?")
+    assert not (home / "ideas.md").exists()
+    agent.run_turn(conversation, "buy a kite")
+    assert (home / "ideas.md").read_text() == "buy a kite\n"

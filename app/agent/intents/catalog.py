@@ -429,7 +429,9 @@ INTENTS: tuple[Intent, ...] = (
         "Write a new note or text file. Example: 'make a note called ideas.md with: ...'",
         (
             Slot("name", "thing", "the file's name", "What should the file be called?"),
-            Slot("content", "text", "what the note says", "What should the note say?"),
+            # Not asked before the steps: "save the soup recipe Priya sent me as soup.txt"
+            # names where the text is, and the steps take it from there (else they ask).
+            Slot("content", "text", "what the note says"),
         ),
         examples=(
             "Create a file gifts.txt saying: scarf for Mum, book for Dad",

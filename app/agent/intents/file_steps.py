@@ -160,7 +160,6 @@ def open_file(doing: Doing, slots: dict[str, str]) -> str:
 
 STEPS: dict[str, Steps] = {
     "show_folder": show_folder,
-    "write_note": write_note,
     "add_to_list": add_to_list,
     "open_file": open_file,
 }

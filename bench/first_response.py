@@ -1,5 +1,6 @@
 """How soon a user sees something after pressing Enter, on the real agent (issue #35's latency
-goal): the first words of a chat reply, and the confirmation dialog of a one-call request.
+goal): the first words of a chat reply, and the confirmation dialog of a one-call request (or,
+for one that needs no dialog, such as an event the user typed, its whole answer).
 
     python -m bench.first_response --model PATH.gguf [--threads 2] [--intents on|off|both]
 
@@ -55,8 +56,10 @@ def bare_first_token(model: LocalModel) -> float:
 _NO_TASK: Any = None
 
 
-def one_request(system: HearthSystem, world: World, kind: str, text: str) -> float:
-    """Seconds from Enter to the first words (chat) or to the dialog (one call)."""
+def one_request(system: HearthSystem, world: World, kind: str, text: str) -> tuple[str, float]:
+    """What the user saw first and when: the first words ("chat"), the dialog ("dialog"), or
+    for a one-call request done without a dialog its whole answer ("answer", or "asked" when
+    it was a question back)."""
     started = time.perf_counter()
     first: list[float] = []
 
@@ -73,28 +76,47 @@ def one_request(system: HearthSystem, world: World, kind: str, text: str) -> flo
     report = agent.run_turn(
         system._conversation(), text, on_event=on_event, cancel=threading.Event()
     )
-    took = first[0] if first else float("nan")
+    seen, took = kind, first[0] if first else float("nan")
+    if kind == "dialog" and not first:
+        seen = "asked" if report.stop_reason == "asked" else "answer"
+        took = time.perf_counter() - started
     print(
-        f"{kind:6} {took:6.2f} s  {text!r} → {[c.name for c in report.calls]} "
+        f"{seen:6} {took:6.2f} s  {text!r} → {[c.name for c in report.calls]} "
         f"{report.answer[:60]!r}",
         flush=True,
     )
-    return took
+    return seen, took
+
+
+KINDS = ("chat", "dialog", "answer", "asked")
 
 
 def measure(model: LocalModel, world: World, intents: bool) -> dict[str, list[float]]:
-    """Seconds to the first words (CHAT) and to the dialog (ONE_CALL), per request."""
+    """Seconds to what the user saw first, by what it was (`KINDS`), per request."""
     off = frozenset() if intents else frozenset({"intents"})
     system = HearthSystem(lambda _world, _task: model, off=off)
-    seen: dict[str, list[float]] = {"chat": [], "dialog": []}
+    seen: dict[str, list[float]] = {kind: [] for kind in KINDS}
     print("intents" if intents else "loop", flush=True)
     with world.clock():
         system.warm(world, _NO_TASK)
         for kind, requests in (("chat", CHAT), ("dialog", ONE_CALL)):
             for text in requests:
-                seen[kind].append(one_request(system, world, kind, text))
+                what, took = one_request(system, world, kind, text)
+                seen[what].append(took)
                 world.reset()
     return seen
+
+
+def cell(values: list[float], bare: float, asked: int) -> str:
+    """A table cell: the median and worst seconds of what came, as a ratio to `bare`."""
+    came = [v for v in values if v == v]  # NaN: never came
+    if not came:
+        return f"none of {asked}"
+    median = statistics.median(came)
+    return (
+        f"{median:.2f} s median, {max(came):.2f} s worst ({median / bare:.1f}× bare; "
+        f"{len(came)} of {asked})"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,21 +134,16 @@ def main(argv: list[str] | None = None) -> int:
         for intents in rows:
             results[intents] = measure(model, world, intents)
     print(f"\nbare prompt to its first token: {bare:.2f} s (median of 3, from an empty cache)")
-    print("| row | first words of a chat reply | the dialog of a one-call request |")
-    print("|---|---|---|")
+    print(
+        "| row | first words of a chat reply | the dialog of a one-call request |"
+        " a one-call request done without a dialog: its answer | … asked a question |"
+    )
+    print("|---|---|---|---|---|")
     for intents, seen in results.items():
-        cells = []
-        for kind in ("chat", "dialog"):
-            values = [v for v in seen[kind] if v == v]  # NaN: never came
-            if values:
-                median = statistics.median(values)
-                cells.append(
-                    f"{median:.2f} s median, {max(values):.2f} s worst "
-                    f"({median / bare:.1f}× bare; {len(values)}/{len(seen[kind])} came)"
-                )
-            else:
-                cells.append(f"never (0/{len(seen[kind])})")
-        print(f"| {'intents' if intents else 'loop'} | {cells[0]} | {cells[1]} |")
+        chats, calls = len(CHAT), len(ONE_CALL)
+        cells = [cell(seen["chat"], bare, chats)]
+        cells += [cell(seen[kind], bare, calls) for kind in ("dialog", "answer", "asked")]
+        print(f"| {'intents' if intents else 'loop'} | {' | '.join(cells)} |")
     model.close()
     return 0
 

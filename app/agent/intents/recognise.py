@@ -262,7 +262,7 @@ def in_users_words(value: str, request: str, now: datetime) -> str:
     for place, word in enumerate(kept):
         if word in _FILLER:
             continue
-        at = next((i for i, s in enumerate(said) if s == word or _occurs(word, [s])), None)
+        at = next((i for i, s in enumerate(said) if _occurs(word, [s])), None)
         if at is None:
             foreign_after = bool(anchors)
             continue

@@ -53,6 +53,12 @@ __all__ = ["account", "server"]  # the Radicale server and calendar of test_inte
             {"title": "cena con Pablo", "when": "el viernes a las 9 de la noche"},
             "Cena con Pablo", at(18, 21), at(18, 22), id="es-friday-night",
         ),
+        # The model copied the time and left the day in the request: it is read from there.
+        pytest.param(
+            "Mets le coiffeur à vendredi 16h",
+            {"title": "coiffeur", "when": "16h"},
+            "Coiffeur", at(18, 16), at(18, 17), id="fr-day-left-in-the-request",
+        ),
         # The model translated the title's first words: the user's own words take their place.
         pytest.param(
             "Ajoute un déjeuner avec Priya jeudi à midi",

@@ -328,3 +328,22 @@ def test_a_note_naming_nothing_the_user_keeps_asks_what_it_should_say(
     assert not (home / "ideas.md").exists()
     agent.run_turn(conversation, "buy a kite")
     assert (home / "ideas.md").read_text() == "buy a kite\n"
+
+
+def test_a_german_note_named_after_an_english_email_is_found_by_its_english_words(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, "priya@example.test", "That soup recipe",
+             "The soup recipe: 1 kg tomatoes, 2 onions, simmer 30 minutes.")  # fmt: skip
+    _deliver(servers[0], ALICE, "priya@example.test", "Book club", "I'll be late on Monday.")
+    request = "Speichere das Suppenrezept von Priya als suppe.txt"
+    agent, backend = _agent(
+        [call("write_note", name="suppe.txt", content=""), "soup recipe Priya",
+         "Tomatensuppe: 1 kg Tomaten, 2 Zwiebeln, 30 Minuten köcheln."],
+        home, mail=mail,
+    )  # fmt: skip
+    agent.run_turn(Conversation(), request)
+    # Only "Priya" was found in the user's words (one word: chance); the English search found
+    # the email holding "soup", "recipe" and "Priya", and the note was written from it.
+    assert "1 kg tomatoes" in _told(backend)
+    assert (home / "suppe.txt").read_text().startswith("Tomatensuppe: 1 kg Tomaten")

@@ -123,6 +123,17 @@ def test_a_todo_is_added_to_the_real_task_list_with_its_due_day(
     assert "call the plumber" in report.answer and "2029-05-18" in report.answer
 
 
+def test_a_todo_holds_no_due_day_the_model_copied_into_it_too(
+    account: CalendarAccount,
+) -> None:
+    agent = _agent([call("add_todo", title="call grandma on Sunday", due="Sunday")],
+                   calendar=account)  # fmt: skip
+    agent.run_turn(Conversation(), "Could you jot down 'call grandma' on my to-do list for Sunday?")
+    [task] = list_tasks(account)
+    assert task.title == "call grandma"
+    assert task.due is not None and task.due.date() == date(2029, 5, 20)
+
+
 def test_a_todo_the_model_half_translated_keeps_the_users_words(
     account: CalendarAccount,
 ) -> None:

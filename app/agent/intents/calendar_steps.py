@@ -9,6 +9,7 @@ resolve to the next one.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime, time, timedelta
 from typing import Any
 
@@ -32,16 +33,21 @@ def iso(moment: datetime) -> str:
 
 
 def _when(doing: Doing, slots: dict[str, str], name: str = "when") -> When | None:
-    """The slot's day and time; a clock time the model left out of the slot is taken from
-    the request when it names the same day ("am Donnerstag" from "... am Donnerstag um 19
-    Uhr ...")."""
+    """The slot's day and time; what the model left out of the slot is taken from the
+    request when the rest agrees: a clock time when it names the same day ("am Donnerstag"
+    from "... am Donnerstag um 19 Uhr ..."), a day when it names the same time ("16h" from
+    "... vendredi 16h")."""
     phrase = slots.get(name)
     when = read_when(phrase, doing.now) if phrase else None
-    if when is None or when.start is not None or name != "when":
+    if when is None or name != "when":
         return when
     whole = read_when(doing.request, doing.now)
-    if whole is not None and whole.start is not None and whole.day == when.day:
+    if whole is None:
+        return when
+    if when.start is None and whole.start is not None and whole.day == when.day:
         return whole
+    if not when.day_given and whole.day_given and whole.start in (None, when.start):
+        return replace(whole, start=when.start, end=when.end or whole.end)
     return when
 
 
@@ -293,11 +299,18 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
 
 def _title(text: str, when: str = "") -> str:
     """The event's title without the day and time the model copied into it too."""
+    text = without_when(text, when)
+    return text[:1].upper() + text[1:]
+
+
+def without_when(text: str, when: str) -> str:
+    """A title or a to-do without the day and time phrase the model copied into it too
+    ("call grandma on Sunday", when "Sunday": "call grandma")."""
     text = text.strip().strip(".")
     if when and when.strip() and when.strip() in text and when.strip() != text:
         text = text.replace(when.strip(), " ")
         text = re.sub(rf"\s+\b({_LINKS})\s*$", "", " ".join(text.split()), flags=re.I)
-    return text[:1].upper() + text[1:]
+    return text
 
 
 # Words that join a title or an event to a time: "on", "at", "am", "um", "à", "a las", "to"...

@@ -121,15 +121,25 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 def best_source(doing: Doing, question: str, dated: bool = False) -> Source | None:
     """The file or email holding most of `question`'s telling words, read (the newest email
-    of equals); None if none. A question in another language that finds nothing is tried
-    once more with its key words in English. `dated`: only a text with a day in it (an
-    invitation, not the "PS" sent after it)."""
+    of equals); None if none. A question in another language that finds nothing, or only
+    a text holding one of its words, is tried once more with its key words in English, and
+    the English search's text kept if it holds more. `dated`: only a text with a day in it
+    (an invitation, not the "PS" sent after it)."""
     source = _best_of(doing, question, dated)
     searchable = any(doing.agent.registry.get(t) for t in ("search_files", "search_emails"))
-    if source is None and searchable and not FILE_NAME.findall(question):
+    held = source.matched if source is not None else 0
+    weak = held < min(_NAMED_BY, len(telling_words(question)))
+    if weak and searchable and not FILE_NAME.findall(question):
         english = english_words(doing, question)
-        source = _best_of(doing, english, dated) if english else None
+        other = _best_of(doing, english, dated) if english else None
+        if other is not None and (source is None or other.matched > held):
+            return other
     return source
+
+
+# Telling words a text must hold to be plainly the one meant ("the soup recipe Priya sent":
+# soup, recipe, Priya); one alone ("save this as a note": "save") may be chance.
+_NAMED_BY = 2
 
 
 def _best_of(doing: Doing, question: str, dated: bool) -> Source | None:
@@ -184,9 +194,6 @@ def write_note(doing: Doing, slots: dict[str, str]) -> str:
 
 
 _NOTE_QUESTION = "What should the note say?"
-# Telling words a source must hold to be the one a note is taken from ("the soup recipe
-# Priya sent": soup, recipe, Priya); one ("save this as a note": "save") is chance.
-_NAMED_BY = 2
 _COMPOSE_PROMPT = (
     "Write the text of the file the user asks for, taken from the text below: only what the "
     "user asked for (a recipe, a list of action items, an address), with names, dates, "

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from app.agent.intents.calendar_steps import busy_in, iso
+from app.agent.intents.calendar_steps import busy_in, iso, without_when
 from app.agent.intents.catalog import BY_NAME
 from app.agent.intents.recognise import any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
@@ -71,7 +71,7 @@ def _due(doing: Doing, slots: dict[str, str]) -> str | None:
 
 
 def todo_add(doing: Doing, slots: dict[str, str]) -> str:
-    title = doing.users_title(slots["title"].strip())
+    title = without_when(doing.users_title(slots["title"].strip()), slots.get("due", ""))
     due = _due(doing, slots)
     record = doing.call("add_task", title=title, due=due)
     done = (

@@ -132,6 +132,11 @@ def test_a_todo_holds_no_due_day_the_model_copied_into_it_too(
     [task] = list_tasks(account)
     assert task.title == "call grandma"
     assert task.due is not None and task.due.date() == date(2029, 5, 20)
+    # The day in other words than the due slot's ("on" for "for"): still not the to-do's.
+    other = _agent([call("add_todo", title="buy stamps on Monday", due="for Monday")],
+                   calendar=account)  # fmt: skip
+    other.run_turn(Conversation(), "put buy stamps on my to-do list for Monday")
+    assert sorted(t.title for t in list_tasks(account)) == ["buy stamps", "call grandma"]
 
 
 def test_a_todo_the_model_half_translated_keeps_the_users_words(

@@ -310,11 +310,18 @@ def without_when(text: str, when: str) -> str:
     if when and when.strip() and when.strip() in text and when.strip() != text:
         text = text.replace(when.strip(), " ")
         text = re.sub(rf"\s+\b({_LINKS})\s*$", "", " ".join(text.split()), flags=re.I)
-    return text
+    # The phrase in other words around the same day ("on Sunday" for "for Sunday"): its
+    # words and the little words before them, from the end.
+    said = {fold(w) for w in when.split()}
+    words = text.split()
+    while len(words) > 1 and (fold(words[-1]) in said or _LINK.fullmatch(words[-1])):
+        words.pop()
+    return " ".join(words) if len(words) < len(text.split()) and said else text
 
 
 # Words that join a title or an event to a time: "on", "at", "am", "um", "à", "a las", "to"...
 _LINKS = r"on the|on|at|for|by|to|the|am|um|an|auf|nach|le|à|a|au|pour|el|a las|al|para"
+_LINK = re.compile(rf"(?:{_LINKS})", re.I)
 _TARGET = re.compile(r"\s(?:to|until|till|for|auf|nach|zu|à|au|a|al|a las|para|pour)\s", re.I)
 
 

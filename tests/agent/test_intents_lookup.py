@@ -347,3 +347,25 @@ def test_a_german_note_named_after_an_english_email_is_found_by_its_english_word
     # the email holding "soup", "recipe" and "Priya", and the note was written from it.
     assert "1 kg tomatoes" in _told(backend)
     assert (home / "suppe.txt").read_text().startswith("Tomatensuppe: 1 kg Tomaten")
+
+
+def test_a_calendar_question_with_no_day_is_answered_from_what_the_mail_plainly_holds(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, "booking@airline.example", "Booking confirmed: Berlin-Lisbon",
+             "Flight LH 1166 to Lisbon leaves Berlin on Friday 8 June at 07:05.")  # fmt: skip
+    agent, backend = _agent(
+        [call("show_calendar", when="a qué hora", event=""), "flight Lisbon",
+         "Sale el viernes 8 de junio a las 07:05."],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "¿A qué hora sale mi vuelo a Lisboa?")
+    assert "07:05" in _told(backend)
+    assert report.answer.startswith("Sale el viernes 8 de junio a las 07:05.\n\n(")
+    # One word in common is no evidence: the day is asked instead.
+    agent, _ = _agent(
+        [call("show_calendar", when="a qué hora", event=""), "weekend"], home, mail=mail,
+        calendar=account,
+    )  # fmt: skip
+    asked = agent.run_turn(Conversation(), "¿Qué hay a qué hora el finde?")
+    assert (asked.stop_reason, asked.answer) == ("asked", "¿Qué día quieres decir?")

@@ -98,6 +98,11 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
         return find(doing, slots)
     when = _when(doing, slots)
     if when is None and slots.get("when"):
+        # No day in it ("a qué hora sale mi vuelo"): what the mail or files plainly hold
+        # answers, else the user is asked which day.
+        answer = answer_from_things(doing, doing.request, plainly=True)
+        if answer is not None:
+            return answer
         raise Ask(doing.say("which_day"), "when")
     if when is None:
         when = When(doing.now.date())

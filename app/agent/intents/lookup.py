@@ -86,11 +86,14 @@ def _read_message(doing: Doing, message: dict[str, Any]) -> Source | None:
     return Source(text[:READ_CHARS], cited)
 
 
-def answer_from_things(doing: Doing, question: str) -> str | None:
+def answer_from_things(doing: Doing, question: str, plainly: bool = False) -> str | None:
     """The answer to `question` from the file or email holding most of its telling words;
-    None when nothing the user keeps holds any of them."""
+    None when nothing the user keeps holds any of them (`plainly`: two of them, where the
+    question may as well be about something else)."""
     source = best_source(doing, question)
-    return None if source is None else _answer(doing, source)
+    if source is None or (plainly and source.matched < _NAMED_BY):
+        return None
+    return _answer(doing, source)
 
 
 def when_from_things(doing: Doing, event: str) -> str | None:

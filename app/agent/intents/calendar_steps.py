@@ -14,7 +14,7 @@ from datetime import datetime, time, timedelta
 from typing import Any
 
 from app.agent.intents.lookup import answer_from_things, when_from_things
-from app.agent.intents.recognise import grounded
+from app.agent.intents.recognise import grounded, names_a_time
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, outcome
 from app.agent.intents.when import When, read_duration, read_shift, read_when
 from connectors.folding import fold
@@ -295,33 +295,32 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         if when.end is not None
         else start + length
     )
-    title = _title(doing.users_title(slots["title"]), slots.get("when", ""))
+    title = _title(doing.users_title(slots["title"]), slots.get("when", ""), doing.now)
     record = doing.call(
         "create_event", title=title, start=iso(start), end=iso(end), location=slots.get("location")
     )
     return outcome(doing, record, doing.say("event_added", title=title, start=start, end=end))
 
 
-def _title(text: str, when: str = "") -> str:
+def _title(text: str, when: str, now: datetime) -> str:
     """The event's title without the day and time the model copied into it too."""
-    text = without_when(text, when)
+    text = without_when(text, when, now)
     return text[:1].upper() + text[1:]
 
 
-def without_when(text: str, when: str) -> str:
+def without_when(text: str, when: str, now: datetime) -> str:
     """A title or a to-do without the day and time phrase the model copied into it too
     ("call grandma on Sunday", when "Sunday": "call grandma")."""
     text = text.strip().strip(".")
     if when and when.strip() and when.strip() in text and when.strip() != text:
         text = text.replace(when.strip(), " ")
         text = re.sub(rf"\s+\b({_LINKS})\s*$", "", " ".join(text.split()), flags=re.I)
-    # The phrase in other words around the same day ("on Sunday" for "for Sunday"): its
-    # words and the little words before them, from the end.
-    said = {fold(w) for w in when.split()}
-    words = text.split()
-    while len(words) > 1 and (fold(words[-1]) in said or _LINK.fullmatch(words[-1])):
-        words.pop()
-    return " ".join(words) if len(words) < len(text.split()) and said else text
+    # The day in other words ("on Sunday" beside "for Sunday"): day and time words and the
+    # little words before them, from the end.
+    words, cut = text.split(), 0
+    while len(words) > 1 and (names_a_time(words[-1], now) or _LINK.fullmatch(words[-1])):
+        cut += names_a_time(words.pop(), now)
+    return " ".join(words) if cut else text
 
 
 # Words that join a title or an event to a time: "on", "at", "am", "um", "à", "a las", "to"...

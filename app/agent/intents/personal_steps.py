@@ -71,7 +71,7 @@ def _due(doing: Doing, slots: dict[str, str]) -> str | None:
 
 
 def todo_add(doing: Doing, slots: dict[str, str]) -> str:
-    title = without_when(doing.users_title(slots["title"].strip()), slots.get("due", ""))
+    title = without_when(doing.users_title(slots["title"]), slots.get("due", ""), doing.now)
     due = _due(doing, slots)
     record = doing.call("add_task", title=title, due=due)
     done = (

@@ -256,7 +256,7 @@ def in_users_words(value: str, request: str, now: datetime) -> str:
     tokens = _WORD.findall(request)
     said = [fold(w).strip(".'") for w in tokens]
     words = [fold(_POSSESSIVE_END.sub("", w)).strip(".'") for w in _WORD.findall(value)]
-    kept = [w for w in words if not _names_a_time(w, now)]
+    kept = [w for w in words if not names_a_time(w, now)]
     anchors: list[tuple[int, int]] = []  # (place in the value, place in the request)
     foreign_after = False
     for place, word in enumerate(kept):
@@ -280,7 +280,7 @@ def in_users_words(value: str, request: str, now: datetime) -> str:
 _POSSESSIVE_END = re.compile(r"'s?$")
 
 
-def _names_a_time(word: str, now: datetime) -> bool:
+def names_a_time(word: str, now: datetime) -> bool:
     """A day or clock time ("jeudi", "3pm"); "lunch" names a part of the day and an event."""
     when = read_when(word, now)
     return when is not None and (when.day_given or when.start is not None)

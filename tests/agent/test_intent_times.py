@@ -64,6 +64,23 @@ def test_parts_of_the_day_and_weeks_are_windows() -> None:
     assert gap is not None and (gap.start, gap.end) == (time(8), time(13))
 
 
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        ("tomorrow from 7 to 8 am", time(7), time(8)),  # "am" of a range holds for both
+        ("from 6 to 11am", time(6), time(11)),
+        ("tomorrow from 7 to 8", time(19), time(20)),  # nobody means seven at night
+        ("from 7 to 8 pm", time(19), time(20)),
+        ("from 11 to 1", time(11), time(13)),
+    ],
+)
+def test_a_range_reads_its_morning_or_afternoon_from_either_end(
+    phrase: str, start: time, end: time
+) -> None:
+    when = read_when(phrase, NOW)
+    assert when is not None and (when.start, when.end) == (start, end)
+
+
 @pytest.mark.parametrize("phrase", ["dinner with Sam", "the dentist", "Sophie", "send it"])
 def test_words_without_a_day_or_time_are_no_time(phrase: str) -> None:
     assert read_when(phrase, NOW) is None

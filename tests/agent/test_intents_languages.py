@@ -53,6 +53,12 @@ __all__ = ["account", "server"]  # the Radicale server and calendar of test_inte
             {"title": "cena con Pablo", "when": "el viernes a las 9 de la noche"},
             "Cena con Pablo", at(18, 21), at(18, 22), id="es-friday-night",
         ),
+        # "am" of a range holds for its start too, also where the model left it out.
+        pytest.param(
+            "Put Gym in my calendar tomorrow from 7 to 8 am",
+            {"title": "Gym", "when": "tomorrow from 7 to 8"},
+            "Gym", at(16, 7), at(16, 8), id="en-am-left-in-the-request",
+        ),
         # The model copied the time and left the day in the request: it is read from there.
         pytest.param(
             "Mets le coiffeur à vendredi 16h",

@@ -46,9 +46,19 @@ def _when(doing: Doing, slots: dict[str, str], name: str = "when") -> When | Non
         return when
     if when.start is None and whole.start is not None and whole.day == when.day:
         return whole
+    if _twelve_hours_apart(when, whole):
+        return whole  # "from 7 to 8" copied without the request's "am"
     if not when.day_given and whole.day_given and whole.start in (None, when.start):
         return replace(whole, start=when.start, end=when.end or whole.end)
     return when
+
+
+def _twelve_hours_apart(slot: When, whole: When) -> bool:
+    """The same day and clock time but for the morning or afternoon the request says."""
+    if slot.start is None or whole.start is None or slot.day != whole.day:
+        return False
+    apart = (slot.start.hour - whole.start.hour) % 24
+    return apart == 12 and slot.start.minute == whole.start.minute
 
 
 def _events(doing: Doing, start: datetime, end: datetime) -> list[dict[str, Any]]:

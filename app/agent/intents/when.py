@@ -329,6 +329,8 @@ _TIME_CUES = re.compile(
 def _read_times(text: str) -> tuple[time | None, time | None]:
     """The first clock time in `text`, and an end time after "to"/"until"/"-" if given."""
     found: list[tuple[time, int, int]] = []
+    guessed: list[bool] = []  # the hour made afternoon by "nobody means three at night"
+    mornings: list[bool] = []  # said "am"
     for match in _CLOCK.finditer(text):
         hour, minute = int(match.group(1)), int(match.group(2) or 0)
         suffix = (match.group(3) or "").replace(".", "")
@@ -342,9 +344,12 @@ def _read_times(text: str) -> tuple[time | None, time | None]:
             hour += 12
         elif suffix.startswith("a") and hour == 12:
             hour = 0
-        elif not suffix and not match.group(2) and 1 <= hour <= 7 and "uhr" not in suffix:
+        guess = not suffix and not match.group(2) and 1 <= hour <= 7
+        if guess:
             hour += 12  # "at 3": nobody means three in the morning
         found.append((time(hour % 24, minute), match.start(), match.end()))
+        guessed.append(guess)
+        mornings.append(suffix.startswith("a"))
     for word, hour in (("noon", 12), ("midday", 12), ("mittag", 12), ("midi", 12),
                        ("mediodia", 12), ("midnight", 0)):  # fmt: skip
         if not found and re.search(rf"\b(at|um|a|à)\s+{word}\b", text):
@@ -360,6 +365,8 @@ def _read_times(text: str) -> tuple[time | None, time | None]:
             and len(between) < 12
         ):
             end = found[1][0]
+            if guessed[0] and mornings[1] and start.hour - 12 <= end.hour:
+                start = time(start.hour - 12, start.minute)  # "from 7 to 8 am": both morning
             if end.hour < start.hour and end.hour + 12 < 24 and found[1][0] != time(0):
                 end = time(end.hour + 12, end.minute)
     return start, end

@@ -150,3 +150,14 @@ def test_a_compound_holds_its_head_but_a_word_inside_another_is_not_said() -> No
     assert grounded("Zahnarzt", "Verschieb meinen Zahnarzttermin")  # its first part
     assert not grounded("cita", "¿Cuándo es el recital de piano?")
     assert not grounded("rent", "call my parents")
+
+
+def test_a_translated_title_is_put_back_in_the_users_words_only_where_it_lines_up() -> None:
+    from app.agent.intents.recognise import in_users_words
+
+    request = "Ajoute un déjeuner avec Priya jeudi à midi"
+    assert in_users_words("Dinner with Priya jeudi", request, NOW) == "déjeuner avec Priya"
+    assert in_users_words("dinner with Sam", "Pencil in dinner with Sam", NOW) == "dinner with Sam"
+    # More translated words before the anchor than the request has: another order, kept.
+    other = "Remind me of the tax return, Erinnere mich"
+    assert in_users_words(other, "Erinnere mich an die Steuer", NOW) == other

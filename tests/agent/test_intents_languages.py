@@ -205,6 +205,18 @@ def test_a_reminder_in_another_language_is_set_for_the_minute_meant(
     assert reminder.local_due().replace(tzinfo=None) == due
 
 
+def test_a_translated_reminder_is_the_users_whole_message_not_a_span_of_it(
+    database: Database,
+) -> None:
+    # The model put the translated topic first: no span of the request is the reminder.
+    slots = {"what": "Remind me of the tax return, Erinnere mich", "when": "morgen um 8"}
+    agent = _personal_agent([call("set_reminder", **slots)], data=database)
+    agent.run_turn(Conversation(), "Erinnere mich morgen um 8 an die Steuererklärung")
+    [reminder] = ReminderStore(database).pending()
+    assert "Steuererklärung" in reminder.text
+    assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 16, 8)
+
+
 def test_a_missing_time_answered_in_the_users_language_fills_the_slot(
     account: CalendarAccount,
 ) -> None:

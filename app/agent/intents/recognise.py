@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from app import clock
-from app.agent.intents.catalog import AREA_BY_NAME, AREAS, BY_NAME, INTENTS, Intent
+from app.agent.intents.catalog import AREA_BY_NAME, AREAS, BY_NAME, INTENTS, Intent, Slot
 from app.agent.intents.when import read_when
 from app.agent.turn.loop import add_stats
 from app.llm.backend import (
@@ -225,11 +225,18 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
             recognised.slots[name] = value
         elif slot.kind == "person" and (said := _said_part(value, text)):
             recognised.slots[name] = said  # "Jonas Ruiz" for "Jonas's number": "Jonas"
-        elif slot.kind == "text" and not others and grounded(own := _users(value, text), text):
+        elif _realigns(slot) and not others and grounded(own := _users(value, text), text):
             recognised.slots[name] = own  # "Lunch with Jonas" for "Mittagessen mit Jonas"
         else:
             recognised.dropped[name] = value
     return recognised
+
+
+def _realigns(slot: Slot) -> bool:
+    """A text put back in the user's words when the model translated it: a title. A text
+    taken from the whole message instead (`from_request`: a reminder, an email) is not
+    cut to a span of it."""
+    return slot.kind == "text" and not slot.from_request
 
 
 def _users(value: str, text: str) -> str:
@@ -273,7 +280,9 @@ def in_users_words(value: str, request: str, now: datetime) -> str:
     translated = any(w not in _FILLER and not _occurs(w, said) for w in kept)
     if not anchors or not translated or foreign_after:
         return value
-    first = max(0, anchors[0][1] - anchors[0][0])
+    first = anchors[0][1] - anchors[0][0]
+    if first < 0:  # more words before the anchors than the request has: another order
+        return value
     return " ".join(tokens[first : anchors[-1][1] + 1])
 
 

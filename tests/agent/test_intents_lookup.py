@@ -307,11 +307,14 @@ def test_a_note_named_after_an_email_is_written_from_that_email(
     request = "Save the soup recipe Priya sent me as soup.txt"
     agent, backend = _agent(
         [call("write_note", name="soup.txt", content=request),
-         "Tomato soup: 1 kg tomatoes, 2 onions, simmer 30 minutes."],
+         "```text\nTomato soup: 1 kg tomatoes, 2 onions, simmer 30 minutes.\n```"],
         home, mail=mail,
     )  # fmt: skip
     report = agent.run_turn(Conversation(), request)
-    assert "1 kg tomatoes" in _told(backend) and "Casa do Rio" not in _told(backend)
+    # The email's text comes last and alone (a small model copies what it read last).
+    assert _told(backend).endswith("1 kg tomatoes, 2 onions, simmer 30 minutes.")
+    assert request in str(backend.requests[-1].messages[0]["content"])
+    assert "Casa do Rio" not in _told(backend)
     assert (home / "soup.txt").read_text() == (
         "Tomato soup: 1 kg tomatoes, 2 onions, simmer 30 minutes.\n"
     )

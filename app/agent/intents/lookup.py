@@ -191,12 +191,24 @@ def write_note(doing: Doing, slots: dict[str, str]) -> str:
         source = best_source(doing, about)
         if source is None or source.matched < _NAMED_BY:
             raise Ask(doing.question(_NOTE_QUESTION), "content")
-        told = f"{source.text}\n\nThe user asked: {doing.request}"
-        slots["content"] = doing.write(_COMPOSE_PROMPT, told).strip() or source.text
+        # The request leads and the text follows alone: a small model copies from what it
+        # read last (after the request, it copied the request).
+        asked = f'The user asked: "{doing.request}"\n{_COMPOSE_PROMPT}'
+        slots["content"] = _unfenced(doing.write(asked, source.text)) or source.text
     return file_steps.write_note(doing, slots)
 
 
 _NOTE_QUESTION = "What should the note say?"
+_FENCE = re.compile(r"^```[\w-]*\n(.*?)\n?```\s*$", re.S)
+
+
+def _unfenced(text: str) -> str:
+    """The model's text without the code fence it may wrap a file in."""
+    text = text.strip()
+    fenced = _FENCE.match(text)
+    return fenced.group(1).strip() if fenced else text
+
+
 _COMPOSE_PROMPT = (
     "Write the text of the file the user asks for, taken from the text below: only what the "
     "user asked for (a recipe, a list of action items, an address), with names, dates, "

@@ -372,3 +372,22 @@ def test_a_calendar_question_with_no_day_is_answered_from_what_the_mail_plainly_
     )  # fmt: skip
     asked = agent.run_turn(Conversation(), "¿Qué hay a qué hora el finde?")
     assert (asked.stop_reason, asked.answer) == ("asked", "¿Qué día quieres decir?")
+
+
+def test_a_question_taken_for_free_time_is_answered_from_the_mail_before_the_day_is_asked(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, "booking@airline.example", "Booking confirmed: Berlin-Lisbon",
+             "Flight LH 1166 to Lisbon leaves Berlin on Friday 8 June at 07:05.")  # fmt: skip
+    agent, backend = _agent(
+        [call("find_free_time", when=""), "flight Lisbon", "A las 07:05 del 8 de junio."],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "¿A qué hora sale mi vuelo a Lisboa?")
+    assert "07:05" in _told(backend)
+    assert report.answer.startswith("A las 07:05 del 8 de junio.\n\n(")
+    # A free-time question the mail does not plainly answer is asked its day.
+    agent, _ = _agent([call("find_free_time", when="")], home, mail=mail, calendar=account)
+    asked = agent.run_turn(Conversation(), "Find me a free hour for a call")
+    assert (asked.stop_reason, asked.answer) == ("asked", "Which day?")
+    assert "read_email" not in [c.name for c in asked.calls]

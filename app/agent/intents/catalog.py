@@ -75,6 +75,11 @@ class Intent:
     # Messages that mean this, in several languages and wordings: shown to the model as
     # worked examples (a small model matches a demonstration better than a definition).
     examples: tuple[str, ...] = ()
+    # Only reads: a question it cannot answer without a slot the user left out may be about
+    # something they keep ("what time is my flight?" taken for free time), so the mail and
+    # files are looked at, and answer if they plainly hold the question's words, before the
+    # slot is asked.
+    looks_up: bool = False
 
     @property
     def spec(self) -> ToolSpec:
@@ -198,6 +203,7 @@ INTENTS: tuple[Intent, ...] = (
             "Find 45 minutes for a call on Friday",
             "Trouve-moi un créneau de deux heures jeudi",
         ),
+        looks_up=True,
     ),
     Intent(
         "find_emails",

@@ -218,6 +218,16 @@ _PICK_PROMPT = (
 Steps = Callable[[Doing, dict[str, str]], str]
 
 
+def _looked_up(doing: Doing) -> str | None:
+    """The answer from the email or file plainly holding the request's words, if one does."""
+    from app.agent.intents.lookup import answer_from_things
+
+    try:
+        return answer_from_things(doing, doing.request, plainly=True)
+    except HandOver:
+        return None
+
+
 def _steps() -> dict[str, Steps]:
     from app.agent.intents import (
         calendar_steps,
@@ -327,6 +337,8 @@ class IntentRouter:
                 slots[slot.name] = request
         for slot in intent.slots:
             if slot.required and not slots.get(slot.name):
+                if intent.looks_up and (found := _looked_up(doing)) is not None:
+                    return self._say(doing, found, "answered")
                 pending = Pending(intent, slots, slot.name, request=request,
                                   language=doing.language)  # fmt: skip
                 return self._ask(doing, pending, doing.question(slot.question))

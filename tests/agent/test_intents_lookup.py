@@ -60,6 +60,12 @@ def _agent(turns: list[str], home: Path, **tools: object) -> tuple[Agent, Script
     return agent, backend
 
 
+def _deliver_flight(servers: tuple[Dovecot, SmtpServer]) -> None:
+    """The airline's booking email, the one a flight question is answered from."""
+    _deliver(servers[0], ALICE, "booking@airline.example", "Booking confirmed: Berlin-Lisbon",
+             "Flight LH 1166 to Lisbon leaves Berlin on Friday 8 June at 07:05.")  # fmt: skip
+
+
 def _told(backend: ScriptedBackend) -> str:
     """What the last narrow question to the model held (its user message)."""
     return str(backend.requests[-1].messages[-1]["content"])
@@ -102,8 +108,7 @@ def test_a_calendar_question_no_event_names_is_answered_from_the_mail(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:
     create_event(account, "Dentist", at(17, 9), at(17, 10), tz=TZ)
-    _deliver(servers[0], ALICE, "booking@airline.example", "Booking confirmed: Berlin-Lisbon",
-             "Flight LH 1166 to Lisbon leaves Berlin on Friday 8 June at 07:05.")  # fmt: skip
+    _deliver_flight(servers)
     agent, backend = _agent(
         [call("show_calendar", when="", event="my flight to Lisbon"), "At 07:05 on 8 June."],
         home, mail=mail, calendar=account,
@@ -355,8 +360,7 @@ def test_a_german_note_named_after_an_english_email_is_found_by_its_english_word
 def test_a_calendar_question_with_no_day_is_answered_from_what_the_mail_plainly_holds(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:
-    _deliver(servers[0], ALICE, "booking@airline.example", "Booking confirmed: Berlin-Lisbon",
-             "Flight LH 1166 to Lisbon leaves Berlin on Friday 8 June at 07:05.")  # fmt: skip
+    _deliver_flight(servers)
     agent, backend = _agent(
         [call("show_calendar", when="a qué hora", event=""), "flight Lisbon",
          "Sale el viernes 8 de junio a las 07:05."],
@@ -377,8 +381,7 @@ def test_a_calendar_question_with_no_day_is_answered_from_what_the_mail_plainly_
 def test_a_question_taken_for_free_time_is_answered_from_the_mail_before_the_day_is_asked(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:
-    _deliver(servers[0], ALICE, "booking@airline.example", "Booking confirmed: Berlin-Lisbon",
-             "Flight LH 1166 to Lisbon leaves Berlin on Friday 8 June at 07:05.")  # fmt: skip
+    _deliver_flight(servers)
     agent, backend = _agent(
         [call("find_free_time", when=""), "flight Lisbon", "A las 07:05 del 8 de junio."],
         home, mail=mail, calendar=account,

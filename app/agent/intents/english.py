@@ -10,8 +10,7 @@ request's language.
 
 from __future__ import annotations
 
-import re
-
+from app.agent.intents.recognise import WORD
 from app.agent.intents.router import Doing
 
 _PROMPT = (
@@ -19,7 +18,6 @@ _PROMPT = (
     "about, as they would appear in an email or a file. Write only the words, separated by "
     "spaces, at most six, nothing else."
 )
-_WORDS = re.compile(r"[\w@.'-]+")
 _MOST = 6
 
 
@@ -29,5 +27,5 @@ def english_words(doing: Doing, text: str) -> str:
     if doing.language == "en" or not text.strip():
         return ""
     written = doing.write(_PROMPT, text)
-    words = [w.strip(".'-") for w in _WORDS.findall(written.split("\n")[0])]
+    words = [w.strip(".'-") for w in WORD.findall(written.split("\n")[0])]
     return " ".join(w for w in words[:_MOST] if w)

@@ -14,11 +14,10 @@ from email.utils import parseaddr
 from typing import Any
 
 from app.agent.intents.english import english_words
-from app.agent.intents.recognise import any_word_of, grounded
+from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_POSSESSIVE = re.compile(r"'s?$")  # "Anna's", "Chris'"
 _BODY_PROMPT = (
     "You write the body of a short, friendly email for the user. Write only the body text: "
     "no subject line, no placeholders like [Name]. Say what the user asked to say, nothing "
@@ -47,7 +46,7 @@ def search_messages(doing: Doing, words: str) -> list[dict[str, Any]]:
     # Word by word, names first ("Anna's last email"), then the longest (most telling); the
     # messages found by the most words win, so a word every message has ("from", "mail")
     # decides nothing.
-    said = [_POSSESSIVE.sub("", w) for w in re.findall(r"[\w@.'-]+", words)]
+    said = [POSSESSIVE.sub("", w) for w in re.findall(r"[\w@.'-]+", words)]
     long = dict.fromkeys(w for w in said if len(w) > 3)
     seen: dict[str, dict[str, Any]] = {}
     hits: dict[str, int] = {}

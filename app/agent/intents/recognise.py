@@ -247,8 +247,8 @@ def _users(value: str, text: str) -> str:
 def _said_part(value: str, text: str) -> str:
     """The words of `value` the user wrote (a name the model completed from an example keeps
     the part the user said); "" if none but filler."""
-    said = [fold(w).strip(".'") for w in _WORD.findall(text)]
-    kept = [w for w in _WORD.findall(value) if _occurs(fold(w).strip(".'"), said)]
+    said = [fold(w).strip(".'") for w in WORD.findall(text)]
+    kept = [w for w in WORD.findall(value) if _occurs(fold(w).strip(".'"), said)]
     return " ".join(kept) if any(fold(w) not in _FILLER for w in kept) else ""
 
 
@@ -260,9 +260,9 @@ def in_users_words(value: str, request: str, now: datetime) -> str:
     event's when, not its name). The value itself when every word is the user's, when nothing
     anchors it, or when the anchors do not say where the rest belongs (out of the request's
     order, or a translated word after them)."""
-    tokens = _WORD.findall(request)
+    tokens = WORD.findall(request)
     said = [fold(w).strip(".'") for w in tokens]
-    words = [fold(_POSSESSIVE_END.sub("", w)).strip(".'") for w in _WORD.findall(value)]
+    words = [fold(POSSESSIVE.sub("", w)).strip(".'") for w in WORD.findall(value)]
     kept = [w for w in words if not names_a_time(w, now)]
     anchors: list[tuple[int, int]] = []  # (place in the value, place in the request)
     foreign_after = False
@@ -286,7 +286,7 @@ def in_users_words(value: str, request: str, now: datetime) -> str:
     return " ".join(tokens[first : anchors[-1][1] + 1])
 
 
-_POSSESSIVE_END = re.compile(r"'s?$")
+POSSESSIVE = re.compile(r"'s?$")  # "Anna's", "Chris'"
 
 
 def names_a_time(word: str, now: datetime) -> bool:
@@ -300,7 +300,7 @@ def _kind(intent: Intent, name: str) -> str | None:
     return slot.kind if slot is not None else None
 
 
-_WORD = re.compile(r"[\w@.'+-]+")
+WORD = re.compile(r"[\w@.'+-]+")
 # Words a model adds around a copied phrase ("on", "the", "my"): not evidence either way.
 _FILLER = {
     "a", "an", "the", "my", "on", "at", "in", "to", "for", "of", "with", "and", "me", "i",
@@ -312,23 +312,23 @@ _FILLER = {
 def _without_words_of(value: str, others: str) -> str:
     """`value` without the words other slots hold ("Hi Tom" beside to="Tom": "Hi"), or the
     value itself if nothing would be left."""
-    taken = {fold(w) for w in _WORD.findall(others)}
-    kept = [w for w in _WORD.findall(value) if fold(w) not in taken]
+    taken = {fold(w) for w in WORD.findall(others)}
+    kept = [w for w in WORD.findall(value) if fold(w) not in taken]
     return " ".join(kept) or value
 
 
 def any_word_of(value: str, request: str) -> bool:
     """Whether one content word of `value` occurs in the request."""
-    said = [fold(w).strip(".'") for w in _WORD.findall(request)]
-    words = [fold(w).strip(".'") for w in _WORD.findall(value)]
+    said = [fold(w).strip(".'") for w in WORD.findall(request)]
+    words = [fold(w).strip(".'") for w in WORD.findall(value)]
     return any(_occurs(w, said) for w in words if w and w not in _FILLER)
 
 
 def grounded(value: str, request: str, copied: bool = True) -> bool:
     """Whether `value` comes from the user's words: every content word of a copied value
     (or half of a reworded text's) occurs in the request, up to case, accents and endings."""
-    said = [fold(w).strip(".'") for w in _WORD.findall(request)]
-    words = [fold(w).strip(".'") for w in _WORD.findall(value)]
+    said = [fold(w).strip(".'") for w in WORD.findall(request)]
+    words = [fold(w).strip(".'") for w in WORD.findall(value)]
     words = [w for w in words if w and w not in _FILLER]
     if not words:
         return False

@@ -179,6 +179,56 @@ def test_a_move_shows_before_and_after_and_a_refusal_leaves_the_event(
     assert report.answer == "All right, I didn't do it."
 
 
+def test_a_new_length_keeps_the_start_and_changes_the_end(account: CalendarAccount) -> None:
+    create_event(account, "Plumber", at(25, 15), at(25, 16), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("move_event", event="plumber", length="two hours")], answers)
+    report = agent.run_turn(Conversation(), "the plumber will need two hours, not one")
+    [shown] = answers.seen
+    assert shown.tool == "update_event" and "location" not in shown.arguments
+    assert _events(account)["Plumber"] == (at(25, 15), at(25, 17))
+    assert report.answer == "“Plumber” is now on Friday 25 May, 15:00–17:00."
+
+
+def test_a_new_place_changes_only_the_location(account: CalendarAccount) -> None:
+    create_event(account, "Car service", at(17, 8), at(17, 9), tz=TZ, location="Autohaus Mitte")
+    answers = Answers()
+    agent = _agent(
+        account, [call("move_event", event="car service", place="Werkstatt Neukölln")], answers
+    )
+    report = agent.run_turn(
+        Conversation(), "Der Autoservice ist jetzt in der Werkstatt Neukölln, trag das ein"
+    )
+    [shown] = answers.seen
+    assert shown.arguments == {
+        "event_id": shown.arguments["event_id"],
+        "location": "Werkstatt Neukölln",
+    }
+    [car] = _all(account)
+    assert (car.start, car.end, car.location) == (at(17, 8), at(17, 9), "Werkstatt Neukölln")
+    assert report.answer == "Ort von „Car service“: Werkstatt Neukölln."
+
+
+def test_a_move_whose_place_and_length_only_repeat_the_event_and_the_shift_moves_it(
+    account: CalendarAccount,
+) -> None:
+    # The model copied the event's words as its place and the shift's amount as its length:
+    # neither is a change the user asked for.
+    create_event(account, "Dentist", at(18, 10), at(18, 11), tz=TZ, location="Dr. Lee")
+    agent = _agent(
+        account,
+        [call("move_event", event="dentist", shift="back by 30 minutes", length="30 minutes",
+              place="dentist")],
+    )  # fmt: skip
+    agent.run_turn(Conversation(), "push the dentist back by 30 minutes")
+    [dentist] = _all(account)
+    assert (dentist.start, dentist.end, dentist.location) == (
+        at(18, 10, 30),
+        at(18, 11, 30),
+        "Dr. Lee",
+    )
+
+
 # -- show_calendar --------------------------------------------------------------------------------
 
 

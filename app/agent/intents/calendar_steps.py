@@ -350,12 +350,18 @@ def _target_time(doing: Doing) -> str | None:
 
 
 def move(doing: Doing, slots: dict[str, str]) -> str:
+    """Move an event, or change its length or place ("the plumber needs two hours", "the car
+    service is at the Kreuzberg garage now"): one `update_event` with what changed."""
+    length = read_duration(slots.get("length", ""))
+    if read_shift(doing.request) is not None:
+        length = None  # "back by 30 minutes": the amount is the move's, not a new length
+    place = _new_place(doing, slots)
     if not slots.get("to") and not slots.get("shift"):
         # The model left the new time out: read it from the request itself, a shift
         # ("back by 30 minutes") or what follows a "to" ("... to Thursday at 10").
         if read_shift(doing.request) is not None:
             slots["shift"] = doing.request
-        elif (target := _target_time(doing)) is not None:
+        elif not (length or place) and (target := _target_time(doing)) is not None:
             slots["to"] = target
     event = find_event(doing, slots)
     start = datetime.fromisoformat(str(event["start"]))
@@ -370,7 +376,7 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
         shift = read_shift(slots["to"]) or read_shift(doing.request)
     if shift is not None:
         new_start, new_end = start + shift, end + shift
-    else:
+    elif slots.get("to") or not (length or place):
         to = _when(doing, slots, "to")
         if to is None:
             slots["event"] = str(event["event_id"])
@@ -383,14 +389,37 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
             if to.end
             else new_start + (end - start)
         )
-    record = doing.call(
-        "update_event", event_id=event["event_id"], start=iso(new_start), end=iso(new_end)
-    )
-    return outcome(
-        doing,
-        record,
-        doing.say("event_moved", title=event.get("title"), start=new_start, end=new_end),
-    )
+    else:
+        new_start, new_end = start, end
+    if length:
+        new_end = new_start + length
+    changes: dict[str, Any] = {}
+    if (new_start, new_end) != (start, end):
+        changes = {"start": iso(new_start), "end": iso(new_end)}
+    if place:
+        changes["location"] = place
+    record = doing.call("update_event", event_id=event["event_id"], **changes)
+    title = event.get("title")
+    if new_start != start:
+        done = doing.say("event_moved", title=title, start=new_start, end=new_end)
+    elif new_end != end:
+        done = doing.say("event_changed", title=title, start=new_start, end=new_end)
+    else:
+        done = ""
+    if place:
+        done = " ".join(filter(None, (done, doing.say("event_placed", title=title, place=place))))
+    return outcome(doing, record, done)
+
+
+def _new_place(doing: Doing, slots: dict[str, str]) -> str:
+    """The event's new place, unless the model only copied the event's own words or a time
+    into it ("move the dentist to Thursday": the dentist is the event, not its place)."""
+    place = slots.get("place", "").strip()
+    words = set(fold(place).split())
+    others = set(fold(" ".join((slots.get("event", ""), slots.get("to", "")))).split())
+    if not words or words <= others or read_when(place, doing.now) is not None:
+        return ""
+    return place
 
 
 def cancel(doing: Doing, slots: dict[str, str]) -> str:

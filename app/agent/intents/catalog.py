@@ -153,8 +153,9 @@ INTENTS: tuple[Intent, ...] = (
     ),
     Intent(
         "move_event",
-        "Move or reschedule an existing event to another time, or shift it earlier or later. "
-        "Example: 'move the dentist to Thursday at 10', 'push my 1:1 back by 30 minutes'",
+        "Move or reschedule an existing event to another time, shift it earlier or later, or "
+        "change how long it lasts or where it is. Example: 'move the dentist to Thursday at "
+        "10', 'push my 1:1 back by 30 minutes'",
         (
             Slot("event", "thing", _EVENT, "Which event should I move?"),
             Slot(
@@ -170,6 +171,13 @@ INTENTS: tuple[Intent, ...] = (
                 "a move by an amount as written, e.g. 'back by 30 minutes'",
                 optional=True,
             ),
+            Slot(
+                "length",
+                "duration",
+                "its new length as written, if said, e.g. '2 hours'",
+                optional=True,
+            ),
+            Slot("place", "thing", "its new place as written, if said", optional=True),
         ),
         examples=(
             "Can we push the team lunch to 1pm?",

@@ -144,6 +144,18 @@ PHRASES: dict[str, Phrase] = {
         "fr": "« {title} » déplacé au {start:day}, {start:%H:%M}–{end:%H:%M}.",
         "es": "«{title}» movido al {start:day}, {start:%H:%M}–{end:%H:%M}.",
     },
+    "event_changed": {
+        "en": "“{title}” is now on {start:day}, {start:%H:%M}–{end:%H:%M}.",
+        "de": "„{title}“ ist jetzt am {start:day}, {start:%H:%M}–{end:%H:%M}.",
+        "fr": "« {title} » est maintenant le {start:day}, {start:%H:%M}–{end:%H:%M}.",
+        "es": "«{title}» es ahora el {start:day}, {start:%H:%M}–{end:%H:%M}.",
+    },
+    "event_placed": {
+        "en": "“{title}” is now at {place}.",
+        "de": "Ort von „{title}“: {place}.",
+        "fr": "Lieu de « {title} » : {place}.",
+        "es": "Lugar de «{title}»: {place}.",
+    },
     "event_cancelled": {
         "en": "Cancelled “{title}” ({when}).",
         "de": "„{title}“ abgesagt ({when}).",

@@ -378,6 +378,28 @@ def test_a_calendar_question_with_no_day_is_answered_from_what_the_mail_plainly_
     assert (asked.stop_reason, asked.answer) == ("asked", "¿Qué día quieres decir?")
 
 
+def test_a_calendar_question_with_nothing_copied_looks_for_what_the_request_names(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    """The model filled no slot: the request's own words are looked for, in the calendar
+    first, then in what the mail plainly holds; a request naming nothing shows today."""
+    create_event(account, "Dentist", at(17, 9), at(17, 10), tz=TZ)
+    create_event(account, "Stand-up", at(15, 9), at(15, 9, 15), tz=TZ)
+    _deliver_flight(servers)
+    agent, backend = _agent(
+        [call("show_calendar"), "At 07:05 on Friday 8 June."], home, mail=mail, calendar=account
+    )
+    report = agent.run_turn(Conversation(), "What time is my flight to Lisbon?")
+    assert report.calls[-1].name == "read_email" and "07:05" in _told(backend)
+    assert report.answer.startswith("At 07:05 on Friday 8 June.\n\n(From the email of booking@")
+    agent, _ = _agent([call("show_calendar")], home, mail=mail, calendar=account)
+    report = agent.run_turn(Conversation(), "When do I see the dentist?")
+    assert report.answer.startswith("Dentist: ") and "09:00" in report.answer
+    agent, _ = _agent([call("show_calendar")], home, mail=mail, calendar=account)
+    report = agent.run_turn(Conversation(), "What's on my calendar?")
+    assert "Stand-up" in report.answer and "Dentist" not in report.answer  # today, 15 May
+
+
 def test_a_question_taken_for_free_time_is_answered_from_the_mail_before_the_day_is_asked(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from datetime import datetime, time, timedelta
 from typing import Any
 
+from app.agent.intents.file_steps import telling_words
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.recognise import grounded, names_a_time
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, outcome
@@ -106,6 +107,16 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
     named = [w for w in event.split() if read_when(w, doing.now) is None]
     if named or _an_event_id(event):  # "when is the dentist?", "tomorrow's 1:1", a choice
         return find(doing, slots)
+    if not slots.get("when") and read_when(doing.request, doing.now) is None:
+        # Neither a day nor an event in the slots, none in the request: "What time is my
+        # flight to Lisbon?" with nothing copied. What the request names is looked for in
+        # the calendar, then in what the mail or files plainly hold; else today is shown.
+        asked = " ".join(telling_words(doing.request))
+        if asked and _held_by_an_event(doing, asked):
+            return find(doing, {**slots, "event": asked})
+        answer = answer_from_things(doing, doing.request, plainly=True)
+        if answer is not None:
+            return answer
     when = _when(doing, slots)
     if when is None and slots.get("when"):
         # No day in it ("a qué hora sale mi vuelo"): what the mail or files plainly hold

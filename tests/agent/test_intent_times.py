@@ -99,10 +99,20 @@ def test_words_without_a_day_or_time_are_no_time(phrase: str) -> None:
         ("une demi-heure", 30),
         ("media hora", 30),
         ("an hour and a half", 90),
+        ("a 30-minute call", 30),
+        ("a 2-hour workshop", 120),
+        ("eine 45-minütige Besprechung", 45),
     ],
 )
 def test_durations(phrase: str, minutes: int) -> None:
     assert read_duration(phrase) == timedelta(minutes=minutes)
+
+
+@pytest.mark.parametrize(
+    "phrase", ["dinner with Sam on Friday", "Trag den Zahnarzt am Freitag ein", "an h", "at 10-12"]
+)
+def test_words_holding_a_number_word_and_a_letter_are_no_length(phrase: str) -> None:
+    assert read_duration(phrase) is None
 
 
 @pytest.mark.parametrize(

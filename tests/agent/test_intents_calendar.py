@@ -5,7 +5,7 @@ gate (deleting asks first), and the calendar on the server as the user meant it 
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -21,6 +21,37 @@ __all__ = ["account", "server"]  # the Radicale server and calendar of test_inte
 
 def _events(account: CalendarAccount) -> dict[str, tuple[object, object]]:
     return {e.title: (e.start, e.end) for e in _all(account)}
+
+
+# -- add_event ------------------------------------------------------------------------------------
+
+
+def test_a_length_and_addresses_in_the_request_make_the_event_and_its_invitations(
+    account: CalendarAccount,
+) -> None:
+    answers = Answers()
+    # The model filled neither the length nor the people: code reads both from the request.
+    agent = _agent(
+        account, [call("add_event", title="Budget check", when="Thursday at 9")], answers
+    )
+    agent.run_turn(
+        Conversation(),
+        "Book a 45-minute slot named Budget check with Mia (mia@home.example) and "
+        "leo@work.example on Thursday at 9",
+    )
+    [shown] = answers.seen
+    assert shown.arguments["attendees"] == ["mia@home.example", "leo@work.example"]
+    assert "Invitations will be sent to: mia@home.example, leo@work.example" in shown.preview
+    [event] = _all(account)
+    assert (event.title, event.start, event.end) == ("Budget check", at(17, 9), at(17, 9, 45))
+    assert sorted(event.attendees) == ["leo@work.example", "mia@home.example"]
+
+
+def test_a_time_in_so_many_hours_is_not_the_events_length(account: CalendarAccount) -> None:
+    agent = _agent(account, [call("add_event", title="call the bank", when="in two hours")])
+    agent.run_turn(Conversation(), "add call the bank in two hours")
+    [event] = _all(account)
+    assert event.end - event.start == timedelta(hours=1) and not event.attendees
 
 
 # -- find_free_time -------------------------------------------------------------------------------

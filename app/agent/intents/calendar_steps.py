@@ -15,6 +15,7 @@ from typing import Any
 
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.lookup import answer_from_things, when_from_things
+from app.agent.intents.mail_steps import ADDRESS
 from app.agent.intents.recognise import grounded, names_a_time
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, outcome
 from app.agent.intents.when import When, read_duration, read_shift, read_when
@@ -310,15 +311,26 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     start = when.start_at(doing.now)
     if start is None:  # the answer ("at 3") is added to the day said ("Friday")
         raise Ask(doing.say("what_time_on", day=when.day), "when")
-    length = read_duration(slots.get("duration", "")) or DEFAULT_LENGTH
+    # A length the model left out is read from the request ("a 30-minute call"), not from
+    # its time ("in two hours" is when).
+    said = doing.request.replace(slots.get("when", "") or "\0", " ")
+    length = read_duration(slots.get("duration", "")) or read_duration(said) or DEFAULT_LENGTH
     end = (
         datetime.combine(when.day, when.end, tzinfo=doing.now.tzinfo)
         if when.end is not None
         else start + length
     )
     title = _title(doing.users_title(slots["title"]), slots.get("when", ""), doing.now)
+    # Addresses the user typed are the people invited ("with Jonas (jonas@work.example)");
+    # the dialog says invitations will be sent.
+    invited = list(dict.fromkeys(ADDRESS.findall(doing.request)))
     record = doing.call(
-        "create_event", title=title, start=iso(start), end=iso(end), location=slots.get("location")
+        "create_event",
+        title=title,
+        start=iso(start),
+        end=iso(end),
+        location=slots.get("location"),
+        **({"attendees": invited} if invited else {}),
     )
     return outcome(doing, record, doing.say("event_added", title=title, start=start, end=end))
 

@@ -17,7 +17,7 @@ from app.agent.intents.english import english_words
 from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 
-_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _BODY_PROMPT = (
     "You write the body of a short, friendly email for the user. Write only the body text: "
     "no subject line, no placeholders like [Name]. Say what the user asked to say, nothing "
@@ -140,7 +140,7 @@ def reply(doing: Doing, slots: dict[str, str]) -> str:
 def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
     """The recipient's address and name, from the words or the address book."""
     to = slots["to"]
-    typed = _ADDRESS.search(to)
+    typed = ADDRESS.search(to)
     if typed:
         return typed.group(0), typed.group(0)
     contacts: list[dict[str, Any]] = []

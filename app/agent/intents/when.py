@@ -381,22 +381,23 @@ def _read_part(text: str) -> tuple[int, int] | None:
     return None
 
 
-_MINUTE_UNITS = r"minutes?|mins?|minuten|minute|min|minutos?|m\b"
-_HOUR_UNITS = r"hours?|hrs?|h\b|stunden?|std|heures?|horas?"
+_MINUTE_UNITS = r"minut\w*|mins?|m\b"
+_HOUR_UNITS = r"hours?|hrs?|h\b|stund\w*|std|heures?|horas?"
 
 
 def read_duration(phrase: str) -> timedelta | None:
-    """How long: "30 minutes", "an hour", "1.5 hours", "90 min", "half an hour", "2h",
-    "eine Stunde", "une demi-heure", "media hora", "an hour and a half"."""
+    """How long: "30 minutes", "an hour", "1.5 hours", "90 min", "half an hour", "2h", "a
+    30-minute call", "eine Stunde", "une demi-heure", "media hora", "an hour and a half".
+    Whole words only: "Sam" is not "a" minute."""
     text = fold(phrase)
     if re.search(r"\b(half an hour|halbe stunde|demi-heure|demi heure|media hora)\b", text):
         return timedelta(minutes=30)
     total = timedelta()
-    for match in re.finditer(rf"({_NUMBER})\s*({_HOUR_UNITS}|{_MINUTE_UNITS})", text):
+    for match in re.finditer(rf"\b({_NUMBER})[\s-]*({_HOUR_UNITS}|{_MINUTE_UNITS})\b", text):
         amount = _number(match.group(1))
-        if amount is None:
-            continue
         unit = match.group(2)
+        if amount is None or (len(unit) == 1 and not match.group(1)[0].isdigit()):
+            continue  # "am" is not "a" minute; "2h" is two hours
         if re.fullmatch(_HOUR_UNITS, unit):
             total += timedelta(hours=amount)
         else:

@@ -27,7 +27,7 @@ from app.store.database import Database
 from app.store.reminders import ReminderStore
 from connectors.calendar import CalendarAccount, add_task, create_event, list_tasks
 from connectors.web import DuckDuckGoEngine
-from tests.agent.test_intents import Answers
+from tests.agent.test_intents import TZ, Answers, _all, at
 from tests.agent.test_web_agent import _Handler
 from tests.agent.test_web_agent import server as results_server
 from tests.connectors.test_contacts import MAKE_BOOK, PASSWORD, SOPHIE, dav, put_card
@@ -64,6 +64,8 @@ def account(server: RadicaleServer) -> Iterator[CalendarAccount]:
     with dav(server) as client:
         for todo in _chores(client).search(todo=True, include_completed=True):
             todo.delete()
+        for event in _chores(client).search(event=True):
+            event.delete()
         listing = client.propfind(f"{server.url}alice/people/", "", 1)
         assert listing.tree is not None
         for href in listing.tree.iter("{DAV:}href"):
@@ -163,6 +165,27 @@ def test_a_todo_the_model_made_up_is_asked_for_and_the_answer_is_added(
     assert list_tasks(account) == []
     agent.run_turn(conversation, "water the plants")
     assert [t.title for t in list_tasks(account)] == ["water the plants"]
+
+
+def test_moving_a_todo_changes_its_due_day_and_an_event_named_so_is_still_moved(
+    account: CalendarAccount,
+) -> None:
+    add_task(account, "Call the car insurance", due=date(2029, 5, 21))
+    create_event(account, "Car service", at(17, 8), at(17, 9), tz=TZ)
+    answers = Answers()
+    agent = _agent(
+        [call("move_event", event="the car insurance to-do", to="the 28th"),
+         call("move_event", event="car service", to="Friday at 10")],
+        answers, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "Push the car insurance to-do back to the 28th")
+    [task] = list_tasks(account)
+    assert (task.title, str(task.due)[:10]) == ("Call the car insurance", "2029-05-28")
+    assert report.answer == "“Call the car insurance” is now due 2029-05-28."
+    assert [c.name for c in report.calls][-1] == "update_task"
+    agent.run_turn(Conversation(), "move the car service to Friday at 10")
+    assert [(e.title, e.start) for e in _all(account)] == [("Car service", at(18, 10))]
+    assert [c.tool for c in answers.seen] == ["update_task", "update_event"]
 
 
 def test_listing_todos_shows_the_open_ones_and_a_due_day_narrows_them(

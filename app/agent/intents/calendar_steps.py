@@ -16,7 +16,7 @@ from typing import Any
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.mail_steps import ADDRESS
-from app.agent.intents.recognise import grounded, names_a_time
+from app.agent.intents.recognise import grounded, most_words_of, names_a_time
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, outcome
 from app.agent.intents.when import When, read_duration, read_shift, read_when
 from connectors.folding import fold
@@ -386,6 +386,9 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
             slots["shift"] = doing.request
         elif not (length or place) and (target := _target_time(doing)) is not None:
             slots["to"] = target
+    moved = _moved_todo(doing, slots)
+    if moved is not None:
+        return moved
     event = find_event(doing, slots)
     start = datetime.fromisoformat(str(event["start"]))
     end = datetime.fromisoformat(str(event["end"]))
@@ -432,6 +435,34 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
     if place:
         done = " ".join(filter(None, (done, doing.say("event_placed", title=title, place=place))))
     return outcome(doing, record, done)
+
+
+def _moved_todo(doing: Doing, slots: dict[str, str]) -> str | None:
+    """A to-do's new due day, when what is moved is one ("push the car insurance task back to
+    the 28th"): words no event holds but one open to-do does, and a day to move it to.
+    None otherwise (the event is looked for, or asked about, as before)."""
+    words = slots.get("event", "")
+    if (
+        doing.agent.registry.get("list_tasks") is None
+        or not slots.get("to")
+        or not words.strip()
+        or _an_event_id(words)
+        or _held_by_an_event(doing, words)
+    ):
+        return None
+    to = _when(doing, slots, "to")
+    record = doing.call("list_tasks")
+    if to is None or not to.day_given or record.status != "ok":
+        return None
+    tasks = [t for t in record.result if isinstance(t, dict)]
+    named = most_words_of(_without_days(words, doing.now), tasks, "title")
+    if len(named) != 1:
+        return None
+    at = to.start_at(doing.now)
+    due = iso(at) if at is not None else to.day.isoformat()
+    task = named[0]
+    changed = doing.call("update_task", task_id=task["task_id"], due=due)
+    return outcome(doing, changed, doing.say("todo_due_moved", title=task.get("title"), due=due))
 
 
 def _new_place(doing: Doing, slots: dict[str, str]) -> str:

@@ -13,10 +13,9 @@ from typing import Any
 
 from app.agent.intents.calendar_steps import busy_in, iso, without_when
 from app.agent.intents.catalog import BY_NAME
-from app.agent.intents.recognise import any_word_of, grounded
+from app.agent.intents.recognise import any_word_of, grounded, most_words_of
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.agent.intents.when import read_when
-from app.store.documents import content_words
 
 # A reminder for a day without a time goes off in the morning.
 _REMINDER_HOUR = time(9, 0)
@@ -172,15 +171,6 @@ def _choose(
         choices = [(i[key], str(i.get(label))) for i in chosen]
         raise numbered(doing.say("which_one"), "chosen", choices)
     return chosen[0]
-
-
-def most_words_of(words: str, items: list[dict[str, Any]], label: str) -> list[dict[str, Any]]:
-    """The items whose `label` holds the most of the telling words of `words` (none if no
-    item holds any)."""
-    telling = [w for w in content_words(words) if len(w) > 3]
-    counts = [sum(any_word_of(w, str(i.get(label) or "")) for w in telling) for i in items]
-    most = max(counts, default=0)
-    return [i for i, n in zip(items, counts, strict=True) if most and n == most]
 
 
 def forget(doing: Doing, slots: dict[str, str]) -> str:

@@ -303,6 +303,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Ajouté à vos tâches : {title}.",
         "es": "Añadido a tus tareas: {title}.",
     },
+    "todo_due_moved": {
+        "en": "“{title}” is now due {due}.",
+        "de": "„{title}“ ist jetzt fällig am {due}.",
+        "fr": "« {title} » est maintenant à faire pour le {due}.",
+        "es": "«{title}» vence ahora el {due}.",
+    },
     "todo_added_due": {
         "en": "Added to your to-dos: {title} (due {due})",
         "de": "Zu deinen Aufgaben hinzugefügt: {title} (fällig {due})",

@@ -34,6 +34,7 @@ from app.llm.backend import (
     StepRequest,
     StepResult,
 )
+from app.store.documents import content_words
 from connectors.folding import fold
 
 INTENT_PROMPT = (
@@ -345,3 +346,12 @@ def _occurs(word: str, said: list[str]) -> bool:
     # The head of a compound: "arzttermin" in "Zahnarzttermin" (a word inside another's
     # middle is a different word: "cita" is not in "recital").
     return len(word) >= 4 and any(s.endswith(word) for s in said)
+
+
+def most_words_of(words: str, items: list[dict[str, Any]], label: str) -> list[dict[str, Any]]:
+    """The items whose `label` holds the most of the telling words of `words` (none if no
+    item holds any)."""
+    telling = [w for w in content_words(words) if len(w) > 3]
+    counts = [sum(any_word_of(w, str(i.get(label) or "")) for w in telling) for i in items]
+    most = max(counts, default=0)
+    return [i for i, n in zip(items, counts, strict=True) if most and n == most]

@@ -392,6 +392,30 @@ def test_a_reminder_for_a_clock_time_already_past_today_goes_off_tomorrow(
     assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 16, 6, 0)
 
 
+def test_moving_a_reminder_sets_it_at_the_new_time_before_the_old_one_goes(
+    database: Database,
+) -> None:
+    store = ReminderStore(database)
+    store.add("renew the passport", datetime(2029, 5, 20, 9, 0).astimezone())
+    store.add("die Pflanzen gießen", datetime(2029, 5, 16, 19, 0).astimezone())
+    with clock.frozen_at(NOW):
+        agent = _agent(
+            [call("move_event", event="passport reminder", to="1 June at 10"),
+             call("move_event", event="die Erinnerung für die Pflanzen", to="Freitag")],
+            data=database,
+        )  # fmt: skip
+        report = agent.run_turn(Conversation(), "Move my passport reminder to 1 June at 10")
+        agent.run_turn(Conversation(), "verschieb die Erinnerung für die Pflanzen auf Freitag")
+    assert [c.name for c in report.calls] == ["list_reminders", "set_reminder", "cancel_reminder"]
+    due = {r.text: r.local_due().replace(tzinfo=None) for r in store.pending()}
+    # A day alone keeps the time of day it had.
+    assert due == {
+        "renew the passport": datetime(2029, 6, 1, 10, 0),
+        "die Pflanzen gießen": datetime(2029, 5, 18, 19, 0),
+    }
+    assert report.answer == "Reminder set for Friday 01 June at 10:00: renew the passport"
+
+
 def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
     database: Database,
 ) -> None:

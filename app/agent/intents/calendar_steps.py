@@ -9,14 +9,14 @@ resolve to the next one.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, time, timedelta
 from typing import Any
 
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.lookup import answer_from_things, when_from_things
-from app.agent.intents.mail_steps import ADDRESS
-from app.agent.intents.recognise import grounded, most_words_of, names_a_time
+from app.agent.intents.recognise import ADDRESS, grounded, most_words_of, names_a_time
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, outcome
 from app.agent.intents.when import When, read_duration, read_shift, read_when
 from connectors.folding import fold
@@ -185,8 +185,14 @@ def _score(words: str, event: dict[str, Any]) -> float:
     return 1.0 if grounded(words, text, copied=False) else 0.0
 
 
-def find_event(doing: Doing, slots: dict[str, str], slot: str = "event") -> dict[str, Any]:
-    """The one event the user's words name, or a question."""
+def find_event(
+    doing: Doing,
+    slots: dict[str, str],
+    slot: str = "event",
+    not_found: Callable[[], None] | None = None,
+) -> dict[str, Any]:
+    """The one event the user's words name, or a question. `not_found`: called when no
+    event holds the words, before the nearest are offered (it may answer by raising)."""
     words = slots.get(slot, "")
     when = _when(doing, slots) or (None if _an_event_id(words) else _day_in(words, doing))
     if when is not None and when.day_given:
@@ -202,6 +208,8 @@ def find_event(doing: Doing, slots: dict[str, str], slot: str = "event") -> dict
         return chosen[0]
     scored = [(_score(_without_days(words, doing.now), e), e) for e in events]
     best = max((s for s, _ in scored), default=0.0)
+    if best == 0.0 and not_found is not None and words.strip():
+        not_found()
     if best == 0.0:
         if when is not None and when.start is not None:
             at = [e for e in events if _starts_at(e, when.start)]
@@ -372,9 +380,10 @@ def _target_time(doing: Doing) -> str | None:
     return None
 
 
-def move(doing: Doing, slots: dict[str, str]) -> str:
+def move(doing: Doing, slots: dict[str, str], not_found: Callable[[], None] | None = None) -> str:
     """Move an event, or change its length or place ("the plumber needs two hours", "the car
-    service is at the Kreuzberg garage now"): one `update_event` with what changed."""
+    service is at the Kreuzberg garage now"): one `update_event` with what changed.
+    `not_found`: as `find_event`'s."""
     length = read_duration(slots.get("length", ""))
     if read_shift(doing.request) is not None:
         length = None  # "back by 30 minutes": the amount is the move's, not a new length
@@ -386,10 +395,7 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
             slots["shift"] = doing.request
         elif not (length or place) and (target := _target_time(doing)) is not None:
             slots["to"] = target
-    moved = _moved_todo(doing, slots)
-    if moved is not None:
-        return moved
-    event = find_event(doing, slots)
+    event = find_event(doing, slots, not_found=not_found)
     start = datetime.fromisoformat(str(event["start"]))
     end = datetime.fromisoformat(str(event["end"]))
     shift = None
@@ -437,25 +443,18 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
     return outcome(doing, record, done)
 
 
-def _moved_todo(doing: Doing, slots: dict[str, str]) -> str | None:
+def move_todo(doing: Doing, slots: dict[str, str]) -> str | None:
     """A to-do's new due day, when what is moved is one ("push the car insurance task back to
-    the 28th"): words no event holds but one open to-do does, and a day to move it to.
-    None otherwise (the event is looked for, or asked about, as before)."""
-    words = slots.get("event", "")
-    if (
-        doing.agent.registry.get("list_tasks") is None
-        or not slots.get("to")
-        or not words.strip()
-        or _an_event_id(words)
-        or _held_by_an_event(doing, words)
-    ):
+    the 28th"): one open to-do holds the words, and there is a day to move it to. None
+    otherwise."""
+    to = _when(doing, slots, "to") if slots.get("to") else None
+    if doing.agent.registry.get("list_tasks") is None or to is None or not to.day_given:
         return None
-    to = _when(doing, slots, "to")
     record = doing.call("list_tasks")
-    if to is None or not to.day_given or record.status != "ok":
+    if record.status != "ok":
         return None
     tasks = [t for t in record.result if isinstance(t, dict)]
-    named = most_words_of(_without_days(words, doing.now), tasks, "title")
+    named = most_words_of(_without_days(slots.get("event", ""), doing.now), tasks, "title")
     if len(named) != 1:
         return None
     at = to.start_at(doing.now)
@@ -529,7 +528,6 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
 STEPS: dict[str, Steps] = {
     "show_calendar": show,
     "add_event": add,
-    "move_event": move,
     "cancel_event": cancel,
     "find_free_time": free_slot,
 }

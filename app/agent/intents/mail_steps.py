@@ -14,10 +14,9 @@ from email.utils import parseaddr
 from typing import Any
 
 from app.agent.intents.english import english_words
-from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
+from app.agent.intents.recognise import ADDRESS, POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 
-ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _BODY_PROMPT = (
     "You write the body of a short, friendly email for the user. Write only the body text: "
     "no subject line, no placeholders like [Name]. Say what the user asked to say, nothing "

@@ -13,7 +13,7 @@ from typing import Any
 
 from app.agent.intents.calendar_steps import busy_in, iso, without_when
 from app.agent.intents.catalog import BY_NAME
-from app.agent.intents.recognise import any_word_of, grounded, most_words_of
+from app.agent.intents.recognise import ADDRESS, any_word_of, grounded, most_words_of
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.agent.intents.when import read_when
 
@@ -212,7 +212,30 @@ def reminder_cancel(doing: Doing, slots: dict[str, str]) -> str:
     return outcome(doing, record, doing.say("reminder_cancelled", text=reminder.get("text")))
 
 
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+def move_reminder(doing: Doing, slots: dict[str, str]) -> str | None:
+    """A reminder at a new time, when what is moved is one ("move my passport reminder to
+    1 June at 9"): one pending reminder holds the words, and there is a time to move it to.
+    The new one is set before the old one is cancelled, so a refusal loses nothing. None
+    otherwise."""
+    to = read_when(slots.get("to", ""), doing.now)
+    if doing.agent.registry.get("list_reminders") is None or to is None:
+        return None
+    named = most_words_of(slots.get("event", ""), _reminders(doing), "text")
+    if len(named) != 1:
+        return None
+    old = named[0]
+    before = datetime.fromisoformat(str(old["at"]))
+    at = to.start_at(doing.now)
+    if at is None:  # a day alone: the same time of day as before
+        at = datetime.combine(to.day, before.timetz())
+    text = str(old.get("text"))
+    record = doing.call("set_reminder", text=text, at=iso(at))
+    if record.status != "ok":
+        return outcome(doing, record, "")
+    cancelled = doing.call("cancel_reminder", reminder_id=old["reminder_id"])
+    return outcome(doing, cancelled, doing.say("reminder_set", at=at, what=text))
+
+
 # A phone number as people write one: a + or a digit, then digits with spaces, dashes,
 # dots, slashes or brackets between, seven digits at least.
 _PHONE = re.compile(r"(?<![\w@.])\+?\(?\d[\d\s./()-]{5,}\d(?![\w@])")
@@ -221,13 +244,13 @@ _PHONE = re.compile(r"(?<![\w@.])\+?\(?\d[\d\s./()-]{5,}\d(?![\w@])")
 def contact_add(doing: Doing, slots: dict[str, str]) -> str:
     """The name from the model; the addresses and numbers read by code from the user's own
     words, exactly as typed."""
-    emails = _EMAIL.findall(doing.request)
+    emails = ADDRESS.findall(doing.request)
     phones = [
         " ".join(p.split()) for p in _PHONE.findall(doing.request)
         if sum(ch.isdigit() for ch in p) >= 7
     ]  # fmt: skip
     # The model may copy the address or number as the name: they are not one.
-    name = " ".join(_PHONE.sub(" ", _EMAIL.sub(" ", slots["name"])).split()).strip(" ,;:")
+    name = " ".join(_PHONE.sub(" ", ADDRESS.sub(" ", slots["name"])).split()).strip(" ,;:")
     if not name:
         raise Ask(doing.say("person_name"), "name")
     record = doing.call("add_contact", name=name, emails=emails, phones=phones)

@@ -302,6 +302,7 @@ def _kind(intent: Intent, name: str) -> str | None:
 
 
 WORD = re.compile(r"[\w@.'+-]+")
+ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # an email address as typed
 # Words a model adds around a copied phrase ("on", "the", "my"): not evidence either way.
 _FILLER = {
     "a", "an", "the", "my", "on", "at", "in", "to", "for", "of", "with", "and", "me", "i",

@@ -235,6 +235,7 @@ def _steps() -> dict[str, Steps]:
         lookup,
         mail_steps,
         money_steps,
+        moves,
         personal_steps,
     )
 
@@ -245,6 +246,7 @@ def _steps() -> dict[str, Steps]:
         **file_steps.STEPS,
         **lookup.STEPS,
         **money_steps.STEPS,
+        **moves.STEPS,
     }
 
 

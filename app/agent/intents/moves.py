@@ -1,0 +1,35 @@
+"""A move names an event, a to-do or a reminder: people "move" or "push back" all three.
+
+The model is asked for one intent, `move_event`, whatever is moved. When no event holds the
+words but one open to-do or one reminder does, that is moved instead (a to-do's due day, a
+reminder's time); otherwise the calendar's move goes on (it offers the nearest events).
+"""
+
+from __future__ import annotations
+
+from app.agent.intents import calendar_steps, personal_steps
+from app.agent.intents.router import Doing, Steps
+
+
+class _Moved(Exception):
+    def __init__(self, answer: str) -> None:
+        super().__init__(answer)
+        self.answer = answer
+
+
+def move(doing: Doing, slots: dict[str, str]) -> str:
+    def elsewhere() -> None:
+        for other in (calendar_steps.move_todo, personal_steps.move_reminder):
+            moved = other(doing, slots)
+            if moved is not None:
+                raise _Moved(moved)
+
+    try:
+        if doing.agent.registry.get("list_events") is None and slots.get("event", "").strip():
+            elsewhere()  # no calendar: only a to-do or a reminder can be meant
+        return calendar_steps.move(doing, slots, not_found=elsewhere)
+    except _Moved as moved:
+        return moved.answer
+
+
+STEPS: dict[str, Steps] = {"move_event": move}

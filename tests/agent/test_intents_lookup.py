@@ -133,6 +133,24 @@ def test_a_calendar_question_an_event_names_stays_with_the_calendar(
     assert report.answer.startswith("Jazz concert: ") and "20:00" in report.answer
 
 
+def test_a_question_about_the_users_own_things_taken_for_chat_is_answered_from_them(
+    mail: MailAccount, home: Path
+) -> None:
+    agent, backend = _agent([call("just_answer"), "Casa do Rio, Rua da Prata 12."], home, mail=mail)
+    report = agent.run_turn(Conversation(), "What's the name of my hotel in Lisbon?")
+    assert "read_file" in [c.name for c in report.calls] and "Casa do Rio" in _told(backend)
+    assert report.answer.startswith("Casa do Rio, Rua da Prata 12.\n\n(From ")
+    # A general question is answered by the model, nothing looked up; so is one about the
+    # user's own things that nothing they keep plainly holds.
+    agent, _ = _agent([call("just_answer"), "Leonardo da Vinci."], home, mail=mail)
+    report = agent.run_turn(Conversation(), "Who painted the hotel's Mona Lisa in Lisbon?")
+    assert (report.calls, report.answer) == ([], "Leonardo da Vinci.")
+    agent, _ = _agent([call("just_answer"), "Nice to meet you, Tom!"], home, mail=mail)
+    report = agent.run_turn(Conversation(), "My name is Tom")
+    assert report.answer == "Nice to meet you, Tom!"
+    assert all(c.name.startswith("search_") for c in report.calls)
+
+
 def test_a_question_nothing_holds_says_so(mail: MailAccount, home: Path) -> None:
     agent, _ = _agent([call("ask_files", about="warranty")], home, mail=mail)
     report = agent.run_turn(Conversation(), "How long is the warranty on the dishwasher?")

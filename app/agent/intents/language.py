@@ -113,3 +113,16 @@ def language_of_talk(earlier: list[str], text: str) -> Language:
         None,
     )
     return language_of(text, previous)
+
+
+# A request about the user's own things says so: "my hotel", "mein Zug", "mon vol", "mi cita".
+_MINE = _set(
+    """my mine our ours mein meine meinen meinem meiner meines unser unsere unseren unserem
+    unserer mon ma mes notre nos mi mis nuestro nuestra nuestros nuestras"""
+)
+
+
+def about_the_users_own(text: str) -> bool:
+    """Whether `text` speaks of something of the user's ("What's the name of my hotel?"): a
+    question no general knowledge answers, whatever it was taken for."""
+    return any(w in _MINE for w in _WORD.findall(text.lower().replace("’", "'")))

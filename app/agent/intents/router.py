@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from app import clock
 from app.agent.intents import phrases
 from app.agent.intents.catalog import JUST_ANSWER, SOMETHING_ELSE, Intent
-from app.agent.intents.language import DEFAULT, Language, language_of_talk
+from app.agent.intents.language import DEFAULT, Language, about_the_users_own, language_of_talk
 from app.agent.intents.recognise import (
     Recognised,
     choice_request,
@@ -314,6 +314,10 @@ class IntentRouter:
         if recognised is None or recognised.intent.name == SOMETHING_ELSE:
             return False
         if recognised.intent.name == JUST_ANSWER:
+            # "What's the name of my hotel in Lisbon?" taken for a general question: what
+            # the mail or files plainly hold answers it; else the model answers as asked.
+            if about_the_users_own(text) and (found := _looked_up(doing)) is not None:
+                return self._say(doing, found, "answered")
             return self._chat(agent, conversation, emit, cancel, report)
         return self._run(doing, recognised.intent, recognised.slots, text, recognised.dropped)
 

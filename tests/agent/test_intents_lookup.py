@@ -151,6 +151,17 @@ def test_a_question_about_the_users_own_things_taken_for_chat_is_answered_from_t
     assert all(c.name.startswith("search_") for c in report.calls)
 
 
+def test_a_question_naming_a_document_is_about_it_whatever_intent_it_was_taken_for(
+    home: Path,
+) -> None:
+    (home / "todo.txt").write_text("- call the bank\n- fix the bike\n- buy stamps\n")
+    agent, backend = _agent([call("list_todos"), "Three things."], home)
+    report = agent.run_turn(Conversation(), "How many things are in my todo.txt?")
+    assert "read_file" in [c.name for c in report.calls] and "list_tasks" not in str(report.calls)
+    assert "fix the bike" in _told(backend)
+    assert report.answer.startswith("Three things.\n\n(From todo.txt")
+
+
 def test_a_question_nothing_holds_says_so(mail: MailAccount, home: Path) -> None:
     agent, _ = _agent([call("ask_files", about="warranty")], home, mail=mail)
     report = agent.run_turn(Conversation(), "How long is the warranty on the dishwasher?")

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from app import clock
 from app.agent.intents import phrases
-from app.agent.intents.catalog import JUST_ANSWER, SOMETHING_ELSE, Intent
+from app.agent.intents.catalog import BY_NAME, JUST_ANSWER, SOMETHING_ELSE, Intent
 from app.agent.intents.language import DEFAULT, Language, about_the_users_own, language_of_talk
 from app.agent.intents.recognise import (
     Recognised,
@@ -313,6 +313,9 @@ class IntentRouter:
             return True
         if recognised is None or recognised.intent.name == SOMETHING_ELSE:
             return False
+        if _DOCUMENT.search(text) and recognised.intent.name in _KEPT_ELSEWHERE:
+            # "How many things are in my todo.txt?" is about that file, not the to-do list
+            recognised = Recognised(BY_NAME["ask_files"])
         if recognised.intent.name == JUST_ANSWER:
             # "What's the name of my hotel in Lisbon?" taken for a general question: what
             # the mail or files plainly hold answers it; else the model answers as asked.
@@ -389,6 +392,17 @@ class IntentRouter:
         report.steps += 1
         report.stop_reason = "cancelled" if stopped else "answered"
         return True
+
+
+# A document named by its file name, and the intents that read what is kept elsewhere (the
+# to-do list, reminders, memories, the calendar, contacts) or nothing: a question naming a
+# document is about it, whichever of those the model took it for.
+_DOCUMENT = re.compile(
+    r"\b[\w-]+\.(?:txt|md|pdf|docx?|xlsx?|csv|od[tsp]|pptx?|rtf|json|html?)\b", re.I
+)
+_KEPT_ELSEWHERE = {
+    JUST_ANSWER, "list_todos", "list_reminders", "recall_fact", "show_calendar", "find_contact"
+}  # fmt: skip
 
 
 def _a_new_request(pending: Pending, text: str) -> bool:

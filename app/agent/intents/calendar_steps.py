@@ -112,11 +112,11 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
         # Neither a day nor an event in the slots, none in the request: "What time is my
         # flight to Lisbon?" with nothing copied. What the request names is looked for in
         # the calendar, then in what the mail or files plainly hold; else today is shown.
-        asked = " ".join(telling_words(doing.request))
-        if asked and _held_by_an_event(doing, asked):
-            return find(doing, {**slots, "event": asked})
-        answer = answer_from_things(doing, doing.request, plainly=True)
-        if answer is not None:
+        asked = telling_words(doing.request)
+        if asked and _held_by_an_event(doing, " ".join(asked)):
+            return find(doing, {**slots, "event": " ".join(asked)})
+        # (Plainly held takes two words: "What's on my calendar?" looks nothing up.)
+        if len(asked) > 1 and (answer := answer_from_things(doing, doing.request, plainly=True)):
             return answer
     when = _when(doing, slots)
     if when is None and slots.get("when"):

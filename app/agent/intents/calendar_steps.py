@@ -16,7 +16,7 @@ from typing import Any
 
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.lookup import answer_from_things, when_from_things
-from app.agent.intents.recognise import ADDRESS, grounded, most_words_of, names_a_time
+from app.agent.intents.recognise import ADDRESS, grounded, names_a_time
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, outcome
 from app.agent.intents.when import When, read_duration, read_shift, read_when
 from connectors.folding import fold
@@ -114,7 +114,7 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
         # the calendar, then in what the mail or files plainly hold; else today is shown.
         asked = telling_words(doing.request)
         if asked and _held_by_an_event(doing, " ".join(asked)):
-            return find(doing, {**slots, "event": " ".join(asked)})
+            return _when_is(doing, {**slots, "event": " ".join(asked)})
         # (Plainly held takes two words: "What's on my calendar?" looks nothing up.)
         if len(asked) > 1 and (answer := answer_from_things(doing, doing.request, plainly=True)):
             return answer
@@ -296,6 +296,10 @@ def find(doing: Doing, slots: dict[str, str]) -> str:
         answer = answer_from_things(doing, doing.request)
         if answer is not None:
             return answer
+    return _when_is(doing, slots)
+
+
+def _when_is(doing: Doing, slots: dict[str, str]) -> str:
     event = find_event(doing, slots)
     return f"{event.get('title')}: {_day_and_time(doing, event)}"
 
@@ -321,7 +325,8 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         raise Ask(doing.say("what_time_on", day=when.day), "when")
     # A length the model left out is read from the request ("a 30-minute call"), not from
     # its time ("in two hours" is when).
-    said = doing.request.replace(slots.get("when", "") or "\0", " ")
+    when_words = slots.get("when", "")
+    said = doing.request.replace(when_words, " ") if when_words else doing.request
     length = read_duration(slots.get("duration", "")) or read_duration(said) or DEFAULT_LENGTH
     end = (
         datetime.combine(when.day, when.end, tzinfo=doing.now.tzinfo)
@@ -441,27 +446,6 @@ def move(doing: Doing, slots: dict[str, str], not_found: Callable[[], None] | No
     if place:
         done = " ".join(filter(None, (done, doing.say("event_placed", title=title, place=place))))
     return outcome(doing, record, done)
-
-
-def move_todo(doing: Doing, slots: dict[str, str]) -> str | None:
-    """A to-do's new due day, when what is moved is one ("push the car insurance task back to
-    the 28th"): one open to-do holds the words, and there is a day to move it to. None
-    otherwise."""
-    to = _when(doing, slots, "to") if slots.get("to") else None
-    if doing.agent.registry.get("list_tasks") is None or to is None or not to.day_given:
-        return None
-    record = doing.call("list_tasks")
-    if record.status != "ok":
-        return None
-    tasks = [t for t in record.result if isinstance(t, dict)]
-    named = most_words_of(_without_days(slots.get("event", ""), doing.now), tasks, "title")
-    if len(named) != 1:
-        return None
-    at = to.start_at(doing.now)
-    due = iso(at) if at is not None else to.day.isoformat()
-    task = named[0]
-    changed = doing.call("update_task", task_id=task["task_id"], due=due)
-    return outcome(doing, changed, doing.say("todo_due_moved", title=task.get("title"), due=due))
 
 
 def _new_place(doing: Doing, slots: dict[str, str]) -> str:

@@ -19,7 +19,7 @@ class _Moved(Exception):
 
 def move(doing: Doing, slots: dict[str, str]) -> str:
     def elsewhere() -> None:
-        for other in (calendar_steps.move_todo, personal_steps.move_reminder):
+        for other in (personal_steps.move_todo, personal_steps.move_reminder):
             moved = other(doing, slots)
             if moved is not None:
                 raise _Moved(moved)

@@ -212,6 +212,25 @@ def reminder_cancel(doing: Doing, slots: dict[str, str]) -> str:
     return outcome(doing, record, doing.say("reminder_cancelled", text=reminder.get("text")))
 
 
+def move_todo(doing: Doing, slots: dict[str, str]) -> str | None:
+    """A to-do's new due day, when what is moved is one ("push the car insurance task back to
+    the 28th"): one open to-do holds the words, and there is a day to move it to. None
+    otherwise."""
+    to = read_when(slots.get("to", ""), doing.now)
+    if doing.agent.registry.get("list_tasks") is None or to is None or not to.day_given:
+        return None
+    record = doing.call("list_tasks")
+    if record.status != "ok":
+        return None
+    named = most_words_of(slots.get("event", ""), _items(record), "title")
+    due = _due(doing, {"due": slots["to"]})
+    if len(named) != 1 or due is None:
+        return None
+    task = named[0]
+    changed = doing.call("update_task", task_id=task["task_id"], due=due)
+    return outcome(doing, changed, doing.say("todo_due_moved", title=task.get("title"), due=due))
+
+
 def move_reminder(doing: Doing, slots: dict[str, str]) -> str | None:
     """A reminder at a new time, when what is moved is one ("move my passport reminder to
     1 June at 9"): one pending reminder holds the words, and there is a time to move it to.
@@ -227,7 +246,7 @@ def move_reminder(doing: Doing, slots: dict[str, str]) -> str | None:
     before = datetime.fromisoformat(str(old["at"]))
     at = to.start_at(doing.now)
     if at is None:  # a day alone: the same time of day as before
-        at = datetime.combine(to.day, before.timetz())
+        at = datetime.combine(to.day, before.astimezone(doing.now.tzinfo).timetz())
     text = str(old.get("text"))
     record = doing.call("set_reminder", text=text, at=iso(at))
     if record.status != "ok":

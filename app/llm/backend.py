@@ -61,7 +61,8 @@ class StepRequest:
     # tool, so it shares its evaluated prefix with the step that chose the tool.
     only_call: str | None = None
     # How many leading messages every request with this prompt shares (the system prompt, or
-    # worked examples as turns after it): their end is kept as a checkpoint.
+    # worked examples as turns after it): their end is kept as a checkpoint. 0: a prompt
+    # seldom asked again, of which nothing is kept.
     shared_messages: int = 1
 
 

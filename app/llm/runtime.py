@@ -201,6 +201,8 @@ class LocalModel:
             "enable_thinking": request.enable_thinking,
         }
         prompt = self.render(messages, **options)
+        if not request.shared_messages:
+            return prompt, [0]  # nothing worth a checkpoint
         boundaries = [self._system_prefix_length(messages[: request.shared_messages], options)]
         history = self.render(messages, add_generation_prompt=False, **options)
         if prompt.startswith(history) and len(history) < len(prompt):

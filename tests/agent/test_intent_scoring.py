@@ -16,14 +16,18 @@ from tests.scripting import call
 
 class ScoringScript(ScriptedBackend):
     """A scripted backend that also scores replies: every intent low, the message's own
-    favourite (from `favourite`) high, the calendar a little lower (a small model's
-    favourite everywhere)."""
+    favourite (from `favourite`) high, the calendar lower but not far (a small model's
+    favourite everywhere); `close`: intents scored just below the favourite when asked among
+    all of them, and the one that wins when asked again among the few best."""
 
-    def __init__(self, turns: list[str], favourite: dict[str, str]) -> None:
+    def __init__(
+        self, turns: list[str], favourite: dict[str, str], close: dict[str, str] | None = None
+    ) -> None:
         base = ScriptedBackend.from_data({"intents": True, "turns": turns})
         super().__init__(base.turns, base.format)
         self.intents = True
         self.favourite = favourite
+        self.close = close or {}
         self.scored: list[StepRequest] = []
 
     def score_replies(
@@ -31,10 +35,15 @@ class ScoringScript(ScriptedBackend):
     ) -> dict[str, float] | None:
         self.scored.append(request)
         scores = dict.fromkeys(replies, -6.0)
-        scores["show_calendar"] = -1.0
+        scores["show_calendar"] = -2.0
         text = str(request.messages[-1]["content"])
         if text in self.favourite:
             scores[self.favourite[text]] = -0.5
+        if text in self.close:
+            if len(replies) < len(INTENTS):  # asked again among the few best
+                scores[self.close[text]] = 0.0
+            else:
+                scores[self.close[text]] = -0.8
         return scores
 
 
@@ -74,6 +83,32 @@ def test_slot_values_from_the_held_step_are_still_grounded() -> None:
     got = recognise(backend, text, threading.Event())
     assert got is not None and got.slots == {"title": "dinner with Sam"}
     assert got.dropped == {"when": "Monday at 9"}
+
+
+def test_a_close_choice_is_asked_again_among_the_few_best_alone() -> None:
+    text = "Rappelle-moi d'appeler maman ce soir"
+    backend = ScoringScript([call("set_reminder", what="appeler maman", when="ce soir")],
+                            {text: "cancel_reminder"}, close={text: "set_reminder"})  # fmt: skip
+    got = recognise(backend, text, threading.Event())
+    assert got is not None and got.intent.name == "set_reminder"
+    first, again = backend.scored
+    offered = {m["content"] for m in again.messages[1:-1][1::2]}
+    # The five best of the first asking (the two close ones, the calendar, two of the rest),
+    # each with its own worked examples and nothing else; nothing of it is kept.
+    assert len(offered) == 5 and {"cancel_reminder", "set_reminder", "show_calendar"} <= offered
+    kinds = str(again.messages[0]["content"])
+    assert all(f"- {name}:" in kinds for name in offered) and kinds.count("\n- ") == 5
+    assert again.shared_messages == 0 and first.shared_messages > 0
+    assert again.messages[-1] == {"role": "user", "content": text}
+
+
+def test_a_clear_choice_is_asked_once() -> None:
+    text = "Remind me to call mum at 6"
+    backend = ScoringScript([call("set_reminder", what="call mum", when="at 6")],
+                            {text: "set_reminder"})  # fmt: skip
+    got = recognise(backend, text, threading.Event())
+    assert got is not None and got.intent.name == "set_reminder"
+    assert len(backend.scored) == 1
 
 
 def test_writing_the_call_is_still_there_to_compare() -> None:

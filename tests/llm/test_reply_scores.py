@@ -108,6 +108,39 @@ def test_worked_examples_are_evaluated_once(
     assert computed[-1] is not None and 0 < computed[-1] < 20
 
 
+def test_a_prompt_asked_once_keeps_nothing(
+    qwen: LocalModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A close choice asked again among a few intents (`shared_messages=0`): scored like any
+    other, no checkpoint of it is kept, and the shared examples come back after it."""
+    cancel = threading.Event()
+    assert qwen.warm(_request("…"), cancel) is not None
+    cache = qwen.cache
+    assert cache is not None
+    kept = [c.tokens for c in cache.checkpoints]
+    once = StepRequest(
+        messages=[{"role": "system", "content": "Answer with one word."},
+                  {"role": "user", "content": "Write down: eggs"}],
+        sampling=GREEDY,
+        shared_messages=0,
+    )  # fmt: skip
+    assert qwen.build_prompt(once)[1] == [0]
+    scores = qwen.score_replies(once, REPLIES, cancel)
+    assert scores is not None
+    assert sum(math.exp(s) for s in scores.values()) == pytest.approx(1.0, abs=1e-4)
+    assert [c.tokens for c in cache.checkpoints] == kept
+    computed: list[int | None] = []
+    evaluate = cache.evaluate
+
+    def counted(*args: Any, **kw: Any) -> int | None:
+        computed.append(evaluate(*args, **kw))
+        return computed[-1]
+
+    monkeypatch.setattr(cache, "evaluate", counted)
+    qwen.score_replies(_request("Danke!"), REPLIES, cancel)
+    assert computed[-1] is not None and 0 < computed[-1] < 20
+
+
 def test_only_call_holds_the_step_to_the_chosen_tool(qwen: LocalModel) -> None:
     text = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
     tools = [

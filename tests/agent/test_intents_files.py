@@ -359,6 +359,110 @@ def test_reminders_are_listed_and_one_is_cancelled_by_its_words(database: Databa
     assert report.answer == "Cancelled the reminder: water the plants"
 
 
+# -- taken for another intent: the user's data says which ------------------------------------
+
+
+def test_a_reminder_to_cancel_that_none_is_with_a_time_is_a_new_reminder(
+    database: Database,
+) -> None:
+    """A new reminder taken for cancelling one: no reminder holds its words or is set then,
+    so its slots are filled for a new reminder, which is set; the other stays."""
+    store = ReminderStore(database)
+    with clock.frozen_at(NOW):
+        store.add("renew the passport", datetime(2029, 5, 20, 9, 0).astimezone(), now=NOW)
+        agent, backend = _agent(
+            [call("cancel_reminder", which="sortir les poubelles"),
+             call("set_reminder", what="sortir les poubelles", when="ce soir à 20h")],
+            data=database,
+        )  # fmt: skip
+        report = agent.run_turn(
+            Conversation(), "Rappelle-moi de sortir les poubelles ce soir à 20h"
+        )
+    assert [c.name for c in report.calls] == ["list_reminders", "set_reminder"]
+    assert backend.requests[-1].only_call == "set_reminder"
+    due = {r.text: r.local_due().replace(tzinfo=None) for r in store.pending()}
+    assert due == {
+        "renew the passport": datetime(2029, 5, 20, 9, 0),
+        "sortir les poubelles": datetime(2029, 5, 15, 20, 0),
+    }
+    assert report.answer.startswith("Rappel")
+
+
+@pytest.mark.parametrize(
+    ("request_", "which", "stop"),
+    [
+        ("Cancel the 6pm reminder about the plants", "plants", "answered"),
+        # Its words name none, but one is set then: not a new reminder, the question which.
+        ("Cancel my 6pm reminder", "6pm reminder", "asked"),
+    ],
+)
+def test_a_reminder_to_cancel_that_is_there_is_no_new_reminder(
+    database: Database, request_: str, which: str, stop: str
+) -> None:
+    store = ReminderStore(database)
+    with clock.frozen_at(NOW):
+        store.add("water the plants", datetime(2029, 5, 15, 18, 0).astimezone(), now=NOW)
+        store.add("call the bank", datetime(2029, 5, 17, 9, 0).astimezone(), now=NOW)
+        agent, _ = _agent([call("cancel_reminder", which=which)], data=database)
+        report = agent.run_turn(Conversation(), request_)
+    assert "set_reminder" not in [c.name for c in report.calls]
+    assert report.stop_reason == stop
+    left = ["call the bank"] if stop == "answered" else ["water the plants", "call the bank"]
+    assert [r.text for r in store.pending()] == left
+
+
+def test_a_fact_to_forget_that_none_is_with_a_time_is_a_new_reminder(database: Database) -> None:
+    add_memory(database, "My bike lock code is 4711")
+    with clock.frozen_at(NOW):
+        agent, _ = _agent(
+            [call("forget_fact", which="water the plants"),
+             call("set_reminder", what="water the plants", when="at 7pm")],
+            data=database,
+        )  # fmt: skip
+        report = agent.run_turn(Conversation(), "Don't let me forget to water the plants at 7pm")
+    assert [c.name for c in report.calls] == ["recall", "set_reminder"]
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.text == "water the plants"
+    assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 15, 19, 0)
+    assert [m.text for m in search_memories(database, "bike")] == ["My bike lock code is 4711"]
+
+
+def test_a_fact_to_forget_without_a_time_is_not_a_reminder(database: Database) -> None:
+    with clock.frozen_at(NOW):
+        agent, _ = _agent([call("forget_fact", which="my old address")], data=database)
+        report = agent.run_turn(Conversation(), "Forget my old address")
+    assert [c.name for c in report.calls] == ["recall"]
+    assert ReminderStore(database).pending() == []
+    assert "old address" in report.answer
+
+
+def test_a_days_question_taken_for_spending_shows_the_calendar(
+    home: Path, radicale: RadicaleServer
+) -> None:
+    """No money word and a day named: the calendar's question, asked of the calendar (its
+    slots filled anew), never the bank statements."""
+    account = CalendarAccount(radicale.url, "alice", PASSWORD, name="Home")
+    agent, _ = _agent(
+        [call("spending"), call("show_calendar", when="vendredi après-midi")],
+        folders=[home], calendar=account,
+    )  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "Qu'est-ce que j'ai vendredi après-midi ?")
+    names = [c.name for c in report.calls]
+    assert "summarise_spending" not in names and "list_events" in names
+    assert "vendredi" in report.answer.lower()
+
+
+@pytest.mark.parametrize(
+    "request_", ["What did I spend last week?", "Combien j'ai payé vendredi ?"]
+)
+def test_a_money_question_about_a_day_stays_with_the_statements(home: Path, request_: str) -> None:
+    agent, _ = _agent([call("spending")], folders=[home])
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), request_)
+    assert "summarise_spending" in [c.name for c in report.calls]
+
+
 def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: RadicaleServer) -> None:
     account = CalendarAccount(radicale.url, "alice", PASSWORD, name="Home calendar")
     text = "Add Lukas Brandt to my contacts: lukas.brandt@example.de, +49 151 5550177."

@@ -17,6 +17,7 @@ import pytest
 
 from app.llm.backend import SamplingSettings, ScoresReplies, StepRequest
 from app.llm.embedded import ensure_tool_model
+from app.llm.kv_cache import PromptCache
 from app.llm.runtime import LocalModel, RuntimeSettings
 from app.llm.tools import ToolSpec
 
@@ -82,13 +83,8 @@ def test_scoring_leaves_the_context_as_it_found_it(
     assert sum(math.exp(s) for s in first.values()) == pytest.approx(1.0, abs=1e-4)
 
 
-def test_worked_examples_are_evaluated_once(
-    qwen: LocalModel, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    cancel = threading.Event()
-    assert qwen.warm(_request("…"), cancel) is not None
-    cache = qwen.cache
-    assert cache is not None
+def _counting(cache: PromptCache, monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """The tokens each later `evaluate` of `cache` computes, in order."""
     computed: list[int | None] = []
     evaluate = cache.evaluate
 
@@ -97,6 +93,17 @@ def test_worked_examples_are_evaluated_once(
         return computed[-1]
 
     monkeypatch.setattr(cache, "evaluate", counted)
+    return computed
+
+
+def test_worked_examples_are_evaluated_once(
+    qwen: LocalModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cancel = threading.Event()
+    assert qwen.warm(_request("…"), cancel) is not None
+    cache = qwen.cache
+    assert cache is not None
+    computed = _counting(cache, monkeypatch)
     # Another prompt in between (as the slot step's is), then the next message: the examples
     # come back from their checkpoint and only the new message is read.
     qwen.step(StepRequest(messages=[{"role": "user", "content": "Hi"}], sampling=GREEDY),
@@ -129,14 +136,7 @@ def test_a_prompt_asked_once_keeps_nothing(
     assert scores is not None
     assert sum(math.exp(s) for s in scores.values()) == pytest.approx(1.0, abs=1e-4)
     assert [c.tokens for c in cache.checkpoints] == kept
-    computed: list[int | None] = []
-    evaluate = cache.evaluate
-
-    def counted(*args: Any, **kw: Any) -> int | None:
-        computed.append(evaluate(*args, **kw))
-        return computed[-1]
-
-    monkeypatch.setattr(cache, "evaluate", counted)
+    computed = _counting(cache, monkeypatch)
     qwen.score_replies(_request("Danke!"), REPLIES, cancel)
     assert computed[-1] is not None and 0 < computed[-1] < 20
 

@@ -8,14 +8,24 @@ the files and emails instead.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import PurePosixPath
 
 from app.agent.intents.file_steps import ok_result
 from app.agent.intents.lookup import ask_things
 from app.agent.intents.recognise import any_word_of
-from app.agent.intents.router import Doing, Steps
-from app.agent.intents.when import read_month
+from app.agent.intents.router import Doing, Instead, Steps
+from app.agent.intents.when import read_month, read_when
+from connectors.folding import fold
+
+# Words for spending, paying, costs and money in the four languages (accents folded, stems):
+# a question without any is not about money.
+_MONEY = re.compile(
+    r"[€$£]|\b(?:spen[dt]|pa(?:y|id)|cost|money|bought|buy|purchas|price|expens|bills?\b|"
+    r"charge|eur|euro|dollar|ausgeb|ausgegeb|ausgab|bezahl|gezahlt|zahl|kost|geld|gekauft|kauf|"
+    r"rechnung|depens|achet|factur|prix|argent|gast|pag|dinero|compr|precio)"
+)
 
 
 def _statement_folders(doing: Doing) -> list[str]:
@@ -30,6 +40,10 @@ def _statement_folders(doing: Doing) -> list[str]:
 
 def spending(doing: Doing, slots: dict[str, str]) -> str:
     month = read_month(slots.get("month") or doing.request, doing.now)
+    said = fold(doing.request)
+    if month is None and not _MONEY.search(said) and read_when(doing.request, doing.now):
+        # "Was habe ich nächste Woche vor?": a day's question, not money's
+        raise Instead("show_calendar")
     merchant = slots.get("merchant", "")
     by_merchant: dict[tuple[str, str], tuple[float, int]] = {}  # (merchant, currency)
     spent: dict[str, float] = {}

@@ -7,14 +7,14 @@ the user's words, a to-do found among the open ones by its title).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, time, timedelta
 from typing import Any
 
 from app.agent.intents.calendar_steps import busy_in, iso, without_when
 from app.agent.intents.catalog import BY_NAME
 from app.agent.intents.recognise import ADDRESS, any_word_of, grounded, most_words_of
-from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
+from app.agent.intents.router import Ask, Doing, HandOver, Instead, Steps, numbered, outcome
 from app.agent.intents.when import read_when
 
 # A reminder for a day without a time goes off in the morning.
@@ -177,6 +177,7 @@ def forget(doing: Doing, slots: dict[str, str]) -> str:
     words = slots["which"]
     record = doing.call("recall", query=words)
     facts = _items(record) if isinstance(record.result, list) else []
+    _a_new_reminder(doing, facts, "fact")
     if not facts:
         return doing.say("nothing_remembered", about=words)
     fact = _choose(doing, facts, "memory_id", "fact", slots, "no_memory_like",
@@ -202,8 +203,34 @@ def reminders_list(doing: Doing, slots: dict[str, str]) -> str:
     return doing.say("reminders", lines=lines)
 
 
+def _a_new_reminder(
+    doing: Doing,
+    items: list[dict[str, Any]],
+    label: str,
+    reminders: Sequence[dict[str, Any]] = (),
+) -> None:
+    """A request taken for cancelling a reminder or forgetting a fact that names a time of
+    day, while none of `items` holds its words and no reminder is set then, asks for a new
+    reminder ("Rappelle-moi de sortir les poubelles ce soir", "don't let me forget to water
+    the plants at 7pm"): `Instead`, before anything is changed."""
+    when = read_when(doing.request, doing.now)
+    if when is None or (when.start is None and when.part is None):
+        return
+    if most_words_of(doing.request, items, label):
+        return
+    start, end = when.window(doing.now)
+    if when.start is not None:
+        start = end = when.start_at(doing.now) or start
+    for reminder in reminders:
+        at = datetime.fromisoformat(str(reminder.get("at")))
+        if start <= at.astimezone(doing.now.tzinfo) <= end:
+            return
+    raise Instead("set_reminder")
+
+
 def reminder_cancel(doing: Doing, slots: dict[str, str]) -> str:
     pending = _reminders(doing)
+    _a_new_reminder(doing, pending, "text", pending)
     if not pending:
         return doing.say("no_reminders")
     reminder = _choose(doing, pending, "reminder_id", "text", slots, "no_reminder_like",

@@ -199,8 +199,7 @@ def recognise(
             return None
         if not chosen.slots:
             return Recognised(chosen)
-        request = replace(recognition_request(text), only_call=chosen.name)
-        return _grounded(backend.step(request, lambda _event: None, cancel), text)
+        return fill_slots(backend, text, chosen, cancel)
     intents = INTENTS
     area_stats = GenerationStats()
     if staged:
@@ -215,6 +214,15 @@ def recognise(
     result = backend.step(recognition_request(text, intents), lambda _event: None, cancel)
     add_stats(result.stats, area_stats)
     return _grounded(result, text)
+
+
+def fill_slots(
+    backend: ModelBackend, text: str, intent: Intent, cancel: threading.Event
+) -> Recognised | None:
+    """`intent`'s slots from `text`, in one step held to that intent (`only_call`) under the
+    call grammar, kept where grounded; None when the model gave no usable call."""
+    request = replace(recognition_request(text), only_call=intent.name)
+    return _grounded(backend.step(request, lambda _event: None, cancel), text)
 
 
 def _grounded(result: StepResult, text: str) -> Recognised | None:

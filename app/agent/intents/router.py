@@ -26,6 +26,7 @@ from app.agent.intents.language import DEFAULT, Language, about_the_users_own, l
 from app.agent.intents.recognise import (
     Recognised,
     choice_request,
+    fill_slots,
     grounded,
     in_users_words,
     recognise,
@@ -71,6 +72,16 @@ def numbered(question: str, slot: str, choices: list[tuple[Any, str]]) -> Ask:
 
 class HandOver(Exception):
     """The steps cannot do this after all: the free loop takes the turn."""
+
+
+class Instead(Exception):
+    """What the user's data shows the request is another intent's after all (a reminder to
+    cancel that no reminder is, with a time: a new one): its slots are filled from the
+    request and its steps run. Raised before the steps change anything."""
+
+    def __init__(self, intent: str) -> None:
+        super().__init__(intent)
+        self.intent = intent
 
 
 @dataclass
@@ -331,6 +342,7 @@ class IntentRouter:
         slots: dict[str, str],
         request: str,
         dropped: dict[str, str] | None = None,
+        instead: bool = False,
     ) -> bool:
         steps = self.steps.get(intent.name)
         if steps is None:
@@ -358,12 +370,34 @@ class IntentRouter:
                 intent, slots, question.slot, question.choices, request, doing.language
             )
             return self._ask(doing, pending, question.question)
+        except Instead as other:
+            if instead:  # once: the second intent's steps do not send it on again
+                return self._handed_over(doing, intent, f"it is {other.intent} after all")
+            log.info("intent %s is %s after all", intent.name, other.intent)
+            return self._instead(doing, BY_NAME[other.intent], request)
         except HandOver as why:
-            log.info("intent %s handed over to the loop: %s", intent.name, why)
-            return bool(doing.report.calls) and self._say(
-                doing, doing.say("not_finished"), "handed_over"
-            )
+            return self._handed_over(doing, intent, str(why))
         return self._say(doing, answer, "answered")
+
+    def _handed_over(self, doing: Doing, intent: Intent, why: str) -> bool:
+        """The free loop takes the turn, unless the steps already called a tool: then the
+        user is told it was not finished (the loop would not know what was done)."""
+        log.info("intent %s handed over to the loop: %s", intent.name, why)
+        return bool(doing.report.calls) and self._say(
+            doing, doing.say("not_finished"), "handed_over"
+        )
+
+    def _instead(self, doing: Doing, intent: Intent, request: str) -> bool:
+        """Run `intent` for the request another intent's steps passed on (`Instead`)."""
+        filled = fill_slots(doing.agent.backend, request, intent, doing.cancel)
+        doing.report.steps += 1
+        if filled is not None:
+            add_stats(doing.report.stats, filled.stats)
+        slots, dropped = (filled.slots, filled.dropped) if filled else ({}, {})
+        if filled is not None and filled.intent is not intent:
+            slots, dropped = {}, {}  # a backend without `only_call` named another intent
+        doing.from_request.clear()
+        return self._run(doing, intent, slots, request, dropped, instead=True)
 
     def _ask(self, doing: Doing, pending: Pending, question: str) -> bool:
         doing.conversation.pending_intent = pending

@@ -5,13 +5,20 @@ gate (deleting asks first), and the calendar on the server as the user meant it 
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Sequence
 from datetime import date, timedelta
 from types import SimpleNamespace
 
 import pytest
 
+from app.agent.intents.router import IntentRouter
 from app.agent.intents.when import read_when
+from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
+from app.llm.backend import StepRequest
+from app.llm.scripted import ScriptedBackend
 from connectors.calendar import CalendarAccount, add_task, create_event, events
 from tests.agent.test_intents import NOW, TZ, Answers, _agent, _all, account, at, server
 from tests.scripting import call
@@ -52,6 +59,93 @@ def test_a_time_in_so_many_hours_is_not_the_events_length(account: CalendarAccou
     agent.run_turn(Conversation(), "add call the bank in two hours")
     [event] = _all(account)
     assert event.end - event.start == timedelta(hours=1) and not event.attendees
+
+
+class _CloseCall(ScriptedBackend):
+    """A model that scores its choice as a close call between adding and changing an event
+    (adding a little ahead, also when asked again among the few best); slots as scripted."""
+
+    def __init__(self, turns: list[str]) -> None:
+        base = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
+        super().__init__(base.turns, base.format)
+        self.intents = True
+
+    def score_replies(
+        self, request: StepRequest, replies: Sequence[str], cancel: threading.Event
+    ) -> dict[str, float] | None:
+        scores = dict.fromkeys(replies, -6.0)
+        scores.update(add_event=-0.4, move_event=-1.1)
+        return scores
+
+
+def _close_call(account: CalendarAccount, turns: list[str], answers: Answers) -> Agent:
+    agent = Agent(_CloseCall(turns), build_registry(calendar=account), confirmer=answers)
+    agent.front = IntentRouter()
+    return agent
+
+
+def test_an_add_close_to_a_change_that_names_an_event_changes_its_length(
+    account: CalendarAccount,
+) -> None:
+    """Taken for a new event, close to changing one: the request names the plumber's visit
+    and no new time, so the visit is changed; the length comes from the request when the
+    model left it out."""
+    create_event(account, "Plumber visit", at(25, 15), at(25, 16), tz=TZ)
+    answers = Answers()
+    agent = _close_call(
+        account, [call("add_event", title="plumber's call"), call("move_event", event="plumber")],
+        answers,
+    )  # fmt: skip
+    report = agent.run_turn(
+        Conversation(), "The plumber needs two hours, not one. Fix it in my calendar please."
+    )
+    assert [d.tool for d in answers.seen] == ["update_event"]
+    assert _events(account) == {"Plumber visit": (at(25, 15), at(25, 17))}
+    assert report.answer == "“Plumber visit” is now on Friday 25 May, 15:00–17:00."
+
+
+def test_an_add_close_to_a_change_on_the_events_day_changes_its_place(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Car service", at(17, 8), at(17, 9), tz=TZ, location="AutoHaus Mitte")
+    answers = Answers()
+    # "now" is no new time: the place is read from the request.
+    agent = _close_call(
+        account, [call("add_event", title="Update my calendar"),
+                  call("move_event", event="car service", to="now")], answers,
+    )  # fmt: skip
+    agent.run_turn(
+        Conversation(),
+        "The car service on Thursday is at AutoHaus Schmidt Kreuzberg now, please update my "
+        "calendar.",
+    )
+    [car] = _all(account)
+    assert (car.start, car.end, car.location) == (
+        at(17, 8),
+        at(17, 9),
+        "AutoHaus Schmidt Kreuzberg",
+    )
+    assert [d.tool for d in answers.seen] == ["update_event"]
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "Add lunch with Tom on Friday at 1pm",  # a clock time: a new event
+        "Add a car service for the van on Monday",  # not on the car service's day
+    ],
+)
+def test_an_add_close_to_a_change_with_a_new_time_or_another_day_adds(
+    account: CalendarAccount, request_: str
+) -> None:
+    create_event(account, "Team lunch", at(18, 12), at(18, 13), tz=TZ)
+    create_event(account, "Car service", at(17, 8), at(17, 9), tz=TZ)
+    title = "lunch with Tom" if "Tom" in request_ else "car service for the van"
+    when = "on Friday at 1pm" if "Tom" in request_ else "on Monday at 10"
+    agent = _close_call(account, [call("add_event", title=title, when=when)], Answers())
+    agent.run_turn(Conversation(), request_ + (" at 10" if "van" in request_ else ""))
+    assert len(_all(account)) == 3
+    assert _events(account)["Team lunch"] == (at(18, 12), at(18, 13))
 
 
 # -- find_free_time -------------------------------------------------------------------------------

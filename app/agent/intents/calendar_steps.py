@@ -17,7 +17,7 @@ from typing import Any
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.recognise import ADDRESS, grounded, names_a_time
-from app.agent.intents.router import Ask, Doing, HandOver, Steps, outcome
+from app.agent.intents.router import Ask, Before, Doing, HandOver, Steps, outcome
 from app.agent.intents.when import When, read_duration, read_shift, read_when
 from connectors.folding import fold
 
@@ -348,6 +348,33 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     return outcome(doing, record, doing.say("event_added", title=title, start=start, end=end))
 
 
+def _a_change(doing: Doing) -> str | None:
+    """Taken for a new event in a close call with changing one: a request without a clock
+    time that names an event on the day it says (or says no day) changes that event ("The
+    plumber needs two hours, not one"). Looked at before the new event's title is asked."""
+    return "move_event" if "move_event" in doing.close and _about_an_event(doing) else None
+
+
+def _about_an_event(doing: Doing) -> bool:
+    """Whether the request speaks of one event already in the calendar: no clock time in it,
+    and one event's title (half its words or more) named in it, on the day the request says
+    if it says one."""
+    when = read_when(doing.request, doing.now)
+    if when is not None and when.start is not None:
+        return False  # a new time: a new event, or a move the model would have named
+    if when is not None and when.day_given:
+        start, end = when.window(doing.now)
+    else:
+        start, end = doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD
+    said = _without_days(doing.request, doing.now)
+    named = {
+        fold(str(event.get("title")))
+        for event in _events(doing, start, end)
+        if grounded(str(event.get("title") or ""), said, copied=False)
+    }
+    return len(named) == 1
+
+
 def _title(text: str, when: str, now: datetime) -> str:
     """The event's title without the day and time the model copied into it too."""
     text = without_when(text, when, now)
@@ -393,6 +420,16 @@ def move(doing: Doing, slots: dict[str, str], not_found: Callable[[], None] | No
     if read_shift(doing.request) is not None:
         length = None  # "back by 30 minutes": the amount is the move's, not a new length
     place = _new_place(doing, slots)
+    new_time = slots.get("to") and _when(doing, slots, "to") is not None
+    if not (new_time or slots.get("shift") or slots.get("length") or place):
+        # The model filled nothing of the change ("now" is no time): a new length or place
+        # in the request itself ("the plumber needs two hours", "… is at AutoHaus Schmidt
+        # now").
+        if read_shift(doing.request) is None and _target_time(doing) is None:
+            length = read_duration(_without_days(doing.request, doing.now))
+        place = "" if length else _place_in(doing.request, slots.get("event", ""), doing.now)
+        if length or place:
+            slots.pop("to", None)
     if not slots.get("to") and not slots.get("shift"):
         # The model left the new time out: read it from the request itself, a shift
         # ("back by 30 minutes") or what follows a "to" ("... to Thursday at 10").
@@ -446,6 +483,23 @@ def move(doing: Doing, slots: dict[str, str], not_found: Callable[[], None] | No
     if place:
         done = " ".join(filter(None, (done, doing.say("event_placed", title=title, place=place))))
     return outcome(doing, record, done)
+
+
+# A place named after "at", "bei", "à", "en"...: its words written with capitals, as names are.
+_PLACE = re.compile(
+    r"\b(?:at|in|bei|im|am|à|au|chez|en|dans)\s+((?:[A-ZÄÖÜÉ][\w'’&.-]*)(?:\s+[A-ZÄÖÜÉ][\w'’&.-]*)*)"
+)
+
+
+def _place_in(request: str, event: str, now: datetime) -> str:
+    """A new place the request names ("at AutoHaus Schmidt Kreuzberg now"), not a time or the
+    event's own words; "" if none."""
+    own = set(fold(event).split())
+    for found in _PLACE.finditer(request):
+        place = found.group(1)
+        if read_when(place, now) is None and not set(fold(place).split()) <= own:
+            return place
+    return ""
 
 
 def _new_place(doing: Doing, slots: dict[str, str]) -> str:
@@ -515,3 +569,5 @@ STEPS: dict[str, Steps] = {
     "cancel_event": cancel,
     "find_free_time": free_slot,
 }
+
+BEFORE: dict[str, Before] = {"add_event": _a_change}

@@ -81,6 +81,9 @@ class Recognised:
     slots: dict[str, str] = field(default_factory=dict)
     dropped: dict[str, str] = field(default_factory=dict)  # values not found in the request
     stats: GenerationStats = field(default_factory=GenerationStats)
+    # The intents the choice was close between (`CLOSE`), this one among them; the steps
+    # may find in the user's data that the request is another of them (`router.Instead`).
+    close: tuple[str, ...] = ()
 
 
 def recognition_request(text: str, intents: tuple[Intent, ...] = INTENTS) -> StepRequest:
@@ -154,10 +157,10 @@ RECONSIDERED = 5
 
 def scored_choice(
     backend: ScoresReplies, text: str, intents: tuple[Intent, ...], cancel: threading.Event
-) -> Intent | None:
+) -> tuple[Intent, tuple[str, ...]] | None:
     """The intent whose name the model finds the most likely reply to `text` after the
     worked examples, only the intents' names allowed; a close call is asked again among the
-    few best (`CLOSE`). None if cancelled.
+    few best (`CLOSE`); with the names it was close between. None if cancelled.
 
     Measured on the 0.5B model (bench/intent_recognition.py, its design set): 41 of 48
     right this way, 27 of 48 scoring the name as the call the model would open after the
@@ -169,15 +172,16 @@ def scored_choice(
     if scores is None:
         return None
     ranked = sorted(names, key=lambda name: scores[name], reverse=True)
-    if len(ranked) <= 2 or scores[ranked[0]] - scores[ranked[1]] >= CLOSE:
-        return BY_NAME[ranked[0]]
+    close = tuple(name for name in ranked if scores[ranked[0]] - scores[name] < CLOSE)
+    if len(ranked) <= 2 or len(close) == 1:
+        return BY_NAME[ranked[0]], close
     few = tuple(intent for intent in intents if intent.name in ranked[:RECONSIDERED])
     # Nothing of this prompt is kept: it is one of many subsets, seldom asked twice.
     again = replace(choice_request(text, few), shared_messages=0)
     among_few = backend.score_replies(again, [intent.name for intent in few], cancel)
     if among_few is None:
         return None
-    return max(few, key=lambda intent: among_few[intent.name])
+    return max(few, key=lambda intent: among_few[intent.name]), close
 
 
 def recognise(
@@ -194,12 +198,14 @@ def recognise(
     that area alone (two short choices instead of one among twenty). `scored=False`: choose
     by writing even where scoring is possible (to compare the two)."""
     if scored and not staged and isinstance(backend, ScoresReplies):
-        chosen = scored_choice(backend, text, INTENTS, cancel)
-        if chosen is None:
+        choice = scored_choice(backend, text, INTENTS, cancel)
+        if choice is None:
             return None
+        chosen, close = choice
         if not chosen.slots:
-            return Recognised(chosen)
-        return fill_slots(backend, text, chosen, cancel)
+            return Recognised(chosen, close=close)
+        filled = fill_slots(backend, text, chosen, cancel)
+        return replace(filled, close=close) if filled is not None else None
     intents = INTENTS
     area_stats = GenerationStats()
     if staged:

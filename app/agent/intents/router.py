@@ -129,6 +129,8 @@ class Doing:
         self.language = language
         # Slots filled with the user's whole message (`Slot.from_request`).
         self.from_request: set[str] = set()
+        # The intents the model's choice was close between (`Recognised.close`).
+        self.close: tuple[str, ...] = ()
         sent = [m.sent_at for m in conversation.messages if m.role == "user" and m.sent_at]
         self.now: datetime = sent[-1].astimezone() if sent else clock.now()
 
@@ -239,7 +241,12 @@ def _looked_up(doing: Doing) -> str | None:
         return None
 
 
-def _steps() -> dict[str, Steps]:
+# A look at the user's data before an intent's slots are asked for: the name of the intent
+# the request is after all (`Instead`), or None.
+Before = Callable[[Doing], str | None]
+
+
+def _steps() -> tuple[dict[str, Steps], dict[str, Before]]:
     from app.agent.intents import (
         calendar_steps,
         file_steps,
@@ -250,7 +257,7 @@ def _steps() -> dict[str, Steps]:
         personal_steps,
     )
 
-    return {
+    steps = {
         **calendar_steps.STEPS,
         **mail_steps.STEPS,
         **personal_steps.STEPS,
@@ -259,13 +266,14 @@ def _steps() -> dict[str, Steps]:
         **money_steps.STEPS,
         **moves.STEPS,
     }
+    return steps, dict(calendar_steps.BEFORE)
 
 
 class IntentRouter:
     """The agent's front desk (`Agent.front`): handles a turn or leaves it to the loop."""
 
     def __init__(self, staged: bool = False) -> None:
-        self.steps = _steps()
+        self.steps, self.before = _steps()
         # Recognition in two steps, the area first (`recognise`); bench/intent_recognition.py
         # measures which way a model does better.
         self.staged = staged
@@ -333,6 +341,7 @@ class IntentRouter:
             if about_the_users_own(text) and (found := _looked_up(doing)) is not None:
                 return self._say(doing, found, "answered")
             return self._chat(agent, conversation, emit, cancel, report)
+        doing.close = recognised.close
         return self._run(doing, recognised.intent, recognised.slots, text, recognised.dropped)
 
     def _run(
@@ -348,6 +357,10 @@ class IntentRouter:
         if steps is None:
             return False
         doing.request = request  # with a question answered: the request and the answer
+        check = self.before.get(intent.name)
+        if not instead and check is not None and (other := check(doing)) is not None:
+            log.info("intent %s is %s after all", intent.name, other)
+            return self._instead(doing, BY_NAME[other], request)
         for slot in intent.slots:
             if slot.from_request and not slots.get(slot.name) and slot.name in (dropped or {}):
                 slots[slot.name] = request  # said, but not in the user's words: theirs

@@ -248,6 +248,38 @@ def test_completing_a_todo_two_match_is_a_numbered_choice_then_the_dialog(
     assert second.answer == f"Done: {chosen}."
 
 
+def test_a_days_question_taken_for_completing_a_todo_shows_that_day(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    """No to-do named and none due that day: the calendar's question, answered from it;
+    nothing is ticked off."""
+    add_task(account, "Buy stamps")
+    create_event(account, "Dinner with Anna", datetime(2029, 5, 11, 19, 0),
+                 datetime(2029, 5, 11, 21, 0), tz=NOW.tzinfo)  # fmt: skip
+    answers = Answers()
+    agent = _agent(
+        [call("complete_todo", which="What did I do last Friday evening?"),
+         call("show_calendar", when="last Friday evening")],
+        answers, calendar=account,
+    )  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "What did I do last Friday evening?")
+    assert "complete_task" not in [c.name for c in report.calls] and answers.seen == []
+    assert "Dinner with Anna" in report.answer
+    assert _statuses(server) == {"Buy stamps": "NEEDS-ACTION"}
+
+
+def test_a_todo_due_on_the_day_named_is_still_the_one_to_tick_off(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    add_task(account, "Post the parcel", due=date(2029, 5, 18))
+    answers = Answers()
+    agent = _agent([call("complete_todo", which="Friday's errand")], answers, calendar=account)
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "Done with Friday's errand, tick it off")
+    assert "list_events" not in [c.name for c in report.calls]
+
+
 def test_a_todo_named_in_made_up_words_is_asked_for_and_a_refusal_keeps_it_open(
     account: CalendarAccount, server: RadicaleServer
 ) -> None:
@@ -438,6 +470,21 @@ def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
     assert [c.name for c in recalled.calls] == ["recall"]
     assert nothing.answer == "I have nothing remembered about “my car”."
     assert "Lisa is allergic to peanuts" in bare.answer
+
+
+def test_a_days_question_taken_for_a_memory_shows_that_day(
+    account: CalendarAccount, database: Database
+) -> None:
+    create_event(account, "Brunch chez Léa", datetime(2029, 5, 19, 11, 0),
+                 datetime(2029, 5, 19, 13, 0), tz=NOW.tzinfo)  # fmt: skip
+    agent = _agent(
+        [call("recall_fact", about="samedi"), call("show_calendar", when="samedi")],
+        calendar=account, data=database,
+    )  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "Qu'est-ce que j'ai samedi ?")
+    assert [c.name for c in report.calls][:2] == ["recall", "list_events"]
+    assert "Brunch chez Léa" in report.answer
 
 
 def test_a_fact_the_model_made_up_is_asked_for_not_stored(database: Database) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from app.agent.intents.calendar_steps import busy_in, iso, without_when
@@ -56,6 +56,8 @@ def recall(doing: Doing, slots: dict[str, str]) -> str:
     about = slots.get("about") or doing.request
     record = doing.call("recall", query=about)
     facts = [str(i.get("fact")) for i in _items(record)]
+    if not facts and _a_day_named(doing):
+        raise Instead("show_calendar")  # "Qu'est-ce que j'ai samedi ?": nothing remembered
     if not facts:
         return doing.say("nothing_remembered", about=about)
     return doing.say("remembered_list", lines="\n".join(f"- {f}" for f in facts[:8]))
@@ -67,6 +69,12 @@ def _due(doing: Doing, slots: dict[str, str]) -> str | None:
         return None
     at = when.start_at(doing.now)
     return iso(at) if at is not None else when.day.isoformat()
+
+
+def _a_day_named(doing: Doing) -> date | None:
+    """The day the request names, if it names one ("samedi", "last Friday")."""
+    when = read_when(doing.request, doing.now)
+    return when.day if when is not None and when.day_given else None
 
 
 def todo_add(doing: Doing, slots: dict[str, str]) -> str:
@@ -105,6 +113,13 @@ def todo_list(doing: Doing, slots: dict[str, str]) -> str:
 
 def todo_done(doing: Doing, slots: dict[str, str]) -> str:
     tasks = _items(doing.call("list_tasks"))
+    day = _a_day_named(doing)
+    if (
+        day is not None
+        and not most_words_of(doing.request, tasks, "title")
+        and not any(str(t.get("due") or "")[:10] == day.isoformat() for t in tasks)
+    ):
+        raise Instead("show_calendar")  # "What did I do last Friday evening?": no to-do named
     task = _choose(doing, tasks, "task_id", "title", slots, "no_todo_like", intent="complete_todo",
                    like=lambda words, title: grounded(words, title, copied=False))  # fmt: skip
     record = doing.call("complete_task", task_id=task["task_id"])

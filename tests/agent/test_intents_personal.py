@@ -24,6 +24,7 @@ from app.agent.turn.chat import Conversation
 from app.agent.turn.loop import Agent
 from app.llm.scripted import ScriptedBackend
 from app.store.database import Database
+from app.store.models import MemoryRecord
 from app.store.reminders import ReminderStore
 from connectors.calendar import CalendarAccount, add_task, create_event, list_tasks
 from connectors.web import DuckDuckGoEngine
@@ -333,6 +334,17 @@ def test_a_contact_is_looked_up_in_the_real_address_book(
     assert "sophie.martin@example.org" in both.answer
     assert "sophie.laurent@example.fr" in both.answer
     assert [c.name for c in both.calls] == ["find_contact"] and answers.seen == []
+
+
+def test_a_number_no_contact_has_but_a_memory_holds_is_answered_from_it(
+    account: CalendarAccount, database: Database
+) -> None:
+    with database.session() as session, session.begin():
+        session.add(MemoryRecord(created=NOW, text="My gym locker number is 112"))
+    agent = _agent([call("find_contact", who="locker")], calendar=account, data=database)
+    report = agent.run_turn(Conversation(), "What's my locker number?")
+    assert [c.name for c in report.calls] == ["find_contact", "recall"]
+    assert "My gym locker number is 112" in report.answer
 
 
 def test_a_contact_name_the_model_made_up_is_asked_for(

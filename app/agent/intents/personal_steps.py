@@ -130,6 +130,9 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
     who = slots["who"]
     record = doing.call("find_contact", query=who)
     found = _items(record) if isinstance(record.result, list) else []
+    if not found and (facts := _remembered(doing, who)):
+        # "What's my locker number?": no one of that name, but a memory holds it
+        return doing.say("remembered_list", lines="\n".join(f"- {f}" for f in facts[:8]))
     if not found:
         return doing.say("no_contact", who=who)
     lines = []
@@ -137,6 +140,17 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
         details = [*person.get("emails", []), *person.get("phones", [])]
         lines.append(f"- {person.get('name')}: {', '.join(details) or doing.say('no_details')}")
     return "\n".join(lines)
+
+
+def _remembered(doing: Doing, words: str) -> list[str]:
+    """The memories holding a word of `words`, if memories are kept."""
+    if doing.agent.registry.get("recall") is None:
+        return []
+    record = doing.call("recall", query=words)
+    if record.status != "ok" or not isinstance(record.result, list):
+        return []
+    facts = [str(i.get("fact")) for i in record.result if isinstance(i, dict)]
+    return [fact for fact in facts if any_word_of(words, fact)]
 
 
 def web(doing: Doing, slots: dict[str, str]) -> str:

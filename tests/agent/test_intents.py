@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from app import clock
-from app.agent.intents.router import IntentRouter
+from app.agent.intents.router import Instead, IntentRouter
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
@@ -201,6 +201,35 @@ def test_something_else_goes_to_the_free_loop(account: CalendarAccount) -> None:
     report = agent.run_turn(Conversation(), "Plan my week around the dentist")
     assert [c.name for c in report.calls] == ["list_events"]
     assert report.answer == "You have the dentist at 14:00."
+
+
+def test_an_intent_passed_on_is_passed_on_once_then_the_loop_takes_the_turn(
+    account: CalendarAccount,
+) -> None:
+    """Steps that find the request is another intent's run that intent with its slots
+    filled anew; if that one passes it on again, the free loop takes the turn (no ping-pong)."""
+    agent = _agent(
+        account,
+        [call("cancel_event", event="gym"), call("add_event", title="gym", when="at 7"),
+         "I could not tell what to do."],
+    )  # fmt: skip
+    router = agent.front
+    assert isinstance(router, IntentRouter)
+    ran: list[str] = []
+
+    def passes_on(to: str) -> Any:
+        def steps(doing: object, slots: dict[str, str]) -> str:
+            ran.append(slots.get("event") or slots.get("title", ""))
+            raise Instead(to)
+
+        return steps
+
+    router.steps = {**router.steps, "cancel_event": passes_on("add_event"),
+                    "add_event": passes_on("cancel_event")}  # fmt: skip
+    report = agent.run_turn(Conversation(), "gym at 7")
+    assert ran == ["gym", "gym"]  # each intent's steps once, with its own slots
+    assert agent.backend.requests[1].only_call == "add_event"  # type: ignore[attr-defined]
+    assert report.answer == "I could not tell what to do." and report.calls == []
 
 
 def test_a_script_without_the_intents_flag_runs_the_loop_as_before(

@@ -148,6 +148,27 @@ def test_an_add_close_to_a_change_with_a_new_time_or_another_day_adds(
     assert _events(account)["Team lunch"] == (at(18, 12), at(18, 13))
 
 
+@pytest.mark.parametrize("taken_for", ["show_calendar", "find_free_time"])
+def test_how_many_of_an_event_is_counted_by_code(account: CalendarAccount, taken_for: str) -> None:
+    for day in (21, 23, 25):
+        create_event(account, "Stand-up", at(day, 9), at(day, 9, 15), tz=TZ)
+    create_event(account, "Dentist", at(22, 10), at(22, 11), tz=TZ)
+    turns = [call(taken_for, when="next week")]
+    if taken_for == "find_free_time":  # taken for free time: the listing's question
+        turns.append(call("show_calendar", when="next week"))
+    agent = _agent(account, turns)
+    report = agent.run_turn(Conversation(), "How many stand-ups do I have next week?")
+    assert report.answer.startswith("Three (Stand-up).\n\n")
+    assert "Dentist" in report.answer  # the week is listed after the count
+
+
+def test_a_question_that_counts_nothing_named_is_listed_alone(account: CalendarAccount) -> None:
+    create_event(account, "Dentist", at(22, 10), at(22, 11), tz=TZ)
+    agent = _agent(account, [call("show_calendar", when="nächste Woche")])
+    report = agent.run_turn(Conversation(), "Wie viele Termine mit Jonas habe ich nächste Woche?")
+    assert report.answer.startswith("Für ") and "Dentist" in report.answer
+
+
 # -- find_free_time -------------------------------------------------------------------------------
 
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.lookup import answer_from_things, when_from_things
-from app.agent.intents.recognise import ADDRESS, grounded, names_a_time
+from app.agent.intents.phrases import counted
+from app.agent.intents.recognise import ADDRESS, grounded, most_words_of, names_a_time
 from app.agent.intents.router import Ask, Before, Doing, HandOver, Steps, outcome
 from app.agent.intents.when import When, read_duration, read_shift, read_when
 from connectors.folding import fold
@@ -137,8 +138,25 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
     due = due_in(doing, window)
     if not events:
         return doing.say("calendar_empty", said=said) + due
+    count = _counted(doing, events)
     lines = "\n".join(_line(doing, e, several_days) for e in events)
-    return doing.say("calendar_has", said=said, lines=lines) + due
+    return count + doing.say("calendar_has", said=said, lines=lines) + due
+
+
+# "How many … ?" in the four languages.
+_HOW_MANY = re.compile(r"\b(?:how many|wie ?viele?|combien|cu[aá]nt[oa]s)\b", re.I)
+
+
+def _counted(doing: Doing, events: list[dict[str, Any]]) -> str:
+    """For "how many stand-ups do I have next week?": how many of the listed events hold the
+    question's words, said first ("" for any other question, or when none holds them)."""
+    if not _HOW_MANY.search(doing.request):
+        return ""
+    named = most_words_of(_without_days(doing.request, doing.now), events, "title")
+    if not named:
+        return ""
+    titles = ", ".join(dict.fromkeys(str(e.get("title")) for e in named))
+    return doing.say("calendar_counted", count=counted(doing.language, len(named)), title=titles)
 
 
 def due_in(doing: Doing, window: tuple[datetime, datetime]) -> str:
@@ -570,4 +588,10 @@ STEPS: dict[str, Steps] = {
     "find_free_time": free_slot,
 }
 
-BEFORE: dict[str, Before] = {"add_event": _a_change}
+
+def _a_count(doing: Doing) -> str | None:
+    """ "How many … ?" taken for free time: a question the calendar's listing answers."""
+    return "show_calendar" if _HOW_MANY.search(doing.request) else None
+
+
+BEFORE: dict[str, Before] = {"add_event": _a_change, "find_free_time": _a_count}

@@ -96,6 +96,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Rien dans votre agenda pour {said} : vous êtes libre.",
         "es": "No tienes nada en el calendario para el {said}: estás libre.",
     },
+    "calendar_counted": {
+        "en": "{count} ({title}).\n\n",
+        "de": "{count} ({title}).\n\n",
+        "fr": "{count} ({title}).\n\n",
+        "es": "{count} ({title}).\n\n",
+    },
     "calendar_has": {
         "en": "For {said} your calendar has:\n{lines}",
         "de": "Für {said} steht in deinem Kalender:\n{lines}",
@@ -736,6 +742,25 @@ def dated(language: Language, moment: date, spec: str) -> str:
     """`moment` written in `language` by one of the specs above ("day", "dd", "wd", "month")
     or Python's ("%H:%M"): for a date in a line of a list, outside any phrase."""
     return _Words(language).format_field(moment, spec)
+
+
+# Small counts said in words, as people say them ("Three."); larger ones in digits.
+_COUNTS: dict[Language, tuple[str, ...]] = {
+    "en": ("None", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
+           "Ten"),
+    "de": ("Keinen", "Einen", "Zwei", "Drei", "Vier", "Fünf", "Sechs", "Sieben", "Acht", "Neun",
+           "Zehn"),
+    "fr": ("Aucun", "Un", "Deux", "Trois", "Quatre", "Cinq", "Six", "Sept", "Huit", "Neuf",
+           "Dix"),
+    "es": ("Ninguno", "Uno", "Dos", "Tres", "Cuatro", "Cinco", "Seis", "Siete", "Ocho", "Nueve",
+           "Diez"),
+}  # fmt: skip
+
+
+def counted(language: Language, count: int) -> str:
+    """`count` as the start of an answer in `language` ("Three", "Drei", "12")."""
+    words = _COUNTS.get(language, _COUNTS[DEFAULT])
+    return words[count] if count < len(words) else str(count)
 
 
 def say(language: Language, key: str, **values: Any) -> str:

@@ -153,9 +153,10 @@ def test_how_many_of_an_event_is_counted_by_code(account: CalendarAccount, taken
     for day in (21, 23, 25):
         create_event(account, "Stand-up", at(day, 9), at(day, 9, 15), tz=TZ)
     create_event(account, "Dentist", at(22, 10), at(22, 11), tz=TZ)
-    turns = [call(taken_for, when="next week")]
+    # The stand-ups are what is counted, in the week's listing (not the next one found).
+    turns = [call(taken_for, when="next week", event="stand-ups")]
     if taken_for == "find_free_time":  # taken for free time: the listing's question
-        turns.append(call("show_calendar", when="next week"))
+        turns.append(call("show_calendar", when="next week", event="stand-ups"))
     agent = _agent(account, turns)
     report = agent.run_turn(Conversation(), "How many stand-ups do I have next week?")
     assert report.answer.startswith("Three (Stand-up).\n\n")

@@ -107,8 +107,9 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
     """A day or period listed, or, when one event is asked about, when it is."""
     event = slots.get("event", "")
     named = [w for w in event.split() if read_when(w, doing.now) is None]
-    if named or _an_event_id(event):  # "when is the dentist?", "tomorrow's 1:1", a choice
-        return find(doing, slots)
+    counting = _HOW_MANY.search(doing.request) and read_when(doing.request, doing.now)
+    if (named or _an_event_id(event)) and not counting:
+        return find(doing, slots)  # "when is the dentist?", "tomorrow's 1:1", a choice
     if not slots.get("when") and read_when(doing.request, doing.now) is None:
         # Neither a day nor an event in the slots, none in the request: "What time is my
         # flight to Lisbon?" with nothing copied. What the request names is looked for in

@@ -170,6 +170,24 @@ def test_a_question_that_counts_nothing_named_is_listed_alone(account: CalendarA
     assert report.answer.startswith("Für ") and "Dentist" in report.answer
 
 
+@pytest.mark.parametrize(
+    ("request_", "copied", "shown"),
+    [
+        ("What did I do last Friday evening?", "Friday evening", "Dinner at Anna's"),
+        ("Qu'est-ce que j'ai vendredi en huit ?", "vendredi", "Piano recital"),
+    ],
+)
+def test_a_weekday_copied_without_the_word_that_placed_it_is_the_requests_day(
+    account: CalendarAccount, request_: str, copied: str, shown: str
+) -> None:
+    create_event(account, "Dinner at Anna's", at(11, 19), at(11, 22), tz=TZ)  # last Friday
+    create_event(account, "Team lunch", at(18, 12), at(18, 13), tz=TZ)  # this Friday
+    create_event(account, "Piano recital", at(25, 18), at(25, 19), tz=TZ)  # a week later
+    agent = _agent(account, [call("show_calendar", when=copied)])
+    report = agent.run_turn(Conversation(), request_)
+    assert shown in report.answer and "Team lunch" not in report.answer
+
+
 # -- find_free_time -------------------------------------------------------------------------------
 
 

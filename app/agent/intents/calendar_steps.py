@@ -53,7 +53,22 @@ def _when(doing: Doing, slots: dict[str, str], name: str = "when") -> When | Non
         return whole  # "from 7 to 8" copied without the request's "am"
     if not when.day_given and whole.day_given and whole.start in (None, when.start):
         return replace(whole, start=when.start, end=when.end or whole.end)
+    if _same_weekday_elsewhere(when, whole):
+        # "Friday evening" copied from "last Friday evening": the request's Friday
+        return whole if when.start is None else replace(whole, start=when.start, end=when.end)
     return when
+
+
+def _same_weekday_elsewhere(slot: When, whole: When) -> bool:
+    """The slot names the request's weekday on another date: the model left out the word
+    that placed it ("last", "after next", "en huit")."""
+    return (
+        slot.day_given
+        and whole.day_given
+        and slot.days == whole.days == 1
+        and slot.day != whole.day
+        and slot.day.weekday() == whole.day.weekday()
+    )
 
 
 def _twelve_hours_apart(slot: When, whole: When) -> bool:

@@ -342,9 +342,35 @@ def test_a_number_no_contact_has_but_a_memory_holds_is_answered_from_it(
     with database.session() as session, session.begin():
         session.add(MemoryRecord(created=NOW, text="My gym locker number is 112"))
     agent = _agent([call("find_contact", who="locker")], calendar=account, data=database)
-    report = agent.run_turn(Conversation(), "What's my locker number?")
+    report = agent.run_turn(Conversation(), "And the locker?")  # one word: no memory first
     assert [c.name for c in report.calls] == ["find_contact", "recall"]
     assert "My gym locker number is 112" in report.answer
+
+
+def test_a_number_a_memory_holds_is_recalled_before_a_name_is_asked(
+    account: CalendarAccount, database: Database
+) -> None:
+    with database.session() as session, session.begin():
+        session.add(MemoryRecord(created=NOW, text="My gym locker number is 112"))
+        session.add(MemoryRecord(created=NOW, text="Lisa cannot eat peanuts"))
+    # The model filled no name (none was said), then the memory's question is filled.
+    agent = _agent([call("find_contact"), call("recall_fact", about="locker number")],
+                   calendar=account, data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), "What's my locker number?")
+    assert "My gym locker number is 112" in report.answer and "Lisa" not in report.answer
+    assert report.stop_reason == "answered"
+
+
+def test_a_contacts_number_no_memory_wholly_holds_is_looked_up(
+    account: CalendarAccount, server: RadicaleServer, database: Database
+) -> None:
+    put_card(server, SOPHIE)
+    with database.session() as session, session.begin():
+        session.add(MemoryRecord(created=NOW, text="My gym locker number is 112"))
+    agent = _agent([call("find_contact", who="Sophie")], calendar=account, data=database)
+    report = agent.run_turn(Conversation(), "What's Sophie's number?")
+    assert [c.name for c in report.calls] == ["recall", "find_contact"]
+    assert "Sophie Martin" in report.answer and "112" not in report.answer
 
 
 def test_a_contact_name_the_model_made_up_is_asked_for(

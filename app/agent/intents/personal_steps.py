@@ -14,8 +14,18 @@ from typing import Any
 from app.agent.intents.calendar_steps import busy_in, iso, without_when
 from app.agent.intents.catalog import BY_NAME
 from app.agent.intents.recognise import ADDRESS, any_word_of, grounded, most_words_of
-from app.agent.intents.router import Ask, Doing, HandOver, Instead, Steps, numbered, outcome
+from app.agent.intents.router import (
+    Ask,
+    Before,
+    Doing,
+    HandOver,
+    Instead,
+    Steps,
+    numbered,
+    outcome,
+)
 from app.agent.intents.when import read_when
+from app.store.documents import content_words
 
 # A reminder for a day without a time goes off in the morning.
 _REMINDER_HOUR = time(9, 0)
@@ -151,6 +161,18 @@ def _remembered(doing: Doing, words: str) -> list[str]:
         return []
     facts = [str(i.get("fact")) for i in record.result if isinstance(i, dict)]
     return [fact for fact in facts if any_word_of(words, fact)]
+
+
+def _a_memory(doing: Doing) -> str | None:
+    """A contact's detail asked for that a memory holds, every telling word of the question
+    in it ("What's my locker number?": "My gym locker number is 112"): the memory's
+    question. Looked at before the person's name is asked."""
+    telling = [w for w in content_words(doing.request) if len(w) > 3]
+    if len(telling) < 2:
+        return None
+    facts = _remembered(doing, " ".join(telling))
+    whole = [f for f in facts if all(any_word_of(w, f) for w in telling)]
+    return "recall_fact" if whole else None
 
 
 def web(doing: Doing, slots: dict[str, str]) -> str:
@@ -352,3 +374,5 @@ STEPS: dict[str, Steps] = {
     "cancel_reminder": reminder_cancel,
     "add_contact": contact_add,
 }
+
+BEFORE: dict[str, Before] = {"find_contact": _a_memory}

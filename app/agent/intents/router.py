@@ -266,7 +266,7 @@ def _steps() -> tuple[dict[str, Steps], dict[str, Before]]:
         **money_steps.STEPS,
         **moves.STEPS,
     }
-    return steps, dict(calendar_steps.BEFORE)
+    return steps, {**calendar_steps.BEFORE, **personal_steps.BEFORE}
 
 
 class IntentRouter:

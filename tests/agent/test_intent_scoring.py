@@ -111,6 +111,15 @@ def test_a_clear_choice_is_asked_once() -> None:
     assert len(backend.scored) == 1
 
 
+def test_a_plain_answer_chosen_first_is_not_asked_again() -> None:
+    # Asked among the close few, a knowledge question loses to any intent's examples.
+    text = "What's the capital of Portugal?"
+    backend = ScoringScript([], {text: "just_answer"}, close={text: "recall_fact"})
+    got = recognise(backend, text, threading.Event())
+    assert got is not None and got.intent.name == "just_answer"
+    assert len(backend.scored) == 1 and set(got.close) == {"just_answer", "recall_fact"}
+
+
 def test_writing_the_call_is_still_there_to_compare() -> None:
     backend = ScoringScript([call("just_answer")], {"hi": "just_answer"})
     got = recognise(backend, "hi", threading.Event(), scored=False)

@@ -510,6 +510,32 @@ def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
     assert "Lisa is allergic to peanuts" in bare.answer
 
 
+@pytest.mark.parametrize(
+    "question", ["Wie viele Beine hat eine Spinne?", "¿Cuál es la capital de Perú?"]
+)
+def test_a_general_question_taken_for_a_memory_is_answered_plainly(
+    database: Database, question: str
+) -> None:
+    # Nothing remembered holds it, and nothing of the user's is asked about.
+    agent = _agent([call("recall_fact", about=question.strip("¿?")), "Acht."], data=database)
+    report = agent.run_turn(Conversation(), question)
+    assert [c.name for c in report.calls] == ["recall"]
+    assert report.answer == "Acht." and report.stop_reason == "answered"
+    plain = agent.backend.requests[-1]  # type: ignore[attr-defined]
+    assert plain.tool_choice == "none"
+
+
+@pytest.mark.parametrize(
+    "question", ["What did I tell you about Lisa?", "C'était quoi mon code du portail ?"]
+)
+def test_a_question_about_the_user_nothing_remembered_holds_says_so(
+    database: Database, question: str
+) -> None:
+    agent = _agent([call("recall_fact", about="Lisa")], data=database)
+    report = agent.run_turn(Conversation(), question)
+    assert "nothing" in report.answer or "rien" in report.answer
+
+
 def test_a_days_question_taken_for_a_memory_shows_that_day(
     account: CalendarAccount, database: Database
 ) -> None:

@@ -126,3 +126,16 @@ def about_the_users_own(text: str) -> bool:
     """Whether `text` speaks of something of the user's ("What's the name of my hotel?"): a
     question no general knowledge answers, whatever it was taken for."""
     return any(w in _MINE for w in _WORD.findall(text.lower().replace("’", "'")))
+
+
+# The user speaking of themselves: "what did I tell you", "was hab ich", "j'ai", "yo".
+_ME = _set("i me myself ich mich mir je j moi m yo conmigo")
+
+
+def speaks_of_the_user(text: str) -> bool:
+    """Whether `text` speaks of the user or something of theirs ("What did I tell you about
+    Lisa?", "my locker"): not a general question ("How many legs does a spider have?")."""
+    if about_the_users_own(text):
+        return True
+    words = _WORD.findall(text.lower().replace("’", "'"))
+    return any(part in _ME for word in words for part in re.split(r"['-]", word))

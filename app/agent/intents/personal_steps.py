@@ -12,7 +12,8 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from app.agent.intents.calendar_steps import busy_in, iso, without_when
-from app.agent.intents.catalog import BY_NAME
+from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
+from app.agent.intents.language import speaks_of_the_user
 from app.agent.intents.recognise import ADDRESS, any_word_of, grounded, most_words_of
 from app.agent.intents.router import (
     Ask,
@@ -68,6 +69,10 @@ def recall(doing: Doing, slots: dict[str, str]) -> str:
     facts = [str(i.get("fact")) for i in _items(record)]
     if not facts and _a_day_named(doing):
         raise Instead("show_calendar")  # "Qu'est-ce que j'ai samedi ?": nothing remembered
+    if not facts and not speaks_of_the_user(doing.request):
+        # "Wie viele Beine hat eine Spinne?": nothing remembered, and nothing of the user's
+        # asked about; a general question, answered as one
+        raise Instead(JUST_ANSWER)
     if not facts:
         return doing.say("nothing_remembered", about=about)
     return doing.say("remembered_list", lines="\n".join(f"- {f}" for f in facts[:8]))

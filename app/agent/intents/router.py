@@ -384,6 +384,9 @@ class IntentRouter:
             )
             return self._ask(doing, pending, question.question)
         except Instead as other:
+            if other.intent == JUST_ANSWER:  # nothing of the user's: a plain answer
+                return self._chat(doing.agent, doing.conversation, doing.emit, doing.cancel,
+                                  doing.report)  # fmt: skip
             if instead:  # once: the second intent's steps do not send it on again
                 return self._handed_over(doing, intent, f"it is {other.intent} after all")
             log.info("intent %s is %s after all", intent.name, other.intent)

@@ -445,3 +445,22 @@ def test_a_question_taken_for_free_time_is_answered_from_the_mail_before_the_day
     asked = agent.run_turn(Conversation(), "Find me a free hour for a call")
     assert (asked.stop_reason, asked.answer) == ("asked", "Which day?")
     assert "read_email" not in [c.name for c in asked.calls]
+
+
+def test_a_question_taken_for_free_time_with_no_day_copied_is_answered_from_the_mail(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, "Hausverwaltung <office@landlord.example>", "Water off",
+             "The water in the building is off on Wednesday 16 May, 10:00-12:00.")  # fmt: skip
+    agent, backend = _agent(
+        [call("find_free_time", when="When", duration="off"), "On 16 May, 10:00 to 12:00."],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "When is the water turned off in the building?")
+    assert "10:00-12:00" in _told(backend) and report.calls[-1].name == "read_email"
+    assert report.answer.startswith("On 16 May, 10:00 to 12:00.\n\n(From the email of ")
+    # Nothing plainly holds it: the day is asked.
+    agent, _ = _agent([call("find_free_time", when="someday", duration="an hour")], home,
+                      mail=mail, calendar=account)  # fmt: skip
+    asked = agent.run_turn(Conversation(), "Find me an hour someday for the piano")
+    assert (asked.stop_reason, asked.answer) == ("asked", "Which day should I look at?")

@@ -560,6 +560,11 @@ def cancel(doing: Doing, slots: dict[str, str]) -> str:
 def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     when = _when(doing, slots)
     if when is None:
+        # No day in what the model copied ("When is the water turned off?" taken for free
+        # time): what the mail or files plainly hold answers, else the day is asked.
+        answer = answer_from_things(doing, doing.request, plainly=True)
+        if answer is not None:
+            return answer
         raise Ask(doing.say("which_day_look"), "when")
     length = read_duration(slots.get("duration", "")) or read_duration(doing.request)
     length = length or DEFAULT_LENGTH

@@ -162,6 +162,21 @@ def test_a_question_naming_a_document_is_about_it_whatever_intent_it_was_taken_f
     assert report.answer.startswith("Three things.\n\n(From todo.txt")
 
 
+def test_words_of_the_slot_the_user_did_not_write_pick_no_text(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    _deliver(servers[0], ALICE, COURIER, "Your parcel 4711 is on its way",
+             "Your parcel arrives on Thursday 17 May between 10:00 and 14:00.")  # fmt: skip
+    (home / "statements-notes.txt").write_text("Bank statements, information and notes.\n")
+    agent, backend = _agent(
+        [call("ask_files", about="Parcel information from your bank statements, notes"),
+         "Thursday 17 May."], home, mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "When is my parcel coming?")
+    assert "between 10:00 and 14:00" in _told(backend)
+    assert report.answer.startswith("Thursday 17 May.\n\n(From the email of ")
+
+
 def test_a_question_nothing_holds_says_so(mail: MailAccount, home: Path) -> None:
     agent, _ = _agent([call("ask_files", about="warranty")], home, mail=mail)
     report = agent.run_turn(Conversation(), "How long is the warranty on the dishwasher?")
@@ -184,7 +199,22 @@ def test_a_narrow_mail_search_lists_and_answers_from_the_newest(
     assert listed.startswith("I found 1 email:\n- Lena Vogt <lena@nordwind.example>: “Warehouse")
     assert answered.startswith("Nordwind moves on 13 June.\n\n(From the email of Lena Vogt")
     assert "deliveries pause that week" in _told(backend)
-    assert report.calls[-1].name == "read_email"
+    # The message lacks "news": the files were looked at too, and none holds more.
+    names = [c.name for c in report.calls]
+    assert "read_email" in names and names[-1] == "search_files"
+
+
+def test_a_question_taken_for_a_mail_search_is_answered_from_a_file_holding_more(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    _deliver_flight(servers)  # names Lisbon, not the hotel
+    agent, backend = _agent(
+        [call("find_emails", about="hotel in Lisbon"), "Casa do Rio, Rua da Prata 12."], home,
+        mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "What's the name of my hotel in Lisbon?")
+    assert "Casa do Rio" in _told(backend) and "LH 1166" not in _told(backend)
+    assert report.answer == "Casa do Rio, Rua da Prata 12.\n\n(From travel/lisbon-itinerary.md.)"
 
 
 def test_a_wide_mail_search_only_lists(
@@ -450,13 +480,13 @@ def test_a_question_taken_for_free_time_is_answered_from_the_mail_before_the_day
 def test_a_question_taken_for_free_time_with_no_day_copied_is_answered_from_the_mail(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:
-    _deliver(servers[0], ALICE, "Hausverwaltung <office@landlord.example>", "Water off",
-             "The water in the building is off on Wednesday 16 May, 10:00-12:00.")  # fmt: skip
+    _deliver(servers[0], ALICE, "Hausverwaltung <office@landlord.example>", "Lift works",
+             "The lift in the building is out of service on 16 May, 10:00-12:00.")  # fmt: skip
     agent, backend = _agent(
         [call("find_free_time", when="When", duration="off"), "On 16 May, 10:00 to 12:00."],
         home, mail=mail, calendar=account,
     )  # fmt: skip
-    report = agent.run_turn(Conversation(), "When is the water turned off in the building?")
+    report = agent.run_turn(Conversation(), "When is the lift out of service?")
     assert "10:00-12:00" in _told(backend) and report.calls[-1].name == "read_email"
     assert report.answer.startswith("On 16 May, 10:00 to 12:00.\n\n(From the email of ")
     # Nothing plainly holds it: the day is asked.

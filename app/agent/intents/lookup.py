@@ -177,7 +177,25 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
         return listed
     newest = max(found, key=lambda m: str(m.get("date") or ""))
     source = _read_message(doing, newest)
-    return listed if source is None else f"{listed}\n\n{_answer(doing, source)}"
+    if source is None:
+        return listed
+    if (file := _a_file_holding_more(doing, source)) is not None:
+        return _answer(doing, file)  # "What's the name of my hotel in Lisbon?": the itinerary
+    return f"{listed}\n\n{_answer(doing, source)}"
+
+
+def _a_file_holding_more(doing: Doing, message: Source) -> Source | None:
+    """A file holding more of the request's telling words than the message found for it
+    does (a question taken for a mail search that a file answers); None if none does."""
+    words = telling_words(doing.request)
+    message.matched = sum(any_word_of(word, message.text) for word in words)
+    if message.matched >= len(words):
+        return None
+    file = _from_file(doing, doing.request)
+    if file is None:
+        return None
+    file.matched = sum(any_word_of(word, file.text) for word in words)
+    return file if file.matched > message.matched else None
 
 
 def write_note(doing: Doing, slots: dict[str, str]) -> str:
@@ -218,7 +236,12 @@ _COMPOSE_PROMPT = (
 
 
 def ask_things(doing: Doing, slots: dict[str, str]) -> str:
-    question = " ".join(filter(None, (slots.get("about"), doing.request)))
+    # Words of the slot the user did not write ("parcel information from your bank
+    # statements", after the intent's description) would pick a text of their own: the
+    # request's words alone are looked for then (another language's: `best_source`).
+    about = slots.get("about", "")
+    question = " ".join(filter(None, (about if grounded(about, doing.request) else "",
+                                      doing.request)))  # fmt: skip
     return answer_from_things(doing, question) or doing.say("nothing_in_files")
 
 

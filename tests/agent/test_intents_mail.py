@@ -186,6 +186,23 @@ def test_reading_an_email_finds_it_and_the_model_only_summarises_it(
     assert message.unread
 
 
+def test_several_emails_matching_are_listed_before_the_newest_is_summarised(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    sophie = "Sophie Martin <sophie@example.test>"
+    _deliver_dated(servers, sophie, "Invoice 2029-117", "Could you check invoice 2029-117?",
+                   "Thu, 10 May 2029 08:00:00 +0000")  # fmt: skip
+    _deliver_dated(servers, sophie, "Budget sheet", "Please bring the budget sheet.",
+                   "Mon, 14 May 2029 08:00:00 +0000")  # fmt: skip
+    agent = _agent([call("read_email", which="Sophie"), "Sophie asks for the budget sheet."],
+                   mail=mail)  # fmt: skip
+    report = agent.run_turn(Conversation(), "Do I have unread emails from Sophie?")
+    listed, read = report.answer.split("\n\n", 1)
+    assert listed.startswith("I found 2 emails:") and "Invoice 2029-117" in listed
+    assert read.startswith("From Sophie Martin") and "“Budget sheet”" in read
+    assert "Could you check" not in str(agent.backend.requests[-1].messages)  # type: ignore[attr-defined]
+
+
 def test_an_email_the_model_could_not_name_is_asked_for(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

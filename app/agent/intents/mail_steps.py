@@ -84,21 +84,34 @@ def listing(doing: Doing, found: list[dict[str, Any]], words: str) -> str:
                      lines=lines)  # fmt: skip
 
 
-def _one_email(doing: Doing, slots: dict[str, str], slot: str = "which") -> dict[str, Any]:
+def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[dict[str, Any]]:
+    """The messages the slot's words name, the newest first ("Priya's email" is the latest
+    one from Priya); only the one whose id the words are (a numbered choice answered)."""
     words = slots.get(slot, "")
     found = search_messages(doing, words)
     chosen = [m for m in found if m.get("email_id") == words]
     if chosen:
-        return chosen[0]
+        return chosen[:1]
     if not found:
         raise Ask(doing.say("no_email_matching", words=words), slot)
-    # The newest first: "Priya's email" is the latest one from Priya.
     found.sort(key=lambda m: str(m.get("date") or ""), reverse=True)
-    return found[0]
+    return found
+
+
+def _one_email(doing: Doing, slots: dict[str, str], slot: str = "which") -> dict[str, Any]:
+    return _matching(doing, slots, slot)[0]
+
+
+# At most this many messages matching the words are listed above the newest one's summary.
+_LISTED = 5
 
 
 def read(doing: Doing, slots: dict[str, str]) -> str:
-    message = _one_email(doing, slots)
+    found = _matching(doing, slots)
+    message = found[0]
+    # Several match ("Do I have unread emails from Sophie?"): each one is named, then the
+    # newest is read; the user sees what else there is before anything is assumed.
+    listed = listing(doing, found, slots["which"]) + "\n\n" if 1 < len(found) <= _LISTED else ""
     record = doing.call("read_email", email_id=message["email_id"])
     if record.status != "ok":
         return outcome(doing, record, "")
@@ -109,7 +122,7 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
     head = doing.say("email_from", sender=sender, subject=body.get("subject"))
     summary = doing.write(_SUMMARY_PROMPT, f"From: {sender}\nSubject: "
                           f"{body.get('subject')}\n\n{text[:3000]}")  # fmt: skip
-    return head + (summary or text[:800])
+    return listed + head + (summary or text[:800])
 
 
 def _body(doing: Doing, to: str, message: str, question: str) -> str:

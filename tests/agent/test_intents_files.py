@@ -280,6 +280,58 @@ def test_a_category_that_is_no_payee_is_asked_of_the_files(home: Path) -> None:
     assert "Casa do Rio" in _told(backend)
 
 
+def test_a_sum_asked_of_a_table_is_added_up_by_code(home: Path, database: Database) -> None:
+    (home / "finance" / "expenses-2029-03.csv").write_text(
+        "date,category,amount_eur,description\n2029-03-30,groceries,19.99,Weekly shop\n"
+    )
+    shutil.copy(SEED / "finance" / "expenses-2029-04.csv", home / "finance")
+    index_folders(database, [home])
+    agent, backend = _agent(
+        [call("spending", merchant="groceries", month="April"), "54.20 EUR."],
+        folders=[home], data=database,
+    )  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "How much did I spend on groceries in April?")
+    # No payee "groceries": the expenses file's April lines holding the word, added by code.
+    assert report.answer == (
+        "244.00 in all: 54.20 + 61.80 + 47.30 + 58.70 + 22.00 (the lines with “groceries”)."
+        "\n\n(From finance/expenses-2029-04.csv.)"
+    )
+    assert all(r.tool_choice != "none" for r in backend.requests)  # the model wrote nothing
+    # A question no line's words answer is the model's, from the text.
+    agent, backend = _agent(
+        [call("ask_files", about="expenses"), "It does not say."], folders=[home], data=database
+    )
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "How much did the hotel in my expenses cost?")
+    assert report.answer.startswith("It does not say.") and "groceries" in _told(backend)
+
+
+@pytest.mark.parametrize(
+    ("question", "cited"),
+    [
+        ("What was the closing balance on my April bank statement?", "From"),
+        ("Wie war mein Kontostand Ende April?", "Aus"),
+    ],
+)
+def test_a_balance_taken_for_spending_is_read_from_the_statement(
+    home: Path, database: Database, question: str, cited: str
+) -> None:
+    (home / "finance" / "statement-2029-04.txt").write_text(
+        "Bank statement April 2029\nOpening balance: 1,980.10 EUR\n"
+        "Closing balance (Kontostand) 30.04.2029: 2,315.40 EUR\n"
+    )
+    index_folders(database, [home])
+    agent, backend = _agent(
+        [call("spending", month="April"), "2,315.40 EUR."], folders=[home], data=database
+    )
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), question)
+    assert "summarise_spending" not in [c.name for c in report.calls]
+    assert "Closing balance" in _told(backend)
+    assert report.answer == f"2,315.40 EUR.\n\n({cited} finance/statement-2029-04.txt.)"
+
+
 @pytest.mark.parametrize(
     ("words", "month"),
     [

@@ -19,6 +19,7 @@ from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import ADDRESS, grounded, most_words_of, names_a_time
 from app.agent.intents.router import Ask, Before, Doing, HandOver, Steps, outcome
+from app.agent.intents.tally import asks_how_many
 from app.agent.intents.when import When, read_duration, read_shift, read_when
 from connectors.folding import fold
 
@@ -122,7 +123,7 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
     """A day or period listed, or, when one event is asked about, when it is."""
     event = slots.get("event", "")
     named = [w for w in event.split() if read_when(w, doing.now) is None]
-    counting = _HOW_MANY.search(doing.request) and read_when(doing.request, doing.now)
+    counting = asks_how_many(doing.request) and read_when(doing.request, doing.now)
     if (named or _an_event_id(event)) and not counting:
         return find(doing, slots)  # "when is the dentist?", "tomorrow's 1:1", a choice
     if not slots.get("when") and read_when(doing.request, doing.now) is None:
@@ -159,14 +160,10 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
     return count + doing.say("calendar_has", said=said, lines=lines) + due
 
 
-# "How many … ?" in the four languages.
-_HOW_MANY = re.compile(r"\b(?:how many|wie ?viele?|combien|cu[aá]nt[oa]s)\b", re.I)
-
-
 def _counted(doing: Doing, events: list[dict[str, Any]]) -> str:
     """For "how many stand-ups do I have next week?": how many of the listed events hold the
     question's words, said first ("" for any other question, or when none holds them)."""
-    if not _HOW_MANY.search(doing.request):
+    if not asks_how_many(doing.request):
         return ""
     named = most_words_of(_without_days(doing.request, doing.now), events, "title")
     if not named:
@@ -612,7 +609,7 @@ STEPS: dict[str, Steps] = {
 
 def _a_count(doing: Doing) -> str | None:
     """ "How many … ?" taken for free time: a question the calendar's listing answers."""
-    return "show_calendar" if _HOW_MANY.search(doing.request) else None
+    return "show_calendar" if asks_how_many(doing.request) else None
 
 
 BEFORE: dict[str, Before] = {"add_event": _a_change, "find_free_time": _a_count}

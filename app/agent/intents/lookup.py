@@ -14,13 +14,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from app.agent.intents import file_steps
+from app.agent.intents import file_steps, tally
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import FILE_NAME, READ_CHARS, best_file, read_text, telling_words
 from app.agent.intents.mail_steps import found_messages, listing, search_messages
+from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps
-from app.agent.intents.when import read_when
+from app.agent.intents.when import read_month, read_when
 from connectors.folding import fold
 
 _ANSWER_PROMPT = (
@@ -46,6 +47,7 @@ class Source:
     text: str
     cited: str
     matched: int = 0  # the question's telling words it holds
+    path: str = ""  # a file's, where the text is one
 
 
 def _from_file(doing: Doing, about: str) -> Source | None:
@@ -58,7 +60,7 @@ def _from_file(doing: Doing, about: str) -> Source | None:
         return None
     if path is None:
         return None
-    return Source(f"The file {path}:\n{text}", doing.say("from_file_cited", path=path))
+    return Source(f"The file {path}:\n{text}", doing.say("from_file_cited", path=path), path=path)
 
 
 def _from_mail(doing: Doing, words: list[str]) -> list[Source]:
@@ -163,8 +165,30 @@ def _has_a_day(doing: Doing, source: Source) -> bool:
 
 
 def _answer(doing: Doing, source: Source) -> str:
-    answer = doing.write(_ANSWER_PROMPT, f"{source.text}\n\nQuestion: {doing.request}")
+    answer = _tallied(doing, source) or doing.write(
+        _ANSWER_PROMPT, f"{source.text}\n\nQuestion: {doing.request}"
+    )
     return f"{answer or source.text[:600]}\n\n({source.cited})"
+
+
+def _tallied(doing: Doing, source: Source) -> str:
+    """A count or sum the question asks of a file, done by code ("" if it asks none)."""
+    if not source.path:
+        return ""
+    text = source.text.split("\n", 1)[-1]
+    question = doing.request
+    if tally.asks_how_much(question):
+        found = tally.table_sum(text, question, read_month(question, doing.now))
+        if found is not None:
+            parts = " + ".join(found.written(a) for a in found.parts)
+            return doing.say("table_sum", total=found.written(found.total), parts=parts,
+                             words=found.words)  # fmt: skip
+    if tally.asks_how_many(question) and tally.about_the_list_itself(question, source.path):
+        items = [line.strip() for line in text.splitlines() if tally.ITEM.match(line)]
+        if items:
+            return doing.say("list_count", count=counted(doing.language, len(items)),
+                             lines="\n".join(items))  # fmt: skip
+    return ""
 
 
 def find_emails(doing: Doing, slots: dict[str, str]) -> str:

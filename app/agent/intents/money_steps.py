@@ -27,6 +27,9 @@ _MONEY = re.compile(
     r"rechnung|depens|achet|factur|prix|argent|gast|pag|dinero|compr|precio)"
 )
 
+# An account's balance in the four languages: read from the statement, not summed.
+_BALANCE = re.compile(r"\b(?:balance|saldo|kontostand|solde)\b")
+
 
 def _statement_folders(doing: Doing) -> list[str]:
     """The folders holding spreadsheets or PDFs, where bank statements would be."""
@@ -44,6 +47,10 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
     if month is None and not _MONEY.search(said) and read_when(doing.request, doing.now):
         # "Was habe ich nächste Woche vor?": a day's question, not money's
         raise Instead("show_calendar")
+    if _BALANCE.search(said):
+        # "What was the closing balance on my April statement?": the statement says it; a
+        # sum of payments does not
+        return ask_things(doing, {})
     merchant = slots.get("merchant", "")
     by_merchant: dict[tuple[str, str], tuple[float, int]] = {}  # (merchant, currency)
     spent: dict[str, float] = {}

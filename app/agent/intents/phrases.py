@@ -96,6 +96,18 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Rien dans votre agenda pour {said} : vous êtes libre.",
         "es": "No tienes nada en el calendario para el {said}: estás libre.",
     },
+    "table_sum": {
+        "en": "{total} in all: {parts} (the lines with “{words}”).",
+        "de": "Insgesamt {total}: {parts} (die Zeilen mit „{words}“).",
+        "fr": "{total} au total : {parts} (les lignes avec « {words} »).",
+        "es": "{total} en total: {parts} (las líneas con «{words}»).",
+    },
+    "list_count": {
+        "en": "{count} items:\n{lines}",
+        "de": "{count} Einträge:\n{lines}",
+        "fr": "{count} éléments :\n{lines}",
+        "es": "{count} elementos:\n{lines}",
+    },
     "calendar_counted": {
         "en": "{count} ({title}).\n\n",
         "de": "{count} ({title}).\n\n",

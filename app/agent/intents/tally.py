@@ -1,0 +1,139 @@
+"""Counts and sums over a file the user asked about, done by code: a small model reading a
+table adds up the first line it sees ("I spent 54.20 on groceries") and counts a list's
+heading as an item.
+
+A sum is the amount column of the table's rows that hold the question's telling words
+("groceries"), in the month the question names if the rows are dated; a count is the list's
+items (its bulleted or numbered lines). Neither when the question is not "how much"/"how
+many", or when no row holds its words: the model answers from the text then.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import PurePosixPath
+
+from app.agent.intents.recognise import any_word_of
+from app.store.documents import content_words
+from connectors.folding import fold
+from connectors.statements.values import decimal_comma, parse_amount
+
+# "How many … ?" and "how much … ?" in the four languages (accents folded: "cuántos").
+HOW_MANY = re.compile(r"\b(?:how many|wie ?viele?|combien|cu[aá]nt[oa]s)\b", re.I)
+_HOW_MUCH = re.compile(
+    r"\b(?:how much|in total|wie ?viel|insgesamt|combien|au total|cu[aá]nto|en total)\b", re.I
+)
+# A header naming the column that holds the amounts (else the last column of numbers).
+_AMOUNT_HEADER = re.compile(
+    r"amount|betrag|montant|importe|sum|total|price|preis|prix|precio|cost|kosten|eur|usd|gbp"
+)
+_ISO_DAY = re.compile(r"\b(\d{4}-\d{2})-\d{2}\b")
+# A list's item: a bulleted, ticked or numbered line.
+ITEM = re.compile(r"^\s*(?:[-*•]|\[[ xX]\]|\d+[.)])\s+\S")
+# Words of the question that say what is asked, not which rows: they select nothing.
+_ASKING = {
+    "much", "many", "spend", "spent", "cost", "total", "viel", "viele", "insgesamt",
+    "combien", "cuanto", "cuantos", "cuantas", "things", "items", "entries", "file", "list",
+    "dinge", "sachen", "punkte", "eintrage", "datei", "liste", "choses", "elements",
+    "fichier", "cosas", "elementos", "archivo", "lista",
+}  # fmt: skip
+# Words asking for a list's items as such.
+_ITEMS = {
+    "things", "items", "entries", "lines", "dinge", "sachen", "punkte", "eintrage", "choses",
+    "elements", "lignes", "cosas", "elementos", "entradas", "lineas",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Sum:
+    total: Decimal
+    parts: tuple[Decimal, ...]
+    words: str  # the question's words the summed rows hold
+    comma: bool  # the file writes 12,50
+
+    def written(self, amount: Decimal) -> str:
+        """`amount` as the file writes its amounts (12.50 or 12,50)."""
+        return str(amount).replace(".", ",") if self.comma else str(amount)
+
+
+def asks_how_many(question: str) -> bool:
+    return bool(HOW_MANY.search(fold(question)))
+
+
+def asks_how_much(question: str) -> bool:
+    return bool(_HOW_MUCH.search(fold(question)))
+
+
+def table_sum(text: str, question: str, month: str | None) -> Sum | None:
+    """The amounts of the table's rows holding the most of `question`'s telling words (in
+    `month`, "2029-04", when the rows are dated), summed; None if `text` is no table with
+    amounts, or no row holds any of the words."""
+    rows = _rows(text)
+    if len(rows) < 2:
+        return None
+    header, body = rows[0], [r for r in rows[1:] if any(c.strip() for c in r)]
+    column = _amount_column(header, body)
+    if column is None:
+        return None
+    if month is not None:
+        dated = [r for r in body if any(_ISO_DAY.search(c) for c in r)]
+        if len(dated) == len(body):
+            body = [r for r in body if any(m.group(1) == month for c in r
+                                           for m in _ISO_DAY.finditer(c))]  # fmt: skip
+    words = [w for w in content_words(question) if len(w) > 3 and fold(w) not in _ASKING]
+    held = [[w for w in words if _holds(row, column, w)] for row in body]
+    most = max((len(h) for h in held), default=0)
+    if not most:
+        return None
+    chosen = [(row, h) for row, h in zip(body, held, strict=True) if len(h) == most]
+    comma = decimal_comma(row[column] for row in body)
+    parts = tuple(a for row, _ in chosen if (a := parse_amount(row[column], comma)) is not None)
+    if not parts:
+        return None
+    words_held = " ".join(dict.fromkeys(chosen[0][1]))
+    return Sum(sum(parts, Decimal(0)), parts, words_held, comma)
+
+
+def _rows(text: str) -> list[list[str]]:
+    first = text.split("\n", 1)[0]
+    delimiter = max((";", ",", "\t"), key=first.count)
+    if not first.count(delimiter):
+        return []
+    return [row for row in csv.reader(io.StringIO(text), delimiter=delimiter) if row]
+
+
+def _amount_column(header: list[str], body: list[list[str]]) -> int | None:
+    """The column of amounts: every cell a number (not a date), the one whose header names
+    an amount first, else the last such column."""
+    comma = decimal_comma(cell for row in body for cell in row)
+    numeric = [
+        j
+        for j in range(len(header))
+        if all(
+            j < len(row) and not _ISO_DAY.search(row[j]) and parse_amount(row[j], comma) is not None
+            for row in body
+        )
+    ]
+    named = [j for j in numeric if _AMOUNT_HEADER.search(fold(header[j]))]
+    if named:
+        return named[0]
+    return numeric[-1] if numeric else None
+
+
+def _holds(row: list[str], column: int, word: str) -> bool:
+    return any_word_of(word, " ".join(cell for j, cell in enumerate(row) if j != column))
+
+
+def about_the_list_itself(question: str, path: str) -> bool:
+    """Whether `question` asks how many items the list in `path` holds ("How many things are
+    in my todo.txt?", "Wie viele Dinge stehen auf meiner Einkaufsliste?"): it names the file
+    and asks for its things or items, not for something inside it ("How many days is the
+    Lisbon trip?")."""
+    name = fold(PurePosixPath(path).name)
+    words = [fold(w) for w in content_words(question) if len(w) > 2]
+    names_it = any(w in name for w in words if w not in _ITEMS)
+    return names_it and any(w in _ITEMS for w in words)

@@ -300,6 +300,24 @@ def test_a_message_the_model_translated_is_written_from_the_users_own_request(
     assert request in asked and "language of the request" in asked
 
 
+def test_a_body_holding_most_of_the_users_words_goes_out_with_its_greeting(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    _deliver_dated(servers, BOB, "Book club", "Are you coming on Thursday?",
+                   "Sat, 12 May 2029 08:00:00 +0000")  # fmt: skip
+    answers = Answers(approve=False)
+    body = "Hi Bob,\n\nI'll save you a seat on Thursday!\n\nSee you soon,\nAlice"
+    agent = _agent(
+        [call("reply_to_email", which="Bob", message="I will keep a place for you"), body],
+        answers,
+        mail=mail,
+    )
+    report = agent.run_turn(Conversation(), "Reply to Bob that I'll save him a seat")
+    [shown] = answers.seen
+    assert shown.tool == "reply_email" and shown.arguments["body"] == body
+    assert report.stop_reason == "answered"
+
+
 def test_a_body_that_strays_from_the_request_is_asked_for(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

@@ -131,7 +131,11 @@ def _body(doing: Doing, to: str, message: str, question: str) -> str:
         # body is written from the whole request, in its language, and must keep to it.
         written = doing.write(_BODY_PROMPT, f"To: {to}\nThe user's request: {message}\n"
                               "Write the body in the language of the request.")  # fmt: skip
-        if not written or not grounded(written, message, copied=False):
+        # Kept if it is mostly the user's words, or holds most of theirs: a greeting and a
+        # sign-off around "I'll save you a seat" are the body's, not a stray.
+        if not written or not (
+            grounded(written, message, copied=False) or grounded(message, written, copied=False)
+        ):
             raise Ask(doing.question(question), "message")
         return written
     written = doing.write(_BODY_PROMPT, f"To: {to}\nWhat to say: {message}")

@@ -518,12 +518,10 @@ def test_a_money_question_about_a_day_stays_with_the_statements(home: Path, requ
 def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: RadicaleServer) -> None:
     account = CalendarAccount(radicale.url, "alice", PASSWORD, name="Home calendar")
     text = "Add Lukas Brandt to my contacts: lukas.brandt@example.de, +49 151 5550177."
-    # The model copied the address as the name: code reads the name again.
+    # The model copied the address as the name: the name is the request's words the
+    # address spells.
     agent, _ = _agent([call("add_contact", name="lukas.brandt@example.de")], calendar=account)
-    conversation = Conversation()
-    report = agent.run_turn(conversation, text)
-    assert report.answer == "What is the person's name?" and report.calls == []
-    report = agent.run_turn(conversation, "Lukas Brandt")
+    report = agent.run_turn(Conversation(), text)
     [card] = [c for c in find_contacts(account, "Lukas") if c.name == "Lukas Brandt"]
     assert (list(card.emails), list(card.phones)) == (
         ["lukas.brandt@example.de"],
@@ -532,6 +530,18 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
     assert report.answer == (
         "Added Lukas Brandt to your contacts: lukas.brandt@example.de, +49 151 5550177."
     )
+
+
+def test_a_contact_whose_address_spells_no_name_is_asked_its_name(
+    radicale: RadicaleServer,
+) -> None:
+    account = CalendarAccount(radicale.url, "alice", PASSWORD, name="Home calendar")
+    agent, _ = _agent([call("add_contact", name="praxis@zahn.example")], calendar=account)
+    conversation = Conversation()
+    report = agent.run_turn(conversation, "Save my dentist in my contacts: praxis@zahn.example")
+    assert report.answer == "What is the person's name?" and report.calls == []
+    report = agent.run_turn(conversation, "Praxis Dr. Weiss")
+    assert [c.name for c in find_contacts(account, "Weiss")] == ["Praxis Dr. Weiss"]
 
 
 # -- answered in the request's language -------------------------------------------------------

@@ -27,6 +27,7 @@ from app.agent.intents.router import (
 )
 from app.agent.intents.when import read_when
 from app.store.documents import content_words
+from connectors.folding import fold
 
 # A reminder for a day without a time goes off in the morning.
 _REMINDER_HOUR = time(9, 0)
@@ -353,6 +354,7 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
     ]  # fmt: skip
     # The model may copy the address or number as the name: they are not one.
     name = " ".join(_PHONE.sub(" ", ADDRESS.sub(" ", slots["name"])).split()).strip(" ,;:")
+    name = name or _named_by_address(doing.request, emails)
     if not name:
         raise Ask(doing.say("person_name"), "name")
     record = doing.call("add_contact", name=name, emails=emails, phones=phones)
@@ -363,6 +365,18 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
         else doing.say("contact_added", name=name)
     )
     return outcome(doing, record, done)
+
+
+def _named_by_address(request: str, emails: list[str]) -> str:
+    """The person's name as the request writes it, where their address spells it
+    ("Lukas Brandt" for lukas.brandt@example.de); "" if the address names no words of it."""
+    for address in emails:
+        parts = {fold(p) for p in re.split(r"[._+-]+", address.split("@")[0]) if len(p) > 1}
+        words = [w for w in re.findall(r"[^\W\d_][\w'-]*", ADDRESS.sub(" ", request))
+                 if fold(w) in parts]  # fmt: skip
+        if words:
+            return " ".join(dict.fromkeys(words))
+    return ""
 
 
 STEPS: dict[str, Steps] = {

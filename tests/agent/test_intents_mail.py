@@ -256,6 +256,25 @@ def test_finding_mail_that_is_not_there_says_so(
     assert {c.name for c in report.calls} == {"search_emails"}
 
 
+@pytest.mark.parametrize(
+    ("request_", "which", "asked"),
+    [
+        ("Reply to the email and say yes.", "the email", "Which email?"),
+        ("Antworte auf die letzte Mail mit ja", "die letzte Mail", "Welche E-Mail?"),
+    ],
+)
+def test_a_reply_naming_no_email_asks_which(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, which: str, asked: str
+) -> None:
+    _deliver_dated(servers, BOB, "Book club", "Are you coming to the book club on Thursday?",
+                   "Sat, 12 May 2029 08:00:00 +0000")  # fmt: skip
+    answers = Answers()
+    agent = _agent([call("reply_to_email", which=which, message="yes")], answers, mail=mail)
+    report = agent.run_turn(Conversation(), request_)
+    assert (report.stop_reason, report.answer, report.calls) == ("asked", asked, [])
+    assert answers.seen == []
+
+
 def test_a_reply_whose_words_the_model_made_up_asks_what_to_say(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from app.agent.intents.english import english_words
 from app.agent.intents.recognise import ADDRESS, POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
+from connectors.folding import fold
 
 _BODY_PROMPT = (
     "You write the body of a short, friendly email for the user. Write only the body text: "
@@ -23,6 +24,14 @@ _BODY_PROMPT = (
     "more. End with a short greeting."
 )
 _SEND_QUESTION = "What should the email say?"
+_WHICH_QUESTION = "Which email?"
+# Words that say an email is meant but not which one (four languages, accents folded).
+_NO_EMAIL_NAMED = {
+    "the", "a", "an", "this", "that", "my", "last", "latest", "new", "newest", "email",
+    "e-mail", "mail", "emails", "mails", "message", "one", "it", "die", "das", "der", "diese",
+    "letzte", "neue", "nachricht", "le", "la", "ce", "cette", "dernier", "courriel",
+    "el", "este", "esta", "ultimo", "correo", "mensaje",
+}  # fmt: skip
 _REPLY_QUESTION = "What should the reply say?"
 _SUMMARY_PROMPT = (
     "Summarise the email below for the user in two or three sentences: who wrote, what they "
@@ -88,6 +97,9 @@ def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[
     """The messages the slot's words name, the newest first ("Priya's email" is the latest
     one from Priya); only the one whose id the words are (a numbered choice answered)."""
     words = slots.get(slot, "")
+    if not any(fold(w) not in _NO_EMAIL_NAMED for w in re.findall(r"[\w@.:'-]+", words)):
+        # "Reply to the email and say yes": no sender, subject or id, no email is meant
+        raise Ask(doing.question(_WHICH_QUESTION), slot)
     found = search_messages(doing, words)
     chosen = [m for m in found if m.get("email_id") == words]
     if chosen:

@@ -189,6 +189,25 @@ def test_moving_a_todo_changes_its_due_day_and_an_event_named_so_is_still_moved(
     assert [c.tool for c in answers.seen] == ["update_task", "update_event"]
 
 
+def test_a_todo_holding_all_the_words_an_event_holds_some_of_is_the_one_moved(
+    account: CalendarAccount,
+) -> None:
+    add_task(account, "Call the car insurance", due=date(2029, 5, 21))
+    create_event(account, "Car service", at(17, 8), at(17, 9), tz=TZ)
+    agent = _agent(
+        [call("move_event", event="the car insurance", to="28 May"),
+         call("move_event", event="car checkup", to="Friday at 10")],
+        Answers(), calendar=account,
+    )  # fmt: skip
+    agent.run_turn(Conversation(), "Push the car insurance back to 28 May")
+    [task] = list_tasks(account)
+    assert str(task.due)[:10] == "2029-05-28"
+    assert [(e.title, e.start) for e in _all(account)] == [("Car service", at(17, 8))]
+    # No to-do holds "checkup": the event holding some of the words is moved.
+    agent.run_turn(Conversation(), "move the car checkup to Friday at 10")
+    assert [(e.title, e.start) for e in _all(account)] == [("Car service", at(18, 10))]
+
+
 def test_listing_todos_shows_the_open_ones_and_a_due_day_narrows_them(
     account: CalendarAccount,
 ) -> None:

@@ -220,10 +220,11 @@ def find_event(
     doing: Doing,
     slots: dict[str, str],
     slot: str = "event",
-    not_found: Callable[[], None] | None = None,
+    not_found: Callable[[bool], None] | None = None,
 ) -> dict[str, Any]:
     """The one event the user's words name, or a question. `not_found`: called when no
-    event holds the words, before the nearest are offered (it may answer by raising)."""
+    event holds the words, before the nearest are offered, or when the best holds only some
+    of them (with True: something else may hold them all); it may answer by raising."""
     words = slots.get(slot, "")
     when = _when(doing, slots) or (None if _an_event_id(words) else _day_in(words, doing))
     if when is not None and when.day_given:
@@ -239,8 +240,8 @@ def find_event(
         return chosen[0]
     scored = [(_score(_without_days(words, doing.now), e), e) for e in events]
     best = max((s for s, _ in scored), default=0.0)
-    if best == 0.0 and not_found is not None and words.strip():
-        not_found()
+    if best < 1.5 and not_found is not None and words.strip():
+        not_found(best > 0.0)  # "the car insurance" beside "Car service": the to-do?
     if best == 0.0:
         if when is not None and when.start is not None:
             at = [e for e in events if _starts_at(e, when.start)]
@@ -443,7 +444,9 @@ def _target_time(doing: Doing) -> str | None:
     return None
 
 
-def move(doing: Doing, slots: dict[str, str], not_found: Callable[[], None] | None = None) -> str:
+def move(
+    doing: Doing, slots: dict[str, str], not_found: Callable[[bool], None] | None = None
+) -> str:
     """Move an event, or change its length or place ("the plumber needs two hours", "the car
     service is at the Kreuzberg garage now"): one `update_event` with what changed.
     `not_found`: as `find_event`'s."""

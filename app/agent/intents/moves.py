@@ -2,7 +2,9 @@
 
 The model is asked for one intent, `move_event`, whatever is moved. When no event holds the
 words but one open to-do or one reminder does, that is moved instead (a to-do's due day, a
-reminder's time); otherwise the calendar's move goes on (it offers the nearest events).
+reminder's time); so it is when the best event holds only some of the words and a to-do or
+reminder holds them all ("the car insurance": the to-do "Call the car insurance", not the
+"Car service"). Otherwise the calendar's move goes on (it offers the nearest events).
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ class _Moved(Exception):
 
 
 def move(doing: Doing, slots: dict[str, str]) -> str:
-    def elsewhere() -> None:
+    def elsewhere(wholly: bool = False) -> None:
         for other in (personal_steps.move_todo, personal_steps.move_reminder):
-            moved = other(doing, slots)
+            moved = other(doing, slots, wholly)
             if moved is not None:
                 raise _Moved(moved)
 

@@ -296,17 +296,17 @@ def reminder_cancel(doing: Doing, slots: dict[str, str]) -> str:
     return outcome(doing, record, doing.say("reminder_cancelled", text=reminder.get("text")))
 
 
-def move_todo(doing: Doing, slots: dict[str, str]) -> str | None:
+def move_todo(doing: Doing, slots: dict[str, str], wholly: bool = False) -> str | None:
     """A to-do's new due day, when what is moved is one ("push the car insurance task back to
-    the 28th"): one open to-do holds the words, and there is a day to move it to. None
-    otherwise."""
+    the 28th"): one open to-do holds the words (`wholly`: all of them), and there is a day to
+    move it to. None otherwise."""
     to = read_when(slots.get("to", ""), doing.now)
     if doing.agent.registry.get("list_tasks") is None or to is None or not to.day_given:
         return None
     record = doing.call("list_tasks")
     if record.status != "ok":
         return None
-    named = most_words_of(slots.get("event", ""), _items(record), "title")
+    named = _named(slots.get("event", ""), _items(record), "title", wholly)
     due = _due(doing, {"due": slots["to"]})
     if len(named) != 1 or due is None:
         return None
@@ -315,7 +315,13 @@ def move_todo(doing: Doing, slots: dict[str, str]) -> str | None:
     return outcome(doing, changed, doing.say("todo_due_moved", title=task.get("title"), due=due))
 
 
-def move_reminder(doing: Doing, slots: dict[str, str]) -> str | None:
+def _named(words: str, items: list[dict[str, Any]], label: str, wholly: bool) -> list[Any]:
+    """The items holding the most of `words` (`wholly`: only those holding all of them)."""
+    named = most_words_of(words, items, label)
+    return [i for i in named if grounded(words, str(i.get(label) or ""))] if wholly else named
+
+
+def move_reminder(doing: Doing, slots: dict[str, str], wholly: bool = False) -> str | None:
     """A reminder at a new time, when what is moved is one ("move my passport reminder to
     1 June at 9"): one pending reminder holds the words, and there is a time to move it to.
     The new one is set before the old one is cancelled, so a refusal loses nothing. None
@@ -323,7 +329,7 @@ def move_reminder(doing: Doing, slots: dict[str, str]) -> str | None:
     to = read_when(slots.get("to", ""), doing.now)
     if doing.agent.registry.get("list_reminders") is None or to is None:
         return None
-    named = most_words_of(slots.get("event", ""), _reminders(doing), "text")
+    named = _named(slots.get("event", ""), _reminders(doing), "text", wholly)
     if len(named) != 1:
         return None
     old = named[0]

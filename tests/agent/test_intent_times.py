@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.agent.intents.recognise import grounded
-from app.agent.intents.when import read_duration, read_shift, read_when
+from app.agent.intents.when import read_duration, read_relative, read_shift, read_when
 from connectors.folding import fold
 
 # Tuesday 15 May 2029, 09:30.
@@ -171,3 +171,24 @@ def test_a_translated_title_is_put_back_in_the_users_words_only_where_it_lines_u
     # More translated words before the anchor than the request has: another order, kept.
     other = "Remind me of the tax return, Erinnere mich"
     assert in_users_words(other, "Erinnere mich an die Steuer", NOW) == other
+
+
+@pytest.mark.parametrize(
+    ("phrase", "offset", "named"),
+    [
+        ("30 minutes before the water is turned off", -30, "the water is turned off"),
+        ("Remind me an hour before my dentist appointment, please", -60, "my dentist appointment"),
+        ("eine Stunde vor dem Zahnarzt", -60, "dem zahnarzt"),
+        ("une demi-heure avant le cours", -30, "le cours"),
+        ("diez minutos después de la cena", 10, "la cena"),
+    ],
+)
+def test_an_amount_before_or_after_something_named_is_read(
+    phrase: str, offset: int, named: str
+) -> None:
+    assert read_relative(phrase) == (timedelta(minutes=offset), named)
+
+
+@pytest.mark.parametrize("phrase", ["Remind me after lunch", "remind me at 5 to call mum", ""])
+def test_no_amount_or_nothing_named_is_no_relative_time(phrase: str) -> None:
+    assert read_relative(phrase) is None

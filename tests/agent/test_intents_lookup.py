@@ -9,6 +9,7 @@ something no event names is answered from the mail before any event is guessed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -20,6 +21,8 @@ from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
 from app.agent.turn.loop import Agent
 from app.llm.scripted import ScriptedBackend
+from app.store.database import Database
+from app.store.reminders import ReminderStore
 from connectors.calendar import CalendarAccount, create_event, list_events
 from connectors.mail import MailAccount
 from tests.agent.test_intents import TZ, Answers, _all, at
@@ -497,3 +500,51 @@ def test_a_question_taken_for_free_time_with_no_day_copied_is_answered_from_the_
                       mail=mail, calendar=account)  # fmt: skip
     asked = agent.run_turn(Conversation(), "Find me an hour someday for the piano")
     assert (asked.stop_reason, asked.answer) == ("asked", "Which day should I look at?")
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Iterator[Database]:
+    database = Database.open(tmp_path)
+    try:
+        yield database
+    finally:
+        database.close()
+
+
+def test_a_reminder_before_something_the_mail_dates_is_set_before_it(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    database: Database,
+) -> None:
+    _deliver(servers[0], ALICE, "Hausverwaltung <office@landlord.example>", "Gas works",
+             "The gas in the building is shut off on Wednesday 16 May from 10:00.")  # fmt: skip
+    agent, _ = _agent(
+        [call("set_reminder", what="fill the kettle", when="30 minutes before the gas is off"),
+         "Wednesday 16 May from 10:00"],
+        home, mail=mail, calendar=account, data=database,
+    )  # fmt: skip
+    report = agent.run_turn(
+        Conversation(), "Remind me 30 minutes before the gas is shut off to fill the kettle"
+    )
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.due == at(16, 9, 30)
+    assert report.answer.startswith("Reminder set for ")
+
+
+def test_a_reminder_an_hour_before_an_event_is_set_by_the_events_start(
+    account: CalendarAccount, home: Path, database: Database
+) -> None:
+    create_event(account, "Zahnarzt Dr. Roth", at(18, 14), at(18, 15), tz=TZ)
+    agent, _ = _agent(
+        [call("set_reminder", what="Zahnarzt", when="")], home, calendar=account, data=database
+    )
+    agent.run_turn(Conversation(), "Erinnere mich eine Stunde vor dem Zahnarzt")
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.due == at(18, 13)
+    # Nothing holds what it is before: the time is asked.
+    agent, _ = _agent([call("set_reminder", what="call", when="")], home, calendar=account,
+                      data=database)  # fmt: skip
+    asked = agent.run_turn(Conversation(), "Remind me ten minutes before the ferry")
+    assert asked.stop_reason == "asked" and asked.answer.startswith("When should I remind you?")

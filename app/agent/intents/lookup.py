@@ -98,14 +98,15 @@ def answer_from_things(doing: Doing, question: str, plainly: bool = False) -> st
     return _answer(doing, source)
 
 
-def when_from_things(doing: Doing, event: str) -> str | None:
+def when_from_things(doing: Doing, event: str, about: str = "") -> str | None:
     """The words that say when `event` (the new event's title) takes place, copied from the
     email or file holding most of the request's words ("add Tom's barbecue to my calendar":
     "Saturday 26 May from 16:00"); None when nothing holds them. The model only copies, and
     code keeps a phrase only from a sentence of the text that names the event too: a day
     beside something else ("first delivery on 4 June" for "a meeting with Sophie") is not
-    the event's, and the user is asked instead."""
-    source = best_source(doing, doing.request, dated=True)
+    the event's, and the user is asked instead. `about`: the words looked for, where not the
+    whole request's ("the water is turned off" of a reminder before it)."""
+    source = best_source(doing, about or doing.request, dated=True)
     if source is None:
         return None
     # The request leads and the text follows alone: a small model copies from what it read

@@ -11,9 +11,10 @@ from collections.abc import Callable, Sequence
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from app.agent.intents.calendar_steps import busy_in, iso, without_when
+from app.agent.intents.calendar_steps import busy_in, iso, next_event_start, without_when
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.language import speaks_of_the_user
+from app.agent.intents.lookup import when_from_things
 from app.agent.intents.recognise import ADDRESS, any_word_of, grounded, most_words_of
 from app.agent.intents.router import (
     Ask,
@@ -25,7 +26,7 @@ from app.agent.intents.router import (
     numbered,
     outcome,
 )
-from app.agent.intents.when import read_when
+from app.agent.intents.when import read_relative, read_when
 from app.store.documents import content_words
 from connectors.folding import fold
 
@@ -42,7 +43,10 @@ def _items(record: Any) -> list[dict[str, Any]]:
 def reminder(doing: Doing, slots: dict[str, str]) -> str:
     when = read_when(slots["when"], doing.now)
     if when is None:
-        raise Ask(doing.say("when_remind"), "when")
+        before = _relative_time(doing, slots["when"]) or _relative_time(doing, doing.request)
+        if before is None:
+            raise Ask(doing.say("when_remind"), "when")
+        return _set_reminder(doing, slots["what"].strip(), before)
     at = when.start_at(doing.now)
     if at is None:
         if when.part is not None:
@@ -53,9 +57,30 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
             raise Ask(doing.say("what_time_on", day=when.day), "when")
     if at <= doing.now and not when.day_given:
         at += timedelta(days=1)  # "at 6" said at seven in the evening: tomorrow
-    what = slots["what"].strip()
+    return _set_reminder(doing, slots["what"].strip(), at)
+
+
+def _set_reminder(doing: Doing, what: str, at: datetime) -> str:
     record = doing.call("set_reminder", text=what, at=iso(at))
     return outcome(doing, record, doing.say("reminder_set", at=at, what=what))
+
+
+def _relative_time(doing: Doing, phrase: str) -> datetime | None:
+    """The moment an amount before or after something named ("30 minutes before the water
+    is turned off", "eine Stunde vor dem Zahnarzt"): the next event holding its words, else
+    the time the email or file holding them gives; None if neither, or if it is past."""
+    relative = read_relative(phrase)
+    if relative is None:
+        return None
+    offset, named = relative
+    anchor = next_event_start(doing, named)
+    if anchor is None:
+        said = when_from_things(doing, named, about=named)
+        when = read_when(said, doing.now) if said else None
+        anchor = when.start_at(doing.now) if when is not None else None
+    if anchor is None or anchor + offset <= doing.now:
+        return None
+    return anchor + offset
 
 
 def remember(doing: Doing, slots: dict[str, str]) -> str:

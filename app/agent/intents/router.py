@@ -32,7 +32,7 @@ from app.agent.intents.recognise import (
     recognise,
     recognition_request,
 )
-from app.agent.intents.when import read_when
+from app.agent.intents.when import read_relative, read_when
 from app.agent.turn.loop import AgentEvent, CallRecord, TurnReport, add_stats
 from app.llm.backend import (
     ModelBackend,
@@ -367,7 +367,7 @@ class IntentRouter:
                 doing.from_request.add(slot.name)
         for slot in intent.slots:
             missing = slot.kind == "when" and slot.read_request and not slots.get(slot.name)
-            if missing and read_when(request, doing.now) is not None:
+            if missing and (read_when(request, doing.now) or read_relative(request)):
                 slots[slot.name] = request
         for slot in intent.slots:
             if slot.required and not slots.get(slot.name):

@@ -434,6 +434,28 @@ def read_shift(phrase: str) -> timedelta | None:
     return None
 
 
+# An amount of time before or after something named, in the four languages (folded).
+_BEFORE = re.compile(r"\b(before|vor|avant|antes de|antes del)\b")
+_AFTER = re.compile(r"\b(after|nach|apres|despues de|despues del)\b")
+
+
+def read_relative(phrase: str) -> tuple[timedelta, str] | None:
+    """An amount before or after something the phrase names: "30 minutes before the water is
+    turned off" (-30 min, "the water is turned off"), "eine Stunde vor dem Zahnarzt", "une
+    heure après le cours"; None when it names no amount or no before/after. What is named
+    runs to the end of its clause."""
+    text = fold(phrase)
+    found = [m for m in (_BEFORE.search(text), _AFTER.search(text)) if m is not None]
+    if not found:
+        return None
+    match = min(found, key=lambda m: m.start())
+    amount = read_duration(text[: match.start()])
+    named = re.split(r"[,.;!?]| so | damit | pour | para ", text[match.end() :] + " ")[0]
+    if amount is None or not named.strip():
+        return None
+    return (-amount if match.re is _BEFORE else amount), named.strip()
+
+
 # Whole names only: a month's short forms collide with words ("mar", "ago", "dic").
 _MONTH_NAMES = "|".join(sorted((n for n in _MONTHS if len(n) >= 4 or n in ("may", "mai")),
                                key=len, reverse=True))  # fmt: skip

@@ -17,6 +17,7 @@ from app.agent.turn.chat import Conversation
 from app.agent.turn.loop import Agent
 from app.llm.scripted import ScriptedBackend
 from app.store.database import Database
+from app.store.models import MemoryRecord
 from app.store.reminders import ReminderStore
 from connectors.mail import MailAccount, list_emails
 from tests.agent.test_intents import Answers
@@ -151,3 +152,27 @@ def test_a_text_the_model_translated_is_taken_from_the_users_words(
         assert reminder.text == request and "call the bank" not in report.answer
     finally:
         database.close()
+
+
+def test_an_email_body_is_written_with_what_the_user_told_before_that_it_means(
+    servers: tuple[Dovecot, SmtpServer], frozen: None, tmp_path: Path
+) -> None:
+    database = Database.open(tmp_path)
+    with database.session() as session, session.begin():
+        for fact in ("Alex's favourite café is Café Rosa.", "Alex is vegetarian."):
+            session.add(MemoryRecord(created=NOW, text=fact))
+    answers = Answers(approve=False)
+    body = "Hi Bob, lunch at Café Rosa on Friday at 12:30? Alice"
+    agent = _agent(
+        [call("send_email", to=BOB, message="lunch at my favourite café on Friday at 12:30"),
+         body, call("send_email", to=BOB, message="I'm running late"), "Running late, sorry!"],
+        answers, mail=_account(servers, ALICE), data=database,
+    )  # fmt: skip
+    agent.run_turn(Conversation(), f"Invite {BOB} to lunch at my favourite café on Friday at 12:30")
+    asked = str(agent.backend.requests[-1].messages)  # type: ignore[attr-defined]
+    assert "Café Rosa" in asked and "vegetarian" not in asked
+    assert answers.seen[-1].arguments["body"] == body
+    # A message speaking of nothing of the user's looks nothing up.
+    report = agent.run_turn(Conversation(), f"Tell {BOB} I'm running late")
+    assert "recall" not in [c.name for c in report.calls]
+    database.close()

@@ -14,8 +14,10 @@ from email.utils import parseaddr
 from typing import Any
 
 from app.agent.intents.english import english_words
+from app.agent.intents.language import about_the_users_own
 from app.agent.intents.recognise import ADDRESS, POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
+from app.store.documents import content_words
 from connectors.folding import fold
 
 _BODY_PROMPT = (
@@ -137,11 +139,32 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
     return listed + head + (summary or text[:800])
 
 
+def _told_before(doing: Doing, message: str) -> str:
+    """What the user asked Hearth to remember that the message refers to ("my favourite
+    café": "Alex's favourite café is Café Rosa"), for the body's writer: the memories holding
+    two of its telling words. "" when it speaks of nothing of the user's, or none does."""
+    if not about_the_users_own(message) or doing.agent.registry.get("recall") is None:
+        return ""
+    record = doing.call("recall", query=message)
+    if record.status != "ok" or not isinstance(record.result, list):
+        return ""
+    words = [w for w in content_words(message) if len(w) > 3]
+    facts = [str(i.get("fact")) for i in record.result if isinstance(i, dict)]
+    kept = [f for f in facts if sum(any_word_of(w, f) for w in words) >= 2]
+    lines = "".join(f"\n- {fact}" for fact in kept[:3])
+    return (
+        f"\nWhat the user told you before (use it where the request means it):{lines}"
+        if kept
+        else ""
+    )
+
+
 def _body(doing: Doing, to: str, message: str, question: str) -> str:
     if "message" in doing.from_request:
         # The model gave what to say in other words than the user's (a translation): the
         # body is written from the whole request, in its language, and must keep to it.
-        written = doing.write(_BODY_PROMPT, f"To: {to}\nThe user's request: {message}\n"
+        told = _told_before(doing, message)
+        written = doing.write(_BODY_PROMPT, f"To: {to}\nThe user's request: {message}{told}\n"
                               "Write the body in the language of the request.")  # fmt: skip
         # Kept if it is mostly the user's words, or holds most of theirs: a greeting and a
         # sign-off around "I'll save you a seat" are the body's, not a stray.
@@ -150,7 +173,8 @@ def _body(doing: Doing, to: str, message: str, question: str) -> str:
         ):
             raise Ask(doing.question(question), "message")
         return written
-    written = doing.write(_BODY_PROMPT, f"To: {to}\nWhat to say: {message}")
+    told = _told_before(doing, message)
+    written = doing.write(_BODY_PROMPT, f"To: {to}\nWhat to say: {message}{told}")
     # A body that lost what the user asked to say is no body: use their words.
     if not written or not grounded(message, written, copied=False):
         return message.strip()[:1].upper() + message.strip()[1:]

@@ -286,6 +286,18 @@ def test_a_french_request_gets_its_numbered_choice_and_answer_in_french(
     assert [e.title for e in _all(account)] == ["Réunion d'équipe"]
 
 
+def test_an_event_named_in_french_is_found_by_its_english_title(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Plumber", at(18, 9), at(18, 10), tz=TZ)
+    create_event(account, "Team lunch", at(18, 12), at(18, 13), tz=TZ)
+    # The model is asked the key words in English only when no event holds the French ones.
+    agent = _agent(account, [call("cancel_event", event="plombier", when="vendredi"), "plumber"])
+    done = agent.run_turn(Conversation(), "Supprime la visite du plombier de vendredi")
+    assert done.answer == "« Plumber » annulé (ven. 18 mai, 09:00–10:00)."
+    assert [e.title for e in _all(account)] == ["Team lunch"]
+
+
 def test_a_spanish_request_is_asked_for_its_day_and_answered_in_spanish(
     account: CalendarAccount,
 ) -> None:

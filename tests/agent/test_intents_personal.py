@@ -268,6 +268,21 @@ def test_completing_a_todo_two_match_is_a_numbered_choice_then_the_dialog(
     assert second.answer == f"Done: {chosen}."
 
 
+def test_a_todo_named_in_german_is_found_by_its_english_title(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    add_task(account, "Return library books", due=date(2029, 5, 18))
+    add_task(account, "Pay rent", due=date(2029, 5, 31))
+    # The model's "books" is dropped (not the user's word): the whole message names the
+    # to-do, and its key words in English find it.
+    agent = _agent([call("complete_todo", which="books"), "library books"], Answers(),
+                   calendar=account)  # fmt: skip
+    request = "Ich habe die Bücher in die Bibliothek zurückgebracht, hak das bitte ab"
+    report = agent.run_turn(Conversation(), request)
+    assert report.calls[-1].name == "complete_task"
+    assert _statuses(server) == {"Return library books": "COMPLETED", "Pay rent": "NEEDS-ACTION"}
+
+
 def test_a_days_question_taken_for_completing_a_todo_shows_that_day(
     account: CalendarAccount, server: RadicaleServer
 ) -> None:
@@ -536,7 +551,11 @@ def test_a_general_question_taken_for_a_memory_is_answered_plainly(
     database: Database, question: str
 ) -> None:
     # Nothing remembered holds it, and nothing of the user's is asked about.
-    agent = _agent([call("recall_fact", about=question.strip("¿?")), "Acht."], data=database)
+    with database.session() as session, session.begin():
+        session.add(MemoryRecord(created=NOW, text="Alex's partner is Sam."))
+    # The model named the user beside the question's words: only the user's words count.
+    about = f"Alex's {question.strip('¿?').split()[-1]}"
+    agent = _agent([call("recall_fact", about=about), "Acht."], data=database)
     report = agent.run_turn(Conversation(), question)
     assert [c.name for c in report.calls] == ["recall"]
     assert report.answer == "Acht." and report.stop_reason == "answered"

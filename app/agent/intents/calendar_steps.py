@@ -14,6 +14,7 @@ from dataclasses import replace
 from datetime import datetime, time, timedelta
 from typing import Any
 
+from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.phrases import counted
@@ -249,6 +250,14 @@ def find_event(
         return chosen[0]
     scored = [(_score(_without_days(words, doing.now), e), e) for e in events]
     best = max((s for s, _ in scored), default=0.0)
+    if (
+        best == 0.0
+        and events
+        and (english := english_words(doing, _without_days(words, doing.now)))
+    ):
+        # "la visite du plombier" of the event "Plumber": its words in English
+        scored = [(_score(english, e), e) for e in events]
+        best = max(s for s, _ in scored)
     if best < 1.5 and not_found is not None and words.strip():
         not_found(best > 0.0)  # "the car insurance" beside "Car service": the to-do?
     if best == 0.0:

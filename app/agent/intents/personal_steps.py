@@ -13,9 +13,10 @@ from typing import Any
 
 from app.agent.intents.calendar_steps import busy_in, iso, next_event_start, without_when
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
+from app.agent.intents.english import english_words
 from app.agent.intents.language import speaks_of_the_user
 from app.agent.intents.lookup import when_from_things
-from app.agent.intents.recognise import ADDRESS, any_word_of, grounded, most_words_of
+from app.agent.intents.recognise import ADDRESS, WORD, any_word_of, grounded, most_words_of
 from app.agent.intents.router import (
     Ask,
     Before,
@@ -91,8 +92,12 @@ def remember(doing: Doing, slots: dict[str, str]) -> str:
 
 def recall(doing: Doing, slots: dict[str, str]) -> str:
     about = slots.get("about") or doing.request
-    record = doing.call("recall", query=about)
-    facts = [str(i.get("fact")) for i in _items(record)]
+    # The words of the slot the user wrote ("Beine" of "Alex's Beine"), or all of it where
+    # none are theirs (a translation: "my car" for "mein Auto"); a memory holding none of
+    # them is not about the question.
+    said = " ".join(w for w in WORD.findall(about) if any_word_of(w, doing.request)) or about
+    record = doing.call("recall", query=said)
+    facts = [f for i in _items(record) if any_word_of(said, f := str(i.get("fact")))]
     if not facts and _a_day_named(doing):
         raise Instead("show_calendar")  # "Qu'est-ce que j'ai samedi ?": nothing remembered
     if not facts and not speaks_of_the_user(doing.request):
@@ -244,6 +249,9 @@ def _choose(
         # None alike, or several: those holding the most of the words, if any hold one
         # ("I've paid the rent, tick it off" names "Pay rent for June" by one word).
         chosen = most_words_of(words, chosen or items, label) or chosen
+    if not chosen and (english := english_words(doing, words)):
+        # "die Bücher in die Bibliothek" of the to-do "Return library books"
+        chosen = most_words_of(english, items, label)
     slot = BY_NAME[intent].slot("which") if intent else None
     if not chosen and slot is not None and "which" in doing.from_request:
         raise Ask(doing.question(slot.question), "which")  # the whole message named nothing

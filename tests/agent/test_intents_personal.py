@@ -563,6 +563,17 @@ def test_a_general_question_taken_for_a_memory_is_answered_plainly(
     assert plain.tool_choice == "none"
 
 
+def test_a_memory_the_models_words_find_answers_a_question_about_the_user(
+    database: Database,
+) -> None:
+    with database.session() as session, session.begin():
+        session.add(MemoryRecord(created=NOW, text="Alex is vegetarian."))
+    # "vegetarian" is the model's word, not the user's: the question is about the user.
+    agent = _agent([call("recall_fact", about="eat diet vegetarian")], data=database)
+    report = agent.run_turn(Conversation(), "What do you remember about what I eat?")
+    assert "Alex is vegetarian." in report.answer
+
+
 @pytest.mark.parametrize(
     "question", ["What did I tell you about Lisa?", "C'était quoi mon code du portail ?"]
 )

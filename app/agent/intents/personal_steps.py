@@ -16,7 +16,7 @@ from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
 from app.agent.intents.language import speaks_of_the_user
 from app.agent.intents.lookup import when_from_things
-from app.agent.intents.recognise import ADDRESS, WORD, any_word_of, grounded, most_words_of
+from app.agent.intents.recognise import ADDRESS, any_word_of, grounded, most_words_of
 from app.agent.intents.router import (
     Ask,
     Before,
@@ -92,15 +92,17 @@ def remember(doing: Doing, slots: dict[str, str]) -> str:
 
 def recall(doing: Doing, slots: dict[str, str]) -> str:
     about = slots.get("about") or doing.request
-    # The words of the slot the user wrote ("Beine" of "Alex's Beine"), or all of it where
-    # none are theirs (a translation: "my car" for "mein Auto"); a memory holding none of
-    # them is not about the question.
-    said = " ".join(w for w in WORD.findall(about) if any_word_of(w, doing.request)) or about
-    record = doing.call("recall", query=said)
-    facts = [f for i in _items(record) if any_word_of(said, f := str(i.get("fact")))]
+    record = doing.call("recall", query=about)
+    facts = [str(i.get("fact")) for i in _items(record)]
+    personal = speaks_of_the_user(doing.request)
+    if not personal:
+        # A question that speaks of nothing of the user's ("Wie viele Beine hat eine
+        # Spinne?"): only a memory holding the user's own words is about it, not one the
+        # model's words found ("Alex's …").
+        facts = [f for f in facts if any_word_of(doing.request, f)]
     if not facts and _a_day_named(doing):
         raise Instead("show_calendar")  # "Qu'est-ce que j'ai samedi ?": nothing remembered
-    if not facts and not speaks_of_the_user(doing.request):
+    if not facts and not personal:
         # "Wie viele Beine hat eine Spinne?": nothing remembered, and nothing of the user's
         # asked about; a general question, answered as one
         raise Instead(JUST_ANSWER)

@@ -136,6 +136,18 @@ def test_a_calendar_question_an_event_names_stays_with_the_calendar(
     assert report.answer.startswith("Jazz concert: ") and "20:00" in report.answer
 
 
+def test_an_event_asked_about_is_shown_with_its_notes(account: CalendarAccount, home: Path) -> None:
+    create_event(account, "Hiking trip", at(19, 9), at(19, 17), tz=TZ, location="Grunewald",
+                 description="Meet at the station at 8:30.\nBring water and lunch.")  # fmt: skip
+    agent, _ = _agent([call("show_calendar", when="Saturday", event="the hiking trip")], home,
+                      calendar=account)  # fmt: skip
+    report = agent.run_turn(Conversation(), "Where do we meet for the hiking trip on Saturday?")
+    assert report.answer == (
+        "Hiking trip: Sat 19 May, 09:00–17:00 (Grunewald)\n"
+        "Meet at the station at 8:30. Bring water and lunch."
+    )
+
+
 def test_a_question_about_the_users_own_things_taken_for_chat_is_answered_from_them(
     mail: MailAccount, home: Path
 ) -> None:

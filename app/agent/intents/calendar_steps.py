@@ -350,8 +350,16 @@ def find(doing: Doing, slots: dict[str, str]) -> str:
 
 
 def _when_is(doing: Doing, slots: dict[str, str]) -> str:
+    """When and where one event is, with its notes: where to meet, what to bring or the
+    dial-in are often written there ("Meet at the station at 8:30")."""
     event = find_event(doing, slots)
-    return f"{event.get('title')}: {_day_and_time(doing, event)}"
+    notes = " ".join(str(event.get("description") or "").split())
+    shown = notes if len(notes) <= _NOTES else notes[: _NOTES - 1].rsplit(" ", 1)[0] + "…"
+    return f"{event.get('title')}: {_day_and_time(doing, event)}" + (f"\n{shown}" if notes else "")
+
+
+# An event's notes shown with it, at most (longer ones are cut at a word).
+_NOTES = 240
 
 
 def _held_by_an_event(doing: Doing, words: str) -> bool:

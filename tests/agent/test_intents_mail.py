@@ -260,6 +260,7 @@ def test_finding_mail_that_is_not_there_says_so(
     ("request_", "which", "asked"),
     [
         ("Reply to the email and say yes.", "the email", "Which email?"),
+        ("Reply to the email and say yes.", "email and say yes", "Which email?"),
         ("Antworte auf die letzte Mail mit ja", "die letzte Mail", "Welche E-Mail?"),
     ],
 )
@@ -273,6 +274,20 @@ def test_a_reply_naming_no_email_asks_which(
     report = agent.run_turn(Conversation(), request_)
     assert (report.stop_reason, report.answer, report.calls) == ("asked", asked, [])
     assert answers.seen == []
+
+
+def test_an_email_that_says_nothing_is_asked_what_to_say(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    answers = Answers()
+    agent = _agent(
+        [call("send_email", to=BOB, message="Hi, just checking in"),
+         "Hi Bob, I am sending you this email to say hello."],
+        answers, mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), f"Send an email to {BOB}.")
+    assert (report.stop_reason, report.answer) == ("asked", "What should the email say?")
+    assert answers.seen == [] and report.calls == []
 
 
 def test_a_reply_whose_words_the_model_made_up_asks_what_to_say(

@@ -34,6 +34,13 @@ _NO_EMAIL_NAMED = {
     "letzte", "neue", "nachricht", "le", "la", "ce", "cette", "dernier", "courriel",
     "el", "este", "esta", "ultimo", "correo", "mensaje",
 }  # fmt: skip
+# Words that ask for an email to be written, not what it should say (accents folded).
+_ASKING_TO_WRITE = {
+    "send", "write", "reply", "answer", "tell", "say", "and", "to", "schick", "schicke",
+    "sende", "schreib", "schreibe", "antworte", "sag", "sage", "und", "an", "envoie",
+    "envoyer", "ecris", "reponds", "dis", "et", "a", "envia", "escribe", "responde",
+    "contesta", "di", "dile", "manda", "y", "para",
+}  # fmt: skip
 _REPLY_QUESTION = "What should the reply say?"
 _SUMMARY_PROMPT = (
     "Summarise the email below for the user in two or three sentences: who wrote, what they "
@@ -99,7 +106,16 @@ def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[
     """The messages the slot's words name, the newest first ("Priya's email" is the latest
     one from Priya); only the one whose id the words are (a numbered choice answered)."""
     words = slots.get(slot, "")
-    if not any(fold(w) not in _NO_EMAIL_NAMED for w in re.findall(r"[\w@.:'-]+", words)):
+    # The reply's own words do not name the email ("say yes" of "… and say yes"), unless
+    # they are the whole request (the model's were not the user's).
+    message = "" if "message" in doing.from_request else slots.get("message", "")
+    said = {fold(w) for w in re.findall(r"[\w'-]+", message)}
+    naming = [
+        w
+        for w in re.findall(r"[\w@.:'-]+", words)
+        if fold(w) not in _NO_EMAIL_NAMED | _ASKING_TO_WRITE and fold(w) not in said
+    ]
+    if not naming:
         # "Reply to the email and say yes": no sender, subject or id, no email is meant
         raise Ask(doing.question(_WHICH_QUESTION), slot)
     found = search_messages(doing, words)
@@ -163,13 +179,16 @@ def _body(doing: Doing, to: str, message: str, question: str) -> str:
     if "message" in doing.from_request:
         # The model gave what to say in other words than the user's (a translation): the
         # body is written from the whole request, in its language, and must keep to it.
+        said = _what_to_say(message, to)
+        if not said:  # "Send an email to Tom.": nothing to say in it
+            raise Ask(doing.question(question), "message")
         told = _told_before(doing, message)
         written = doing.write(_BODY_PROMPT, f"To: {to}\nThe user's request: {message}{told}\n"
                               "Write the body in the language of the request.")  # fmt: skip
-        # Kept if it is mostly the user's words, or holds most of theirs: a greeting and a
-        # sign-off around "I'll save you a seat" are the body's, not a stray.
+        # Kept if it is mostly the user's words, or holds most of what they asked to say: a
+        # greeting and a sign-off around "I'll save you a seat" are the body's, not a stray.
         if not written or not (
-            grounded(written, message, copied=False) or grounded(message, written, copied=False)
+            grounded(written, message, copied=False) or grounded(said, written, copied=False)
         ):
             raise Ask(doing.question(question), "message")
         return written
@@ -179,6 +198,18 @@ def _body(doing: Doing, to: str, message: str, question: str) -> str:
     if not written or not grounded(message, written, copied=False):
         return message.strip()[:1].upper() + message.strip()[1:]
     return written
+
+
+def _what_to_say(request: str, to: str) -> str:
+    """The words of a request that say what the email should say: not the recipient's
+    name, not the asking to write ("Send an email to Tom." says nothing)."""
+    named = {fold(w) for w in re.findall(r"[\w'-]+", to)}
+    return " ".join(
+        w
+        for w in re.findall(r"[\w'-]+", request)
+        if (f := fold(POSSESSIVE.sub("", w))) not in _NO_EMAIL_NAMED | _ASKING_TO_WRITE
+        and f not in named
+    )
 
 
 def reply(doing: Doing, slots: dict[str, str]) -> str:

@@ -311,6 +311,26 @@ def test_a_move_without_a_new_time_asks_for_it_and_keeps_the_length(
     assert _events(account)["Dentist"] == (at(17, 16), at(17, 16, 45))
 
 
+@pytest.mark.parametrize(
+    ("request_", "to", "moved"),
+    [
+        ("Mueve la reunión de presupuesto al miércoles a las 11", "miércoles a las 11", (23, 11)),
+        ("move the budget meeting to tomorrow at 11", "tomorrow at 11", (16, 11)),
+        ("move the budget meeting to the 17th at 9", "the 17th at 9", (17, 9)),
+    ],
+)
+def test_a_weekday_named_for_an_event_in_a_later_week_is_that_weeks(
+    account: CalendarAccount, request_: str, to: str, moved: tuple[int, int]
+) -> None:
+    create_event(account, "Budget meeting", at(21, 9, 30), at(21, 10, 30), tz=TZ)  # Monday
+    # The Spanish words are not the title's: the model gives them in English.
+    event = "reunión de presupuesto" if "presupuesto" in request_ else "budget meeting"
+    agent = _agent(account, [call("move_event", event=event, to=to), "budget meeting"])
+    agent.run_turn(Conversation(), request_)
+    day, hour = moved
+    assert _events(account)["Budget meeting"] == (at(day, hour), at(day, hour + 1))
+
+
 def test_a_move_of_an_event_the_model_could_not_name_asks_which(account: CalendarAccount) -> None:
     create_event(account, "Dentist", at(18, 10), at(18, 11), tz=TZ)
     create_event(account, "Piano", at(18, 17), at(18, 18), tz=TZ)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from app.agent.intents.english import english_words
@@ -515,7 +515,9 @@ def move(
         if to is None:
             slots["event"] = str(event["event_id"])
             raise Ask(doing.say("move_to_when", title=event.get("title")), "to")
-        day = to.day if to.day_given else start.date()
+        day = (
+            _in_the_events_week(doing, slots["to"], to.day, start) if to.day_given else start.date()
+        )
         clock = to.start or start.timetz().replace(tzinfo=None)
         new_start = datetime.combine(day, clock, tzinfo=start.tzinfo)
         new_end = (
@@ -571,6 +573,24 @@ def _new_place(doing: Doing, slots: dict[str, str]) -> str:
     if not words or words <= others or read_when(place, doing.now) is not None:
         return ""
     return place
+
+
+def _in_the_events_week(doing: Doing, phrase: str, day: date, event_start: datetime) -> date:
+    """A weekday named for an event in a later week is that weekday of the event's own week
+    ("move Monday's budget meeting to Wednesday", said the week before: the Wednesday after
+    it, not tomorrow); any other day ("tomorrow", "the 16th") stays as read."""
+    monday = event_start.date() - timedelta(days=event_start.weekday())
+    if day >= monday:
+        return day
+    again = read_when(phrase, datetime.combine(monday, time(0), tzinfo=doing.now.tzinfo))
+    if (
+        again is not None
+        and again.day_given
+        and monday <= again.day < monday + timedelta(days=7)
+        and (again.day - day).days % 7 == 0
+    ):
+        return again.day
+    return day
 
 
 def cancel(doing: Doing, slots: dict[str, str]) -> str:

@@ -561,6 +561,9 @@ def test_a_general_question_taken_for_a_memory_is_answered_plainly(
     assert report.answer == "Acht." and report.stop_reason == "answered"
     plain = agent.backend.requests[-1]  # type: ignore[attr-defined]
     assert plain.tool_choice == "none"
+    # The model answers the question as asked: the empty lookup is out of its view.
+    assert plain.messages[-1] == {"role": "user", "content": question}
+    assert "Nothing remembered" not in str(plain.messages)
 
 
 def test_a_memory_the_models_words_find_answers_a_question_about_the_user(

@@ -14,7 +14,7 @@ import logging
 import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from itertools import count
 from typing import TYPE_CHECKING, Any
@@ -386,7 +386,7 @@ class IntentRouter:
         except Instead as other:
             if other.intent == JUST_ANSWER:  # nothing of the user's: a plain answer
                 return self._chat(doing.agent, doing.conversation, doing.emit, doing.cancel,
-                                  doing.report)  # fmt: skip
+                                  doing.report, after_lookups=True)  # fmt: skip
             if instead:  # once: the second intent's steps do not send it on again
                 return self._handed_over(doing, intent, f"it is {other.intent} after all")
             log.info("intent %s is %s after all", intent.name, other.intent)
@@ -433,9 +433,17 @@ class IntentRouter:
         emit: Callable[[AgentEvent], None],
         cancel: threading.Event,
         report: TurnReport,
+        after_lookups: bool = False,
     ) -> bool:
-        """A plain answer: the model with the conversation and no tools to call."""
-        result = agent._model_step(conversation, emit, cancel, report, "none")
+        """A plain answer: the model with the conversation and no tools to call.
+        `after_lookups`: the steps looked something up first and found nothing that answers;
+        the model sees the conversation up to the request only (shown a lookup's empty
+        result, a small model answered nothing)."""
+        shown = conversation
+        if after_lookups:
+            asked = max(i for i, m in enumerate(conversation.messages) if m.role == "user")
+            shown = replace(conversation, messages=conversation.messages[: asked + 1], on_add=None)
+        result = agent._model_step(shown, emit, cancel, report, "none")
         stopped = cancel.is_set() or result.stats.stop_reason == "cancelled"
         conversation.add("assistant", result.text, reasoning=result.reasoning, stopped=stopped)
         report.answer = result.text.strip()

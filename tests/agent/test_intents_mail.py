@@ -276,17 +276,27 @@ def test_a_reply_naming_no_email_asks_which(
     assert answers.seen == []
 
 
+@pytest.mark.parametrize(
+    ("request_", "body", "asked"),
+    [
+        ("Send an email to {bob}.", "Hi Bob, I am sending you this email to say hello.",
+         "What should the email say?"),
+        ("Schreib {bob} eine Mail.", "Hallo Bob, ich schreibe dir eine Mail. Viele Grüße",
+         "Was soll in der E-Mail stehen?"),
+        ("Envoie un mail à {bob}.", "Bonjour Bob, je t'envoie un mail. À bientôt",
+         "Que doit dire l'e-mail ?"),
+    ],
+)  # fmt: skip
 def test_an_email_that_says_nothing_is_asked_what_to_say(
-    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, body: str, asked: str
 ) -> None:
+    # The model made up a message, and the body it writes from the request says nothing.
     answers = Answers()
     agent = _agent(
-        [call("send_email", to=BOB, message="Hi, just checking in"),
-         "Hi Bob, I am sending you this email to say hello."],
-        answers, mail=mail,
-    )  # fmt: skip
-    report = agent.run_turn(Conversation(), f"Send an email to {BOB}.")
-    assert (report.stop_reason, report.answer) == ("asked", "What should the email say?")
+        [call("send_email", to=BOB, message="Hi, just checking in"), body], answers, mail=mail
+    )
+    report = agent.run_turn(Conversation(), request_.format(bob=BOB))
+    assert (report.stop_reason, report.answer) == ("asked", asked)
     assert answers.seen == [] and report.calls == []
 
 

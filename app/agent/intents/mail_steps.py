@@ -39,7 +39,8 @@ _ASKING_TO_WRITE = {
     "send", "write", "reply", "answer", "tell", "say", "and", "to", "schick", "schicke",
     "sende", "schreib", "schreibe", "antworte", "sag", "sage", "und", "an", "envoie",
     "envoyer", "ecris", "reponds", "dis", "et", "a", "envia", "escribe", "responde",
-    "contesta", "di", "dile", "manda", "y", "para",
+    "contesta", "di", "dile", "manda", "y", "para", "ein", "eine", "einen", "un", "une",
+    "una", "uno", "him", "her", "them", "ihm", "ihr", "lui", "leur", "le", "les",
 }  # fmt: skip
 _REPLY_QUESTION = "What should the reply say?"
 _SUMMARY_PROMPT = (

@@ -9,7 +9,6 @@ something no event names is answered from the mail before any event is guessed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -27,12 +26,12 @@ from connectors.calendar import CalendarAccount, create_event, list_events
 from connectors.mail import MailAccount
 from tests.agent.test_intents import TZ, Answers, _all, at
 from tests.agent.test_intents_mail import _deliver_dated
-from tests.agent.test_intents_personal import account, server
+from tests.agent.test_intents_personal import account, database, server
 from tests.agent.test_mail_agent import USERS, _account, _deliver, servers
 from tests.scripting import call
 from tests.support.mail_servers import Dovecot, SmtpServer
 
-__all__ = ["account", "server", "servers"]  # Radicale and the mail servers, shared
+__all__ = ["account", "database", "server", "servers"]  # Radicale and the mail servers, shared
 
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
 ALICE = next(iter(USERS))
@@ -512,15 +511,6 @@ def test_a_question_taken_for_free_time_with_no_day_copied_is_answered_from_the_
                       mail=mail, calendar=account)  # fmt: skip
     asked = agent.run_turn(Conversation(), "Find me an hour someday for the piano")
     assert (asked.stop_reason, asked.answer) == ("asked", "Which day should I look at?")
-
-
-@pytest.fixture
-def database(tmp_path: Path) -> Iterator[Database]:
-    database = Database.open(tmp_path)
-    try:
-        yield database
-    finally:
-        database.close()
 
 
 def test_a_reminder_before_something_the_mail_dates_is_set_before_it(

@@ -248,13 +248,10 @@ def find_event(
     chosen = [e for e in events if e.get("event_id") == words]
     if chosen:
         return chosen[0]
-    scored = [(_score(_without_days(words, doing.now), e), e) for e in events]
+    named = _without_days(words, doing.now)
+    scored = [(_score(named, e), e) for e in events]
     best = max((s for s, _ in scored), default=0.0)
-    if (
-        best == 0.0
-        and events
-        and (english := english_words(doing, _without_days(words, doing.now)))
-    ):
+    if best == 0.0 and events and (english := english_words(doing, named)):
         # "la visite du plombier" of the event "Plumber": its words in English
         scored = [(_score(english, e), e) for e in events]
         best = max(s for s, _ in scored)

@@ -44,6 +44,8 @@ def _items(record: Any) -> list[dict[str, Any]]:
 def reminder(doing: Doing, slots: dict[str, str]) -> str:
     when = read_when(slots["when"], doing.now)
     if when is None:
+        # The slot's phrase, then the request's: the model may shorten what is named ("the
+        # gas is off" for "the gas is shut off"), and the request's words find the email.
         before = _relative_time(doing, slots["when"]) or _relative_time(doing, doing.request)
         if before is None:
             raise Ask(doing.say("when_remind"), "when")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import PurePosixPath
 
+from app.agent.intents.file_steps import telling_words
 from app.agent.intents.recognise import any_word_of
 from app.store.documents import content_words
 from connectors.folding import fold
@@ -84,7 +85,7 @@ def table_sum(text: str, question: str, month: str | None) -> Sum | None:
         if len(dated) == len(body):
             body = [r for r in body if any(m.group(1) == month for c in r
                                            for m in _ISO_DAY.finditer(c))]  # fmt: skip
-    words = [w for w in content_words(question) if len(w) > 3 and fold(w) not in _ASKING]
+    words = [w for w in telling_words(question) if fold(w) not in _ASKING]
     held = [[w for w in words if _holds(row, column, w)] for row in body]
     most = max((len(h) for h in held), default=0)
     if not most:

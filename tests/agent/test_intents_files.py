@@ -39,6 +39,7 @@ from connectors.contacts import find_contacts
 from tests.agent.test_intents import Answers
 from tests.agent.test_intents_personal import server as radicale
 from tests.connectors.test_contacts import PASSWORD
+from tests.connectors.test_files import make_pdf
 from tests.scripting import call
 from tests.support.radicale_server import RadicaleServer
 
@@ -307,10 +308,83 @@ def test_a_sum_asked_of_a_table_is_added_up_by_code(home: Path, database: Databa
     assert report.answer.startswith("It does not say.") and "groceries" in _told(backend)
 
 
+def test_a_category_the_model_left_out_is_read_from_the_question(home: Path) -> None:
+    shutil.copy(SEED / "finance" / "expenses-2029-04.csv", home / "finance")
+    agent, backend = _agent([call("spending", month="April")], folders=[home])
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "How much did I spend on eating out in April?")
+    # No slot says what was asked: the request's own words do ("eating"); no payee is
+    # named so, the expenses table's April lines holding it are added up by code.
+    assert report.answer == (
+        "64.50 in all: 23.50 + 41.00 (the lines with “eating”)."
+        "\n\n(From finance/expenses-2029-04.csv.)"
+    )
+    assert len(backend.requests) == 1  # the choice only: nothing for the model to write
+    # A question naming nothing but the month still gets the month's total.
+    agent, _ = _agent([call("spending", month="April")], folders=[home])
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "Was habe ich im April insgesamt ausgegeben?")
+    assert report.answer.startswith("Du hast 1510.95 EUR ausgegeben im April 2029.")
+
+
+def test_a_sum_of_money_taken_for_a_files_question_adds_up_every_table(home: Path) -> None:
+    shutil.copy(SEED / "finance" / "expenses-2029-04.csv", home / "finance")
+    agent, _ = _agent(
+        [call("ask_files", about="public transport"), call("spending", month="April")],
+        folders=[home],
+    )  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "What did public transport cost me in April?")
+    # No file is named "transport": the money steps read the tables and sum the lines.
+    assert "summarise_spending" in [c.name for c in report.calls]
+    assert report.answer == (
+        "86.00 in all: 86.00 (the lines with “transport”).\n\n(From finance/expenses-2029-04.csv.)"
+    )
+
+
+def test_a_category_in_another_language_is_summed_from_an_english_table(home: Path) -> None:
+    shutil.copy(SEED / "finance" / "expenses-2029-04.csv", home / "finance")
+    agent, backend = _agent(
+        [call("spending", merchant="Lebensmittel", month="April"), "groceries April spent"],
+        folders=[home],
+    )  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(
+            Conversation(), "Wie viel habe ich im April für Lebensmittel ausgegeben?"
+        )
+    # Neither a payee nor a table's line holds "Lebensmittel": its English key words do.
+    assert "Lebensmittel" in _told(backend)
+    assert report.answer == (
+        "Insgesamt 244.00: 54.20 + 61.80 + 47.30 + 58.70 + 22.00 (die Zeilen mit „groceries“)."
+        "\n\n(Aus finance/expenses-2029-04.csv.)"
+    )
+
+
+def test_a_balance_asked_in_french_is_read_from_the_months_statement(home: Path) -> None:
+    (home / "finance" / "statement-2029-04.pdf").write_bytes(
+        make_pdf(["Spreebank - Account statement April 2029",
+                  "Closing balance 30 April: 2,315.40 EUR"])
+    )  # fmt: skip
+    (home / "finance" / "statement-2029-03.pdf").write_bytes(
+        make_pdf(["Spreebank - Account statement March 2029",
+                  "Closing balance 31 March: 2,140.10 EUR"])
+    )  # fmt: skip
+    agent, backend = _agent([call("spending", month="avril"), "2,315.40 EUR."], folders=[home])
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(
+            Conversation(), "Quel était le solde final de mon relevé bancaire d'avril ?"
+        )
+    # No word of the question names the file: the statement named by the month that speaks
+    # of a balance is read (the month's transactions table says none), and only it.
+    assert "2,315.40" in _told(backend) and "2,140.10" not in _told(backend)
+    assert report.answer == "2,315.40 EUR.\n\n(D'après finance/statement-2029-04.pdf.)"
+
+
 @pytest.mark.parametrize(
     ("question", "cited"),
     [
         ("What was the closing balance on my April bank statement?", "From"),
+        ("How much money was left in my account at the end of April?", "From"),
         ("Wie war mein Kontostand Ende April?", "Aus"),
     ],
 )

@@ -322,7 +322,7 @@ def test_a_german_question_about_an_english_email_is_looked_up_in_english(
     _deliver(servers[0], ALICE, "manager@building.example", "Water shut-off on Tuesday",
              "The water will be turned off on Tuesday 22 May from 9:00 to 12:00.")  # fmt: skip
     agent, backend = _agent(
-        [call("ask_files", about="Wasser abgestellt"), "water turned off",
+        [call("ask_files", about="Wasser abgestellt"), "When will the water be turned off for us?",
          "Am Dienstag, 22. Mai, von 9:00 bis 12:00."],
         home, mail=mail,
     )  # fmt: skip
@@ -331,7 +331,7 @@ def test_a_german_question_about_an_english_email_is_looked_up_in_english(
     assert {"abgestellt", "wasser"} <= set(searched[0].lower().split())  # the user's words first
     assert any("water" in q for q in searched)  # then the model's English key words
     asked = [str(r.messages[0]["content"]) for r in backend.requests]
-    assert any("in English" in a for a in asked)
+    assert any("translate messages into English" in a for a in asked)
     assert "turned off on Tuesday 22 May" in _told(backend)
     assert report.answer.startswith("Am Dienstag, 22. Mai, von 9:00 bis 12:00.\n\n(")
     assert "manager@building.example" in report.answer

@@ -2,30 +2,36 @@
 
 People often ask in their own language about mail and files written in another: "Wann wird
 das Wasser abgestellt?" about the building manager's English email. A word search in the
-request's language finds nothing there, so when it found nothing the model is asked one
-narrow question, the question's key words in English, and the search is tried once more with
-those. Only the search uses them: the answer is still given from the text found, in the
-request's language.
+request's language finds nothing there, so when it found nothing the model is asked to
+translate the request, and the search is tried once more with the translation's telling words.
+Translating is what a small model does best of such questions: asked for "the key words in
+English" the 0.5B model wrote German back, or an answer ("Aguardo más información."), while
+its translations name the things asked about ("food", "balance", "dentist"). Only the search
+uses them: the answer is still given from the text found, in the request's language.
 """
 
 from __future__ import annotations
 
+from app.agent.intents.language import is_function_word
 from app.agent.intents.recognise import WORD
 from app.agent.intents.router import Doing
+from connectors.folding import fold
 
-_PROMPT = (
-    "Write the key words of the user's message in English: the names and the things it is "
-    "about, as they would appear in an email or a file. Write only the words, separated by "
-    "spaces, at most six, nothing else."
-)
-_MOST = 6
+_PROMPT = "You translate messages into English. Write only the English translation."
+_MOST = 8
+# Words a small model wraps a translation in ("Translate to English: …").
+_ABOUT_TRANSLATING = {"translate", "translated", "translation", "english", "message"}
 
 
 def english_words(doing: Doing, text: str) -> str:
-    """`text`'s key words in English (names kept); "" when the request is in English already
-    or the model gave nothing usable."""
+    """`text`'s telling words in English (names kept); "" when the request is in English
+    already or the model gave nothing usable."""
     if doing.language == "en" or not text.strip():
         return ""
-    written = doing.write(_PROMPT, text)
-    words = [w.strip(".'-") for w in WORD.findall(written.split("\n")[0])]
-    return " ".join(w for w in words[:_MOST] if w)
+    written = doing.write(_PROMPT, f"Translate into English: {text}")
+    words = [w.strip(".'-") for w in WORD.findall(written)]
+    kept = dict.fromkeys(
+        w for w in words
+        if len(w) > 2 and fold(w) not in _ABOUT_TRANSLATING and not is_function_word(w)
+    )  # fmt: skip
+    return " ".join(list(kept)[:_MOST])

@@ -73,6 +73,13 @@ _LETTERS: dict[Language, re.Pattern[str]] = {
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
+def is_function_word(word: str) -> bool:
+    """Whether `word` is one of the little words of any of the languages ("habe", "the"):
+    it says how a request asks, never what about."""
+    lowered = word.lower().replace("’", "'")
+    return any(lowered in words for words in _WORDS.values())
+
+
 def scores(text: str) -> dict[Language, int]:
     """How many of each language's own words and letters `text` has."""
     lowered = text.lower()

@@ -20,7 +20,7 @@ from app.agent.intents.file_steps import FILE_NAME, READ_CHARS, best_file, read_
 from app.agent.intents.mail_steps import found_messages, listing, search_messages
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import any_word_of, grounded
-from app.agent.intents.router import Ask, Doing, HandOver, Steps
+from app.agent.intents.router import Ask, Doing, HandOver, Instead, Steps
 from app.agent.intents.when import read_month, read_when
 from connectors.folding import fold
 
@@ -96,6 +96,14 @@ def answer_from_things(doing: Doing, question: str, plainly: bool = False) -> st
     if source is None or (plainly and source.matched < _NAMED_BY):
         return None
     return _answer(doing, source)
+
+
+def answer_from_file(doing: Doing, path: str, text: str) -> str:
+    """The answer to the request from a file code chose (`text`, what it holds), citing it."""
+    return _answer(
+        doing,
+        Source(f"The file {path}:\n{text}", doing.say("from_file_cited", path=path), path=path),
+    )
 
 
 def when_from_things(doing: Doing, event: str, about: str = "") -> str | None:
@@ -270,8 +278,14 @@ def ask_things(doing: Doing, slots: dict[str, str]) -> str:
     return answer_from_things(doing, question) or doing.say("nothing_in_files")
 
 
+def ask_files(doing: Doing, slots: dict[str, str]) -> str:
+    if tally.asks_a_sum_of_money(doing.request, doing.now):
+        raise Instead("spending")  # all the statements and expense tables answer it
+    return ask_things(doing, slots)
+
+
 STEPS: dict[str, Steps] = {
-    "ask_files": ask_things,
+    "ask_files": ask_files,
     "find_emails": find_emails,
     "write_note": write_note,
 }

@@ -1,10 +1,12 @@
-"""Steps for money: what was spent, read from the user's bank statements.
+"""Steps for money: what was spent, read from the user's bank statements and expense tables.
 
 Every folder holding statements is summed by `summarise_spending` and the payee's lines are
 added by code, never by the model's arithmetic; the month is read from the user's words in
-four languages (`read_month`). A "payee" no statement names ("groceries") is a question for
-the files and emails instead.
-"""
+four languages (`read_month`). What the question asks about, from the model's slot or else
+from the request's own words ("eating out", "Lebensmittel"), is a payee the statements name,
+or else the lines of an expense table holding it (tried once more in English, the language
+such tables are often kept in); a "payee" neither holds ("the Lisbon hotel") is a question for
+the files and emails instead. A balance is read from the month's statement, not summed."""
 
 from __future__ import annotations
 
@@ -12,49 +14,65 @@ import re
 from datetime import datetime
 from pathlib import PurePosixPath
 
-from app.agent.intents.file_steps import ok_result
-from app.agent.intents.lookup import ask_things
+from app.agent.intents import tally
+from app.agent.intents.english import english_words
+from app.agent.intents.file_steps import ok_result, read_text, telling_words
+from app.agent.intents.language import is_function_word
+from app.agent.intents.lookup import answer_from_file, ask_things
 from app.agent.intents.recognise import any_word_of
-from app.agent.intents.router import Doing, Instead, Steps
-from app.agent.intents.when import read_month, read_when
+from app.agent.intents.router import Doing, HandOver, Instead, Steps
+from app.agent.intents.when import read_month, read_when, without_month
 from connectors.folding import fold
 
-# Words for spending, paying, costs and money in the four languages (accents folded, stems):
-# a question without any is not about money.
-_MONEY = re.compile(
-    r"[€$£]|\b(?:spen[dt]|pa(?:y|id)|cost|money|bought|buy|purchas|price|expens|bills?\b|"
-    r"charge|eur|euro|dollar|ausgeb|ausgegeb|ausgab|bezahl|gezahlt|zahl|kost|geld|gekauft|kauf|"
-    r"rechnung|depens|achet|factur|prix|argent|gast|pag|dinero|compr|precio)"
+# An account's balance in the four languages: read from the statement, not summed.
+_BALANCE = re.compile(
+    r"\b(?:balance|saldo|kontostand|solde|left (?:in|on) (?:my|the) (?:account|card)|"
+    r"(?:im|auf dem|auf meinem) konto (?:ubrig|geblieben)|reste sur (?:mon|le) compte|"
+    r"queda(?:ba)? en (?:mi|la) cuenta)\b"
 )
 
-# An account's balance in the four languages: read from the statement, not summed.
-_BALANCE = re.compile(r"\b(?:balance|saldo|kontostand|solde)\b")
 
-
-def _statement_folders(doing: Doing) -> list[str]:
-    """The folders holding spreadsheets or PDFs, where bank statements would be."""
-    folders: dict[str, None] = {}
+def _money_files(doing: Doing) -> list[str]:
+    """The spreadsheets and PDFs the allowed folders hold: where bank statements and
+    expense tables would be."""
+    paths: dict[str, None] = {}
     for pattern in ("*.csv", "*.pdf"):
         for match in ok_result(doing.call("search_files", query=pattern)) or []:
             if isinstance(match, dict) and match.get("kind", "file") == "file":
-                folders.setdefault(str(PurePosixPath(str(match["path"])).parent), None)
-    return list(folders)[:4]
+                paths.setdefault(str(match["path"]), None)
+    return list(paths)
+
+
+def _folders(files: list[str]) -> list[str]:
+    return list(dict.fromkeys(str(PurePosixPath(path).parent) for path in files))[:4]
+
+
+def subject_words(text: str) -> str:
+    """What a money question asks about ("eating out", "Lebensmittel"): its telling words
+    but the month, the money and the asking words, and the little words of any language."""
+    kept = [
+        w for w in telling_words(without_month(text))
+        if not tally.MONEY.search(fold(w)) and fold(w) not in tally.ASKING
+        and not is_function_word(w)
+    ]  # fmt: skip
+    return " ".join(kept)
 
 
 def spending(doing: Doing, slots: dict[str, str]) -> str:
     month = read_month(slots.get("month") or doing.request, doing.now)
     said = fold(doing.request)
-    if month is None and not _MONEY.search(said) and read_when(doing.request, doing.now):
+    if month is None and not tally.MONEY.search(said) and read_when(doing.request, doing.now):
         # "Was habe ich nächste Woche vor?": a day's question, not money's
         raise Instead("show_calendar")
+    files = _money_files(doing)
     if _BALANCE.search(said):
         # "What was the closing balance on my April statement?": the statement says it; a
         # sum of payments does not
-        return ask_things(doing, {})
+        return _balance(doing, files, month) or ask_things(doing, {})
     merchant = slots.get("merchant", "")
     by_merchant: dict[tuple[str, str], tuple[float, int]] = {}  # (merchant, currency)
     spent: dict[str, float] = {}
-    for folder in _statement_folders(doing):
+    for folder in _folders(files):
         record = doing.call("summarise_spending", path=folder, month=month)
         if record.status != "ok" or not isinstance(record.result, dict):
             continue
@@ -66,22 +84,91 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
             amount, count = by_merchant.get(key, (0.0, 0))
             by_merchant[key] = (amount + float(line["spent"]), count + int(line["payments"]))
     during = doing.say("in_month", month=datetime.strptime(month, "%Y-%m")) if month else ""
+    subject = merchant or subject_words(doing.request)
+    if subject:
+        found = _paid_to(doing, subject, by_merchant, during)
+        tables = {} if found else _tables(doing, files)
+        found = found or _table_lines(doing, subject, tables, month)
+        if not found and (english := subject_words(english_words(doing, doing.request))):
+            # "Lebensmittel" of an expense table kept in English ("groceries")
+            found = _paid_to(doing, english, by_merchant, during) or _table_lines(
+                doing, english, tables, month
+            )
+        if found:
+            return found
+        if merchant:  # not a payee and in no table ("the Lisbon hotel"): for the files
+            return ask_things(doing, {"about": merchant})
     if not spent:
         return doing.say("no_statements", during=during)
-    if merchant:
-        matching = {k: v for k, v in by_merchant.items() if any_word_of(merchant, k[0])}
-        if not matching:  # not a payee ("groceries"): a question for the files
-            return ask_things(doing, {"about": merchant})
-        lines = "\n".join(
-            f"- {name}: {amount:.2f} {currency} "
-            f"({doing.say('payments' if count != 1 else 'payment', count=count)})"
-            for (name, currency), (amount, count) in matching.items()
-        )
-        return doing.say("spent_at", during=during, lines=lines)
     totals = ", ".join(f"{amount:.2f} {currency}" for currency, amount in spent.items())
     top = sorted(by_merchant.items(), key=lambda item: item[1][0], reverse=True)[:5]
     lines = "\n".join(f"- {name}: {amount:.2f} {currency}" for (name, currency), (amount, _) in top)
     return doing.say("spent_total", totals=totals, during=during, lines=lines)
+
+
+def _paid_to(
+    doing: Doing, subject: str, by_merchant: dict[tuple[str, str], tuple[float, int]], during: str
+) -> str:
+    """The payments to the payees `subject` names ("" if it names none)."""
+    matching = {k: v for k, v in by_merchant.items() if any_word_of(subject, k[0])}
+    if not matching:
+        return ""
+    lines = "\n".join(
+        f"- {name}: {amount:.2f} {currency} "
+        f"({doing.say('payments' if count != 1 else 'payment', count=count)})"
+        for (name, currency), (amount, count) in matching.items()
+    )
+    return doing.say("spent_at", during=during, lines=lines)
+
+
+def _tables(doing: Doing, files: list[str]) -> dict[str, str]:
+    """The spreadsheets' texts, by path."""
+    texts: dict[str, str] = {}
+    for path in [p for p in files if p.lower().endswith(".csv")][:_TABLES]:
+        try:
+            texts[path] = read_text(doing, path)
+        except HandOver:
+            continue
+    return texts
+
+
+def _table_lines(doing: Doing, subject: str, tables: dict[str, str], month: str | None) -> str:
+    """The lines of an expense table holding `subject`'s words, added up by code ("" if no
+    table's line holds them)."""
+    for path, text in tables.items():
+        found = tally.table_sum(text, subject, month)
+        if found is not None:
+            parts = " + ".join(found.written(a) for a in found.parts)
+            summed = doing.say("table_sum", total=found.written(found.total), parts=parts,
+                               words=found.words)  # fmt: skip
+            return f"{summed}\n\n({doing.say('from_file_cited', path=path)})"
+    return ""
+
+
+# Tables read at most for one question: a folder of a hundred spreadsheets is not read whole.
+_TABLES = 6
+
+
+def _balance(doing: Doing, files: list[str], month: str | None) -> str:
+    """The answer from the statement of `month` (its file named by the month) that speaks of
+    a balance; "" if no such file is found."""
+    named = [p for p in files if month is None or _names_month(PurePosixPath(p).name, month)]
+    for path in named[:_TABLES]:
+        try:
+            text = read_text(doing, path)
+        except HandOver:
+            continue
+        if _BALANCE.search(fold(text)):
+            return answer_from_file(doing, path, text)
+    return ""
+
+
+def _names_month(name: str, month: str) -> bool:
+    """Whether a file's name says `month` ("statement-2029-04.pdf", "04_2029", "april")."""
+    year, number = month.split("-")
+    if re.search(rf"{year}\D?{number}(?!\d)|(?<!\d){number}\D?{year}", name):
+        return True
+    return read_month(re.sub(r"[\W_]+", " ", name), datetime(int(year), 12, 31)) == month
 
 
 STEPS: dict[str, Steps] = {"spending": spending}

@@ -14,11 +14,13 @@ import csv
 import io
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from pathlib import PurePosixPath
 
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.recognise import any_word_of
+from app.agent.intents.when import read_month
 from app.store.documents import content_words
 from connectors.folding import fold
 from connectors.statements.values import decimal_comma, parse_amount
@@ -26,8 +28,18 @@ from connectors.statements.values import decimal_comma, parse_amount
 # "How many … ?" and "how much … ?" in the four languages (accents folded: "cuántos").
 HOW_MANY = re.compile(r"\b(?:how many|wie ?viele?|combien|cu[aá]nt[oa]s)\b", re.I)
 _HOW_MUCH = re.compile(
-    r"\b(?:how much|in total|wie ?viel|insgesamt|combien|au total|cu[aá]nto|en total)\b", re.I
+    r"\b(?:how much|in total|wie ?viel|insgesamt|combien|au total|cu[aá]nto|en total)\b"
+    r"|\bwhat (?:did|does|do) [^?]{0,60}\bcost\b|\b(?:gekostet|kostete|coute|coutait|costo)\b",
+    re.I,
 )
+# Words for spending, paying, costs and money in the four languages (accents folded, stems):
+# a question without any is not about money.
+MONEY = re.compile(
+    r"[€$£]|\b(?:spen[dt]|pa(?:y|id)|cost|money|bought|buy|purchas|price|expens|bills?\b|"
+    r"charge|eur|euro|dollar|ausgeb|ausgegeb|ausgab|bezahl|gezahlt|zahl|kost|geld|gekauft|kauf|"
+    r"rechnung|depens|achet|factur|prix|argent|gast|pag|dinero|compr|precio)"
+)
+
 # A header naming the column that holds the amounts (else the last column of numbers).
 _AMOUNT_HEADER = re.compile(
     r"amount|betrag|montant|importe|sum|total|price|preis|prix|precio|cost|kosten|eur|usd|gbp"
@@ -36,7 +48,7 @@ _ISO_DAY = re.compile(r"\b(\d{4}-\d{2})-\d{2}\b")
 # A list's item: a bulleted, ticked or numbered line.
 ITEM = re.compile(r"^\s*(?:[-*•]|\[[ xX]\]|\d+[.)])\s+\S")
 # Words of the question that say what is asked, not which rows: they select nothing.
-_ASKING = {
+ASKING = {
     "much", "many", "spend", "spent", "cost", "total", "viel", "viele", "insgesamt",
     "combien", "cuanto", "cuantos", "cuantas", "things", "items", "entries", "file", "list",
     "dinge", "sachen", "punkte", "eintrage", "datei", "liste", "choses", "elements",
@@ -69,6 +81,17 @@ def asks_how_much(question: str) -> bool:
     return bool(_HOW_MUCH.search(fold(question)))
 
 
+def asks_a_sum_of_money(question: str, now: datetime) -> bool:
+    """Whether `question` asks how much money went somewhere in a month ("What did public
+    transport cost me in April?"): the statements and expense tables answer it, all of them,
+    not the one file its words happen to name."""
+    return (
+        asks_how_much(question)
+        and bool(MONEY.search(fold(question)))
+        and read_month(question, now) is not None
+    )
+
+
 def table_sum(text: str, question: str, month: str | None) -> Sum | None:
     """The amounts of the table's rows holding the most of `question`'s telling words (in
     `month`, "2029-04", when the rows are dated), summed; None if `text` is no table with
@@ -85,7 +108,7 @@ def table_sum(text: str, question: str, month: str | None) -> Sum | None:
         if len(dated) == len(body):
             body = [r for r in body if any(m.group(1) == month for c in r
                                            for m in _ISO_DAY.finditer(c))]  # fmt: skip
-    words = [w for w in telling_words(question) if fold(w) not in _ASKING]
+    words = [w for w in telling_words(question) if fold(w) not in ASKING]
     held = [[w for w in words if _holds(row, column, w)] for row in body]
     most = max((len(h) for h in held), default=0)
     if not most:

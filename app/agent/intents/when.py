@@ -466,6 +466,13 @@ _LAST_MONTH = re.compile(
 _THIS_MONTH = re.compile(r"\b(?:this month|diesen monat|ce mois(?:-ci)?|este mes)\b")
 
 
+def without_month(phrase: str) -> str:
+    """`phrase` (folded) without the words that name a month ("in April 2029", "le mois
+    dernier"): what is left says what was asked of that month."""
+    text = _LAST_MONTH.sub(" ", _THIS_MONTH.sub(" ", fold(phrase)))
+    return re.sub(rf"\b(?:{_MONTH_NAMES})\b(?:\s+\d{{4}})?", " ", text)
+
+
 def read_month(phrase: str, now: datetime) -> str | None:
     """The calendar month a phrase names, as "2029-04": a month's name (the latest such
     month up to now, unless a year is said), "last month" or "this month"; None if none.

@@ -28,6 +28,10 @@ from app.llm.prefix_store import PrefixStore
 log = logging.getLogger(__name__)
 
 MAX_CHECKPOINTS = 4
+# A shared prefix shorter than this is not kept (but the one warmed ahead of every request):
+# computing it again costs less than the room it would take from a long one (a narrow
+# question's two-line system prompt beside the intents' worked examples, thousands of tokens).
+_WORTH_KEEPING = 128
 # Tokens a restored checkpoint must save over what the cache already shares: below this,
 # computing them is about as quick as copying a whole state back.
 _WORTH_RESTORING = 32
@@ -102,7 +106,7 @@ class PromptCache:
             return 0
         computed = self.evaluate(tokens, cancel)
         if computed is not None and computed:
-            self._save(tokens, keep=True)
+            self._save(tokens, keep=True, warmed=True)
         return computed
 
     def append(self, tokens: Sequence[int]) -> None:
@@ -158,11 +162,13 @@ class PromptCache:
             # Another prompt's prefix (the intents' after the loop's): copying its state back
             # beats computing it again.
             self._restore(checkpoint)
+            self._used(checkpoint)
             return len(checkpoint.tokens)
         if not self.needs_checkpoints and common > 0 and self._truncate(common):
             return common
         if checkpoint is not None and len(checkpoint.tokens) > 0:
             self._restore(checkpoint)
+            self._used(checkpoint)
             return len(checkpoint.tokens)
         self.llama.reset()
         self._clear_memory()
@@ -211,12 +217,14 @@ class PromptCache:
             self._remember(checkpoint)
         return True
 
-    def _save(self, tokens: list[int], keep: bool = False) -> None:
+    def _save(self, tokens: list[int], keep: bool = False, warmed: bool = False) -> None:
         """Checkpoint the context (which holds exactly `tokens`) on a hybrid model; with
         `keep` (a prefix every conversation of one prompt shares) on any model, and in the
         store too: the app switches between prompts (the intents', the loop's, the chat's)
         and each comes back to its prefix."""
         key = tuple(tokens)
+        if keep and not warmed and len(key) < _WORTH_KEEPING and not self.needs_checkpoints:
+            return  # `warmed`: the prefix every request starts from, kept whatever its size
         store = self.store if keep else None
         remember = (self.needs_checkpoints or keep) and all(
             c.tokens != key for c in self.checkpoints
@@ -243,10 +251,15 @@ class PromptCache:
             return
         self.checkpoints.append(checkpoint)
         if len(self.checkpoints) > MAX_CHECKPOINTS:
-            # Keep the shortest (system + tools: useful to every conversation) and the newest.
-            shortest = min(self.checkpoints, key=lambda c: len(c.tokens))
-            rest = [c for c in self.checkpoints if c is not shortest][-(MAX_CHECKPOINTS - 1) :]
-            self.checkpoints = [shortest, *rest]
+            # The one used longest ago goes (the list is kept in order of use): the prefix
+            # every request starts from is used again before the few others a request adds.
+            del self.checkpoints[0]
+
+    def _used(self, checkpoint: Checkpoint) -> None:
+        """Mark `checkpoint` as the one used last."""
+        others = [c for c in self.checkpoints if c is not checkpoint]  # not by value: states
+        if len(others) < len(self.checkpoints):  # are megabytes
+            self.checkpoints = [*others, checkpoint]
 
     def _restore(self, checkpoint: Checkpoint) -> None:
         import llama_cpp

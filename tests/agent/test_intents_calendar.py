@@ -271,6 +271,29 @@ def test_an_event_not_in_the_calendar_is_asked_about_and_nothing_is_deleted(
     assert answers.seen == [] and [e.title for e in _all(account)] == ["Piano"]
 
 
+@pytest.mark.parametrize(
+    ("request_text", "slots"),
+    [
+        ("Cancel the plumber next Friday", {"event": "plumber", "when": "next Friday"}),
+        ("Supprime la visite du plombier de vendredi prochain",
+         {"event": "visite du plombier", "when": "vendredi prochain"}),
+    ],
+)  # fmt: skip
+def test_next_weekday_with_nothing_of_the_name_that_day_is_the_week_after(
+    account: CalendarAccount, request_text: str, slots: dict[str, str]
+) -> None:
+    # Said on Tuesday 15 May: Friday 18 holds a piano lesson, the plumber comes on the 25th.
+    create_event(account, "Piano", at(18, 17), at(18, 18), tz=TZ)
+    create_event(account, "Plumber visit", at(25, 15), at(25, 16), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("cancel_event", **slots), "plumber visit"], answers)
+    report = agent.run_turn(Conversation(), request_text)
+    [shown] = answers.seen
+    assert shown.tool == "delete_event"
+    assert [e.title for e in _all(account)] == ["Piano"]
+    assert report.stop_reason == "answered"
+
+
 # -- move_event -----------------------------------------------------------------------------------
 
 

@@ -21,7 +21,7 @@ from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import ADDRESS, grounded, most_words_of, names_a_time
 from app.agent.intents.router import Ask, Before, Doing, HandOver, Steps, outcome
 from app.agent.intents.tally import asks_how_many
-from app.agent.intents.when import When, read_duration, read_shift, read_when
+from app.agent.intents.when import When, next_weekday_said, read_duration, read_shift, read_when
 from connectors.folding import fold
 
 DEFAULT_LENGTH = timedelta(hours=1)
@@ -226,6 +226,9 @@ def _score(words: str, event: dict[str, Any]) -> float:
     return 1.0 if grounded(words, text, copied=False) else 0.0
 
 
+_A_WEEK = timedelta(days=7)
+
+
 def find_event(
     doing: Doing,
     slots: dict[str, str],
@@ -251,10 +254,20 @@ def find_event(
     named = _without_days(words, doing.now)
     scored = [(_score(named, e), e) for e in events]
     best = max((s for s, _ in scored), default=0.0)
+    english = ""
     if best == 0.0 and events and (english := english_words(doing, named)):
         # "la visite du plombier" of the event "Plumber": its words in English
         scored = [(_score(english, e), e) for e in events]
         best = max(s for s, _ in scored)
+    if best == 0.0 and when is not None and when.day_given and next_weekday_said(doing.request):
+        # "vendredi prochain" said on a Tuesday: the event named is on the Friday after
+        later = _events(doing, start + _A_WEEK, end + _A_WEEK)
+        english = english or (english_words(doing, named) if later else "")
+        scored_later = [(max(_score(named, e), _score(english, e) if english else 0.0), e)
+                        for e in later]  # fmt: skip
+        if max((s for s, _ in scored_later), default=0.0) > 0.0:
+            events, scored = later, scored_later
+            best = max(s for s, _ in scored)
     if best < 1.5 and not_found is not None and words.strip():
         not_found(best > 0.0)  # "the car insurance" beside "Car service": the to-do?
     if best == 0.0:

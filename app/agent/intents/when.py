@@ -173,6 +173,19 @@ class When:
         return first, first + timedelta(days=self.days)
 
 
+def next_weekday_said(phrase: str) -> bool:
+    """Whether `phrase` names a weekday as "next" ("next Friday", "vendredi prochain"): said
+    early in a week, some mean this week's and some the week after's."""
+    text = fold(phrase)
+    for name in sorted(_WEEKDAY_WORDS, key=len, reverse=True):
+        match = re.search(rf"\b{name}s?\b", text)
+        if match is not None:
+            around = text[max(0, match.start() - 20) : match.end() + 25]
+            after_next = re.search(rf"\b(?:{_AFTER_NEXT})\b", around)
+            return bool(re.search(rf"\b(?:{_NEXT_WORDS})\b", around)) and not after_next
+    return False
+
+
 def read_when(phrase: str, now: datetime) -> When | None:
     """The day(s) and time a phrase names, seen from `now`; None if it names neither."""
     text = " " + re.sub(r"\s+", " ", fold(phrase)).strip(" .,!?") + " "

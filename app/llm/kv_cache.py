@@ -153,22 +153,22 @@ class PromptCache:
     def _reuse(self, tokens: list[int]) -> int:
         cached = self.cached
         common = common_prefix(cached, tokens)
+        checkpoint = self._best_checkpoint(tokens)
+        if checkpoint is not None:
+            self._used(checkpoint)  # needed by this prompt, restored or already in place
         if common == len(tokens):
             common -= 1  # re-evaluate the last token so that fresh logits exist for sampling
         if common == len(cached):
             return common  # append-only: nothing to undo
-        checkpoint = self._best_checkpoint(tokens)
         if checkpoint is not None and len(checkpoint.tokens) > common + _WORTH_RESTORING:
             # Another prompt's prefix (the intents' after the loop's): copying its state back
             # beats computing it again.
             self._restore(checkpoint)
-            self._used(checkpoint)
             return len(checkpoint.tokens)
         if not self.needs_checkpoints and common > 0 and self._truncate(common):
             return common
         if checkpoint is not None and len(checkpoint.tokens) > 0:
             self._restore(checkpoint)
-            self._used(checkpoint)
             return len(checkpoint.tokens)
         self.llama.reset()
         self._clear_memory()

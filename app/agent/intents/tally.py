@@ -99,7 +99,8 @@ def table_sum(text: str, question: str, month: str | None) -> Sum | None:
     rows = _rows(text)
     if len(rows) < 2:
         return None
-    header, body = rows[0], [r for r in rows[1:] if any(c.strip() for c in r)]
+    header = rows[0]
+    body = [r for r in rows[1:] if _a_row_of(r, header)]
     column = _amount_column(header, body)
     if column is None:
         return None
@@ -128,6 +129,16 @@ def _rows(text: str) -> list[list[str]]:
     if not first.count(delimiter):
         return []
     return [row for row in csv.reader(io.StringIO(text), delimiter=delimiter) if row]
+
+
+def _a_row_of(row: list[str], header: list[str]) -> bool:
+    """Whether `row` is one of the table's rows: as many cells as the header, not empty, not
+    a comment ("# …", which may hold anyone's words, an attacker's too)."""
+    return (
+        len(row) == len(header)
+        and any(c.strip() for c in row)
+        and not row[0].lstrip().startswith("#")
+    )
 
 
 def _amount_column(header: list[str], body: list[list[str]]) -> int | None:

@@ -229,6 +229,13 @@ def _score(words: str, event: dict[str, Any]) -> float:
 _A_WEEK = timedelta(days=7)
 
 
+def _scored(
+    events: list[dict[str, Any]], named: str, english: str
+) -> list[tuple[float, dict[str, Any]]]:
+    """Each event with how well it holds the user's words or their English ones."""
+    return [(max(_score(named, e), _score(english, e) if english else 0.0), e) for e in events]
+
+
 def find_event(
     doing: Doing,
     slots: dict[str, str],
@@ -252,19 +259,18 @@ def find_event(
     if chosen:
         return chosen[0]
     named = _without_days(words, doing.now)
-    scored = [(_score(named, e), e) for e in events]
+    scored = _scored(events, named, "")
     best = max((s for s, _ in scored), default=0.0)
     english = ""
     if best == 0.0 and events and (english := english_words(doing, named)):
         # "la visite du plombier" of the event "Plumber": its words in English
-        scored = [(_score(english, e), e) for e in events]
+        scored = _scored(events, named, english)
         best = max(s for s, _ in scored)
     if best == 0.0 and when is not None and when.day_given and next_weekday_said(doing.request):
         # "vendredi prochain" said on a Tuesday: the event named is on the Friday after
         later = _events(doing, start + _A_WEEK, end + _A_WEEK)
         english = english or (english_words(doing, named) if later else "")
-        scored_later = [(max(_score(named, e), _score(english, e) if english else 0.0), e)
-                        for e in later]  # fmt: skip
+        scored_later = _scored(later, named, english)
         if max((s for s, _ in scored_later), default=0.0) > 0.0:
             events, scored = later, scored_later
             best = max(s for s, _ in scored)

@@ -60,6 +60,10 @@ def _from_file(doing: Doing, about: str) -> Source | None:
         return None
     if path is None:
         return None
+    return _file_source(doing, path, text)
+
+
+def _file_source(doing: Doing, path: str, text: str) -> Source:
     return Source(f"The file {path}:\n{text}", doing.say("from_file_cited", path=path), path=path)
 
 
@@ -100,10 +104,7 @@ def answer_from_things(doing: Doing, question: str, plainly: bool = False) -> st
 
 def answer_from_file(doing: Doing, path: str, text: str) -> str:
     """The answer to the request from a file code chose (`text`, what it holds), citing it."""
-    return _answer(
-        doing,
-        Source(f"The file {path}:\n{text}", doing.say("from_file_cited", path=path), path=path),
-    )
+    return _answer(doing, _file_source(doing, path, text))
 
 
 def when_from_things(doing: Doing, event: str, about: str = "") -> str | None:
@@ -189,15 +190,20 @@ def _tallied(doing: Doing, source: Source) -> str:
     if tally.asks_how_much(question):
         found = tally.table_sum(text, question, read_month(question, doing.now))
         if found is not None:
-            parts = " + ".join(found.written(a) for a in found.parts)
-            return doing.say("table_sum", total=found.written(found.total), parts=parts,
-                             words=found.words)  # fmt: skip
+            return said_sum(doing, found)
     if tally.asks_how_many(question) and tally.about_the_list_itself(question, source.path):
         items = [line.strip() for line in text.splitlines() if tally.ITEM.match(line)]
         if items:
             return doing.say("list_count", count=counted(doing.language, len(items)),
                              lines="\n".join(items))  # fmt: skip
     return ""
+
+
+def said_sum(doing: Doing, found: tally.Sum) -> str:
+    """A sum code made, said with the amounts it added and the words their lines hold."""
+    parts = " + ".join(found.written(a) for a in found.parts)
+    return doing.say("table_sum", total=found.written(found.total), parts=parts,
+                     words=found.words)  # fmt: skip
 
 
 def find_emails(doing: Doing, slots: dict[str, str]) -> str:

@@ -18,7 +18,7 @@ from app.agent.intents import tally
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import ok_result, read_text, telling_words
 from app.agent.intents.language import is_function_word
-from app.agent.intents.lookup import answer_from_file, ask_things
+from app.agent.intents.lookup import answer_from_file, ask_things, said_sum
 from app.agent.intents.recognise import any_word_of
 from app.agent.intents.router import Doing, HandOver, Instead, Steps
 from app.agent.intents.when import read_month, read_when, without_month
@@ -138,10 +138,7 @@ def _table_lines(doing: Doing, subject: str, tables: dict[str, str], month: str 
     for path, text in tables.items():
         found = tally.table_sum(text, subject, month)
         if found is not None:
-            parts = " + ".join(found.written(a) for a in found.parts)
-            summed = doing.say("table_sum", total=found.written(found.total), parts=parts,
-                               words=found.words)  # fmt: skip
-            return f"{summed}\n\n({doing.say('from_file_cited', path=path)})"
+            return f"{said_sum(doing, found)}\n\n({doing.say('from_file_cited', path=path)})"
     return ""
 
 

@@ -316,8 +316,8 @@ def test_a_reply_whose_words_the_model_made_up_asks_what_to_say(
     assert (first.stop_reason, first.answer) == ("asked", "What should the reply say?")
     agent.run_turn(conversation, "count me in, I'll bring cake")
     [shown] = answers.seen
-    # The model wrote no body: the user's own words go out, as shown.
-    assert shown.arguments["body"] == "Count me in, I'll bring cake"
+    # The model wrote no body: code writes a short letter around the user's own words.
+    assert shown.arguments["body"] == "Hello,\n\nCount me in, I'll bring cake.\n\nBest wishes"
     assert _inbox_subjects(servers, BOB).count("Re: Book club") == 1
 
 
@@ -339,9 +339,9 @@ def test_a_message_the_model_translated_is_written_from_the_users_own_request(
     assert shown.tool == "send_email" and shown.arguments["body"] == body
     assert "ready" not in shown.preview
     assert servers[1].relay.deliveries == 0 and report.stop_reason == "answered"
-    # What the body writer was asked: the user's own words, to be kept in their language.
+    # What the body writer was asked: the user's own words after "que", in their language.
     asked = agent.backend.requests[-1].messages[-1]["content"]  # type: ignore[attr-defined]
-    assert request in asked and "language of the request" in asked
+    assert asked == f"To: {BOB}\nWhat to say: son livre est prêt"
 
 
 def test_a_body_holding_most_of_the_users_words_goes_out_with_its_greeting(
@@ -362,7 +362,38 @@ def test_a_body_holding_most_of_the_users_words_goes_out_with_its_greeting(
     assert report.stop_reason == "answered"
 
 
-def test_a_body_that_strays_from_the_request_is_asked_for(
+@pytest.mark.parametrize(
+    ("request_", "letter"),
+    [
+        ("Envoie un mail à {bob} pour lui dire que son livre est prêt",
+         "Bonjour,\n\nSon livre est prêt.\n\nBonne journée"),
+        ("Schick {bob} eine Mail, dass ich später ankomme",
+         "Hallo,\n\nIch komme später an.\n\nViele Grüße"),
+        ("Mándale un correo a {bob} diciendo que llego tarde",
+         "Hola:\n\nLlego tarde.\n\nUn saludo"),
+    ],
+)  # fmt: skip
+def test_a_body_that_strays_from_the_request_is_a_letter_of_the_users_words(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, letter: str
+) -> None:
+    """The model gave what to say in English and then wrote a body of its own: what goes to
+    the dialog is a letter code wrote around the words after "que"/"dass", in the request's
+    language (a German verb put back in its place), and nothing is sent before approval."""
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("send_email", to=BOB, message="I will be late, sorry"),
+         "Dear Sir, please find attached the quarterly figures."],
+        answers,
+        mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_.format(bob=BOB))
+    [shown] = answers.seen
+    assert shown.tool == "send_email" and shown.arguments["body"] == letter
+    assert "quarterly" not in shown.preview
+    assert report.stop_reason == "answered" and servers[1].relay.deliveries == 0
+
+
+def test_a_body_that_strays_from_a_request_with_no_that_is_asked_for(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:
     answers = Answers()
@@ -372,12 +403,25 @@ def test_a_body_that_strays_from_the_request_is_asked_for(
         answers,
         mail=mail,
     )  # fmt: skip
-    report = agent.run_turn(
-        Conversation(), f"Envoie un mail à {BOB} pour lui dire que son livre est prêt"
-    )
+    report = agent.run_turn(Conversation(), f"Envoie un mail à {BOB} au sujet de son livre")
     # Asked in the request's language.
     assert report.stop_reason == "asked" and report.answer == "Que doit dire l'e-mail ?"
     assert answers.seen == [] and servers[1].relay.deliveries == 0
+
+
+def test_a_body_that_adds_a_sentence_the_user_never_said_is_a_letter_of_their_words(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    put = "Hi Bob,\n\nI'm running ten minutes late. I've been working on a project for months.\n"
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("send_email", to=BOB, message="I'm running ten minutes late"), put + "Best"],
+        answers,
+        mail=mail,
+    )
+    agent.run_turn(Conversation(), f"Email {BOB} that I'm running ten minutes late")
+    [shown] = answers.seen
+    assert shown.arguments["body"] == "Hello,\n\nI'm running ten minutes late.\n\nBest wishes"
 
 
 def test_the_email_a_reply_means_is_found_by_the_name_before_other_words(

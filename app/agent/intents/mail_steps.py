@@ -14,34 +14,14 @@ from email.utils import parseaddr
 from typing import Any
 
 from app.agent.intents.english import english_words
-from app.agent.intents.language import about_the_users_own
-from app.agent.intents.recognise import ADDRESS, POSSESSIVE, any_word_of, grounded
+from app.agent.intents.mail_body import ASKING_TO_WRITE, NO_EMAIL_NAMED
+from app.agent.intents.mail_body import body as email_body
+from app.agent.intents.recognise import ADDRESS, POSSESSIVE, any_word_of
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
-from app.store.documents import content_words
 from connectors.folding import fold
 
-_BODY_PROMPT = (
-    "You write the body of a short, friendly email for the user. Write only the body text: "
-    "no subject line, no placeholders like [Name]. Say what the user asked to say, nothing "
-    "more. End with a short greeting."
-)
 _SEND_QUESTION = "What should the email say?"
 _WHICH_QUESTION = "Which email?"
-# Words that say an email is meant but not which one (four languages, accents folded).
-_NO_EMAIL_NAMED = {
-    "the", "a", "an", "this", "that", "my", "last", "latest", "new", "newest", "email",
-    "e-mail", "mail", "emails", "mails", "message", "one", "it", "die", "das", "der", "diese",
-    "letzte", "neue", "nachricht", "le", "la", "ce", "cette", "dernier", "courriel",
-    "el", "este", "esta", "ultimo", "correo", "mensaje",
-}  # fmt: skip
-# Words that ask for an email to be written, not what it should say (accents folded).
-_ASKING_TO_WRITE = {
-    "send", "write", "reply", "answer", "tell", "say", "and", "to", "schick", "schicke",
-    "sende", "schreib", "schreibe", "antworte", "sag", "sage", "und", "an", "envoie",
-    "envoyer", "ecris", "reponds", "dis", "et", "a", "envia", "escribe", "responde",
-    "contesta", "di", "dile", "manda", "y", "para", "ein", "eine", "einen", "un", "une",
-    "una", "uno", "him", "her", "them", "ihm", "ihr", "lui", "leur", "le", "les",
-}  # fmt: skip
 _REPLY_QUESTION = "What should the reply say?"
 _SUMMARY_PROMPT = (
     "Summarise the email below for the user in two or three sentences: who wrote, what they "
@@ -114,7 +94,7 @@ def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[
     naming = [
         w
         for w in re.findall(r"[\w@.:'-]+", words)
-        if fold(w) not in _NO_EMAIL_NAMED | _ASKING_TO_WRITE and fold(w) not in said
+        if fold(w) not in NO_EMAIL_NAMED | ASKING_TO_WRITE and fold(w) not in said
     ]
     if not naming:
         # "Reply to the email and say yes": no sender, subject or id, no email is meant
@@ -156,66 +136,9 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
     return listed + head + (summary or text[:800])
 
 
-def _told_before(doing: Doing, message: str) -> str:
-    """What the user asked Hearth to remember that the message refers to ("my favourite
-    café": "Alex's favourite café is Café Rosa"), for the body's writer: the memories holding
-    two of its telling words. "" when it speaks of nothing of the user's, or none does."""
-    if not about_the_users_own(message) or doing.agent.registry.get("recall") is None:
-        return ""
-    record = doing.call("recall", query=message)
-    if record.status != "ok" or not isinstance(record.result, list):
-        return ""
-    words = [w for w in content_words(message) if len(w) > 3]
-    facts = [str(i.get("fact")) for i in record.result if isinstance(i, dict)]
-    kept = [f for f in facts if sum(any_word_of(w, f) for w in words) >= 2]
-    lines = "".join(f"\n- {fact}" for fact in kept[:3])
-    return (
-        f"\nWhat the user told you before (use it where the request means it):{lines}"
-        if kept
-        else ""
-    )
-
-
-def _body(doing: Doing, to: str, message: str, question: str) -> str:
-    if "message" in doing.from_request:
-        # The model gave what to say in other words than the user's (a translation): the
-        # body is written from the whole request, in its language, and must keep to it.
-        said = _what_to_say(message, to)
-        if not said:  # "Send an email to Tom.": nothing to say in it
-            raise Ask(doing.question(question), "message")
-        told = _told_before(doing, message)
-        written = doing.write(_BODY_PROMPT, f"To: {to}\nThe user's request: {message}{told}\n"
-                              "Write the body in the language of the request.")  # fmt: skip
-        # Kept if it is mostly the user's words, or holds most of what they asked to say: a
-        # greeting and a sign-off around "I'll save you a seat" are the body's, not a stray.
-        if not written or not (
-            grounded(written, message, copied=False) or grounded(said, written, copied=False)
-        ):
-            raise Ask(doing.question(question), "message")
-        return written
-    told = _told_before(doing, message)
-    written = doing.write(_BODY_PROMPT, f"To: {to}\nWhat to say: {message}{told}")
-    # A body that lost what the user asked to say is no body: use their words.
-    if not written or not grounded(message, written, copied=False):
-        return message.strip()[:1].upper() + message.strip()[1:]
-    return written
-
-
-def _what_to_say(request: str, to: str) -> str:
-    """The words of a request that say what the email should say: not the recipient's
-    name, not the asking to write ("Send an email to Tom." says nothing)."""
-    named = {fold(w) for w in re.findall(r"[\w'-]+", to)}
-    return " ".join(
-        w
-        for w in re.findall(r"[\w'-]+", request)
-        if (f := fold(POSSESSIVE.sub("", w))) not in _NO_EMAIL_NAMED | _ASKING_TO_WRITE
-        and f not in named
-    )
-
-
 def reply(doing: Doing, slots: dict[str, str]) -> str:
     message = _one_email(doing, slots)
-    body = _body(doing, str(message.get("sender")), slots["message"], _REPLY_QUESTION)
+    body = email_body(doing, str(message.get("sender")), slots["message"], _REPLY_QUESTION)
     record = doing.call("reply_email", email_id=message["email_id"], body=body)
     return outcome(doing, record, doing.say("replied", sender=message.get("sender"),
                                             subject=message.get("subject")))  # fmt: skip
@@ -264,7 +187,7 @@ def _senders_named(doing: Doing, to: str) -> list[dict[str, Any]]:
 
 def send(doing: Doing, slots: dict[str, str]) -> str:
     address, name = _address(doing, slots)
-    body = _body(doing, name, slots["message"], _SEND_QUESTION)
+    body = email_body(doing, name, slots["message"], _SEND_QUESTION)
     said = body if "message" in doing.from_request else slots["message"]
     subject = slots.get("subject") or _subject(said)
     record = doing.call("send_email", to=[address], subject=subject, body=body)

@@ -278,6 +278,19 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Quel « {to} » voulez-vous dire ?",
         "es": "¿A qué «{to}» te refieres?",
     },
+    # An email's body written by code around the user's words (`mail_body.letter`).
+    "letter": {
+        "en": "Hi {name},\n\n{text}\n\nBest wishes",
+        "de": "Hallo {name},\n\n{text}\n\nViele Grüße",
+        "fr": "Bonjour {name},\n\n{text}\n\nBonne journée",
+        "es": "Hola, {name}:\n\n{text}\n\nUn saludo",
+    },
+    "letter_unnamed": {
+        "en": "Hello,\n\n{text}\n\nBest wishes",
+        "de": "Hallo,\n\n{text}\n\nViele Grüße",
+        "fr": "Bonjour,\n\n{text}\n\nBonne journée",
+        "es": "Hola:\n\n{text}\n\nUn saludo",
+    },
     "sent": {
         "en": "Sent to {name} <{address}>: “{subject}”.",
         "de": "Gesendet an {name} <{address}>: „{subject}“.",

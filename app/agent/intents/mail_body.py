@@ -1,0 +1,167 @@
+"""The body of an email the user asked to send or answer: their words, in their language.
+
+The model may write the body around what the user asked to say, but a small model adds things
+("I've been working on a project…", "Wie kann ich Ihnen helfen?") or refuses. So code keeps
+a written body only when every sentence of it holds the user's words (a greeting, a name and a
+sign-off are short lines and pass), and otherwise writes the letter itself: a greeting, what
+the user said, a sign-off, in the request's language. When the model gave what to say in
+other words than the user's (it translated "dass ich später komme" to "I will come later"),
+what to say is read from the request itself: the words after "that", "dass", "que" or a colon.
+The confirmation dialog shows the body before anything goes out.
+"""
+
+from __future__ import annotations
+
+import re
+from email.utils import parseaddr
+
+from app.agent.intents.language import about_the_users_own
+from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
+from app.agent.intents.router import Ask, Doing
+from app.store.documents import content_words
+from connectors.folding import fold
+
+_BODY_PROMPT = (
+    "You write the body of a short, friendly email for the user. Write only the body text: "
+    "no subject line, no placeholders like [Name]. Say what the user asked to say, nothing "
+    "more. End with a short greeting."
+)
+# Words that say an email is meant but not which one (four languages, accents folded).
+NO_EMAIL_NAMED = {
+    "the", "a", "an", "this", "that", "my", "last", "latest", "new", "newest", "email",
+    "e-mail", "mail", "emails", "mails", "message", "one", "it", "die", "das", "der", "diese",
+    "letzte", "neue", "nachricht", "le", "la", "ce", "cette", "dernier", "courriel",
+    "el", "este", "esta", "ultimo", "correo", "mensaje",
+}  # fmt: skip
+# Words that ask for an email to be written, not what it should say (accents folded).
+ASKING_TO_WRITE = {
+    "send", "write", "reply", "answer", "tell", "say", "and", "to", "schick", "schicke",
+    "sende", "schreib", "schreibe", "antworte", "sag", "sage", "und", "an", "envoie",
+    "envoyer", "ecris", "reponds", "dis", "et", "a", "envia", "escribe", "responde",
+    "contesta", "di", "dile", "manda", "y", "para", "ein", "eine", "einen", "un", "une",
+    "una", "uno", "him", "her", "them", "ihm", "ihr", "lui", "leur", "le", "les",
+}  # fmt: skip
+# What introduces the words to pass on: "… that I'm late", "…, dass ich später komme",
+# "… que son livre est prêt", "diciendo que llego tarde", "Reply to Jamie: Wednesday works".
+_SAYING = re.compile(
+    r"(?:\b(?:that|saying|to say|dass|daß|que)\b|\bqu['’](?=\w)|:(?=\s))\s*", re.IGNORECASE
+)
+# A German subject pronoun opening a "dass" clause, whose verb then comes last.
+_PRONOUN = {"ich", "wir", "du", "er", "sie", "es", "ihr", "man"}
+# Separable prefixes of German verbs: "dass ich später ankomme" → "ich komme später an".
+_PREFIXES = ("zurück", "mit", "an", "auf", "aus", "ab", "ein", "vor", "weg", "nach", "los")
+# A greeting, a name or a sign-off: short lines any body may hold.
+_SHORT_LINE = 3
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def body(doing: Doing, to: str, message: str, question: str) -> str:
+    """The body for `message`, the words of the slot (the user's whole request where the
+    model gave them in other words); asks `question` when the request says nothing."""
+    if "message" in doing.from_request:
+        said = said_after(message)
+        if said:  # "Envoie un mail à Priya pour lui dire que son livre est prêt"
+            return _kept_or_letter(doing, to, said)
+        if not what_to_say(message, to):  # "Send an email to Tom.": nothing to say in it
+            raise Ask(doing.question(question), "message")
+        # No "that": the body is written from the whole request, in its language, and must
+        # keep to it.
+        told = _told_before(doing, message)
+        written = doing.write(_BODY_PROMPT, f"To: {to}\nThe user's request: {message}{told}\n"
+                              "Write the body in the language of the request.")  # fmt: skip
+        if not written or not _keeps_to(written, message + told, to):
+            raise Ask(doing.question(question), "message")
+        return written
+    return _kept_or_letter(doing, to, message)
+
+
+def _kept_or_letter(doing: Doing, to: str, said: str) -> str:
+    told = _told_before(doing, said)
+    written = doing.write(_BODY_PROMPT, f"To: {to}\nWhat to say: {said}{told}")
+    if written and grounded(said, written, copied=False) and _keeps_to(written, said + told, to):
+        return written
+    return letter(doing, to, said)
+
+
+def _keeps_to(written: str, said: str, to: str) -> bool:
+    """Whether every sentence of `written` but its short lines (a greeting, a name, a
+    sign-off) holds mostly the words of `said` (or the recipient's name)."""
+    allowed = f"{said} {to}"
+    sentences = [s for s in _SENTENCE.split(written) if s.strip()]
+    return all(
+        len(s.split()) <= _SHORT_LINE or grounded(s, allowed, copied=False) for s in sentences
+    )
+
+
+def letter(doing: Doing, to: str, said: str) -> str:
+    """A short email written by code: a greeting, the user's words, a sign-off."""
+    name, address = parseaddr(to)
+    first = (name or ("" if "@" in (address or to) else to)).split()
+    text = said.strip()
+    text = text[:1].upper() + text[1:]
+    if text[-1:] not in ".!?":
+        text += "."
+    if first:
+        return doing.say("letter", name=first[0], text=text)
+    return doing.say("letter_unnamed", text=text)
+
+
+def said_after(request: str) -> str:
+    """What a request asks to pass on, in its own words: what follows its first "that",
+    "dass", "que" or colon ("Schreib Tom, dass ich morgen nicht kann" → "ich kann morgen
+    nicht"); "" when it has none or nothing follows."""
+    found = _SAYING.search(request)
+    if found is None:
+        return ""
+    said = request[found.end() :].strip().rstrip(".!")
+    if len(content_words(said)) < 1:
+        return ""
+    if fold(found.group(0).strip()) in {"dass", "daß"}:
+        said = _main_clause(said)
+    return said
+
+
+def _main_clause(clause: str) -> str:
+    """A German "dass" clause with a pronoun subject in the order of a sentence of its own:
+    its verb, which comes last, second ("ich später komme" → "ich komme später"; a separable
+    prefix goes to the end: "ich später ankomme" → "ich komme später an")."""
+    words = clause.split()
+    if len(words) < 3 or words[0].lower() not in _PRONOUN or not words[-1].islower():
+        return clause
+    verb, rest = words[-1], words[1:-1]
+    prefix = next((p for p in _PREFIXES if verb.startswith(p) and len(verb) > len(p) + 3), "")
+    if prefix:
+        return " ".join([words[0], verb[len(prefix) :], *rest, prefix])
+    return " ".join([words[0], verb, *rest])
+
+
+def what_to_say(request: str, to: str) -> str:
+    """The words of a request that say what the email should say: not the recipient's
+    name, not the asking to write ("Send an email to Tom." says nothing)."""
+    named = {fold(w) for w in re.findall(r"[\w'-]+", to)}
+    return " ".join(
+        w
+        for w in re.findall(r"[\w'-]+", request)
+        if (f := fold(POSSESSIVE.sub("", w))) not in NO_EMAIL_NAMED | ASKING_TO_WRITE
+        and f not in named
+    )
+
+
+def _told_before(doing: Doing, message: str) -> str:
+    """What the user asked Hearth to remember that the message refers to ("my favourite
+    café": "Alex's favourite café is Café Rosa"), for the body's writer: the memories holding
+    two of its telling words. "" when it speaks of nothing of the user's, or none does."""
+    if not about_the_users_own(message) or doing.agent.registry.get("recall") is None:
+        return ""
+    record = doing.call("recall", query=message)
+    if record.status != "ok" or not isinstance(record.result, list):
+        return ""
+    words = [w for w in content_words(message) if len(w) > 3]
+    facts = [str(i.get("fact")) for i in record.result if isinstance(i, dict)]
+    kept = [f for f in facts if sum(any_word_of(w, f) for w in words) >= 2]
+    lines = "".join(f"\n- {fact}" for fact in kept[:3])
+    return (
+        f"\nWhat the user told you before (use it where the request means it):{lines}"
+        if kept
+        else ""
+    )

@@ -1,0 +1,31 @@
+"""What a request asks to pass on, read from its own words (`mail_body.said_after`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.agent.intents.mail_body import said_after
+
+
+@pytest.mark.parametrize(
+    ("request_", "said"),
+    [
+        ("Email Tom that I'm running ten minutes late", "I'm running ten minutes late"),
+        ("Mail Tom to say the keys are under the mat.", "the keys are under the mat"),
+        ("Reply to Jamie: Wednesday at 15:00 works for me", "Wednesday at 15:00 works for me"),
+        ("Schick Sophie eine Mail, dass ich später komme", "ich komme später"),
+        ("Schreib Tom, dass ich morgen nicht kommen kann", "ich kann morgen nicht kommen"),
+        ("Schreib Lena, dass wir uns am Freitag treffen", "wir treffen uns am Freitag"),
+        ("Schreib Lena, dass das Paket angekommen ist", "das Paket angekommen ist"),
+        ("Schick Anna eine Mail, dass ich um 9 ankomme", "ich komme um 9 an"),
+        ("Dis à Priya par mail qu'il pleut", "il pleut"),
+        ("Envoie un mail à Priya pour lui dire que son livre est prêt", "son livre est prêt"),
+        ("Escríbele a Lena que el paquete llegó ayer", "el paquete llegó ayer"),
+        # Nothing passed on: no "that", or a time's colon, or nothing after it.
+        ("Email Tom about the meeting at 15:00", ""),
+        ("Send an email to Tom.", ""),
+        ("Tell Tom that", ""),
+    ],
+)  # fmt: skip
+def test_what_a_request_asks_to_pass_on_is_its_words_after_that(request_: str, said: str) -> None:
+    assert said_after(request_) == said

@@ -10,6 +10,7 @@ intent has them, the "missing slot is asked" and "two match: numbered choice" pa
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from datetime import date, datetime
 from pathlib import Path
@@ -18,10 +19,10 @@ from typing import Any
 import pytest
 
 from app import clock
-from app.agent.intents.router import IntentRouter
+from app.agent.intents.router import Doing, IntentRouter
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
-from app.agent.turn.loop import Agent
+from app.agent.turn.loop import Agent, TurnReport
 from app.llm.scripted import ScriptedBackend
 from app.store.database import Database
 from app.store.models import MemoryRecord
@@ -557,13 +558,36 @@ def test_a_general_question_taken_for_a_memory_is_answered_plainly(
     about = f"Alex's {question.strip('¿?').split()[-1]}"
     agent = _agent([call("recall_fact", about=about), "Acht."], data=database)
     report = agent.run_turn(Conversation(), question)
-    assert [c.name for c in report.calls] == ["recall"]
+    # Code looked at the memories without a call: none shown, and nothing private was read.
+    assert report.calls == [] and not agent.context.read_private
     assert report.answer == "Acht." and report.stop_reason == "answered"
     plain = agent.backend.requests[-1]  # type: ignore[attr-defined]
     assert plain.tool_choice == "none"
     # The model answers the question as asked: the empty lookup is out of its view.
     assert plain.messages[-1] == {"role": "user", "content": question}
     assert "Nothing remembered" not in str(plain.messages)
+
+
+def test_code_peeks_only_at_reads_the_gate_allows_and_never_changes_anything(
+    database: Database,
+) -> None:
+    """`Doing.peek` is for code's own choice of steps: a built-in read answers; a write
+    (remember, forget) is never run that way, nor is anything the gate would ask about."""
+    with database.session() as session, session.begin():
+        session.add(MemoryRecord(created=NOW, text="Lisa is allergic to peanuts."))
+    agent = _agent([], data=database)
+    doing = Doing(agent, Conversation(), "peanuts?", lambda _: None, threading.Event(),
+                  TurnReport())  # fmt: skip
+    [found] = doing.peek("recall", query="peanuts")
+    assert found["fact"] == "Lisa is allergic to peanuts."
+    assert doing.peek("remember", fact="Lisa hates peanuts") is None
+    assert doing.peek("forget", memory_id=found["memory_id"]) is None
+    assert doing.peek("no_such_tool") is None
+    # Nothing was written or forgotten, and nothing entered the conversation.
+    with database.session() as session:
+        kept = [m.text for m in session.query(MemoryRecord).all()]
+    assert kept == ["Lisa is allergic to peanuts."]
+    assert doing.conversation.messages == [] and doing.report.calls == []
 
 
 def test_a_memory_the_models_words_find_answers_a_question_about_the_user(

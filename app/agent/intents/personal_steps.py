@@ -94,23 +94,35 @@ def remember(doing: Doing, slots: dict[str, str]) -> str:
 
 def recall(doing: Doing, slots: dict[str, str]) -> str:
     about = slots.get("about") or doing.request
+    personal = speaks_of_the_user(doing.request)
+    if not personal and not _holding_words_of(doing, doing.peek("recall", query=about)):
+        # A question that speaks of nothing of the user's and whose words no memory holds
+        # ("Wie viele Beine hat eine Spinne?"): not looked up in front of the user.
+        raise Instead(_not_remembered(doing))
     record = doing.call("recall", query=about)
     facts = [str(i.get("fact")) for i in _items(record)]
-    personal = speaks_of_the_user(doing.request)
     if not personal:
-        # A question that speaks of nothing of the user's ("Wie viele Beine hat eine
-        # Spinne?"): only a memory holding the user's own words is about it, not one the
-        # model's words found ("Alex's …").
-        facts = [f for f in facts if any_word_of(doing.request, f)]
-    if not facts and _a_day_named(doing):
-        raise Instead("show_calendar")  # "Qu'est-ce que j'ai samedi ?": nothing remembered
-    if not facts and not personal:
-        # "Wie viele Beine hat eine Spinne?": nothing remembered, and nothing of the user's
-        # asked about; a general question, answered as one
-        raise Instead(JUST_ANSWER)
+        # Only a memory holding the user's own words is about it, not one the model's words
+        # found ("Alex's …").
+        facts = _holding_words_of(doing, facts)
+    if not facts and (_a_day_named(doing) or not personal):
+        raise Instead(_not_remembered(doing))
     if not facts:
         return doing.say("nothing_remembered", about=about)
     return doing.say("remembered_list", lines="\n".join(f"- {f}" for f in facts[:8]))
+
+
+def _holding_words_of(doing: Doing, found: Any) -> list[str]:
+    """The memories among `found` (a recall's facts or its items) holding a word of the
+    user's request."""
+    facts = [str(i.get("fact")) if isinstance(i, dict) else str(i) for i in found or []]
+    return [f for f in facts if any_word_of(doing.request, f)] if isinstance(found, list) else []
+
+
+def _not_remembered(doing: Doing) -> str:
+    """Where a question nothing remembered answers goes: a day's question to the calendar
+    ("Qu'est-ce que j'ai samedi ?"), any other to the model's own answer."""
+    return "show_calendar" if _a_day_named(doing) else JUST_ANSWER
 
 
 def _due(doing: Doing, slots: dict[str, str]) -> str | None:

@@ -20,6 +20,7 @@ from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from app import clock
+from app.agent.gate import Decision, Label, decide
 from app.agent.intents import phrases
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER, SOMETHING_ELSE, Intent
 from app.agent.intents.language import DEFAULT, Language, about_the_users_own, language_of_talk
@@ -33,6 +34,7 @@ from app.agent.intents.recognise import (
     recognition_request,
 )
 from app.agent.intents.when import read_relative, read_when
+from app.agent.tools.declarations import BUILTIN_TOOLS
 from app.agent.turn.loop import AgentEvent, CallRecord, TurnReport, add_stats
 from app.llm.backend import (
     ModelBackend,
@@ -164,6 +166,25 @@ class Doing:
         record = self.agent._handle_call(call, self.conversation, self.emit)
         self.report.calls.append(record)
         return record
+
+    def peek(self, tool: str, /, **arguments: Any) -> Any:
+        """A read whose result only code sees, to choose the steps ("does any memory hold the
+        question's words?"): nothing reaches the model or the conversation, so a general
+        question is neither shown a lookup nor labelled private by one. Only a built-in read
+        the gate allows without asking; None for anything else, or when the read fails."""
+        found = self.agent.registry.get(tool)
+        rule = BUILTIN_TOOLS.get(tool)
+        if found is None or rule is None or rule.label != Label.READ or rule.untrusted_result:
+            return None
+        verdict = decide(tool, arguments, self.agent.context, self.agent.registry.rules(),
+                         self.agent.permissions.active())  # fmt: skip
+        if verdict.decision != Decision.ALLOW:
+            return None
+        try:
+            return found.handler(dict(arguments)).content
+        except Exception:  # a store that cannot be read: the steps go on as without it
+            log.warning("peeking at %s failed", tool, exc_info=True)
+            return None
 
     def write(self, system: str, user: str, stream: bool = False) -> str:
         """A narrow question to the model (a summary, an email's body): no tools, no

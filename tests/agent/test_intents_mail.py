@@ -247,6 +247,36 @@ def test_a_reply_to_an_email_the_model_could_not_name_asks_which_then_arrives(
     assert second.answer == f"Replied to {BOB} (“Picnic plans”)."
 
 
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "Bob wants to meet for coffee. Reply that Wednesday 23 May at 15:00 works for me.",
+        "Bob möchte einen Kaffee trinken. Antworte ihm, dass Mittwoch um 15 Uhr passt.",
+        "Bob veut prendre un café. Réponds-lui que mercredi à 15h me va.",
+    ],
+)
+def test_a_reply_asked_for_is_a_reply_though_the_model_took_its_time_for_a_new_event(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str
+) -> None:
+    """The request says to reply; the time in it made the model pick a new event. What is
+    sent is a reply to the email, through the dialog, and no event is added."""
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, BOB, "Coffee?", "Shall we meet for coffee next week?")
+    answers = Answers(approve=False)
+    body = "Hi Bob,\n\nWednesday 23 May at 15:00 works for me.\n\nAlice"
+    agent = _agent(
+        [call("add_event", title="Coffee with Bob", when="Wednesday 23 May at 15:00"),
+         call("reply_to_email", which="Bob", message="Wednesday 23 May at 15:00 works for me"),
+         body],
+        answers,
+        mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "reply_email" and "create_event" not in [c.name for c in report.calls]
+    assert servers[1].relay.deliveries == 0
+
+
 def test_finding_mail_that_is_not_there_says_so(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

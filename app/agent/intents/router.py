@@ -356,6 +356,10 @@ class IntentRouter:
         if _DOCUMENT.search(text) and recognised.intent.name in _KEPT_ELSEWHERE:
             # "How many things are in my todo.txt?" is about that file, not the to-do list
             recognised = Recognised(BY_NAME["ask_files"])
+        if _REPLY.search(text) and recognised.intent.name not in _REPLY_OR_SEND:
+            # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the
+            # model pick a new event, but what is asked for is a reply
+            return self._instead(doing, BY_NAME["reply_to_email"], text)
         if recognised.intent.name == JUST_ANSWER:
             # "What's the name of my hotel in Lisbon?" taken for a general question: what
             # the mail or files plainly hold answers it; else the model answers as asked.
@@ -482,6 +486,17 @@ _DOCUMENT = re.compile(
 _KEPT_ELSEWHERE = {
     JUST_ANSWER, "list_todos", "list_reminders", "recall_fact", "show_calendar", "find_contact"
 }  # fmt: skip
+
+
+# A request asking for a reply: "reply"/"answer" opening it or one of its sentences, in
+# its own language ("Antworte ihm, dass …", "Réponds-lui que …", "Contéstale que …").
+_REPLY = re.compile(
+    r"(?:^|[.!?;]\s*)(?:please\s+|bitte\s+|s'il te pla[iî]t,?\s+)?(?:reply|answer|write back|"
+    r"antworte|antwortet|antworten sie|schreib zurück|réponds|répondez|responde|respóndele|"
+    r"respondele|contesta|contéstale|contestale)\b",
+    re.IGNORECASE,
+)
+_REPLY_OR_SEND = {"reply_to_email", "send_email"}
 
 
 def _a_new_request(pending: Pending, text: str) -> bool:

@@ -224,6 +224,31 @@ def test_a_day_without_such_a_gap_says_so(account: CalendarAccount) -> None:
     assert report.answer.startswith("There is no free stretch of 120 minutes")
 
 
+@pytest.mark.parametrize(
+    ("request_", "busy_heading"),
+    [
+        ("Hab ich am Donnerstag was vor?", "An dem Tag steht in deinem Kalender:"),
+        ("Am I free on Thursday?", "That day your calendar has:"),
+    ],
+)
+def test_a_whole_days_free_time_says_all_that_day_holds_evening_too(
+    account: CalendarAccount, request_: str, busy_heading: str
+) -> None:
+    """A day asked about with no hours: the free stretch is looked for in the working day,
+    but the answer lists every event of that day, so "what's on Thursday?" taken for free
+    time still names the evening's yoga."""
+    create_event(account, "Car service", at(17, 8), at(17, 9), tz=TZ)
+    create_event(account, "Yoga", at(17, 18, 30), at(17, 19, 30), tz=TZ)
+    agent = _agent(account, [call("find_free_time", when="Thursday")])
+    report = agent.run_turn(Conversation(), request_)
+    looked = report.calls[0]
+    assert (looked.arguments["start"], looked.arguments["end"]) == (
+        "2029-05-17T08:00", "2029-05-17T18:00",
+    )  # fmt: skip
+    busy = report.answer.split(busy_heading)[1]
+    assert "Car service" in busy and "18:30" in busy and "Yoga" in busy
+
+
 def test_a_free_slot_search_without_a_day_asks_which_day(account: CalendarAccount) -> None:
     create_event(account, "Dentist", at(17, 8), at(17, 10), tz=TZ)
     # The model had to write a day and made one up: dropped, and the day is asked for.

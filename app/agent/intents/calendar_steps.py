@@ -630,7 +630,8 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
         raise Ask(doing.say("which_day_look"), "when")
     length = read_duration(slots.get("duration", "")) or read_duration(doing.request)
     length = length or DEFAULT_LENGTH
-    if when.part is None and when.start is None:
+    whole_days = when.part is None and when.start is None
+    if whole_days:
         day = datetime.combine(when.day, time(0), tzinfo=doing.now.tzinfo)
         window = (day + timedelta(hours=_DAY_HOURS[0]), day + timedelta(hours=_DAY_HOURS[1]))
         if when.days > 1:
@@ -649,7 +650,13 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
         return outcome(doing, record, "")
     found = [s for s in record.result or [] if isinstance(s, dict)]
     minutes = int(length.total_seconds() // 60)
-    busy = busy_in(doing, window)
+    # A day asked about without hours: all it holds, evening too ("Hab ich am Donnerstag was
+    # vor?" is as much what's on as when it is free).
+    busy = (
+        busy_in(doing, _whole(window, doing), "busy_that_day")
+        if whole_days
+        else busy_in(doing, window)
+    )
     if not found:
         return doing.say("no_free", minutes=minutes, days=_day_words(doing, window)) + busy
     first = found[0]
@@ -662,6 +669,13 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     )
     more = doing.say("other_free", others=others) if others else ""
     return doing.say("first_free", minutes=minutes, start=start, more=more) + busy
+
+
+def _whole(window: tuple[datetime, datetime], doing: Doing) -> tuple[datetime, datetime]:
+    """The whole days `window` falls on, midnight to midnight."""
+    start = datetime.combine(window[0].date(), time(0), tzinfo=doing.now.tzinfo)
+    end = datetime.combine(window[1].date() + timedelta(days=1), time(0), tzinfo=doing.now.tzinfo)
+    return start, end
 
 
 STEPS: dict[str, Steps] = {

@@ -192,6 +192,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Pas de créneau libre de {minutes} minutes : {days}.",
         "es": "No hay un hueco libre de {minutes} minutos: {days}.",
     },
+    "busy_that_day": {
+        "en": "That day your calendar has:\n{lines}",
+        "de": "An dem Tag steht in deinem Kalender:\n{lines}",
+        "fr": "Ce jour-là, votre agenda contient :\n{lines}",
+        "es": "Ese día tienes en el calendario:\n{lines}",
+    },
     "busy_then": {
         "en": "Already in your calendar then:\n{lines}",
         "de": "Dann steht schon in deinem Kalender:\n{lines}",

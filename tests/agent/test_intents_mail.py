@@ -454,27 +454,31 @@ def test_a_body_that_adds_a_sentence_the_user_never_said_is_a_letter_of_their_wo
     assert shown.arguments["body"] == "Hello,\n\nI'm running ten minutes late.\n\nBest wishes"
 
 
+@pytest.mark.parametrize("message", ["I'll bring the wine", "Ich bringe den Wein mit"])
 def test_the_email_a_reply_means_is_found_by_the_name_before_other_words(
-    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, message: str
 ) -> None:
     """The model put the whole request in the email's reference: the sender's name decides
-    ("Anna's" is Anna), not the words another email shares with the message."""
+    ("Anna's" is Anna), not the words another email shares with what to say, also when the
+    model gave what to say in words of its own (dropped: the request's words are used)."""
     dovecot, _ = servers
     _deliver(dovecot, ALICE, "Anna Lee <anna.lee@elsewhere.example>", "Dinner on Friday",
              "Can you come to dinner on Friday?")  # fmt: skip
     _deliver(dovecot, ALICE, BOB, "Garden party", "Shall we bring wine, saying thanks?")
+    _deliver(dovecot, ALICE, "Priya <priya@elsewhere.example>", "Saturday",
+             "I'll be there, saying hi to everyone. I'll bring cake.")  # fmt: skip
     answers = Answers(approve=False)
     agent = _agent(
         [call("reply_to_email", which="Anna's last email saying I'll bring the wine",
-              message="I'll bring the wine"),
+              message=message),
          "Hi Anna,\n\nI'll bring the wine!\n\nAlice"],
         answers,
         mail=mail,
     )  # fmt: skip
     agent.run_turn(Conversation(), "Answer Anna's last email saying I'll bring the wine")
     [shown] = answers.seen
-    [annas] = [e.email_id for e in list_emails(mail) if e.subject == "Dinner on Friday"]
-    assert shown.tool == "reply_email" and shown.arguments["email_id"] == annas
+    annas = {e.email_id for e in list_emails(mail) if e.subject == "Dinner on Friday"}
+    assert shown.tool == "reply_email" and shown.arguments["email_id"] in annas
 
 
 # -- answered in the request's language -------------------------------------------------------

@@ -121,6 +121,15 @@ def said_after(request: str) -> str:
     return said
 
 
+def named_before(words: str) -> str:
+    """What names the email in words that also say what to answer: the part before "saying",
+    "that", "dass", "que" or a colon ("Anna's last email saying I'll bring the wine" →
+    "Anna's last email"); all of `words` when nothing comes before."""
+    found = _SAYING.search(words)
+    before = words[: found.start()].strip(" ,") if found is not None else ""
+    return before if content_words(before) else words
+
+
 def _main_clause(clause: str) -> str:
     """A German "dass" clause with a pronoun subject in the order of a sentence of its own:
     its verb, which comes last, second ("ich später komme" → "ich komme später"; a separable

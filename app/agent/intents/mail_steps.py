@@ -14,7 +14,7 @@ from email.utils import parseaddr
 from typing import Any
 
 from app.agent.intents.english import english_words
-from app.agent.intents.mail_body import ASKING_TO_WRITE, NO_EMAIL_NAMED
+from app.agent.intents.mail_body import ASKING_TO_WRITE, NO_EMAIL_NAMED, named_before
 from app.agent.intents.mail_body import body as email_body
 from app.agent.intents.recognise import ADDRESS, POSSESSIVE, any_word_of
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
@@ -48,13 +48,18 @@ def search_messages(doing: Doing, words: str) -> list[dict[str, Any]]:
     long = dict.fromkeys(w for w in said if len(w) > 3)
     seen: dict[str, dict[str, Any]] = {}
     hits: dict[str, int] = {}
-    for word in sorted(long, key=lambda w: (w[:1].isupper(), len(w)), reverse=True)[:3]:
+    for word in sorted(long, key=lambda w: (_a_name(w), len(w)), reverse=True)[:3]:
         for message in _found(doing.call("search_emails", query=word)):
             key = str(message.get("email_id"))
             seen.setdefault(key, message)
-            hits[key] = hits.get(key, 0) + (2 if word[:1].isupper() else 1)  # a name tells most
+            hits[key] = hits.get(key, 0) + (2 if _a_name(word) else 1)  # a name tells most
     most = max(hits.values(), default=0)
     return [message for key, message in seen.items() if hits[key] == most]
+
+
+def _a_name(word: str) -> bool:
+    """A capitalised word other than "I" ("I'll", "I'm"): likely a name."""
+    return word[:1].isupper() and not re.match(r"I(?:'|$)", word)
 
 
 def _summary_line(doing: Doing, message: dict[str, Any]) -> str:
@@ -86,7 +91,7 @@ def listing(doing: Doing, found: list[dict[str, Any]], words: str) -> str:
 def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[dict[str, Any]]:
     """The messages the slot's words name, the newest first ("Priya's email" is the latest
     one from Priya); only the one whose id the words are (a numbered choice answered)."""
-    words = slots.get(slot, "")
+    words = named_before(slots.get(slot, ""))
     # The reply's own words do not name the email ("say yes" of "… and say yes"), unless
     # they are the whole request (the model's were not the user's).
     message = "" if "message" in doing.from_request else slots.get("message", "")

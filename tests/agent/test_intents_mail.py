@@ -186,6 +186,23 @@ def test_reading_an_email_finds_it_and_the_model_only_summarises_it(
     assert message.unread
 
 
+def test_an_email_the_model_misspelt_is_found_by_the_requests_own_words(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    """The model wrote "citywerke" for "Stadtwerke": its words are dropped, and the email is
+    found by the request's own words rather than asked for."""
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, "Stadtwerke Berlin <billing@stadtwerke.example>",
+             "Your electricity bill for April", "Your bill for April 2029: 86.40 EUR.")  # fmt: skip
+    summary = "Stadtwerke Berlin: la factura de abril es de 86,40 EUR."
+    agent = _agent([call("read_email", which="citywerke"), summary], mail=mail)
+    report = agent.run_turn(Conversation(), "¿Qué dice el último correo de Stadtwerke?")
+    read = report.calls[-1]
+    assert (read.name, read.status) == ("read_email", "ok")
+    assert read.result["subject"] == "Your electricity bill for April"
+    assert report.answer.endswith(summary)
+
+
 def test_several_emails_matching_are_listed_before_the_newest_is_summarised(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:
@@ -218,7 +235,8 @@ def test_an_email_the_model_could_not_name_is_asked_for(
     )
     conversation = Conversation()
     first = agent.run_turn(conversation, "read me that email")
-    assert (first.stop_reason, first.answer, first.calls) == ("asked", "Which email?", [])
+    assert (first.stop_reason, first.answer) == ("asked", "Which email?")
+    assert "read_email" not in [c.name for c in first.calls]
     second = agent.run_turn(conversation, "the one from the landlord")
     assert second.answer.startswith("From landlord@flat.example, “Rent in June”:")
     assert second.answer.endswith("the rent goes up in June.")

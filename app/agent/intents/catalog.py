@@ -226,7 +226,15 @@ INTENTS: tuple[Intent, ...] = (
     Intent(
         "read_email",
         "Read or summarise a particular email. Example: 'what did Priya's last email say?'",
-        (Slot("which", "thing", "sender or subject words naming the email", "Which email?"),),
+        (
+            Slot(
+                "which",
+                "thing",
+                "sender or subject words naming the email",
+                "Which email?",
+                from_request=True,
+            ),
+        ),
         examples=(
             "What does the email from the school say?",
             "Lies mir die Mail vom Vermieter vor",
@@ -237,7 +245,13 @@ INTENTS: tuple[Intent, ...] = (
         "reply_to_email",
         "Reply to an email the user received. Example: 'reply to Tom that Friday works'",
         (
-            Slot("which", "thing", "sender or subject words naming the email", "Which email?"),
+            Slot(
+                "which",
+                "thing",
+                "sender or subject words naming the email",
+                "Which email?",
+                from_request=True,
+            ),
             Slot(
                 "message",
                 "text",

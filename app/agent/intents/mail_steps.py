@@ -108,6 +108,9 @@ def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[
     chosen = [m for m in found if m.get("email_id") == words]
     if chosen:
         return chosen[:1]
+    if not found and slot in doing.from_request:
+        # The whole request named no email ("read me that email"): which one is asked
+        raise Ask(doing.question(_WHICH_QUESTION), slot)
     if not found:
         raise Ask(doing.say("no_email_matching", words=words), slot)
     found.sort(key=lambda m: str(m.get("date") or ""), reverse=True)

@@ -103,6 +103,10 @@ SOMETHING_ELSE = "something_else"
 
 _WHEN = "the day and/or time exactly as the user wrote it, e.g. 'tomorrow at 3pm'"
 _EVENT = "words naming the event as the user wrote them, e.g. 'dentist' or '1:1 with Sophie'"
+# Named in the model's own words (misspelt, translated): the request's words name it.
+_WHICH_EMAIL = Slot(
+    "which", "thing", "sender or subject words naming the email", "Which email?", from_request=True
+)
 
 INTENTS: tuple[Intent, ...] = (
     Intent(
@@ -226,15 +230,7 @@ INTENTS: tuple[Intent, ...] = (
     Intent(
         "read_email",
         "Read or summarise a particular email. Example: 'what did Priya's last email say?'",
-        (
-            Slot(
-                "which",
-                "thing",
-                "sender or subject words naming the email",
-                "Which email?",
-                from_request=True,
-            ),
-        ),
+        (_WHICH_EMAIL,),
         examples=(
             "What does the email from the school say?",
             "Lies mir die Mail vom Vermieter vor",
@@ -245,13 +241,7 @@ INTENTS: tuple[Intent, ...] = (
         "reply_to_email",
         "Reply to an email the user received. Example: 'reply to Tom that Friday works'",
         (
-            Slot(
-                "which",
-                "thing",
-                "sender or subject words naming the email",
-                "Which email?",
-                from_request=True,
-            ),
+            _WHICH_EMAIL,
             Slot(
                 "message",
                 "text",

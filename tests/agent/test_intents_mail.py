@@ -143,6 +143,28 @@ def test_a_name_the_address_book_lacks_is_the_sender_who_wrote_then_the_mail_arr
     assert _inbox_subjects(servers, BOB).count("I'll bring a cake") == 1
 
 
+def test_an_address_the_model_made_up_for_a_name_is_the_name_looked_up(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount
+) -> None:
+    """ "Schreib Greta, …": the model wrote "greta@example.com", an address the user never
+    typed. The name is what the user said: the address is the one her message came from,
+    and the subject is what the user asked to say, not the letter's greeting."""
+    _deliver_dated(servers, f"Greta Holm <{BOB}>", "Garden party", "Come on Sunday!",
+                   "Mon, 14 May 2029 10:00:00 +0200")  # fmt: skip
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("send_email", to="greta@example.com", message="The slides are ready"), ""],
+        answers,
+        mail=mail,
+        calendar=account,
+    )
+    agent.run_turn(Conversation(), "Schreib Greta, dass die Folien fertig sind")
+    [shown] = answers.seen
+    assert shown.arguments["to"] == [BOB]
+    assert shown.arguments["body"] == "Hallo Greta,\n\nDie Folien sind fertig.\n\nViele Grüße"
+    assert shown.arguments["subject"] == "Die Folien sind fertig"
+
+
 def test_a_name_with_no_address_is_asked_for_and_nothing_is_sent(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount
 ) -> None:
@@ -273,17 +295,23 @@ def test_a_reply_to_an_email_the_model_could_not_name_asks_which_then_arrives(
         "Bob veut prendre un café. Réponds-lui que mercredi à 15h me va.",
     ],
 )
-def test_a_reply_asked_for_is_a_reply_though_the_model_took_its_time_for_a_new_event(
-    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str
+@pytest.mark.parametrize(
+    "taken_for",
+    [call("add_event", title="Coffee with Bob", when="Wednesday 23 May at 15:00"),
+     call("send_email", to="Bob", message="coffee")],
+)  # fmt: skip
+def test_a_reply_asked_for_is_a_reply_though_the_model_took_it_for_a_new_event_or_email(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, taken_for: str
 ) -> None:
-    """The request says to reply; the time in it made the model pick a new event. What is
-    sent is a reply to the email, through the dialog, and no event is added."""
+    """The request says to reply; the time in it made the model pick a new event (or the
+    email a new one). What is sent is a reply to the email, through the dialog, and no event
+    is added."""
     dovecot, _ = servers
     _deliver(dovecot, ALICE, BOB, "Coffee?", "Shall we meet for coffee next week?")
     answers = Answers(approve=False)
     body = "Hi Bob,\n\nWednesday 23 May at 15:00 works for me.\n\nAlice"
     agent = _agent(
-        [call("add_event", title="Coffee with Bob", when="Wednesday 23 May at 15:00"),
+        [taken_for,
          call("reply_to_email", which="Bob", message="Wednesday 23 May at 15:00 works for me"),
          body],
         answers,

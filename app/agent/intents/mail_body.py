@@ -46,8 +46,13 @@ ASKING_TO_WRITE = {
 _SAYING = re.compile(
     r"(?:\b(?:that|saying|to say|dass|daß|que)\b|\bqu['’](?=\w)|:(?=\s))\s*", re.IGNORECASE
 )
-# A German subject pronoun opening a "dass" clause, whose verb then comes last.
+# A German subject pronoun opening a "dass" clause, whose verb then comes last; or an
+# article before the subject's noun ("dass die Folien fertig sind").
 _PRONOUN = {"ich", "wir", "du", "er", "sie", "es", "ihr", "man"}
+_ARTICLE = {
+    "der", "die", "das", "den", "dem", "ein", "eine", "mein", "meine", "dein", "deine",
+    "unser", "unsere", "euer", "eure", "sein", "seine", "ihre",
+}  # fmt: skip
 # Separable prefixes of German verbs: "dass ich später ankomme" → "ich komme später an".
 _PREFIXES = ("zurück", "mit", "an", "auf", "aus", "ab", "ein", "vor", "weg", "nach", "los")
 # A greeting, a name or a sign-off: short lines any body may hold.
@@ -131,17 +136,24 @@ def named_before(words: str) -> str:
 
 
 def _main_clause(clause: str) -> str:
-    """A German "dass" clause with a pronoun subject in the order of a sentence of its own:
-    its verb, which comes last, second ("ich später komme" → "ich komme später"; a separable
+    """A German "dass" clause with a pronoun or article-and-noun subject in the order of a
+    sentence of its own: its verb, which comes last, after the subject ("ich später komme" →
+    "ich komme später", "die Folien fertig sind" → "die Folien sind fertig"; a separable
     prefix goes to the end: "ich später ankomme" → "ich komme später an")."""
     words = clause.split()
-    if len(words) < 3 or words[0].lower() not in _PRONOUN or not words[-1].islower():
+    if len(words) >= 3 and words[0].lower() in _PRONOUN:
+        subject = 1
+    elif len(words) >= 4 and words[0].lower() in _ARTICLE and words[1][:1].isupper():
+        subject = 2  # "die Folien fertig sind" → "die Folien sind fertig"
+    else:
         return clause
-    verb, rest = words[-1], words[1:-1]
+    if not words[-1].islower():
+        return clause
+    verb, rest = words[-1], words[subject:-1]
     prefix = next((p for p in _PREFIXES if verb.startswith(p) and len(verb) > len(p) + 3), "")
     if prefix:
-        return " ".join([words[0], verb[len(prefix) :], *rest, prefix])
-    return " ".join([words[0], verb, *rest])
+        return " ".join([*words[:subject], verb[len(prefix) :], *rest, prefix])
+    return " ".join([*words[:subject], verb, *rest])
 
 
 def what_to_say(request: str, to: str) -> str:

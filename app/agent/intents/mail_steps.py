@@ -14,7 +14,7 @@ from email.utils import parseaddr
 from typing import Any
 
 from app.agent.intents.english import english_words
-from app.agent.intents.mail_body import ASKING_TO_WRITE, NO_EMAIL_NAMED, named_before
+from app.agent.intents.mail_body import ASKING_TO_WRITE, NO_EMAIL_NAMED, named_before, said_after
 from app.agent.intents.mail_body import body as email_body
 from app.agent.intents.recognise import ADDRESS, POSSESSIVE, any_word_of
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
@@ -156,8 +156,10 @@ def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
     """The recipient's address and name, from the words or the address book."""
     to = slots["to"]
     typed = ADDRESS.search(to)
-    if typed:
+    if typed and ("to" in doing.chosen or typed.group(0).lower() in doing.request.lower()):
         return typed.group(0), typed.group(0)
+    if typed:  # "jonas@example.com" the model made up for "Jonas": the name is looked up
+        to = slots["to"] = typed.group(0).split("@")[0].replace(".", " ")
     contacts: list[dict[str, Any]] = []
     if doing.agent.registry.get("find_contact") is not None:  # an address book set up
         record = doing.call("find_contact", query=to)
@@ -196,7 +198,11 @@ def _senders_named(doing: Doing, to: str) -> list[dict[str, Any]]:
 def send(doing: Doing, slots: dict[str, str]) -> str:
     address, name = _address(doing, slots)
     body = email_body(doing, name, slots["message"], _SEND_QUESTION)
-    said = body if "message" in doing.from_request else slots["message"]
+    said = (
+        (said_after(slots["message"]) or body)
+        if "message" in doing.from_request
+        else slots["message"]
+    )
     subject = slots.get("subject") or _subject(said)
     record = doing.call("send_email", to=[address], subject=subject, body=body)
     return outcome(doing, record, doing.say("sent", name=name, address=address, subject=subject))

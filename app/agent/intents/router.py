@@ -131,6 +131,8 @@ class Doing:
         self.language = language
         # Slots filled with the user's whole message (`Slot.from_request`).
         self.from_request: set[str] = set()
+        # Slots the user filled by picking one of a numbered question's choices.
+        self.chosen: set[str] = set()
         # The intents the model's choice was close between (`Recognised.close`).
         self.close: tuple[str, ...] = ()
         sent = [m.sent_at for m in conversation.messages if m.role == "user" and m.sent_at]
@@ -335,6 +337,7 @@ class IntentRouter:
             slots = dict(pending.slots)
             if pending.choices:
                 slots[pending.slot] = _answer_choice(text, pending.choices)
+                doing.chosen.add(pending.slot)
             elif (slot := pending.intent.slot(pending.slot)) and slot.kind == "when":
                 # "Friday", asked the time, then "at 3": Friday at 3.
                 slots[pending.slot] = f"{slots.get(pending.slot, '')} {text.strip()}".strip()
@@ -356,9 +359,9 @@ class IntentRouter:
         if _DOCUMENT.search(text) and recognised.intent.name in _KEPT_ELSEWHERE:
             # "How many things are in my todo.txt?" is about that file, not the to-do list
             recognised = Recognised(BY_NAME["ask_files"])
-        if _REPLY.search(text) and recognised.intent.name not in _REPLY_OR_SEND:
+        if _REPLY.search(text) and recognised.intent.name != "reply_to_email":
             # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the
-            # model pick a new event, but what is asked for is a reply
+            # model pick a new event (or a new email), but what is asked for is a reply
             return self._instead(doing, BY_NAME["reply_to_email"], text)
         if recognised.intent.name == JUST_ANSWER:
             # "What's the name of my hotel in Lisbon?" taken for a general question: what
@@ -496,7 +499,6 @@ _REPLY = re.compile(
     r"respondele|contesta|contéstale|contestale)\b",
     re.IGNORECASE,
 )
-_REPLY_OR_SEND = {"reply_to_email", "send_email"}
 
 
 def _a_new_request(pending: Pending, text: str) -> bool:

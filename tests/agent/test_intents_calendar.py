@@ -462,6 +462,30 @@ def test_a_move_whose_place_and_length_only_repeat_the_event_and_the_shift_moves
     )
 
 
+@pytest.mark.parametrize(
+    ("request_", "event"),
+    [
+        ("Can you push my haircut on Friday back an hour?", "push my haircut to Friday at 10"),
+        ("Push Friday's hair cut back an hour", "Friday's hair cut"),
+    ],
+)
+def test_an_event_whose_title_the_words_hold_is_the_one_moved(
+    account: CalendarAccount, request_: str, event: str
+) -> None:
+    """The model's words hold more than the title ("push my haircut to Friday at 10", a
+    made-up time in them): the event whose whole title they hold is meant, and the shift is
+    read from the request, the model's being left out."""
+    create_event(account, "Team lunch", at(18, 12), at(18, 13), tz=TZ)
+    create_event(account, "Haircut", at(18, 16), at(18, 16, 45), tz=TZ)
+    agent = _agent(account, [call("move_event", event=event)])
+    agent.run_turn(Conversation(), request_)
+    moved = {e.title: (e.start, e.end) for e in _all(account)}
+    assert moved == {
+        "Team lunch": (at(18, 12), at(18, 13)),
+        "Haircut": (at(18, 17), at(18, 17, 45)),
+    }
+
+
 # -- show_calendar --------------------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ resolve to the next one.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -223,7 +224,17 @@ def _score(words: str, event: dict[str, Any]) -> float:
         return 2.0
     if grounded(words, text):
         return 1.5
-    return 1.0 if grounded(words, text, copied=False) else 0.0
+    if grounded(words, text, copied=False):
+        return 1.0
+    # The whole title among the words, which hold more ("push my haircut to Friday at 10"),
+    # or a compound written apart ("Friday's hair cut" of "Haircut")
+    return 1.0 if title.strip() and grounded(title, _with_compounds(words)) else 0.0
+
+
+def _with_compounds(words: str) -> str:
+    """`words` and each two neighbours written as one ("hair cut": also "haircut")."""
+    said = words.split()
+    return " ".join([*said, *(a + b for a, b in itertools.pairwise(said))])
 
 
 _A_WEEK = timedelta(days=7)

@@ -488,14 +488,16 @@ def test_reminders_are_listed_and_one_is_cancelled_by_its_words(database: Databa
 # -- taken for another intent: the user's data says which ------------------------------------
 
 
+@pytest.mark.parametrize("other_at", [datetime(2029, 5, 20, 9, 0), datetime(2029, 5, 15, 20, 0)])
 def test_a_reminder_to_cancel_that_none_is_with_a_time_is_a_new_reminder(
-    database: Database,
+    database: Database, other_at: datetime
 ) -> None:
-    """A new reminder taken for cancelling one: no reminder holds its words or is set then,
-    so its slots are filled for a new reminder, which is set; the other stays."""
+    """A new reminder taken for cancelling one: no reminder holds its words, so its slots
+    are filled for a new reminder, which is set; the other stays. Also when another is set
+    at that time: "Rappelle-moi …" asks for a reminder, whatever else is then."""
     store = ReminderStore(database)
     with clock.frozen_at(NOW):
-        store.add("renew the passport", datetime(2029, 5, 20, 9, 0).astimezone(), now=NOW)
+        store.add("renew the passport", other_at.astimezone(), now=NOW)
         agent, backend = _agent(
             [call("cancel_reminder", which="sortir les poubelles"),
              call("set_reminder", what="sortir les poubelles", when="ce soir à 20h")],
@@ -508,7 +510,7 @@ def test_a_reminder_to_cancel_that_none_is_with_a_time_is_a_new_reminder(
     assert backend.requests[-1].only_call == "set_reminder"
     due = {r.text: r.local_due().replace(tzinfo=None) for r in store.pending()}
     assert due == {
-        "renew the passport": datetime(2029, 5, 20, 9, 0),
+        "renew the passport": other_at,
         "sortir les poubelles": datetime(2029, 5, 15, 20, 0),
     }
     assert report.answer.startswith("Rappel")

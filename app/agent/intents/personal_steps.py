@@ -309,6 +309,13 @@ def reminders_list(doing: Doing, slots: dict[str, str]) -> str:
     return doing.say("reminders", lines=lines)
 
 
+# A request opening with "remind me" in its language asks for a reminder (accents folded).
+_REMIND_ME = re.compile(
+    r"\s*(?:please\s+|bitte\s+)?(?:remind me|don't let me forget|erinnere? mich|"
+    r"rappelle[sz]?-moi|rappelez-moi|recuerdame|recordarme)\b"
+)
+
+
 def _a_new_reminder(
     doing: Doing,
     items: list[dict[str, Any]],
@@ -324,6 +331,8 @@ def _a_new_reminder(
         return
     if most_words_of(doing.request, items, label):
         return
+    if _REMIND_ME.match(fold(doing.request)):
+        raise Instead("set_reminder")  # "Rappelle-moi demain à 8h de …": whatever is then
     start, end = when.window(doing.now)
     if when.start is not None:
         start = end = when.start_at(doing.now) or start

@@ -496,17 +496,22 @@ def test_a_reminder_to_cancel_that_none_is_with_a_time_is_a_new_reminder(
     are filled for a new reminder, which is set; the other stays. Also when another is set
     at that time: "Rappelle-moi …" asks for a reminder, whatever else is then."""
     store = ReminderStore(database)
+    answers = Answers()
     with clock.frozen_at(NOW):
+        # Saved before Hearth kept where saved text came from: untrusted if it is read.
         store.add("renew the passport", other_at.astimezone(), now=NOW)
         agent, backend = _agent(
             [call("cancel_reminder", which="sortir les poubelles"),
              call("set_reminder", what="sortir les poubelles", when="ce soir à 20h")],
+            answers,
             data=database,
         )  # fmt: skip
         report = agent.run_turn(
             Conversation(), "Rappelle-moi de sortir les poubelles ce soir à 20h"
         )
-    assert [c.name for c in report.calls] == ["list_reminders", "set_reminder"]
+    # Code looked at the reminders itself (no lookup in the conversation), so the new one,
+    # in the user's own words, is set without a dialog about untrusted text.
+    assert [c.name for c in report.calls] == ["set_reminder"] and answers.seen == []
     assert backend.requests[-1].only_call == "set_reminder"
     due = {r.text: r.local_due().replace(tzinfo=None) for r in store.pending()}
     assert due == {
@@ -548,7 +553,8 @@ def test_a_fact_to_forget_that_none_is_with_a_time_is_a_new_reminder(database: D
             data=database,
         )  # fmt: skip
         report = agent.run_turn(Conversation(), "Don't let me forget to water the plants at 7pm")
-    assert [c.name for c in report.calls] == ["recall", "set_reminder"]
+    # The memories were looked at by code alone: no lookup in the conversation.
+    assert [c.name for c in report.calls] == ["set_reminder"]
     [reminder] = ReminderStore(database).pending()
     assert reminder.text == "water the plants"
     assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 15, 19, 0)

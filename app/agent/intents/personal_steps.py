@@ -281,6 +281,7 @@ def _choose(
 
 def forget(doing: Doing, slots: dict[str, str]) -> str:
     words = slots["which"]
+    _a_new_reminder(doing, _peeked(doing, "recall", query=words), "fact")
     record = doing.call("recall", query=words)
     facts = _items(record) if isinstance(record.result, list) else []
     _a_new_reminder(doing, facts, "fact")
@@ -290,6 +291,14 @@ def forget(doing: Doing, slots: dict[str, str]) -> str:
                    intent="forget_fact")  # fmt: skip
     done = doing.call("forget", memory_id=fact["memory_id"])
     return outcome(doing, done, doing.say("forgotten", fact=fact.get("fact")))
+
+
+def _peeked(doing: Doing, tool: str, **arguments: Any) -> list[dict[str, Any]]:
+    """What code alone sees of a read (`Doing.peek`), for telling a new reminder taken for
+    a cancel from the cancel: a request that is a new reminder then leaves no lookup in the
+    conversation, and nothing read that could make its own words untrusted."""
+    found = doing.peek(tool, **arguments)
+    return [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
 
 
 def _reminders(doing: Doing) -> list[dict[str, Any]]:
@@ -344,6 +353,8 @@ def _a_new_reminder(
 
 
 def reminder_cancel(doing: Doing, slots: dict[str, str]) -> str:
+    seen = _peeked(doing, "list_reminders")
+    _a_new_reminder(doing, seen, "text", seen)
     pending = _reminders(doing)
     _a_new_reminder(doing, pending, "text", pending)
     if not pending:

@@ -319,6 +319,31 @@ def test_next_weekday_with_nothing_of_the_name_that_day_is_the_week_after(
     assert report.stop_reason == "answered"
 
 
+@pytest.mark.parametrize("english", ["cut of hair", "Friday's hair cut"])
+def test_an_event_named_in_another_language_is_found_by_its_translation_written_apart(
+    account: CalendarAccount, english: str
+) -> None:
+    """ "el corte de pelo del viernes" of the event "Haircut": the translation writes the
+    compound apart, in either order."""
+    create_event(account, "Team lunch", at(18, 12), at(18, 13), tz=TZ)
+    create_event(account, "Haircut", at(18, 16), at(18, 16, 45), tz=TZ)
+    answers = Answers()
+    agent = _agent(
+        account, [call("cancel_event", event="corte de pelo del viernes"), english], answers
+    )
+    agent.run_turn(Conversation(), "Cancela el corte de pelo del viernes")
+    [shown] = answers.seen
+    assert shown.tool == "delete_event"
+    assert [e.title for e in _all(account)] == ["Team lunch"]
+    # What was translated: the event's words, without the day or a word left hanging ("del").
+    [translating] = [
+        r
+        for r in agent.backend.requests  # type: ignore[attr-defined]
+        if "Translate" in str(r.messages[-1]["content"])
+    ]
+    assert translating.messages[-1]["content"] == "Translate into English: corte de pelo"
+
+
 # -- move_event -----------------------------------------------------------------------------------
 
 

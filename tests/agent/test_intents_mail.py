@@ -513,18 +513,36 @@ def test_the_email_a_reply_means_is_found_by_the_name_before_other_words(
     _deliver(dovecot, ALICE, BOB, "Garden party", "Shall we bring wine, saying thanks?")
     _deliver(dovecot, ALICE, "Priya <priya@elsewhere.example>", "Saturday",
              "I'll be there, saying hi to everyone. I'll bring cake.")  # fmt: skip
+    turns = [call("reply_to_email", which="Anna's last email saying I'll bring the wine",
+                  message=message),
+             "Hi Anna,\n\nI'll bring the wine!\n\nAlice"]  # fmt: skip
+    request = "Answer Anna's last email saying I'll bring the wine"
+    assert _subject_replied_to(mail, turns, request) == "Dinner on Friday"
+
+
+def _subject_replied_to(mail: MailAccount, turns: list[str], request: str) -> str:
+    """The subject of the email whose reply the dialog showed (refused: nothing is sent)."""
     answers = Answers(approve=False)
-    agent = _agent(
-        [call("reply_to_email", which="Anna's last email saying I'll bring the wine",
-              message=message),
-         "Hi Anna,\n\nI'll bring the wine!\n\nAlice"],
-        answers,
-        mail=mail,
-    )  # fmt: skip
-    agent.run_turn(Conversation(), "Answer Anna's last email saying I'll bring the wine")
+    _agent(turns, answers, mail=mail).run_turn(Conversation(), request)
     [shown] = answers.seen
-    annas = {e.email_id for e in list_emails(mail) if e.subject == "Dinner on Friday"}
-    assert shown.tool == "reply_email" and shown.arguments["email_id"] in annas
+    assert shown.tool == "reply_email"
+    return {e.email_id: e.subject for e in list_emails(mail)}[shown.arguments["email_id"]]
+
+
+def test_a_short_name_in_the_reference_decides_which_email_is_answered(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    """ "Tom's barbecue mail": a newer email mentions the barbecue too, but only Tom's is
+    from Tom; a three-letter name counts as a name."""
+    _deliver_dated(servers, f"Tom Becker <{BOB}>", "Barbecue on Saturday?",
+                   "Barbecue at mine on Saturday?", "Sat, 12 May 2029 08:00:00 +0000")  # fmt: skip
+    _deliver_dated(servers, "Garden Club <info@garden.example>", "News",
+                   "Bring a salad to the barbecue mail day!",
+                   "Mon, 14 May 2029 08:00:00 +0000")  # fmt: skip
+    turns = [call("reply_to_email", which="Tom's barbecue mail",
+                  message="I'm in and I'll bring a salad"), ""]  # fmt: skip
+    request = "Answer Tom's barbecue mail: I'm in and I'll bring a salad"
+    assert _subject_replied_to(mail, turns, request) == "Barbecue on Saturday?"
 
 
 # -- answered in the request's language -------------------------------------------------------

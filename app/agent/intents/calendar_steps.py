@@ -17,6 +17,7 @@ from typing import Any
 
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
+from app.agent.intents.language import is_function_word
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import ADDRESS, grounded, most_words_of, names_a_time
@@ -359,8 +360,11 @@ def _day_in(words: str, doing: Doing) -> When | None:
 
 
 def _without_days(words: str, now: datetime) -> str:
-    """The event's words without the day words ("tomorrow's 1:1" → "1:1")."""
+    """The event's words without the day words and the words that joined them ("tomorrow's
+    1:1" → "1:1", "corte de pelo del viernes" → "corte de pelo")."""
     kept = [w for w in words.split() if read_when(w, now) is None]
+    while len(kept) > 1 and is_function_word(kept[-1]) and kept != words.split():
+        kept.pop()
     return " ".join(kept) or words
 
 

@@ -45,7 +45,7 @@ def search_messages(doing: Doing, words: str) -> list[dict[str, Any]]:
     # messages found by the most words win, so a word every message has ("from", "mail")
     # decides nothing.
     said = [POSSESSIVE.sub("", w) for w in re.findall(r"[\w@.'-]+", words)]
-    long = dict.fromkeys(w for w in said if len(w) > 3)
+    long = dict.fromkeys(w for w in said if len(w) > 3 or (len(w) == 3 and _a_name(w)))
     seen: dict[str, dict[str, Any]] = {}
     hits: dict[str, int] = {}
     for word in sorted(long, key=lambda w: (_a_name(w), len(w)), reverse=True)[:3]:

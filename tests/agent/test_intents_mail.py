@@ -323,6 +323,42 @@ def test_a_reply_asked_for_is_a_reply_though_the_model_took_it_for_a_new_event_o
     assert servers[1].relay.deliveries == 0
 
 
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [
+        ("Tell Bob the keys are under the mat", call("recall_fact", about="keys")),
+        ("Drop Bob a line saying the keys are under the mat",
+         call("cancel_event", event="keys under the mat")),
+        ("Look up Bob in my contacts and email him that the keys are under the mat",
+         call("find_contact", who="Bob")),
+        ("Dis à Bob que les clés sont sous le paillasson", call("recall_fact", about="clés")),
+    ],
+)  # fmt: skip
+def test_a_request_to_write_to_someone_is_an_email_whichever_intent_the_model_took(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    server: RadicaleServer,
+    request_: str,
+    taken_for: str,
+) -> None:
+    """ "Tell Bob …", "Drop Bob a line", "… and email him": the model took it for a memory, a
+    cancelled event or a contact's details; what reaches the dialog is the email to Bob."""
+    put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
+    answers = Answers(approve=False)
+    agent = _agent(
+        [taken_for, call("send_email", to="Bob", message="the keys are under the mat"), ""],
+        answers,
+        mail=mail,
+        calendar=account,
+    )
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
+    assert "delete_event" not in [c.name for c in report.calls]
+    assert servers[1].relay.deliveries == 0
+
+
 def test_finding_mail_that_is_not_there_says_so(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

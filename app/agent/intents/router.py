@@ -363,6 +363,10 @@ class IntentRouter:
             # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the
             # model pick a new event (or a new email), but what is asked for is a reply
             return self._instead(doing, BY_NAME["reply_to_email"], text)
+        if _MESSAGE.search(text) and recognised.intent.name not in _WRITING:
+            # "Tell Maria my dietary requirement: vegetarian" taken for a memory, "Look up
+            # Sophie and email her that …" for a contact: what is asked for is an email
+            return self._instead(doing, BY_NAME["send_email"], text)
         if recognised.intent.name == JUST_ANSWER:
             # "What's the name of my hotel in Lisbon?" taken for a general question: what
             # the mail or files plainly hold answers it; else the model answers as asked.
@@ -499,6 +503,25 @@ _REPLY = re.compile(
     r"respondele|contesta|contéstale|contestale)\b",
     re.IGNORECASE,
 )
+
+
+# A request asking to write to someone: a verb of telling or writing opening it before a
+# capitalised name ("Tell Maria …", "Drop Priya a line", "Schreib Jonas, …", "Dis à Paul
+# que …", "Dile a Lena que …"), or "… and email her" after a lookup.
+_MESSAGE = re.compile(
+    r"^\s*(?i:please\s+|bitte\s+)?(?i:tell|let|e-?mail|mail|write to|drop|message|sag|"
+    r"schreib\w*|schick\w*|dis [àa]|[ée]cris [àa]|[ée]cris-lui|dile a|escr[ií]bele a|"
+    r"escribe a|m[aá]ndale un (?:correo|email|mensaje) a)\s+(?!(?:I|Me|Mir|Mich|Moi)\b)"
+    r"[A-ZÀ-Ý][\w'-]*"
+    r"|(?i:\b(?:and|und|et|y)\s+(?:then\s+)?(?:(?:e-?mail|mail|write to|tell|text|schreib)"
+    r"\s+(?:her|him|them|ihr|ihm|ihnen)|[ée]cris-lui|escr[ií]bele)\b)"
+)
+# Intents a message to someone may rightly be (writing one, or what goes with a file or the
+# web), which the request's "tell"/"email" does not overrule.
+_WRITING = {
+    "send_email", "reply_to_email", "ask_files", "show_folder", "write_note", "add_to_list",
+    "open_file", "spending", "search_web", "add_contact",
+}  # fmt: skip
 
 
 def _a_new_request(pending: Pending, text: str) -> bool:

@@ -561,6 +561,23 @@ def test_a_new_event_whose_title_the_model_made_up_asks_what_it_is(
     assert _events(account) == {"Haircut": (at(18, 10), at(18, 11))}
 
 
+def test_a_days_question_whose_words_name_no_event_lists_that_day(
+    account: CalendarAccount,
+) -> None:
+    """ "What does my Saturday look like?": the model put its own words in the event slot
+    and a made-up hour in the day's; no event holds them, the request names a day: that day
+    is listed."""
+    create_event(account, "Hiking trip", at(19, 9), at(19, 17), tz=TZ)
+    create_event(account, "Piano", at(18, 17), at(18, 18), tz=TZ)
+    agent = _agent(
+        account,
+        [call("show_calendar", event="What's my day look like?", when="Saturday at 1pm")],
+    )
+    report = agent.run_turn(Conversation(), "What does my Saturday look like?")
+    assert report.answer.startswith("For Saturday 19 May your calendar has:\n- 09:00–17:00 Hiking")
+    assert "Piano" not in report.answer
+
+
 def test_a_days_calendar_also_holds_the_todos_due_that_day(account: CalendarAccount) -> None:
     create_event(account, "Piano", at(18, 18), at(18, 19), tz=TZ)
     add_task(account, "Pay rent", due=date(2029, 5, 18))  # Friday

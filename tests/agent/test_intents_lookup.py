@@ -18,7 +18,7 @@ from app.agent.gate.policy import ContextState
 from app.agent.intents.router import IntentRouter
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
-from app.agent.turn.loop import Agent
+from app.agent.turn.loop import Agent, TurnReport
 from app.llm.scripted import ScriptedBackend
 from app.store.database import Database
 from app.store.reminders import ReminderStore
@@ -106,20 +106,44 @@ def test_a_question_a_file_holds_is_answered_from_the_file_beside_the_mail(
     assert report.answer.endswith("(From lease.txt.)")
 
 
+def _flight_asked(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    day: str,
+) -> tuple[TurnReport, ScriptedBackend]:
+    """ "What time is my flight to Lisbon [on `day`]?", with a dentist on Friday 18 May and the
+    airline's email in the mailbox."""
+    create_event(account, "Dentist", at(18, 9), at(18, 10), tz=TZ)
+    _deliver_flight(servers)
+    agent, backend = _agent(
+        [call("show_calendar", when=day, event="my flight to Lisbon"), "At 07:05 on 8 June."],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    request = f"What time is my flight to Lisbon{' on ' + day if day else ''}?"
+    return agent.run_turn(Conversation(), request), backend
+
+
 def test_a_calendar_question_no_event_names_is_answered_from_the_mail(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:
-    create_event(account, "Dentist", at(17, 9), at(17, 10), tz=TZ)
-    _deliver_flight(servers)
-    agent, backend = _agent(
-        [call("show_calendar", when="", event="my flight to Lisbon"), "At 07:05 on 8 June."],
-        home, mail=mail, calendar=account,
-    )  # fmt: skip
-    report = agent.run_turn(Conversation(), "What time is my flight to Lisbon?")
+    report, backend = _flight_asked(servers, mail, account, home, "")
     names = [c.name for c in report.calls]
     assert names[0] == "list_events" and names[-1] == "read_email"
     assert "07:05" in _told(backend) and "Dentist" not in _told(backend)
     assert report.answer.startswith("At 07:05 on 8 June.\n\n(From the email of booking@")
+
+
+def test_a_days_question_no_event_names_lists_the_day_and_what_the_mail_holds(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    """ "What time is my flight to Lisbon on Friday?": no event is the flight; Friday's
+    calendar is listed, and the email that plainly holds the question's words answers it."""
+    report, _ = _flight_asked(servers, mail, account, home, "Friday")
+    listed, found = report.answer.split("\n\n", 1)
+    assert listed.startswith("For Friday 18 May your calendar has:") and "Dentist" in listed
+    assert found.startswith("At 07:05 on 8 June.\n\n(From the email of booking@")
 
 
 def test_a_calendar_question_an_event_names_stays_with_the_calendar(

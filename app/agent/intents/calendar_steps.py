@@ -126,9 +126,22 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
     """A day or period listed, or, when one event is asked about, when it is."""
     event = slots.get("event", "")
     named = [w for w in event.split() if read_when(w, doing.now) is None]
-    counting = asks_how_many(doing.request) and read_when(doing.request, doing.now)
+    asked_day = read_when(doing.request, doing.now)
+    counting = asks_how_many(doing.request) and asked_day
+    also = ""
     if (named or _an_event_id(event)) and not counting:
-        return find(doing, slots)  # "when is the dentist?", "tomorrow's 1:1", a choice
+        if (
+            asked_day is None
+            or not asked_day.day_given
+            or _an_event_id(event)
+            or _held_by_an_event(doing, event)
+        ):
+            return find(doing, slots)  # "when is the dentist?", "tomorrow's 1:1", a choice
+        # Words no event holds beside a day the request names ("What does my Saturday look
+        # like?", "What time is my flight on Sunday?"): that day, and what the mail or files
+        # plainly hold of the question
+        found = answer_from_things(doing, doing.request, plainly=True)
+        also = f"\n\n{found}" if found else ""
     if not slots.get("when") and read_when(doing.request, doing.now) is None:
         # Neither a day nor an event in the slots, none in the request: "What time is my
         # flight to Lisbon?" with nothing copied. What the request names is looked for in
@@ -157,10 +170,10 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
         said += f", {window[0]:%H:%M}–{window[1]:%H:%M}"
     due = due_in(doing, window)
     if not events:
-        return doing.say("calendar_empty", said=said) + due
+        return doing.say("calendar_empty", said=said) + due + also
     count = _counted(doing, events)
     lines = "\n".join(_line(doing, e, several_days) for e in events)
-    return count + doing.say("calendar_has", said=said, lines=lines) + due
+    return count + doing.say("calendar_has", said=said, lines=lines) + due + also
 
 
 def _counted(doing: Doing, events: list[dict[str, Any]]) -> str:

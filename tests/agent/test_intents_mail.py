@@ -521,6 +521,24 @@ def test_a_body_that_strays_from_a_request_with_no_that_is_asked_for(
     assert answers.seen == [] and servers[1].relay.deliveries == 0
 
 
+def test_a_body_with_a_pleasantry_around_the_users_words_goes_out_as_written(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    body = (
+        "Hi Bob,\n\nWould you like to join me for lunch on Friday at 12:30?\n\n"
+        "Looking forward to seeing you!\nAlice"
+    )
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("send_email", to=BOB, message="invite him to lunch on Friday at 12:30"), body],
+        answers,
+        mail=mail,
+    )
+    agent.run_turn(Conversation(), f"Email {BOB} and invite him to lunch on Friday at 12:30")
+    [shown] = answers.seen
+    assert shown.arguments["body"] == body
+
+
 def test_a_body_that_adds_a_sentence_the_user_never_said_is_a_letter_of_their_words(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

@@ -55,8 +55,10 @@ _ARTICLE = {
 }  # fmt: skip
 # Separable prefixes of German verbs: "dass ich später ankomme" → "ich komme später an".
 _PREFIXES = ("zurück", "mit", "an", "auf", "aus", "ab", "ein", "vor", "weg", "nach", "los")
-# A greeting, a name or a sign-off: short lines any body may hold.
-_SHORT_LINE = 3
+# A greeting, a name, a sign-off or a pleasantry ("Looking forward to seeing you!"): short
+# sentences any body may hold. A longer one that is not the user's ("I've been working on a
+# project for a while now") is made up.
+_SHORT_LINE = 6
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -89,8 +91,8 @@ def _kept_or_letter(doing: Doing, to: str, said: str) -> str:
 
 
 def _keeps_to(written: str, said: str, to: str) -> bool:
-    """Whether every sentence of `written` but its short lines (a greeting, a name, a
-    sign-off) holds mostly the words of `said` (or the recipient's name)."""
+    """Whether every sentence of `written` but its short ones (a greeting, a name, a
+    sign-off, a pleasantry) holds mostly the words of `said` (or the recipient's name)."""
     allowed = f"{said} {to}"
     sentences = [s for s in _SENTENCE.split(written) if s.strip()]
     return all(

@@ -334,6 +334,7 @@ def test_a_reply_asked_for_is_a_reply_though_the_model_took_it_for_a_new_event_o
         ("Dis à Bob que les clés sont sous le paillasson", call("recall_fact", about="clés")),
     ],
 )  # fmt: skip
+@pytest.mark.parametrize("to", ["Bob", "Robert"])
 def test_a_request_to_write_to_someone_is_an_email_whichever_intent_the_model_took(
     servers: tuple[Dovecot, SmtpServer],
     mail: MailAccount,
@@ -341,13 +342,16 @@ def test_a_request_to_write_to_someone_is_an_email_whichever_intent_the_model_to
     server: RadicaleServer,
     request_: str,
     taken_for: str,
+    to: str,
 ) -> None:
     """ "Tell Bob …", "Drop Bob a line", "… and email him": the model took it for a memory, a
-    cancelled event or a contact's details; what reaches the dialog is the email to Bob."""
+    cancelled event or a contact's details; what reaches the dialog is the email to Bob,
+    also when the model then names someone the request does not ("Robert", dropped): the
+    name after "tell", or the contact the lookup named, is used."""
     put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
     answers = Answers(approve=False)
     agent = _agent(
-        [taken_for, call("send_email", to="Bob", message="the keys are under the mat"), ""],
+        [taken_for, call("send_email", to=to, message="the keys are under the mat"), ""],
         answers,
         mail=mail,
         calendar=account,
@@ -554,7 +558,9 @@ def test_a_body_that_adds_a_sentence_the_user_never_said_is_a_letter_of_their_wo
     assert shown.arguments["body"] == "Hello,\n\nI'm running ten minutes late.\n\nBest wishes"
 
 
-@pytest.mark.parametrize("message", ["I'll bring the wine", "Ich bringe den Wein mit"])
+@pytest.mark.parametrize(
+    "message", ["I'll bring the wine", "Ich bringe den Wein mit", "I'll bring the wine to Anna's"]
+)
 def test_the_email_a_reply_means_is_found_by_the_name_before_other_words(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, message: str
 ) -> None:

@@ -99,7 +99,8 @@ def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[
     naming = [
         w
         for w in re.findall(r"[\w@.:'-]+", words)
-        if fold(w) not in NO_EMAIL_NAMED | ASKING_TO_WRITE and fold(w) not in said
+        if fold(w) not in NO_EMAIL_NAMED | ASKING_TO_WRITE
+        and (fold(w) not in said or _a_name(w))  # "Anna's" names it, whatever is said
     ]
     if not naming:
         # "Reply to the email and say yes": no sender, subject or id, no email is meant

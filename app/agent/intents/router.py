@@ -363,10 +363,12 @@ class IntentRouter:
             # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the
             # model pick a new event (or a new email), but what is asked for is a reply
             return self._instead(doing, BY_NAME["reply_to_email"], text)
-        if _MESSAGE.search(text) and recognised.intent.name not in _WRITING:
+        if (message := _MESSAGE.search(text)) and recognised.intent.name not in _WRITING:
             # "Tell Maria my dietary requirement: vegetarian" taken for a memory, "Look up
-            # Sophie and email her that …" for a contact: what is asked for is an email
-            return self._instead(doing, BY_NAME["send_email"], text)
+            # Sophie and email her that …" for a contact: what is asked for is an email, to
+            # the name the request gives if the model's words leave it out
+            person = message["name"] or _a_person(recognised)
+            return self._instead(doing, BY_NAME["send_email"], text, {"to": person})
         if recognised.intent.name == JUST_ANSWER:
             # "What's the name of my hotel in Lisbon?" taken for a general question: what
             # the mail or files plainly hold answers it; else the model answers as asked.
@@ -435,8 +437,11 @@ class IntentRouter:
             doing, doing.say("not_finished"), "handed_over"
         )
 
-    def _instead(self, doing: Doing, intent: Intent, request: str) -> bool:
-        """Run `intent` for the request another intent's steps passed on (`Instead`)."""
+    def _instead(
+        self, doing: Doing, intent: Intent, request: str, given: dict[str, str] | None = None
+    ) -> bool:
+        """Run `intent` for the request another intent's steps passed on (`Instead`);
+        `given`: slots code read from the request, for those the model leaves empty."""
         filled = fill_slots(doing.agent.backend, request, intent, doing.cancel)
         doing.report.steps += 1
         if filled is not None:
@@ -444,6 +449,7 @@ class IntentRouter:
         slots, dropped = (filled.slots, filled.dropped) if filled else ({}, {})
         if filled is not None and filled.intent is not intent:
             slots, dropped = {}, {}  # a backend without `only_call` named another intent
+        slots = {**{k: v for k, v in (given or {}).items() if v}, **slots}
         doing.from_request.clear()
         return self._run(doing, intent, slots, request, dropped, instead=True)
 
@@ -512,7 +518,7 @@ _MESSAGE = re.compile(
     r"^\s*(?i:please\s+|bitte\s+)?(?i:tell|let|e-?mail|mail|write to|drop|message|sag|"
     r"schreib\w*|schick\w*|dis [àa]|[ée]cris [àa]|[ée]cris-lui|dile a|escr[ií]bele a|"
     r"escribe a|m[aá]ndale un (?:correo|email|mensaje) a)\s+(?!(?:I|Me|Mir|Mich|Moi)\b)"
-    r"[A-ZÀ-Ý][\w'-]*"
+    r"(?P<name>[A-ZÀ-Ý][\w'-]*)"
     r"|(?i:\b(?:and|und|et|y)\s+(?:then\s+)?(?:(?:e-?mail|mail|write to|tell|text|schreib)"
     r"\s+(?:her|him|them|ihr|ihm|ihnen)|[ée]cris-lui|escr[ií]bele)\b)"
 )
@@ -522,6 +528,15 @@ _WRITING = {
     "send_email", "reply_to_email", "ask_files", "show_folder", "write_note", "add_to_list",
     "open_file", "spending", "search_web", "add_contact",
 }  # fmt: skip
+
+
+def _a_person(recognised: Recognised) -> str:
+    """The person a recognised intent's slots name ("Bob" of find_contact's "who"), or ""."""
+    return next(
+        (value for name, value in recognised.slots.items()
+         if (slot := recognised.intent.slot(name)) is not None and slot.kind == "person"),
+        "",
+    )  # fmt: skip
 
 
 def _a_new_request(pending: Pending, text: str) -> bool:

@@ -543,7 +543,7 @@ def test_a_body_with_a_pleasantry_around_the_users_words_goes_out_as_written(
     assert shown.arguments["body"] == body
 
 
-def test_a_body_that_adds_a_sentence_the_user_never_said_is_a_letter_of_their_words(
+def test_a_body_that_adds_a_sentence_the_user_never_said_goes_out_without_it(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:
     put = "Hi Bob,\n\nI'm running ten minutes late. I've been working on a project for months.\n"
@@ -555,7 +555,7 @@ def test_a_body_that_adds_a_sentence_the_user_never_said_is_a_letter_of_their_wo
     )
     agent.run_turn(Conversation(), f"Email {BOB} that I'm running ten minutes late")
     [shown] = answers.seen
-    assert shown.arguments["body"] == "Hello,\n\nI'm running ten minutes late.\n\nBest wishes"
+    assert shown.arguments["body"] == "Hi Bob,\n\nI'm running ten minutes late.\nBest"
 
 
 @pytest.mark.parametrize(

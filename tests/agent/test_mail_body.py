@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.agent.intents.mail_body import said_after
+from app.agent.intents.mail_body import kept_to, said_after
 
 
 @pytest.mark.parametrize(
@@ -31,3 +31,19 @@ from app.agent.intents.mail_body import said_after
 )  # fmt: skip
 def test_what_a_request_asks_to_pass_on_is_its_words_after_that(request_: str, said: str) -> None:
     assert said_after(request_) == said
+
+
+def test_a_written_body_keeps_only_the_sentences_that_are_the_users() -> None:
+    """What the 0.5B wrote for "Email Tom and invite him to lunch at my favourite café on
+    Friday at 12:30": the invitation stays, the excitement and the offer it made up go."""
+    written = (
+        "Hello Tom Becker,\n\nI wanted to invite you to lunch at my favorite café on Friday "
+        "at 12:30. I'm really excited about this opportunity and would love to have a good "
+        "time together.\n\nWould you like me to schedule a meeting or something else?"
+    )
+    request = "Email Tom and invite him to lunch at my favourite café on Friday at 12:30."
+    assert kept_to(written, request, "Tom Becker") == (
+        "Hello Tom Becker,\n\nI wanted to invite you to lunch at my favorite café on Friday "
+        "at 12:30."
+    )
+    assert kept_to("Dear Sir, please find attached the quarterly figures.", request, "Tom") == ""

@@ -1,10 +1,11 @@
 """The body of an email the user asked to send or answer: their words, in their language.
 
 The model may write the body around what the user asked to say, but a small model adds things
-("I've been working on a project…", "Wie kann ich Ihnen helfen?") or refuses. So code keeps
-a written body only when every sentence of it holds the user's words (a greeting, a name and a
-sign-off are short lines and pass), and otherwise writes the letter itself: a greeting, what
-the user said, a sign-off, in the request's language. When the model gave what to say in
+("I've been working on a project…", "Would you like me to schedule a meeting?") or refuses.
+So code keeps of a written body only the sentences that hold the user's words (a greeting, a
+name, a sign-off and a pleasantry are short and pass), and when what is left no longer says
+what the user asked, writes the letter itself: a greeting, what the user said, a sign-off, in
+the request's language. When the model gave what to say in
 other words than the user's (it translated "dass ich später komme" to "I will come later"),
 what to say is read from the request itself: the words after "that", "dass", "que" or a colon.
 The confirmation dialog shows the body before anything goes out.
@@ -59,7 +60,7 @@ _PREFIXES = ("zurück", "mit", "an", "auf", "aus", "ab", "ein", "vor", "weg", "n
 # sentences any body may hold. A longer one that is not the user's ("I've been working on a
 # project for a while now") is made up.
 _SHORT_LINE = 6
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 def body(doing: Doing, to: str, message: str, question: str) -> str:
@@ -76,28 +77,37 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
         told = _told_before(doing, message)
         written = doing.write(_BODY_PROMPT, f"To: {to}\nThe user's request: {message}{told}\n"
                               "Write the body in the language of the request.")  # fmt: skip
-        if not written or not _keeps_to(written, message + told, to):
+        kept = kept_to(written, message + told, to)
+        if not kept or not grounded(what_to_say(message, to), kept, copied=False):
             raise Ask(doing.question(question), "message")
-        return written
+        return kept
     return _kept_or_letter(doing, to, message)
 
 
 def _kept_or_letter(doing: Doing, to: str, said: str) -> str:
     told = _told_before(doing, said)
-    written = doing.write(_BODY_PROMPT, f"To: {to}\nWhat to say: {said}{told}")
-    if written and grounded(said, written, copied=False) and _keeps_to(written, said + told, to):
-        return written
+    kept = kept_to(doing.write(_BODY_PROMPT, f"To: {to}\nWhat to say: {said}{told}"),
+                   said + told, to)  # fmt: skip
+    if kept and grounded(said, kept, copied=False):
+        return kept
     return letter(doing, to, said)
 
 
-def _keeps_to(written: str, said: str, to: str) -> bool:
-    """Whether every sentence of `written` but its short ones (a greeting, a name, a
-    sign-off, a pleasantry) holds mostly the words of `said` (or the recipient's name)."""
+def kept_to(written: str, said: str, to: str) -> str:
+    """`written` without its sentences that are not the user's: each longer one must hold
+    mostly the words of `said` (or the recipient's name); short ones (a greeting, a name, a
+    sign-off, a pleasantry) stay. Lines left empty go; "" when nothing of `said` is left."""
     allowed = f"{said} {to}"
-    sentences = [s for s in _SENTENCE.split(written) if s.strip()]
-    return all(
-        len(s.split()) <= _SHORT_LINE or grounded(s, allowed, copied=False) for s in sentences
-    )
+    lines = []
+    for line in written.strip().splitlines():
+        kept = [
+            s
+            for s in _SENTENCE.split(line.strip())
+            if s and (len(s.split()) <= _SHORT_LINE or grounded(s, allowed, copied=False))
+        ]
+        if kept or not line.strip():
+            lines.append(" ".join(kept))
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
 def letter(doing: Doing, to: str, said: str) -> str:

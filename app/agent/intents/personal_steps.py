@@ -281,7 +281,8 @@ def _choose(
 
 def forget(doing: Doing, slots: dict[str, str]) -> str:
     words = slots["which"]
-    _a_new_reminder(doing, _peeked(doing, "recall", query=words), "fact")
+    if (seen := _peeked(doing, "recall", query=words)) is not None:
+        _a_new_reminder(doing, seen, "fact")
     record = doing.call("recall", query=words)
     facts = _items(record) if isinstance(record.result, list) else []
     _a_new_reminder(doing, facts, "fact")
@@ -293,12 +294,16 @@ def forget(doing: Doing, slots: dict[str, str]) -> str:
     return outcome(doing, done, doing.say("forgotten", fact=fact.get("fact")))
 
 
-def _peeked(doing: Doing, tool: str, **arguments: Any) -> list[dict[str, Any]]:
+def _peeked(doing: Doing, tool: str, **arguments: Any) -> list[dict[str, Any]] | None:
     """What code alone sees of a read (`Doing.peek`), for telling a new reminder taken for
     a cancel from the cancel: a request that is a new reminder then leaves no lookup in the
-    conversation, and nothing read that could make its own words untrusted."""
+    conversation, and nothing read that could make its own words untrusted. None when code
+    could not look (then the steps' own lookup decides)."""
     found = doing.peek(tool, **arguments)
-    return [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
+    if isinstance(found, list):
+        return [item for item in found if isinstance(item, dict)]
+    # A store with nothing in it says so in words ("Nothing remembered matches."): empty.
+    return [] if isinstance(found, str) else None
 
 
 def _reminders(doing: Doing) -> list[dict[str, Any]]:
@@ -353,8 +358,8 @@ def _a_new_reminder(
 
 
 def reminder_cancel(doing: Doing, slots: dict[str, str]) -> str:
-    seen = _peeked(doing, "list_reminders")
-    _a_new_reminder(doing, seen, "text", seen)
+    if (seen := _peeked(doing, "list_reminders")) is not None:
+        _a_new_reminder(doing, seen, "text", seen)
     pending = _reminders(doing)
     _a_new_reminder(doing, pending, "text", pending)
     if not pending:

@@ -277,3 +277,13 @@ def test_memory_audit_entries_are_redacted_the_same_way() -> None:
     log = MemoryAuditLog()
     log.write(AuditEntry("web_search", {"query": "4111/1111/1111/1111"}, "deny", None, "refused"))
     assert _digits(CARD) not in _digits(json.dumps(log.entries[0].redacted_arguments()))
+
+
+def test_words_added_beside_a_fields_number_do_not_part_it_from_anothers() -> None:
+    """Found by the gate's monotonicity property: "$2,500" in one field and a phone number
+    in another read as a card when joined; words added after the amount in its own field
+    must not make that finding (and the question it asks) go away."""
+    before = {"query": "please wire $2,500", "since": "+1 (555) 123-4567"}
+    after = {"query": "please wire $2,500 my HIV test results", "since": "+1 (555) 123-4567"}
+    assert "payment_card" in {f.kind for f in scan(before)}
+    assert "payment_card" in {f.kind for f in scan(after)}

@@ -94,6 +94,8 @@ __all__ = [
 JOINED_PATH = "<joined>"
 """The path reported for a finding that only exists once all values are put together."""
 _MAX_PAIRED_VALUES = 16
+# What is not part of a written number: letters, currency signs and other symbols.
+_NOT_NUMBER = re.compile(r"[^\d\s().,+/-]+")
 _MAX_DEPTH = 64  # the gate refuses deeper arguments anyway; this only bounds recursion here
 
 
@@ -206,6 +208,10 @@ def scan(arguments: dict[str, Any]) -> list[Finding]:
         # split over two fields is found whatever stands between them (capped: cheap).
         few = [v for v in values if sum(c.isdigit() for c in v) >= 2][:_MAX_PAIRED_VALUES]
         pairs = [f"{a} {b}" for i, a in enumerate(few) for j, b in enumerate(few) if i != j]
+        # ... and their numbers alone: words added to a field beside its number must not
+        # part it from the other field's (what is found only grows as text is added)
+        bare = [_NOT_NUMBER.sub(" ", v).strip() for v in few]
+        pairs += [f"{a} {b}" for i, a in enumerate(bare) for j, b in enumerate(bare) if i != j]
         for joined in (" ".join(values), " ".join(reversed(values)), *pairs):
             for how, view in views(joined):
                 for hit in _detect_view(how, view):

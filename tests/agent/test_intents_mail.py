@@ -15,6 +15,7 @@ import pytest
 from imapclient import IMAPClient
 
 from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import TurnReport
 from connectors.calendar import CalendarAccount
 from connectors.mail import MailAccount, list_emails
 from tests.agent.test_intents import Answers
@@ -478,6 +479,18 @@ def test_a_body_holding_most_of_the_users_words_goes_out_with_its_greeting(
     assert report.stop_reason == "answered"
 
 
+def _with_a_stray_body(mail: MailAccount, answers: Answers, request: str) -> TurnReport:
+    """`request` run where the model gave what to say in English words of its own ("I will be
+    late, sorry"), then wrote a body about something else."""
+    agent = _agent(
+        [call("send_email", to=BOB, message="I will be late, sorry"),
+         "Dear Sir, please find attached the quarterly figures."],
+        answers,
+        mail=mail,
+    )  # fmt: skip
+    return agent.run_turn(Conversation(), request)
+
+
 @pytest.mark.parametrize(
     ("request_", "letter"),
     [
@@ -496,13 +509,7 @@ def test_a_body_that_strays_from_the_request_is_a_letter_of_the_users_words(
     the dialog is a letter code wrote around the words after "que"/"dass", in the request's
     language (a German verb put back in its place), and nothing is sent before approval."""
     answers = Answers(approve=False)
-    agent = _agent(
-        [call("send_email", to=BOB, message="I will be late, sorry"),
-         "Dear Sir, please find attached the quarterly figures."],
-        answers,
-        mail=mail,
-    )  # fmt: skip
-    report = agent.run_turn(Conversation(), request_.format(bob=BOB))
+    report = _with_a_stray_body(mail, answers, request_.format(bob=BOB))
     [shown] = answers.seen
     assert shown.tool == "send_email" and shown.arguments["body"] == letter
     assert "quarterly" not in shown.preview
@@ -513,13 +520,7 @@ def test_a_body_that_strays_from_a_request_with_no_that_is_asked_for(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:
     answers = Answers()
-    agent = _agent(
-        [call("send_email", to=BOB, message="your book is ready for you"),
-         "Dear Sir, please find attached the quarterly figures."],
-        answers,
-        mail=mail,
-    )  # fmt: skip
-    report = agent.run_turn(Conversation(), f"Envoie un mail à {BOB} au sujet de son livre")
+    report = _with_a_stray_body(mail, answers, f"Envoie un mail à {BOB} au sujet de son livre")
     # Asked in the request's language.
     assert report.stop_reason == "asked" and report.answer == "Que doit dire l'e-mail ?"
     assert answers.seen == [] and servers[1].relay.deliveries == 0

@@ -130,13 +130,10 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
     counting = asks_how_many(doing.request) and asked_day
     also = ""
     if (named or _an_event_id(event)) and not counting:
-        if (
-            asked_day is None
-            or not asked_day.day_given
-            or _an_event_id(event)
-            or _held_by_an_event(doing, event)
-        ):
+        if asked_day is None or not asked_day.day_given or _an_event_id(event):
             return find(doing, slots)  # "when is the dentist?", "tomorrow's 1:1", a choice
+        if _held_by_an_event(doing, event):
+            return _when_is(doing, slots)  # what `find` would do after the same look
         # Words no event holds beside a day the request names ("What does my Saturday look
         # like?", "What time is my flight on Sunday?"): that day, and what the mail or files
         # plainly hold of the question

@@ -5,9 +5,9 @@ The model may write the body around what the user asked to say, but a small mode
 So code keeps of a written body only the sentences that hold the user's words (a greeting, a
 name, a sign-off and a pleasantry are short and pass), and when what is left no longer says
 what the user asked, writes the letter itself: a greeting, what the user said, a sign-off, in
-the request's language. When the model gave what to say in
-other words than the user's (it translated "dass ich später komme" to "I will come later"),
-what to say is read from the request itself: the words after "that", "dass", "que" or a colon.
+the request's language. When the model gave what to say in other words than the user's (it
+translated "dass ich später komme" to "I will come later"), what to say is read from the
+request itself: the words after "that", "dass", "que" or a colon.
 The confirmation dialog shows the body before anything goes out.
 """
 
@@ -75,10 +75,10 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
         # No "that": the body is written from the whole request, in its language, and must
         # keep to it.
         told = _told_before(doing, message)
-        written = doing.write(_BODY_PROMPT, f"To: {to}\nThe user's request: {message}{told}\n"
-                              "Write the body in the language of the request.")  # fmt: skip
-        kept = kept_to(written, message + told, to)
-        if not kept or not grounded(what_to_say(message, to), kept, copied=False):
+        asked = (f"To: {to}\nThe user's request: {message}{told}\n"
+                 "Write the body in the language of the request.")  # fmt: skip
+        kept = _written(doing, to, asked, message + told, what_to_say(message, to))
+        if not kept:
             raise Ask(doing.question(question), "message")
         return kept
     return _kept_or_letter(doing, to, message)
@@ -86,11 +86,15 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
 
 def _kept_or_letter(doing: Doing, to: str, said: str) -> str:
     told = _told_before(doing, said)
-    kept = kept_to(doing.write(_BODY_PROMPT, f"To: {to}\nWhat to say: {said}{told}"),
-                   said + told, to)  # fmt: skip
-    if kept and grounded(said, kept, copied=False):
-        return kept
-    return letter(doing, to, said)
+    asked = f"To: {to}\nWhat to say: {said}{told}"
+    return _written(doing, to, asked, said + told, said) or letter(doing, to, said)
+
+
+def _written(doing: Doing, to: str, asked: str, allowed: str, must_hold: str) -> str:
+    """The model's body for `asked`, less the sentences that are not `allowed`'s words
+    (`kept_to`); "" when what is left no longer holds most of `must_hold`."""
+    kept = kept_to(doing.write(_BODY_PROMPT, asked), allowed, to)
+    return kept if kept and grounded(must_hold, kept, copied=False) else ""
 
 
 def kept_to(written: str, said: str, to: str) -> str:

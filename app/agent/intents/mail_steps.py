@@ -59,7 +59,7 @@ def search_messages(doing: Doing, words: str) -> list[dict[str, Any]]:
 
 def _a_name(word: str) -> bool:
     """A capitalised word other than "I" ("I'll", "I'm"): likely a name."""
-    return word[:1].isupper() and not re.match(r"I(?:'|$)", word)
+    return word[:1].isupper() and not re.match(r"I(?:['’]|$)", word)
 
 
 def _summary_line(doing: Doing, message: dict[str, Any]) -> str:

@@ -285,7 +285,8 @@ def forget(doing: Doing, slots: dict[str, str]) -> str:
         _a_new_reminder(doing, seen, "fact")
     record = doing.call("recall", query=words)
     facts = _items(record) if isinstance(record.result, list) else []
-    _a_new_reminder(doing, facts, "fact")
+    if seen is None:  # code could not look first: the lookup's own result decides
+        _a_new_reminder(doing, facts, "fact")
     if not facts:
         return doing.say("nothing_remembered", about=words)
     fact = _choose(doing, facts, "memory_id", "fact", slots, "no_memory_like",
@@ -361,7 +362,8 @@ def reminder_cancel(doing: Doing, slots: dict[str, str]) -> str:
     if (seen := _peeked(doing, "list_reminders")) is not None:
         _a_new_reminder(doing, seen, "text", seen)
     pending = _reminders(doing)
-    _a_new_reminder(doing, pending, "text", pending)
+    if seen is None:  # code could not look first: the listing's own result decides
+        _a_new_reminder(doing, pending, "text", pending)
     if not pending:
         return doing.say("no_reminders")
     reminder = _choose(doing, pending, "reminder_id", "text", slots, "no_reminder_like",

@@ -9,6 +9,8 @@ something no event names is answered from the mail before any event is guessed.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -19,8 +21,10 @@ from app.agent.intents.router import IntentRouter
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
 from app.agent.turn.loop import Agent, TurnReport
+from app.llm.backend import StepRequest
 from app.llm.scripted import ScriptedBackend
 from app.store.database import Database
+from app.store.models import MemoryRecord
 from app.store.reminders import ReminderStore
 from connectors.calendar import CalendarAccount, create_event, list_events
 from connectors.mail import MailAccount
@@ -574,3 +578,84 @@ def test_a_reminder_an_hour_before_an_event_is_set_by_the_events_start(
                       data=database)  # fmt: skip
     asked = agent.run_turn(Conversation(), "Remind me ten minutes before the ferry")
     assert asked.stop_reason == "asked" and asked.answer.startswith("When should I remind you?")
+
+
+# -- a second look: a lookup that finds nothing passes the request to a close one ------------------
+
+
+class _Close(ScriptedBackend):
+    """A model whose choice is close between `first` and `second` (`first` a little ahead,
+    also when asked again among the few best); slots and answers as scripted."""
+
+    def __init__(self, turns: list[str], first: str, second: str) -> None:
+        base = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
+        super().__init__(base.turns, base.format)
+        self.intents = True
+        self.scores = {first: -0.3, second: -0.9}
+
+    def score_replies(
+        self, request: StepRequest, replies: Sequence[str], cancel: threading.Event
+    ) -> dict[str, float] | None:
+        return {reply: self.scores.get(reply, -6.0) for reply in replies}
+
+
+def _close_agent(
+    turns: list[str], first: str, second: str, home: Path, **tools: object
+) -> tuple[Agent, _Close]:
+    backend = _Close(turns, first, second)
+    registry = build_registry(folders=[home], **tools)
+    agent = Agent(backend, registry, ContextState(allowed_folders=[str(home)]), confirmer=Answers())
+    agent.front = IntentRouter()
+    return agent, backend
+
+
+def test_a_question_taken_for_a_contact_no_one_is_is_answered_from_the_close_lookup(
+    account: CalendarAccount, home: Path
+) -> None:
+    (home / "wifi-guest.txt").write_text('Guest wifi: network "Wrangel-Guest".\n')
+    agent, backend = _close_agent(
+        [call("find_contact", who="guest wifi"), call("ask_files", about="guest wifi"),
+         "Wrangel-Guest."],
+        "find_contact", "ask_files", home, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "What's the guest wifi called?")
+    assert report.calls[0].name == "find_contact"
+    assert "read_file" in [c.name for c in report.calls]
+    assert "Wrangel-Guest" in _told(backend)
+    assert report.answer == "Wrangel-Guest.\n\n(From wifi-guest.txt.)"
+
+
+def test_when_the_close_lookup_finds_nothing_either_the_first_answer_is_said(
+    account: CalendarAccount, home: Path
+) -> None:
+    agent, _ = _close_agent(
+        [call("find_contact", who="guest wifi"), call("ask_files", about="guest wifi")],
+        "find_contact", "ask_files", home, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "What's the guest wifi called?")
+    assert report.answer == "I found no contact called “guest wifi”."
+    # A close intent that is no lookup (a new email) is never run in its place.
+    agent, _ = _close_agent(
+        [call("find_contact", who="guest wifi")], "find_contact", "send_email", home,
+        calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "What's the guest wifi called?")
+    assert [c.name for c in report.calls] == ["find_contact"]
+    assert report.answer == "I found no contact called “guest wifi”."
+
+
+def test_memories_holding_none_of_the_words_give_way_to_the_mail_that_names_them(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path, database: Database
+) -> None:
+    with database.session() as session, session.begin():
+        session.add(MemoryRecord(created=datetime(2029, 5, 1, tzinfo=TZ), text="Alex cycles."))
+    _deliver(servers[0], ALICE, "Jonas Weber <jonas@work.example>", "Slides for the kickoff",
+             "Hi Alex, attached is the agenda for Monday's kickoff. Jonas")  # fmt: skip
+    agent, _ = _close_agent(
+        [call("recall_fact", about="Jonas wrote"), call("find_emails", about="Jonas"),
+         "The agenda for Monday's kickoff."],
+        "recall_fact", "find_emails", home, mail=mail, data=database,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "¿Qué me escribió Jonas?")
+    assert [c.name for c in report.calls][:2] == ["recall", "search_emails"]
+    assert "Slides for the kickoff" in report.answer and "Alex cycles" not in report.answer

@@ -20,7 +20,7 @@ from app.agent.intents.file_steps import FILE_NAME, READ_CHARS, best_file, read_
 from app.agent.intents.mail_steps import found_messages, listing, search_messages
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import any_word_of, grounded
-from app.agent.intents.router import Ask, Doing, HandOver, Instead, Steps
+from app.agent.intents.router import Ask, Doing, FoundNothing, HandOver, Instead, Steps
 from app.agent.intents.when import read_month, read_when
 from connectors.folding import fold
 
@@ -212,6 +212,8 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
     found = found_messages(doing, slots)
     words = slots.get("about", "")
     listed = listing(doing, found, words)
+    if words and not found:
+        raise FoundNothing(listed)
     if not words or not 0 < len(found) <= _FEW:
         return listed
     newest = max(found, key=lambda m: str(m.get("date") or ""))
@@ -281,7 +283,10 @@ def ask_things(doing: Doing, slots: dict[str, str]) -> str:
     about = slots.get("about", "")
     question = " ".join(filter(None, (about if grounded(about, doing.request) else "",
                                       doing.request)))  # fmt: skip
-    return answer_from_things(doing, question) or doing.say("nothing_in_files")
+    answer = answer_from_things(doing, question)
+    if answer is None:
+        raise FoundNothing(doing.say("nothing_in_files"))
+    return answer
 
 
 def ask_files(doing: Doing, slots: dict[str, str]) -> str:

@@ -21,6 +21,7 @@ from app.agent.intents.router import (
     Ask,
     Before,
     Doing,
+    FoundNothing,
     HandOver,
     Instead,
     Steps,
@@ -108,8 +109,13 @@ def recall(doing: Doing, slots: dict[str, str]) -> str:
     if not facts and (_a_day_named(doing) or not personal):
         raise Instead(_not_remembered(doing))
     if not facts:
-        return doing.say("nothing_remembered", about=about)
-    return doing.say("remembered_list", lines="\n".join(f"- {f}" for f in facts[:8]))
+        raise FoundNothing(doing.say("nothing_remembered", about=about))
+    listed = doing.say("remembered_list", lines="\n".join(f"- {f}" for f in facts[:8]))
+    if not _holding_words_of(doing, facts):
+        # Memories the search found by meaning, none holding a word of the request ("what I
+        # eat": "Alex is vegetarian"), unless another lookup finds what it names.
+        raise FoundNothing(listed)
+    return listed
 
 
 def _holding_words_of(doing: Doing, found: Any) -> list[str]:
@@ -196,7 +202,7 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
         # "What's my locker number?": no one of that name, but a memory holds it
         return doing.say("remembered_list", lines="\n".join(f"- {f}" for f in facts[:8]))
     if not found:
-        return doing.say("no_contact", who=who)
+        raise FoundNothing(doing.say("no_contact", who=who))
     lines = []
     for person in found[:5]:
         details = [*person.get("emails", []), *person.get("phones", [])]

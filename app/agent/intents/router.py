@@ -86,6 +86,24 @@ class Instead(Exception):
         self.intent = intent
 
 
+class FoundNothing(Exception):
+    """The steps looked and nothing the user keeps holds what the request names; `answer`
+    says so. Another lookup the model's choice was close to is tried before it is said
+    ("What's the guest wifi called?" taken for a contact is in a note; "¿Qué me escribió
+    Jonas?" taken for a memory is in the mail). Raised before anything is changed."""
+
+    def __init__(self, answer: str) -> None:
+        super().__init__(answer)
+        self.answer = answer
+
+
+# The intents that only look something up among the user's things: one that finds nothing
+# passes the request to another of them the choice was close to (`FoundNothing`).
+_LOOKUPS = ("ask_files", "find_emails", "find_contact", "recall_fact")
+# How many other lookups are tried: each costs a slot-filling step.
+_SECOND_LOOKS = 2
+
+
 @dataclass
 class Pending:
     """An intent waiting for the user's answer to one question."""
@@ -135,6 +153,8 @@ class Doing:
         self.chosen: set[str] = set()
         # The intents the model's choice was close between (`Recognised.close`).
         self.close: tuple[str, ...] = ()
+        # Another lookup is running after the first found nothing (`FoundNothing`).
+        self.looking_again = False
         sent = [m.sent_at for m in conversation.messages if m.role == "user" and m.sent_at]
         self.now: datetime = sent[-1].astimezone() if sent else clock.now()
 
@@ -405,6 +425,8 @@ class IntentRouter:
                 slots[slot.name] = request
         for slot in intent.slots:
             if slot.required and not slots.get(slot.name):
+                if doing.looking_again:  # a second look asks nothing: it found nothing
+                    raise FoundNothing("")
                 if intent.looks_up and (found := _looked_up(doing)) is not None:
                     return self._say(doing, found, "answered")
                 pending = Pending(intent, slots, slot.name, request=request,
@@ -427,7 +449,27 @@ class IntentRouter:
             return self._instead(doing, BY_NAME[other.intent], request)
         except HandOver as why:
             return self._handed_over(doing, intent, str(why))
+        except FoundNothing as nothing:
+            if doing.looking_again:
+                raise
+            return self._look_again(doing, intent, request, nothing.answer)
         return self._say(doing, answer, "answered")
+
+    def _look_again(self, doing: Doing, intent: Intent, request: str, nothing: str) -> bool:
+        """The other lookups the choice was close to, in the model's order, until one finds
+        something; else what the first said when it found nothing."""
+        others = [n for n in doing.close if n in _LOOKUPS and n != intent.name]
+        doing.looking_again = True
+        try:
+            for other in others[:_SECOND_LOOKS]:
+                log.info("intent %s found nothing; looking as %s", intent.name, other)
+                try:
+                    return self._instead(doing, BY_NAME[other], request)
+                except FoundNothing:
+                    continue
+        finally:
+            doing.looking_again = False
+        return self._say(doing, nothing, "answered")
 
     def _handed_over(self, doing: Doing, intent: Intent, why: str) -> bool:
         """The free loop takes the turn, unless the steps already called a tool: then the

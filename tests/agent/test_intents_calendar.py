@@ -63,23 +63,28 @@ def test_a_time_in_so_many_hours_is_not_the_events_length(account: CalendarAccou
 
 class _CloseCall(ScriptedBackend):
     """A model that scores its choice as a close call between adding and changing an event
-    (adding a little ahead, also when asked again among the few best); slots as scripted."""
+    (adding a little ahead, also when asked again among the few best), or between the two
+    intents `close` names (the first ahead); slots as scripted."""
 
-    def __init__(self, turns: list[str]) -> None:
+    def __init__(self, turns: list[str], close: tuple[str, str] = ("add_event", "move_event")):
         base = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
         super().__init__(base.turns, base.format)
         self.intents = True
+        self.close = dict(zip(close, (-0.4, -1.1), strict=True))
 
     def score_replies(
         self, request: StepRequest, replies: Sequence[str], cancel: threading.Event
     ) -> dict[str, float] | None:
-        scores = dict.fromkeys(replies, -6.0)
-        scores.update(add_event=-0.4, move_event=-1.1)
-        return scores
+        return {reply: self.close.get(reply, -6.0) for reply in replies}
 
 
-def _close_call(account: CalendarAccount, turns: list[str], answers: Answers) -> Agent:
-    agent = Agent(_CloseCall(turns), build_registry(calendar=account), confirmer=answers)
+def _close_call(
+    account: CalendarAccount,
+    turns: list[str],
+    answers: Answers,
+    close: tuple[str, str] = ("add_event", "move_event"),
+) -> Agent:
+    agent = Agent(_CloseCall(turns, close), build_registry(calendar=account), confirmer=answers)
     agent.front = IntentRouter()
     return agent
 
@@ -589,3 +594,64 @@ def test_a_days_calendar_also_holds_the_todos_due_that_day(account: CalendarAcco
     assert "18:00–19:00 Piano" in events
     assert todos.splitlines() == ["- Pay rent (due 2029-05-18)"]
     assert [c.name for c in report.calls] == ["list_events", "list_tasks"]
+
+
+@pytest.mark.parametrize(
+    ("request_", "when", "duration"),
+    [
+        ("Ajoute un rendez-vous chez l'opticien lundi prochain à 10h", "lundi prochain à 10h",
+         "10h"),
+        ("Ajoute un rendez-vous chez l'opticien lundi prochain à 10h", "lundi prochain", ""),
+    ],
+)  # fmt: skip
+def test_the_events_clock_time_is_not_read_as_its_length(
+    account: CalendarAccount, request_: str, when: str, duration: str
+) -> None:
+    """ "à 10h" is ten o'clock: the model copied it as the length too, or code read the
+    request for a length: the event still lasts the usual hour, not ten."""
+    agent = _agent(account, [call("add_event", title="opticien", when=when, duration=duration)])
+    agent.run_turn(Conversation(), request_)
+    [event] = _all(account)
+    assert (event.start, event.end) == (at(21, 10), at(21, 11))
+
+
+def test_a_moves_new_clock_time_is_not_read_as_its_length(account: CalendarAccount) -> None:
+    create_event(account, "Piano", at(18, 17), at(18, 18), tz=TZ)
+    agent = _agent(account, [call("move_event", event="piano", to="19h", length="19h")])
+    agent.run_turn(Conversation(), "Décale le piano de vendredi à 19h")
+    assert _events(account)["Piano"] == (at(18, 19), at(18, 20))
+
+
+def test_an_event_the_request_names_whole_is_found_when_the_models_words_name_none(
+    account: CalendarAccount,
+) -> None:
+    """The model copied the request's last words as the event: the event whose whole title
+    the request holds is the one meant; with no new time said and a close call with
+    cancelling, it is cancelled (after the dialog), not asked a time to move to."""
+    create_event(account, "Team lunch", at(18, 12), at(18, 13), tz=TZ)
+    create_event(account, "Haircut", at(18, 16), at(18, 16, 45), tz=TZ)
+    answers = Answers()
+    agent = _close_call(
+        account,
+        [call("move_event", event="take it off my calendar"),
+         call("cancel_event", event="take it off my calendar")],
+        answers, ("move_event", "cancel_event"),
+    )  # fmt: skip
+    report = agent.run_turn(
+        Conversation(), "I can't make the team lunch on Friday, take it off my calendar"
+    )
+    assert [(c.name, c.decision) for c in report.calls][-1] == ("delete_event", "confirm")
+    assert [shown.tool for shown in answers.seen] == ["delete_event"]
+    assert list(_events(account)) == ["Haircut"]
+
+
+def test_a_move_without_a_new_time_close_to_nothing_else_still_asks_when(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Team lunch", at(18, 12), at(18, 13), tz=TZ)
+    agent = _close_call(
+        account, [call("move_event", event="team lunch")], Answers(), ("move_event", "add_event")
+    )
+    report = agent.run_turn(Conversation(), "Move the team lunch")
+    assert report.stop_reason == "asked" and "Team lunch" in report.answer
+    assert _events(account)["Team lunch"] == (at(18, 12), at(18, 13))

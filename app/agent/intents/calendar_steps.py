@@ -21,7 +21,7 @@ from app.agent.intents.language import is_function_word
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import ADDRESS, grounded, most_words_of, names_a_time
-from app.agent.intents.router import Ask, Before, Doing, HandOver, Steps, outcome
+from app.agent.intents.router import Ask, Before, Doing, HandOver, Instead, Steps, outcome
 from app.agent.intents.tally import asks_how_many
 from app.agent.intents.when import When, next_weekday_said, read_duration, read_shift, read_when
 from connectors.folding import fold
@@ -237,9 +237,14 @@ def _score(words: str, event: dict[str, Any]) -> float:
         return 1.5
     if grounded(words, text, copied=False):
         return 1.0
-    # The whole title among the words, which hold more ("push my haircut to Friday at 10"),
-    # or a compound written apart ("Friday's hair cut" of "Haircut")
-    return 1.0 if title.strip() and grounded(title, _with_compounds(words)) else 0.0
+    return 1.0 if _titled(words, event) else 0.0
+
+
+def _titled(words: str, event: dict[str, Any]) -> bool:
+    """The event's whole title among the words, which hold more ("push my haircut to Friday
+    at 10"), or a compound written apart ("Friday's hair cut" of "Haircut")."""
+    title = str(event.get("title") or "")
+    return bool(title.strip()) and grounded(title, _with_compounds(words))
 
 
 def _with_compounds(words: str) -> str:
@@ -283,6 +288,12 @@ def find_event(
     named = _without_days(words, doing.now)
     scored = _scored(events, named, "")
     best = max((s for s, _ in scored), default=0.0)
+    if best == 0.0 and words != doing.request:
+        # The model's words name no event, but the request names one whole ("I can't make
+        # the team lunch on Friday, take it off my calendar", the model copying the last
+        # words): that one.
+        scored = [(1.0 if _titled(doing.request, e) else 0.0, e) for e in events]
+        best = max((s for s, _ in scored), default=0.0)
     english = ""
     if best == 0.0 and events and (english := english_words(doing, named)):
         # "la visite du plombier" of the event "Plumber": its words in English
@@ -426,7 +437,11 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     # its time ("in two hours" is when).
     when_words = slots.get("when", "")
     said = doing.request.replace(when_words, " ") if when_words else doing.request
-    length = read_duration(slots.get("duration", "")) or read_duration(said) or DEFAULT_LENGTH
+    length = (
+        _a_length(slots.get("duration", ""), when, doing.now)
+        or _a_length(said, when, doing.now)
+        or DEFAULT_LENGTH
+    )
     end = (
         datetime.combine(when.day, when.end, tzinfo=doing.now.tzinfo)
         if when.end is not None
@@ -445,6 +460,16 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         **({"attendees": invited} if invited else {}),
     )
     return outcome(doing, record, doing.say("event_added", title=title, start=start, end=end))
+
+
+def _a_length(phrase: str, when: When | None, now: datetime) -> timedelta | None:
+    """How long `phrase` says, unless it only says the clock time already read as the event's
+    ("à 10h" is ten o'clock, not ten hours long)."""
+    length = read_duration(phrase)
+    if length is None or when is None or when.start is None:
+        return length
+    said = read_when(phrase, now)
+    return None if said is not None and said.start == when.start and said.end is None else length
 
 
 def _a_change(doing: Doing) -> str | None:
@@ -517,7 +542,7 @@ def move(
     """Move an event, or change its length or place ("the plumber needs two hours", "the car
     service is at the Kreuzberg garage now"): one `update_event` with what changed.
     `not_found`: as `find_event`'s."""
-    length = read_duration(slots.get("length", ""))
+    length = _a_length(slots.get("length", ""), _when(doing, slots, "to"), doing.now)
     if read_shift(doing.request) is not None:
         length = None  # "back by 30 minutes": the amount is the move's, not a new length
     place = _new_place(doing, slots)
@@ -554,6 +579,10 @@ def move(
     elif slots.get("to") or not (length or place):
         to = _when(doing, slots, "to")
         if to is None:
+            if "cancel_event" in doing.close:
+                # No new time anywhere, and the choice was close to cancelling: "I can't make
+                # the team lunch, take it off my calendar" (the deletion asks first)
+                raise Instead("cancel_event")
             slots["event"] = str(event["event_id"])
             raise Ask(doing.say("move_to_when", title=event.get("title")), "to")
         day = (

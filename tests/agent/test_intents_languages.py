@@ -319,3 +319,33 @@ def test_a_spanish_request_is_asked_for_its_day_and_answered_in_spanish(
         "Para el viernes 18 de mayo tu calendario tiene:\n"
         "- 14:00–15:00 Dentista\n- 21:00–22:00 Cena con Pablo"
     )
+
+
+@pytest.mark.parametrize(
+    ("request_text", "taken_for", "what", "due"),
+    [
+        pytest.param("Erinnere mich am Freitag um 8 daran, die Pflanzen zu gießen",
+                     call("find_free_time", when="am Freitag um 8"),
+                     "die Pflanzen zu gießen", datetime(2029, 5, 18, 8), id="de-free-time"),
+        pytest.param("Remind me to email Tom at 5pm", call("send_email", to="Tom"),
+                     "email Tom", datetime(2029, 5, 15, 17), id="en-an-email"),
+    ],
+)  # fmt: skip
+def test_a_request_to_be_reminded_is_a_reminder_whatever_it_was_taken_for(
+    database: Database, request_text: str, taken_for: str, what: str, due: datetime
+) -> None:
+    agent = _personal_agent(
+        [taken_for, call("set_reminder", what=what, when=request_text)], data=database
+    )
+    report = agent.run_turn(Conversation(), request_text)
+    assert [c.name for c in report.calls] == ["set_reminder"], report.answer
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.text == what
+    assert reminder.local_due().replace(tzinfo=None) == due
+
+
+def test_remind_me_asking_something_again_is_not_a_new_reminder(database: Database) -> None:
+    agent = _personal_agent([call("recall_fact", about="where I parked")], data=database)
+    report = agent.run_turn(Conversation(), "Remind me, where did I park?")
+    assert [c.name for c in report.calls] == ["recall"]
+    assert ReminderStore(database).pending() == []

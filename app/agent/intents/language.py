@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from connectors.folding import fold
+
 Language = Literal["en", "de", "fr", "es"]
 LANGUAGES: tuple[Language, ...] = ("en", "de", "fr", "es")
 DEFAULT: Language = "en"
@@ -146,3 +148,19 @@ def speaks_of_the_user(text: str) -> bool:
         return True
     words = _WORD.findall(text.lower().replace("’", "'"))
     return any(part in _ME for word in words for part in re.split(r"['-]", word))
+
+
+# A request opening with "remind me" in one of the four languages ("Erinnere mich am Freitag
+# um 8 daran, …", "Rappelle-moi de …", "Recuérdame …", "Avísame a las 8 …"), unless what
+# follows asks something again ("remind me what …", "erinnere mich, wann …").
+_REMIND_ME = re.compile(
+    r"\s*(?:please\s+|bitte\s+)?(?:remind me|don't let me forget|erinnere? mich|"
+    r"rappelle[sz]?-moi|rappelez-moi|recuerdame|recordarme|avisame)\b"
+    r"(?!\s*,?\s*(?:what|when|where|who|which|how|of|wann|was|wo|wer|welche\w*|wie|quand|"
+    r"quel\w*|qui|comment|cuando|donde|quien|como|cual)\b)"
+)
+
+
+def asks_for_a_reminder(text: str) -> bool:
+    """Whether `text` asks to be reminded of something, whatever the model took it for."""
+    return _REMIND_ME.match(fold(text).replace("’", "'")) is not None

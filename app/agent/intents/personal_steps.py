@@ -14,7 +14,7 @@ from typing import Any
 from app.agent.intents.calendar_steps import busy_in, iso, next_event_start, without_when
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
-from app.agent.intents.language import speaks_of_the_user
+from app.agent.intents.language import asks_for_a_reminder, speaks_of_the_user
 from app.agent.intents.lookup import when_from_things
 from app.agent.intents.recognise import ADDRESS, any_word_of, grounded, most_words_of
 from app.agent.intents.router import (
@@ -330,13 +330,6 @@ def reminders_list(doing: Doing, slots: dict[str, str]) -> str:
     return doing.say("reminders", lines=lines)
 
 
-# A request opening with "remind me" in its language asks for a reminder (accents folded).
-_REMIND_ME = re.compile(
-    r"\s*(?:please\s+|bitte\s+)?(?:remind me|don't let me forget|erinnere? mich|"
-    r"rappelle[sz]?-moi|rappelez-moi|recuerdame|recordarme)\b"
-)
-
-
 def _a_new_reminder(
     doing: Doing,
     items: list[dict[str, Any]],
@@ -352,7 +345,7 @@ def _a_new_reminder(
         return
     if most_words_of(doing.request, items, label):
         return
-    if _REMIND_ME.match(fold(doing.request)):
+    if asks_for_a_reminder(doing.request):
         raise Instead("set_reminder")  # "Rappelle-moi demain à 8h de …": whatever is then
     start, end = when.window(doing.now)
     if when.start is not None:

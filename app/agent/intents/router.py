@@ -23,7 +23,13 @@ from app import clock
 from app.agent.gate import Decision, Label, decide
 from app.agent.intents import phrases
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER, SOMETHING_ELSE, Intent
-from app.agent.intents.language import DEFAULT, Language, about_the_users_own, language_of_talk
+from app.agent.intents.language import (
+    DEFAULT,
+    Language,
+    about_the_users_own,
+    asks_for_a_reminder,
+    language_of_talk,
+)
 from app.agent.intents.recognise import (
     Recognised,
     choice_request,
@@ -379,6 +385,10 @@ class IntentRouter:
         if _DOCUMENT.search(text) and recognised.intent.name in _KEPT_ELSEWHERE:
             # "How many things are in my todo.txt?" is about that file, not the to-do list
             recognised = Recognised(BY_NAME["ask_files"])
+        if asks_for_a_reminder(text) and recognised.intent.name not in _REMINDERS:
+            # "Erinnere mich am Freitag um 8 daran, die Pflanzen zu gießen" taken for free
+            # time, "Remind me to email Tom at 5" for an email: a new reminder
+            return self._instead(doing, BY_NAME["set_reminder"], text)
         if _REPLY.search(text) and recognised.intent.name != "reply_to_email":
             # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the
             # model pick a new event (or a new email), but what is asked for is a reply
@@ -541,6 +551,11 @@ _DOCUMENT = re.compile(
 _KEPT_ELSEWHERE = {
     JUST_ANSWER, "list_todos", "list_reminders", "recall_fact", "show_calendar", "find_contact"
 }  # fmt: skip
+
+
+# The intents a request to be reminded may rightly be: a reminder set, or one already set
+# (cancelling it is told from a new one by the reminders there are: `personal_steps`).
+_REMINDERS = {"set_reminder", "cancel_reminder", "list_reminders"}
 
 
 # A request asking for a reply: "reply"/"answer" opening it or one of its sentences, in

@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     cases = CASES if args.cases == "test" else DEV_CASES
     if args.scores:
         return dump_scores(args.model, cases, args.scores)
-    model = LocalModel(args.model, RuntimeSettings(n_ctx=4096, n_threads=2, seed=1))
+    model = LocalModel(args.model, RuntimeSettings(n_ctx=8192, n_threads=2, seed=1))
     model.load()
     cancel = threading.Event()
     # Baseline: the recognition prompt evaluated once, cold (the tool block every request

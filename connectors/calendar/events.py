@@ -10,7 +10,9 @@ occurrence's id they are given, and their result says so (``EventChange.whole_se
 the time of a series moves every occurrence to the new time of day (and duration) but keeps the
 days: a series cannot be moved to another day here, because its rule (say "every Tuesday") would
 no longer match. Exceptions to the series (moved or edited single occurrences) and skipped dates
-follow the shift.
+follow the shift. With ``only_occurrence`` and an occurrence's id, only that occurrence changes
+(RFC 5545): an update writes an exception for it (a VEVENT with its RECURRENCE-ID), which may
+move it to another day; a delete skips its date (EXDATE). The rest of the series stays.
 
 Cancelled events (STATUS:CANCELLED) are not listed and never count as busy. An event with
 TRANSP:TRANSPARENT ("show as free") is listed with ``busy=False``; without TRANSP an event is
@@ -714,6 +716,29 @@ def _occurrence_view(
     return view
 
 
+def _exception_for(
+    vcal: icalendar.Calendar,
+    master: icalendar.Component,
+    overrides: list[icalendar.Component],
+    occurrence: date | datetime,
+) -> icalendar.Component:
+    """The exception (override VEVENT) of one occurrence, written into `vcal` if it had none:
+    what changing that occurrence alone edits."""
+    view = _occurrence_view(master, overrides, occurrence)
+    if view not in overrides:
+        vcal.add_component(view)
+        overrides.append(view)
+    return view
+
+
+def _occurrence_message(action: str, event: Event, occurrence: date | datetime) -> str:
+    day = occurrence.date() if isinstance(occurrence, datetime) else occurrence
+    return (
+        f"{action.capitalize()} only the occurrence of the repeating event “{event.title}” on "
+        f"{day.isoformat()}; the other occurrences are unchanged."
+    )
+
+
 def _as_new_time(value: date | datetime | None, tz: tzinfo, what: str) -> date | datetime | None:
     if value is None or not isinstance(value, datetime):
         return value
@@ -909,12 +934,14 @@ def update_event(
     location: str | None = None,
     description: str | None = None,
     tz: tzinfo | None = None,
+    only_occurrence: bool = False,
 ) -> EventChange:
     """Change an event's title, time, location or description; ``None`` leaves a field as is.
 
     An empty location or description removes it. Dates instead of times make (or keep) an
     all-day event, ``end`` being its last day. For an occurrence of a repeating event the
-    whole series changes (see the module docstring); ``EventChange.whole_series`` says so.
+    whole series changes (see the module docstring), or with ``only_occurrence`` that
+    occurrence alone; ``EventChange.whole_series`` says which.
     """
     zone = tz or local_zone()
     ref = parse_event_id(event_id)
@@ -936,41 +963,66 @@ def update_event(
             series = _is_series(master, overrides)
             occurrence = ref.occurrence if series and ref.occurrence is not None else None
             before = _as_seen(found, master, overrides, occurrence, series, zone, ref.uid)
-            if new_title is not None:
-                _replace_text(master, overrides, "SUMMARY", new_title)
-            if new_location is not None:
-                _replace_text(master, overrides, "LOCATION", new_location)
-            if new_description is not None:
-                _replace_text(master, overrides, "DESCRIPTION", new_description)
-            if new_start is not None or new_end is not None:
-                if series:
-                    reference = occurrence if occurrence is not None else _bounds(master)[0]
-                    moved = _edit_series(
-                        vcal, master, overrides, reference, new_start, new_end, zone
-                    )
-                    occurrence = moved if occurrence is not None else None
-                else:
-                    _edit_single(master, new_start, new_end)
+            alone = only_occurrence and occurrence is not None
+            if alone:
+                assert occurrence is not None
+                exception = _exception_for(vcal, master, overrides, occurrence)
+                texts = {"SUMMARY": new_title, "LOCATION": new_location,
+                         "DESCRIPTION": new_description}  # fmt: skip
+                for key, value in texts.items():
+                    if value is not None:
+                        _set(exception, key, value or None)
+                if new_start is not None or new_end is not None:
+                    _edit_single(exception, new_start, new_end)
                     vcal.add_missing_timezones()
+                _set(exception, "DTSTAMP", datetime.now(UTC))
+            else:
+                if new_title is not None:
+                    _replace_text(master, overrides, "SUMMARY", new_title)
+                if new_location is not None:
+                    _replace_text(master, overrides, "LOCATION", new_location)
+                if new_description is not None:
+                    _replace_text(master, overrides, "DESCRIPTION", new_description)
+                if new_start is not None or new_end is not None:
+                    if series:
+                        reference = occurrence if occurrence is not None else _bounds(master)[0]
+                        moved = _edit_series(
+                            vcal, master, overrides, reference, new_start, new_end, zone
+                        )
+                        occurrence = moved if occurrence is not None else None
+                    else:
+                        _edit_single(master, new_start, new_end)
+                        vcal.add_missing_timezones()
             _set(master, "DTSTAMP", datetime.now(UTC))
             _set(master, "LAST-MODIFIED", datetime.now(UTC))
             if "SEQUENCE" not in master:
                 master.add("SEQUENCE", 0)  # caldav bumps it on save: 1 = first revision
             event = _as_seen(found, master, overrides, occurrence, series, zone, ref.uid)
         found.obj.save()
+    if alone:
+        assert occurrence is not None
+        message = _occurrence_message("updated", event, occurrence)
+        return EventChange("updated", event, False, message, before, stored)
     message = _series_message("updated", event.title, series)
     return EventChange("updated", event, series, message, before, stored)
 
 
 def delete_event(
-    account: CalendarAccount, event_id: str, *, tz: tzinfo | None = None
+    account: CalendarAccount,
+    event_id: str,
+    *,
+    tz: tzinfo | None = None,
+    only_occurrence: bool = False,
 ) -> EventChange:
-    """Delete an event. For an occurrence of a repeating event the whole series is deleted.
+    """Delete an event. For an occurrence of a repeating event the whole series is deleted,
+    or with ``only_occurrence`` that occurrence alone (its date is skipped).
 
     Returns what was deleted (as it was), with ``whole_series`` and a message saying so.
     """
     zone = tz or local_zone()
     ref = parse_event_id(event_id)
+    if only_occurrence and ref.occurrence is not None:
+        return _skip_occurrence(account, ref, ref.occurrence, zone)
     with connect(account) as client:
         found = _fetch(client, account, ref)
         vcal = found.obj.get_icalendar_instance()
@@ -982,3 +1034,31 @@ def delete_event(
         found.obj.delete()
     message = _series_message("deleted", event.title, series)
     return EventChange("deleted", event, series, message, event, stored)
+
+
+def _skip_occurrence(
+    account: CalendarAccount, ref: _EventRef, occurrence: date | datetime, zone: tzinfo
+) -> EventChange:
+    """Delete one occurrence of a series: its date is skipped (EXDATE) and its exception, if
+    it had one, removed; the rest of the series stays."""
+    with connect(account) as client:
+        found = _fetch(client, account, ref)
+        with found.obj.edit_icalendar_instance() as vcal:
+            stored = vcal.to_ical().decode("utf-8")
+            master, overrides = _parts(vcal)
+            if not _is_series(master, overrides):
+                raise CalendarError(
+                    CalendarErrorReason.INVALID_INPUT,
+                    "That event does not repeat: delete it without only_occurrence.",
+                )
+            event = _as_seen(found, master, overrides, occurrence, True, zone, ref.uid)
+            skipped = _moment(_occurrence_view(master, overrides, occurrence), "RECURRENCE-ID")
+            for override in overrides:
+                if _same_instant(_moment(override, "RECURRENCE-ID"), occurrence):
+                    vcal.subcomponents.remove(override)
+            master.add("EXDATE", skipped)
+            _set(master, "DTSTAMP", datetime.now(UTC))
+            _set(master, "LAST-MODIFIED", datetime.now(UTC))
+        found.obj.save()
+    message = _occurrence_message("deleted", event, occurrence)
+    return EventChange("deleted", event, False, message, event, stored)

@@ -22,7 +22,13 @@ from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import ConfirmationAnswer, ConfirmationRequest
 from app.agent.turn.loop import Agent
 from app.llm.scripted import ScriptedBackend
-from connectors.calendar import CalendarAccount, create_event, delete_event, list_events
+from connectors.calendar import (
+    CalendarAccount,
+    create_event,
+    delete_event,
+    list_events,
+    parse_event_id,
+)
 from tests.scripting import call
 from tests.support.radicale_server import (
     RadicaleServer,
@@ -49,8 +55,9 @@ def account(server: RadicaleServer, tmp_path: Path) -> Iterator[CalendarAccount]
     account = CalendarAccount(server.url, "alice", PASSWORD, name="Home calendar")
     with clock.frozen_at(NOW):
         yield account
-    for event in _all(account):
-        delete_event(account, event.event_id, tz=TZ)
+    # One id of each event: deleting a repeating event's occurrence deletes its series.
+    for event_id in {parse_event_id(e.event_id).uid: e.event_id for e in _all(account)}.values():
+        delete_event(account, event_id, tz=TZ)
 
 
 def _all(account: CalendarAccount) -> list:

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from types import SimpleNamespace
 
+import icalendar
 import pytest
+from caldav.davclient import DAVClient
 
 from app.agent.intents.router import IntentRouter
 from app.agent.intents.when import read_when
@@ -20,8 +22,19 @@ from app.agent.turn.loop import Agent
 from app.llm.backend import StepRequest
 from app.llm.scripted import ScriptedBackend
 from connectors.calendar import CalendarAccount, add_task, create_event, events
-from tests.agent.test_intents import NOW, TZ, Answers, _agent, _all, account, at, server
+from tests.agent.test_intents import (
+    NOW,
+    PASSWORD,
+    TZ,
+    Answers,
+    _agent,
+    _all,
+    account,
+    at,
+    server,
+)
 from tests.scripting import call
+from tests.support.radicale_server import RadicaleServer
 
 __all__ = ["account", "server"]  # the Radicale server and calendar of test_intents.py
 
@@ -655,3 +668,71 @@ def test_a_move_without_a_new_time_close_to_nothing_else_still_asks_when(
     report = agent.run_turn(Conversation(), "Move the team lunch")
     assert report.stop_reason == "asked" and "Team lunch" in report.answer
     assert _events(account)["Team lunch"] == (at(18, 12), at(18, 13))
+
+
+# -- repeating events: one occurrence, or all of them ---------------------------------------------
+
+
+def _weekly_piano(server: RadicaleServer) -> None:
+    """A piano lesson every Tuesday 18:00-19:00 from 8 May, six times, as another client
+    (a phone) would store it."""
+    vevent = icalendar.Event()
+    vevent.add("UID", "piano-weekly@phone")
+    vevent.add("DTSTAMP", datetime(2029, 1, 1, tzinfo=UTC))
+    vevent.add("SUMMARY", "Piano lesson")
+    vevent.add("DTSTART", at(8, 18))
+    vevent.add("DTEND", at(8, 19))
+    vevent.add("RRULE", {"FREQ": "WEEKLY", "COUNT": 6})
+    vcal = icalendar.Calendar()
+    vcal.add("PRODID", "-//Phone//EN")
+    vcal.add("VERSION", "2.0")
+    vcal.add_component(vevent)
+    client = DAVClient(url=server.url, username="alice", password=PASSWORD, timeout=5)
+    with client:
+        client.principal().calendars()[0].add_event(ical=vcal.to_ical().decode())
+
+
+def _piano_days(account: CalendarAccount) -> list[tuple[int, int]]:
+    return [(e.start.day, e.start.hour) for e in _all(account) if e.title == "Piano lesson"]
+
+
+def test_tonights_occurrence_of_a_weekly_event_moves_alone(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    _weekly_piano(server)
+    answers = Answers()
+    agent = _agent(account, [call("move_event", event="cours de piano de ce soir", to="19h")],
+                   answers)  # fmt: skip
+    agent.run_turn(Conversation(), "Décale le cours de piano de ce soir à 19h")
+    [shown] = answers.seen
+    assert shown.arguments["only_this_occurrence"] is True
+    assert "only the occurrence on Tue 15 May 2029 changes" in shown.preview
+    assert _piano_days(account) == [(8, 18), (15, 19), (22, 18), (29, 18), (5, 18), (12, 18)]
+
+
+def test_every_occurrence_moves_when_the_request_says_so(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    _weekly_piano(server)
+    answers = Answers()
+    agent = _agent(account, [call("move_event", event="piano lessons", to="7pm")], answers)
+    agent.run_turn(Conversation(), "Move all my piano lessons to 7pm")
+    [shown] = answers.seen
+    assert "only_this_occurrence" not in shown.arguments
+    assert "applies to every occurrence" in shown.preview
+    assert _piano_days(account) == [(8, 19), (15, 19), (22, 19), (29, 19), (5, 19), (12, 19)]
+
+
+def test_cancelling_tonights_occurrence_keeps_the_other_weeks_and_undo_puts_it_back(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    _weekly_piano(server)
+    answers = Answers()
+    agent = _agent(account, [call("cancel_event", event="piano", when="tonight")], answers)
+    report = agent.run_turn(Conversation(), "cancel piano tonight")
+    [shown] = answers.seen
+    assert shown.preview.startswith("Delete event: Piano lesson\nWhen: Tue 15 May 2029, 18:00")
+    assert "only the occurrence on Tue 15 May 2029" in shown.preview
+    assert _piano_days(account) == [(8, 18), (22, 18), (29, 18), (5, 18), (12, 18)]
+    [deleted] = [c for c in report.calls if c.name == "delete_event"]
+    assert deleted.undo is not None and deleted.undo.name == "restore_event"

@@ -38,6 +38,7 @@ from connectors.calendar import (
     parse_when,
     update_event,
 )
+from connectors.calendar.restore import restore_object
 from tests.support.radicale_server import RadicaleServer, free_port, running_radicale
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -446,6 +447,72 @@ def test_series_time_change_keeps_its_exceptions(
         master = cal.get_event_by_uid("series-with-exceptions").icalendar_component
     assert int(master["SEQUENCE"]) == sequence + 1  # a new revision: invitees' copies update
     assert "RECURRENCE-ID" not in master and "EXDATE" in master
+
+
+def test_one_occurrence_moves_to_another_day_and_the_series_stays(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    """ "Move tonight's piano lesson to Wednesday at 7": an exception for that occurrence
+    (RFC 5545 RECURRENCE-ID), which may go to another day; the other weeks are untouched and
+    the returned id still finds the moved occurrence."""
+    add_raw(
+        server,
+        "work",
+        summary="Piano",
+        dtstart=at(date(2026, 3, 3), 18),
+        dtend=at(date(2026, 3, 3), 19),
+        rrule={"FREQ": "WEEKLY", "COUNT": 4},
+    )
+    span = (datetime(2026, 3, 1, tzinfo=BERLIN), datetime(2026, 4, 1, tzinfo=BERLIN))
+    second = list_events(account, *span, tz=BERLIN)[1]
+    change = update_event(
+        account, second.event_id, start=at(date(2026, 3, 11), 19), title="Piano (moved)",
+        tz=BERLIN, only_occurrence=True,
+    )  # fmt: skip
+    assert not change.whole_series and "only the occurrence" in change.message
+    assert change.before is not None and change.before.start == at(date(2026, 3, 10), 18)
+    assert (change.event.start, change.event.end) == (
+        at(date(2026, 3, 11), 19),
+        at(date(2026, 3, 11), 20),
+    )
+    after = list_events(account, *span, tz=BERLIN)
+    assert [(e.start.day, e.start.hour, e.title) for e in after] == [
+        (3, 18, "Piano"),
+        (11, 19, "Piano (moved)"),
+        (17, 18, "Piano"),
+        (24, 18, "Piano"),
+    ]
+    assert after[1].event_id == second.event_id == change.event.event_id
+    # Changed again, the same exception is edited (not a second one written).
+    update_event(account, second.event_id, location="Room 4", tz=BERLIN, only_occurrence=True)
+    with dav(server) as client:
+        stored = client.principal().calendar(cal_id="work").events()[0].icalendar_instance
+    exceptions = [c for c in stored.walk("VEVENT") if "RECURRENCE-ID" in c]
+    assert len(exceptions) == 1 and str(exceptions[0]["LOCATION"]) == "Room 4"
+
+
+def test_one_occurrence_is_deleted_and_the_series_stays(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    with dav(server) as client:
+        client.principal().calendar(cal_id="work").add_event(ical=SERIES_WITH_EXCEPTIONS)
+    span = (datetime(2026, 3, 1, tzinfo=BERLIN), datetime(2026, 4, 1, tzinfo=BERLIN))
+    before = list_events(account, *span, tz=BERLIN)
+    # The occurrence with an exception of its own (demo day), then a plain one.
+    change = delete_event(account, before[1].event_id, tz=BERLIN, only_occurrence=True)
+    assert change.action == "deleted" and not change.whole_series
+    assert change.event.title == "Standup (demo day)" and "only the occurrence" in change.message
+    delete_event(account, before[2].event_id, tz=BERLIN, only_occurrence=True)
+    assert [(e.start.day, e.title) for e in list_events(account, *span, tz=BERLIN)] == [
+        (2, "Standup")
+    ]
+    # The saved copy puts both back (what an undo does).
+    restore_object(account, "work", "series-with-exceptions", change.stored, "event")
+    assert [(e.start.day, e.title) for e in list_events(account, *span, tz=BERLIN)] == [
+        (2, "Standup"),
+        (16, "Standup (demo day)"),
+        (23, "Standup"),
+    ]
 
 
 # --------------------------------------------------------------------------------------------

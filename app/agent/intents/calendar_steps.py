@@ -604,7 +604,9 @@ def move(
         changes = {"start": iso(new_start), "end": iso(new_end)}
     if place:
         changes["location"] = place
-    record = doing.call("update_event", event_id=event["event_id"], **changes)
+    record = doing.call(
+        "update_event", event_id=event["event_id"], **changes, **_alone(doing, event)
+    )
     title = event.get("title")
     if new_start != start:
         done = doing.say("event_moved", title=title, start=new_start, end=new_end)
@@ -663,9 +665,25 @@ def _in_the_events_week(doing: Doing, phrase: str, day: date, event_start: datet
     return day
 
 
+# Words saying a change is to every occurrence of a repeating event, not the one meant.
+_EVERY = re.compile(
+    r"\b(?:every|all|always|each|series|alle[nms]?|jede[nmrs]?|immer|tou(?:s|tes)|chaque|"
+    r"toujours|tod[oa]s|cada|siempre)\b",
+    re.IGNORECASE,
+)
+
+
+def _alone(doing: Doing, event: dict[str, Any]) -> dict[str, bool]:
+    """The argument that changes one occurrence of a repeating event alone ("move tonight's
+    piano lesson to 7"), unless the request speaks of every one of them."""
+    if event.get("recurring") and not _EVERY.search(doing.request):
+        return {"only_this_occurrence": True}
+    return {}
+
+
 def cancel(doing: Doing, slots: dict[str, str]) -> str:
     event = find_event(doing, slots)
-    record = doing.call("delete_event", event_id=event["event_id"])
+    record = doing.call("delete_event", event_id=event["event_id"], **_alone(doing, event))
     return outcome(
         doing,
         record,

@@ -275,6 +275,10 @@ WHEN = {
     "description": "local date and time, ISO 8601 (2026-12-01T09:30)",
 }
 ADDRESS = {"type": "string", "format": "email"}
+ONE_OCCURRENCE = {
+    "type": "boolean",
+    "description": "for a repeating event: change only the occurrence event_id names",
+}
 _R, _W, _OUT, _DEL = Label.READ, Label.WRITE, Label.OUTBOUND, Label.DESTRUCTIVE
 
 # The tool table of DESIGN.md (the names are a public interface). Results marked untrusted
@@ -444,6 +448,7 @@ _CALENDAR = (
             "end": WHEN,
             "location": LINE,
             "description": STRING,
+            "only_this_occurrence": ONE_OCCURRENCE,
         },
         ("event_id",),
         _W,
@@ -456,7 +461,7 @@ _CALENDAR = (
     ToolDeclaration(
         "delete_event",
         "Delete an event (by its event_id from list_events).",
-        {"event_id": LINE},
+        {"event_id": LINE, "only_this_occurrence": ONE_OCCURRENCE},
         ("event_id",),
         _DEL,
         private_result="calendar",

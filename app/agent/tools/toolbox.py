@@ -388,11 +388,13 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         return _id_check(tool, "event_id", parse_event_id, CalendarError, events_like, source)
 
     def do_update(args: dict[str, Any]) -> ToolResult:
-        changes = {k: v for k, v in args.items() if k != "event_id"}
+        changes = {k: v for k, v in args.items() if k not in ("event_id", _ONE)}
         for key in ("start", "end"):
             if key in changes:
                 changes[key] = when(changes[key])
-        change = update_event(account, str(args["event_id"]), **changes)
+        change = update_event(
+            account, str(args["event_id"]), only_occurrence=bool(args.get(_ONE)), **changes
+        )
         # The event's other fields are whoever invited the user's words: untrusted.
         return ToolResult(
             {"message": change.message, "event": _plain(change.event)},
@@ -402,7 +404,7 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         )
 
     def do_delete(args: dict[str, Any]) -> ToolResult:
-        change = delete_event(account, str(args["event_id"]))
+        change = delete_event(account, str(args["event_id"]), only_occurrence=bool(args.get(_ONE)))
         return ToolResult({"message": change.message}, kept={"saved": change.stored})
 
     def do_restore(args: dict[str, Any]) -> ToolResult:
@@ -422,6 +424,19 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
             return f"Put back the deleted event {what} in your calendar, as it was."
         return f"Put back the event {what} as it was before Hearth changed it."
 
+    def repeats_note(event: Any, args: dict[str, Any]) -> str:
+        """What a change to a repeating event touches, said in its dialog: every
+        occurrence, or the one on its day alone."""
+        if event is None or not event.recurring:
+            return ""
+        ref = parse_event_id(str(args.get("event_id", "")))
+        if args.get(_ONE) and ref.occurrence is not None:
+            return (
+                f"\n\nThis event repeats: only the occurrence on {event.start:%a %d %b %Y} "
+                "changes; the others stay as they are."
+            )
+        return "\n\nThis event repeats: the change applies to every occurrence."
+
     def update_preview(args: dict[str, Any]) -> str:
         event_id = str(args.get("event_id", ""))
         before, problem = _current(lambda: get_event(account, event_id), CalendarError)
@@ -431,9 +446,17 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
                 for key, label in fields if key in args]  # fmt: skip
         record = before.title if before is not None else event_id
         preview = change_preview("Change event", record, rows, problem)
-        if before is not None and before.recurring:
-            preview += "\n\nThis event repeats: the change applies to every occurrence."
-        return preview
+        return preview + repeats_note(before, args)
+
+    def delete_preview(args: dict[str, Any]) -> str:
+        event_id = str(args.get("event_id", ""))
+        event, problem = _current(lambda: get_event(account, event_id), CalendarError)
+        if event is None:
+            return f"Delete the event {event_id}" + (f"\n⚠ {problem}" if problem else "")
+        when = f"{event.start:%a %d %b %Y, %H:%M}–{event.end:%H:%M}"
+        if event.all_day:
+            when = f"{event.start:%a %d %b %Y} (all day)"
+        return f"Delete event: {event.title}\nWhen: {when}" + repeats_note(event, args)
 
     _register(registry, "list_events", guarded(do_list))
     _register(registry, "find_free_time", guarded(do_free))
@@ -449,7 +472,7 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         registry,
         "delete_event",
         guarded(do_delete),
-        lambda a: f"Delete the event {a.get('event_id')}",
+        delete_preview,
         check_id("delete_event"),
     )
     _register_undo(registry, "restore_event", guarded(do_restore), restore_preview)
@@ -902,6 +925,11 @@ def _add_reminder_tools(registry: Registry, database: Any) -> None:
 
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# The argument of update_event and delete_event that changes one occurrence of a repeating
+# event alone (the calendar connector's `only_occurrence`).
+_ONE = "only_this_occurrence"
 
 
 def _current(read: Callable[[], Any], error: type[Exception]) -> tuple[Any, str | None]:

@@ -54,6 +54,7 @@ _FIELDS: Mapping[str, str] = {
     "description": "Notes",
     "attendees": "Invite",
     "event_id": "Event",
+    "only_this_occurrence": "Only this occurrence",
     "unread_only": "Unread only",
     "limit": "At most this many emails",
     "since": "Since",

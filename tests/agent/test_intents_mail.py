@@ -654,3 +654,39 @@ def test_a_spanish_search_that_finds_nothing_says_so_in_spanish(
     agent = _agent([call("find_emails", about="Zanzíbar")], mail=mail)
     report = agent.run_turn(Conversation(), "¿Tengo algún correo sobre Zanzíbar?")
     assert report.answer == "No he encontrado ningún correo sobre «Zanzíbar»."
+
+
+@pytest.mark.parametrize(
+    ("request_", "letter", "subject"),
+    [
+        ("Envoie un mail à {bob} pour lui demander si elle est libre samedi",
+         "Bonjour,\n\nJe voulais te demander si tu es libre samedi.\n\nBonne journée",
+         "Tu es libre samedi?"),
+        ("Frag {bob} per Mail, ob er am Freitag mit seinem Auto kommt",
+         "Hallo,\n\nIch wollte fragen, ob du am Freitag mit deinem Auto kommst.\n\nViele Grüße",
+         "Kommst du am Freitag mit deinem Auto?"),
+        ("Email {bob} asking whether she has the keys",
+         "Hello,\n\nI wanted to ask whether you have the keys.\n\nBest wishes",
+         "You have the keys?"),
+        ("Escríbele a {bob} para preguntarle si viene el sábado",
+         "Hola:\n\nQuería preguntarte si vienes el sábado.\n\nUn saludo",
+         "¿Vienes el sábado?"),
+    ],
+)  # fmt: skip
+def test_a_question_to_pass_on_is_asked_of_the_recipient_in_the_requests_language(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    request_: str,
+    letter: str,
+    subject: str,
+) -> None:
+    """The model wrote the question in English and of the recipient ("Is Bob free?"), or a
+    body of its own: what goes to the dialog asks the recipient ("you"), in the request's
+    language, written by code; nothing is sent before approval."""
+    answers = Answers(approve=False)
+    report = _with_a_stray_body(mail, answers, request_.format(bob=BOB))
+    assert len(answers.seen) == 1, report.answer
+    [shown] = answers.seen
+    assert shown.tool == "send_email" and shown.arguments["body"] == letter
+    assert shown.arguments["subject"] == subject
+    assert report.stop_reason == "answered" and servers[1].relay.deliveries == 0

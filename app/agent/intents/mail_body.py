@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from email.utils import parseaddr
 
+from app.agent.intents.asking import asked_of, to_you
 from app.agent.intents.language import about_the_users_own
 from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing
@@ -66,6 +67,9 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 def body(doing: Doing, to: str, message: str, question: str) -> str:
     """The body for `message`, the words of the slot (the user's whole request where the
     model gave them in other words); asks `question` when the request says nothing."""
+    if asked := question_for(doing):
+        # "… to ask if she is free on Saturday": asked of Priya, written to her
+        return letter(doing, to, doing.say("asking", question=asked))
     if "message" in doing.from_request:
         said = said_after(message)
         if said:  # "Envoie un mail à Priya pour lui dire que son livre est prêt"
@@ -82,6 +86,13 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
             raise Ask(doing.question(question), "message")
         return kept
     return _kept_or_letter(doing, to, message)
+
+
+def question_for(doing: Doing) -> str:
+    """The question the request asks to pass on, said to its recipient ("you are free on
+    Saturday"), or "" when it asks none (`asking`)."""
+    asked = asked_of(doing.request)
+    return to_you(asked, doing.language) if content_words(asked) else ""
 
 
 def _kept_or_letter(doing: Doing, to: str, said: str) -> str:

@@ -13,8 +13,15 @@ from datetime import datetime
 from email.utils import parseaddr
 from typing import Any
 
+from app.agent.intents.asking import as_question
 from app.agent.intents.english import english_words
-from app.agent.intents.mail_body import ASKING_TO_WRITE, NO_EMAIL_NAMED, named_before, said_after
+from app.agent.intents.mail_body import (
+    ASKING_TO_WRITE,
+    NO_EMAIL_NAMED,
+    named_before,
+    question_for,
+    said_after,
+)
 from app.agent.intents.mail_body import body as email_body
 from app.agent.intents.recognise import ADDRESS, POSSESSIVE, any_word_of
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
@@ -204,6 +211,8 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
         if "message" in doing.from_request
         else slots["message"]
     )
+    if asked := question_for(doing):
+        said = as_question(asked, doing.language)
     subject = slots.get("subject") or _subject(said)
     record = doing.call("send_email", to=[address], subject=subject, body=body)
     return outcome(doing, record, doing.say("sent", name=name, address=address, subject=subject))

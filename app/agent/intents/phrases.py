@@ -291,6 +291,13 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Bonjour {name},\n\n{text}\n\nBonne journée",
         "es": "Hola, {name}:\n\n{text}\n\nUn saludo",
     },
+    # A question the user asked to pass on, said to the person ("you are free on Saturday").
+    "asking": {
+        "en": "I wanted to ask whether {question}.",
+        "de": "Ich wollte fragen, ob {question}.",
+        "fr": "Je voulais te demander si {question}.",
+        "es": "Quería preguntarte si {question}.",
+    },
     "letter_unnamed": {
         "en": "Hello,\n\n{text}\n\nBest wishes",
         "de": "Hallo,\n\n{text}\n\nViele Grüße",

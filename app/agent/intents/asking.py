@@ -1,0 +1,220 @@
+"""A question the user asks to pass on, turned to the person it is for.
+
+"Email Priya to ask if she is free on Saturday", "Envoie un mail à Priya pour lui demander si
+elle est libre samedi", "Frag Jonas per Mail, ob er am Freitag Zeit hat", "Escríbele a Lena
+para preguntarle si viene": the question is the clause after "if / whether / si / ob", said
+of the person ("she is free"). Written to them, it speaks to them ("you are free"): the
+subject pronoun, the verb's person and the possessives change, word by word, for the common
+forms of the four languages. Code does this, not the model: asked to write the email, a small
+model answered in English or wrote of Priya in the third person to Priya.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.agent.intents.language import Language
+
+# Asking, then (maybe after "her" or "by email") the word that opens the question.
+_ASKING = re.compile(
+    r"\b(?:ask(?:ing|s)?|fragen?|frag|fragt|demande[rz]?|demandant|pregunt(?:ar|a|ando)"
+    r"(?:le|les)?|preg[uú]ntale)\b(?:[^.?!]|\.(?=\w))*?(?:\b(?:if|whether|ob|si)\b|\bs['’](?=ils?\b))\s*",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[\w'’-]+|[^\w\s]+")
+
+
+def asked_of(request: str) -> str:
+    """The question a request asks to pass on, as it says it ("she is free on Saturday"),
+    or "" when it asks none."""
+    found = _ASKING.search(request)
+    if found is None:
+        return ""
+    return request[found.end() :].strip().rstrip(".?!¿¡ ").strip()
+
+
+def to_you(clause: str, language: Language) -> str:
+    """`clause`, said of someone, said to them instead ("she is free" → "you are free",
+    "elle est libre" → "tu es libre", "er Zeit hat" → "du Zeit hast", "está libre" →
+    "estás libre")."""
+    words = _WORD.findall(clause)
+    turned = {"en": _english, "de": _german, "fr": _french, "es": _spanish}[language](words)
+    return _joined(turned)
+
+
+def as_question(clause: str, language: Language) -> str:
+    """A clause turned to the recipient (`to_you`) as a direct question, for a subject line:
+    German puts the verb of its "ob" clause first ("du am Freitag Zeit hast" → "Hast du am
+    Freitag Zeit?"), Spanish opens with "¿"."""
+    words = clause.split()
+    if language == "de" and len(words) > 1 and words[-1].isalpha() and words[-1].islower():
+        words = [words[-1], *words[:-1]]
+    text = " ".join(words)
+    text = text[:1].upper() + text[1:] + "?"
+    return f"¿{text}" if language == "es" else text
+
+
+def _joined(words: list[str]) -> str:
+    text = ""
+    for word in words:
+        glued = not text or re.fullmatch(r"[,.;:!?)]+", word) or text.endswith(("'", "’"))
+        text += word if glued else f" {word}"
+    return text
+
+
+def _swap(word: str, table: dict[str, str]) -> str | None:
+    """`word` from `table`, keeping a capital first letter; None if it is not there."""
+    found = table.get(word.lower())
+    if found is None:
+        return None
+    return found[:1].upper() + found[1:] if word[:1].isupper() else found
+
+
+# -- English ---------------------------------------------------------------------------------------
+
+_EN_SUBJECT = {"she": "you", "he": "you", "they": "you", "she's": "you're", "he's": "you're",
+               "they're": "you're", "she'll": "you'll", "he'll": "you'll", "she'd": "you'd",
+               "he'd": "you'd"}  # fmt: skip
+_EN_VERB = {"is": "are", "was": "were", "has": "have", "does": "do", "doesn't": "don't",
+            "isn't": "aren't", "wasn't": "weren't", "hasn't": "haven't"}  # fmt: skip
+_EN_OTHER = {"him": "you", "them": "you", "his": "your", "their": "your", "hers": "yours",
+             "herself": "yourself", "himself": "yourself", "themselves": "yourself"}  # fmt: skip
+_EN_AFTER_OBJECT = {"to", "for", "with", "about", "at", "on", "in", "from", "by", "and", "or"}
+
+
+def _english(words: list[str]) -> list[str]:
+    out: list[str] = []
+    verb_next = False
+    for i, word in enumerate(words):
+        lower = word.lower()
+        if verb_next and (swapped := _swap(word, _EN_VERB)) is not None:
+            out.append(swapped)
+        elif verb_next and re.fullmatch(r"[a-z]+[^s]s", lower):
+            out.append(_without_s(word))  # "wants" → "want"
+        elif (swapped := _swap(word, _EN_SUBJECT)) is not None:
+            out.append(swapped)
+            verb_next = swapped.lower() == "you"
+            continue
+        elif lower == "her":
+            following = words[i + 1].lower() if i + 1 < len(words) else ""
+            out.append("you" if not following[:1].isalpha() or following in _EN_AFTER_OBJECT
+                       else "your")  # fmt: skip
+        else:
+            out.append(_swap(word, _EN_OTHER) or word)
+        verb_next = False
+    return out
+
+
+def _without_s(verb: str) -> str:
+    """An English verb's third person ending taken off ("goes" → "go", "wants" → "want")."""
+    if re.search(r"(?:ch|sh|ss|x|o)es$", verb):
+        return verb[:-2]
+    return verb[:-1]
+
+
+# -- German: the conjugated verb of an "ob" clause comes last --------------------------------------
+
+_DE_SUBJECT = {"sie", "er"}
+_DE_VERB = {"ist": "bist", "hat": "hast", "kann": "kannst", "will": "willst", "muss": "musst",
+            "darf": "darfst", "soll": "sollst", "wird": "wirst", "weiß": "weißt", "mag": "magst",
+            "möchte": "möchtest", "war": "warst", "hatte": "hattest", "könnte": "könntest",
+            "würde": "würdest"}  # fmt: skip
+_DE_OTHER = {"sein": "dein", "seine": "deine", "seinen": "deinen", "seinem": "deinem",
+             "seiner": "deiner", "seines": "deines", "ihm": "dir", "ihn": "dich",
+             "sich": "dich"}  # fmt: skip
+_DE_HER = {"ihr": "dein", "ihre": "deine", "ihren": "deinen", "ihrem": "deinem",
+           "ihrer": "deiner", "ihres": "deines"}  # fmt: skip
+
+
+def _german(words: list[str]) -> list[str]:
+    out = list(words)
+    subject = next((i for i, w in enumerate(out) if w.lower() in _DE_SUBJECT), None)
+    if subject is None:
+        return out
+    out[subject] = "du"
+    last = max((i for i, w in enumerate(out) if w[:1].isalpha()), default=subject)
+    if last > subject and out[last][:1].islower():
+        out[last] = _german_verb(out[last])
+    for i, word in enumerate(out):
+        if i == subject:
+            continue
+        following = out[i + 1] if i + 1 < len(out) else ""
+        if word.lower() in _DE_HER and following[:1].isupper():
+            out[i] = _DE_HER[word.lower()]  # "ihr Zug" → "dein Zug"
+        else:
+            out[i] = _DE_OTHER.get(word, word)
+    return out
+
+
+def _german_verb(verb: str) -> str:
+    if verb in _DE_VERB:
+        return _DE_VERB[verb]
+    if re.search(r"(?:[dt]et|chnet|gnet)$", verb):
+        return verb[:-1] + "st"  # "arbeitet" → "arbeitest"
+    if re.search(r"(?:s|ß|z|x)t$", verb):
+        return verb  # "sitzt", "heißt": the same
+    return verb[:-1] + "st" if verb.endswith("t") else verb
+
+
+# -- French ----------------------------------------------------------------------------------------
+
+_FR_VERB = {"est": "es", "a": "as", "peut": "peux", "veut": "veux", "vient": "viens",
+            "sait": "sais", "fait": "fais", "va": "vas", "doit": "dois", "prend": "prends",
+            "met": "mets", "dit": "dis", "voit": "vois", "sort": "sors", "part": "pars",
+            "était": "étais", "avait": "avais", "pourrait": "pourrais", "voudrait": "voudrais",
+            "serait": "serais", "aurait": "aurais"}  # fmt: skip
+_FR_SKIP = {"ne", "n'", "me", "m'", "le", "la", "les", "l'", "y", "en", "se", "s'", "lui",
+            "leur", "te", "t'"}  # fmt: skip
+_FR_OTHER = {"son": "ton", "sa": "ta", "ses": "tes", "se": "te", "s'": "t'",
+             "elle-même": "toi-même", "lui-même": "toi-même"}  # fmt: skip
+
+
+def _french(words: list[str]) -> list[str]:
+    out = list(words)
+    subject = next((i for i, w in enumerate(out) if w.lower() in {"elle", "il"}), None)
+    if subject is None:
+        return out
+    out[subject] = "tu"
+    verb = subject + 1
+    while verb < len(out) and out[verb].lower() in _FR_SKIP:
+        out[verb] = _FR_OTHER.get(out[verb].lower(), out[verb])
+        verb += 1
+    if verb < len(out):
+        word = out[verb]
+        if word.lower() in _FR_VERB:
+            out[verb] = _FR_VERB[word.lower()]
+        elif re.search(r"(?:e|a|d)$", word):
+            out[verb] = word + "s"  # "aime" → "aimes", "viendra" → "viendras", "rend" → "rends"
+        elif word.endswith("it"):
+            out[verb] = word[:-1] + "s"  # "finit" → "finis"
+    for i in range(verb + 1, len(out)):
+        if out[i].lower() in {"son", "sa", "ses"}:
+            out[i] = _FR_OTHER[out[i].lower()]
+    return out
+
+
+# -- Spanish: the subject is seldom said, the verb says it -----------------------------------------
+
+_ES_VERB = {"es": "eres", "está": "estás", "esta": "estás", "ha": "has", "va": "vas",
+            "puede": "puedes", "quiere": "quieres", "tiene": "tienes", "viene": "vienes",
+            "sabe": "sabes", "hace": "haces", "era": "eras", "estaba": "estabas"}  # fmt: skip
+_ES_SKIP = {"él", "ella", "no", "le", "la", "lo", "les", "las", "los", "me", "te", "nos"}
+_ES_OTHER = {"su": "tu", "sus": "tus", "se": "te", "él": "tú", "ella": "tú"}
+
+
+def _spanish(words: list[str]) -> list[str]:
+    out = list(words)
+    verb = 0
+    while verb < len(out) and out[verb].lower() in _ES_SKIP | {"se"}:
+        out[verb] = _ES_OTHER.get(out[verb].lower(), out[verb])
+        verb += 1
+    if verb < len(out):
+        word = out[verb]
+        if word.lower() in _ES_VERB:
+            out[verb] = _ES_VERB[word.lower()]
+        elif re.search(r"[aeáé]$", word) and word.isalpha():
+            out[verb] = word + "s"  # "llega" → "llegas", "vendrá" → "vendrás"
+    for i in range(verb + 1, len(out)):
+        if out[i].lower() in {"su", "sus"}:
+            out[i] = _ES_OTHER[out[i].lower()]
+    return out

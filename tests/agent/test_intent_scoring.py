@@ -28,6 +28,7 @@ class ScoringScript(ScriptedBackend):
         self.intents = True
         self.favourite = favourite
         self.close = close or {}
+        self.close_again: dict[str, float] = {}  # other scores when asked again
         self.scored: list[StepRequest] = []
 
     def score_replies(
@@ -42,6 +43,7 @@ class ScoringScript(ScriptedBackend):
         if text in self.close:
             if len(replies) < len(INTENTS):  # asked again among the few best
                 scores[self.close[text]] = 0.0
+                scores.update((k, v) for k, v in self.close_again.items() if k in scores)
             else:
                 scores[self.close[text]] = -0.8
         return scores
@@ -118,6 +120,17 @@ def test_a_plain_answer_chosen_first_is_not_asked_again() -> None:
     got = recognise(backend, text, threading.Event())
     assert got is not None and got.intent.name == "just_answer"
     assert len(backend.scored) == 1 and set(got.close) == {"just_answer", "recall_fact"}
+
+
+def test_asking_again_does_not_make_a_plain_answer_of_what_was_not_one_first() -> None:
+    # Asked among the few best, the model liked a plain answer best, the calendar next.
+    text = "Is anything happening on the 24th?"
+    backend = ScoringScript([call("show_calendar", when="on the 24th")],
+                            {text: "find_free_time"}, close={text: "just_answer"})  # fmt: skip
+    backend.close_again = {"show_calendar": -0.5}
+    got = recognise(backend, text, threading.Event())
+    assert got is not None and got.intent.name == "show_calendar"
+    assert len(backend.scored) == 2
 
 
 def test_writing_the_call_is_still_there_to_compare() -> None:

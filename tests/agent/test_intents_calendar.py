@@ -736,3 +736,21 @@ def test_cancelling_tonights_occurrence_keeps_the_other_weeks_and_undo_puts_it_b
     assert _piano_days(account) == [(8, 18), (22, 18), (29, 18), (5, 18), (12, 18)]
     [deleted] = [c for c in report.calls if c.name == "delete_event"]
     assert deleted.undo is not None and deleted.undo.name == "restore_event"
+
+
+def test_a_move_to_when_the_event_already_is_changes_nothing_and_says_when_it_is(
+    account: CalendarAccount,
+) -> None:
+    """ "Where and when do we meet for the hike on Saturday?" taken for a move: no change is
+    asked for (nothing to confirm), the event is shown with its notes."""
+    create_event(account, "Hiking trip", at(19, 9), at(19, 17), tz=TZ,
+                 description="Meet at the station at 8:30.")  # fmt: skip
+    answers = Answers()
+    agent = _agent(account, [call("move_event", event="hiking trip", to="Saturday")], answers)
+    report = agent.run_turn(
+        Conversation(), "Where and when do we meet for the hiking trip Saturday?"
+    )
+    assert answers.seen == [] and "update_event" not in [c.name for c in report.calls]
+    assert report.answer.startswith("Hiking trip: Sat")
+    assert report.answer.endswith("Meet at the station at 8:30.")
+    assert _events(account)["Hiking trip"] == (at(19, 9), at(19, 17))

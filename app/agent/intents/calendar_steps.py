@@ -404,7 +404,11 @@ def find(doing: Doing, slots: dict[str, str]) -> str:
 def _when_is(doing: Doing, slots: dict[str, str]) -> str:
     """When and where one event is, with its notes: where to meet, what to bring or the
     dial-in are often written there ("Meet at the station at 8:30")."""
-    event = find_event(doing, slots)
+    return _shown(doing, find_event(doing, slots))
+
+
+def _shown(doing: Doing, event: dict[str, Any]) -> str:
+    """One event: its title, day, time and place, and its notes, shortened."""
     notes = " ".join(str(event.get("description") or "").split())
     shown = notes if len(notes) <= _NOTES else notes[: _NOTES - 1].rsplit(" ", 1)[0] + "…"
     return f"{event.get('title')}: {_day_and_time(doing, event)}" + (f"\n{shown}" if notes else "")
@@ -604,6 +608,10 @@ def move(
         changes = {"start": iso(new_start), "end": iso(new_end)}
     if place:
         changes["location"] = place
+    if not changes:
+        # A "move" to when and where it already is ("Where and when do we meet for the hike
+        # on Saturday?" taken for one): a question about the event, answered.
+        return _shown(doing, event)
     record = doing.call(
         "update_event", event_id=event["event_id"], **changes, **_alone(doing, event)
     )

@@ -38,6 +38,13 @@ NOW = datetime(2029, 5, 15, 9, 30, tzinfo=ZoneInfo("Europe/Berlin"))
         ("May 20th at 5 pm", date(2029, 5, 20), time(17)),
         ("20.5.", date(2029, 5, 20), None),
         ("the 22nd", date(2029, 5, 22), None),
+        # A number beside a weekday is its day of the month when that day is that weekday;
+        # else a time ("Friday 10": 10 June is a Sunday).
+        ("el viernes 25 a las 13:30", date(2029, 5, 25), time(13, 30)),
+        ("Freitag, den 25.", date(2029, 5, 25), None),
+        ("vendredi 25 à 14h", date(2029, 5, 25), time(14)),
+        ("Friday 25", date(2029, 5, 25), None),
+        ("Friday 10", date(2029, 5, 18), None),
         ("in 3 days", date(2029, 5, 18), None),
         ("in two hours", date(2029, 5, 15), time(11, 30)),
         ("dans une heure", date(2029, 5, 15), time(10, 30)),

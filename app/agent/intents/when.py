@@ -299,6 +299,8 @@ def _read_date(text: str, today: date) -> date | None:
             return _safe_date(year + 2000 if year < 100 else year, month, day_number)
         if 1 <= month <= 12 and ("." in numeric.group(0) or "/" in numeric.group(0)):
             return _next_date(today, month, day_number)
+    if (beside := _beside_a_weekday(text, today)) is not None:
+        return beside
     ordinal = re.search(
         r"\b(?:the\s+|on\s+the\s+|le\s+|el\s+(?:dia\s+)?|am\s+)(\d{1,2})(st|nd|rd|th|er|\.)?"
         r"(?!\s*(?:uhr|h\b|:|am\b|pm\b|minutes|min|hours))\b",
@@ -311,6 +313,31 @@ def _read_date(text: str, today: date) -> date | None:
             return candidate
         month = today.month % 12 + 1
         return _safe_date(today.year + (month == 1), month, number)
+    return None
+
+
+_A_WEEKDAYS_DAY = re.compile(
+    rf"\b({'|'.join(sorted(_WEEKDAY_WORDS, key=len, reverse=True))})\b\s*,?\s*"
+    r"(?:den\s+|the\s+|le\s+|el\s+)?(\d{1,2})(?:st|nd|rd|th|er|\.)?"
+    r"(?!\d|\s*(?:uhr|h\b|:|am\b|pm\b|min|hours?|minutes?|stunden?|heures?|horas?))"
+)
+
+
+def _beside_a_weekday(text: str, today: date) -> date | None:
+    """The day a number beside a weekday names ("el viernes 25", "Freitag, den 25.",
+    "vendredi 25"): the next such day of the month that is that weekday; None when neither
+    this month's nor the next month's is (the number is then a time: "Friday 10")."""
+    found = _A_WEEKDAYS_DAY.search(text)
+    if found is None:
+        return None
+    number = int(found.group(2))
+    month_after = today.month % 12 + 1
+    for candidate in (
+        _safe_date(today.year, today.month, number),
+        _safe_date(today.year + (month_after == 1), month_after, number),
+    ):
+        if candidate is not None and candidate >= today:
+            return candidate if candidate.weekday() == _WEEKDAY_WORDS[found.group(1)] else None
     return None
 
 

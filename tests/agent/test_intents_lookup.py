@@ -640,7 +640,8 @@ def test_when_the_close_lookup_finds_nothing_either_the_first_answer_is_said(
         calendar=account,
     )  # fmt: skip
     report = agent.run_turn(Conversation(), "What's the guest wifi called?")
-    assert [c.name for c in report.calls] == ["find_contact"]
+    assert report.calls[0].name == "find_contact" and report.stop_reason == "answered"
+    assert {c.name for c in report.calls[1:]} <= {"search_files", "search_documents"}
     assert report.answer == "I found no contact called “guest wifi”."
 
 
@@ -659,3 +660,16 @@ def test_memories_holding_none_of_the_words_give_way_to_the_mail_that_names_them
     report = agent.run_turn(Conversation(), "¿Qué me escribió Jonas?")
     assert [c.name for c in report.calls][:2] == ["recall", "search_emails"]
     assert "Slides for the kickoff" in report.answer and "Alex cycles" not in report.answer
+
+
+def test_a_question_no_contact_answers_is_answered_from_the_note_that_plainly_holds_it(
+    account: CalendarAccount, home: Path
+) -> None:
+    """No close lookup to try: the file holding the question's words answers it."""
+    (home / "plumber.txt").write_text("Plumber: Installateur Krause, phone 030 7654321.\n")
+    agent, backend = _agent(
+        [call("find_contact", who="plumber"), "030 7654321."], home, calendar=account
+    )
+    report = agent.run_turn(Conversation(), "What's the plumber's phone number?")
+    assert report.calls[0].name == "find_contact" and "030 7654321" in _told(backend)
+    assert report.answer == "030 7654321.\n\n(From plumber.txt.)"

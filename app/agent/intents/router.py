@@ -467,11 +467,13 @@ class IntentRouter:
 
     def _look_again(self, doing: Doing, intent: Intent, request: str, nothing: str) -> bool:
         """The other lookups the choice was close to, in the model's order, until one finds
-        something; else what the first said when it found nothing."""
-        others = [n for n in doing.close if n in _LOOKUPS and n != intent.name]
+        something; then the email or file that plainly holds the request's words ("What's the
+        plumber's phone number?": no contact, but a note about the plumber); else what the
+        first said when it found nothing."""
+        others = [n for n in doing.close if n in _LOOKUPS and n != intent.name][:_SECOND_LOOKS]
         doing.looking_again = True
         try:
-            for other in others[:_SECOND_LOOKS]:
+            for other in others:
                 log.info("intent %s found nothing; looking as %s", intent.name, other)
                 try:
                     return self._instead(doing, BY_NAME[other], request)
@@ -479,6 +481,9 @@ class IntentRouter:
                     continue
         finally:
             doing.looking_again = False
+        searched = {intent.name, *others} & {"ask_files", "find_emails"}
+        if not searched and (found := _looked_up(doing)) is not None:
+            return self._say(doing, found, "answered")
         return self._say(doing, nothing, "answered")
 
     def _handed_over(self, doing: Doing, intent: Intent, why: str) -> bool:

@@ -690,3 +690,29 @@ def test_a_question_to_pass_on_is_asked_of_the_recipient_in_the_requests_languag
     assert shown.tool == "send_email" and shown.arguments["body"] == letter
     assert shown.arguments["subject"] == subject
     assert report.stop_reason == "answered" and servers[1].relay.deliveries == 0
+
+
+def test_a_subject_the_model_made_up_words_for_is_the_users_message_instead(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("send_email", to=BOB, message="the slides look great",
+              subject="Slides look great on Bob's birthday"),
+         "Hi Bob,\n\nThe slides look great.\n\nAlice"],
+        answers,
+        mail=mail,
+    )  # fmt: skip
+    agent.run_turn(Conversation(), f"Shoot {BOB} an email saying the slides look great")
+    [shown] = answers.seen
+    assert shown.arguments["subject"] == "The slides look great"
+    # A subject in the user's own words stays.
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("send_email", to=BOB, message="the slides look great", subject="Slides"),
+         "Hi Bob,\n\nThe slides look great.\n\nAlice"],
+        answers,
+        mail=mail,
+    )  # fmt: skip
+    agent.run_turn(Conversation(), f"Email {BOB} about the slides: they look great")
+    assert answers.seen[0].arguments["subject"] == "Slides"

@@ -23,7 +23,7 @@ from app.agent.intents.mail_body import (
     said_after,
 )
 from app.agent.intents.mail_body import body as email_body
-from app.agent.intents.recognise import ADDRESS, POSSESSIVE, any_word_of
+from app.agent.intents.recognise import ADDRESS, POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from connectors.folding import fold
 
@@ -213,7 +213,10 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
     )
     if asked := question_for(doing):
         said = as_question(asked, doing.language)
-    subject = slots.get("subject") or _subject(said)
+    # A subject the model wrote is kept only in the user's words, each of them ("Slides look
+    # great on Jonas's birthday" for "… saying the slides look great" is not).
+    given = slots.get("subject", "")
+    subject = given if given and grounded(given, doing.request) else _subject(said)
     record = doing.call("send_email", to=[address], subject=subject, body=body)
     return outcome(doing, record, doing.say("sent", name=name, address=address, subject=subject))
 

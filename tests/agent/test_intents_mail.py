@@ -716,3 +716,19 @@ def test_a_subject_the_model_made_up_words_for_is_the_users_message_instead(
     )  # fmt: skip
     agent.run_turn(Conversation(), f"Email {BOB} about the slides: they look great")
     assert answers.seen[0].arguments["subject"] == "Slides"
+
+
+def test_the_name_as_a_word_of_its_own_decides_over_a_newer_email_holding_it_inside_a_word(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    """ "Réponds à Tom que …": the server's search finds "tom" inside "customer" in a newer
+    email too; Tom's own email is the one answered."""
+    _deliver_dated(servers, f"Tom Becker <{BOB}>", "Barbecue on Saturday?",
+                   "Barbecue at mine on Saturday?", "Sat, 12 May 2029 08:00:00 +0000")  # fmt: skip
+    _deliver_dated(servers, "Allianz <service@allianz.example>", "Your policy",
+                   "Dear customer, your policy renews in June.",
+                   "Mon, 14 May 2029 08:00:00 +0000")  # fmt: skip
+    turns = [call("reply_to_email", which="Tom", message="I will be at the barbecue"),
+             "Salut Tom,\n\nJe viendrai au barbecue.\n\nAlice"]  # fmt: skip
+    request = "Réponds à Tom que je viendrai au barbecue"
+    assert _subject_replied_to(mail, turns, request) == "Barbecue on Saturday?"

@@ -121,8 +121,17 @@ def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[
         raise Ask(doing.question(_WHICH_QUESTION), slot)
     if not found:
         raise Ask(doing.say("no_email_matching", words=words), slot)
-    found.sort(key=lambda m: str(m.get("date") or ""), reverse=True)
+    # Newest first, those whose sender or subject holds a naming word whole before those
+    # where a search found it inside another word ("Tom" in "customer").
+    found.sort(key=lambda m: (_names(m, naming), str(m.get("date") or "")), reverse=True)
     return found
+
+
+def _names(message: dict[str, Any], naming: list[str]) -> bool:
+    """Whether the message's sender or subject holds one of the words as a word of its own."""
+    text = fold(f"{message.get('sender') or ''} {message.get('subject') or ''}")
+    words = (fold(POSSESSIVE.sub("", w)) for w in naming)
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in words if w)
 
 
 def _one_email(doing: Doing, slots: dict[str, str], slot: str = "which") -> dict[str, Any]:

@@ -133,23 +133,33 @@ def test_a_reminder_in_two_hours_and_a_memory_are_stored(tmp_path: Path, frozen:
         database.close()
 
 
+@pytest.mark.parametrize(
+    ("request_", "when", "text"),
+    [
+        ("Rappelle-moi dans deux heures d'appeler la banque", "dans deux heures",
+         "appeler la banque"),
+        ("Avísame mañana a las 9 de llamar al seguro", "mañana a las 9", "llamar al seguro"),
+        ("Erinnere mich am Freitag um 8 daran, die Pflanzen zu gießen", "am Freitag um 8",
+         "die Pflanzen zu gießen"),
+    ],
+)  # fmt: skip
 def test_a_text_the_model_translated_is_taken_from_the_users_words(
-    tmp_path: Path, frozen: None
+    tmp_path: Path, frozen: None, request_: str, when: str, text: str
 ) -> None:
-    """The model wrote the reminder in English for a French request: that is not what the
-    user said, so it is not stored; the user's own message is (not asked for again)."""
+    """The model wrote the reminder in English for a request in another language: that is
+    not what the user said, so it is not stored; the user's own words are, less the "remind
+    me" and the time (not asked for again)."""
     database = Database.open(tmp_path)
     try:
         agent = _agent(
-            [call("set_reminder", what="call the bank", when="dans deux heures")],
+            [call("set_reminder", what="call the bank", when=when)],
             Answers(),
             data=database,
         )
-        request = "Rappelle-moi dans deux heures d'appeler la banque"
-        report = agent.run_turn(Conversation(), request)
+        report = agent.run_turn(Conversation(), request_)
         assert report.stop_reason == "answered"
         [reminder] = ReminderStore(database).pending()
-        assert reminder.text == request and "call the bank" not in report.answer
+        assert reminder.text == text and "call the bank" not in report.answer
     finally:
         database.close()
 

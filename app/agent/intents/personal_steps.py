@@ -14,9 +14,19 @@ from typing import Any
 from app.agent.intents.calendar_steps import busy_in, iso, next_event_start, without_when
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
-from app.agent.intents.language import asks_for_a_reminder, speaks_of_the_user
+from app.agent.intents.language import (
+    asks_for_a_reminder,
+    speaks_of_the_user,
+    without_remind_me,
+)
 from app.agent.intents.lookup import when_from_things
-from app.agent.intents.recognise import ADDRESS, any_word_of, grounded, most_words_of
+from app.agent.intents.recognise import (
+    ADDRESS,
+    any_word_of,
+    grounded,
+    most_words_of,
+    names_a_time,
+)
 from app.agent.intents.router import (
     Ask,
     Before,
@@ -64,7 +74,46 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
     return _set_reminder(doing, slots["what"].strip(), at)
 
 
+# Words that join a reminder's time and what it is about ("at", "um", "a las", "to", "daran",
+# "de"), accents folded; an amount of time from now ("in two hours", "dans deux heures"); a
+# clock time's number and unit ("6", "8h", "pm", "Uhr").
+_JOINING = {
+    "to", "that", "about", "at", "on", "in", "of", "for", "um", "daran", "dass", "an", "zu",
+    "a", "las", "la", "de", "que", "pour", "para", "el", "le", "al", "en", "et", "and", "und",
+    "y", "dans", "o'clock",
+}  # fmt: skip
+_FROM_NOW = re.compile(
+    r"\b(?:in|dans|en|dentro de)?\s*(?:\S+\s+)?(?:hours?|minutes?|mins?|stunden?|minuten?|"
+    r"heures?|horas?|minutos?)\b",
+    re.IGNORECASE,
+)
+_CLOCK = re.compile(r"\d{1,2}(?:[:.h]\d{2})?(?:h|uhr|am|pm)?|am|pm|uhr|h", re.IGNORECASE)
+
+
+def _what_to_remind(doing: Doing, what: str) -> str:
+    """A reminder's text taken from the whole request (the model's was not the user's), less
+    the "remind me", the time and the words that joined them ("Avísame mañana a las 9 de
+    llamar al seguro": "llamar al seguro"); the request itself if nothing else is left."""
+    if "what" not in doing.from_request or not asks_for_a_reminder(what):
+        return what
+    rest = _FROM_NOW.sub(" ", without_remind_me(what))
+    kept = [
+        w
+        for w in rest.split()
+        if not _CLOCK.fullmatch(w.strip(",.")) and not names_a_time(w.strip(",."), doing.now)
+    ]
+    while kept and fold(kept[-1].strip(",.")) in _JOINING:
+        kept.pop()
+    while kept and fold(kept[0].strip(",.")) in _JOINING:
+        kept.pop(0)
+    if kept and re.match(r"(?:d|l|qu)['’]\w", kept[0], re.IGNORECASE):
+        kept[0] = re.split(r"['’]", kept[0], maxsplit=1)[1]  # "d'appeler" → "appeler"
+    text = " ".join(kept).strip(" ,.")
+    return text if content_words(text) else what
+
+
 def _set_reminder(doing: Doing, what: str, at: datetime) -> str:
+    what = _what_to_remind(doing, what)
     record = doing.call("set_reminder", text=what, at=iso(at))
     return outcome(doing, record, doing.say("reminder_set", at=at, what=what))
 

@@ -725,7 +725,7 @@ def _exception_for(
     """The exception (override VEVENT) of one occurrence, written into `vcal` if it had none:
     what changing that occurrence alone edits."""
     view = _occurrence_view(master, overrides, occurrence)
-    if view not in overrides:
+    if not any(view is override for override in overrides):
         vcal.add_component(view)
         overrides.append(view)
     return view

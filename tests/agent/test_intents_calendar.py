@@ -754,3 +754,14 @@ def test_a_move_to_when_the_event_already_is_changes_nothing_and_says_when_it_is
     assert report.answer.startswith("Hiking trip: Sat")
     assert report.answer.endswith("Meet at the station at 8:30.")
     assert _events(account)["Hiking trip"] == (at(19, 9), at(19, 17))
+
+
+def test_a_shift_that_names_no_amount_leaves_the_new_day_to_the_request(
+    account: CalendarAccount,
+) -> None:
+    """The model copied "same time" as a shift: no amount, no direction; the request's "to
+    Thursday" is the new day, and the event keeps its time and length."""
+    create_event(account, "Book club", at(16, 19), at(16, 21), tz=TZ)
+    agent = _agent(account, [call("move_event", event="book club", shift="same time")])
+    agent.run_turn(Conversation(), "Shift the book club to Thursday, same time")
+    assert _events(account)["Book club"] == (at(17, 19), at(17, 21))

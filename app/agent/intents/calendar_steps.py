@@ -546,6 +546,11 @@ def move(
     """Move an event, or change its length or place ("the plumber needs two hours", "the car
     service is at the Kreuzberg garage now"): one `update_event` with what changed.
     `not_found`: as `find_event`'s."""
+    no_shift = read_shift(slots.get("shift", "")) is None and read_shift(doing.request) is None
+    if slots.get("shift") and no_shift:
+        # "same time" copied as a shift names no amount: the new time is read from the
+        # request ("… to Thursday, same time": Thursday, at the time it has)
+        slots.pop("shift")
     length = _a_length(slots.get("length", ""), _when(doing, slots, "to"), doing.now)
     if read_shift(doing.request) is not None:
         length = None  # "back by 30 minutes": the amount is the move's, not a new length

@@ -731,6 +731,23 @@ def _exception_for(
     return view
 
 
+def _edit_exception(
+    vcal: icalendar.Calendar,
+    exception: icalendar.Component,
+    texts: dict[str, str | None],
+    start: date | datetime | None,
+    end: date | datetime | None,
+) -> None:
+    """New texts and times for one occurrence's exception (`None` leaves a field as is)."""
+    for key, value in texts.items():
+        if value is not None:
+            _set(exception, key, value or None)
+    if start is not None or end is not None:
+        _edit_single(exception, start, end)
+        vcal.add_missing_timezones()
+    _set(exception, "DTSTAMP", datetime.now(UTC))
+
+
 def _occurrence_message(action: str, event: Event, occurrence: date | datetime) -> str:
     day = occurrence.date() if isinstance(occurrence, datetime) else occurrence
     return (
@@ -966,16 +983,10 @@ def update_event(
             alone = only_occurrence and occurrence is not None
             if alone:
                 assert occurrence is not None
-                exception = _exception_for(vcal, master, overrides, occurrence)
                 texts = {"SUMMARY": new_title, "LOCATION": new_location,
                          "DESCRIPTION": new_description}  # fmt: skip
-                for key, value in texts.items():
-                    if value is not None:
-                        _set(exception, key, value or None)
-                if new_start is not None or new_end is not None:
-                    _edit_single(exception, new_start, new_end)
-                    vcal.add_missing_timezones()
-                _set(exception, "DTSTAMP", datetime.now(UTC))
+                exception = _exception_for(vcal, master, overrides, occurrence)
+                _edit_exception(vcal, exception, texts, new_start, new_end)
             else:
                 if new_title is not None:
                     _replace_text(master, overrides, "SUMMARY", new_title)

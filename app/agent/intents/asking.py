@@ -12,6 +12,7 @@ model answered in English or wrote of Priya in the third person to Priya.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from app.agent.intents.language import Language
 
@@ -175,22 +176,37 @@ def _french(words: list[str]) -> list[str]:
     if subject is None:
         return out
     out[subject] = "tu"
-    verb = subject + 1
-    while verb < len(out) and out[verb].lower() in _FR_SKIP:
-        out[verb] = _FR_OTHER.get(out[verb].lower(), out[verb])
+    _turn_from(out, subject + 1, _FR_SKIP, _FR_OTHER, _FR_VERB, _french_verb, {"son", "sa", "ses"})
+    return out
+
+
+def _french_verb(verb: str) -> str:
+    if re.search(r"(?:e|a|d)$", verb):
+        return verb + "s"  # "aime" → "aimes", "viendra" → "viendras", "rend" → "rends"
+    return verb[:-1] + "s" if verb.endswith("it") else verb  # "finit" → "finis"
+
+
+def _turn_from(
+    out: list[str],
+    start: int,
+    skip: set[str],
+    other: dict[str, str],
+    irregular: dict[str, str],
+    regular: Callable[[str], str],
+    possessive: set[str],
+) -> None:
+    """From `start`, the pronouns before the verb turned (`other`), the verb put in the second
+    person (`irregular`, else `regular`), and the possessives after it turned: French and
+    Spanish alike."""
+    verb = start
+    while verb < len(out) and out[verb].lower() in skip:
+        out[verb] = other.get(out[verb].lower(), out[verb])
         verb += 1
     if verb < len(out):
-        word = out[verb]
-        if word.lower() in _FR_VERB:
-            out[verb] = _FR_VERB[word.lower()]
-        elif re.search(r"(?:e|a|d)$", word):
-            out[verb] = word + "s"  # "aime" → "aimes", "viendra" → "viendras", "rend" → "rends"
-        elif word.endswith("it"):
-            out[verb] = word[:-1] + "s"  # "finit" → "finis"
+        out[verb] = irregular.get(out[verb].lower()) or regular(out[verb])
     for i in range(verb + 1, len(out)):
-        if out[i].lower() in {"son", "sa", "ses"}:
-            out[i] = _FR_OTHER[out[i].lower()]
-    return out
+        if out[i].lower() in possessive:
+            out[i] = other[out[i].lower()]
 
 
 # -- Spanish: the subject is seldom said, the verb says it -----------------------------------------
@@ -198,23 +214,17 @@ def _french(words: list[str]) -> list[str]:
 _ES_VERB = {"es": "eres", "está": "estás", "esta": "estás", "ha": "has", "va": "vas",
             "puede": "puedes", "quiere": "quieres", "tiene": "tienes", "viene": "vienes",
             "sabe": "sabes", "hace": "haces", "era": "eras", "estaba": "estabas"}  # fmt: skip
-_ES_SKIP = {"él", "ella", "no", "le", "la", "lo", "les", "las", "los", "me", "te", "nos"}
+_ES_SKIP = {"él", "ella", "no", "le", "la", "lo", "les", "las", "los", "me", "te", "nos", "se"}
 _ES_OTHER = {"su": "tu", "sus": "tus", "se": "te", "él": "tú", "ella": "tú"}
 
 
 def _spanish(words: list[str]) -> list[str]:
     out = list(words)
-    verb = 0
-    while verb < len(out) and out[verb].lower() in _ES_SKIP | {"se"}:
-        out[verb] = _ES_OTHER.get(out[verb].lower(), out[verb])
-        verb += 1
-    if verb < len(out):
-        word = out[verb]
-        if word.lower() in _ES_VERB:
-            out[verb] = _ES_VERB[word.lower()]
-        elif re.search(r"[aeáé]$", word) and word.isalpha():
-            out[verb] = word + "s"  # "llega" → "llegas", "vendrá" → "vendrás"
-    for i in range(verb + 1, len(out)):
-        if out[i].lower() in {"su", "sus"}:
-            out[i] = _ES_OTHER[out[i].lower()]
+    _turn_from(out, 0, _ES_SKIP, _ES_OTHER, _ES_VERB, _spanish_verb, {"su", "sus"})
     return out
+
+
+def _spanish_verb(verb: str) -> str:
+    if re.search(r"[aeáé]$", verb) and verb.isalpha():
+        return verb + "s"  # "llega" → "llegas", "vendrá" → "vendrás"
+    return verb

@@ -161,12 +161,16 @@ _REMIND_ME = re.compile(
 )
 
 
+def _remind_me(text: str) -> re.Match[str] | None:
+    return _REMIND_ME.match(fold(text).replace("’", "'"))
+
+
 def asks_for_a_reminder(text: str) -> bool:
     """Whether `text` asks to be reminded of something, whatever the model took it for."""
-    return _REMIND_ME.match(fold(text).replace("’", "'")) is not None
+    return _remind_me(text) is not None
 
 
 def without_remind_me(text: str) -> str:
     """`text` without the "remind me" it opens with ("Avísame mañana …": "mañana …")."""
-    found = _REMIND_ME.match(fold(text).replace("’", "'"))
+    found = _remind_me(text)
     return text[found.end() :].strip() if found is not None else text

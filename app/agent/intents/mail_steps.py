@@ -129,9 +129,8 @@ def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[
 
 def _names(message: dict[str, Any], naming: list[str]) -> bool:
     """Whether the message's sender or subject holds one of the words as a word of its own."""
-    text = fold(f"{message.get('sender') or ''} {message.get('subject') or ''}")
-    words = (fold(POSSESSIVE.sub("", w)) for w in naming)
-    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in words if w)
+    named = " ".join(POSSESSIVE.sub("", w) for w in naming)
+    return any_word_of(named, f"{message.get('sender') or ''} {message.get('subject') or ''}")
 
 
 def _one_email(doing: Doing, slots: dict[str, str], slot: str = "which") -> dict[str, Any]:

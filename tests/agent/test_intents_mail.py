@@ -325,6 +325,42 @@ def test_a_reply_asked_for_is_a_reply_though_the_model_took_it_for_a_new_event_o
 
 
 @pytest.mark.parametrize(
+    "request_",
+    [
+        "Bob wants the keys back, tell him they are under the mat",
+        "Bob needs the keys, let him know they are under the mat",
+        "Bob braucht die Schlüssel, sag ihm, dass sie unter der Matte liegen",
+        "Bob cherche les clés, dis-lui qu'elles sont sous le paillasson",
+        "Bob busca las llaves, dile que están debajo del felpudo",
+    ],
+)
+def test_telling_someone_after_a_comma_is_an_email_though_the_model_took_it_for_a_move(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    server: RadicaleServer,
+    request_: str,
+) -> None:
+    """ "Bob wants the keys back, tell him …": the time-like words after the comma made the
+    model pick moving an event; what reaches the dialog is the email to Bob, and no event is
+    looked up or changed."""
+    put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("move_event", event="they are under the mat"),
+         call("send_email", to="Bob", message="the keys are under the mat"), ""],
+        answers,
+        mail=mail,
+        calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
+    assert not {"list_events", "update_event"} & {c.name for c in report.calls}
+    assert servers[1].relay.deliveries == 0
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for"),
     [
         ("Tell Bob the keys are under the mat", call("recall_fact", about="keys")),

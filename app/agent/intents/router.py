@@ -575,14 +575,16 @@ _REPLY = re.compile(
 
 # A request asking to write to someone: a verb of telling or writing opening it before a
 # capitalised name ("Tell Maria …", "Drop Priya a line", "Schreib Jonas, …", "Dis à Paul
-# que …", "Dile a Lena que …"), or "… and email her" after a lookup.
+# que …", "Dile a Lena que …"), or "… and email her" after a lookup, or after what the
+# person wants ("Jamie wants coffee, tell him Wednesday works", "…, sag ihm, dass …").
 _MESSAGE = re.compile(
     r"^\s*(?i:please\s+|bitte\s+)?(?i:tell|let|e-?mail|mail|write to|drop|message|sag|"
     r"schreib\w*|schick\w*|dis [àa]|[ée]cris [àa]|[ée]cris-lui|dile a|escr[ií]bele a|"
     r"escribe a|m[aá]ndale un (?:correo|email|mensaje) a)\s+(?!(?:I|Me|Mir|Mich|Moi)\b)"
     r"(?P<name>[A-ZÀ-Ý][\w'-]*)"
-    r"|(?i:\b(?:and|und|et|y)\s+(?:then\s+)?(?:(?:e-?mail|mail|write to|tell|text|schreib)"
-    r"\s+(?:her|him|them|ihr|ihm|ihnen)|[ée]cris-lui|escr[ií]bele)\b)"
+    r"|(?i:(?:\b(?:and|und|et|y)|,)\s+(?:then\s+)?(?:(?:e-?mail|mail|write to|tell|text|"
+    r"schreib|sag)\s+(?:her|him|them|ihr|ihm|ihnen)|let\s+(?:her|him|them)\s+know|"
+    r"[ée]cris-lui|dis-lui|escr[ií]bele|dile)\b)"
 )
 # Intents a message to someone may rightly be (writing one, or what goes with a file or the
 # web), which the request's "tell"/"email" does not overrule.

@@ -74,6 +74,30 @@ def test_a_time_in_so_many_hours_is_not_the_events_length(account: CalendarAccou
     assert event.end - event.start == timedelta(hours=1) and not event.attendees
 
 
+@pytest.mark.parametrize(
+    ("request_", "title", "expected"),
+    [
+        ("Mets-moi un déjeuner avec Priya jeudi à midi", "dejeuner", "Déjeuner avec Priya"),
+        ("Add lunch with Tom and Ana on Thursday at 12", "lunch", "Lunch with Tom and Ana"),
+        ("Trag Mittagessen mit Jonas Weber am Donnerstag um 12 ein", "Mittagessen",
+         "Mittagessen mit Jonas Weber"),
+        ("Pon una comida con Lena el jueves a las 12", "comida", "Comida con Lena"),
+        # named already, or nobody named after it: the title as the model wrote it
+        ("Add lunch with Tom on Thursday at 12", "Lunch with Tom", "Lunch with Tom"),
+        ("Add lunch on Thursday at 12 with the team", "lunch", "Lunch"),
+        ("Add lunch with Tom Thursday at 12", "lunch", "Lunch with Tom"),
+    ],
+)  # fmt: skip
+def test_the_people_the_request_names_after_a_title_are_part_of_it(
+    account: CalendarAccount, request_: str, title: str, expected: str
+) -> None:
+    """ "un déjeuner avec Priya" taken as "dejeuner": the event a person finds in the
+    calendar says with whom, in the user's spelling."""
+    agent = _agent(account, [call("add_event", title=title, when="Thursday at 12")])
+    agent.run_turn(Conversation(), request_)
+    assert _events(account) == {expected: (at(17, 12), at(17, 13))}
+
+
 class _CloseCall(ScriptedBackend):
     """A model that scores its choice as a close call between adding and changing an event
     (adding a little ahead, also when asked again among the few best), or between the two

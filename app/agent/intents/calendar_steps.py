@@ -20,7 +20,7 @@ from app.agent.intents.file_steps import telling_words
 from app.agent.intents.language import is_function_word
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.phrases import counted
-from app.agent.intents.recognise import ADDRESS, grounded, most_words_of, names_a_time
+from app.agent.intents.recognise import ADDRESS, WORD, grounded, most_words_of, names_a_time
 from app.agent.intents.router import Ask, Before, Doing, HandOver, Instead, Steps, outcome
 from app.agent.intents.tally import asks_how_many
 from app.agent.intents.when import When, next_weekday_said, read_duration, read_shift, read_when
@@ -451,10 +451,13 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         if when.end is not None
         else start + length
     )
-    title = _title(doing.users_title(slots["title"]), slots.get("when", ""), doing.now)
     # Addresses the user typed are the people invited ("with Jonas (jonas@work.example)");
-    # the dialog says invitations will be sent.
+    # the dialog says invitations will be sent, and the title stays as the user named it.
     invited = list(dict.fromkeys(ADDRESS.findall(doing.request)))
+    title = doing.users_title(slots["title"])
+    if not invited:
+        title = with_whom(title, doing.request, doing.now)
+    title = _title(title, slots.get("when", ""), doing.now)
     record = doing.call(
         "create_event",
         title=title,
@@ -464,6 +467,38 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         **({"attendees": invited} if invited else {}),
     )
     return outcome(doing, record, doing.say("event_added", title=title, start=start, end=end))
+
+
+# "lunch with Tom", "déjeuner avec Priya", "Essen mit Jonas", "comida con Lena".
+_WITH = {"with", "avec", "mit", "con"}
+_AND = {"and", "und", "et", "y", "&"}
+
+
+def with_whom(title: str, request: str, now: datetime) -> str:
+    """The title with the people the request names right after it ("un déjeuner avec Priya"
+    taken as "dejeuner": "déjeuner avec Priya"), in the request's spelling: who an event is
+    with is what a person looks for in the calendar (a day after the name is not part of it).
+    The title itself when the words are not the request's in a row, or no name follows them."""
+    tokens = WORD.findall(request)
+    said = [fold(t).strip(".'") for t in tokens]
+    words = [fold(w).strip(".'") for w in WORD.findall(title)]
+    n = len(words)
+    at = next((i for i in range(len(said) - n + 1) if said[i : i + n] == words), None)
+    if not words or at is None:
+        return title
+    end = at + n
+    if end >= len(said) or said[end] not in _WITH:
+        return title
+
+    def a_name(i: int) -> bool:
+        return i < len(tokens) and tokens[i][:1].isupper() and not names_a_time(tokens[i], now)
+
+    names = end + 1
+    while a_name(names) or (names < len(said) and said[names] in _AND and a_name(names + 1)):
+        names += 1
+    if names == end + 1:
+        return title
+    return " ".join(tokens[at:names])
 
 
 def _a_length(phrase: str, when: When | None, now: datetime) -> timedelta | None:

@@ -641,8 +641,30 @@ def test_when_the_close_lookup_finds_nothing_either_the_first_answer_is_said(
     )  # fmt: skip
     report = agent.run_turn(Conversation(), "What's the guest wifi called?")
     assert report.calls[0].name == "find_contact" and report.stop_reason == "answered"
-    assert {c.name for c in report.calls[1:]} <= {"search_files", "search_documents"}
+    # Only reads follow: the plain look at the files, and at the calendar for an event named
+    assert {c.name for c in report.calls[1:]} <= {"search_files", "search_documents", "list_events"}
     assert report.answer == "I found no contact called “guest wifi”."
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["¿A qué hora tengo hoy el dentista?", "Um wie viel Uhr ist heute der Dentist-Termin?",
+     "When's the dentist today?"],
+)  # fmt: skip
+def test_a_question_no_lookup_answers_that_names_an_event_is_answered_from_the_calendar(
+    account: CalendarAccount, home: Path, request_: str
+) -> None:
+    """Taken for a contact (the dentist's number?), then for the files: neither holds it, but
+    today's calendar has an event the request names. Its time is the answer."""
+    create_event(account, "Dentist", at(15, 14), at(15, 15), tz=TZ)
+    create_event(account, "Piano lesson", at(15, 18), at(15, 19), tz=TZ)
+    agent, _ = _close_agent(
+        [call("find_contact", who="dentista"), call("ask_files", about="dentista")],
+        "find_contact", "ask_files", home, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "14:00" in report.answer and "Dentist" in report.answer
+    assert "Piano" not in report.answer
 
 
 def test_memories_holding_none_of_the_words_give_way_to_the_mail_that_names_them(

@@ -519,23 +519,29 @@ def _a_change(doing: Doing) -> str | None:
 
 
 def _about_an_event(doing: Doing) -> bool:
-    """Whether the request speaks of one event already in the calendar: no clock time in it,
-    and one event's title (half its words or more) named in it, on the day the request says
-    if it says one."""
+    return event_named(doing) is not None
+
+
+def event_named(doing: Doing) -> str | None:
+    """The title of the one event already in the calendar the request speaks of: no clock
+    time in it, and that event's title (half its words or more) named in it, on the day the
+    request says if it says one. None if none or several, or no calendar is set up."""
+    if doing.agent.registry.get("list_events") is None:
+        return None
     when = read_when(doing.request, doing.now)
     if when is not None and when.start is not None:
-        return False  # a new time: a new event, or a move the model would have named
+        return None  # a new time: a new event, or a move the model would have named
     if when is not None and when.day_given:
         start, end = when.window(doing.now)
     else:
         start, end = doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD
     said = _without_days(doing.request, doing.now)
     named = {
-        fold(str(event.get("title")))
+        fold(title): title
         for event in _events(doing, start, end)
-        if grounded(str(event.get("title") or ""), said, copied=False)
+        if grounded(title := str(event.get("title") or ""), said, copied=False)
     }
-    return len(named) == 1
+    return next(iter(named.values())) if len(named) == 1 else None
 
 
 def _title(text: str, when: str, now: datetime) -> str:

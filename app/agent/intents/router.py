@@ -290,6 +290,16 @@ def _looked_up(doing: Doing) -> str | None:
         return None
 
 
+def _event_named(doing: Doing) -> str | None:
+    """The title of the one calendar event the request names, if it names one."""
+    from app.agent.intents.calendar_steps import event_named
+
+    try:
+        return event_named(doing)
+    except HandOver:
+        return None
+
+
 # A look at the user's data before an intent's slots are asked for: the name of the intent
 # the request is after all (`Instead`), or None.
 Before = Callable[[Doing], str | None]
@@ -468,8 +478,8 @@ class IntentRouter:
     def _look_again(self, doing: Doing, intent: Intent, request: str, nothing: str) -> bool:
         """The other lookups the choice was close to, in the model's order, until one finds
         something; then the email or file that plainly holds the request's words ("What's the
-        plumber's phone number?": no contact, but a note about the plumber); else what the
-        first said when it found nothing."""
+        plumber's phone number?": no contact, but a note about the plumber); then the one
+        calendar event the request names; else what the first said when it found nothing."""
         others = [n for n in doing.close if n in _LOOKUPS and n != intent.name][:_SECOND_LOOKS]
         doing.looking_again = True
         try:
@@ -484,6 +494,10 @@ class IntentRouter:
         searched = {intent.name, *others} & {"ask_files", "find_emails"}
         if not searched and (found := _looked_up(doing)) is not None:
             return self._say(doing, found, "answered")
+        if intent.name != "show_calendar" and (event := _event_named(doing)) is not None:
+            # "¿A qué hora tengo hoy el dentista?" taken for a contact: today's Dentist
+            return self._run(doing, BY_NAME["show_calendar"], {"event": event}, request,
+                             instead=True)  # fmt: skip
         return self._say(doing, nothing, "answered")
 
     def _handed_over(self, doing: Doing, intent: Intent, why: str) -> bool:

@@ -26,9 +26,10 @@ from connectors.folding import fold
 from connectors.statements.values import decimal_comma, parse_amount
 
 # "How many … ?" and "how much … ?" in the four languages (accents folded: "cuántos").
-HOW_MANY = re.compile(r"\b(?:how many|wie ?viele?|combien|cu[aá]nt[oa]s)\b", re.I)
+# ("Um wie viel Uhr …?" asks the time.)
+HOW_MANY = re.compile(r"\b(?:how many|wie ?viele?(?! uhr)|combien|cu[aá]nt[oa]s)\b", re.I)
 _HOW_MUCH = re.compile(
-    r"\b(?:how much|in total|wie ?viel|insgesamt|combien|au total|cu[aá]nto|en total)\b"
+    r"\b(?:how much|in total|wie ?viel(?! uhr)|insgesamt|combien|au total|cu[aá]nto|en total)\b"
     r"|\bwhat (?:did|does|do) [^?]{0,60}\bcost\b|\b(?:gekostet|kostete|coute|coutait|costo)\b",
     re.I,
 )

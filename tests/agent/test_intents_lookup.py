@@ -647,20 +647,30 @@ def test_when_the_close_lookup_finds_nothing_either_the_first_answer_is_said(
 
 
 @pytest.mark.parametrize(
-    "request_",
-    ["¿A qué hora tengo hoy el dentista?", "Um wie viel Uhr ist heute der Dentist-Termin?",
-     "When's the dentist today?"],
+    ("request_", "translated"),
+    [("¿A qué hora tengo hoy el dentista?", ["What time do I have the dentist today?"]),
+     ("Um wie viel Uhr ist heute der Dentist-Termin?", ["What time is the dentist today?"]),
+     ("When's the dentist today?", [])],
 )  # fmt: skip
 def test_a_question_no_lookup_answers_that_names_an_event_is_answered_from_the_calendar(
-    account: CalendarAccount, home: Path, request_: str
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    request_: str,
+    translated: list[str],
 ) -> None:
-    """Taken for a contact (the dentist's number?), then for the files: neither holds it, but
-    today's calendar has an event the request names. Its time is the answer."""
+    """Taken for a contact (the dentist's number?), then for the files and mail: none holds
+    it (an email holding one of its words is no answer to a second guess), but today's
+    calendar has an event the request names. Its time is the answer."""
+    _deliver(servers[0], ALICE, "jamie@example.test", "Long time no see",
+             "I finally found a dentist I like. Coffee one afternoon?")  # fmt: skip
     create_event(account, "Dentist", at(15, 14), at(15, 15), tz=TZ)
     create_event(account, "Piano lesson", at(15, 18), at(15, 19), tz=TZ)
     agent, _ = _close_agent(
-        [call("find_contact", who="dentista"), call("ask_files", about="dentista")],
-        "find_contact", "ask_files", home, calendar=account,
+        [call("find_contact", who="dentista"), call("ask_files", about="dentista"),
+         *translated, "You found a dentist you like."],
+        "find_contact", "ask_files", home, calendar=account, mail=mail,
     )  # fmt: skip
     report = agent.run_turn(Conversation(), request_)
     assert "14:00" in report.answer and "Dentist" in report.answer

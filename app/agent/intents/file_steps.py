@@ -28,6 +28,9 @@ _GENERIC = {
     "file", "files", "folder", "list", "note", "notes", "document", "documents", "datei",
     "ordner", "liste", "notiz", "dokument", "fichier", "dossier",
     "archivo", "carpeta", "lista", "nota", "documento", "what", "does", "say", "about",
+    # asking when or how much names nothing ("what time", "a qué hora", "um wie viel Uhr"):
+    # "Long time no see" holds no answer to "What time is the dentist?"
+    "time", "hora", "heure", "uhr", "uhrzeit", "viel", "viele",
 }  # fmt: skip
 
 
@@ -38,10 +41,15 @@ def ok_result(record: Any) -> Any:
 
 
 def telling_words(text: str) -> list[str]:
-    """The telling words of `text`, longest first: what a file search can use."""
+    """The telling words of `text`, longest first: what a file search can use. A word is
+    there once ("dentista … dentist": one word), so a text holding it counts it once."""
     words = content_words(text.replace("'s ", " "))
-    kept = dict.fromkeys(w for w in words if len(w) > 3 and fold(w) not in _GENERIC)
-    return sorted(kept, key=len, reverse=True)
+    found = dict.fromkeys(w for w in words if len(w) > 3 and fold(w) not in _GENERIC)
+    kept: list[str] = []
+    for word in sorted(found, key=len, reverse=True):
+        if not any_word_of(word, " ".join(kept)):
+            kept.append(word)
+    return kept
 
 
 def _named_files(doing: Doing, words: str) -> list[str]:

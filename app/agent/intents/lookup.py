@@ -283,7 +283,9 @@ def ask_things(doing: Doing, slots: dict[str, str]) -> str:
     about = slots.get("about", "")
     question = " ".join(filter(None, (about if grounded(about, doing.request) else "",
                                       doing.request)))  # fmt: skip
-    answer = answer_from_things(doing, question)
+    # A second look (another lookup found nothing first) is a guess: a text holding one of
+    # the words is no answer to it ("I found a dentist I like" for today's dentist).
+    answer = answer_from_things(doing, question, plainly=doing.looking_again)
     if answer is None:
         raise FoundNothing(doing.say("nothing_in_files"))
     return answer

@@ -32,7 +32,13 @@ def test_a_decimal_comma_and_the_amount_header_are_read() -> None:
     assert found is not None and found.written(found.total) == "15,70"
 
 
-@pytest.mark.parametrize("question", ["How much did the hotel cost?", "How much did I spend?"])
+@pytest.mark.parametrize(
+    "question",
+    ["How much did the hotel cost?", "How much did I spend?",
+     # how often is no thing paid for: "Monthly transit pass" is not the gym
+     "How much do I pay per month for the gym?", "Wie viel zahle ich im Monat fürs Fitnessstudio?",
+     "¿Cuánto pago al mes por el gimnasio?"],
+)  # fmt: skip
 def test_no_row_holding_the_words_is_no_sum(question: str) -> None:
     assert table_sum(TABLE, question, None) is None
     assert table_sum("just a note, nothing more\n", question, None) is None

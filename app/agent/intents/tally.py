@@ -54,6 +54,9 @@ ASKING = {
     "combien", "cuanto", "cuantos", "cuantas", "things", "items", "entries", "file", "list",
     "dinge", "sachen", "punkte", "eintrage", "datei", "liste", "choses", "elements",
     "fichier", "cosas", "elementos", "archivo", "lista",
+    # how often is no thing paid for ("per month": "Monthly transit pass" is not the gym)
+    "month", "monthly", "week", "weekly", "year", "yearly", "monat", "monatlich", "woche",
+    "jahr", "mois", "mensuel", "semaine", "annee", "mensual", "semana", "ano",
 }  # fmt: skip
 # Words asking for a list's items as such.
 _ITEMS = {

@@ -326,6 +326,61 @@ def test_cancelling_an_event_the_model_could_not_name_asks_which_then_deletes_it
     assert second.answer == "Cancelled “Dentist” (Fri 18 May, 10:00–11:00)."
 
 
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [
+        ("Scrap my dentist appointment today",
+         call("send_email", message="I have a dentist appointment today")),
+        ("Could you call off the piano lesson tonight?", call("add_event", title="piano lesson")),
+        ("Sag den Zahnarzt heute ab", call("add_event", title="Zahnarzt")),
+        ("Streich bitte die Klavierstunde heute Abend", call("recall_fact", about="Klavierstunde")),
+        ("Annule le dentiste d'aujourd'hui", call("read_email", which="dentiste")),
+        ("Cancela el dentista de hoy", call("send_email", message="el dentista de hoy")),
+    ],
+)  # fmt: skip
+def test_a_request_to_cancel_an_event_it_names_cancels_it_whatever_the_model_took_it_for(
+    account: CalendarAccount, request_: str, taken_for: str
+) -> None:
+    """ "Scrap my dentist appointment today" was taken for a new email, "Sag … ab" for a new
+    event: a verb of cancelling in the four languages before an event the calendar holds under
+    its own words (or their English, translated by the model) is that event cancelled,
+    through the dialog, and nothing else is done."""
+    create_event(account, "Dentist", at(15, 14), at(15, 15), tz=TZ)
+    create_event(account, "Piano lesson", at(15, 18), at(15, 19), tz=TZ)
+    translations = {"Zahnarzt": "Cancel the dentist today", "Klavier": "Cancel piano lesson"}
+    said = [t for word, t in translations.items() if word in request_]
+    answers = Answers()
+    agent = _agent(account, [taken_for, *said], answers)
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "delete_event"
+    assert {c.name for c in report.calls} <= {"list_events", "delete_event"}
+    gone = "Piano lesson" if "piano" in request_ or "Klavier" in request_ else "Dentist"
+    assert gone not in [e.title for e in _all(account)] and len(_all(account)) == 1
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [
+        ("Delete the email from Tom about lunch", call("read_email", which="Tom")),
+        ("Email Tom that the dentist is cancelled", call("send_email", to="Tom", message="x")),
+        ("Cancel my gym membership", call("send_email", message="cancel my gym membership")),
+    ],
+)  # fmt: skip
+def test_cancelling_what_is_no_event_of_the_calendar_is_left_to_the_chosen_intent(
+    account: CalendarAccount, request_: str, taken_for: str
+) -> None:
+    """A verb of cancelling before something no event is called whole ("the email from Tom"
+    beside "Lunch with Tom"), or after another verb: no event is deleted or offered."""
+    create_event(account, "Lunch with Tom", at(15, 12), at(15, 13), tz=TZ)
+    create_event(account, "Dentist", at(15, 14), at(15, 15), tz=TZ)
+    answers = Answers(approve=False)
+    agent = _agent(account, [taken_for, "", "", ""], answers)
+    report = agent.run_turn(Conversation(), request_)
+    assert "delete_event" not in [c.name for c in report.calls]
+    assert all(s.tool != "delete_event" for s in answers.seen) and len(_all(account)) == 2
+
+
 def test_an_event_not_in_the_calendar_is_asked_about_and_nothing_is_deleted(
     account: CalendarAccount,
 ) -> None:

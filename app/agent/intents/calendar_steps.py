@@ -522,9 +522,10 @@ def _about_an_event(doing: Doing) -> bool:
     return event_named(doing) is not None
 
 
-def event_named(doing: Doing) -> str | None:
+def event_named(doing: Doing, whole: bool = False) -> str | None:
     """The title of the one event already in the calendar the request speaks of: no clock
-    time in it, and that event's title (half its words or more) named in it, on the day the
+    time in it, and that event's title (half its words or more; `whole`: all of them, or of
+    the request's English when it is in another language) named in it, on the day the
     request says if it says one. None if none or several, or no calendar is set up."""
     if doing.agent.registry.get("list_events") is None:
         return None
@@ -535,13 +536,20 @@ def event_named(doing: Doing) -> str | None:
         start, end = when.window(doing.now)
     else:
         start, end = doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD
-    said = _without_days(doing.request, doing.now)
-    named = {
-        fold(title): title
-        for event in _events(doing, start, end)
-        if grounded(title := str(event.get("title") or ""), said, copied=False)
-    }
+    events = _events(doing, start, end)
+    named = _titles_in(events, _without_days(doing.request, doing.now), whole)
+    if not named and whole and events and (english := english_words(doing, doing.request)):
+        named = _titles_in(events, english, whole)  # "den Zahnarzt" of the event "Dentist"
     return next(iter(named.values())) if len(named) == 1 else None
+
+
+def _titles_in(events: list[dict[str, Any]], said: str, whole: bool) -> dict[str, str]:
+    """The titles of `events` the words name (by their folded spelling)."""
+    return {
+        fold(title): title
+        for event in events
+        if grounded(title := str(event.get("title") or ""), said, copied=whole)
+    }
 
 
 def _title(text: str, when: str, now: datetime) -> str:

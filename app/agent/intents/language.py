@@ -174,3 +174,26 @@ def without_remind_me(text: str) -> str:
     """`text` without the "remind me" it opens with ("Avísame mañana …": "mañana …")."""
     found = _remind_me(text)
     return text[found.end() :].strip() if found is not None else text
+
+
+# A request (or one of its sentences) opening with a verb of cancelling in one of the four
+# languages: "Scrap …", "Could you call off …", "Sag … ab", "Streich …", "Annule …",
+# "Cancela …"; unless it names another kind of thing (an email, a reminder, a to-do, a
+# file, a note), which has its own way of being deleted.
+_CANCEL = re.compile(
+    r"(?:^|[.!?;,]\s*)(?:please\s+|bitte\s+|(?:can|could|would) you\s+|peux-tu\s+|"
+    r"pourrais-tu\s+|puedes\s+)?(?:cancel|call off|scrap|delete|remove|streich\w*|losch\w*|"
+    r"stornier\w*|annule[rz]?|supprime[rz]?|(?:cancel|anul|borr|elimin|quit)a(?:r|lo|la)?)\b"
+    r"|^\s*(?:bitte\s+)?sag\w*\b.*\bab\s*[.!]?\s*$"
+)
+_OTHER_KINDS = re.compile(
+    r"\b(?:e-?mails?|mails?|messages?|nachricht\w*|courriels?|correos?|mensajes?|reminders?|"
+    r"erinnerung\w*|rappels?|recordatorios?|to-?dos?|tasks?|aufgabe\w*|taches?|tareas?|"
+    r"files?|datei\w*|fichiers?|archivos?|notes?|notiz\w*|notas?|memberships?|abos?)\b"
+)
+
+
+def asks_to_cancel(text: str) -> bool:
+    """Whether `text` asks to cancel something that may be an event of the calendar."""
+    folded = fold(text).replace("’", "'")
+    return bool(_CANCEL.search(folded)) and not _OTHER_KINDS.search(folded)

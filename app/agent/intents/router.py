@@ -28,6 +28,7 @@ from app.agent.intents.language import (
     Language,
     about_the_users_own,
     asks_for_a_reminder,
+    asks_to_cancel,
     language_of_talk,
 )
 from app.agent.intents.recognise import (
@@ -290,12 +291,12 @@ def _looked_up(doing: Doing) -> str | None:
         return None
 
 
-def _event_named(doing: Doing) -> str | None:
+def _event_named(doing: Doing, whole: bool = False) -> str | None:
     """The title of the one calendar event the request names, if it names one."""
     from app.agent.intents.calendar_steps import event_named
 
     try:
-        return event_named(doing)
+        return event_named(doing, whole)
     except HandOver:
         return None
 
@@ -409,6 +410,15 @@ class IntentRouter:
             # the name the request gives if the model's words leave it out
             person = message["name"] or _a_person(recognised)
             return self._instead(doing, BY_NAME["send_email"], text, {"to": person})
+        if (
+            asks_to_cancel(text)
+            and recognised.intent.name not in _CANCELLING
+            and (event := _event_named(doing, whole=True)) is not None
+        ):
+            # "Scrap my dentist appointment today" taken for a new email, "Sag den Zahnarzt
+            # heute ab" for a new event: the event the calendar holds under its words is
+            # cancelled (the dialog asks first)
+            return self._run(doing, BY_NAME["cancel_event"], {"event": event}, text, instead=True)
         if recognised.intent.name == JUST_ANSWER:
             # "What's the name of my hotel in Lisbon?" taken for a general question: what
             # the mail or files plainly hold answers it; else the model answers as asked.
@@ -570,6 +580,11 @@ _DOCUMENT = re.compile(
 _KEPT_ELSEWHERE = {
     JUST_ANSWER, "list_todos", "list_reminders", "recall_fact", "show_calendar", "find_contact"
 }  # fmt: skip
+
+
+# The intents a request to cancel may rightly be besides cancelling an event: changing it,
+# or deleting one of the other kinds of things.
+_CANCELLING = {"cancel_event", "move_event", "cancel_reminder", "forget_fact", "complete_todo"}
 
 
 # The intents a request to be reminded may rightly be: a reminder set, or one already set

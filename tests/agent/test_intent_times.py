@@ -162,6 +162,12 @@ def test_grounding_keeps_copied_words_and_drops_invented_ones() -> None:
     assert fold("Übermorgen") == "ubermorgen"
 
 
+def test_a_short_name_is_said_in_its_possessive() -> None:
+    assert grounded("Tom", "What's Tom's number?")  # "tom's" is Tom's, as "Sophie's"
+    assert grounded("Tom", "Chris' and Tom’s plans")
+    assert not grounded("Tom", "What's Tim's number?")
+
+
 def test_a_compound_holds_its_head_but_a_word_inside_another_is_not_said() -> None:
     assert grounded("Arzttermin", "Verschieb meinen Zahnarzttermin")  # the compound's head
     assert grounded("Zahnarzt", "Verschieb meinen Zahnarzttermin")  # its first part

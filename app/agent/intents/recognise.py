@@ -299,8 +299,8 @@ def _users(value: str, text: str) -> str:
 def _said_part(value: str, text: str) -> str:
     """The words of `value` the user wrote (a name the model completed from an example keeps
     the part the user said); "" if none but filler."""
-    said = [fold(w).strip(".'") for w in WORD.findall(text)]
-    kept = [w for w in WORD.findall(value) if _occurs(fold(w).strip(".'"), said)]
+    said = _words(text)
+    kept = [w for w in WORD.findall(value) if _occurs(_words(w)[0], said)]
     return " ".join(kept) if any(fold(w) not in _FILLER for w in kept) else ""
 
 
@@ -370,19 +370,23 @@ def _without_words_of(value: str, others: str) -> str:
     return " ".join(kept) or value
 
 
+def _words(text: str) -> list[str]:
+    """`text`'s words folded, without a possessive's ending ("Tom's": "tom", as a longer
+    name's ending is left to `_occurs`)."""
+    return [POSSESSIVE.sub("", fold(w).strip(".'")) for w in WORD.findall(text)]
+
+
 def any_word_of(value: str, request: str) -> bool:
     """Whether one content word of `value` occurs in the request."""
-    said = [fold(w).strip(".'") for w in WORD.findall(request)]
-    words = [fold(w).strip(".'") for w in WORD.findall(value)]
-    return any(_occurs(w, said) for w in words if w and w not in _FILLER)
+    said = _words(request)
+    return any(_occurs(w, said) for w in _words(value) if w and w not in _FILLER)
 
 
 def grounded(value: str, request: str, copied: bool = True) -> bool:
     """Whether `value` comes from the user's words: every content word of a copied value
     (or half of a reworded text's) occurs in the request, up to case, accents and endings."""
-    said = [fold(w).strip(".'") for w in WORD.findall(request)]
-    words = [fold(w).strip(".'") for w in WORD.findall(value)]
-    words = [w for w in words if w and w not in _FILLER]
+    said = _words(request)
+    words = [w for w in _words(value) if w and w not in _FILLER]
     if not words:
         return False
     found = sum(1 for w in words if _occurs(w, said))

@@ -677,6 +677,20 @@ def test_a_question_no_lookup_answers_that_names_an_event_is_answered_from_the_c
     assert "Piano" not in report.answer
 
 
+def test_a_question_naming_part_of_an_events_title_is_not_answered_with_that_event(
+    account: CalendarAccount, home: Path
+) -> None:
+    """ "What's Tom's number?" finds no contact: the event "Lunch with Tom" is not what it
+    asks about, so the answer stays that no contact was found."""
+    create_event(account, "Lunch with Tom", at(15, 12), at(15, 13), tz=TZ)
+    agent, _ = _close_agent(
+        [call("find_contact", who="Tom"), call("ask_files", about="Tom")],
+        "find_contact", "ask_files", home, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "What's Tom's number?")
+    assert report.answer == "I found no contact called “Tom”."
+
+
 def test_memories_holding_none_of_the_words_give_way_to_the_mail_that_names_them(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path, database: Database
 ) -> None:

@@ -489,7 +489,8 @@ class IntentRouter:
         """The other lookups the choice was close to, in the model's order, until one finds
         something; then the email or file that plainly holds the request's words ("What's the
         plumber's phone number?": no contact, but a note about the plumber); then the one
-        calendar event the request names; else what the first said when it found nothing."""
+        calendar event the request names whole; else what the first said when it found
+        nothing."""
         others = [n for n in doing.close if n in _LOOKUPS and n != intent.name][:_SECOND_LOOKS]
         doing.looking_again = True
         try:
@@ -504,8 +505,9 @@ class IntentRouter:
         searched = {intent.name, *others} & {"ask_files", "find_emails"}
         if not searched and (found := _looked_up(doing)) is not None:
             return self._say(doing, found, "answered")
-        if intent.name != "show_calendar" and (event := _event_named(doing)) is not None:
-            # "¿A qué hora tengo hoy el dentista?" taken for a contact: today's Dentist
+        if intent.name != "show_calendar" and (event := _event_named(doing, whole=True)):
+            # "¿A qué hora tengo hoy el dentista?" taken for a contact: today's Dentist (its
+            # whole title named: "What did Tom say?" is not about "Lunch with Tom")
             return self._run(doing, BY_NAME["show_calendar"], {"event": event}, request,
                              instead=True)  # fmt: skip
         return self._say(doing, nothing, "answered")

@@ -163,6 +163,32 @@ def test_a_calendar_question_an_event_names_stays_with_the_calendar(
     assert report.answer.startswith("Jazz concert: ") and "20:00" in report.answer
 
 
+@pytest.mark.parametrize(
+    "request_", ["when's the seed swap?", "Wann ist der Seed Swap?", "Où a lieu le seed swap ?"]
+)
+def test_a_question_taken_for_a_move_that_names_no_change_is_answered(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    request_: str,
+) -> None:
+    """The model took "when's the seed swap?" for moving an event and named no new time: no
+    event is moved or offered; the question is answered from the club's email."""
+    _deliver(servers[0], ALICE, "info@seeds.example", "Seed swap",
+             "Our seed swap is on Saturday 2 June, 10:00-13:00.")  # fmt: skip
+    create_event(account, "Piano lesson", at(15, 18), at(15, 19), tz=TZ)
+    agent, backend = _agent(
+        [call("move_event", event="seed swap", to="next Tuesday at 3pm"),
+         call("show_calendar", event="seed swap"), "On Saturday 2 June, 10:00-13:00."],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "update_event" not in [c.name for c in report.calls]
+    assert report.answer.startswith("On Saturday 2 June, 10:00-13:00.")
+    assert "seed swap is on Saturday 2 June" in _told(backend)
+
+
 def test_an_event_asked_about_is_shown_with_its_notes(account: CalendarAccount, home: Path) -> None:
     create_event(account, "Hiking trip", at(19, 9), at(19, 17), tz=TZ, location="Grunewald",
                  description="Meet at the station at 8:30.\nBring water and lunch.")  # fmt: skip

@@ -17,7 +17,7 @@ from typing import Any
 
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
-from app.agent.intents.language import is_function_word
+from app.agent.intents.language import asks_when_or_where, is_function_word
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import ADDRESS, WORD, grounded, most_words_of, names_a_time
@@ -614,6 +614,11 @@ def move(
         place = "" if length else _place_in(doing.request, slots.get("event", ""), doing.now)
         if length or place:
             slots.pop("to", None)
+    if not (slots.get("to") or slots.get("shift") or length or place) and asks_when_or_where(
+        doing.request
+    ):
+        # "when's the seed swap?" taken for a move that names no change: a question
+        raise Instead("show_calendar")
     if not slots.get("to") and not slots.get("shift"):
         # The model left the new time out: read it from the request itself, a shift
         # ("back by 30 minutes") or what follows a "to" ("... to Thursday at 10").

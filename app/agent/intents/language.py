@@ -197,3 +197,16 @@ def asks_to_cancel(text: str) -> bool:
     """Whether `text` asks to cancel something that may be an event of the calendar."""
     folded = fold(text).replace("’", "'")
     return bool(_CANCEL.search(folded)) and not _OTHER_KINDS.search(folded)
+
+
+# A question asking when or where ("when's …?", "what time …", "wann …", "um wie viel Uhr",
+# "quand …", "à quelle heure", "cuándo …", "a qué hora", "where …", "wo …", "où …", "dónde …").
+_WHEN_OR_WHERE = re.compile(
+    r"^\s*(?:and\s+|und\s+|et\s+|y\s+)?(?:when(?:'s| is| are| do| does| did)?|what time|where|"
+    r"wann|um wie ?viel uhr|wo|wohin|quand|a quelle heure|ou|cuando|a que hora|donde|adonde)\b"
+)
+
+
+def asks_when_or_where(text: str) -> bool:
+    """Whether `text` asks when or where something is: a question, not a change."""
+    return bool(_WHEN_OR_WHERE.match(fold(text).replace("’", "'")))

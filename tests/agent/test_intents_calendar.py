@@ -86,6 +86,8 @@ def test_a_time_in_so_many_hours_is_not_the_events_length(account: CalendarAccou
         ("Add lunch with Tom on Thursday at 12", "Lunch with Tom", "Lunch with Tom"),
         ("Add lunch on Thursday at 12 with the team", "lunch", "Lunch"),
         ("Add lunch with Tom Thursday at 12", "lunch", "Lunch with Tom"),
+        ("Add lunch with Tom, Anna joins too, Thursday at 12", "lunch", "Lunch with Tom"),
+        ("Add lunch with Tom. Anna joins too. Thursday at 12", "lunch", "Lunch with Tom"),
     ],
 )  # fmt: skip
 def test_the_people_the_request_names_after_a_title_are_part_of_it(

@@ -479,7 +479,8 @@ def with_whom(title: str, request: str, now: datetime) -> str:
     taken as "dejeuner": "déjeuner avec Priya"), in the request's spelling: who an event is
     with is what a person looks for in the calendar (a day after the name is not part of it).
     The title itself when the words are not the request's in a row, or no name follows them."""
-    tokens = WORD.findall(request)
+    found = list(WORD.finditer(request))
+    tokens = [m.group(0) for m in found]
     said = [fold(t).strip(".'") for t in tokens]
     words = [fold(w).strip(".'") for w in WORD.findall(title)]
     n = len(words)
@@ -491,7 +492,11 @@ def with_whom(title: str, request: str, now: datetime) -> str:
         return title
 
     def a_name(i: int) -> bool:
-        return i < len(tokens) and tokens[i][:1].isupper() and not names_a_time(tokens[i], now)
+        """A capitalised word, no day, in the same clause ("with Tom, Anna joins": Tom)."""
+        if i >= len(tokens) or not tokens[i][:1].isupper() or names_a_time(tokens[i], now):
+            return False
+        between = request[found[i - 1].end() : found[i].start()] + tokens[i - 1][-1:]
+        return not re.search(r"[,.;:!?]", between)
 
     names = end + 1
     while a_name(names) or (names < len(said) and said[names] in _AND and a_name(names + 1)):

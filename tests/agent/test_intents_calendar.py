@@ -383,6 +383,17 @@ def test_cancelling_what_is_no_event_of_the_calendar_is_left_to_the_chosen_inten
     assert all(s.tool != "delete_event" for s in answers.seen) and len(_all(account)) == 2
 
 
+def test_a_general_question_with_a_verb_of_cancelling_looks_nothing_up(
+    account: CalendarAccount,
+) -> None:
+    """ "Can you remove the background from a photo?" is a plain question: the calendar is
+    not looked at for an event to cancel (no tool is called for a general question)."""
+    create_event(account, "Photo walk", at(15, 10), at(15, 12), tz=TZ)
+    agent = _agent(account, [call("just_answer"), "Use an image editor's background tool."])
+    report = agent.run_turn(Conversation(), "Can you remove the background from a photo?")
+    assert report.calls == [] and report.answer.startswith("Use an image editor")
+
+
 def test_an_event_not_in_the_calendar_is_asked_about_and_nothing_is_deleted(
     account: CalendarAccount,
 ) -> None:

@@ -30,6 +30,7 @@ from app.agent.intents.language import (
     asks_for_a_reminder,
     asks_to_cancel,
     language_of_talk,
+    speaks_of_the_user,
 )
 from app.agent.intents.recognise import (
     Recognised,
@@ -413,6 +414,9 @@ class IntentRouter:
         if (
             asks_to_cancel(text)
             and recognised.intent.name not in _CANCELLING
+            # a plain question ("Can you remove the background from a photo?") is looked
+            # at only when it speaks of the user's own ("Scrap my dentist appointment")
+            and (recognised.intent.name != JUST_ANSWER or speaks_of_the_user(text))
             and (event := _event_named(doing, whole=True)) is not None
         ):
             # "Scrap my dentist appointment today" taken for a new email, "Sag den Zahnarzt

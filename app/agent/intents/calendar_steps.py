@@ -594,6 +594,21 @@ def _target_time(doing: Doing) -> str | None:
     return None
 
 
+def _a_question(
+    otherwise: Callable[[bool], None] | None,
+) -> Callable[[bool], None]:
+    """A `not_found` for a when or where question taken for a move: no event holds its words,
+    so it is a question about something else ("when's the seed swap?", the club's email)."""
+
+    def not_found(partly: bool) -> None:
+        if not partly:
+            raise Instead("show_calendar")
+        if otherwise is not None:
+            otherwise(partly)
+
+    return not_found
+
+
 def move(
     doing: Doing, slots: dict[str, str], not_found: Callable[[bool], None] | None = None
 ) -> str:
@@ -619,11 +634,16 @@ def move(
         place = "" if length else _place_in(doing.request, slots.get("event", ""), doing.now)
         if length or place:
             slots.pop("to", None)
-    if not (slots.get("to") or slots.get("shift") or length or place) and asks_when_or_where(
-        doing.request
+    asked_day = read_when(doing.request, doing.now)
+    if (
+        not (slots.get("to") or slots.get("shift") or length or place)
+        and asks_when_or_where(doing.request)
+        and not (asked_day is not None and asked_day.day_given)
     ):
-        # "when's the seed swap?" taken for a move that names no change: a question
-        raise Instead("show_calendar")
+        # "when's the seed swap?" taken for a move that names no change and no day, about
+        # something no event holds: a question. (One that names a day goes on as before: the
+        # event that day is shown, "Where do we meet for the hike on Saturday?")
+        not_found = _a_question(not_found)
     if not slots.get("to") and not slots.get("shift"):
         # The model left the new time out: read it from the request itself, a shift
         # ("back by 30 minutes") or what follows a "to" ("... to Thursday at 10").

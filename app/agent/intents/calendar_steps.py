@@ -520,11 +520,7 @@ def _a_change(doing: Doing) -> str | None:
     """Taken for a new event in a close call with changing one: a request without a clock
     time that names an event on the day it says (or says no day) changes that event ("The
     plumber needs two hours, not one"). Looked at before the new event's title is asked."""
-    return "move_event" if "move_event" in doing.close and _about_an_event(doing) else None
-
-
-def _about_an_event(doing: Doing) -> bool:
-    return event_named(doing) is not None
+    return "move_event" if "move_event" in doing.close and event_named(doing) else None
 
 
 def event_named(doing: Doing, whole: bool = False) -> str | None:

@@ -161,8 +161,13 @@ _REMIND_ME = re.compile(
 )
 
 
+def _folded(text: str) -> str:
+    """`text` folded as the patterns below are written: no case, no accents, "’" as "'"."""
+    return fold(text).replace("’", "'")
+
+
 def _remind_me(text: str) -> re.Match[str] | None:
-    return _REMIND_ME.match(fold(text).replace("’", "'"))
+    return _REMIND_ME.match(_folded(text))
 
 
 def asks_for_a_reminder(text: str) -> bool:
@@ -195,7 +200,7 @@ _OTHER_KINDS = re.compile(
 
 def asks_to_cancel(text: str) -> bool:
     """Whether `text` asks to cancel something that may be an event of the calendar."""
-    folded = fold(text).replace("’", "'")
+    folded = _folded(text)
     return bool(_CANCEL.search(folded)) and not _OTHER_KINDS.search(folded)
 
 
@@ -209,4 +214,4 @@ _WHEN_OR_WHERE = re.compile(
 
 def asks_when_or_where(text: str) -> bool:
     """Whether `text` asks when or where something is: a question, not a change."""
-    return bool(_WHEN_OR_WHERE.match(fold(text).replace("’", "'")))
+    return bool(_WHEN_OR_WHERE.match(_folded(text)))

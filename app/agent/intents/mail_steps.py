@@ -128,9 +128,10 @@ def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[
 
 
 def _names(message: dict[str, Any], naming: list[str]) -> bool:
-    """Whether the message's sender or subject holds one of the words as a word of its own."""
-    named = " ".join(POSSESSIVE.sub("", w) for w in naming)
-    return any_word_of(named, f"{message.get('sender') or ''} {message.get('subject') or ''}")
+    """Whether the message's sender or subject holds one of the words as a word of its own
+    (`any_word_of` reads "Tom's" as "Tom")."""
+    heading = f"{message.get('sender') or ''} {message.get('subject') or ''}"
+    return any_word_of(" ".join(naming), heading)
 
 
 def _one_email(doing: Doing, slots: dict[str, str], slot: str = "which") -> dict[str, Any]:

@@ -325,6 +325,36 @@ def test_a_reply_asked_for_is_a_reply_though_the_model_took_it_for_a_new_event_o
 
 
 @pytest.mark.parametrize(
+    ("request_", "word"),
+    [("Schick Bob eine kurze Mail: Suppe war super, danke!", "Suppe"),
+     ("Tell Bob soup was great, thanks", "soup"),
+     ("Dis à Bob que la soupe était super", "soupe")],
+)  # fmt: skip
+def test_the_name_after_the_verb_of_writing_is_the_recipient_over_another_word_the_model_took(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    server: RadicaleServer,
+    request_: str,
+    word: str,
+) -> None:
+    """ "Schick Bob eine kurze Mail: Suppe war super": the model put "Suppe", a word of the
+    request, as the recipient; the name right after "schick" is who the email is to."""
+    put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("recall_fact", about=word), call("send_email", to=word, message="soup was great"),
+         ""],
+        answers,
+        mail=mail,
+        calendar=account,
+    )  # fmt: skip
+    agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
+
+
+@pytest.mark.parametrize(
     "request_",
     [
         "Bob wants the keys back, tell him they are under the mat",

@@ -409,8 +409,10 @@ class IntentRouter:
             # "Tell Maria my dietary requirement: vegetarian" taken for a memory, "Look up
             # Sophie and email her that …" for a contact: what is asked for is an email, to
             # the name the request gives if the model's words leave it out
-            person = message["name"] or _a_person(recognised)
-            return self._instead(doing, BY_NAME["send_email"], text, {"to": person})
+            if message["name"]:  # said right after the verb: it decides over the model's
+                return self._instead(doing, BY_NAME["send_email"], text,
+                                     read={"to": message["name"]})  # fmt: skip
+            return self._instead(doing, BY_NAME["send_email"], text, {"to": _a_person(recognised)})
         if (
             asks_to_cancel(text)
             and recognised.intent.name not in _CANCELLING
@@ -525,10 +527,17 @@ class IntentRouter:
         )
 
     def _instead(
-        self, doing: Doing, intent: Intent, request: str, given: dict[str, str] | None = None
+        self,
+        doing: Doing,
+        intent: Intent,
+        request: str,
+        given: dict[str, str] | None = None,
+        read: dict[str, str] | None = None,
     ) -> bool:
         """Run `intent` for the request another intent's steps passed on (`Instead`);
-        `given`: slots code read from the request, for those the model leaves empty."""
+        `given`: slots code read from the request, for those the model leaves empty; `read`:
+        slots code read where the request plainly says them ("Schick Priya …": Priya), which
+        decide over the model's."""
         filled = fill_slots(doing.agent.backend, request, intent, doing.cancel)
         doing.report.steps += 1
         if filled is not None:
@@ -536,7 +545,7 @@ class IntentRouter:
         slots, dropped = (filled.slots, filled.dropped) if filled else ({}, {})
         if filled is not None and filled.intent is not intent:
             slots, dropped = {}, {}  # a backend without `only_call` named another intent
-        slots = {**{k: v for k, v in (given or {}).items() if v}, **slots}
+        slots = {**{k: v for k, v in (given or {}).items() if v}, **slots, **(read or {})}
         doing.from_request.clear()
         return self._run(doing, intent, slots, request, dropped, instead=True)
 

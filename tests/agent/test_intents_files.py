@@ -597,6 +597,40 @@ def test_a_money_question_about_a_day_stays_with_the_statements(home: Path, requ
     assert "summarise_spending" in [c.name for c in report.calls]
 
 
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "Wie lange muss ein Ei kochen, damit es weich ist?",
+        "Which planet is the biggest?",
+        "¿Por qué el cielo es azul?",
+    ],
+)
+def test_a_general_question_taken_for_spending_looks_nothing_up(home: Path, request_: str) -> None:
+    """No money, month or sum in it and nothing of the user's: a plain answer (the 0.5B model
+    took the egg for a payee, and the look-ups after it made thirty calls)."""
+    agent, _ = _agent([call("spending", merchant="Ei"), "About six minutes."], folders=[home])
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), request_)
+    assert report.calls == []
+    assert report.answer == "About six minutes."
+
+
+def test_a_question_of_the_users_taken_for_spending_is_asked_of_the_files(
+    home: Path, database: Database
+) -> None:
+    index_folders(database, [home])
+    agent, backend = _agent(
+        [call("spending"), call("ask_files"), "Three months, to the end of a month."],
+        folders=[home], data=database,
+    )  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "How long is my notice period?")
+    names = [c.name for c in report.calls]
+    assert "summarise_spending" not in names and names[-1] == "read_file"
+    assert report.calls[-1].arguments == {"path": "lease.txt"}
+    assert report.answer.endswith("(From lease.txt.)")
+
+
 def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: RadicaleServer) -> None:
     account = CalendarAccount(radicale.url, "alice", PASSWORD, name="Home calendar")
     text = "Add Lukas Brandt to my contacts: lukas.brandt@example.de, +49 151 5550177."

@@ -15,9 +15,10 @@ from datetime import datetime
 from pathlib import PurePosixPath
 
 from app.agent.intents import tally
+from app.agent.intents.catalog import JUST_ANSWER
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import ok_result, read_text, telling_words
-from app.agent.intents.language import is_function_word
+from app.agent.intents.language import is_function_word, speaks_of_the_user
 from app.agent.intents.lookup import answer_from_file, ask_things, said_sum
 from app.agent.intents.recognise import any_word_of
 from app.agent.intents.router import Doing, HandOver, Instead, Steps
@@ -64,6 +65,11 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
     if month is None and not tally.MONEY.search(said) and read_when(doing.request, doing.now):
         # "Was habe ich nächste Woche vor?": a day's question, not money's
         raise Instead("show_calendar")
+    about_money = tally.MONEY.search(said) or tally.asks_how_much(said) or _BALANCE.search(said)
+    if month is None and not about_money:
+        # "Wie lange muss ein Ei kochen, damit es weich ist?" taken for spending on "Ei": no
+        # money, month or sum in it. A question of the user's things, or a general one.
+        raise Instead("ask_files" if speaks_of_the_user(doing.request) else JUST_ANSWER)
     files = _money_files(doing)
     if _BALANCE.search(said):
         # "What was the closing balance on my April statement?": the statement says it; a

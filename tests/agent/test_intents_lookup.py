@@ -166,7 +166,7 @@ def test_a_calendar_question_an_event_names_stays_with_the_calendar(
 @pytest.mark.parametrize(
     ("request_", "translated"),
     [("when's the seed swap?", []), ("Wann ist der Seed Swap?", ["seed swap"]),
-     ("Où a lieu le seed swap ?", ["seed swap"])],
+     ("Où a lieu le seed swap ?", ["seed swap"]), ("¿Cuándo es el seed swap?", ["seed swap"])],
 )  # fmt: skip
 def test_a_question_taken_for_a_move_that_names_no_change_is_answered(
     servers: tuple[Dovecot, SmtpServer],

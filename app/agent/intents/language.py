@@ -162,8 +162,9 @@ _REMIND_ME = re.compile(
 
 
 def _folded(text: str) -> str:
-    """`text` folded as the patterns below are written: no case, no accents, "’" as "'"."""
-    return fold(text).replace("’", "'")
+    """`text` folded as the patterns below are written: no case, no accents, "’" as "'", and
+    no Spanish opening marks ("¿Cuándo …?" opens with "cuando")."""
+    return fold(text).replace("’", "'").replace("¿", "").replace("¡", "")
 
 
 def _remind_me(text: str) -> re.Match[str] | None:

@@ -619,7 +619,7 @@ def test_a_question_of_the_users_taken_for_spending_is_asked_of_the_files(
     home: Path, database: Database
 ) -> None:
     index_folders(database, [home])
-    agent, backend = _agent(
+    agent, _ = _agent(
         [call("spending"), call("ask_files"), "Three months, to the end of a month."],
         folders=[home], data=database,
     )  # fmt: skip

@@ -362,6 +362,35 @@ def test_a_request_to_cancel_an_event_it_names_cancels_it_whatever_the_model_too
 
 
 @pytest.mark.parametrize(
+    ("request_", "taken_for", "translated"),
+    [
+        ("Ya no voy al concierto del jueves 24, quítalo del calendario", call("move_event"),
+         ["I'm not going to the concert on Thursday 24, remove it from the calendar"]),
+        ("I can't make the concert on Thursday the 24th, please remove it",
+         call("add_event", title="concert"), []),
+        ("Streich das Konzert am Donnerstag, den 24.", call("recall_fact", about="Konzert"),
+         ["Cancel the concert on Thursday the 24th."]),
+    ],
+)  # fmt: skip
+def test_cancelling_an_event_on_the_day_named_takes_the_one_that_day_the_words_name(
+    account: CalendarAccount, request_: str, taken_for: str, translated: list[str]
+) -> None:
+    """ "Ya no voy al concierto del jueves 24, quítalo" names part of "Concert: Jazz Quartet"
+    (in its English) and its day: that day's one event holding the words is cancelled, through
+    the dialog; the concert of another Thursday is kept."""
+    create_event(account, "Yoga", at(24, 18, 30), at(24, 19, 30), tz=TZ)
+    create_event(account, "Concert: Jazz Quartet", at(24, 20), at(24, 22), tz=TZ)
+    create_event(account, "Concert: Piano Trio", at(31, 20), at(31, 22), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [taken_for, *translated], answers)
+    agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "delete_event"
+    left = sorted(e.title for e in _all(account))
+    assert left == ["Concert: Piano Trio", "Yoga"]
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for"),
     [
         ("Delete the email from Tom about lunch", call("read_email", which="Tom")),

@@ -523,11 +523,13 @@ def _a_change(doing: Doing) -> str | None:
     return "move_event" if "move_event" in doing.close and event_named(doing) else None
 
 
-def event_named(doing: Doing, whole: bool = False) -> str | None:
+def event_named(doing: Doing, whole: bool = False, on_the_day: bool = False) -> str | None:
     """The title of the one event already in the calendar the request speaks of: no clock
     time in it, and that event's title (half its words or more; `whole`: all of them, or of
     the request's English when it is in another language) named in it, on the day the
-    request says if it says one. None if none or several, or no calendar is set up."""
+    request says if it says one. `on_the_day`: when the request names a day, also the one
+    event that day holding the most of its words, or of its English. None if none or
+    several, or no calendar is set up."""
     if doing.agent.registry.get("list_events") is None:
         return None
     when = read_when(doing.request, doing.now)
@@ -538,9 +540,16 @@ def event_named(doing: Doing, whole: bool = False) -> str | None:
     else:
         start, end = doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD
     events = _events(doing, start, end)
-    named = _titles_in(events, _without_days(doing.request, doing.now), whole)
+    said = _without_days(doing.request, doing.now)
+    named = _titles_in(events, said, whole)
+    english = ""
     if not named and whole and events and (english := english_words(doing, doing.request)):
         named = _titles_in(events, english, whole)  # "den Zahnarzt" of the event "Dentist"
+    if not named and on_the_day and when is not None and when.day_given:
+        # "Ya no voy al concierto del jueves 24, quítalo": that Thursday's "Concert: Jazz
+        # Quartet", one of its words named (in the request's English)
+        held = most_words_of(f"{said} {english}", events, "title")
+        named = {fold(title): title for e in held if (title := str(e.get("title") or ""))}
     return next(iter(named.values())) if len(named) == 1 else None
 
 

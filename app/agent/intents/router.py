@@ -41,7 +41,7 @@ from app.agent.intents.recognise import (
     recognise,
     recognition_request,
 )
-from app.agent.intents.when import read_relative, read_when
+from app.agent.intents.when import read_relative, read_shift, read_when
 from app.agent.tools.declarations import BUILTIN_TOOLS
 from app.agent.turn.loop import AgentEvent, CallRecord, TurnReport, add_stats
 from app.llm.backend import (
@@ -292,12 +292,12 @@ def _looked_up(doing: Doing) -> str | None:
         return None
 
 
-def _event_named(doing: Doing, whole: bool = False) -> str | None:
+def _event_named(doing: Doing, whole: bool = False, on_the_day: bool = False) -> str | None:
     """The title of the one calendar event the request names, if it names one."""
     from app.agent.intents.calendar_steps import event_named
 
     try:
-        return event_named(doing, whole)
+        return event_named(doing, whole, on_the_day)
     except HandOver:
         return None
 
@@ -416,10 +416,11 @@ class IntentRouter:
         if (
             asks_to_cancel(text)
             and recognised.intent.name not in _CANCELLING
+            and not _a_new_time(recognised, text)
             # a plain question ("Can you remove the background from a photo?") is looked
             # at only when it speaks of the user's own ("Scrap my dentist appointment")
             and (recognised.intent.name != JUST_ANSWER or speaks_of_the_user(text))
-            and (event := _event_named(doing, whole=True)) is not None
+            and (event := _event_named(doing, whole=True, on_the_day=True)) is not None
         ):
             # "Scrap my dentist appointment today" taken for a new email, "Sag den Zahnarzt
             # heute ab" for a new event: the event the calendar holds under its words is
@@ -597,9 +598,19 @@ _KEPT_ELSEWHERE = {
 }  # fmt: skip
 
 
-# The intents a request to cancel may rightly be besides cancelling an event: changing it,
-# or deleting one of the other kinds of things.
-_CANCELLING = {"cancel_event", "move_event", "cancel_reminder", "forget_fact", "complete_todo"}
+# The intents a request to cancel may rightly be besides cancelling an event: deleting one of
+# the other kinds of things. (A move is, when it names a new time.)
+_CANCELLING = {"cancel_event", "cancel_reminder", "forget_fact", "complete_todo"}
+
+
+def _a_new_time(recognised: Recognised, text: str) -> bool:
+    """Whether a move was chosen with a new time or shift ("Cancel the 3pm and move it to
+    Thursday"): a move, whatever else the request says. ("Ya no voy al concierto del jueves,
+    quítalo" taken for a move names none: the event is cancelled.)"""
+    slots = recognised.slots
+    return recognised.intent.name == "move_event" and bool(
+        slots.get("to") or slots.get("shift") or read_shift(text)
+    )
 
 
 # The intents a request to be reminded may rightly be: a reminder set, or one already set

@@ -138,6 +138,19 @@ def test_a_question_no_file_name_holds_is_found_by_the_document_index(
     assert report.answer.endswith("(From lease.txt.)")
 
 
+def test_the_question_words_name_no_file(home: Path) -> None:
+    """ "¿Cuándo me toca la próxima vacuna?" names the vaccination, not "cuándo" or "próxima":
+    the files are searched for the words that name a thing (three searches at most)."""
+    (home / "health").mkdir()
+    (home / "health" / "vacunas.md").write_text("Tétanos: marzo de 2021 (la próxima en 2031)\n")
+    agent, _ = _agent([call("ask_files"), "En 2031."], folders=[home])
+    report = agent.run_turn(Conversation(), "¿Cuándo me toca la próxima vacuna del tétanos?")
+    searched = [c.arguments["query"] for c in report.calls if c.name == "search_files"]
+    assert "vacuna" in searched and not {"cuándo", "próxima"} & set(searched)
+    assert report.calls[-1].arguments == {"path": "health/vacunas.md"}
+    assert report.answer.startswith("En 2031.")
+
+
 def test_a_question_nothing_in_the_files_answers_says_so(home: Path) -> None:
     agent, _ = _agent([call("ask_files", about="passport")], folders=[home])
     report = agent.run_turn(Conversation(), "Where is my passport number written?")

@@ -31,6 +31,12 @@ _GENERIC = {
     # asking when or how much names nothing ("what time", "a qué hora", "um wie viel Uhr"):
     # "Long time no see" holds no answer to "What time is the dentist?"
     "time", "hora", "heure", "uhr", "uhrzeit", "viel", "viele",
+    # nor do the question words and "next" ("¿Cuándo me toca la próxima vacuna?" had searched
+    # the files and the mail for "cuándo" and "próxima")
+    "when", "where", "which", "wann", "welche", "welcher", "welches", "welchen", "quand",
+    "quel", "quelle", "quels", "quelles", "cuando", "donde", "cual", "cuales", "cuanto",
+    "cuanta", "next", "nachste", "nachsten", "nachster", "nachstes", "prochain", "prochaine",
+    "proximo", "proxima",
 }  # fmt: skip
 
 

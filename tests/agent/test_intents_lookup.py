@@ -77,6 +77,25 @@ def _told(backend: ScriptedBackend) -> str:
     return str(backend.requests[-1].messages[-1]["content"])
 
 
+def test_a_text_holding_a_word_of_the_question_and_one_of_its_english_answers_it(
+    home: Path,
+) -> None:
+    """ "Wann ist die erste Lieferung für Nordwind?" taken for free time: the notes hold
+    "Nordwind" of the German and "first" of the English (the model wrote "Northwind"), two
+    telling words, so they plainly answer it; no day is asked."""
+    (home / "work").mkdir()
+    (home / "work" / "nordwind-kickoff.md").write_text(
+        "# Kickoff Nordwind\nDecisions:\n- First delivery on 4 June.\n"
+    )
+    agent, backend = _agent(
+        [call("find_free_time"), "When is the first shipment for Northwind?", "Am 4. Juni."],
+        home,
+    )
+    report = agent.run_turn(Conversation(), "Wann ist die erste Lieferung für Nordwind?")
+    assert report.answer.startswith("Am 4. Juni.")
+    assert "First delivery on 4 June" in _told(backend)
+
+
 def test_a_question_an_email_holds_is_answered_from_that_email(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
 ) -> None:

@@ -142,6 +142,29 @@ def test_a_shift_without_direction_or_amount_is_none() -> None:
     assert read_shift("30 minutes") is None
 
 
+@pytest.mark.parametrize(
+    ("phrase", "minutes"),
+    [
+        ("Décale le cours de piano de ce soir d'une heure", 60),
+        ("Décale le dentiste de 15 minutes", 15),
+        ("Verschieb den Zahnarzt um eine Stunde", 60),
+        ("Move the dentist by 30 minutes", 30),
+        ("Shift the call by half an hour", 30),
+    ],
+)
+def test_moving_by_an_amount_without_a_direction_is_later(phrase: str, minutes: int) -> None:
+    assert read_shift(phrase) == timedelta(minutes=minutes)
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    ["Move my 2-hour workshop to Friday", "Verschieb das Meeting um 15 Uhr", "the plumber needs "
+     "two hours", "Move the 90-minute call to Thursday at 3pm"],
+)  # fmt: skip
+def test_a_length_or_a_new_time_is_no_shift(phrase: str) -> None:
+    assert read_shift(phrase) is None
+
+
 @given(st.integers(min_value=0, max_value=6), st.integers(min_value=0, max_value=400))
 def test_a_weekday_is_always_ahead_within_a_week(weekday: int, offset: int) -> None:
     now = NOW + timedelta(days=offset)

@@ -459,17 +459,26 @@ _EARLIER = re.compile(
 )
 
 
+# A verb of moving with the amount after "by" and no direction: later, as people mean it
+# ("Décale le cours de piano de ce soir d'une heure", "Verschieb den Zahnarzt um eine Stunde").
+_SHIFTING = re.compile(r"\b(?:move|shift|push|verschieb\w*|schieb\w*|decal\w*|deplace\w*)\b")
+_BY_AMOUNT = re.compile(
+    r"(?:\bby|\bum|\bde|\bd')\s*(?:an?|one|two|three|half|eine[nrm]?|zwei|drei|halbe\w*|"
+    r"une|deux|trois|demi\w*|quart|\d+)\b"
+)
+
+
 def read_shift(phrase: str) -> timedelta | None:
     """A move by an amount: "back by 30 minutes" (+30 min), "an hour earlier" (-1 h),
-    "eine Stunde später", "avancer de 15 minutes", "retrasar media hora"; None when the
-    phrase names no amount or no direction."""
-    text = fold(phrase)
+    "eine Stunde später", "avancer de 15 minutes", "retrasar media hora", "décale … d'une
+    heure" (later); None when the phrase names no amount or no direction."""
+    text = fold(phrase).replace("’", "'")
     amount = read_duration(text)
     if amount is None:
         return None
     if _EARLIER.search(text):
         return -amount
-    if _LATER.search(text):
+    if _LATER.search(text) or (_SHIFTING.search(text) and _BY_AMOUNT.search(text)):
         return amount
     return None
 

@@ -355,6 +355,58 @@ def test_the_name_after_the_verb_of_writing_is_the_recipient_over_another_word_t
 
 
 @pytest.mark.parametrize(
+    ("request_", "word"),
+    [("Schick Bob eine kurze Mail: Suppe war super, danke!", "Suppe"),
+     ("Tell Bob soup was great, thanks", "soup"),
+     ("Dis à Bob que la soupe était super", "soupe")],
+)  # fmt: skip
+def test_the_name_after_the_verb_of_writing_is_the_recipient_when_the_model_chose_an_email(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    server: RadicaleServer,
+    request_: str,
+    word: str,
+) -> None:
+    """The model chose the new email itself, to "Suppe": the name right after the verb is
+    who it is to (it had asked for Suppe's address)."""
+    put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("send_email", to=word, message="soup was great"), ""],
+        answers, mail=mail, calendar=account,
+    )  # fmt: skip
+    agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
+
+
+@pytest.mark.parametrize(
+    ("request_", "to"),
+    [("Tell Bob Baker the soup was great", "Bob Baker"),
+     ("Mail Bob at bob@elsewhere.example that the soup was great", "bob@elsewhere.example")],
+)  # fmt: skip
+def test_the_models_recipient_holding_the_name_or_a_typed_address_is_kept(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    server: RadicaleServer,
+    request_: str,
+    to: str,
+) -> None:
+    put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("send_email", to=to, message="the soup was great"), ""],
+        answers, mail=mail, calendar=account,
+    )  # fmt: skip
+    agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    expected = [BOB] if "@" not in to else [to]
+    assert shown.tool == "send_email" and shown.arguments["to"] == expected
+
+
+@pytest.mark.parametrize(
     "request_",
     [
         "Bob wants the keys back, tell him they are under the mat",

@@ -33,7 +33,9 @@ from app.agent.intents.language import (
     speaks_of_the_user,
 )
 from app.agent.intents.recognise import (
+    ADDRESS,
     Recognised,
+    any_word_of,
     choice_request,
     fill_slots,
     grounded,
@@ -413,6 +415,8 @@ class IntentRouter:
                 return self._instead(doing, BY_NAME["send_email"], text,
                                      read={"to": message["name"]})  # fmt: skip
             return self._instead(doing, BY_NAME["send_email"], text, {"to": _a_person(recognised)})
+        if recognised.intent.name == "send_email" and message and message["name"]:
+            _said_recipient(recognised, message["name"])
         if (
             asks_to_cancel(text)
             and recognised.intent.name not in _CANCELLING
@@ -647,6 +651,16 @@ _WRITING = {
     "send_email", "reply_to_email", "ask_files", "show_folder", "write_note", "add_to_list",
     "open_file", "spending", "search_web", "add_contact",
 }  # fmt: skip
+
+
+def _said_recipient(recognised: Recognised, name: str) -> None:
+    """The name said right after the verb of writing as the new email's recipient, over
+    another word of the request the model took ("Schick Priya eine kurze Mail: Suppe war
+    super" with the recipient "Suppe"); a typed address, or the name among the model's
+    words ("Priya Nair"), is kept."""
+    to = recognised.slots.get("to", "")
+    if not ADDRESS.search(to) and not any_word_of(name, to):
+        recognised.slots["to"] = name
 
 
 def _a_person(recognised: Recognised) -> str:

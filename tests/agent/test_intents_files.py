@@ -644,6 +644,45 @@ def test_a_question_of_the_users_taken_for_spending_is_asked_of_the_files(
     assert report.answer.endswith("(From lease.txt.)")
 
 
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("Was hat der letzte Service am Auto gekostet?",
+      [call("recall_fact", about="Service"), call("ask_files")]),
+     ("What did the car service cost?", [call("just_answer")]),
+     ("¿Cuánto costó el servicio del coche?",
+      [call("recall_fact"), call("ask_files"), "How much did the car service cost?"])],
+)  # fmt: skip
+def test_what_something_cost_is_asked_of_the_files(
+    home: Path, database: Database, request_: str, taken_for: list[str]
+) -> None:
+    """A question in the past tense of what something cost ("Was hat der letzte Service am
+    Auto gekostet?") speaks of nothing of the user's, yet only their records answer it: it
+    is asked of the files, not answered from the model's knowledge."""
+    (home / "car").mkdir()
+    (home / "car" / "service-history.txt").write_text(
+        "Car: VW Golf (Auto)\n2028-05-12 service at AutoHaus Schmidt (servicio), 310 EUR\n"
+    )
+    index_folders(database, [home])
+    agent, backend = _agent([*taken_for, "310 EUR."], folders=[home], data=database)
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), request_)
+    assert ("read_file", {"path": "car/service-history.txt"}) in [
+        (c.name, c.arguments) for c in report.calls
+    ]
+    assert report.answer.startswith("310 EUR.") and "310 EUR" in _told(backend)
+
+
+@pytest.mark.parametrize(
+    "request_", ["Wie viel kostet ein Kilo Kaffee ungefähr?", "How much does a coffee cost?"]
+)
+def test_what_a_thing_costs_in_general_looks_nothing_up(
+    home: Path, database: Database, request_: str
+) -> None:
+    agent, _ = _agent([call("recall_fact"), "About 15 EUR."], folders=[home], data=database)
+    report = agent.run_turn(Conversation(), request_)
+    assert report.calls == [] and report.answer == "About 15 EUR."
+
+
 def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: RadicaleServer) -> None:
     account = CalendarAccount(radicale.url, "alice", PASSWORD, name="Home calendar")
     text = "Add Lukas Brandt to my contacts: lukas.brandt@example.de, +49 151 5550177."

@@ -150,6 +150,20 @@ def speaks_of_the_user(text: str) -> bool:
     return any(part in _ME for word in words for part in re.split(r"['-]", word))
 
 
+# What something cost the user, asked in the past tense (accents folded): "What did the car
+# service cost?", "Was hat der letzte Service gekostet?", "Combien a coûté le plombier ?",
+# "¿Cuánto costó el hotel?". Their own records answer it; what a thing costs in general
+# ("Wie viel kostet ein Kilo Kaffee?") is asked in the present.
+_PAST_COST = re.compile(
+    r"\bwhat did\b[^?]{0,60}\bcost\b|\bcost (?:me|us)\b|\bhow much (?:did|was|were)\b|"
+    r"\b(?:gekostet|kostete|coute|coutait|costo|costaba|pague|pagamos)\b"
+)
+
+
+def asks_a_past_cost(question: str) -> bool:
+    return bool(_PAST_COST.search(_folded(question)))
+
+
 # A request opening with "remind me" in one of the four languages ("Erinnere mich am Freitag
 # um 8 daran, …", "Rappelle-moi de …", "Recuérdame …", "Avísame a las 8 …"), unless what
 # follows asks something again ("remind me what …", "erinnere mich, wann …").

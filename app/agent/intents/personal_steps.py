@@ -15,6 +15,7 @@ from app.agent.intents.calendar_steps import busy_in, iso, next_event_start, wit
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
 from app.agent.intents.language import (
+    asks_a_past_cost,
     asks_for_a_reminder,
     speaks_of_the_user,
     without_remind_me,
@@ -145,6 +146,10 @@ def remember(doing: Doing, slots: dict[str, str]) -> str:
 def recall(doing: Doing, slots: dict[str, str]) -> str:
     about = slots.get("about") or doing.request
     personal = speaks_of_the_user(doing.request)
+    if not personal and asks_a_past_cost(doing.request):
+        # "Was hat der letzte Service am Auto gekostet?": what something cost the user, which
+        # their files and mail hold, not a memory nor general knowledge
+        raise Instead("ask_files")
     if not personal and not _holding_words_of(doing, doing.peek("recall", query=about)):
         # A question that speaks of nothing of the user's and whose words no memory holds
         # ("Wie viele Beine hat eine Spinne?"): not looked up in front of the user.

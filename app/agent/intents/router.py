@@ -27,6 +27,7 @@ from app.agent.intents.language import (
     DEFAULT,
     Language,
     about_the_users_own,
+    asks_a_past_cost,
     asks_for_a_reminder,
     asks_to_cancel,
     language_of_talk,
@@ -433,7 +434,8 @@ class IntentRouter:
         if recognised.intent.name == JUST_ANSWER:
             # "What's the name of my hotel in Lisbon?" taken for a general question: what
             # the mail or files plainly hold answers it; else the model answers as asked.
-            if about_the_users_own(text) and (found := _looked_up(doing)) is not None:
+            of_theirs = about_the_users_own(text) or asks_a_past_cost(text)  # "What did … cost?"
+            if of_theirs and (found := _looked_up(doing)) is not None:
                 return self._say(doing, found, "answered")
             return self._chat(agent, conversation, emit, cancel, report)
         doing.close = recognised.close

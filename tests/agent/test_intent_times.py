@@ -123,6 +123,43 @@ def test_words_holding_a_number_word_and_a_letter_are_no_length(phrase: str) -> 
 
 
 @pytest.mark.parametrize(
+    ("phrase", "said_in_digits"),
+    [
+        ("Friday at half five instead", "Friday at 17:30"),
+        ("at half past five", "at 17:30"),
+        ("at quarter to one", "at 12:45"),
+        ("at three thirty", "at 15:30"),
+        ("at five", "at 5"),
+        ("am Freitag um halb acht", "am Freitag um 7:30"),
+        ("um Viertel nach drei", "um 15:15"),
+        ("um halb neun morgens", "um 8:30 morgens"),
+        ("vendredi à cinq heures et demie", "vendredi à 17:30"),
+        ("à six heures moins le quart", "à 17:45"),
+        ("à six heures", "à 6 heures"),
+        ("el jueves a las cinco y media", "el jueves a las 17:30"),
+        ("a la una", "a la 1"),
+        ("el jueves a las cinco", "el jueves a las 5"),
+    ],
+)
+def test_a_clock_time_in_words_is_read_as_in_digits(phrase: str, said_in_digits: str) -> None:
+    """ "halb sechs", "half five", "las cinco y media": the time the same words in digits
+    give (with their reading of the afternoon)."""
+    in_words, in_digits = read_when(phrase, NOW), read_when(said_in_digits, NOW)
+    assert in_words is not None and in_digits is not None
+    assert (in_words.day, in_words.start) == (in_digits.day, in_digits.start)
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    ["Envía el correo a dos personas", "at one of the cafés", "à deux pas de chez moi",
+     "for two hours", "I have two kids", "Bloque deux heures jeudi pour le rapport"],
+)  # fmt: skip
+def test_a_number_word_that_is_no_clock_time_is_no_time(phrase: str) -> None:
+    found = read_when(phrase, NOW)
+    assert found is None or found.start is None
+
+
+@pytest.mark.parametrize(
     ("phrase", "minutes"),
     [
         ("back by 30 minutes", 30),

@@ -200,7 +200,7 @@ def read_when(phrase: str, now: datetime) -> When | None:
         moment = now + delta
         return When(moment.date(), start=time(moment.hour, moment.minute))
     day, days, given = _read_day(text, today)
-    start, end = _read_times(text)
+    start, end = _read_times(_in_digits(text))
     part = _read_part(text)
     if day is None:
         if start is None and part is None:
@@ -364,6 +364,78 @@ _TIME_CUES = re.compile(
     r"\b(at|um|a|à|a las|a la|vers|gegen|from|von|de|ab|until|till|to|bis|jusqu'a|hasta|"
     r"between|zwischen|entre|and|und|et|y|-|–)\s*$"
 )
+
+
+# Clock times in words (folded), as people say them: "half past five", "half five",
+# "quarter to six", "halb sechs", "Viertel nach fünf", "cinq heures et demie", "six heures
+# moins le quart", "las cinco y media", "a las cinco", "um fünf". Written as digits before
+# the clock is read; "at five" is then "at 5", read as the afternoon like "at 5".
+_HOUR_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "sechs": 6, "sieben": 7, "acht": 8,
+    "neun": 9, "zehn": 10, "elf": 11, "zwolf": 12,
+    "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8,
+    "neuf": 9, "dix": 10, "onze": 11, "douze": 12,
+    "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
+    "nueve": 9, "diez": 10, "once": 11, "doce": 12,
+}  # fmt: skip
+_HOUR = "|".join(sorted(_HOUR_WORDS, key=len, reverse=True))
+# (pattern, minutes past the hour named, hours to take off the hour named)
+_WORDED: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
+    (re.compile(pattern), minutes, back)
+    for pattern, minutes, back in (
+        (rf"\bhalf past ({_HOUR})\b", 30, 0),
+        (rf"\bquarter past ({_HOUR})\b", 15, 0),
+        (rf"\bquarter to ({_HOUR})\b", 45, 1),
+        (rf"\bhalf ({_HOUR})\b", 30, 0),  # British: "half five" is 5:30
+        (rf"\b({_HOUR}) thirty\b", 30, 0),
+        (rf"\bhalb ({_HOUR})\b", 30, 1),  # "halb sechs" is 5:30
+        (rf"\bviertel nach ({_HOUR})\b", 15, 0),
+        (rf"\bviertel vor ({_HOUR})\b", 45, 1),
+        (rf"\b({_HOUR}) heures? et demie\b", 30, 0),
+        (rf"\b({_HOUR}) heures? et quart\b", 15, 0),
+        (rf"\b({_HOUR}) heures? moins le quart\b", 45, 1),
+        (rf"\bla[s]? ({_HOUR}) y media\b", 30, 0),
+        (rf"\bla[s]? ({_HOUR}) y cuarto\b", 15, 0),
+        (rf"\bla[s]? ({_HOUR}) menos cuarto\b", 45, 1),
+    )
+)
+_NOT_A_CLOCK = (
+    r"(?!\s+(?:of|minut\w*|min|hours?|stund\w*|heures?|horas?|days?|tag\w*|jours?|dias?|"
+    r"personas?))"
+)
+_WORDED_HOUR = re.compile(
+    rf"\b(at|um|(?:a|hasta|desde|sobre|de|para) las?)\s+({_HOUR})\b{_NOT_A_CLOCK}"
+    rf"|\b({_HOUR})\s+(o'?clock|uhr)\b"
+    # "à cinq heures", not "deux heures" of a length ("Bloque deux heures jeudi")
+    rf"|\b(a|vers|avant|apres|jusqu'a|des)\s+({_HOUR})\s+(heures?)\b"
+)
+_MORNING = re.compile(r"\b(?:morning|morgens|fruh|matin|manana|am)\b")
+
+
+def _in_digits(text: str) -> str:
+    """`text` with the clock times it says in words written in digits ("half five": "5:30",
+    with "pm" when the hour is 1 to 7 and no morning is said, as "at 5" is read)."""
+    afternoon = not _MORNING.search(text)
+    for pattern, minutes, back in _WORDED:
+
+        def digits(match: re.Match[str], minutes: int = minutes, back: int = back) -> str:
+            hour = (_HOUR_WORDS[match.group(1)] - back - 1) % 12 + 1
+            return f"{hour}:{minutes:02d}{'pm' if afternoon and 1 <= hour <= 7 else ''}"
+
+        text = pattern.sub(digits, text)
+    return _WORDED_HOUR.sub(_hour_in_digits, text)
+
+
+def _hour_in_digits(match: re.Match[str]) -> str:
+    """One hour said in words as digits, with the words around it ("um fünf": "um 5")."""
+    cue, hour, before, after = match.group(1, 2, 3, 4)
+    if hour:
+        return f"{cue} {_HOUR_WORDS[hour]}"
+    if before:
+        return f"{_HOUR_WORDS[before]} {after}"
+    return f"{match.group(5)} {_HOUR_WORDS[match.group(6)]} {match.group(7)}"
 
 
 def _read_times(text: str) -> tuple[time | None, time | None]:

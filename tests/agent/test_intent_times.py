@@ -130,7 +130,7 @@ def test_words_holding_a_number_word_and_a_letter_are_no_length(phrase: str) -> 
         ("at quarter to one", "at 12:45"),
         ("at three thirty", "at 15:30"),
         ("at five", "at 5"),
-        ("am Freitag um halb acht", "am Freitag um 7:30"),
+        ("am Freitag um halb acht", "am Freitag um 19:30"),
         ("um Viertel nach drei", "um 15:15"),
         ("um halb neun morgens", "um 8:30 morgens"),
         ("vendredi à cinq heures et demie", "vendredi à 17:30"),

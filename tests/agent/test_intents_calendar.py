@@ -524,6 +524,34 @@ def test_a_move_without_a_new_time_asks_for_it_and_keeps_the_length(
 
 
 @pytest.mark.parametrize(
+    "request_",
+    ["Could my haircut on Friday be at half five instead?",
+     "Kann der Friseur am Freitag um halb sechs sein?",
+     "Mon coiffeur de vendredi, plutôt à cinq heures et demie"],
+)  # fmt: skip
+def test_a_time_the_event_does_not_have_is_where_it_moves(
+    account: CalendarAccount, request_: str
+) -> None:
+    """No "to" in the model's words, but the request says a time the event is not at ("be
+    at half five instead"): the new time, the day and length kept."""
+    create_event(account, "Haircut", at(18, 16), at(18, 16, 45), tz=TZ)
+    event = next(w for w in ("haircut", "Friseur", "coiffeur") if w in request_)
+    agent = _agent(account, [call("move_event", event=event), "haircut"])
+    agent.run_turn(Conversation(), request_)
+    assert _events(account)["Haircut"] == (at(18, 17, 30), at(18, 18, 15))
+
+
+def test_a_move_naming_only_the_time_the_event_has_asks_where_to(
+    account: CalendarAccount,
+) -> None:
+    create_event(account, "Dentist", at(18, 10), at(18, 11), tz=TZ)
+    agent = _agent(account, [call("move_event", event="dentist")])
+    report = agent.run_turn(Conversation(), "move the 10:00 dentist on Friday")
+    assert report.stop_reason == "asked"
+    assert _events(account)["Dentist"] == (at(18, 10), at(18, 11))
+
+
+@pytest.mark.parametrize(
     ("request_", "to", "moved"),
     [
         ("Mueve la reunión de presupuesto al miércoles a las 11", "miércoles a las 11", (23, 11)),

@@ -671,6 +671,11 @@ def move(
         new_start, new_end = start + shift, end + shift
     elif slots.get("to") or not (length or place):
         to = _when(doing, slots, "to")
+        said = read_when(doing.request, doing.now)
+        if to is None and said is not None and said.start not in (None, start.time()):
+            # "Could my haircut on Friday be at half five instead?": no "to", but a time the
+            # event does not have yet is the new one
+            slots["to"], to = doing.request, said
         if to is None:
             if "cancel_event" in doing.close:
                 # No new time anywhere, and the choice was close to cancelling: "I can't make

@@ -411,7 +411,7 @@ _WORDED_HOUR = re.compile(
     # "à cinq heures", not "deux heures" of a length ("Bloque deux heures jeudi")
     rf"|\b(a|vers|avant|apres|jusqu'a|des)\s+({_HOUR})\s+(heures?)\b"
 )
-_MORNING = re.compile(r"\b(?:morning|morgens|fruh|matin|manana|am)\b")
+_MORNING = re.compile(r"\b(?:morning|morgens|fruh|matin|manana)\b")
 
 
 def _in_digits(text: str) -> str:

@@ -46,6 +46,27 @@ def _events(account: CalendarAccount) -> dict[str, tuple[object, object]]:
 # -- add_event ------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("request_", "when", "title", "start"),
+    [("Trag mir für Samstag um 11 Uhr Schwimmen ein", "Samstag um 11 Uhr", "Schwimmen",
+      at(19, 11)),
+     ("book dinner with Priya friday 8pm", "friday 8pm", "Dinner with Priya", at(18, 20)),
+     ("Mets-moi un déjeuner avec Priya jeudi à midi", "jeudi à midi", "Déjeuner avec Priya",
+      at(17, 12)),
+     ("Pon una cita con el dentista el viernes a las 10", "el viernes a las 10",
+      "Cita con el dentista", at(18, 10))],
+)  # fmt: skip
+def test_a_title_that_is_the_whole_request_keeps_only_what_is_added(
+    account: CalendarAccount, request_: str, when: str, title: str, start: datetime
+) -> None:
+    """The model copied the whole request as the title ("„Trag mir für Samstag um 11 Uhr
+    Schwimmen ein“ eingetragen"): the words that ask, and the day and time, are not the
+    event's name."""
+    agent = _agent(account, [call("add_event", title=request_, when=when)])
+    agent.run_turn(Conversation(), request_)
+    assert {t: s for t, (s, _) in _events(account).items()} == {title: start}
+
+
 def test_a_length_and_addresses_in_the_request_make_the_event_and_its_invitations(
     account: CalendarAccount,
 ) -> None:

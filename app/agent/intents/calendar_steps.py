@@ -454,7 +454,7 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     # Addresses the user typed are the people invited ("with Jonas (jonas@work.example)");
     # the dialog says invitations will be sent, and the title stays as the user named it.
     invited = list(dict.fromkeys(ADDRESS.findall(doing.request)))
-    title = doing.users_title(slots["title"])
+    title = _without_the_asking(doing.users_title(slots["title"]), doing.request, doing.now)
     if not invited:
         title = with_whom(title, doing.request, doing.now)
     title = _title(title, slots.get("when", ""), doing.now)
@@ -560,6 +560,30 @@ def _titles_in(events: list[dict[str, Any]], said: str, whole: bool) -> dict[str
         for event in events
         if grounded(title := str(event.get("title") or ""), said, copied=whole)
     }
+
+
+def _without_the_asking(title: str, request: str, now: datetime) -> str:
+    """A title that is the whole request ("Trag mir für Samstag um 11 Uhr Schwimmen ein"):
+    without the words at either end that ask, or say the day or time ("Schwimmen")."""
+    if fold(title.strip(" .!?")) != fold(request.strip(" .!?")):
+        return title
+    words = title.strip(" .!?").split()
+
+    def asking(word: str) -> bool:
+        bare = word.strip(".,;:!?¿¡")
+        return (
+            len(bare) <= 2
+            or any(c.isdigit() for c in bare)
+            or is_function_word(bare)
+            or is_function_word(bare.split("-")[0])  # "Mets-moi"
+            or names_a_time(bare, now)
+        )
+
+    while words and asking(words[0]):
+        words.pop(0)
+    while words and (asking(words[-1]) or names_a_time(" ".join(words[-2:]), now)):
+        words.pop()  # (two words: "à midi")
+    return " ".join(words) or title
 
 
 def _title(text: str, when: str, now: datetime) -> str:

@@ -152,7 +152,8 @@ def test_a_clock_time_in_words_is_read_as_in_digits(phrase: str, said_in_digits:
 @pytest.mark.parametrize(
     "phrase",
     ["Envía el correo a dos personas", "at one of the cafés", "à deux pas de chez moi",
-     "for two hours", "I have two kids", "Bloque deux heures jeudi pour le rapport"],
+     "for two hours", "I have two kids", "Bloque deux heures jeudi pour le rapport",
+     "Let us meet at two locations", "Invita a las dos amigas"],
 )  # fmt: skip
 def test_a_number_word_that_is_no_clock_time_is_no_time(phrase: str) -> None:
     found = read_when(phrase, NOW)

@@ -401,12 +401,16 @@ _WORDED: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
         (rf"\bla[s]? ({_HOUR}) menos cuarto\b", 45, 1),
     )
 )
-_NOT_A_CLOCK = (
-    r"(?!\s+(?:of|minut\w*|min|hours?|stund\w*|heures?|horas?|days?|tag\w*|jours?|dias?|"
-    r"personas?))"
+# After "at five", "um fünf", "a las cinco": the end, or a word that goes on about the time
+# ("at five tomorrow", "a las cinco de la tarde"); "at two locations" names no time.
+_A_CLOCK_ENDS = (
+    r"(?=\s*(?:$|[,.;:!?)]|(?:today|tonight|tomorrow|on|in|this|next|and|or|for|with|to|"
+    r"until|instead|please|pm|am|sharp|heute|morgen|abends|morgens|nachmittags|am|und|oder|"
+    r"bis|bitte|stattdessen|ce|demain|et|ou|jusqu|plutot|hoy|manana|de|del|el|y|o|hasta|"
+    r"por|mejor)\b))"
 )
 _WORDED_HOUR = re.compile(
-    rf"\b(at|um|(?:a|hasta|desde|sobre|de|para) las?)\s+({_HOUR})\b{_NOT_A_CLOCK}"
+    rf"\b(at|um|(?:a|hasta|desde|sobre|de|para) las?)\s+({_HOUR})\b{_A_CLOCK_ENDS}"
     rf"|\b({_HOUR})\s+(o'?clock|uhr)\b"
     # "à cinq heures", not "deux heures" of a length ("Bloque deux heures jeudi")
     rf"|\b(a|vers|avant|apres|jusqu'a|des)\s+({_HOUR})\s+(heures?)\b"

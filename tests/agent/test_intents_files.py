@@ -614,8 +614,8 @@ def test_a_money_question_about_a_day_stays_with_the_statements(home: Path, requ
     "request_",
     [
         "Wie lange muss ein Ei kochen, damit es weich ist?",
-        "Which planet is the biggest?",
-        "¿Por qué el cielo es azul?",
+        "How long should you boil an egg?",
+        "Combien de temps faut-il pour cuire des pâtes ?",
     ],
 )
 def test_a_general_question_taken_for_spending_looks_nothing_up(home: Path, request_: str) -> None:
@@ -628,16 +628,21 @@ def test_a_general_question_taken_for_spending_looks_nothing_up(home: Path, requ
     assert report.answer == "About six minutes."
 
 
+@pytest.mark.parametrize(
+    "request_", ["How long is my notice period?", "How long is the notice period of the lease?"]
+)
 def test_a_question_of_the_users_taken_for_spending_is_asked_of_the_files(
-    home: Path, database: Database
+    home: Path, database: Database, request_: str
 ) -> None:
+    """No money in it, and of the user's own ("my …"), or of one thing, not a kind ("the
+    lease", as "How long does the lasagne bake?" of the user's recipe)."""
     index_folders(database, [home])
     agent, _ = _agent(
         [call("spending"), call("ask_files"), "Three months, to the end of a month."],
         folders=[home], data=database,
     )  # fmt: skip
     with clock.frozen_at(NOW):
-        report = agent.run_turn(Conversation(), "How long is my notice period?")
+        report = agent.run_turn(Conversation(), request_)
     names = [c.name for c in report.calls]
     assert "summarise_spending" not in names and names[-1] == "read_file"
     assert report.calls[-1].arguments == {"path": "lease.txt"}

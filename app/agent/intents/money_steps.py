@@ -33,6 +33,11 @@ _BALANCE = re.compile(
 )
 
 
+# An indefinite article before a word (folded): a kind of thing ("an egg", "ein Ei", "des
+# pâtes", "un plátano"), not one of the user's ("the lasagne").
+_A_KIND = re.compile(r"\b(?:an?|ein|eine[nms]?|une?|des|una?|unos|unas)\s+\w")
+
+
 def _money_files(doing: Doing) -> list[str]:
     """The spreadsheets and PDFs the allowed folders hold: where bank statements and
     expense tables would be."""
@@ -67,9 +72,11 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
         raise Instead("show_calendar")
     about_money = tally.MONEY.search(said) or tally.asks_how_much(said) or _BALANCE.search(said)
     if month is None and not about_money:
-        # "Wie lange muss ein Ei kochen, damit es weich ist?" taken for spending on "Ei": no
-        # money, month or sum in it. A question of the user's things, or a general one.
-        raise Instead("ask_files" if speaks_of_the_user(doing.request) else JUST_ANSWER)
+        # No money, month or sum in it: a question of the user's things ("How long does the
+        # lasagne bake?": their recipe), or a general one about a kind of thing ("Wie lange
+        # muss ein Ei kochen, damit es weich ist?", taken for spending on "Ei").
+        general = not speaks_of_the_user(doing.request) and _A_KIND.search(said)
+        raise Instead(JUST_ANSWER if general else "ask_files")
     files = _money_files(doing)
     if _BALANCE.search(said):
         # "What was the closing balance on my April statement?": the statement says it; a

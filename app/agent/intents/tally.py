@@ -26,10 +26,11 @@ from connectors.folding import fold
 from connectors.statements.values import decimal_comma, parse_amount
 
 # "How many … ?" and "how much … ?" in the four languages (accents folded: "cuántos").
-# ("Um wie viel Uhr …?" asks the time.)
+# ("Um wie viel Uhr …?" asks the time, "combien de temps …?" how long.)
 HOW_MANY = re.compile(r"\b(?:how many|wie ?viele?(?! uhr)|combien|cu[aá]nt[oa]s)\b", re.I)
 _HOW_MUCH = re.compile(
-    r"\b(?:how much|in total|wie ?viel(?! uhr)|insgesamt|combien|au total|cu[aá]nto|en total)\b"
+    r"\b(?:how much(?! time)|in total|wie ?viel(?! uhr| zeit)|insgesamt|combien(?! de temps)|"
+    r"au total|cu[aá]nto(?! tiempo)|en total)\b"
     r"|\bwhat (?:did|does|do) [^?]{0,60}\bcost\b|\b(?:gekostet|kostete|coute|coutait|costo)\b",
     re.I,
 )

@@ -34,8 +34,12 @@ _BALANCE = re.compile(
 
 
 # An indefinite article before a word (folded): a kind of thing ("an egg", "ein Ei", "des
-# pâtes", "un plátano"), not one of the user's ("the lasagne").
-_A_KIND = re.compile(r"\b(?:an?|ein|eine[nms]?|une?|des|una?|unos|unas)\s+\w")
+# pâtes", "un plátano"), not one of the user's ("the lasagne"). (Not the "a" of "a la",
+# "a qué hora", "il y a".)
+_A_KIND = re.compile(
+    r"(?<!\by )\b(?:a(?!\s+(?:la|las|los|el|lo|que|quel\w*|qui|quien|donde|cuando)\b)|an|ein|"
+    r"eine[nms]?|une?|des|una?|unos|unas)\s+[^\W\d]"
+)
 
 
 def _money_files(doing: Doing) -> list[str]:

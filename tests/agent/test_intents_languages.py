@@ -329,6 +329,12 @@ def test_a_spanish_request_is_asked_for_its_day_and_answered_in_spanish(
                      "die Pflanzen zu gießen", datetime(2029, 5, 18, 8), id="de-free-time"),
         pytest.param("Remind me to email Tom at 5pm", call("send_email", to="Tom"),
                      "email Tom", datetime(2029, 5, 15, 17), id="en-an-email"),
+        pytest.param("ping me at 4 this afternoon to call the garage",
+                     call("add_event", title="call the garage", when="at 4 this afternoon"),
+                     "call the garage", datetime(2029, 5, 15, 16), id="en-ping-me"),
+        pytest.param("Préviens-moi demain à 9h de rappeler Jonas",
+                     call("add_event", title="rappeler Jonas", when="demain à 9h"),
+                     "rappeler Jonas", datetime(2029, 5, 16, 9), id="fr-previens-moi"),
     ],
 )  # fmt: skip
 def test_a_request_to_be_reminded_is_a_reminder_whatever_it_was_taken_for(

@@ -165,11 +165,14 @@ def asks_a_past_cost(question: str) -> bool:
 
 
 # A request opening with "remind me" in one of the four languages ("Erinnere mich am Freitag
-# um 8 daran, …", "Rappelle-moi de …", "Recuérdame …", "Avísame a las 8 …"), unless what
+# um 8 daran, …", "Rappelle-moi de …", "Recuérdame …", "Avísame a las 8 …", "ping me at 4
+# to …", "Préviens-moi demain …"), unless what
 # follows asks something again ("remind me what …", "erinnere mich, wann …").
 _REMIND_ME = re.compile(
-    r"\s*(?:please\s+|bitte\s+)?(?:remind me|don't let me forget|erinnere? mich|"
-    r"rappelle[sz]?-moi|rappelez-moi|recuerdame|recordarme|avisame)\b"
+    r"\s*(?:please\s+|bitte\s+)?(?:remind me|don't let me forget|ping me|nudge me|"
+    r"give me a nudge|alert me|notify me|erinnere? mich|gib mir bescheid|"
+    r"rappelle[sz]?-moi|rappelez-moi|previens-moi|previenez-moi|recuerdame|recordarme|"
+    r"avisame)\b"
     r"(?!\s*,?\s*(?:what|when|where|who|which|how|of|wann|was|wo|wer|welche\w*|wie|quand|"
     r"quel\w*|qui|comment|cuando|donde|quien|como|cual)\b)"
 )

@@ -15,6 +15,7 @@ import pytest
 from imapclient import IMAPClient
 
 from app.agent.turn.chat import Conversation
+from app.agent.turn.confirm import ConfirmationRequest
 from app.agent.turn.loop import TurnReport
 from connectors.calendar import CalendarAccount
 from connectors.mail import MailAccount, list_emails
@@ -324,6 +325,22 @@ def test_a_reply_asked_for_is_a_reply_though_the_model_took_it_for_a_new_event_o
     assert servers[1].relay.deliveries == 0
 
 
+def _email_to_bob_shown(
+    server: RadicaleServer,
+    mail: MailAccount,
+    account: CalendarAccount,
+    turns: list[str],
+    request_: str,
+) -> ConfirmationRequest:
+    """The dialog shown for the turn, with Bob Baker in the address book (and refused)."""
+    put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
+    answers = Answers(approve=False)
+    agent = _agent(turns, answers, mail=mail, calendar=account)
+    agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    return shown
+
+
 @pytest.mark.parametrize(
     ("request_", "word"),
     [("Schick Bob eine kurze Mail: Suppe war super, danke!", "Suppe"),
@@ -340,17 +357,9 @@ def test_the_name_after_the_verb_of_writing_is_the_recipient_over_another_word_t
 ) -> None:
     """ "Schick Bob eine kurze Mail: Suppe war super": the model put "Suppe", a word of the
     request, as the recipient; the name right after "schick" is who the email is to."""
-    put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
-    answers = Answers(approve=False)
-    agent = _agent(
-        [call("recall_fact", about=word), call("send_email", to=word, message="soup was great"),
-         ""],
-        answers,
-        mail=mail,
-        calendar=account,
-    )  # fmt: skip
-    agent.run_turn(Conversation(), request_)
-    [shown] = answers.seen
+    turns = [call("recall_fact", about=word),
+             call("send_email", to=word, message="soup was great"), ""]  # fmt: skip
+    shown = _email_to_bob_shown(server, mail, account, turns, request_)
     assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
 
 
@@ -370,14 +379,8 @@ def test_the_name_after_the_verb_of_writing_is_the_recipient_when_the_model_chos
 ) -> None:
     """The model chose the new email itself, to "Suppe": the name right after the verb is
     who it is to (it had asked for Suppe's address)."""
-    put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
-    answers = Answers(approve=False)
-    agent = _agent(
-        [call("send_email", to=word, message="soup was great"), ""],
-        answers, mail=mail, calendar=account,
-    )  # fmt: skip
-    agent.run_turn(Conversation(), request_)
-    [shown] = answers.seen
+    turns = [call("send_email", to=word, message="soup was great"), ""]
+    shown = _email_to_bob_shown(server, mail, account, turns, request_)
     assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
 
 
@@ -394,14 +397,8 @@ def test_the_models_recipient_holding_the_name_or_a_typed_address_is_kept(
     request_: str,
     to: str,
 ) -> None:
-    put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
-    answers = Answers(approve=False)
-    agent = _agent(
-        [call("send_email", to=to, message="the soup was great"), ""],
-        answers, mail=mail, calendar=account,
-    )  # fmt: skip
-    agent.run_turn(Conversation(), request_)
-    [shown] = answers.seen
+    turns = [call("send_email", to=to, message="the soup was great"), ""]
+    shown = _email_to_bob_shown(server, mail, account, turns, request_)
     expected = [BOB] if "@" not in to else [to]
     assert shown.tool == "send_email" and shown.arguments["to"] == expected
 

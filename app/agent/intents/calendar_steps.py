@@ -663,7 +663,7 @@ def move(
         place = "" if length else _place_in(doing.request, slots.get("event", ""), doing.now)
         if length or place:
             slots.pop("to", None)
-    asked_day = read_when(doing.request, doing.now)
+    asked_day = read_when(doing.request, doing.now)  # the request's own day and time
     if (
         not (slots.get("to") or slots.get("shift") or length or place)
         and asks_when_or_where(doing.request)
@@ -695,11 +695,10 @@ def move(
         new_start, new_end = start + shift, end + shift
     elif slots.get("to") or not (length or place):
         to = _when(doing, slots, "to")
-        said = read_when(doing.request, doing.now)
-        if to is None and said is not None and said.start not in (None, start.time()):
+        if to is None and asked_day is not None and asked_day.start not in (None, start.time()):
             # "Could my haircut on Friday be at half five instead?": no "to", but a time the
             # event does not have yet is the new one
-            slots["to"], to = doing.request, said
+            slots["to"], to = doing.request, asked_day
         if to is None:
             if "cancel_event" in doing.close:
                 # No new time anywhere, and the choice was close to cancelling: "I can't make

@@ -72,6 +72,27 @@ def test_parts_of_the_day_and_weeks_are_windows() -> None:
 
 
 @pytest.mark.parametrize(
+    ("phrase", "day", "part"),
+    [
+        # After a weekday, "heute" or "gestern", German "Morgen" is the morning, not tomorrow.
+        ("Hab ich am Donnerstag morgen schon was vor?", date(2029, 5, 17), (8, 12)),
+        ("Freitag Morgen", date(2029, 5, 18), (8, 12)),
+        ("heute Morgen", date(2029, 5, 15), (8, 12)),
+        ("morgen früh", date(2029, 5, 16), (8, 12)),
+        # A weekday and a part of the day written as one word.
+        ("am Freitagabend", date(2029, 5, 18), (18, 22)),
+        ("Montagnachmittag", date(2029, 5, 21), (12, 18)),
+        ("Samstagvormittag", date(2029, 5, 19), (8, 12)),
+        ("Donnerstagmorgen", date(2029, 5, 17), (8, 12)),
+        ("morgen Abend", date(2029, 5, 16), (18, 22)),  # still tomorrow evening
+    ],
+)
+def test_german_parts_of_a_named_day(phrase: str, day: date, part: tuple[int, int]) -> None:
+    when = read_when(phrase, NOW)
+    assert when is not None and (when.day, when.part) == (day, part)
+
+
+@pytest.mark.parametrize(
     ("phrase", "start", "end"),
     [
         ("tomorrow from 7 to 8 am", time(7), time(8)),  # "am" of a range holds for both

@@ -89,6 +89,7 @@ _PARTS = {
     "vormittag": (8, 12),
     "vormittags": (8, 12),
     "morgens": (8, 12),
+    "morgen fruh": (8, 12),  # tomorrow morning ("früh" alone is no part of the day)
     "matin": (8, 12),
     "matinee": (8, 12),
     "por la manana": (8, 12),
@@ -188,7 +189,7 @@ def next_weekday_said(phrase: str) -> bool:
 
 def read_when(phrase: str, now: datetime) -> When | None:
     """The day(s) and time a phrase names, seen from `now`; None if it names neither."""
-    text = " " + re.sub(r"\s+", " ", fold(phrase)).strip(" .,!?") + " "
+    text = _german_parts(" " + re.sub(r"\s+", " ", fold(phrase)).strip(" .,!?") + " ")
     today = now.date()
     relative = re.search(
         rf"\b(?:in|within|dans|en|binnen)\s+((?:{_NUMBER})\s*(?:{_HOUR_UNITS}|{_MINUTE_UNITS})"
@@ -211,6 +212,22 @@ def read_when(phrase: str, now: datetime) -> When | None:
     if end is not None and start is not None and end <= start and end.hour < 12:
         end = time(end.hour + 12, end.minute)  # "from 11 to 1"
     return When(day, days, start, end, part if start is None else None, given)
+
+
+_GERMAN_DAYS = r"montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag"
+# "Freitagabend", "Montagnachmittag": a weekday and a part of the day as one word.
+_DAY_AND_PART = re.compile(
+    rf"\b({_GERMAN_DAYS})(morgen|vormittag|mittag|nachmittag|abend|nacht)(s?)\b"
+)
+# "Donnerstag Morgen", "heute Morgen": the morning of that day, not tomorrow.
+_MORNING_OF = re.compile(rf"\b({_GERMAN_DAYS}|heute|gestern) morgen\b")
+
+
+def _german_parts(text: str) -> str:
+    """`text` (folded) with a German part of a named day in two words, the morning as
+    "morgens" ("am Donnerstag morgen": Thursday morning, "morgen" alone is tomorrow)."""
+    text = _DAY_AND_PART.sub(r"\1 \2\3", text)
+    return _MORNING_OF.sub(r"\1 morgens", text)
 
 
 def _read_day(text: str, today: date) -> tuple[date | None, int, bool]:

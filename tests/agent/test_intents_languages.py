@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from app import clock
+from app.agent.intents.language import asks_for_a_reminder
 from app.agent.turn.chat import Conversation
 from app.store.database import Database
 from app.store.reminders import ReminderStore
@@ -335,6 +336,20 @@ def test_a_spanish_request_is_asked_for_its_day_and_answered_in_spanish(
         pytest.param("Préviens-moi demain à 9h de rappeler Jonas",
                      call("add_event", title="rappeler Jonas", when="demain à 9h"),
                      "rappeler Jonas", datetime(2029, 5, 16, 9), id="fr-previens-moi"),
+        # Asked as a question: "can you remind me", "¿puedes recordarme?", "kannst du mich
+        # … erinnern?", "tu peux me rappeler"
+        pytest.param("Can you remind me at 6 to call Mum?",
+                     call("find_contact", who="Mum"),
+                     "call Mum", datetime(2029, 5, 15, 18), id="en-can-you"),
+        pytest.param("¿Puedes recordarme mañana a las 8 sacar la basura?",
+                     call("find_free_time", when="mañana a las 8", duration=""),
+                     "sacar la basura", datetime(2029, 5, 16, 8), id="es-puedes"),
+        pytest.param("Kannst du mich morgen um 9 an den Arzttermin erinnern?",
+                     call("show_calendar", when="morgen um 9"),
+                     "den Arzttermin", datetime(2029, 5, 16, 9), id="de-kannst-du"),
+        pytest.param("Tu peux me rappeler demain à 10h d'appeler le garage ?",
+                     call("add_event", title="appeler le garage", when="demain à 10h"),
+                     "appeler le garage", datetime(2029, 5, 16, 10), id="fr-tu-peux"),
     ],
 )  # fmt: skip
 def test_a_request_to_be_reminded_is_a_reminder_whatever_it_was_taken_for(
@@ -348,6 +363,16 @@ def test_a_request_to_be_reminded_is_a_reminder_whatever_it_was_taken_for(
     [reminder] = ReminderStore(database).pending()
     assert reminder.text == what
     assert reminder.local_due().replace(tzinfo=None) == due
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Can you remind me what Tom said?", "¿Me puedes recordar cuándo es la cena?",
+     "Kannst du mich daran erinnern, was ich Anna versprochen habe?",
+     "Tu peux me rappeler ce que Sophie a écrit ?"],
+)  # fmt: skip
+def test_asking_to_be_reminded_of_something_said_is_no_reminder(request_text: str) -> None:
+    assert not asks_for_a_reminder(request_text)
 
 
 def test_remind_me_asking_something_again_is_not_a_new_reminder(database: Database) -> None:

@@ -166,15 +166,31 @@ def asks_a_past_cost(question: str) -> bool:
 
 # A request opening with "remind me" in one of the four languages ("Erinnere mich am Freitag
 # um 8 daran, …", "Rappelle-moi de …", "Recuérdame …", "Avísame a las 8 …", "ping me at 4
-# to …", "Préviens-moi demain …"), unless what
-# follows asks something again ("remind me what …", "erinnere mich, wann …").
+# to …", "Préviens-moi demain …"), or asking for it ("Can you remind me …", "¿Me puedes avisar
+# …?", "Tu peux me rappeler …"), unless what follows asks something again ("remind me what
+# …", "erinnere mich, wann …").
+_ASKING = (
+    r"(?:(?:can|could|would|will) you (?:please )?|(?:me )?(?:puedes|podrias|podria) |"
+    r"(?:tu peux|peux-tu|pourrais-tu|pouvez-vous|vous pouvez|pourriez-vous) )"
+)
+_NOT_AGAIN = (
+    r"(?!\s*,?\s*(?:(?:what|when|where|who|which|how|of|wann|was|wo|wer|welche\w*|wie|quand|"
+    r"quel\w*|qui|comment|cuando|donde|quien|como|cual)\b|ce qu))"
+)
 _REMIND_ME = re.compile(
     r"\s*(?:please\s+|bitte\s+)?(?:remind me|don't let me forget|ping me|nudge me|"
     r"give me a nudge|alert me|notify me|erinnere? mich|gib mir bescheid|"
     r"rappelle[sz]?-moi|rappelez-moi|previens-moi|previenez-moi|recuerdame|recordarme|"
-    r"avisame)\b"
-    r"(?!\s*,?\s*(?:what|when|where|who|which|how|of|wann|was|wo|wer|welche\w*|wie|quand|"
-    r"quel\w*|qui|comment|cuando|donde|quien|como|cual)\b)"
+    rf"avisame|avisarme|{_ASKING}(?:remind me|ping me|nudge me|recordarme|avisarme|"
+    r"recordar|avisar|"
+    r"me rappeler|me prevenir))\b" + _NOT_AGAIN
+)
+# German puts the verb last: "Kannst du mich morgen um 9 an den Arzttermin erinnern?", "Denk
+# dran, mich um 5 ans Einkaufen zu erinnern"; what lies between is the reminder.
+_REMIND_ME_LAST = re.compile(
+    r"\s*(?:bitte\s+)?(?:(?:kannst|konntest|wurdest) du mich|denk(?:e)? (?:bitte )?dran,? mich)"
+    r"(?: bitte)?\b" + _NOT_AGAIN + r"(?P<rest>.+?)(?: zu)? erinnern\b"
+    r"(?!\s*,?\s*(?:was|wann|wo|wer|wie|welche\w*|ob)\b)"
 )
 
 
@@ -184,8 +200,14 @@ def _folded(text: str) -> str:
     return fold(text).replace("’", "'").replace("¿", "").replace("¡", "")
 
 
-def _remind_me(text: str) -> re.Match[str] | None:
-    return _REMIND_ME.match(_folded(text))
+def _remind_me(text: str) -> tuple[int, int] | None:
+    """Where the reminder's own words are in `text` (after "remind me", or between "kannst du
+    mich" and "erinnern"), if it asks for a reminder."""
+    folded = _folded(text)
+    if (last := _REMIND_ME_LAST.match(folded)) is not None:
+        return last.start("rest"), last.end("rest")
+    found = _REMIND_ME.match(folded)
+    return (found.end(), len(folded)) if found is not None else None
 
 
 def asks_for_a_reminder(text: str) -> bool:
@@ -196,7 +218,7 @@ def asks_for_a_reminder(text: str) -> bool:
 def without_remind_me(text: str) -> str:
     """`text` without the "remind me" it opens with ("Avísame mañana …": "mañana …")."""
     found = _remind_me(text)
-    return text[found.end() :].strip() if found is not None else text
+    return text[found[0] : found[1]].strip() if found is not None else text
 
 
 # A request (or one of its sentences) opening with a verb of cancelling in one of the four

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from app import clock
+from app.agent.intents.language import remembers_a_fact
 from app.agent.intents.router import Doing, IntentRouter
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
@@ -543,6 +544,45 @@ def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
     assert [c.name for c in recalled.calls] == ["recall"]
     assert nothing.answer == "I have nothing remembered about “my car”."
     assert "Lisa is allergic to peanuts" in bare.answer
+
+
+@pytest.mark.parametrize(
+    ("request_text", "taken_for", "fact"),
+    [
+        pytest.param("Merk dir, Jonas trinkt keinen Kaffee", call("just_answer"),
+                     "Jonas trinkt keinen Kaffee", id="de-answered"),
+        pytest.param("Remember that my gym locker is number 112",
+                     call("recall_fact", about="gym locker"),
+                     "my gym locker is number 112", id="en-recalled"),
+        pytest.param("Retiens que Claire est allergique aux chats",
+                     call("add_todo", title="Claire est allergique aux chats"),
+                     "Claire est allergique aux chats", id="fr-a-to-do"),
+        pytest.param("Ten en cuenta que mi vuelo sale de la terminal 2",
+                     call("reply_to_email", which="vuelo", message="terminal 2"),
+                     "mi vuelo sale de la terminal 2", id="es-a-reply"),
+        # The model chose right but wrote the fact in English: the user's words are kept.
+        pytest.param("Notier dir bitte: Oma hat am 4. März Geburtstag",
+                     call("remember_fact", fact="Grandma's birthday is March 4th"),
+                     "Oma hat am 4. März Geburtstag", id="de-translated"),
+    ],
+)  # fmt: skip
+def test_a_request_opening_with_remember_that_keeps_the_fact_in_the_users_words(
+    database: Database, request_text: str, taken_for: Any, fact: str
+) -> None:
+    agent = _agent([taken_for, call("remember_fact", fact=fact)], data=database)
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), request_text)
+    assert [c.name for c in report.calls] == ["remember"], report.answer
+    assert report.calls[0].arguments == {"fact": fact}
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Remember when we went to Lisbon?", "Remember to call Tom at 5",
+     "Erinnerst du dich, dass ich Tom angerufen habe?"],
+)  # fmt: skip
+def test_remembering_together_or_a_task_is_no_fact_to_keep(request_text: str) -> None:
+    assert remembers_a_fact(request_text) is None
 
 
 @pytest.mark.parametrize(

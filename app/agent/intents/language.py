@@ -221,6 +221,31 @@ def without_remind_me(text: str) -> str:
     return text[found[0] : found[1]].strip() if found is not None else text
 
 
+# A request opening with "remember that" in one of the four languages ("Merk dir, …", "Note
+# that …", "Retiens que …", "Ten en cuenta que …"): what follows is a fact to keep. "Remember
+# to …" (a task) and "Remember when …" (a question) are not.
+_REMEMBER_THAT = re.compile(
+    r"\s*(?:please\s+|bitte\s+)?(?:"
+    r"(?:remember|note|keep in mind|bear in mind|don't forget|just so you know|fyi)"
+    r"(?:\s+that\s+|\s*[:,]\s*)|"
+    r"(?:merke?|notiere?)\s+dir(?:\s+bitte)?(?:\s*[:,]\s*(?:dass\s+)?|\s+dass\s+)|"
+    r"behalte? im kopf,?\s+dass\s+|"
+    r"(?:retiens|retenez|souviens-toi|souvenez-vous|note|notez|n'oublie pas|n'oubliez pas|"
+    r"garde en memoire)(?:\s+bien)?(?:\s+que\s+|\s+qu'|\s*:\s*)|"
+    r"(?:recuerda|acuerdate de|ten en cuenta|apunta|anota|no olvides)(?:\s+que\s+|\s*:\s*))"
+)
+
+
+def remembers_a_fact(text: str) -> str | None:
+    """The fact a request opening with "remember that" asks to keep, in the user's words; None
+    if it opens otherwise or is a question."""
+    found = _REMEMBER_THAT.match(_folded(text))
+    if found is None or text.rstrip().endswith("?"):
+        return None
+    fact = text[found.end() :].strip()
+    return fact if len(fact.split()) >= 2 else None
+
+
 # A request (or one of its sentences) opening with a verb of cancelling in one of the four
 # languages: "Scrap …", "Could you call off …", "Sag … ab", "Streich …", "Annule …",
 # "Cancela …"; unless it names another kind of thing (an email, a reminder, a to-do, a

@@ -31,6 +31,7 @@ from app.agent.intents.language import (
     asks_for_a_reminder,
     asks_to_cancel,
     language_of_talk,
+    remembers_a_fact,
     speaks_of_the_user,
 )
 from app.agent.intents.recognise import (
@@ -404,6 +405,15 @@ class IntentRouter:
             # "Erinnere mich am Freitag um 8 daran, die Pflanzen zu gießen" taken for free
             # time, "Remind me to email Tom at 5" for an email: a new reminder
             return self._instead(doing, BY_NAME["set_reminder"], text)
+        if (fact := remembers_a_fact(text)) is not None and recognised.intent.name not in (
+            "remember_fact",
+            "set_reminder",
+        ):
+            # "Merk dir, Jonas trinkt keinen Kaffee" taken for a plain answer, "Retiens que
+            # Claire est allergique aux chats" for a to-do: a fact to keep, as the user said it
+            return self._instead(doing, BY_NAME["remember_fact"], text, read={"fact": fact})
+        if fact is not None and recognised.intent.name == "remember_fact":
+            recognised.slots["fact"] = fact  # the user's words, not the model's translation
         if _REPLY.search(text) and recognised.intent.name != "reply_to_email":
             # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the
             # model pick a new event (or a new email), but what is asked for is a reply
@@ -545,8 +555,10 @@ class IntentRouter:
         `given`: slots code read from the request, for those the model leaves empty; `read`:
         slots code read where the request plainly says them ("Schick Priya …": Priya), which
         decide over the model's."""
-        filled = fill_slots(doing.agent.backend, request, intent, doing.cancel)
-        doing.report.steps += 1
+        filled = None
+        if not all(slot.name in (read or {}) for slot in intent.slots):  # else nothing to fill
+            filled = fill_slots(doing.agent.backend, request, intent, doing.cancel)
+            doing.report.steps += 1
         if filled is not None:
             add_stats(doing.report.stats, filled.stats)
         slots, dropped = (filled.slots, filled.dropped) if filled else ({}, {})

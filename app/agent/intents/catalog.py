@@ -118,9 +118,6 @@ INTENTS: tuple[Intent, ...] = (
             "Who painted the Mona Lisa?",
             "Merci beaucoup !",
             "Erklär mir kurz, was Photosynthese ist",
-            "Wie geht's dir heute?",
-            "¿Cuántos días tiene un año bisiesto?",
-            "What's a good name for a cat?",
         ),
     ),
     Intent(
@@ -139,9 +136,6 @@ INTENTS: tuple[Intent, ...] = (
             "What time is the school concert?",
             "Montre-moi mon agenda de la semaine prochaine",
             "Wann ist mein Termin beim Friseur?",
-            "Do I have plans on Sunday?",
-            "¿A qué hora es la reunión con Carlos?",
-            "Qu'est-ce que j'ai jeudi ?",
         ),
     ),
     Intent(
@@ -159,9 +153,6 @@ INTENTS: tuple[Intent, ...] = (
             "Schedule a call with the bank on Monday at 11",
             "Mets une réunion avec Claire demain à 15h",
             "Termin: Elternabend am 12. Juni um 19 Uhr",
-            "I'm meeting Lars for coffee on Wednesday at 10, add it",
-            "Pon la boda de Elena el 3 de julio en el calendario",
-            "Block Thursday 2 to 4 for the tax return",
         ),
     ),
     Intent(
@@ -197,9 +188,6 @@ INTENTS: tuple[Intent, ...] = (
             "Leg den Zahnarzt auf nächsten Montag",
             "Retrasa la reunión de las 10 media hora",
             "Move my call with the bank an hour earlier",
-            "The piano lesson is at 5 now instead of 6",
-            "Déplace le dîner avec Hugo à samedi",
-            "Kann die Besprechung eine Stunde früher anfangen?",
         ),
     ),
     Intent(
@@ -213,9 +201,6 @@ INTENTS: tuple[Intent, ...] = (
             "Drop the gym session on Thursday",
             "Lösch den Termin mit Herrn Braun",
             "Supprime le cours de yoga de demain",
-            "I can't go to the concert on Friday anymore",
-            "Quita la cena del viernes de mi agenda",
-            "Das Meeting morgen fällt aus",
         ),
     ),
     Intent(
@@ -229,8 +214,6 @@ INTENTS: tuple[Intent, ...] = (
             "When do I have a free hour tomorrow?",
             "Find 45 minutes for a call on Friday",
             "Trouve-moi un créneau de deux heures jeudi",
-            "Wann habe ich am Dienstag eine Stunde Zeit?",
-            "¿Cuándo tengo un hueco de 30 minutos el lunes?",
         ),
         looks_up=True,
     ),
@@ -242,8 +225,6 @@ INTENTS: tuple[Intent, ...] = (
             "Did the landlord email me?",
             "Hat mir die Schule geschrieben?",
             "¿Tengo correos de Amazon?",
-            "Any news from the airline?",
-            "Ai-je des courriels non lus ?",
         ),
     ),
     Intent(
@@ -254,8 +235,6 @@ INTENTS: tuple[Intent, ...] = (
             "What does the email from the school say?",
             "Lies mir die Mail vom Vermieter vor",
             "Résume le dernier mail de Julie",
-            "¿Qué dice el correo del banco?",
-            "Give me the gist of Marco's email",
         ),
     ),
     Intent(
@@ -275,9 +254,6 @@ INTENTS: tuple[Intent, ...] = (
             "Reply to the landlord that Tuesday is fine",
             "Antworte Petra, dass ich komme",
             "Réponds à Marc que c'est d'accord",
-            "Responde a Clara que llego el lunes",
-            "Write back to the plumber: Thursday morning suits me",
-            "Sag Jens in einer Antwort, dass es passt",
         ),
     ),
     Intent(
@@ -298,9 +274,6 @@ INTENTS: tuple[Intent, ...] = (
             "Send Olivia an email asking for the slides",
             "Schick Jonas eine Mail mit dem Betreff Urlaub",
             "Écris à Sophie que le dîner est annulé",
-            "Manda un email a Lucía para preguntarle por la fiesta",
-            "Let Ben know by email that the meeting moved",
-            "Mail my landlord that the heating is broken",
         ),
     ),
     Intent(
@@ -320,9 +293,6 @@ INTENTS: tuple[Intent, ...] = (
             "Remind me at 5 to pick up the kids",
             "Erinnere mich in einer Stunde an den Kuchen",
             "Rappelle-moi demain matin de payer le loyer",
-            "Give me a heads-up at 4 to leave for the station",
-            "Sag mir um 8 Bescheid, dass ich die Wäsche aufhängen soll",
-            "Pon una alarma a las 7 para regar las plantas",
         ),
     ),
     Intent(
@@ -333,8 +303,6 @@ INTENTS: tuple[Intent, ...] = (
             "Keep in mind that my passport number ends in 42",
             "Merk dir, dass Lisa Erdnüsse nicht verträgt",
             "Recuerda que mi talla de zapato es 41",
-            "My car's plate number is B-KL 450, save that",
-            "N'oublie pas que Paul est allergique aux noix",
         ),
     ),
     Intent(
@@ -345,8 +313,6 @@ INTENTS: tuple[Intent, ...] = (
             "What did I tell you about Lisa?",
             "Was weißt du über mein Auto?",
             "¿Qué te dije sobre mi talla?",
-            "Where did I say I left the spare key?",
-            "Tu te souviens de la taille de mon vélo ?",
         ),
     ),
     Intent(
@@ -360,8 +326,6 @@ INTENTS: tuple[Intent, ...] = (
             "Add 'call the plumber' to my tasks",
             "Schreib Müll rausbringen auf meine Aufgabenliste",
             "Ajoute acheter du lait à ma liste de tâches",
-            "Tengo que renovar el DNI, añádelo a mis tareas",
-            "New task: return the drill to Ben by Sunday",
         ),
     ),
     Intent(
@@ -372,7 +336,6 @@ INTENTS: tuple[Intent, ...] = (
             "What's left on my task list?",
             "Welche Aufgaben habe ich noch offen?",
             "¿Qué tareas tengo pendientes?",
-            "Qu'est-ce qu'il me reste à faire cette semaine ?",
         ),
     ),
     Intent(
@@ -383,8 +346,6 @@ INTENTS: tuple[Intent, ...] = (
             "I've done the tax return, tick it off",
             "Hak die Aufgabe Fahrrad reparieren ab",
             "Marque la tâche courses comme faite",
-            "Ya pagué la factura del gas, márcala como hecha",
-            "Done with the laundry task",
         ),
     ),
     Intent(
@@ -395,8 +356,6 @@ INTENTS: tuple[Intent, ...] = (
             "What's Nadia's email address?",
             "Wie ist die Telefonnummer von Opa?",
             "¿Cuál es el correo de Pablo?",
-            "Quelle est l'adresse mail de Hugo ?",
-            "How can I reach the dentist's office by phone?",
         ),
     ),
     Intent(
@@ -408,8 +367,6 @@ INTENTS: tuple[Intent, ...] = (
             "Look up the weather in Lisbon online",
             "Such im Internet nach Zugverbindungen nach Köln",
             "Busca en la web recetas de paella",
-            "What's the weather going to be like tomorrow in Hamburg?",
-            "Cherche en ligne des idées de cadeaux pour un enfant de 5 ans",
         ),
     ),
     Intent(
@@ -428,7 +385,6 @@ INTENTS: tuple[Intent, ...] = (
             "Delete what you know about my old car",
             "Vergiss meine alte Telefonnummer",
             "Oublie ce que je t'ai dit sur mon voisin",
-            "Olvida lo que te dije de mi antiguo trabajo",
         ),
     ),
     Intent(
@@ -438,7 +394,6 @@ INTENTS: tuple[Intent, ...] = (
             "Show me my reminders",
             "Welche Erinnerungen habe ich?",
             "¿Qué recordatorios tengo?",
-            "Do I have any reminders for tomorrow?",
         ),
     ),
     Intent(
@@ -453,7 +408,6 @@ INTENTS: tuple[Intent, ...] = (
             "Delete the reminder to call the bank",
             "Lösch die Erinnerung an den Müll",
             "Supprime le rappel pour le pain",
-            "Ya no necesito el recordatorio del gimnasio",
         ),
     ),
     Intent(
@@ -476,8 +430,6 @@ INTENTS: tuple[Intent, ...] = (
             "What's the wifi password in my notes?",
             "Was steht in meinem Mietvertrag zur Kündigung?",
             "¿Cuánto dura la garantía según el documento de la lavadora?",
-            "How many eggs does my pancake recipe need?",
-            "Quelle est la recette de la tarte dans mes fichiers ?",
         ),
     ),
     Intent(
@@ -488,7 +440,6 @@ INTENTS: tuple[Intent, ...] = (
             "Show me the files in my work folder",
             "Was liegt in meinem Ordner Rechnungen?",
             "Qu'y a-t-il dans mon dossier photos ?",
-            "¿Qué archivos tengo en Descargas?",
         ),
     ),
     Intent(
@@ -504,7 +455,6 @@ INTENTS: tuple[Intent, ...] = (
             "Create a file gifts.txt saying: scarf for Mum, book for Dad",
             "Schreib eine Notiz urlaub.md mit: Sonnenbrille, Pass",
             "Crea una nota llamada compras.txt con: pan, leche",
-            "Note dans un fichier idees.txt : repeindre la cuisine",
         ),
     ),
     Intent(
@@ -519,7 +469,6 @@ INTENTS: tuple[Intent, ...] = (
             "Put sunglasses on my packing list",
             "Setz Brot auf die Einkaufsliste",
             "Ajoute le livre Dune à ma liste de lecture",
-            "Añade huevos a la lista de la compra",
         ),
     ),
     Intent(
@@ -530,7 +479,6 @@ INTENTS: tuple[Intent, ...] = (
             "Open my CV for me",
             "Öffne die Datei rechnung.pdf",
             "Abre el archivo presupuesto.xlsx",
-            "Ouvre ma facture de mars",
         ),
     ),
     Intent(
@@ -545,8 +493,6 @@ INTENTS: tuple[Intent, ...] = (
             "What did I pay at Lidl last month?",
             "Wie viel habe ich im Februar ausgegeben?",
             "Combien j'ai dépensé chez Carrefour en janvier ?",
-            "How much went on restaurants in March?",
-            "¿Cuánto pagué de luz el mes pasado?",
         ),
     ),
     Intent(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app import clock
-from app.agent.intents.language import asks_for_a_reminder
+from app.agent.intents.language import asks_for_a_reminder, without_remind_me
 from app.agent.turn.chat import Conversation
 from app.store.database import Database
 from app.store.reminders import ReminderStore
@@ -373,6 +373,19 @@ def test_a_request_to_be_reminded_is_a_reminder_whatever_it_was_taken_for(
 )  # fmt: skip
 def test_asking_to_be_reminded_of_something_said_is_no_reminder(request_text: str) -> None:
     assert not asks_for_a_reminder(request_text)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "rest"),
+    [("¿Me puedes avisar mañana a las 8 para regar?", "mañana a las 8 para regar?"),
+     ("¡Recuérdame el lunes llamar a Inés!", "el lunes llamar a Inés!"),
+     ("Erinnere mich, die Straße zu fegen", ", die Straße zu fegen")],
+)  # fmt: skip
+def test_the_words_after_remind_me_are_cut_where_the_user_wrote_them(
+    request_text: str, rest: str
+) -> None:
+    # Folding drops "¿" and "¡" and writes "ß" as "ss": the cut is still in the user's text.
+    assert without_remind_me(request_text) == rest
 
 
 def test_remind_me_asking_something_again_is_not_a_new_reminder(database: Database) -> None:

@@ -218,7 +218,18 @@ def asks_for_a_reminder(text: str) -> bool:
 def without_remind_me(text: str) -> str:
     """`text` without the "remind me" it opens with ("Avísame mañana …": "mañana …")."""
     found = _remind_me(text)
-    return text[found[0] : found[1]].strip() if found is not None else text
+    if found is None:
+        return text
+    return text[_in_original(text, found[0]) : _in_original(text, found[1])].strip()
+
+
+def _in_original(text: str, index: int) -> int:
+    """Where in `text` its folded form's `index` falls (folding drops "¿" and "¡" and may
+    change a word's length: "ß" is "ss")."""
+    for end in range(len(text) + 1):
+        if len(_folded(text[:end])) >= index:
+            return end
+    return len(text)
 
 
 # A request opening with "remember that" in one of the four languages ("Merk dir, …", "Note

@@ -554,6 +554,9 @@ def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
         pytest.param("Remember that my gym locker is number 112",
                      call("recall_fact", about="gym locker"),
                      "my gym locker is number 112", id="en-recalled"),
+        # The model wrote no usable call at all: the free loop would have answered.
+        pytest.param("Merk dir bitte: Paul mag keine Pilze", "Okay.",
+                     "Paul mag keine Pilze", id="de-no-call"),
         pytest.param("Retiens que Claire est allergique aux chats",
                      call("add_todo", title="Claire est allergique aux chats"),
                      "Claire est allergique aux chats", id="fr-a-to-do"),

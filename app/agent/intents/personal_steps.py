@@ -109,7 +109,7 @@ def _what_to_remind(doing: Doing, what: str) -> str:
         kept.pop(0)
     if kept and re.match(r"(?:d|l|qu)['’]\w", kept[0], re.IGNORECASE):
         kept[0] = re.split(r"['’]", kept[0], maxsplit=1)[1]  # "d'appeler" → "appeler"
-    text = " ".join(kept).strip(" ,.")
+    text = " ".join(kept).strip(" ,.?!")
     return text if content_words(text) else what
 
 

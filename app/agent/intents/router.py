@@ -396,6 +396,10 @@ class IntentRouter:
         if cancel.is_set():
             report.stop_reason = "cancelled"
             return True
+        fact = remembers_a_fact(text)
+        if fact is not None and (recognised is None or recognised.intent.name == SOMETHING_ELSE):
+            # "Merk dir bitte: …" whose call the model could not write: code read it whole
+            return self._instead(doing, BY_NAME["remember_fact"], text, read={"fact": fact})
         if recognised is None or recognised.intent.name == SOMETHING_ELSE:
             return False
         if _DOCUMENT.search(text) and recognised.intent.name in _KEPT_ELSEWHERE:
@@ -405,7 +409,7 @@ class IntentRouter:
             # "Erinnere mich am Freitag um 8 daran, die Pflanzen zu gießen" taken for free
             # time, "Remind me to email Tom at 5" for an email: a new reminder
             return self._instead(doing, BY_NAME["set_reminder"], text)
-        if (fact := remembers_a_fact(text)) is not None and recognised.intent.name not in (
+        if fact is not None and recognised.intent.name not in (
             "remember_fact",
             "set_reminder",
         ):

@@ -588,6 +588,11 @@ def test_remembering_together_or_a_task_is_no_fact_to_keep(request_text: str) ->
     assert remembers_a_fact(request_text) is None
 
 
+def test_a_fact_after_an_opening_mark_keeps_its_first_letter() -> None:
+    # Folding drops "¡" (and may change lengths): the fact is still cut where the user wrote it.
+    assert remembers_a_fact("¡¡Recuerda que Inés no come carne!!") == "Inés no come carne!!"
+
+
 @pytest.mark.parametrize(
     "question", ["Wie viele Beine hat eine Spinne?", "¿Cuál es la capital de Perú?"]
 )

@@ -253,7 +253,7 @@ def remembers_a_fact(text: str) -> str | None:
     found = _REMEMBER_THAT.match(_folded(text))
     if found is None or text.rstrip().endswith("?"):
         return None
-    fact = text[found.end() :].strip()
+    fact = text[_in_original(text, found.end()) :].strip()
     return fact if len(fact.split()) >= 2 else None
 
 

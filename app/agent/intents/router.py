@@ -397,9 +397,14 @@ class IntentRouter:
             report.stop_reason = "cancelled"
             return True
         fact = remembers_a_fact(text)
-        if fact is not None and (recognised is None or recognised.intent.name == SOMETHING_ELSE):
-            # "Merk dir bitte: …" whose call the model could not write: code read it whole
+        chosen = recognised.intent.name if recognised is not None else SOMETHING_ELSE
+        if fact is not None and chosen not in ("remember_fact", "set_reminder"):
+            # "Merk dir, Jonas trinkt keinen Kaffee" taken for a plain answer, "Retiens que
+            # Claire est allergique aux chats" for a to-do, or no usable call at all: a fact
+            # to keep, as the user said it (code read it whole)
             return self._instead(doing, BY_NAME["remember_fact"], text, read={"fact": fact})
+        if fact is not None and recognised is not None and chosen == "remember_fact":
+            recognised.slots["fact"] = fact  # the user's words, not the model's translation
         if recognised is None or recognised.intent.name == SOMETHING_ELSE:
             return False
         if _DOCUMENT.search(text) and recognised.intent.name in _KEPT_ELSEWHERE:
@@ -409,15 +414,6 @@ class IntentRouter:
             # "Erinnere mich am Freitag um 8 daran, die Pflanzen zu gießen" taken for free
             # time, "Remind me to email Tom at 5" for an email: a new reminder
             return self._instead(doing, BY_NAME["set_reminder"], text)
-        if fact is not None and recognised.intent.name not in (
-            "remember_fact",
-            "set_reminder",
-        ):
-            # "Merk dir, Jonas trinkt keinen Kaffee" taken for a plain answer, "Retiens que
-            # Claire est allergique aux chats" for a to-do: a fact to keep, as the user said it
-            return self._instead(doing, BY_NAME["remember_fact"], text, read={"fact": fact})
-        if fact is not None and recognised.intent.name == "remember_fact":
-            recognised.slots["fact"] = fact  # the user's words, not the model's translation
         if _REPLY.search(text) and recognised.intent.name != "reply_to_email":
             # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the
             # model pick a new event (or a new email), but what is asked for is a reply

@@ -23,15 +23,16 @@ __all__ = ["account", "server"]  # the intents tests' Radicale, shared
 
 
 class Picking(ScriptedBackend):
-    """A scripted model that chooses the intent `cancel_event`, writes the scripted slots,
+    """A scripted model that chooses the intent `intent`, writes the scripted slots,
     and answers a numbered pick by scoring the line holding `means` highest (None: "0",
     none of them; "": always "1", whatever the list says)."""
 
-    def __init__(self, turns: list[str], means: str | None) -> None:
+    def __init__(self, turns: list[str], means: str | None, intent: str = "cancel_event") -> None:
         base = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
         super().__init__(base.turns, base.format)
         self.intents = True
         self.means = means
+        self.intent = intent
         self.asked: list[str] = []
 
     def score_replies(
@@ -40,7 +41,7 @@ class Picking(ScriptedBackend):
         text = str(request.messages[-1]["content"])
         scores = dict.fromkeys(replies, -5.0)
         if not re.search(r"^1\. ", text, re.M):  # the intent's choice
-            scores["cancel_event"] = -0.1
+            scores[self.intent] = -0.1
             return scores
         self.asked.append(text)
         lines = re.findall(r"^(\d+)\. (.*)$", text, re.M)
@@ -51,8 +52,12 @@ class Picking(ScriptedBackend):
         return scores
 
 
-def _picking(account: CalendarAccount, turns: list[str], means: str | None) -> Agent:
-    agent = Agent(Picking(turns, means), build_registry(calendar=account), confirmer=Answers())
+def _picking(
+    account: CalendarAccount, turns: list[str], means: str | None, intent: str = "cancel_event"
+) -> Agent:
+    agent = Agent(
+        Picking(turns, means, intent), build_registry(calendar=account), confirmer=Answers()
+    )
     agent.front = IntentRouter()
     return agent
 
@@ -106,3 +111,40 @@ def test_a_backend_that_cannot_score_makes_it_the_users_choice(
     first = agent.run_turn(Conversation(), "Cancela el fontanero del viernes")
     assert first.stop_reason == "asked" and "1. " in first.answer and "Plumber" in first.answer
     assert len(_all(account)) == 1
+
+
+def _the_days_events(account: CalendarAccount) -> None:
+    """Tuesday 15 to Monday 21 May, the car service among them on Thursday."""
+    create_event(account, "Dentist", at(15, 14), at(15, 15), tz=TZ)
+    create_event(account, "Book club", at(16, 19), at(16, 20), tz=TZ)
+    create_event(account, "Car service", at(17, 8), at(17, 10), tz=TZ)
+    create_event(account, "Yoga", at(17, 18, 30), at(17, 19, 30), tz=TZ)
+    create_event(account, "Haircut", at(18, 16), at(18, 17), tz=TZ)
+    create_event(account, "Budget meeting", at(21, 9, 30), at(21, 10, 30), tz=TZ)
+
+
+def test_with_no_day_in_the_models_words_the_days_the_request_names_are_the_choices(
+    account: CalendarAccount,
+) -> None:
+    """ "Inspektion" is not "Car service", and the model's words hold no day: the pick is
+    among Thursday's and Monday's events, the days the request names, not the nearest."""
+    _the_days_events(account)
+    request = (
+        "Das Autohaus hat angerufen, am Donnerstag klappt das mit der Inspektion nicht. "
+        "Sie nehmen den Wagen erst am Montag drauf, gleiche Uhrzeit."
+    )
+    agent = _picking(account, [call("move_event", event="take the wagen now", to="montag")],
+                     means="Car service", intent="move_event")  # fmt: skip
+    agent.run_turn(Conversation(), request)
+    first, _ = agent.backend.asked  # type: ignore[attr-defined]
+    offered = re.findall(r"^[1-9]\. (.*)$", first, re.M)
+    assert len(offered) == 3 and all(
+        any(title in line for line in offered) for title in ("Car service", "Yoga", "Budget")
+    )
+    moved = {e.title: e.start for e in _all(account)}
+    assert moved["Car service"] == at(21, 8) and moved["Yoga"] == at(17, 18, 30)
+    # Not picked, the same few are the user's numbered choice.
+    agent = _picking(account, [call("cancel_event", event="Inspektion")], means=None)
+    asked = agent.run_turn(Conversation(), "Die Inspektion am Donnerstag fällt aus")
+    assert asked.stop_reason == "asked" and "Yoga" in asked.answer
+    assert "Dentist" not in asked.answer and "Haircut" not in asked.answer

@@ -588,6 +588,23 @@ def test_remembering_together_or_a_task_is_no_fact_to_keep(request_text: str) ->
     assert remembers_a_fact(request_text) is None
 
 
+@pytest.mark.parametrize(
+    ("request_text", "fact"),
+    [
+        ("Nur damit du's weißt: ich hab Schuhgröße 43.", "ich hab Schuhgröße 43."),
+        ("Damit du Bescheid weißt, Lena ist Vegetarierin", "Lena ist Vegetarierin"),
+        ("Zur Info: mein Zug kommt auf Gleis 7 an", "mein Zug kommt auf Gleis 7 an"),
+        ("Pour info, mon badge porte le numéro 318", "mon badge porte le numéro 318"),
+        ("Juste pour que tu saches : Hugo ne boit pas d'alcool", "Hugo ne boit pas d'alcool"),
+        ("Para que lo sepas, mi talla de camisa es la M", "mi talla de camisa es la M"),
+        ("Que sepas que Marta es alérgica al polen", "Marta es alérgica al polen"),
+        ("For the record, my locker code is 4471", "my locker code is 4471"),
+    ],
+)
+def test_just_so_you_know_in_four_languages_opens_a_fact(request_text: str, fact: str) -> None:
+    assert remembers_a_fact(request_text) == fact
+
+
 def test_a_fact_after_an_opening_mark_keeps_its_first_letter() -> None:
     # Folding drops "¡" (and may change lengths): the fact is still cut where the user wrote it.
     assert remembers_a_fact("¡¡Recuerda que Inés no come carne!!") == "Inés no come carne!!"

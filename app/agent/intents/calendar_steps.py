@@ -23,7 +23,14 @@ from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import ADDRESS, WORD, grounded, most_words_of, names_a_time
 from app.agent.intents.router import Ask, Before, Doing, HandOver, Instead, Steps, outcome
 from app.agent.intents.tally import asks_how_many
-from app.agent.intents.when import When, next_weekday_said, read_duration, read_shift, read_when
+from app.agent.intents.when import (
+    When,
+    days_named,
+    next_weekday_said,
+    read_duration,
+    read_shift,
+    read_when,
+)
 from connectors.folding import fold
 
 DEFAULT_LENGTH = timedelta(hours=1)
@@ -334,8 +341,14 @@ def _picked(
     window: tuple[datetime, datetime] | None,
 ) -> dict[str, Any]:
     """No event has the user's words (they may name it in another language: "plombier" for
-    "Plumber visit"): the model picks among the nearest events, or the user does."""
-    nearest = sorted(events, key=lambda e: abs(_start(e) - doing.now))[:8]
+    "Plumber visit"): the model picks among the nearest events, or the user does. With no
+    day in the model's words, the events of the days the request names are the choices
+    ("am Donnerstag klappt die Inspektion nicht … am Montag": Thursday's and Monday's)."""
+    named_days = set(days_named(doing.request, doing.now)) if window is None else set()
+    on_those_days = [
+        e for e in events if _start(e).astimezone(doing.now.tzinfo).date() in named_days
+    ]
+    nearest = sorted(on_those_days or events, key=lambda e: abs(_start(e) - doing.now))[:8]
     nearest.sort(key=_start)
     lines = [f"{e.get('title')} {_line(doing, e, True)}" for e in nearest]
     picked = doing.pick(f"Which calendar event does “{words}” mean?", lines)

@@ -233,17 +233,22 @@ def _in_original(text: str, index: int) -> int:
 
 
 # A request opening with "remember that" in one of the four languages ("Merk dir, …", "Note
-# that …", "Retiens que …", "Ten en cuenta que …"): what follows is a fact to keep. "Remember
-# to …" (a task) and "Remember when …" (a question) are not.
+# that …", "Retiens que …", "Ten en cuenta que …"), or telling it in passing ("Just so you
+# know, …", "Nur damit du's weißt: …", "Pour info, …", "Para que lo sepas, …"): what follows
+# is a fact to keep. "Remember to …" (a task) and "Remember when …" (a question) are not.
 _REMEMBER_THAT = re.compile(
     r"\s*(?:please\s+|bitte\s+)?(?:"
-    r"(?:remember|note|keep in mind|bear in mind|don't forget|just so you know|fyi)"
-    r"(?:\s+that\s+|\s*[:,]\s*)|"
+    r"(?:remember|note|keep in mind|bear in mind|don't forget|just so you know|fyi|"
+    r"for the record|for your information)(?:\s+that\s+|\s*[:,]\s*)|"
     r"(?:merke?|notiere?)\s+dir(?:\s+bitte)?(?:\s*[:,]\s*(?:dass\s+)?|\s+dass\s+)|"
     r"behalte? im kopf,?\s+dass\s+|"
+    r"(?:(?:nur\s+)?damit du(?:'s|\s+es|\s+bescheid)?\s+weisst|(?:nur\s+)?zur info|"
+    r"zu deiner info(?:rmation)?)\s*[:,]\s*(?:dass\s+)?|"
     r"(?:retiens|retenez|souviens-toi|souvenez-vous|note|notez|n'oublie pas|n'oubliez pas|"
-    r"garde en memoire)(?:\s+bien)?(?:\s+que\s+|\s+qu'|\s*:\s*)|"
-    r"(?:recuerda|acuerdate de|ten en cuenta|apunta|anota|no olvides)(?:\s+que\s+|\s*:\s*))"
+    r"garde en memoire|(?:juste\s+)?pour que tu (?:le\s+)?saches|pour info(?:rmation)?|"
+    r"pour ton info(?:rmation)?)(?:\s+bien)?(?:\s+que\s+|\s+qu'|\s*[:,]\s*)|"
+    r"(?:recuerda|acuerdate de|ten en cuenta|apunta|anota|no olvides|para que (?:lo\s+)?sepas|"
+    r"que sepas|para tu informacion)(?:\s+que\s+|\s*[:,]\s*))"
 )
 
 

@@ -214,6 +214,20 @@ def read_when(phrase: str, now: datetime) -> When | None:
     return When(day, days, start, end, part if start is None else None, given)
 
 
+def days_named(phrase: str, now: datetime) -> list[date]:
+    """Each single day `phrase` names somewhere in it, in order ("am Donnerstag klappt die
+    Inspektion nicht, sie nehmen den Wagen am Montag": Thursday and Monday); a week or a
+    month is no day."""
+    words = phrase.split()
+    days: dict[date, None] = {}
+    for at in range(len(words)):
+        for length in (1, 2):
+            when = read_when(" ".join(words[at : at + length]), now)
+            if when is not None and when.day_given and when.days == 1:
+                days[when.day] = None
+    return list(days)
+
+
 _GERMAN_DAYS = r"montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag"
 # "Freitagabend", "Montagnachmittag": a weekday and a part of the day as one word.
 _DAY_AND_PART = re.compile(

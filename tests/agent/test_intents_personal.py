@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from app import clock
-from app.agent.intents.language import remembers_a_fact
+from app.agent.intents.language import asks_to_tick_off, remembers_a_fact
 from app.agent.intents.router import Doing, IntentRouter
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
@@ -283,6 +283,53 @@ def test_a_todo_named_in_german_is_found_by_its_english_title(
     report = agent.run_turn(Conversation(), request)
     assert report.calls[-1].name == "complete_task"
     assert _statuses(server) == {"Return library books": "COMPLETED", "Pay rent": "NEEDS-ACTION"}
+
+
+@pytest.mark.parametrize(
+    ("request_text", "taken_for", "which", "english", "ticked"),
+    [
+        pytest.param("die bücher hab ich gestern schon in die bibliothek zurückgebracht, "
+                     "kannst du abhaken", call("cancel_event", event="bibcher"), "die bücher",
+                     "library books", "Return library books", id="de-abhaken"),
+        pytest.param("Finished the rent transfer, can you cross it off?",
+                     call("find_emails", about="rent transfer"), "rent", "",
+                     "Pay rent", id="en-cross-off"),
+        pytest.param("J'ai payé le loyer, tu peux le cocher ?",
+                     call("forget_fact", which="loyer"), "le loyer", "rent", "Pay rent",
+                     id="fr-cocher"),
+        pytest.param("Ya devolví los libros a la biblioteca, táchalo de la lista",
+                     call("just_answer"), "los libros", "library books",
+                     "Return library books", id="es-tachar"),
+    ],
+)  # fmt: skip
+def test_a_request_to_tick_off_is_completing_a_todo_whatever_it_was_taken_for(
+    account: CalendarAccount,
+    server: RadicaleServer,
+    request_text: str,
+    taken_for: str,
+    which: str,
+    english: str,
+    ticked: str,
+) -> None:
+    add_task(account, "Return library books", due=date(2029, 5, 17))
+    add_task(account, "Pay rent", due=date(2029, 5, 31))
+    answers = Answers()
+    turns = [taken_for, call("complete_todo", which=which), *([english] if english else [])]
+    agent = _agent(turns, answers, calendar=account)
+    with clock.frozen_at(NOW):
+        agent.run_turn(Conversation(), request_text)
+    assert [r.tool for r in answers.seen] == ["complete_task"]
+    other = next(t for t in ("Return library books", "Pay rent") if t != ticked)
+    assert _statuses(server) == {ticked: "COMPLETED", other: "NEEDS-ACTION"}
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Can you check the opening hours of the library?", "Hak bei Tom nach, ob er kommt",
+     "¿Cuánto cuesta un coche eléctrico?", "Check out this article about rent"],
+)  # fmt: skip
+def test_other_checking_is_no_ticking_off(request_text: str) -> None:
+    assert not asks_to_tick_off(request_text)
 
 
 def test_a_days_question_taken_for_completing_a_todo_shows_that_day(

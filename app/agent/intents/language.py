@@ -279,6 +279,26 @@ _OTHER_KINDS = re.compile(
 )
 
 
+# A request to mark something done on a list in one of the four languages (accents folded):
+# "tick it off", "cross … off", "mark … as done", "abhaken", "hak das ab", "als erledigt
+# markieren", "coche-la", "tu peux le cocher", "marque … comme faite", "táchalo", "márcala
+# como hecha". What is done is a to-do, whichever intent the model took it for.
+_TICK_OFF = re.compile(
+    r"\b(?:tick|cross|strike|check)\s+(?:\w+\s+){0,3}?off\b|"
+    r"\bmark\s+(?:\w+\s+){0,4}?(?:as\s+)?(?:done|complete|completed|finished)\b|"
+    r"\babhak\w*|\bhake?\b[^.?!]*\bab\b|\bals erledigt\b|"
+    r"\bcocher\b|\bcochez\b|\bcoche-(?:la|le|les)\b|\brayer\b|\brayez\b|\braye-(?:la|le)\b|"
+    r"\bmarque[rz]?\b[^.?!]*\bcomme (?:fait|faite|termine|terminee)\b|"
+    r"\btach(?:a|ar|alo|ala|ame)\b|"
+    r"\bmarca(?:r|lo|la)?\b[^.?!]*\bcomo (?:hech[ao]|completad[ao]|terminad[ao])\b"
+)
+
+
+def asks_to_tick_off(text: str) -> bool:
+    """Whether `text` asks to mark something on a list as done."""
+    return bool(_TICK_OFF.search(_folded(text)))
+
+
 def asks_to_cancel(text: str) -> bool:
     """Whether `text` asks to cancel something that may be an event of the calendar."""
     folded = _folded(text)

@@ -17,6 +17,7 @@ from app.agent.intents.english import english_words
 from app.agent.intents.language import (
     asks_a_past_cost,
     asks_for_a_reminder,
+    asks_to_tick_off,
     speaks_of_the_user,
     without_remind_me,
 )
@@ -238,6 +239,7 @@ def todo_done(doing: Doing, slots: dict[str, str]) -> str:
     day = _a_day_named(doing)
     if (
         day is not None
+        and not asks_to_tick_off(doing.request)  # "returned them yesterday, tick it off"
         and not most_words_of(doing.request, tasks, "title")
         and not any(str(t.get("due") or "")[:10] == day.isoformat() for t in tasks)
     ):

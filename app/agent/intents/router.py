@@ -30,6 +30,7 @@ from app.agent.intents.language import (
     asks_a_past_cost,
     asks_for_a_reminder,
     asks_to_cancel,
+    asks_to_tick_off,
     language_of_talk,
     remembers_a_fact,
     speaks_of_the_user,
@@ -414,6 +415,10 @@ class IntentRouter:
             # "Erinnere mich am Freitag um 8 daran, die Pflanzen zu gießen" taken for free
             # time, "Remind me to email Tom at 5" for an email: a new reminder
             return self._instead(doing, BY_NAME["set_reminder"], text)
+        if asks_to_tick_off(text) and recognised.intent.name != "complete_todo":
+            # "die Bücher hab ich zurückgebracht, kannst du abhaken" taken for cancelling an
+            # event, "tu peux le cocher ?" for forgetting: a to-do is done
+            return self._instead(doing, BY_NAME["complete_todo"], text)
         if _REPLY.search(text) and recognised.intent.name != "reply_to_email":
             # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the
             # model pick a new event (or a new email), but what is asked for is a reply

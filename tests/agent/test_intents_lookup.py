@@ -695,6 +695,34 @@ def test_when_the_close_lookup_finds_nothing_either_the_first_answer_is_said(
     assert report.answer == "I found no contact called “guest wifi”."
 
 
+def test_when_the_close_lookup_searched_only_the_mail_the_files_are_looked_at_too(
+    mail: MailAccount, account: CalendarAccount, database: Database, home: Path
+) -> None:
+    """Taken for a contact ("Mein Hausarzt"), then for the mail: neither holds it, but a file
+    the document index finds plainly does; its answer is said, not "no contact"."""
+    from app.agent.documents.document_index import index_folders
+
+    (home / "health").mkdir()
+    (home / "health" / "vaccinations.md").write_text(
+        "# Vaccinations\nTetanus: March 2021 (next due 2031)\nMeasles: childhood\n"
+    )
+    index_folders(database, [home])
+    agent, backend = _close_agent(
+        [call("find_contact", who="Mein Hausarzt"), call("find_emails", about="Tetanus"),
+         "Tetanus", "My GP wants to know when I was last vaccinated against tetanus.",
+         "Im März 2021."],
+        "find_contact", "find_emails", home, calendar=account, mail=mail, data=database,
+    )  # fmt: skip
+    request = (
+        "Mein Hausarzt will wissen, wann ich zuletzt gegen Tetanus geimpft wurde. "
+        "Steht das irgendwo bei mir?"
+    )
+    report = agent.run_turn(Conversation(), request)
+    assert "search_emails" in [c.name for c in report.calls]
+    assert "Tetanus: March 2021" in _told(backend)
+    assert report.answer.startswith("Im März 2021.\n\n(")
+
+
 @pytest.mark.parametrize(
     ("request_", "translated"),
     [("¿A qué hora tengo hoy el dentista?", ["What time do I have the dentist today?"]),

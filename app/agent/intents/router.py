@@ -530,8 +530,10 @@ class IntentRouter:
                     continue
         finally:
             doing.looking_again = False
-        searched = {intent.name, *others} & {"ask_files", "find_emails"}
-        if not searched and (found := _looked_up(doing)) is not None:
+        # The files are looked at plainly unless a lookup searched them (one that searched
+        # only the mail, "find_emails", has not: "wann ich zuletzt gegen Tetanus geimpft
+        # wurde" is in a file)
+        if "ask_files" not in {intent.name, *others} and (found := _looked_up(doing)) is not None:
             return self._say(doing, found, "answered")
         if intent.name != "show_calendar" and (event := _event_named(doing, whole=True)):
             # "¿A qué hora tengo hoy el dentista?" taken for a contact: today's Dentist (its

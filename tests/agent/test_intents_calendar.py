@@ -766,6 +766,30 @@ def test_a_days_question_whose_words_name_no_event_lists_that_day(
     assert "Piano" not in report.answer
 
 
+@pytest.mark.parametrize(
+    "taken_for",
+    [call("show_calendar", when="samedi"),
+     call("find_free_time", when="samedi", duration="1 heure")],
+)  # fmt: skip
+def test_a_question_of_time_or_place_lists_the_days_events_with_their_descriptions(
+    account: CalendarAccount, taken_for: str
+) -> None:
+    """ "On a rendez-vous à quelle heure à la gare samedi pour la rando ?": "rando" is no
+    word of "Hiking trip", so Saturday is listed (or its free time, when the model took it
+    for that); the hike's description, which answers it, is shown with it."""
+    create_event(account, "Hiking trip", at(19, 9), at(19, 17), tz=TZ,
+                 description="Meet at the station at 8:30. Bring water and lunch.")  # fmt: skip
+    create_event(account, "Dinner", at(19, 19), at(19, 21), tz=TZ)
+    agent = _agent(account, [taken_for])
+    request = "On a rendez-vous à quelle heure à la gare samedi pour la rando, déjà ?"
+    report = agent.run_turn(Conversation(), request)
+    assert "09:00–17:00 Hiking trip\n  Meet at the station at 8:30." in report.answer
+    # Asked what is on, not when or where: the titles alone.
+    agent = _agent(account, [call("show_calendar", when="Saturday")])
+    report = agent.run_turn(Conversation(), "What's on Saturday?")
+    assert "Hiking trip" in report.answer and "station" not in report.answer
+
+
 def test_a_days_calendar_also_holds_the_todos_due_that_day(account: CalendarAccount) -> None:
     create_event(account, "Piano", at(18, 18), at(18, 19), tz=TZ)
     add_task(account, "Pay rent", due=date(2029, 5, 18))  # Friday

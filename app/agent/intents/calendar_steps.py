@@ -17,7 +17,7 @@ from typing import Any
 
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
-from app.agent.intents.language import asks_when_or_where, is_function_word
+from app.agent.intents.language import asks_a_time_or_place, asks_when_or_where, is_function_word
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import ADDRESS, WORD, grounded, most_words_of, names_a_time
@@ -105,12 +105,31 @@ def _time_span(doing: Doing, event: dict[str, Any]) -> str:
     return f"{start:%H:%M}–{end:%H:%M}"
 
 
-def _line(doing: Doing, event: dict[str, Any], with_day: bool = False) -> str:
+def _line(
+    doing: Doing, event: dict[str, Any], with_day: bool = False, described: bool = False
+) -> str:
+    """An event on one line; `described`: its description below it, shortened."""
     start = datetime.fromisoformat(str(event["start"]))
     day = f"{doing.dated(start, 'dd')}, " if with_day else ""
     where = f" ({event['location']})" if event.get("location") else ""
     title = event.get("title") or doing.say("no_title")
-    return f"- {day}{_time_span(doing, event)} {title}{where}"
+    about = " ".join(str(event.get("description") or "").split())
+    if len(about) > _ABOUT_CHARS:
+        about = about[: _ABOUT_CHARS - 1].rstrip() + "…"
+    below = f"\n  {about}" if described and about else ""
+    return f"- {day}{_time_span(doing, event)} {title}{where}{below}"
+
+
+# A description shown below an event, at most: the meeting point and time, not the agenda.
+_ABOUT_CHARS = 160
+# Days listed with their events' descriptions, when the question asks a time or a place,
+# at most this many events ("On a rendez-vous à quelle heure à la gare samedi ?": the
+# hike's "Meet at the station at 8:30" answers it, its title alone does not).
+_DESCRIBED_UP_TO = 4
+
+
+def _described(doing: Doing, events: list[dict[str, Any]]) -> bool:
+    return len(events) <= _DESCRIBED_UP_TO and asks_a_time_or_place(doing.request)
 
 
 def _day_and_time(doing: Doing, event: dict[str, Any]) -> str:
@@ -176,7 +195,8 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
     if not events:
         return doing.say("calendar_empty", said=said) + due + also
     count = _counted(doing, events)
-    lines = "\n".join(_line(doing, e, several_days) for e in events)
+    described = _described(doing, events)
+    lines = "\n".join(_line(doing, e, several_days, described) for e in events)
     return count + doing.say("calendar_has", said=said, lines=lines) + due + also
 
 
@@ -231,7 +251,8 @@ def busy_in(doing: Doing, window: tuple[datetime, datetime], key: str = "busy_th
     if not events:
         return ""
     several_days = window[1] - window[0] > timedelta(days=1)
-    lines = "\n".join(_line(doing, e, several_days) for e in events)
+    described = _described(doing, events)
+    lines = "\n".join(_line(doing, e, several_days, described) for e in events)
     return "\n\n" + doing.say(key, lines=lines)
 
 

@@ -316,3 +316,16 @@ _WHEN_OR_WHERE = re.compile(
 def asks_when_or_where(text: str) -> bool:
     """Whether `text` asks when or where something is: a question, not a change."""
     return bool(_WHEN_OR_WHERE.match(_folded(text)))
+
+
+# A question asking a time or a place anywhere in it ("On a rendez-vous à quelle heure à la
+# gare samedi ?", "Und Samstag, wann müssen wir los?"), accents folded.
+_TIME_OR_PLACE = re.compile(
+    r"\b(?:what time|when|where|wann|um wie ?viel uhr|wo|a quelle heure|quand|cuando|"
+    r"a que hora|donde)\b"
+)
+
+
+def asks_a_time_or_place(text: str) -> bool:
+    """Whether `text` is a question asking at what time or where, wherever it says so."""
+    return asks_when_or_where(text) or ("?" in text and bool(_TIME_OR_PLACE.search(_folded(text))))

@@ -102,6 +102,49 @@ def test_an_email_to_a_name_two_contacts_share_is_a_choice_then_the_dialog_then_
     assert second.answer == f"Sent to {BOB} <{BOB}>: “The keys are under the mat”."
 
 
+def test_a_question_asking_more_than_a_contact_detail_is_also_answered_from_the_mail(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    server: RadicaleServer,
+) -> None:
+    """ "Nora keeps chasing me about the Halvorsen order, what's the PO number accounts
+    wanted?" taken for Nora's contact: her card, and what her email says of the rest."""
+    nora = "nora.lindqvist@example.test"
+    put_card(server, _card("nora-l", "Nora Lindqvist", nora), "nora.vcf")
+    _deliver_dated(servers, nora, "Re: Halvorsen order",
+                   "Accounts need the purchase order number on the transfer: it is PO-5521.",
+                   "Mon, 14 May 2029 10:00:00 +0200")  # fmt: skip
+    try:
+        agent = _agent([call("find_contact", who="Nora"), "It is PO-5521."], mail=mail,
+                       calendar=account)  # fmt: skip
+        request = (
+            "nora keeps chasing me about the halvorsen order.. whats the PO number accounts "
+            "wanted on the transfer?"
+        )
+        report = agent.run_turn(Conversation(), request)
+        assert report.answer.startswith(f"- Nora Lindqvist: {nora}")
+        assert "It is PO-5521." in report.answer and "Re: Halvorsen order" in report.answer
+        # Asked for a detail of the card alone: the card, nothing else looked up.
+        agent = _agent([call("find_contact", who="Nora")], mail=mail, calendar=account)
+        report = agent.run_turn(Conversation(), "What's Nora's email address?")
+        assert report.answer == f"- Nora Lindqvist: {nora}"
+        assert [c.name for c in report.calls] == ["find_contact"]
+    finally:
+        _remove_from(servers, nora)  # the module's other tests count what the inbox holds
+
+
+def _remove_from(servers: tuple[Dovecot, SmtpServer], sender: str) -> None:
+    client = IMAPClient("127.0.0.1", servers[0].imap_port, ssl=False, timeout=5)
+    try:
+        client.plain_login(ALICE, USERS[ALICE].password)
+        client.select_folder("INBOX")
+        client.delete_messages(client.search(["FROM", sender]))
+        client.expunge()
+    finally:
+        client.logout()
+
+
 def test_a_recipient_the_model_made_up_is_asked_for_then_the_mail_arrives(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

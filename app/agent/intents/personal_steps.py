@@ -14,6 +14,7 @@ from typing import Any
 from app.agent.intents.calendar_steps import busy_in, iso, next_event_start, without_when
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
+from app.agent.intents.file_steps import telling_words
 from app.agent.intents.language import (
     asks_a_past_cost,
     asks_for_a_reminder,
@@ -21,7 +22,7 @@ from app.agent.intents.language import (
     speaks_of_the_user,
     without_remind_me,
 )
-from app.agent.intents.lookup import when_from_things
+from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.recognise import (
     ADDRESS,
     any_word_of,
@@ -263,7 +264,33 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
     for person in found[:5]:
         details = [*person.get("emails", []), *person.get("phones", [])]
         lines.append(f"- {person.get('name')}: {', '.join(details) or doing.say('no_details')}")
-    return "\n".join(lines)
+    card = "\n".join(lines)
+    names = " ".join([who, *(str(p.get("name")) for p in found[:5])])
+    if len(_besides_a_card(doing.request, names)) >= _ASKS_MORE:
+        # "sophie keeps chasing me about the nordwind invoice.. whats the PO number finance
+        # wanted?": the card, and what the mail or files plainly hold of the rest
+        also = answer_from_things(doing, doing.request, plainly=True)
+        return f"{card}\n\n{also}" if also else card
+    return card
+
+
+# Words of a contact question that a card answers, in four languages (accents folded, word
+# starts): the request's other words, beside the person's name, ask for more than a card.
+_CARD_WORDS = re.compile(
+    r"(?:number|phone|mobile|cell|e-?mail|mail|address|contact|reach|call|detail|"
+    r"telefon|handy|nummer|adress|erreich|anruf|kontakt|numero|portable|courriel|telephon|"
+    r"joindre|appel|correo|movil|celular|direcci|llam)"
+)
+_ASKS_MORE = 3
+
+
+def _besides_a_card(request: str, names: str) -> list[str]:
+    """The request's telling words that are neither the person's name nor a card's."""
+    return [
+        word
+        for word in telling_words(request)
+        if not any_word_of(word, names) and not _CARD_WORDS.match(fold(word))
+    ]
 
 
 def _remembered(doing: Doing, words: str) -> list[str]:

@@ -790,6 +790,34 @@ def test_a_question_of_time_or_place_lists_the_days_events_with_their_descriptio
     assert "Hiking trip" in report.answer and "station" not in report.answer
 
 
+def test_a_general_question_close_to_a_plain_answer_with_none_of_its_words_kept_is_answered(
+    account: CalendarAccount,
+) -> None:
+    """ "¿Cuántos lados tiene un hexágono?": the model was close to a plain answer, chose the
+    calendar when asked again, and kept none of the request's words in its slots; nothing
+    of the user's is named, nor a day: the model answers, nothing is looked up."""
+    from tests.agent.test_intent_scoring import ScoringScript
+
+    create_event(account, "Concert: Jazz Quartet", at(24, 20), at(24, 22), tz=TZ)
+
+    def scoring(text: str, slots: str) -> Agent:
+        backend = ScoringScript([slots, "Seis."], {text: "recall_fact"}, {text: "just_answer"})
+        backend.close_again = {"show_calendar": 0.5}  # asked again: the calendar
+        agent = Agent(backend, build_registry(calendar=account), confirmer=Answers())
+        agent.front = IntentRouter()
+        return agent
+
+    text = "¿Cuántos lados tiene un hexágono?"
+    agent = scoring(text, call("show_calendar", when="tomorrow at 3pm", event="show_calendar"))
+    report = agent.run_turn(Conversation(), text)
+    assert (report.calls, report.answer) == ([], "Seis.")
+    # The model kept the request's words ("jazz concert"): the calendar answers.
+    text = "When is the jazz concert?"
+    agent = scoring(text, call("show_calendar", event="jazz concert", when=""))
+    report = agent.run_turn(Conversation(), text)
+    assert report.answer.startswith("Concert: Jazz Quartet: Thu 24 May")
+
+
 def test_a_days_calendar_also_holds_the_todos_due_that_day(account: CalendarAccount) -> None:
     create_event(account, "Piano", at(18, 18), at(18, 19), tz=TZ)
     add_task(account, "Pay rent", due=date(2029, 5, 18))  # Friday

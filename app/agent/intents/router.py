@@ -453,6 +453,8 @@ class IntentRouter:
             if of_theirs and (found := _looked_up(doing)) is not None:
                 return self._say(doing, found, "answered")
             return self._chat(agent, conversation, emit, cancel, report)
+        if _a_general_question(recognised, text, doing.now):
+            return self._chat(agent, conversation, emit, cancel, report)
         doing.close = recognised.close
         return self._run(doing, recognised.intent, recognised.slots, text, recognised.dropped)
 
@@ -626,6 +628,28 @@ _KEPT_ELSEWHERE = {
 # The intents a request to cancel may rightly be besides cancelling an event: deleting one of
 # the other kinds of things. (A move is, when it names a new time.)
 _CANCELLING = {"cancel_event", "cancel_reminder", "forget_fact", "complete_todo"}
+
+
+# The intents that only look something of the user's up.
+_LOOKING = {"show_calendar", "find_free_time", "recall_fact", "find_contact", "find_emails",
+            "ask_files", "list_todos", "list_reminders", "spending"}  # fmt: skip
+
+
+def _a_general_question(recognised: Recognised, text: str, now: datetime) -> bool:
+    """ "¿Cuántos lados tiene un hexágono?" taken for a lookup, a plain answer close behind:
+    the model kept none of the request's words in the slots, and the request names nothing
+    of the user's, nor a day, but asks about two things or more. Looked up, what the user
+    keeps would be searched for a hexagon."""
+    from app.agent.intents.file_steps import telling_words
+
+    return (
+        recognised.intent.name in _LOOKING
+        and JUST_ANSWER in recognised.close
+        and not any(recognised.slots.values())
+        and not speaks_of_the_user(text)
+        and read_when(text, now) is None
+        and len(telling_words(text)) >= 2
+    )
 
 
 def _a_new_time(recognised: Recognised, text: str) -> bool:

@@ -350,6 +350,13 @@ def test_a_spanish_request_is_asked_for_its_day_and_answered_in_spanish(
         pytest.param("Tu peux me rappeler demain à 10h d'appeler le garage ?",
                      call("add_event", title="appeler le garage", when="demain à 10h"),
                      "appeler le garage", datetime(2029, 5, 16, 10), id="fr-tu-peux"),
+        # Asked in the present, after a word to get attention: "Oye, ¿me avisas …?"
+        pytest.param("Oye, ¿me avisas el jueves a las 12 para llamar a Tom?",
+                     call("find_contact", who="Tom"),
+                     "para llamar a Tom", datetime(2029, 5, 17, 12), id="es-me-avisas"),
+        pytest.param("Hey, ¿me recuerdas mañana a las 8 comprar pan?",
+                     call("show_calendar", when="mañana a las 8"),
+                     "comprar pan", datetime(2029, 5, 16, 8), id="es-me-recuerdas"),
     ],
 )  # fmt: skip
 def test_a_request_to_be_reminded_is_a_reminder_whatever_it_was_taken_for(

@@ -646,6 +646,12 @@ def test_remembering_together_or_a_task_is_no_fact_to_keep(request_text: str) ->
         ("Para que lo sepas, mi talla de camisa es la M", "mi talla de camisa es la M"),
         ("Que sepas que Marta es alérgica al polen", "Marta es alérgica al polen"),
         ("For the record, my locker code is 4471", "my locker code is 4471"),
+        (
+            "Tenlo en cuenta a partir de ahora: Sam es alérgico a los frutos secos.",
+            "Sam es alérgico a los frutos secos.",
+        ),
+        ("Hey, remember that Ana's flight lands at 6", "Ana's flight lands at 6"),
+        ("Merk dir ab jetzt: Paul trinkt keinen Alkohol", "Paul trinkt keinen Alkohol"),
     ],
 )
 def test_just_so_you_know_in_four_languages_opens_a_fact(request_text: str, fact: str) -> None:

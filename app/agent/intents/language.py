@@ -164,6 +164,9 @@ def asks_a_past_cost(question: str) -> bool:
     return bool(_PAST_COST.search(_folded(question)))
 
 
+# A word to get attention before a request ("Oye, ¿me avisas …?", "Hey, remember that …").
+_OPENER = r"(?:(?:oye|hey|hi|mira|dis|ecoute|hallo|sag mal|listen|ok|okay)\s*[,!]?\s+)?"
+
 # A request opening with "remind me" in one of the four languages ("Erinnere mich am Freitag
 # um 8 daran, …", "Rappelle-moi de …", "Recuérdame …", "Avísame a las 8 …", "ping me at 4
 # to …", "Préviens-moi demain …"), or asking for it ("Can you remind me …", "¿Me puedes avisar
@@ -178,9 +181,10 @@ _NOT_AGAIN = (
     r"quel\w*|qui|comment|cuando|donde|quien|como|cual)\b|ce qu))"
 )
 _REMIND_ME = re.compile(
-    r"\s*(?:please\s+|bitte\s+)?(?:remind me|don't let me forget|ping me|nudge me|"
-    r"give me a nudge|alert me|notify me|erinnere? mich|gib mir bescheid|"
+    r"\s*" + _OPENER + r"(?:please\s+|bitte\s+)?(?:remind me|don't let me forget|ping me|"
+    r"nudge me|give me a nudge|alert me|notify me|erinnere? mich|gib mir bescheid|"
     r"rappelle[sz]?-moi|rappelez-moi|previens-moi|previenez-moi|recuerdame|recordarme|"
+    r"me avisas|me recuerdas|me avisaras|me recordaras|"
     rf"avisame|avisarme|{_ASKING}(?:remind me|ping me|nudge me|recordarme|avisarme|"
     r"recordar|avisar|"
     r"me rappeler|me prevenir))\b" + _NOT_AGAIN
@@ -188,7 +192,9 @@ _REMIND_ME = re.compile(
 # German puts the verb last: "Kannst du mich morgen um 9 an den Arzttermin erinnern?", "Denk
 # dran, mich um 5 ans Einkaufen zu erinnern"; what lies between is the reminder.
 _REMIND_ME_LAST = re.compile(
-    r"\s*(?:bitte\s+)?(?:(?:kannst|konntest|wurdest) du mich|denk(?:e)? (?:bitte )?dran,? mich)"
+    r"\s*"
+    + _OPENER
+    + r"(?:bitte\s+)?(?:(?:kannst|konntest|wurdest) du mich|denk(?:e)? (?:bitte )?dran,? mich)"
     r"(?: bitte)?\b" + _NOT_AGAIN + r"(?P<rest>.+?)(?: zu)? erinnern\b"
     r"(?!\s*,?\s*(?:was|wann|wo|wer|wie|welche\w*|ob)\b)"
 )
@@ -236,19 +242,28 @@ def _in_original(text: str, index: int) -> int:
 # that …", "Retiens que …", "Ten en cuenta que …"), or telling it in passing ("Just so you
 # know, …", "Nur damit du's weißt: …", "Pour info, …", "Para que lo sepas, …"): what follows
 # is a fact to keep. "Remember to …" (a task) and "Remember when …" (a question) are not.
+# "From now on" after "remember" ("Tenlo en cuenta a partir de ahora: …").
+_FROM_NOW = (
+    r"(?:\s+(?:from now on|ab jetzt|ab sofort|von nun an|desormais|a partir de maintenant|"
+    r"a partir de ahora|desde ahora|de ahora en adelante))?"
+)
 _REMEMBER_THAT = re.compile(
-    r"\s*(?:please\s+|bitte\s+)?(?:"
+    r"\s*" + _OPENER + r"(?:please\s+|bitte\s+)?(?:"
     r"(?:remember|note|keep in mind|bear in mind|don't forget|just so you know|fyi|"
-    r"for the record|for your information)(?:\s+that\s+|\s*[:,]\s*)|"
-    r"(?:merke?|notiere?)\s+dir(?:\s+bitte)?(?:\s*[:,]\s*(?:dass\s+)?|\s+dass\s+)|"
+    r"for the record|for your information)" + _FROM_NOW + r"(?:\s+that\s+|\s*[:,]\s*)|"
+    r"(?:merke?|notiere?)\s+dir(?:\s+bitte)?"
+    + _FROM_NOW
+    + r"(?:\s*[:,]\s*(?:dass\s+)?|\s+dass\s+)|"
     r"behalte? im kopf,?\s+dass\s+|"
     r"(?:(?:nur\s+)?damit du(?:'s|\s+es|\s+bescheid)?\s+weisst|(?:nur\s+)?zur info|"
     r"zu deiner info(?:rmation)?)\s*[:,]\s*(?:dass\s+)?|"
     r"(?:retiens|retenez|souviens-toi|souvenez-vous|note|notez|n'oublie pas|n'oubliez pas|"
     r"garde en memoire|(?:juste\s+)?pour que tu (?:le\s+)?saches|pour info(?:rmation)?|"
-    r"pour ton info(?:rmation)?)(?:\s+bien)?(?:\s+que\s+|\s+qu'|\s*[:,]\s*)|"
-    r"(?:recuerda|acuerdate de|ten en cuenta|apunta|anota|no olvides|para que (?:lo\s+)?sepas|"
-    r"que sepas|para tu informacion)(?:\s+que\s+|\s*[:,]\s*))"
+    r"pour ton info(?:rmation)?)(?:\s+bien)?" + _FROM_NOW + r"(?:\s+que\s+|\s+qu'|\s*[:,]\s*)|"
+    r"(?:recuerda|acuerdate de|ten(?:lo)? en cuenta|apunta|anota|no olvides|"
+    r"para que (?:lo\s+)?sepas|que sepas|para tu informacion)"
+    + _FROM_NOW
+    + r"(?:\s+que\s+|\s*[:,]\s*))"
 )
 
 

@@ -148,3 +148,23 @@ def test_with_no_day_in_the_models_words_the_days_the_request_names_are_the_choi
     asked = agent.run_turn(Conversation(), "Die Inspektion am Donnerstag fällt aus")
     assert asked.stop_reason == "asked" and "Yoga" in asked.answer
     assert "Dentist" not in asked.answer and "Haircut" not in asked.answer
+
+
+def test_the_one_event_holding_a_word_of_the_request_is_the_one_meant(
+    account: CalendarAccount,
+) -> None:
+    """ "Das Autohaus hat angerufen …": no title holds the model's words, the model picks
+    none, but of Thursday's and Monday's events only the car service holds a word of the
+    request, at "AutoHaus Schmidt": that one moves, nothing is asked."""
+    _the_days_events(account)
+    create_event(account, "Car check", at(17, 12), at(17, 13), tz=TZ, location="AutoHaus Schmidt")
+    request = (
+        "Das Autohaus hat angerufen, am Donnerstag klappt es mittags doch nicht. Sie nehmen "
+        "den Wagen erst am Montag drauf, gleiche Uhrzeit."
+    )
+    agent = _picking(account, [call("move_event", event="take the wagen now", to="montag")],
+                     means=None, intent="move_event")  # fmt: skip
+    report = agent.run_turn(Conversation(), request)
+    moved = {e.title: e.start for e in _all(account)}
+    assert moved["Car check"] == at(21, 12) and moved["Car service"] == at(17, 8)
+    assert report.stop_reason == "answered"

@@ -20,7 +20,14 @@ from app.agent.intents.file_steps import telling_words
 from app.agent.intents.language import asks_a_time_or_place, asks_when_or_where, is_function_word
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.phrases import counted
-from app.agent.intents.recognise import ADDRESS, WORD, grounded, most_words_of, names_a_time
+from app.agent.intents.recognise import (
+    ADDRESS,
+    WORD,
+    any_word_of,
+    grounded,
+    most_words_of,
+    names_a_time,
+)
 from app.agent.intents.router import Ask, Before, Doing, HandOver, Instead, Steps, outcome
 from app.agent.intents.tally import asks_how_many
 from app.agent.intents.when import (
@@ -256,8 +263,12 @@ def busy_in(doing: Doing, window: tuple[datetime, datetime], key: str = "busy_th
     return "\n\n" + doing.say(key, lines=lines)
 
 
+def _event_text(event: dict[str, Any]) -> str:
+    return " ".join(str(event.get(k) or "") for k in ("title", "location", "description"))
+
+
 def _score(words: str, event: dict[str, Any]) -> float:
-    text = " ".join(str(event.get(k) or "") for k in ("title", "location", "description"))
+    text = _event_text(event)
     title = str(event.get("title") or "")
     if grounded(words, title):
         return 2.0
@@ -371,6 +382,12 @@ def _picked(
     ]
     nearest = sorted(on_those_days or events, key=lambda e: abs(_start(e) - doing.now))[:8]
     nearest.sort(key=_start)
+    asked = [w for w in telling_words(doing.request) if read_when(w, doing.now) is None]
+    holding = [e for e in nearest if any(any_word_of(w, _event_text(e)) for w in asked)]
+    if len(holding) == 1:
+        # One of them holds a word of the request where the model's words name none ("Das
+        # Autohaus hat angerufen …": the car service at "AutoHaus Schmidt")
+        return holding[0]
     lines = [f"{e.get('title')} {_line(doing, e, True)}" for e in nearest]
     picked = doing.pick(f"Which calendar event does “{words}” mean?", lines)
     if picked is not None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from app.agent.gate.policy import ContextState
+from app.agent.intents.language import asks_to_put_in_the_calendar
 from app.agent.intents.router import IntentRouter
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
@@ -29,7 +30,7 @@ from app.store.reminders import ReminderStore
 from connectors.calendar import CalendarAccount, create_event, list_events
 from connectors.mail import MailAccount
 from tests.agent.test_intents import TZ, Answers, _all, at
-from tests.agent.test_intents_mail import _deliver_dated
+from tests.agent.test_intents_mail import _deliver_dated, _remove_from
 from tests.agent.test_intents_personal import account, database, server
 from tests.agent.test_mail_agent import USERS, _account, _deliver, servers
 from tests.scripting import call
@@ -347,6 +348,61 @@ def test_an_invitation_in_an_email_becomes_the_event_after_the_dialog(
     added = [e.start for e in _all(account) if e.title == "Barbecue at Tom's"]
     assert added == [at(26, 16)]
     assert report.answer.startswith("Added “Barbecue at Tom's”")
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "english"),
+    [
+        ("Le cabinet du Dr Lee m'a envoyé un mail pour confirmer mon rendez-vous. Tu peux le "
+         "mettre dans mon agenda ?", call("add_todo", title="confirm my meeting", due=""),
+         ["Dr Lee's practice sent me an email to confirm my appointment."]),
+        ("Dr Lee's practice confirmed my check-up by email, can you put it in my calendar?",
+         call("find_emails", about="check-up"), []),
+        ("Die Praxis von Dr. Lee hat den Termin bestätigt, trag ihn bitte in meinen Kalender "
+         "ein", call("remember_fact", fact="Termin bestätigt"),
+         ["Dr. Lee's practice confirmed the appointment"]),
+        ("La consulta del Dr. Lee me confirmó la cita por correo, ¿la pones en mi calendario?",
+         call("reply_to_email", which="Dr. Lee", message=""),
+         ["Dr. Lee's practice confirmed my appointment by email"]),
+    ],
+)  # fmt: skip
+def test_a_request_to_put_something_in_the_calendar_is_a_new_event_whatever_it_was_taken_for(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    request_: str,
+    taken_for: str,
+    english: list[str],
+) -> None:
+    """Taken for a to-do, a mail search, a memory or a reply: what is asked for is an event,
+    its day copied from the practice's email; the dialog shows it."""
+    _deliver_dated(servers, "Praxis Dr. Lee <practice@drlee.example>", "Your appointment",
+                   "We confirm your check-up on Tuesday 22 May 2029 at 13:00.",
+                   "Mon, 14 May 2029 08:00:00 +0200")  # fmt: skip
+    answers = Answers()
+    agent, _ = _agent(
+        [taken_for, call("add_event", title="Dr Lee", when=""), *english,
+         "Tuesday 22 May 2029 at 13:00"],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    agent.confirmer = answers
+    try:
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "practice@drlee.example")  # the module's other searches
+    assert [r.tool for r in answers.seen] == ["create_event"], report.answer
+    assert answers.seen[0].arguments["start"] == "2029-05-22T13:00"
+    assert [e.start for e in _all(account)] == [at(22, 13)]
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["What's in my calendar on Friday?", "Take the dentist off my calendar",
+     "Was steht im Kalender?", "¿Qué tengo en mi agenda mañana?"],
+)  # fmt: skip
+def test_asking_about_the_calendar_or_taking_off_it_is_no_new_event(request_: str) -> None:
+    assert not asks_to_put_in_the_calendar(request_)
 
 
 def test_a_day_the_email_does_not_hold_is_asked_for(

@@ -491,6 +491,11 @@ def test_telling_someone_after_a_comma_is_an_email_though_the_model_took_it_for_
         ("Look up Bob in my contacts and email him that the keys are under the mat",
          call("find_contact", who="Bob")),
         ("Dis à Bob que les clés sont sous le paillasson", call("recall_fact", about="clés")),
+        # Asked as a question: "Could you drop Bob …", "Tu peux dire à Bob …"
+        ("Could you drop Bob a quick note that the keys are under the mat?",
+         call("move_event", event="Bob's quick note")),
+        ("Tu peux dire à Bob que les clés sont sous le paillasson ?",
+         call("recall_fact", about="clés")),
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("to", ["Bob", "Robert"])

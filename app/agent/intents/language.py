@@ -314,6 +314,25 @@ def asks_to_tick_off(text: str) -> bool:
     return bool(_TICK_OFF.search(_folded(text)))
 
 
+# A request to put something in the calendar in one of the four languages (accents folded):
+# a verb of putting, then "in my calendar" ("can you put it in my calendar?", "trag ihn in
+# meinen Kalender ein", "tu peux le mettre dans mon agenda ?", "¿la pones en mi calendario?").
+_CALENDAR = r"(?:calendar|diary|schedule|agenda|kalender|calendrier|calendario)"
+_PUT_IN_THE_CALENDAR = re.compile(
+    r"\b(?:put|add|pop|stick|enter|throw|pencil|note|write|save|block|schedule|"
+    r"trag\w*|eintrag\w*|setz\w*|schreib\w*|pack\w*|halt\w*|notier\w*|speicher\w*|"
+    r"met[st]?|mettre|mettez|ajoute[rz]?|rajoute[rz]?|note[rz]?|inscri[st]|inscrire|bloque[rz]?|"
+    r"pon(?:lo|la|los|las|er|erlo|erla|es|e|gas)?|anad\w*|apunt\w*|agend\w*|met\w*|guard\w*)"
+    r"\b[^.?!]{0,60}?\b(?:in|into|on|to|in meinen|in den|im|in meinem|dans|sur|a|en)\s+"
+    r"(?:my|the|your|mon|l'|le|ton|mi|el|tu)?\s*" + _CALENDAR + r"\b"
+)
+
+
+def asks_to_put_in_the_calendar(text: str) -> bool:
+    """Whether `text` asks to put something in the calendar (not to take it off)."""
+    return bool(_PUT_IN_THE_CALENDAR.search(_folded(text))) and not asks_to_cancel(text)
+
+
 def asks_to_cancel(text: str) -> bool:
     """Whether `text` asks to cancel something that may be an event of the calendar."""
     folded = _folded(text)

@@ -30,6 +30,7 @@ from app.agent.intents.language import (
     asks_a_past_cost,
     asks_for_a_reminder,
     asks_to_cancel,
+    asks_to_put_in_the_calendar,
     asks_to_tick_off,
     language_of_talk,
     remembers_a_fact,
@@ -420,6 +421,10 @@ class IntentRouter:
             # "die Bücher hab ich zurückgebracht, kannst du abhaken" taken for cancelling an
             # event, "tu peux le cocher ?" for forgetting: a to-do is done
             return self._instead(doing, BY_NAME["complete_todo"], text)
+        if asks_to_put_in_the_calendar(text) and recognised.intent.name not in _EVENTS:
+            # "Le cabinet du Dr Lee m'a envoyé un mail …, tu peux le mettre dans mon agenda ?"
+            # taken for a to-do: a new event (its day copied from the email, if none is said)
+            return self._instead(doing, BY_NAME["add_event"], text)
         if _REPLY.search(text) and recognised.intent.name != "reply_to_email":
             # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the
             # model pick a new event (or a new email), but what is asked for is a reply
@@ -672,6 +677,8 @@ def _a_new_time(recognised: Recognised, text: str) -> bool:
 # The intents a request to be reminded may rightly be: a reminder set, or one already set
 # (cancelling it is told from a new one by the reminders there are: `personal_steps`).
 _REMINDERS = {"set_reminder", "cancel_reminder", "list_reminders"}
+# Intents a request to put something in the calendar may rightly be.
+_EVENTS = {"add_event", "move_event", "cancel_event", "find_free_time", "set_reminder"}
 
 
 # A request asking for a reply: "reply"/"answer" opening it or one of its sentences, in
@@ -684,13 +691,17 @@ _REPLY = re.compile(
 )
 
 
-# A request asking to write to someone: a verb of telling or writing opening it before a
-# capitalised name ("Tell Maria …", "Drop Priya a line", "Schreib Jonas, …", "Dis à Paul
-# que …", "Dile a Lena que …"), or "… and email her" after a lookup, or after what the
+# A request asking to write to someone: a verb of telling or writing opening it (or asked
+# for: "Could you drop Priya …", "Tu peux dire à Paul …") before a capitalised name ("Tell
+# Maria …", "Drop Priya a line", "Schreib Jonas, …", "Dis à Paul que …", "Dile a Lena que
+# …"), or "… and email her" after a lookup, or after what the
 # person wants ("Jamie wants coffee, tell him Wednesday works", "…, sag ihm, dass …").
 _MESSAGE = re.compile(
-    r"^\s*(?i:please\s+|bitte\s+)?(?i:tell|let|e-?mail|mail|write to|drop|message|sag|"
-    r"schreib\w*|schick\w*|dis [àa]|[ée]cris [àa]|[ée]cris-lui|dile a|escr[ií]bele a|"
+    r"^\s*(?i:please\s+|bitte\s+)?(?i:(?:can|could|would|will) you\s+(?:please\s+)?|"
+    r"tu peux\s+|peux-tu\s+|pourrais-tu\s+|(?:me\s+)?puedes\s+|podr[ií]as\s+)?"
+    r"(?i:tell|let|e-?mail|mail|write to|drop|message|sag|"
+    r"schreib\w*|schick\w*|dis [àa]|dire [àa]|[ée]cri(?:s|re) [àa]|[ée]cris-lui|dile a|"
+    r"decirle a|escr[ií]bele a|escribirle a|"
     r"escribe a|m[aá]ndale un (?:correo|email|mensaje) a)\s+(?!(?:I|Me|Mir|Mich|Moi)\b)"
     r"(?P<name>[A-ZÀ-Ý][\w'-]*)"
     r"|(?i:(?:\b(?:and|und|et|y)|,)\s+(?:then\s+)?(?:(?:e-?mail|mail|write to|tell|text|"

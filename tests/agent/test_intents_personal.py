@@ -19,7 +19,11 @@ from typing import Any
 import pytest
 
 from app import clock
-from app.agent.intents.language import asks_to_tick_off, remembers_a_fact
+from app.agent.intents.language import (
+    asks_to_put_on_the_todo_list,
+    asks_to_tick_off,
+    remembers_a_fact,
+)
 from app.agent.intents.router import Doing, IntentRouter
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
@@ -126,6 +130,51 @@ def test_a_todo_is_added_to_the_real_task_list_with_its_due_day(
     assert [c.name for c in report.calls] == ["add_task"]
     assert answers.seen == []  # adding to one's own list is an ordinary write
     assert "call the plumber" in report.answer and "2029-05-18" in report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_text", "taken_for", "title", "due"),
+    [
+        pytest.param("Pop 'renew the parking permit' on my to-do list for Friday",
+                     call("add_event", title="renew the parking permit", when="Friday"),
+                     "renew the parking permit", date(2029, 5, 18), id="en-an-event"),
+        pytest.param("Nimm bitte 'Reifen wechseln' in meine Aufgaben auf",
+                     call("add_to_list", item="Reifen wechseln", list="Aufgaben"),
+                     "Reifen wechseln", None, id="de-a-list-file"),
+        pytest.param("Tu peux ajouter « payer la cantine » à ma liste de tâches ?",
+                     call("remember_fact", fact="payer la cantine"),
+                     "payer la cantine", None, id="fr-a-memory"),
+        pytest.param("Apúntame en las tareas comprar carbón para el sábado",
+                     call("set_reminder", what="comprar carbón", when="el sábado"),
+                     "comprar carbón", date(2029, 5, 19), id="es-a-reminder"),
+    ],
+)  # fmt: skip
+def test_a_request_to_put_something_on_the_todo_list_adds_a_todo_whatever_it_was_taken_for(
+    account: CalendarAccount,
+    server: RadicaleServer,
+    request_text: str,
+    taken_for: str,
+    title: str,
+    due: date | None,
+) -> None:
+    due_said = request_text if due is not None else ""  # the model copies the whole request
+    agent = _agent([taken_for, call("add_todo", title=title, due=due_said)], Answers(),
+                   calendar=account)  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), request_text)
+    assert [c.name for c in report.calls] == ["add_task"], report.answer
+    [task] = list_tasks(account)
+    assert title in task.title
+    assert (task.due.date() if task.due is not None else None) == due
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["What's on my to-do list?", "Put milk on my shopping list", "Take the bike off my tasks",
+     "¿Qué tareas tengo?"],
+)  # fmt: skip
+def test_other_words_of_lists_are_no_new_todo(request_text: str) -> None:
+    assert not asks_to_put_on_the_todo_list(request_text)
 
 
 def test_a_todo_holds_no_due_day_the_model_copied_into_it_too(

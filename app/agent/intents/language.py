@@ -333,6 +333,28 @@ def asks_to_put_in_the_calendar(text: str) -> bool:
     return bool(_PUT_IN_THE_CALENDAR.search(_folded(text))) and not asks_to_cancel(text)
 
 
+# A request to put something on the to-do list in one of the four languages (accents
+# folded): "pop … on my to-do list", "nimm … in meine Aufgaben auf", "ajoute … à ma liste de
+# tâches", "apúntame en las tareas …". A shopping or packing list is a file's, not this one.
+_TODO_LIST = (
+    r"(?:to-?do(?:-?list[e]?|s)?|task list|tasks|aufgaben(?:liste)?|liste de taches|taches|"
+    r"lista de tareas|tareas|pendientes)"
+)
+_PUT_ON_THE_TODO_LIST = re.compile(
+    r"\b(?:add|put|pop|stick|note|write|throw|nimm\w*|setz\w*|schreib\w*|pack\w*|trag\w*|"
+    r"notier\w*|ajoute[rz]?|rajoute[rz]?|met[st]?|mettre|note[rz]?|inscri[st]|"
+    r"apunt\w*|anad\w*|agreg\w*|pon(?:lo|la|er)?|anot\w*|met\w*)"
+    r"\b[^.?!]{0,60}?\b(?:to|on|onto|in|into|auf|in|a|dans|sur|en)\s+"
+    r"(?:my|the|meine|die|ma|mes|la|les|mis|mi|las|la)?\s*" + _TODO_LIST + r"\b"
+    r"|^\s*(?:apuntame|anotame)\s+en\s+(?:mis|las)\s+" + _TODO_LIST + r"\b"
+)
+
+
+def asks_to_put_on_the_todo_list(text: str) -> bool:
+    """Whether `text` asks to put something on the to-do list (not to take it off)."""
+    return bool(_PUT_ON_THE_TODO_LIST.search(_folded(text))) and not asks_to_cancel(text)
+
+
 def asks_to_cancel(text: str) -> bool:
     """Whether `text` asks to cancel something that may be an event of the calendar."""
     folded = _folded(text)

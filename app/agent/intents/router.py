@@ -31,6 +31,7 @@ from app.agent.intents.language import (
     asks_for_a_reminder,
     asks_to_cancel,
     asks_to_put_in_the_calendar,
+    asks_to_put_on_the_todo_list,
     asks_to_tick_off,
     language_of_talk,
     remembers_a_fact,
@@ -421,6 +422,10 @@ class IntentRouter:
             # "die Bücher hab ich zurückgebracht, kannst du abhaken" taken for cancelling an
             # event, "tu peux le cocher ?" for forgetting: a to-do is done
             return self._instead(doing, BY_NAME["complete_todo"], text)
+        if asks_to_put_on_the_todo_list(text) and recognised.intent.name not in _TODOS:
+            # "Pop 'renew the parking permit' on my to-do list for Friday" taken for an
+            # event, "Nimm … in meine Aufgaben auf" for a list in a file: a new to-do
+            return self._instead(doing, BY_NAME["add_todo"], text)
         if asks_to_put_in_the_calendar(text) and recognised.intent.name not in _EVENTS:
             # "Le cabinet du Dr Lee m'a envoyé un mail …, tu peux le mettre dans mon agenda ?"
             # taken for a to-do: a new event (its day copied from the email, if none is said)
@@ -681,6 +686,8 @@ def _a_new_time(recognised: Recognised, text: str) -> bool:
 # The intents a request to be reminded may rightly be: a reminder set, or one already set
 # (cancelling it is told from a new one by the reminders there are: `personal_steps`).
 _REMINDERS = {"set_reminder", "cancel_reminder", "list_reminders"}
+# Intents a request to put something on the to-do list may rightly be.
+_TODOS = {"add_todo", "complete_todo", "list_todos"}
 # Intents a request to put something in the calendar may rightly be.
 _EVENTS = {"add_event", "move_event", "cancel_event", "find_free_time", "set_reminder"}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -749,6 +749,31 @@ def test_when_the_close_lookup_finds_nothing_either_the_first_answer_is_said(
     # Only reads follow: the plain look at the files, and at the calendar for an event named
     assert {c.name for c in report.calls[1:]} <= {"search_files", "search_documents", "list_events"}
     assert report.answer == "I found no contact called “guest wifi”."
+
+
+def test_a_question_of_when_a_text_answers_also_says_when_the_event_it_names_is(
+    account: CalendarAccount, home: Path
+) -> None:
+    """ "When is Mum's birthday, and what gift ideas do I have for her?": the gift ideas are
+    in a file, the day is the calendar's; both are said. Asked only the ideas, the file's
+    answer alone."""
+    create_event(account, "Mum's birthday", date(2029, 5, 20), date(2029, 5, 21), tz=TZ)
+    (home / "gift-ideas.md").write_text("# Gift ideas\nMum: gardening gloves, a rose bush\n")
+    agent, _ = _agent(
+        [call("ask_files", about="Mum's birthday gift ideas"), "Gardening gloves, a rose bush."],
+        home, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(
+        Conversation(), "When is Mum's birthday, and what gift ideas do I have for her?"
+    )
+    assert report.answer.startswith("Mum's birthday: Sun 20 May, all day\n\n")
+    assert "Gardening gloves, a rose bush.\n\n(From gift-ideas.md.)" in report.answer
+    agent, _ = _agent(
+        [call("ask_files", about="gift ideas Mum"), "Gardening gloves, a rose bush."],
+        home, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), "What gift ideas do I have for Mum's birthday?")
+    assert report.answer.startswith("Gardening gloves, a rose bush.")
 
 
 def test_a_question_taken_for_a_contact_naming_no_one_is_answered_from_the_files(

@@ -604,6 +604,20 @@ def event_named(doing: Doing, whole: bool = False, on_the_day: bool = False) -> 
     return next(iter(named.values())) if len(named) == 1 else None
 
 
+def event_named_shown(doing: Doing) -> str | None:
+    """The one event the request names whole, shown with its day and time ("Mum's birthday:
+    Sun 20 May, all day"), its next occurrence if it repeats; None if none or several."""
+    if doing.agent.registry.get("list_events") is None:
+        return None
+    around = _events(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
+    named = _titles_in(around, _without_days(doing.request, doing.now), whole=True)
+    if len(named) != 1:
+        return None  # (not looked for in English: a question a text answered needs no more)
+    events = [e for e in around if fold(str(e.get("title") or "")) in named]
+    upcoming = [e for e in events if datetime.fromisoformat(str(e["end"])) >= doing.now]
+    return _shown(doing, (upcoming or events)[0]) if events else None
+
+
 def _titles_in(events: list[dict[str, Any]], said: str, whole: bool) -> dict[str, str]:
     """The titles of `events` the words name (by their folded spelling)."""
     return {

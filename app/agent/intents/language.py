@@ -385,3 +385,16 @@ _TIME_OR_PLACE = re.compile(
 def asks_a_time_or_place(text: str) -> bool:
     """Whether `text` is a question asking at what time or where, wherever it says so."""
     return asks_when_or_where(text) or ("?" in text and bool(_TIME_OR_PLACE.search(_folded(text))))
+
+
+_QUESTION_WORD = re.compile(
+    r"\b(?:what|which|how|who|whom|was|welche\w*|wie|wer|quel\w*|quoi|comment|qui|"
+    r"combien|qu'est|cual\w*|como|quien|cuanto\w*)\b"
+)
+
+
+def asks_when_and_more(text: str) -> bool:
+    """Whether `text` asks when or where something is and something else besides ("When is
+    Mum's birthday, and what gift ideas do I have for her?")."""
+    besides = _TIME_OR_PLACE.sub(" ", _folded(text))  # "what time" asks nothing more
+    return asks_a_time_or_place(text) and bool(_QUESTION_WORD.search(besides))

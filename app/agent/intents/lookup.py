@@ -17,6 +17,7 @@ from typing import Any
 from app.agent.intents import file_steps, tally
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import FILE_NAME, READ_CHARS, best_file, read_text, telling_words
+from app.agent.intents.language import asks_when_and_more
 from app.agent.intents.mail_steps import found_messages, listing, search_messages
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import any_word_of, grounded
@@ -185,7 +186,24 @@ def _answer(doing: Doing, source: Source) -> str:
     answer = _tallied(doing, source) or doing.write(
         _ANSWER_PROMPT, f"{source.text}\n\nQuestion: {doing.request}"
     )
-    return f"{answer or source.text[:600]}\n\n({source.cited})"
+    return f"{_the_event_asked_about(doing)}{answer or source.text[:600]}\n\n({source.cited})"
+
+
+def _the_event_asked_about(doing: Doing) -> str:
+    """For a question of when or where and more that names an event of the calendar whole
+    ("When is Mum's birthday, and what gift ideas do I have for her?"): the event, shown
+    before what the text answers (the day is the calendar's, not the text's); else "". Not when the
+    steps read the calendar already: they looked there first, and it named nothing."""
+    from app.agent.intents.calendar_steps import event_named_shown
+
+    read = any(call.name == "list_events" for call in doing.report.calls)
+    if read or not asks_when_and_more(doing.request):
+        return ""
+    try:
+        shown = event_named_shown(doing)
+    except HandOver:
+        return ""
+    return f"{shown}\n\n" if shown else ""
 
 
 def _tallied(doing: Doing, source: Source) -> str:

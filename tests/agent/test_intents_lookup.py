@@ -776,27 +776,6 @@ def test_a_question_of_when_a_text_answers_also_says_when_the_event_it_names_is(
     assert report.answer.startswith("Gardening gloves, a rose bush.")
 
 
-def test_a_question_taken_for_a_contact_naming_no_one_is_answered_from_the_files(
-    database: Database, home: Path
-) -> None:
-    """ "What's the number plate on my car again?" taken for a contact, no person in it: a
-    file plainly holding the question's words answers, before "Whom should I look up?"."""
-    from app.agent.documents.document_index import index_folders
-
-    (home / "car").mkdir()
-    (home / "car" / "service-history.txt").write_text(
-        "Car: VW Golf, plate B-AM 2917\n2028-11-04 inspection, 289 EUR\n"
-    )
-    index_folders(database, [home])
-    agent, backend = _agent(
-        [call("find_contact", who="your name"), "B-AM 2917."], home, data=database
-    )
-    request = "what's the number plate on my car again? need it for a parking permit form"
-    report = agent.run_turn(Conversation(), request)
-    assert "plate B-AM 2917" in _told(backend)
-    assert report.answer.startswith("B-AM 2917.\n\n(")
-
-
 def test_when_the_close_lookup_searched_only_the_mail_the_files_are_looked_at_too(
     mail: MailAccount, account: CalendarAccount, database: Database, home: Path
 ) -> None:

@@ -76,9 +76,9 @@ class Intent:
     # worked examples (a small model matches a demonstration better than a definition).
     examples: tuple[str, ...] = ()
     # Only reads: a question it cannot answer without a slot the user left out may be about
-    # something they keep ("what time is my flight?" taken for free time, "what's the number
-    # plate on my car?" for a contact), so the mail and files are looked at, and answer if
-    # they plainly hold the question's words, before the slot is asked.
+    # something they keep ("what time is my flight?" taken for free time), so the mail and
+    # files are looked at, and answer if they plainly hold the question's words, before the
+    # slot is asked.
     looks_up: bool = False
 
     @property
@@ -357,7 +357,6 @@ INTENTS: tuple[Intent, ...] = (
             "Wie ist die Telefonnummer von Opa?",
             "¿Cuál es el correo de Pablo?",
         ),
-        looks_up=True,
     ),
     Intent(
         "search_web",

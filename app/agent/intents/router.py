@@ -498,11 +498,7 @@ class IntentRouter:
             if slot.required and not slots.get(slot.name):
                 if doing.looking_again:  # a second look asks nothing: it found nothing
                     raise FoundNothing("")
-                # No person named in a question of the user's own ("what's the number plate
-                # on my car?" taken for a contact): it is about what its words name, and a
-                # text holding one of them answers
-                plainly = slot.kind != "person" or not speaks_of_the_user(request)
-                if intent.looks_up and (found := _looked_up(doing, plainly)) is not None:
+                if intent.looks_up and (found := _looked_up(doing)) is not None:
                     return self._say(doing, found, "answered")
                 pending = Pending(intent, slots, slot.name, request=request,
                                   language=doing.language)  # fmt: skip

@@ -289,13 +289,12 @@ _PICK_PROMPT = (
 Steps = Callable[[Doing, dict[str, str]], str]
 
 
-def _looked_up(doing: Doing, plainly: bool = True) -> str | None:
-    """The answer from the email or file plainly holding the request's words, if one does
-    (`plainly=False`: holding one of them will do)."""
+def _looked_up(doing: Doing) -> str | None:
+    """The answer from the email or file plainly holding the request's words, if one does."""
     from app.agent.intents.lookup import answer_from_things
 
     try:
-        return answer_from_things(doing, doing.request, plainly=plainly)
+        return answer_from_things(doing, doing.request, plainly=True)
     except HandOver:
         return None
 
@@ -543,16 +542,10 @@ class IntentRouter:
                     continue
         finally:
             doing.looking_again = False
-        # The files are looked at unless a lookup searched them (one that searched only the
-        # mail, "find_emails", has not: "wann ich zuletzt gegen Tetanus geimpft wurde" is in
-        # a file); plainly, unless the request speaks of the user's own ("Steht das irgendwo
-        # bei mir?"): then the text holding one of its words answers, cited, rather than
-        # "no contact called …"
-        plainly = not speaks_of_the_user(request)
-        if (
-            "ask_files" not in {intent.name, *others}
-            and (found := _looked_up(doing, plainly)) is not None
-        ):
+        # The files are looked at plainly unless a lookup searched them (one that searched
+        # only the mail, "find_emails", has not: "wann ich zuletzt gegen Tetanus geimpft
+        # wurde" is in a file)
+        if "ask_files" not in {intent.name, *others} and (found := _looked_up(doing)) is not None:
             return self._say(doing, found, "answered")
         if intent.name != "show_calendar" and (event := _event_named(doing, whole=True)):
             # "¿A qué hora tengo hoy el dentista?" taken for a contact: today's Dentist (its

@@ -317,12 +317,17 @@ def asks_to_tick_off(text: str) -> bool:
 # A request to put something in the calendar in one of the four languages (accents folded):
 # a verb of putting, then "in my calendar" ("can you put it in my calendar?", "trag ihn in
 # meinen Kalender ein", "tu peux le mettre dans mon agenda ?", "¿la pones en mi calendario?").
+# Verbs of putting something somewhere, in the four languages (folded), shared by the
+# calendar and the to-do list; each adds a few of its own ("pencil in", "nimm … auf").
+_PUTTING = (
+    r"put|add|pop|stick|note|write|throw|trag\w*|setz\w*|schreib\w*|pack\w*|notier\w*|"
+    r"ajoute[rz]?|rajoute[rz]?|note[rz]?|met\w*|inscri[st]|inscrire|anad\w*|apunt\w*|"
+    r"pon(?:lo|la|los|las|er|erlo|erla|es|e|gas)?"
+)
 _CALENDAR = r"(?:calendar|diary|schedule|agenda|kalender|calendrier|calendario)"
 _PUT_IN_THE_CALENDAR = re.compile(
-    r"\b(?:put|add|pop|stick|enter|throw|pencil|note|write|save|block|schedule|"
-    r"trag\w*|eintrag\w*|setz\w*|schreib\w*|pack\w*|halt\w*|notier\w*|speicher\w*|"
-    r"met[st]?|mettre|mettez|ajoute[rz]?|rajoute[rz]?|note[rz]?|inscri[st]|inscrire|bloque[rz]?|"
-    r"pon(?:lo|la|los|las|er|erlo|erla|es|e|gas)?|anad\w*|apunt\w*|agend\w*|met\w*|guard\w*)"
+    rf"\b(?:{_PUTTING}|enter|pencil|save|block|schedule|eintrag\w*|halt\w*|speicher\w*|"
+    r"bloque[rz]?|agend\w*|guard\w*)"
     r"\b[^.?!]{0,60}?\b(?:in|into|on|to|in meinen|in den|im|in meinem|dans|sur|a|en)\s+"
     r"(?:my|the|your|mon|l'|le|ton|mi|el|tu)?\s*" + _CALENDAR + r"\b"
 )
@@ -341,11 +346,9 @@ _TODO_LIST = (
     r"lista de tareas|tareas|pendientes)"
 )
 _PUT_ON_THE_TODO_LIST = re.compile(
-    r"\b(?:add|put|pop|stick|note|write|throw|nimm\w*|setz\w*|schreib\w*|pack\w*|trag\w*|"
-    r"notier\w*|ajoute[rz]?|rajoute[rz]?|met[st]?|mettre|note[rz]?|inscri[st]|"
-    r"apunt\w*|anad\w*|agreg\w*|pon(?:lo|la|er)?|anot\w*|met\w*)"
-    r"\b[^.?!]{0,60}?\b(?:to|on|onto|in|into|auf|in|a|dans|sur|en)\s+"
-    r"(?:my|the|meine|die|ma|mes|la|les|mis|mi|las|la)?\s*" + _TODO_LIST + r"\b"
+    rf"\b(?:{_PUTTING}|nimm\w*|agreg\w*|anot\w*)"
+    r"\b[^.?!]{0,60}?\b(?:to|on|onto|in|into|auf|a|dans|sur|en)\s+"
+    r"(?:my|the|meine|die|ma|mes|la|les|mis|mi|las)?\s*" + _TODO_LIST + r"\b"
     r"|^\s*(?:apuntame|anotame)\s+en\s+(?:mis|las)\s+" + _TODO_LIST + r"\b"
 )
 

@@ -192,8 +192,9 @@ def _answer(doing: Doing, source: Source) -> str:
 def _the_event_asked_about(doing: Doing) -> str:
     """For a question of when or where and more that names an event of the calendar whole
     ("When is Mum's birthday, and what gift ideas do I have for her?"): the event, shown
-    before what the text answers (the day is the calendar's, not the text's); else "". Not when the
-    steps read the calendar already: they looked there first, and it named nothing."""
+    before what the text answers (the day is the calendar's, not the text's); else "". Not
+    when the steps read the calendar already: they looked there first, and it named
+    nothing."""
     from app.agent.intents.calendar_steps import event_named_shown
 
     read = any(call.name == "list_events" for call in doing.report.calls)

@@ -641,8 +641,8 @@ _CANCELLING = {"cancel_event", "cancel_reminder", "forget_fact", "complete_todo"
 
 
 # The intents that only look something of the user's up.
-_LOOKING = {"show_calendar", "find_free_time", "recall_fact", "find_contact", "find_emails",
-            "ask_files", "list_todos", "list_reminders", "spending"}  # fmt: skip
+_LOOKING = {*_LOOKUPS, "show_calendar", "find_free_time", "list_todos", "list_reminders",
+            "spending"}  # fmt: skip
 
 
 def _a_general_question(recognised: Recognised, text: str, now: datetime) -> bool:

@@ -58,6 +58,65 @@ def test_a_phrase_names_its_day_and_time(phrase: str, day: date, start: time | N
     assert (when.day, when.start) == (day, start)
 
 
+@pytest.mark.parametrize(
+    ("phrase", "day", "start"),
+    [
+        # The first, second, … or last weekday of a month named, or of the next month.
+        ("on the first monday of next month, 8pm", date(2029, 6, 4), time(20)),
+        ("am ersten Montag im nächsten Monat um 20 Uhr", date(2029, 6, 4), time(20)),
+        ("le premier lundi du mois prochain à 20h", date(2029, 6, 4), time(20)),
+        ("el primer lunes del mes que viene a las 20:00", date(2029, 6, 4), time(20)),
+        ("the second Tuesday in June", date(2029, 6, 12), None),
+        ("the last Friday of the month", date(2029, 5, 25), None),
+        ("am letzten Freitag im Monat", date(2029, 5, 25), None),
+        ("le dernier vendredi de juin", date(2029, 6, 29), None),
+        ("el último viernes de junio", date(2029, 6, 29), None),
+        ("the first Monday of the month", date(2029, 6, 4), None),  # May's is past
+        # A week or two from a day: that day, weeks on.
+        ("due a week from Friday", date(2029, 5, 25), None),
+        ("a week on Friday", date(2029, 5, 25), None),
+        ("Friday week", date(2029, 5, 25), None),
+        ("two weeks from Monday", date(2029, 6, 4), None),
+        ("a week from tomorrow", date(2029, 5, 23), None),
+        ("a week from now", date(2029, 5, 22), None),
+        ("Freitag in einer Woche", date(2029, 5, 25), None),
+        ("morgen in einer Woche", date(2029, 5, 23), None),
+        ("vendredi en huit", date(2029, 5, 25), None),
+        ("de hoy en ocho días", date(2029, 5, 22), None),
+        # A weekday of a week named: that day of that week, not the whole week.
+        ("Friday next week", date(2029, 5, 25), None),
+        ("nächste Woche Freitag", date(2029, 5, 25), None),
+        ("vendredi de la semaine prochaine", date(2029, 5, 25), None),
+        ("el viernes de la semana que viene", date(2029, 5, 25), None),
+        ("on Thursday this week", date(2029, 5, 17), None),
+        # The end of a month.
+        ("by the end of the month", date(2029, 5, 31), None),
+        ("bis Ende des Monats", date(2029, 5, 31), None),
+        ("à la fin du mois prochain", date(2029, 6, 30), None),
+        ("a finales de mes", date(2029, 5, 31), None),
+        ("à la fin du mois d'avril", date(2029, 4, 30), None),  # just past: this year's
+        ("the second Monday in March", date(2030, 3, 11), None),
+    ],
+)
+def test_days_counted_from_a_month_or_a_day(phrase: str, day: date, start: time | None) -> None:
+    when = read_when(phrase, NOW)
+    assert when is not None
+    assert (when.day, when.days, when.start) == (day, 1, start)
+
+
+@pytest.mark.parametrize("phrase", ["last Friday", "letzten Freitag", "next week", "in a week"])
+def test_a_weekday_or_week_alone_is_read_as_before(phrase: str) -> None:
+    when = read_when(phrase, NOW)
+    assert when is not None
+    expected = {
+        "last Friday": (date(2029, 5, 11), 1),
+        "letzten Freitag": (date(2029, 5, 11), 1),
+        "next week": (date(2029, 5, 21), 7),
+        "in a week": (date(2029, 5, 22), 1),
+    }
+    assert (when.day, when.days) == expected[phrase]
+
+
 def test_parts_of_the_day_and_weeks_are_windows() -> None:
     afternoon = read_when("Friday afternoon", NOW)
     assert afternoon is not None

@@ -88,6 +88,32 @@ def test_a_length_and_addresses_in_the_request_make_the_event_and_its_invitation
     assert sorted(event.attendees) == ["leo@work.example", "mia@home.example"]
 
 
+@pytest.mark.parametrize(
+    ("request_", "copied", "start"),
+    [
+        (
+            "sam and i are doing dinner at cafe rosa on the first monday of next month, 8pm. pop "
+            "that in my calendar would you",
+            "Monday 8pm",
+            datetime(2029, 6, 4, 20, tzinfo=TZ),
+        ),
+        (
+            "Trag mir Friseur am Freitag in einer Woche um 16 Uhr ein",
+            "Freitag um 16 Uhr",
+            at(25, 16),
+        ),
+    ],
+)
+def test_a_day_counted_from_a_month_or_a_day_is_the_events_day(
+    account: CalendarAccount, request_: str, copied: str, start: datetime
+) -> None:
+    title = "dinner" if "dinner" in request_ else "Friseur"
+    agent = _agent(account, [call("add_event", title=title, when=copied)])
+    agent.run_turn(Conversation(), request_)
+    [event] = _all(account)
+    assert event.start == start
+
+
 def test_a_time_in_so_many_hours_is_not_the_events_length(account: CalendarAccount) -> None:
     agent = _agent(account, [call("add_event", title="call the bank", when="in two hours")])
     agent.run_turn(Conversation(), "add call the bank in two hours")
@@ -240,6 +266,9 @@ def test_a_question_that_counts_nothing_named_is_listed_alone(account: CalendarA
     [
         ("What did I do last Friday evening?", "Friday evening", "Dinner at Anna's"),
         ("Qu'est-ce que j'ai vendredi en huit ?", "vendredi", "Piano recital"),
+        ("Was steht Freitag in einer Woche an?", "Freitag", "Piano recital"),
+        ("anything on the last friday of the month?", "friday", "Piano recital"),
+        ("¿Qué tengo el viernes de la semana que viene?", "el viernes", "Piano recital"),
     ],
 )
 def test_a_weekday_copied_without_the_word_that_placed_it_is_the_requests_day(

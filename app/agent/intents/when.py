@@ -245,6 +245,9 @@ def _german_parts(text: str) -> str:
 
 
 def _read_day(text: str, today: date) -> tuple[date | None, int, bool]:
+    counted = _nth_weekday(text, today) or _month_end(text, today) or _weeks_on(text, today)
+    if counted is not None:
+        return counted, 1, True
     for phrase, offset in sorted(_RELATIVE_DAYS.items(), key=lambda p: -len(p[0])):
         if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text):
             if phrase == "manana" and re.search(r"(por|de) la manana", text):
@@ -281,6 +284,119 @@ def _read_day(text: str, today: date) -> tuple[date | None, int, bool]:
     return None, 1, False
 
 
+_ORDINALS = {
+    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+    "last": -1, "erste": 1, "ersten": 1, "erster": 1, "zweite": 2, "zweiten": 2, "dritte": 3,
+    "dritten": 3, "vierte": 4, "vierten": 4, "letzte": -1, "letzten": -1, "letzter": -1,
+    "premier": 1, "premiere": 1, "1er": 1, "deuxieme": 2, "seconde": 2, "troisieme": 3,
+    "quatrieme": 4, "dernier": -1, "derniere": -1, "primer": 1, "primero": 1, "segundo": 2,
+    "tercer": 3, "tercero": 3, "cuarto": 4, "ultimo": -1,
+}  # fmt: skip
+_DAY_NAMES = "|".join(sorted(_WEEKDAY_WORDS, key=len, reverse=True))
+_NTH = re.compile(rf"\b({'|'.join(sorted(_ORDINALS, key=len, reverse=True))})\s+({_DAY_NAMES})s?\b")
+# "next month" in the four languages (folded), and a month said without naming it.
+_NEXT_MONTH = re.compile(
+    r"\b(?:next month|(?:nachsten|kommenden) monats?|mois prochain|prochain mois|"
+    r"mes que viene|proximo mes|mes proximo|siguiente mes|mes siguiente)\b"
+)
+_A_MONTH = re.compile(r"\b(?:month|monats?|mois|mes)\b")
+_FULL_MONTHS = "|".join(sorted((n for n in _MONTHS if len(n) >= 4 or n in ("may", "mai")),
+                               key=len, reverse=True))  # fmt: skip
+
+
+def _month_said(text: str, today: date) -> tuple[int, int, bool] | None:
+    """The month `text` opens with (after "of", "im", "du", "del"…): (year, month, named),
+    `named` False for "the month" said without naming one; None if it names none."""
+    head = text[:28]
+    if _NEXT_MONTH.search(head):
+        month = today.month % 12 + 1
+        return today.year + (month == 1), month, True
+    if named := re.search(rf"\b({_FULL_MONTHS})\b", head):
+        # this year's, unless it ended over a month ago ("fin avril" said in May: April's)
+        month = _MONTHS[named.group(1)]
+        return today.year + (month < today.month - 1), month, True
+    if _A_MONTH.search(head):
+        return today.year, today.month, False
+    return None
+
+
+def _nth_weekday(text: str, today: date) -> date | None:
+    """ "The first Monday of next month", "am letzten Freitag im Monat", "le dernier vendredi
+    de juin", "el primer lunes del mes que viene"; None without a month after the weekday."""
+    found = _NTH.search(text)
+    if found is None or (month := _month_said(text[found.end() :], today)) is None:
+        return None
+    nth, weekday = _ORDINALS[found.group(1)], _WEEKDAY_WORDS[found.group(2)]
+    year, number, named = month
+    day = _weekday_of_month(year, number, weekday, nth)
+    if day is not None and day < today and not named:  # "the first Monday of the month"
+        following = number % 12 + 1
+        day = _weekday_of_month(year + (following == 1), following, weekday, nth)
+    return day
+
+
+def _weekday_of_month(year: int, month: int, weekday: int, nth: int) -> date | None:
+    if nth < 0:
+        last = date(year + (month == 12), month % 12 + 1, 1) - timedelta(days=1)
+        return last - timedelta(days=(last.weekday() - weekday) % 7)
+    first = date(year, month, 1)
+    day = first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (nth - 1))
+    return day if day.month == month else None
+
+
+_MONTH_END = re.compile(
+    r"\b(?:(?:the\s+)?end of|ende|fin|finales|final|a fin|a finales)\s+(?:de\s+la\s+|de\s+|des\s+|"
+    r"du\s+|del\s+|of\s+)?(?:the\s+|this\s+|dieses\s+|ce\s+|este\s+)?(?P<rest>.{0,20})"
+    r"|\bmonatsende\b"
+)
+
+
+def _month_end(text: str, today: date) -> date | None:
+    """The last day of the month named: "by the end of the month", "bis Ende des Monats", "à la
+    fin du mois prochain", "a finales de mes", "end of June"."""
+    found = _MONTH_END.search(text)
+    if found is None:
+        return None
+    month = _month_said(found.group("rest") or "month", today)
+    if month is None:
+        return None
+    year, number, _ = month
+    return date(year + (number == 12), number % 12 + 1, 1) - timedelta(days=1)
+
+
+# A day, then weeks on from it: "a week from Friday", "two weeks from Monday", "a week on
+# Friday", "Friday week", "Freitag in einer Woche", "morgen in acht Tagen", "vendredi en huit",
+# "de hoy en ocho días".
+_COUNT_WEEKS = {"a": 1, "one": 1, "1": 1, "two": 2, "2": 2, "three": 3, "3": 3}
+_FROM_A_DAY = (
+    rf"{_DAY_NAMES}|now|today|tomorrow|heute|morgen|ubermorgen|aujourd'hui|demain|hoy|manana"
+)
+_WEEKS_ON = (
+    (re.compile(rf"\b(a|one|two|three|[123])\s+weeks?\s+(?:from|on|after)\s+({_FROM_A_DAY})\b"),
+     lambda m: (m.group(2), 7 * _COUNT_WEEKS[m.group(1)])),
+    (re.compile(rf"\b({_DAY_NAMES})\s+week\b"), lambda m: (m.group(1), 7)),
+    (re.compile(rf"\b({_FROM_A_DAY})\s+in\s+(einer|zwei|1|2)\s+wochen?\b"),
+     lambda m: (m.group(1), 7 if m.group(2) in ("einer", "1") else 14)),
+    (re.compile(rf"\b({_FROM_A_DAY})\s+in\s+(acht|vierzehn|8|14)\s+tagen\b"),
+     lambda m: (m.group(1), 7 if m.group(2) in ("acht", "8") else 14)),
+    (re.compile(rf"\b({_FROM_A_DAY})\s+en\s+(huit|quinze)\b"),
+     lambda m: (m.group(1), 7 if m.group(2) == "huit" else 14)),
+    (re.compile(rf"\b({_FROM_A_DAY})\s+en\s+(ocho|quince|8|15)\s+dias\b"),
+     lambda m: (m.group(1), 7 if m.group(2) in ("ocho", "8") else 14)),
+)  # fmt: skip
+
+
+def _weeks_on(text: str, today: date) -> date | None:
+    for pattern, read in _WEEKS_ON:
+        if (found := pattern.search(text)) is None:
+            continue
+        base, days = read(found)
+        first = today if base == "now" else _read_day(f" {base} ", today)[0]
+        if first is not None:
+            return first + timedelta(days=days)
+    return None
+
+
 def _read_week(text: str, today: date) -> tuple[date, int, bool] | None:
     monday = today - timedelta(days=today.weekday())
     weekend = re.search(r"\b(weekend|wochenende|week-end|fin de semana|finde)\b", text)
@@ -302,6 +418,9 @@ def _read_week(text: str, today: date) -> tuple[date, int, bool] | None:
     if re.search(r"\b(in|dans|en)\s+(\d+|a|one|two|zwei|deux|dos)\s", text):
         return None  # "in two weeks": handled as days
     start = monday + timedelta(days=shift)
+    named = {d for n, d in _WEEKDAY_WORDS.items() if re.search(rf"\b{n}s?\b", text)}
+    if len(named) == 1:  # "Friday next week", "vendredi de la semaine prochaine": that day
+        return start + timedelta(days=named.pop()), 1, True
     if shift == 0:  # "this week": from today on
         return today, 7 - today.weekday(), True
     return start, 7, True

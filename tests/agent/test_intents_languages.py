@@ -13,11 +13,15 @@ from pathlib import Path
 import pytest
 
 from app import clock
-from app.agent.intents.language import asks_for_a_reminder, without_remind_me
+from app.agent.intents.language import asked_again, asks_for_a_reminder, without_remind_me
+from app.agent.intents.router import IntentRouter
+from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
 from app.store.database import Database
 from app.store.reminders import ReminderStore
 from connectors.calendar import CalendarAccount, create_event
+from tests.agent.test_intent_scoring import ScoringScript
 from tests.agent.test_intents import NOW, TZ, _agent, _all, account, at, server
 from tests.agent.test_intents_personal import _agent as _personal_agent
 from tests.scripting import call
@@ -357,6 +361,20 @@ def test_a_spanish_request_is_asked_for_its_day_and_answered_in_spanish(
         pytest.param("Hey, ¿me recuerdas mañana a las 8 comprar pan?",
                      call("show_calendar", when="mañana a las 8"),
                      "comprar pan", datetime(2029, 5, 16, 8), id="es-me-recuerdas"),
+        # After what says why: "…, erinner mich bitte in zwei Stunden …", "…, so remind me …"
+        pytest.param("die waschmaschine läuft, erinner mich in zwei stunden die wäsche "
+                     "aufzuhängen",
+                     call("find_free_time", when="in zwei stunden", duration="zwei stunden"),
+                     "die wäsche aufzuhängen", datetime(2029, 5, 15, 11, 30), id="de-mid"),
+        pytest.param("The cake is in the oven, so remind me in 40 minutes to take it out",
+                     call("show_calendar", when="in 40 minutes"),
+                     "take it out", datetime(2029, 5, 15, 10, 10), id="en-mid"),
+        pytest.param("Le linge tourne encore. Rappelle-moi dans une heure de l'étendre",
+                     call("add_event", title="linge", when="dans une heure"),
+                     "de l'étendre", datetime(2029, 5, 15, 10, 30), id="fr-mid"),
+        pytest.param("Tengo la ropa en la lavadora, recuérdame en una hora tenderla",
+                     call("find_free_time", when="en una hora", duration="una hora"),
+                     "tenderla", datetime(2029, 5, 15, 10, 30), id="es-mid"),
     ],
 )  # fmt: skip
 def test_a_request_to_be_reminded_is_a_reminder_whatever_it_was_taken_for(
@@ -376,10 +394,34 @@ def test_a_request_to_be_reminded_is_a_reminder_whatever_it_was_taken_for(
     "request_text",
     ["Can you remind me what Tom said?", "¿Me puedes recordar cuándo es la cena?",
      "Kannst du mich daran erinnern, was ich Anna versprochen habe?",
-     "Tu peux me rappeler ce que Sophie a écrit ?"],
+     "Tu peux me rappeler ce que Sophie a écrit ?",
+     # the question in the last clause: "remind me" means "tell me again"
+     "Rappelle-moi, l'appel avec Lena de chez Nordwind, c'est prévu quand exactement ?",
+     "Remind me, the dentist on Friday, what time was it?",
+     "Erinnere mich mal, der Termin mit Lena, wann war der nochmal?",
+     "Recuérdame, la cena con Tom, ¿a qué hora era?"],
 )  # fmt: skip
 def test_asking_to_be_reminded_of_something_said_is_no_reminder(request_text: str) -> None:
     assert not asks_for_a_reminder(request_text)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Can you remind me at 5 to check how the build went?",
+     "Tu peux me rappeler demain que je dois appeler le garage ?",
+     "Remind me tomorrow at 9, the bins, they go out on Wednesday"],
+)  # fmt: skip
+def test_a_reminder_holding_a_question_word_is_still_a_reminder(request_text: str) -> None:
+    assert asks_for_a_reminder(request_text) and asked_again(request_text) is None
+
+
+def test_a_question_behind_remind_me_is_shown_to_the_model_without_it() -> None:
+    question = "l'appel avec Lena de chez Nordwind, c'est prévu quand exactement ?"
+    backend = ScoringScript(["Le 23 mai."], {question: "just_answer"})
+    agent = Agent(backend, build_registry())
+    agent.front = IntentRouter()
+    agent.run_turn(Conversation(), f"Rappelle-moi, {question}")
+    assert backend.scored and str(backend.scored[0].messages[-1]["content"]) == question
 
 
 @pytest.mark.parametrize(

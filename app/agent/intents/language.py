@@ -176,23 +176,39 @@ _ASKING = (
     r"(?:(?:can|could|would|will) you (?:please )?|(?:me )?(?:puedes|podrias|podria) |"
     r"(?:tu peux|peux-tu|pourrais-tu|pouvez-vous|vous pouvez|pourriez-vous) )"
 )
-_NOT_AGAIN = (
-    r"(?!\s*,?\s*(?:(?:what|when|where|who|which|how|of|wann|was|wo|wer|welche\w*|wie|quand|"
-    r"quel\w*|qui|comment|cuando|donde|quien|como|cual)\b|ce qu))"
+# Words that ask something again right after "remind me" ("remind me what …", "erinnere mich,
+# wann …"), or that ask in the last clause of a question ("Rappelle-moi, l'appel avec Lena,
+# c'est prévu quand ?").
+_QUESTION_WORDS = (
+    r"what|when|where|who|which|how|wann|was|wo|wer|welche\w*|wie|quand|quel\w*|comment|"
+    r"combien|cuando|donde|quien|como|cual\w*|cuanto\w*|a que hora|que dia"
+)
+_NOT_AGAIN = rf"(?!\s*,?\s*(?:(?:{_QUESTION_WORDS}|of|qui)\b|ce qu))"
+_ASKED_AGAIN = re.compile(rf"\s*[,:;-]?\s*(?:{_QUESTION_WORDS})\b")
+_ASKED_LAST = re.compile(rf"\b(?:{_QUESTION_WORDS})\b")
+# Where "remind me" may stand: opening the request, or a clause after what says why ("die
+# Waschmaschine läuft grad, erinner mich bitte in zwei Stunden …", "The oven's on, so remind
+# me in 40 minutes …").
+_CLAUSE_START = (
+    r"(?:^|[,.;:!?]\s*|\s(?:so|and|then|und|dann|alors|donc|et|puis|asi que|entonces|y)\s+)"
 )
 _REMIND_ME = re.compile(
-    r"\s*" + _OPENER + r"(?:please\s+|bitte\s+)?(?:remind me|don't let me forget|ping me|"
+    _CLAUSE_START
+    + r"\s*"
+    + _OPENER
+    + r"(?:please\s+|bitte\s+)?(?:remind me|don't let me forget|ping me|"
     r"nudge me|give me a nudge|alert me|notify me|erinnere? mich|gib mir bescheid|"
     r"rappelle[sz]?-moi|rappelez-moi|previens-moi|previenez-moi|recuerdame|recordarme|"
     r"me avisas|me recuerdas|me avisaras|me recordaras|"
     rf"avisame|avisarme|{_ASKING}(?:remind me|ping me|nudge me|recordarme|avisarme|"
     r"recordar|avisar|"
-    r"me rappeler|me prevenir))\b" + _NOT_AGAIN
+    r"me rappeler|me prevenir))\b"
 )
 # German puts the verb last: "Kannst du mich morgen um 9 an den Arzttermin erinnern?", "Denk
 # dran, mich um 5 ans Einkaufen zu erinnern"; what lies between is the reminder.
 _REMIND_ME_LAST = re.compile(
-    r"\s*"
+    _CLAUSE_START
+    + r"\s*"
     + _OPENER
     + r"(?:bitte\s+)?(?:(?:kannst|konntest|wurdest) du mich|denk(?:e)? (?:bitte )?dran,? mich)"
     r"(?: bitte)?\b" + _NOT_AGAIN + r"(?P<rest>.+?)(?: zu)? erinnern\b"
@@ -210,10 +226,35 @@ def _remind_me(text: str) -> tuple[int, int] | None:
     """Where the reminder's own words are in `text` (after "remind me", or between "kannst du
     mich" and "erinnern"), if it asks for a reminder."""
     folded = _folded(text)
-    if (last := _REMIND_ME_LAST.match(folded)) is not None:
+    if (last := _REMIND_ME_LAST.search(folded)) is not None:
         return last.start("rest"), last.end("rest")
+    found = _REMIND_ME.search(folded)
+    if found is None or _asks_again(folded[found.end() :]):
+        return None
+    return found.end(), len(folded)
+
+
+def _asks_again(rest: str) -> bool:
+    """Whether what follows "remind me" asks something ("what Tom said", "of the plan", ", the
+    call with Lena, when is it?"): a question, no reminder."""
+    if re.match(_NOT_AGAIN, rest) is None:
+        return True
+    clauses = re.split(r"[,;:]", rest.strip().removesuffix("?")) if rest.strip()[-1:] == "?" else []
+    return len(clauses) > 1 and bool(_ASKED_LAST.search(clauses[-1]))
+
+
+def asked_again(text: str) -> str | None:
+    """The question a request opening with "remind me" asks ("Remind me, where did I park?",
+    "Rappelle-moi, l'appel avec Lena, c'est prévu quand ?"): what follows it, in the user's
+    words; None when it asks for a reminder, or opens otherwise."""
+    folded = _folded(text)
     found = _REMIND_ME.match(folded)
-    return (found.end(), len(folded)) if found is not None else None
+    if found is None or re.match(r"\s*(?:of|qui|ce qu)\b", folded[found.end() :]):
+        return None
+    rest = folded[found.end() :]
+    if not (_ASKED_AGAIN.match(rest) or _asks_again(rest)):
+        return None
+    return text[_in_original(text, found.end()) :].strip(" ,:;-")
 
 
 def asks_for_a_reminder(text: str) -> bool:

@@ -27,6 +27,7 @@ from app.agent.intents.language import (
     DEFAULT,
     Language,
     about_the_users_own,
+    asked_again,
     asks_a_past_cost,
     asks_for_a_reminder,
     asks_to_cancel,
@@ -391,7 +392,10 @@ class IntentRouter:
             return self._run(doing, pending.intent, slots, f"{pending.request}\n{text}")
         if pending is not None:
             return self._say(doing, doing.say("left_it"), "answered")
-        recognised = recognise(agent.backend, text, cancel, staged=self.staged)
+        # "Rappelle-moi, l'appel avec Lena, c'est prévu quand ?" asks when the call is: the
+        # model is shown the question without the "remind me" that would make it a reminder
+        asked = asked_again(text) or text
+        recognised = recognise(agent.backend, asked, cancel, staged=self.staged)
         report.steps += 1
         self.last = recognised
         if recognised is not None:

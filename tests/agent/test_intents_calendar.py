@@ -319,6 +319,38 @@ def test_a_day_without_such_a_gap_says_so(account: CalendarAccount) -> None:
 
 
 @pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [
+        ("Rappelle-moi, l'appel avec Lena de chez Nordwind, c'est prévu quand exactement ?",
+         call("find_free_time", when="nordwind", duration="exact")),
+        ("the call with lena from nordwind is when again?", call("show_calendar")),
+        ("¿La llamada con Lena de Nordwind es cuándo?",
+         call("find_free_time", when="cuándo", duration="llamada")),
+    ],
+)  # fmt: skip
+def test_a_when_question_naming_no_day_shows_the_event_holding_most_of_its_words(
+    account: CalendarAccount, request_: str, taken_for: str
+) -> None:
+    """The words are spread over the title ("Nordwind") and a guest ("lena@…"); another
+    event holds only one of them."""
+    create_event(account, "Project kickoff Nordwind", at(14, 10), at(14, 11), tz=TZ)
+    create_event(account, "Client call: Nordwind", at(23, 10), at(23, 11, 30),
+                 attendees=["lena@nordwind.example"], tz=TZ)  # fmt: skip
+    agent = _agent(account, [taken_for])
+    report = agent.run_turn(Conversation(), request_)
+    assert report.answer.startswith("Client call: Nordwind") and "10:00" in report.answer
+    assert "kickoff" not in report.answer
+
+
+def test_a_when_question_two_events_hold_alike_picks_neither(account: CalendarAccount) -> None:
+    create_event(account, "Call with Lena", at(14, 10), at(14, 11), tz=TZ)
+    create_event(account, "Lunch with Lena", at(23, 12), at(23, 13), tz=TZ)
+    agent = _agent(account, [call("find_free_time", when="lena", duration="")])
+    report = agent.run_turn(Conversation(), "the thing with lena, when is it?")
+    assert "Call with Lena:" not in report.answer and "Lunch with Lena:" not in report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "busy_heading"),
     [
         ("Hab ich am Donnerstag was vor?", "An dem Tag steht in deinem Kalender:"),

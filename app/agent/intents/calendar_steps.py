@@ -179,6 +179,8 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
         asked = telling_words(doing.request)
         if asked and _held_by_an_event(doing, " ".join(asked)):
             return _when_is(doing, {**slots, "event": " ".join(asked)})
+        if (event := event_asked_about(doing)) is not None:
+            return _shown(doing, event)  # its words spread over its title and guests
         # (Plainly held takes two words: "What's on my calendar?" looks nothing up.)
         if len(asked) > 1 and (answer := answer_from_things(doing, doing.request, plainly=True)):
             return answer
@@ -881,8 +883,33 @@ def cancel(doing: Doing, slots: dict[str, str]) -> str:
     )
 
 
+def event_asked_about(doing: Doing) -> dict[str, Any] | None:
+    """The one event around now a when or where question naming no day is about: the one
+    holding the most of its telling words in its title, place, notes or guests (two at
+    least, or the only one holding any): "l'appel avec Lena de chez Nordwind, c'est prévu
+    quand ?" is "Client call: Nordwind" with lena@nordwind.example. None if not one."""
+    if doing.agent.registry.get("list_events") is None or not asks_when_or_where(doing.request):
+        return None
+    asked = [w for w in telling_words(doing.request) if read_when(w, doing.now) is None]
+    events = _events(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
+    counts: dict[str, int] = {}
+    for event in events:
+        text = f"{_event_text(event)} {' '.join(map(str, event.get('attendees') or []))}"
+        title = fold(str(event.get("title") or ""))
+        counts[title] = max(counts.get(title, 0), sum(any_word_of(w, text) for w in asked))
+    most = max(counts.values(), default=0)
+    best = [title for title, n in counts.items() if n == most]
+    if not most or len(best) > 1 or (most < 2 and sum(1 for n in counts.values() if n) > 1):
+        return None
+    held = [e for e in events if fold(str(e.get("title") or "")) == best[0]]
+    upcoming = [e for e in held if datetime.fromisoformat(str(e["end"])) >= doing.now]
+    return (upcoming or held)[0]
+
+
 def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     when = _when(doing, slots)
+    if when is None and (event := event_asked_about(doing)) is not None:
+        return _shown(doing, event)  # "…, c'est prévu quand ?" taken for free time
     if when is None:
         # No day in what the model copied ("When is the water turned off?" taken for free
         # time): what the mail or files plainly hold answers, else the day is asked.

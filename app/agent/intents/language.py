@@ -413,9 +413,17 @@ _WHEN_OR_WHERE = re.compile(
 )
 
 
+# The same asked at the end, as French and Spanish often do ("l'appel avec Lena, c'est prévu
+# quand ?", "la cena con Tom es cuándo?", "the party is where again?").
+_WHEN_OR_WHERE_LAST = re.compile(
+    r"\b(?:when|where|wann|wo|quand|ou ca|cuando|donde)\b(?:\s+\w+){0,2}\s*\?\s*$"
+)
+
+
 def asks_when_or_where(text: str) -> bool:
     """Whether `text` asks when or where something is: a question, not a change."""
-    return bool(_WHEN_OR_WHERE.match(_folded(text)))
+    folded = _folded(text)
+    return bool(_WHEN_OR_WHERE.match(folded) or _WHEN_OR_WHERE_LAST.search(folded))
 
 
 # A question asking a time or a place anywhere in it ("On a rendez-vous à quelle heure à la

@@ -179,8 +179,8 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
         asked = telling_words(doing.request)
         if asked and _held_by_an_event(doing, " ".join(asked)):
             return _when_is(doing, {**slots, "event": " ".join(asked)})
-        if (event := event_asked_about(doing)) is not None:
-            return _shown(doing, event)  # its words spread over its title and guests
+        if (held := event_asked_about(doing)) is not None:
+            return _shown(doing, held)  # its words spread over its title and guests
         # (Plainly held takes two words: "What's on my calendar?" looks nothing up.)
         if len(asked) > 1 and (answer := answer_from_things(doing, doing.request, plainly=True)):
             return answer

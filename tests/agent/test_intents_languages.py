@@ -415,6 +415,21 @@ def test_a_reminder_holding_a_question_word_is_still_a_reminder(request_text: st
     assert asks_for_a_reminder(request_text) and asked_again(request_text) is None
 
 
+@pytest.mark.parametrize(
+    ("request_text", "question"),
+    [("Remind me, where did I park?", "where did I park?"),
+     ("I'm doing my lasagne tonight. Remind me, what temperature does it go in at?",
+      "I'm doing my lasagne tonight. what temperature does it go in at?"),
+     ("Erinnere mich mal, der Termin mit Lena, wann war der nochmal?",
+      "der Termin mit Lena, wann war der nochmal?"),
+     ("¿Recuérdame cuándo es la cena?", "cuándo es la cena?")],
+)  # fmt: skip
+def test_the_question_behind_remind_me_keeps_what_comes_before(
+    request_text: str, question: str
+) -> None:
+    assert asked_again(request_text) == question
+
+
 def test_a_question_behind_remind_me_is_shown_to_the_model_without_it() -> None:
     question = "l'appel avec Lena de chez Nordwind, c'est prévu quand exactement ?"
     backend = ScoringScript(["Le 23 mai."], {question: "just_answer"})

@@ -194,7 +194,7 @@ _CLAUSE_START = (
 )
 _REMIND_ME = re.compile(
     _CLAUSE_START
-    + r"\s*"
+    + r"\s*(?P<verb>"
     + _OPENER
     + r"(?:please\s+|bitte\s+)?(?:remind me|don't let me forget|ping me|"
     r"nudge me|give me a nudge|alert me|notify me|erinnere? mich|gib mir bescheid|"
@@ -202,7 +202,7 @@ _REMIND_ME = re.compile(
     r"me avisas|me recuerdas|me avisaras|me recordaras|"
     rf"avisame|avisarme|{_ASKING}(?:remind me|ping me|nudge me|recordarme|avisarme|"
     r"recordar|avisar|"
-    r"me rappeler|me prevenir))\b"
+    r"me rappeler|me prevenir)))\b"
 )
 # German puts the verb last: "Kannst du mich morgen um 9 an den Arzttermin erinnern?", "Denk
 # dran, mich um 5 ans Einkaufen zu erinnern"; what lies between is the reminder.
@@ -244,17 +244,21 @@ def _asks_again(rest: str) -> bool:
 
 
 def asked_again(text: str) -> str | None:
-    """The question a request opening with "remind me" asks ("Remind me, where did I park?",
-    "Rappelle-moi, l'appel avec Lena, c'est prévu quand ?"): what follows it, in the user's
-    words; None when it asks for a reminder, or opens otherwise."""
+    """The request without the "remind me" before the question it asks ("Remind me, where
+    did I park?", "I'm doing my lasagne. Remind me, what temperature does it go in at?",
+    "Rappelle-moi, l'appel avec Lena, c'est prévu quand ?"), in the user's words; None when
+    it asks for a reminder, or has no "remind me"."""
     folded = _folded(text)
-    found = _REMIND_ME.match(folded)
+    found = _REMIND_ME.search(folded)
     if found is None or re.match(r"\s*(?:of|qui|ce qu)\b", folded[found.end() :]):
         return None
     rest = folded[found.end() :]
     if not (_ASKED_AGAIN.match(rest) or _asks_again(rest)):
         return None
-    return text[_in_original(text, found.end()) :].strip(" ,:;-")
+    before = text[: _in_original(text, found.start("verb"))].strip()
+    after = text[_in_original(text, found.end()) :].strip(" ,:;-")
+    after = re.sub(r"^(?:mal|doch|bitte|please|stp|por favor)\b[\s,:;-]*", "", after)
+    return f"{before} {after}" if before else after
 
 
 def asks_for_a_reminder(text: str) -> bool:

@@ -420,6 +420,15 @@ def test_cancelling_an_event_the_model_could_not_name_asks_which_then_deletes_it
         ("Streich bitte die Klavierstunde heute Abend", call("recall_fact", about="Klavierstunde")),
         ("Annule le dentiste d'aujourd'hui", call("read_email", which="dentiste")),
         ("Cancela el dentista de hoy", call("send_email", message="el dentista de hoy")),
+        # asked, the thing a pronoun
+        ("Mi profesora de piano está enferma, así que hoy no hay clase. ¿Me la quitas del "
+         "calendario? Solo la de hoy.", call("add_event", title="piano")),
+        ("Le dentiste a appelé, c'est reporté. Tu peux l'enlever pour aujourd'hui ?",
+         call("show_calendar", when="aujourd'hui")),
+        ("Kannst du den Zahnarzt heute aus dem Kalender löschen?",
+         call("show_calendar", when="heute")),
+        ("the piano teacher is ill, please take tonight's lesson off my calendar",
+         call("add_event", title="piano lesson")),
     ],
 )  # fmt: skip
 def test_a_request_to_cancel_an_event_it_names_cancels_it_whatever_the_model_took_it_for(
@@ -431,7 +440,12 @@ def test_a_request_to_cancel_an_event_it_names_cancels_it_whatever_the_model_too
     through the dialog, and nothing else is done."""
     create_event(account, "Dentist", at(15, 14), at(15, 15), tz=TZ)
     create_event(account, "Piano lesson", at(15, 18), at(15, 19), tz=TZ)
-    translations = {"Zahnarzt": "Cancel the dentist today", "Klavier": "Cancel piano lesson"}
+    translations = {
+        "Zahnarzt": "Cancel the dentist today",
+        "Klavier": "Cancel piano lesson",
+        "profesora": "Cancel piano lesson today",
+        "dentiste": "Cancel the dentist",
+    }
     said = [t for word, t in translations.items() if word in request_]
     answers = Answers()
     agent = _agent(account, [taken_for, *said], answers)
@@ -440,7 +454,40 @@ def test_a_request_to_cancel_an_event_it_names_cancels_it_whatever_the_model_too
     assert shown.tool == "delete_event"
     assert {c.name for c in report.calls} <= {"list_events", "delete_event"}
     gone = "Piano lesson" if "piano" in request_ or "Klavier" in request_ else "Dentist"
+    gone = "Dentist" if "dentiste" in request_ else gone
     assert gone not in [e.title for e in _all(account)] and len(_all(account)) == 1
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "start"),
+    [
+        ("Sophie meinte eben, das Budgetmeeting am Montag fängt ne halbe Stunde später an als "
+         "geplant. Kannst du das im Kalender bitte entsprechend ändern?",
+         call("add_event", title="Budgetmeeting", when="Montag um 12:00"), at(21, 10)),
+        ("The budget meeting on Monday is an hour earlier now, can you fix my calendar?",
+         call("show_calendar", when="Monday"), at(21, 8, 30)),
+        ("La réunion budget de lundi commence une demi-heure plus tard, tu peux corriger ?",
+         call("find_free_time", when="lundi", duration="une demi-heure"), at(21, 10)),
+        ("La reunión de presupuesto del lunes empieza media hora más tarde, ¿lo cambias?",
+         call("add_event", title="reunión", when="lunes"), at(21, 10)),
+    ],
+)  # fmt: skip
+def test_an_event_named_with_an_amount_later_or_earlier_is_moved_by_it(
+    account: CalendarAccount, request_: str, taken_for: str, start: datetime
+) -> None:
+    """A request naming a calendar event and an amount later or earlier, taken for a new
+    event or a listing: the event is moved by that amount (the dialog asks first)."""
+    create_event(account, "Budget meeting", at(21, 9, 30), at(21, 10, 30), tz=TZ)
+    create_event(account, "Stand-up", at(21, 9), at(21, 9, 15), tz=TZ)
+    english = {"Budgetmeeting": "The budget meeting on Monday", "réunion": "The budget meeting",
+               "reunión": "The budget meeting"}  # fmt: skip
+    said = [t for word, t in english.items() if word in request_]
+    answers = Answers()
+    agent = _agent(account, [taken_for, *said], answers)
+    agent.run_turn(Conversation(), request_)
+    assert [shown.tool for shown in answers.seen] == ["update_event"]
+    assert _events(account)["Budget meeting"][0] == start
+    assert _events(account)["Stand-up"][0] == at(21, 9)
 
 
 @pytest.mark.parametrize(

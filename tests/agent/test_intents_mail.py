@@ -338,6 +338,11 @@ def test_a_reply_to_an_email_the_model_could_not_name_asks_which_then_arrives(
         "Bob wants to meet for coffee. Reply that Wednesday 23 May at 15:00 works for me.",
         "Bob möchte einen Kaffee trinken. Antworte ihm, dass Mittwoch um 15 Uhr passt.",
         "Bob veut prendre un café. Réponds-lui que mercredi à 15h me va.",
+        # asked for
+        "Bob wants to meet for coffee. Could you reply that Wednesday at 15:00 works for me?",
+        "Bob möchte einen Kaffee trinken. Kannst du ihm antworten, dass Mittwoch um 15 Uhr passt?",
+        "Bob veut prendre un café. Tu peux lui répondre que mercredi à 15h me va ?",
+        "Bob quiere tomar un café. ¿Le puedes responder que el miércoles a las 15 me va bien?",
     ],
 )
 @pytest.mark.parametrize(

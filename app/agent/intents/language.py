@@ -331,6 +331,16 @@ _CANCEL = re.compile(
     r"pourrais-tu\s+|puedes\s+)?(?:cancel|call off|scrap|delete|remove|streich\w*|losch\w*|"
     r"stornier\w*|annule[rz]?|supprime[rz]?|(?:cancel|anul|borr|elimin|quit)a(?:r|lo|la)?)\b"
     r"|^\s*(?:bitte\s+)?sag\w*\b.*\bab\s*[.!]?\s*$"
+    # asked, or with the thing as a pronoun: "¿Me la quitas del calendario?", "bórramelo",
+    # "tu peux l'enlever ?", "kannst du den Termin löschen?", "take it off my calendar"
+    r"|(?:^|[.!?;,]\s*)(?:(?:me|te|se)\s+)?(?:la|lo|las|los)\s+(?:quit|borr|cancel|anul|elimin)"
+    r"(?:as|es)\b"
+    r"|\b(?:quit|borr|cancel|anul|elimin)a(?:me|te)(?:la|lo|las|los)\b"
+    r"|\b(?:tu peux|vous pouvez|peux-tu|pouvez-vous)\s+(?:l'|la\s+|le\s+|les\s+)?"
+    r"(?:enlever|retirer|supprimer|annuler|effacer)\b"
+    r"|\b(?:kannst|konntest|wurdest) du\b[^.?!]{0,60}\b(?:loschen|streichen|absagen|"
+    r"rausnehmen|austragen|entfernen)\b"
+    r"|\btake\b[^.?!]{0,40}\boff (?:my|the) (?:calendar|diary|schedule)\b"
 )
 _OTHER_KINDS = re.compile(
     r"\b(?:e-?mails?|mails?|messages?|nachricht\w*|courriels?|correos?|mensajes?|reminders?|"

@@ -460,6 +460,15 @@ class IntentRouter:
             # heute ab" for a new event: the event the calendar holds under its words is
             # cancelled (the dialog asks first)
             return self._run(doing, BY_NAME["cancel_event"], {"event": event}, text, instead=True)
+        if (
+            read_shift(text) is not None
+            and recognised.intent.name not in _NOT_A_SHIFT
+            and (event := _event_named(doing, whole=True, on_the_day=True)) is not None
+        ):
+            # "das Budgetmeeting am Montag fängt ne halbe Stunde später an, kannst du das
+            # ändern?" taken for a new event: the event the calendar holds under its words
+            # is moved by that amount (the dialog asks first)
+            return self._run(doing, BY_NAME["move_event"], {"event": event}, text, instead=True)
         if recognised.intent.name == JUST_ANSWER:
             # "What's the name of my hotel in Lisbon?" taken for a general question: what
             # the mail or files plainly hold answers it; else the model answers as asked.
@@ -690,7 +699,14 @@ _EVENTS = {"add_event", "move_event", "cancel_event", "find_free_time", "set_rem
 _REPLY = re.compile(
     r"(?:^|[.!?;]\s*)(?:please\s+|bitte\s+|s'il te pla[iî]t,?\s+)?(?:reply|answer|write back|"
     r"antworte|antwortet|antworten sie|schreib zurück|réponds|répondez|responde|respóndele|"
-    r"respondele|contesta|contéstale|contestale)\b",
+    r"respondele|contesta|contéstale|contestale)\b"
+    # asked: "Can you reply that …", "Kannst du ihm antworten, dass …", "Tu peux lui répondre
+    # qu'on sera là", "¿Le puedes responder que sí?", "¿Puedes contestarle a Tom …?"
+    r"|(?:^|[.!?;,¿]\s*)(?:(?:can|could|would|will) you\s+(?:please\s+)?(?:reply|write back)|"
+    r"(?:kannst|könntest|konntest|würdest|wurdest) du\s+(?:\S+\s+){0,2}?(?:antworten|"
+    r"zurückschreiben)|(?:tu peux|peux-tu|pourrais-tu|vous pouvez|pouvez-vous)\s+"
+    r"(?:lui\s+|leur\s+)?r[ée]pondre|(?:le\s+|les\s+)?(?:puedes|podrías|podrias)\s+"
+    r"(?:responder|contestar)(?:le|les)?)\b",
     re.IGNORECASE,
 )
 
@@ -718,6 +734,9 @@ _WRITING = {
     "send_email", "reply_to_email", "ask_files", "show_folder", "write_note", "add_to_list",
     "open_file", "spending", "search_web", "add_contact",
 }  # fmt: skip
+# Intents a request naming an amount later or earlier may rightly be: a move, a message
+# about it ("tell Sophie the meeting starts an hour later"), a reminder.
+_NOT_A_SHIFT = {"move_event", *_WRITING, *_REMINDERS}
 
 
 def _said_recipient(recognised: Recognised, name: str) -> None:

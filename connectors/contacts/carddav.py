@@ -267,6 +267,11 @@ def _values(card: Any, key: str) -> tuple[str, ...]:
     return tuple(value for value in found if value)
 
 
+def _known_as(card: Any) -> str:
+    """A card's nicknames and note, folded: what the user calls the person ("Mum")."""
+    return fold(" ".join((*_values(card, "nickname"), *_values(card, "note"))))
+
+
 def _organisation(card: Any) -> str | None:
     lines = card.contents.get("org", [])
     if not lines:
@@ -358,7 +363,8 @@ def _digits(text: str) -> str:
 def find_contacts(account: CalendarAccount, query: str) -> list[Contact]:
     """Contacts whose name, e-mail, phone number or organisation contains ``query``
     (ignoring case and accents: "Zoe Muller" finds "Zoë Müller"; a phone number by its
-    digits), sorted by name, at most ``MAX_FOUND``."""
+    digits), or whose nickname or note holds its words whole ("Mum" in the note of Helen
+    Morgan's card), sorted by name, at most ``MAX_FOUND``."""
     wanted = fold(" ".join(str(query).split()))
     if not wanted:
         raise _fail("Say whom to look for: a name, an e-mail address, a phone number or a firm.")
@@ -366,12 +372,13 @@ def find_contacts(account: CalendarAccount, query: str) -> list[Contact]:
     dialled = _digits(wanted).lstrip("0")
     digits = dialled if len(dialled) >= 4 else None
     with _address_books(account) as (client, books):
-        contacts = [_contact(c) for c in _cards(client, books)]
+        cards = [(_contact(c), _known_as(c.card)) for c in _cards(client, books)]
     found = []
-    for contact in contacts:
+    for contact, known_as in cards:
         text = fold(" ".join((contact.name, *contact.emails, contact.organisation or "")))
         by_phone = digits is not None and any(digits in _digits(p) for p in contact.phones)
-        if all(word in text for word in wanted.split()) or by_phone:
+        by_note = all(re.search(rf"\b{re.escape(w)}\b", known_as) for w in wanted.split())
+        if all(word in text for word in wanted.split()) or by_phone or by_note:
             found.append(contact)
     found.sort(key=_by_name)
     return found[:MAX_FOUND]

@@ -35,6 +35,9 @@ STONE = "bob.stone@elsewhere.example"
 PRACTICE = "practice@drlee.example"
 
 
+HELEN = "helen.morgan@example.test"
+
+
 def _card(uid: str, name: str, email: str) -> str:
     family, given = name.split()[1], name.split()[0]
     return (
@@ -387,6 +390,41 @@ def _email_to_bob_shown(
     agent.run_turn(Conversation(), request_)
     [shown] = answers.seen
     return shown
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("Kannst du meiner Mama eine kurze Mail schicken? Sam und ich kommen am Sonntag.",
+      call("send_email", to="Sam", message="Wir kommen am Sonntag")),
+     ("Kannst du meiner Mama eine kurze Mail schicken? Sam und ich kommen am Sonntag.",
+      call("add_event", title="Sam", when="Sonntag")),
+     ("email my mum that Sam and I are coming on Sunday",
+      call("send_email", to="Sam", message="Sam and I are coming on Sunday")),
+     ("Envoie un mail à ma mère : Sam et moi venons dimanche",
+      call("send_email", to="Sam", message="Sam et moi venons dimanche")),
+     ("Mándale un correo a mi madre, que Sam y yo vamos el domingo",
+      call("send_email", to="mi madre", message="Sam y yo vamos el domingo"))],
+)  # fmt: skip
+def test_an_email_to_a_family_member_goes_to_the_card_that_calls_them_so(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    server: RadicaleServer,
+    request_: str,
+    taken_for: str,
+) -> None:
+    """ "meiner Mama", "my mum", "ma mère", "mi madre": the card whose note says "Mum" (in
+    English, whatever the request's language), not Sam whom the message is about."""
+    mum = _card("helen-morgan", "Helen Morgan", HELEN).replace("END:", "NOTE:Mum\r\nEND:")
+    put_card(server, mum, "helen.vcf")
+    put_card(server, _card("sam-lee", "Sam Lee", "sam.lee@example.test"), "sam.vcf")
+    answers = Answers(approve=False)
+    fill = call("send_email", to="Mama", message="Sam und ich kommen am Sonntag")
+    agent = _agent([taken_for, fill, "Hi,\n\nwe are coming on Sunday."], answers, mail=mail,
+                   calendar=account)  # fmt: skip
+    agent.run_turn(Conversation(), request_)  # (the `account` fixture empties the book after)
+    [shown] = answers.seen
+    assert shown.tool == "send_email" and shown.arguments["to"] == [HELEN]
 
 
 @pytest.mark.parametrize(

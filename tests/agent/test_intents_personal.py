@@ -468,6 +468,27 @@ def test_a_contact_is_looked_up_in_the_real_address_book(
     assert [c.name for c in both.calls] == ["find_contact"] and answers.seen == []
 
 
+@pytest.mark.parametrize(
+    ("request_", "who"),
+    [("gotta text Tom about the bbq.. whats his mobile again?", "Tom's"),
+     ("Wie ist die Handynummer von meiner Mama?", "Mama"),
+     ("C'est quoi le numéro de ma mère ?", "ma mère")],
+)  # fmt: skip
+def test_a_contact_named_in_the_possessive_or_as_family_is_found(
+    account: CalendarAccount, server: RadicaleServer, request_: str, who: str
+) -> None:
+    """ "Tom's" is Tom; "Mama", "ma mère": the card whose note says "Mum"."""
+    tom = SOPHIE.replace("Sophie Martin", "Tom Becker").replace("sophie-phone", "tom")
+    put_card(server, tom.replace("N:Martin;Sophie", "N:Becker;Tom"), "tom.vcf")
+    helen = SOPHIE.replace("Sophie Martin", "Helen Morgan").replace("sophie-phone", "helen")
+    helen = helen.replace("N:Martin;Sophie", "N:Morgan;Helen").replace("+33 6", "+44 20")
+    put_card(server, helen.replace("END:VCARD", "NOTE:Mum\r\nEND:VCARD"), "helen.vcf")
+    agent = _agent([call("find_contact", who=who)], calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    expected = "Tom Becker" if who == "Tom's" else "Helen Morgan"
+    assert expected in report.answer and len(report.answer.splitlines()) == 1
+
+
 def test_a_number_no_contact_has_but_a_memory_holds_is_answered_from_it(
     account: CalendarAccount, database: Database
 ) -> None:

@@ -90,6 +90,19 @@ def test_a_card_from_another_app_is_found_by_name_email_phone_or_firm(
     assert find_contacts(account, "nobody") == []
 
 
+def test_a_card_is_found_by_the_words_of_its_nickname_or_note_whole(
+    account: CalendarAccount, server: RadicaleServer
+) -> None:
+    """What the user calls someone is often in the card's note or nickname ("Mum"); a word
+    inside another ("mum" in "Mumbai") is not it."""
+    helen = SOPHIE.replace("sophie-phone", "helen").replace("Sophie Martin", "Helen Morgan")
+    put_card(server, helen.replace("BDAY", "NOTE:Mum\r\nBDAY"), "helen.vcf")
+    put_card(server, SOPHIE.replace("BDAY", "NOTE:Met in Mumbai\r\nNICKNAME:Sofi\r\nBDAY"))
+    assert [c.name for c in find_contacts(account, "mum")] == ["Helen Morgan"]
+    assert [c.name for c in find_contacts(account, "Sofi")] == ["Sophie Martin"]
+    assert find_contacts(account, "bai") == []
+
+
 def test_an_added_contact_is_a_vcard_another_app_can_read(
     account: CalendarAccount, server: RadicaleServer
 ) -> None:

@@ -464,3 +464,42 @@ def asks_when_and_more(text: str) -> bool:
     Mum's birthday, and what gift ideas do I have for her?")."""
     besides = _TIME_OR_PLACE.sub(" ", _folded(text))  # "what time" asks nothing more
     return asks_a_time_or_place(text) and bool(_QUESTION_WORD.search(besides))
+
+
+# What the user calls their family in the four languages (folded), the English first: an
+# address book knows them by it in a note or nickname ("Mum"), in the user's language or
+# not ("meiner Mama", "ma mère", "mi madre").
+_KIN = (
+    ("mum", "mom", "mother", "mummy", "mommy", "mama", "mami", "mutter", "mutti", "maman",
+     "mere", "madre"),
+    ("dad", "father", "daddy", "papa", "papi", "vater", "pere", "padre"),
+    ("sister", "sis", "schwester", "soeur", "hermana"),
+    ("brother", "bro", "bruder", "frere", "hermano"),
+    ("grandma", "granny", "grandmother", "nan", "oma", "grand-mere", "mamie", "abuela"),
+    ("grandpa", "grandad", "grandfather", "opa", "grand-pere", "papy", "abuelo"),
+)  # fmt: skip
+_KIN_WORDS = "|".join(sorted({w for group in _KIN for w in group}, key=len, reverse=True))
+# The family member a message goes to: "email my mum", "write to my mother", "meiner Mama
+# eine Mail", "Mail an meine Mutter", "à ma mère", "à maman", "a mi madre", "a mamá".
+_TO_KIN = re.compile(
+    r"(?:\b(?:e-?mail|mail|message|text|write to|send|tell|drop)\s+(?:to\s+)?my|\bmeiner|"
+    r"\bmeinem|\ban\s+meine[n]?|(?:\s|^)a\s+(?:ma|mon|mi))\s+(?P<kin>" + _KIN_WORDS + r")\b"
+    r"|(?:\s|^)a\s+(?P<bare>maman|papa|mama|mamie|papi|papy)\b"
+)
+
+
+def kin_recipient(text: str) -> str | None:
+    """The family word a message is sent to ("Kannst du meiner Mama eine Mail schicken?":
+    "mama"), folded; None if the request sends to no family member."""
+    found = _TO_KIN.search(_folded(text))
+    return (found.group("kin") or found.group("bare")) if found else None
+
+
+def kin_words(text: str) -> list[str]:
+    """The other words for the family member `text` names, the English first ("Mama": "mum",
+    "mom", "mother", …); none if it names none."""
+    said = set(_folded(text).split())
+    for group in _KIN:
+        if said & set(group):
+            return [w for w in group if w not in said]
+    return []

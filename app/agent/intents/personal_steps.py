@@ -19,12 +19,14 @@ from app.agent.intents.language import (
     asks_a_past_cost,
     asks_for_a_reminder,
     asks_to_tick_off,
+    kin_words,
     speaks_of_the_user,
     without_remind_me,
 )
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.recognise import (
     ADDRESS,
+    POSSESSIVE,
     any_word_of,
     grounded,
     most_words_of,
@@ -252,9 +254,14 @@ def todo_done(doing: Doing, slots: dict[str, str]) -> str:
 
 
 def contact(doing: Doing, slots: dict[str, str]) -> str:
-    who = slots["who"]
-    record = doing.call("find_contact", query=who)
-    found = _items(record) if isinstance(record.result, list) else []
+    # "Tom's" of "whats his mobile" is Tom; "Mama" may be the card noted "Mum"
+    who = " ".join(POSSESSIVE.sub("", w) for w in slots["who"].split()) or slots["who"]
+    found: list[dict[str, Any]] = []
+    for query in (who, *kin_words(who)[:3]):
+        record = doing.call("find_contact", query=query)
+        found = _items(record) if isinstance(record.result, list) else []
+        if found:
+            break
     if not found and (facts := _remembered(doing, who)):
         # "What's my locker number?": no one of that name, but a memory holds it
         return doing.say("remembered_list", lines="\n".join(f"- {f}" for f in facts[:8]))

@@ -34,6 +34,7 @@ from app.agent.intents.language import (
     asks_to_put_in_the_calendar,
     asks_to_put_on_the_todo_list,
     asks_to_tick_off,
+    kin_recipient,
     language_of_talk,
     remembers_a_fact,
     speaks_of_the_user,
@@ -445,8 +446,15 @@ class IntentRouter:
                 return self._instead(doing, BY_NAME["send_email"], text,
                                      read={"to": message["name"]})  # fmt: skip
             return self._instead(doing, BY_NAME["send_email"], text, {"to": _a_person(recognised)})
+        kin = kin_recipient(text)
+        if kin is not None and _MAIL_ASKED.search(fold(text)) and chosen not in _WRITING:
+            # "Kannst du meiner Mama eine kurze Mail schicken? Sam und ich …" taken for a
+            # new event: an email, to the one the request names
+            return self._instead(doing, BY_NAME["send_email"], text, read={"to": kin})
         if recognised.intent.name == "send_email" and message and message["name"]:
             _said_recipient(recognised, message["name"])
+        elif recognised.intent.name == "send_email" and kin is not None:
+            _said_recipient(recognised, kin)  # "… meiner Mama eine Mail …", not "Sam"
         if (
             asks_to_cancel(text)
             and recognised.intent.name not in _CANCELLING
@@ -734,6 +742,11 @@ _WRITING = {
     "send_email", "reply_to_email", "ask_files", "show_folder", "write_note", "add_to_list",
     "open_file", "spending", "search_web", "add_contact",
 }  # fmt: skip
+# An email or message asked for anywhere in the request (folded): "eine kurze Mail schicken",
+# "send … an email", "un mail", "un correo", "a message".
+_MAIL_ASKED = re.compile(
+    r"\b(?:e-?mail|mail|nachricht|message|courriel|correo|mensaje)\b|\b(?:text|write to)\b"
+)
 # Intents a request naming an amount later or earlier may rightly be: a move, a message
 # about it ("tell Sophie the meeting starts an hour later"), a reminder.
 _NOT_A_SHIFT = {"move_event", *_WRITING, *_REMINDERS}

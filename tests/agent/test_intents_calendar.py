@@ -324,6 +324,7 @@ def test_a_day_without_such_a_gap_says_so(account: CalendarAccount) -> None:
         ("Rappelle-moi, l'appel avec Lena de chez Nordwind, c'est prévu quand exactement ?",
          call("find_free_time", when="nordwind", duration="exact")),
         ("the call with lena from nordwind is when again?", call("show_calendar")),
+        ("Le call avec Lena de Nordwind, c'est quand ?", call("find_free_time")),
         ("¿La llamada con Lena de Nordwind es cuándo?",
          call("find_free_time", when="cuándo", duration="llamada")),
     ],
@@ -408,6 +409,29 @@ def test_cancelling_an_event_the_model_could_not_name_asks_which_then_deletes_it
     left = sorted((e.title, e.start) for e in _all(account))
     assert left == [("Dentist", at(25, 10)), ("Piano", at(18, 17))]
     assert second.answer == "Cancelled “Dentist” (Fri 18 May, 10:00–11:00)."
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "translated"),
+    [
+        ("Mi profesora de piano está enferma, así que hoy no hay clase. ¿Me la quitas del "
+         "calendario?", call("cancel_event", event="dentist", when="tomorrow at 3pm"),
+         ["My piano teacher is ill, so there is no lesson today. Can you remove it?"]),
+        ("the piano teacher is ill so no class tonight, can you move it to next week?",
+         call("move_event", to="next week"), []),
+    ],
+)  # fmt: skip
+def test_an_event_the_model_left_out_or_made_up_is_the_one_the_request_names(
+    account: CalendarAccount, request_: str, taken_for: str, translated: list[str]
+) -> None:
+    create_event(account, "Dentist", at(16, 15), at(16, 16), tz=TZ)
+    create_event(account, "Piano lesson", at(15, 18), at(15, 19), tz=TZ)
+    answers = Answers(approve=False)
+    agent = _agent(account, [taken_for, *translated], answers)
+    agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool in ("delete_event", "update_event")
+    assert "Piano lesson" in str(shown.preview) and "Dentist" not in str(shown.preview)
 
 
 @pytest.mark.parametrize(

@@ -373,6 +373,25 @@ def test_a_category_in_another_language_is_summed_from_an_english_table(home: Pa
     )
 
 
+def test_only_the_sentence_that_asks_is_put_into_english_for_a_category(home: Path) -> None:
+    """What the user says before the question would crowd the category out of the English
+    key words ("I'm trying to save a bit. How much …"): the question alone is translated."""
+    shutil.copy(SEED / "finance" / "expenses-2029-04.csv", home / "finance")
+    agent, backend = _agent(
+        [call("spending", month="April"), "How much money did I spend on eating out in April?"],
+        folders=[home],
+    )  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(
+            Conversation(),
+            "Ich versuch grad, ein bisschen zu sparen. Wie viel Geld ist bei mir im April "
+            "eigentlich fürs Essengehen draufgegangen?",
+        )
+    assert _told(backend).endswith("Translate into English: Wie viel Geld ist bei mir im April "
+                                   "eigentlich fürs Essengehen draufgegangen?")  # fmt: skip
+    assert report.answer.startswith("Insgesamt 64.50: 23.50 + 41.00")
+
+
 def test_a_balance_asked_in_french_is_read_from_the_months_statement(home: Path) -> None:
     (home / "finance" / "statement-2029-04.pdf").write_bytes(
         make_pdf(["Spreebank - Account statement April 2029",

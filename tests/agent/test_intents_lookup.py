@@ -646,6 +646,36 @@ def test_a_question_taken_for_free_time_with_no_day_copied_is_answered_from_the_
     assert (asked.stop_reason, asked.answer) == ("asked", "Which day should I look at?")
 
 
+def test_a_when_question_taken_for_free_time_is_answered_from_the_dated_mail(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    """ "el paquete de Kiezbuch… ¿sabes qué día me lo traen?": one word of it in two emails
+    (no plain answer), but a question of when: the one of them that names a day answers."""
+    shop = "Kiezbuch <letters@kiezbuch.example>"
+    _deliver(
+        servers[0],
+        ALICE,
+        shop,
+        "Your parcel is on its way",
+        "Your parcel from Kiezbuch will be delivered on Thursday 17 May, 10:00-14:00.",
+    )
+    _deliver(servers[0], ALICE, shop, "New in May", "Our favourite new books this month.")
+    try:
+        agent, backend = _agent(
+            [call("find_free_time", when=""),
+             "Hey, the package from Kiezbuch that I ordered... do you know what day it comes?",
+             "El jueves 17 de mayo."],
+            home, mail=mail, calendar=account,
+        )  # fmt: skip
+        report = agent.run_turn(
+            Conversation(), "oye, el paquete de Kiezbuch que pedí... ¿sabes qué día me lo traen?"
+        )
+    finally:
+        _remove_from(servers, "letters@kiezbuch.example")  # the module's other searches
+    assert "Thursday 17 May" in _told(backend), (report.answer, [c.name for c in report.calls])
+    assert report.answer.startswith("El jueves 17 de mayo.\n\n(")
+
+
 def test_a_reminder_before_something_the_mail_dates_is_set_before_it(
     servers: tuple[Dovecot, SmtpServer],
     mail: MailAccount,

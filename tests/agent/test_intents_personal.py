@@ -444,6 +444,27 @@ def test_a_todo_the_model_misnamed_is_found_by_the_words_of_the_message(
     assert "Pay rent for June" in report.answer
 
 
+@pytest.mark.parametrize(
+    ("request_", "which"),
+    [("bon, hier j'ai enfin trouvé des gants de jardinage pour l'anniversaire de maman, tu "
+      "peux marquer la tâche comme faite ?", "the tâche courses as faite"),
+     ("Endlich ein Geschenk für Mama gefunden, hak das bitte ab", "Geschenk abhaken"),
+     ("got mum's present sorted, cross it off", "the gift thing")],
+)  # fmt: skip
+def test_a_todo_the_model_misnamed_is_found_by_the_family_the_message_names(
+    account: CalendarAccount, server: RadicaleServer, request_: str, which: str
+) -> None:
+    """The model's words name no to-do; the message names Mum as the user calls her."""
+    add_task(account, "Buy a birthday present for Mum")
+    add_task(account, "Fix the bike light")
+    answers = Answers()
+    turns = [call("complete_todo", which=which), "the task"]  # (its words put into English)
+    agent = _agent(turns, answers, calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    assert [r.tool for r in answers.seen] == ["complete_task"], report.answer
+    assert _statuses(server)["Buy a birthday present for Mum"] == "COMPLETED"
+
+
 # -- contacts: vCards in Radicale's address book ------------------------------------------------
 
 
@@ -511,6 +532,26 @@ def test_a_number_a_memory_holds_is_recalled_before_a_name_is_asked(
                    calendar=account, data=database)  # fmt: skip
     report = agent.run_turn(Conversation(), "What's my locker number?")
     assert "My gym locker number is 112" in report.answer and "Lisa" not in report.answer
+    assert report.stop_reason == "answered"
+
+
+@pytest.mark.parametrize(
+    ("request_", "translated"),
+    [("Quiero quedar con una amiga en mi cafetería favorita pero no me sale el nombre, "
+      "¿cuál era?", ["I want to meet a friend at my favourite café but I forgot the name?"]),
+     ("what was my favourite café called again?", [])],
+)  # fmt: skip
+def test_a_question_of_the_users_own_a_memory_holds_is_answered_before_a_name_is_asked(
+    account: CalendarAccount, database: Database, request_: str, translated: list[str]
+) -> None:
+    """Taken for a contact with no name filled: the memory holding two of its words (in its
+    English) answers, not the question "whom?"."""
+    with database.session() as session, session.begin():
+        session.add(MemoryRecord(created=NOW, text="Alex's favourite café is Café Rosa."))
+        session.add(MemoryRecord(created=NOW, text="The café on the corner opens at 7."))
+    agent = _agent([call("find_contact"), *translated], calendar=account, data=database)
+    report = agent.run_turn(Conversation(), request_)
+    assert "Café Rosa" in report.answer and "corner" not in report.answer
     assert report.stop_reason == "answered"
 
 

@@ -180,7 +180,7 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
         if asked and _held_by_an_event(doing, " ".join(asked)):
             return _when_is(doing, {**slots, "event": " ".join(asked)})
         if (held := event_asked_about(doing)) is not None:
-            return _shown(doing, held)  # its words spread over its title and guests
+            return shown(doing, held)  # its words spread over its title and guests
         # (Plainly held takes two words: "What's on my calendar?" looks nothing up.)
         if len(asked) > 1 and (answer := answer_from_things(doing, doing.request, plainly=True)):
             return answer
@@ -457,10 +457,10 @@ def find(doing: Doing, slots: dict[str, str]) -> str:
 def _when_is(doing: Doing, slots: dict[str, str]) -> str:
     """When and where one event is, with its notes: where to meet, what to bring or the
     dial-in are often written there ("Meet at the station at 8:30")."""
-    return _shown(doing, find_event(doing, slots))
+    return shown(doing, find_event(doing, slots))
 
 
-def _shown(doing: Doing, event: dict[str, Any]) -> str:
+def shown(doing: Doing, event: dict[str, Any]) -> str:
     """One event: its title, day, time and place, and its notes, shortened."""
     notes = " ".join(str(event.get("description") or "").split())
     shown = notes if len(notes) <= _NOTES else notes[: _NOTES - 1].rsplit(" ", 1)[0] + "…"
@@ -617,7 +617,7 @@ def event_named_shown(doing: Doing) -> str | None:
         return None  # (not looked for in English: a question a text answered needs no more)
     events = [e for e in around if fold(str(e.get("title") or "")) in named]
     upcoming = [e for e in events if datetime.fromisoformat(str(e["end"])) >= doing.now]
-    return _shown(doing, (upcoming or events)[0]) if events else None
+    return shown(doing, (upcoming or events)[0]) if events else None
 
 
 def _titles_in(events: list[dict[str, Any]], said: str, whole: bool) -> dict[str, str]:
@@ -795,7 +795,7 @@ def move(
     if not changes:
         # A "move" to when and where it already is ("Where and when do we meet for the hike
         # on Saturday?" taken for one): a question about the event, answered.
-        return _shown(doing, event)
+        return shown(doing, event)
     record = doing.call(
         "update_event", event_id=event["event_id"], **changes, **_alone(doing, event)
     )
@@ -909,11 +909,15 @@ def event_asked_about(doing: Doing) -> dict[str, Any] | None:
 def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     when = _when(doing, slots)
     if when is None and (event := event_asked_about(doing)) is not None:
-        return _shown(doing, event)  # "…, c'est prévu quand ?" taken for free time
+        return shown(doing, event)  # "…, c'est prévu quand ?" taken for free time
     if when is None:
         # No day in what the model copied ("When is the water turned off?" taken for free
-        # time): what the mail or files plainly hold answers, else the day is asked.
+        # time): what the mail or files plainly hold answers; a question of when or where
+        # is looked up whole ("el paquete de Kiezbuch… ¿sabes qué día me lo traen?"); else
+        # the day is asked.
         answer = answer_from_things(doing, doing.request, plainly=True)
+        if answer is None and asks_when_or_where(doing.request):
+            answer = answer_from_things(doing, doing.request, dated=True)
         if answer is not None:
             return answer
         raise Ask(doing.say("which_day_look"), "when")

@@ -357,6 +357,7 @@ INTENTS: tuple[Intent, ...] = (
             "Wie ist die Telefonnummer von Opa?",
             "¿Cuál es el correo de Pablo?",
         ),
+        looks_up=True,  # "mi cafetería favorita… ¿cuál era?" names no one: a memory holds it
     ),
     Intent(
         "search_web",

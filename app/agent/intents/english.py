@@ -28,10 +28,13 @@ def english_words(doing: Doing, text: str) -> str:
     already or the model gave nothing usable."""
     if doing.language == "en" or not text.strip():
         return ""
+    if text in doing.english:  # asked again in the same turn (a second search of the same)
+        return doing.english[text]
     written = doing.write(_PROMPT, f"Translate into English: {text}")
     words = [w.strip(".'-") for w in WORD.findall(written)]
     kept = dict.fromkeys(
         w for w in words
         if len(w) > 2 and fold(w) not in _ABOUT_TRANSLATING and not is_function_word(w)
     )  # fmt: skip
-    return " ".join(list(kept)[:_MOST])
+    doing.english[text] = " ".join(list(kept)[:_MOST])
+    return doing.english[text]

@@ -428,9 +428,11 @@ _WHEN_OR_WHERE = re.compile(
 
 
 # The same asked at the end, as French and Spanish often do ("l'appel avec Lena, c'est prévu
-# quand ?", "la cena con Tom es cuándo?", "the party is where again?").
+# quand ?", "la cena con Tom es cuándo?", "¿sabes qué día me lo traen?", "the party is where
+# again?").
 _WHEN_OR_WHERE_LAST = re.compile(
-    r"\b(?:when|where|wann|wo|quand|ou ca|cuando|donde)\b(?:\s+\w+){0,2}\s*\?\s*$"
+    r"\b(?:when|where|wann|wo|quand|ou ca|cuando|donde|(?:what|which) day|welche[nm]? tag|"
+    r"an welchem tag|quel jour|que dia)\b(?:\s+[\w']+){0,3}\s*\?\s*$"
 )
 
 
@@ -498,8 +500,15 @@ def kin_recipient(text: str) -> str | None:
 def kin_words(text: str) -> list[str]:
     """The other words for the family member `text` names, the English first ("Mama": "mum",
     "mom", "mother", …); none if it names none."""
-    said = set(_folded(text).split())
+    said = set(re.findall(r"[\w'-]+", _folded(text)))
     for group in _KIN:
         if said & set(group):
             return [w for w in group if w not in said]
     return []
+
+
+def the_question(text: str) -> str:
+    """The sentence of `text` that asks ("Ich versuch grad zu sparen. Wie viel ist im April
+    fürs Essengehen draufgegangen?": the second), or `text` if none or it is one sentence."""
+    sentences = [p.strip() for p in re.findall(r"[^.!?]*\?", text) if p.strip(" ¿?")]
+    return sentences[-1] if sentences else text

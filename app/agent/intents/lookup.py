@@ -93,11 +93,14 @@ def _read_message(doing: Doing, message: dict[str, Any]) -> Source | None:
     return Source(text[:READ_CHARS], cited)
 
 
-def answer_from_things(doing: Doing, question: str, plainly: bool = False) -> str | None:
+def answer_from_things(
+    doing: Doing, question: str, plainly: bool = False, dated: bool = False
+) -> str | None:
     """The answer to `question` from the file or email holding most of its telling words;
     None when nothing the user keeps holds any of them (`plainly`: two of them, where the
-    question may as well be about something else)."""
-    source = best_source(doing, question)
+    question may as well be about something else; `dated`: of those with a day in them,
+    for a question of when)."""
+    source = best_source(doing, question, dated)
     if source is None or (plainly and source.matched < _NAMED_BY):
         return None
     return _answer(doing, source)

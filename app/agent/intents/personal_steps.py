@@ -176,6 +176,29 @@ def recall(doing: Doing, slots: dict[str, str]) -> str:
     return listed
 
 
+def remembered_plainly(doing: Doing) -> str | None:
+    """What memories plainly hold of a question about the user's own that a lookup could not
+    ask ("Quiero quedar en mi cafetería favorita pero no me sale el nombre, ¿cuál era?":
+    "Alex's favourite café is Café Rosa."): those holding two of its telling words or more,
+    in its own words or in English. None if none, or no memories are kept."""
+    if doing.agent.registry.get("recall") is None or not speaks_of_the_user(doing.request):
+        return None
+    for words in (doing.request, english_words(doing, doing.request)):
+        telling = telling_words(words) if words else []
+        query = " ".join(telling)
+
+        def plain(found: list[dict[str, Any]] | None, telling: list[str] = telling) -> list[str]:
+            facts = [str(item.get("fact")) for item in found or []]
+            return [f for f in facts if sum(any_word_of(w, f) for w in telling) >= 2]
+
+        if len(telling) >= 2 and plain(_peeked(doing, "recall", query=query)):
+            record = doing.call("recall", query=query)  # the lookup made, as the user sees
+            held = plain(_items(record) if isinstance(record.result, list) else [])
+            if held:
+                return doing.say("remembered_list", lines="\n".join(f"- {f}" for f in held[:8]))
+    return None
+
+
 def _holding_words_of(doing: Doing, found: Any) -> list[str]:
     """The memories among `found` (a recall's facts or its items) holding a word of the
     user's request."""
@@ -364,6 +387,13 @@ def _choose(
     if not chosen and (english := english_words(doing, words)):
         # "die Bücher in die Bibliothek" of the to-do "Return library books"
         chosen = most_words_of(english, items, label)
+    # The model's words name nothing ("the tâche courses as faite"): family as the user
+    # calls them ("… pour l'anniversaire de maman, tu peux marquer la tâche comme faite ?":
+    # "Buy a birthday present for Mum"), else the request's own words, do.
+    if not chosen and (kin := kin_words(doing.request)):
+        chosen = [i for i in items if any(any_word_of(k, str(i.get(label))) for k in kin)]
+    if not chosen and words != doing.request:
+        chosen = most_words_of(doing.request, items, label)
     slot = BY_NAME[intent].slot("which") if intent else None
     if not chosen and slot is not None and "which" in doing.from_request:
         raise Ask(doing.question(slot.question), "which")  # the whole message named nothing

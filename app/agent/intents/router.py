@@ -34,6 +34,7 @@ from app.agent.intents.language import (
     asks_to_put_in_the_calendar,
     asks_to_put_on_the_todo_list,
     asks_to_tick_off,
+    asks_when_or_where,
     kin_recipient,
     language_of_talk,
     remembers_a_fact,
@@ -172,6 +173,8 @@ class Doing:
         self.close: tuple[str, ...] = ()
         # Another lookup is running after the first found nothing (`FoundNothing`).
         self.looking_again = False
+        # Texts of this turn the model put into English (`english.english_words`), by text.
+        self.english: dict[str, str] = {}
         sent = [m.sent_at for m in conversation.messages if m.role == "user" and m.sent_at]
         self.now: datetime = sent[-1].astimezone() if sent else clock.now()
 
@@ -291,14 +294,32 @@ _PICK_PROMPT = (
 Steps = Callable[[Doing, dict[str, str]], str]
 
 
-def _looked_up(doing: Doing) -> str | None:
-    """The answer from the email or file plainly holding the request's words, if one does."""
+def _looked_up(doing: Doing, asked_for: bool = False) -> str | None:
+    """The answer from the email or file plainly holding the request's words, if one does.
+    `asked_for`: a lookup missing a slot; a question of when or where is then also the
+    calendar event holding its words ("l'appel avec Lena, c'est prévu quand ?"), or what a
+    dated email or file holding one of them says ("el paquete de Kiezbuch… ¿sabes qué día
+    me lo traen?"), and any question what memories plainly hold, before the slot is asked
+    for."""
+    from app.agent.intents.calendar_steps import event_asked_about, shown
     from app.agent.intents.lookup import answer_from_things
+    from app.agent.intents.personal_steps import remembered_plainly
 
-    try:
-        return answer_from_things(doing, doing.request, plainly=True)
-    except HandOver:
-        return None
+    when = asked_for and asks_when_or_where(doing.request)
+    looks: list[Callable[[], str | None]] = [
+        lambda: shown(doing, e) if when and (e := event_asked_about(doing)) else None,
+        lambda: answer_from_things(doing, doing.request, plainly=True),
+        lambda: answer_from_things(doing, doing.request, dated=True) if when else None,
+        # "mi cafetería favorita… ¿cuál era?": a memory
+        lambda: remembered_plainly(doing) if asked_for else None,
+    ]
+    for look in looks:
+        try:
+            if (found := look()) is not None:
+                return found
+        except HandOver:  # that store cannot be read: the next may answer
+            continue
+    return None
 
 
 def _event_named(doing: Doing, whole: bool = False, on_the_day: bool = False) -> str | None:
@@ -477,6 +498,14 @@ class IntentRouter:
             # ändern?" taken for a new event: the event the calendar holds under its words
             # is moved by that amount (the dialog asks first)
             return self._run(doing, BY_NAME["move_event"], {"event": event}, text, instead=True)
+        if (
+            recognised.intent.name in ("cancel_event", "move_event")
+            and not recognised.slots.get("event")
+            and (event := _event_named(doing, whole=True, on_the_day=True)) is not None
+        ):
+            # "…, así que hoy no hay clase. ¿Me la quitas del calendario?": the model named no
+            # event (or one the request does not), the request names one of the calendar's
+            recognised.slots["event"] = event
         if recognised.intent.name == JUST_ANSWER:
             # "What's the name of my hotel in Lisbon?" taken for a general question: what
             # the mail or files plainly hold answers it; else the model answers as asked.
@@ -518,7 +547,7 @@ class IntentRouter:
             if slot.required and not slots.get(slot.name):
                 if doing.looking_again:  # a second look asks nothing: it found nothing
                     raise FoundNothing("")
-                if intent.looks_up and (found := _looked_up(doing)) is not None:
+                if intent.looks_up and (found := _looked_up(doing, asked_for=True)) is not None:
                     return self._say(doing, found, "answered")
                 pending = Pending(intent, slots, slot.name, request=request,
                                   language=doing.language)  # fmt: skip

@@ -512,6 +512,8 @@ def test_an_event_named_with_an_amount_later_or_earlier_is_moved_by_it(
     assert [shown.tool for shown in answers.seen] == ["update_event"]
     assert _events(account)["Budget meeting"][0] == start
     assert _events(account)["Stand-up"][0] == at(21, 9)
+    # "im Kalender", "my calendar": where it is kept, not its new place
+    assert "location" not in answers.seen[0].arguments
 
 
 @pytest.mark.parametrize(

@@ -390,6 +390,22 @@ def test_a_request_to_be_reminded_is_a_reminder_whatever_it_was_taken_for(
     assert reminder.local_due().replace(tzinfo=None) == due
 
 
+def test_a_reminder_in_the_users_words_leaves_out_the_please_and_the_joining_words(
+    database: Database,
+) -> None:
+    """The model translated the reminder: its text is the user's words after "erinner mich",
+    without the time, "bitte" and "dran"."""
+    request_text = (
+        "die waschmaschine läuft, erinner mich bitte in zwei stunden dran die wäsche aufzuhängen"
+    )
+    agent = _personal_agent(
+        [call("set_reminder", what="hang up the laundry", when="in zwei stunden")], data=database
+    )
+    agent.run_turn(Conversation(), request_text)
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.text == "die wäsche aufzuhängen"
+
+
 @pytest.mark.parametrize(
     "request_text",
     ["Can you remind me what Tom said?", "¿Me puedes recordar cuándo es la cena?",

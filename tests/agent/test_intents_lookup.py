@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from app import clock
 from app.agent.gate.policy import ContextState
 from app.agent.intents.language import asks_to_put_in_the_calendar
 from app.agent.intents.router import IntentRouter
@@ -95,6 +96,26 @@ def test_a_text_holding_a_word_of_the_question_and_one_of_its_english_answers_it
     report = agent.run_turn(Conversation(), "Wann ist die erste Lieferung für Nordwind?")
     assert report.answer.startswith("Am 4. Juni.")
     assert "First delivery on 4 June" in _told(backend)
+
+
+@pytest.mark.parametrize(
+    ("read_as", "kept"),
+    [("190 °C for 20 minutes.", False), ("At 190 °C for 40 minutes.", True),
+     (f"190 degrees, 40 minutes, in {clock.now().year} as every year.", True)],
+)  # fmt: skip
+def test_an_answer_with_a_number_the_text_does_not_hold_shows_the_text_instead(
+    home: Path, read_as: str, kept: bool
+) -> None:
+    """The model misread the recipe ("20 minutes"): a number the file does not hold is the
+    model's own, so the file is shown, which the user can read; a true reading is kept."""
+    (home / "recipes").mkdir()
+    (home / "recipes" / "lasagne.txt").write_text(
+        "Vegetable lasagne (serves 4)\n- 12 lasagne sheets\nBake at 190 °C for 40 minutes.\n"
+    )
+    agent, _ = _agent([call("ask_files", about="lasagne oven"), read_as], home)
+    report = agent.run_turn(Conversation(), "How hot and how long does my lasagne bake?")
+    assert report.answer.startswith(read_as) == kept
+    assert "40 minutes" in report.answer and "(From recipes/lasagne.txt.)" in report.answer
 
 
 def test_a_question_an_email_holds_is_answered_from_that_email(

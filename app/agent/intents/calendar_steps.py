@@ -817,13 +817,26 @@ _PLACE = re.compile(
 )
 
 
+# Words after "in" that name no place: where the event is kept ("Kannst du das im Kalender
+# ändern?", German writing every noun with a capital), or how things stand ("in Ordnung").
+_NO_PLACE = re.compile(
+    r"^(?:calendar|diary|schedule|kalender|terminkalender|calendrier|agenda|calendario|"
+    r"ordnung)$"
+)
+
+
+def _a_place(words: str) -> bool:
+    return not any(_NO_PLACE.match(word) for word in fold(words).split())
+
+
 def _place_in(request: str, event: str, now: datetime) -> str:
-    """A new place the request names ("at AutoHaus Schmidt Kreuzberg now"), not a time or the
-    event's own words; "" if none."""
+    """A new place the request names ("at AutoHaus Schmidt Kreuzberg now"), not a time, the
+    calendar itself or the event's own words; "" if none."""
     own = set(fold(event).split())
     for found in _PLACE.finditer(request):
         place = found.group(1)
-        if read_when(place, now) is None and not set(fold(place).split()) <= own:
+        new = read_when(place, now) is None and not set(fold(place).split()) <= own
+        if new and _a_place(place):
             return place
     return ""
 
@@ -836,7 +849,7 @@ def _new_place(doing: Doing, slots: dict[str, str]) -> str:
     others = set(fold(" ".join((slots.get("event", ""), slots.get("to", "")))).split())
     if not words or words <= others or read_when(place, doing.now) is not None:
         return ""
-    return place
+    return place if _a_place(place) else ""
 
 
 def _in_the_events_week(doing: Doing, phrase: str, day: date, event_start: datetime) -> date:

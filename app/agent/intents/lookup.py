@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from app.agent.intents import file_steps, tally
@@ -186,10 +187,21 @@ def _has_a_day(doing: Doing, source: Source) -> bool:
 
 
 def _answer(doing: Doing, source: Source) -> str:
-    answer = _tallied(doing, source) or doing.write(
-        _ANSWER_PROMPT, f"{source.text}\n\nQuestion: {doing.request}"
-    )
+    answer = _tallied(doing, source)
+    if not answer:
+        answer = doing.write(_ANSWER_PROMPT, f"{source.text}\n\nQuestion: {doing.request}")
+        if _invented_numbers(answer, f"{source.text} {doing.request}", doing.now):
+            # "Bake at 190 °C for 40 minutes." read as "190 °C … 20 minutes": a number the
+            # text does not hold is the model's; the text itself is shown instead
+            answer = ""
     return f"{_the_event_asked_about(doing)}{answer or source.text[:600]}\n\n({source.cited})"
+
+
+def _invented_numbers(answer: str, read: str, now: datetime) -> bool:
+    """Whether `answer` holds a number that neither `read` (what the model was given) nor the
+    year of `now` holds ("09:30" and "9:30" are alike)."""
+    held = {int(n) for n in re.findall(r"\d+", read)} | {now.year}
+    return any(int(n) not in held for n in re.findall(r"\d+", answer))
 
 
 def _the_event_asked_about(doing: Doing) -> str:

@@ -85,7 +85,7 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
 _JOINING = {
     "to", "that", "about", "at", "on", "in", "of", "for", "um", "daran", "dass", "an", "zu",
     "a", "las", "la", "de", "que", "pour", "para", "el", "le", "al", "en", "et", "and", "und",
-    "y", "dans", "o'clock",
+    "y", "dans", "o'clock", "dran", "bitte", "please", "mal", "stp",
 }  # fmt: skip
 _FROM_NOW = re.compile(
     r"\b(?:in|dans|en|dentro de)?\s*(?:\S+\s+)?(?:hours?|minutes?|mins?|stunden?|minuten?|"

@@ -133,6 +133,26 @@ def test_a_todo_is_added_to_the_real_task_list_with_its_due_day(
 
 
 @pytest.mark.parametrize(
+    ("request_text", "due_slot", "english"),
+    [("Apúntame en las tareas comprar carbón, para el día antes de la barbacoa.",
+      "el día antes de la barbacoa", ["the barbecue"]),
+     ("add buy charcoal to my to-dos, due the day before the barbecue", "", []),
+     ("Setz 'Kohle kaufen' auf meine Aufgaben, zwei Tage vor dem Grillfest", "", ["barbecue"])],
+)  # fmt: skip
+def test_a_todo_due_a_day_before_an_event_is_due_that_day(
+    account: CalendarAccount, request_text: str, due_slot: str, english: list[str]
+) -> None:
+    """The due day is counted back from the event the calendar dates."""
+    create_event(account, "Barbecue at Tom's", at(26, 16), at(26, 20), tz=TZ)
+    title = next(t for t in ("comprar carbón", "Kohle kaufen", "charcoal") if t in request_text)
+    agent = _agent([call("add_todo", title=title, due=due_slot), *english], calendar=account)
+    agent.run_turn(Conversation(), request_text)
+    [task] = list_tasks(account)
+    days = 2 if "zwei" in request_text else 1
+    assert task.due is not None and task.due.date() == date(2029, 5, 26 - days)
+
+
+@pytest.mark.parametrize(
     ("request_text", "taken_for", "title", "due"),
     [
         pytest.param("Pop 'renew the parking permit' on my to-do list for Friday",

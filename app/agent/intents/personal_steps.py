@@ -132,6 +132,10 @@ def _relative_time(doing: Doing, phrase: str) -> datetime | None:
         return None
     offset, named = relative
     anchor = next_event_start(doing, named)
+    if anchor is None and doing.agent.registry.get("list_events") is not None:
+        # "la barbacoa" of the event "Barbecue at Tom's": its words in English
+        english = english_words(doing, named)
+        anchor = next_event_start(doing, english) if english else None
     if anchor is None:
         said = when_from_things(doing, named, about=named)
         when = read_when(said, doing.now) if said else None
@@ -220,6 +224,18 @@ def _due(doing: Doing, slots: dict[str, str]) -> str | None:
     return iso(at) if at is not None else when.day.isoformat()
 
 
+def _due_before_or_after(doing: Doing, slots: dict[str, str]) -> str | None:
+    """A due day or time said from something the calendar or mail dates ("para el día antes
+    de la barbacoa": the day before the barbecue Tom's email dates); None if none is."""
+    for phrase in (slots.get("due", ""), doing.request):
+        relative = read_relative(phrase)
+        if relative is None or (at := _relative_time(doing, phrase)) is None:
+            continue
+        whole_days = relative[0] % timedelta(days=1) == timedelta(0)
+        return at.date().isoformat() if whole_days else iso(at)
+    return None
+
+
 def _a_day_named(doing: Doing) -> date | None:
     """The day the request names, if it names one ("samedi", "last Friday")."""
     when = read_when(doing.request, doing.now)
@@ -228,7 +244,7 @@ def _a_day_named(doing: Doing) -> date | None:
 
 def todo_add(doing: Doing, slots: dict[str, str]) -> str:
     title = without_when(doing.users_title(slots["title"]), slots.get("due", ""), doing.now)
-    due = _due(doing, slots)
+    due = _due(doing, slots) or _due_before_or_after(doing, slots)
     record = doing.call("add_task", title=title, due=due)
     done = (
         doing.say("todo_added_due", title=title, due=due)

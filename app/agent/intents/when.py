@@ -724,11 +724,27 @@ def read_relative(phrase: str) -> tuple[timedelta, str] | None:
     if not found:
         return None
     match = min(found, key=lambda m: m.start())
-    amount = read_duration(text[: match.start()])
+    amount = read_duration(text[: match.start()]) or _days_said(text[: match.start()])
     named = re.split(r"[,.;!?]| so | damit | pour | para ", text[match.end() :] + " ")[0]
-    if amount is None or not named.strip():
-        return None
+    if amount is None or not named.strip() or named.strip() in _RELATIVE_DAYS:
+        return None  # ("the day after tomorrow" is a day of its own)
     return (-amount if match.re is _BEFORE else amount), named.strip()
+
+
+# Days before or after something ("the day before the barbecue", "zwei Tage vor dem Umzug",
+# "deux jours avant", "el día antes de la barbacoa"), said last before the "before".
+_DAYS_SAID = re.compile(
+    rf"\b(the|a|one|einen|am|le|la|un|el|{_NUMBER})\s+(days?|tage?n?|jours?|dias?)\s*$"
+)
+
+
+def _days_said(text: str) -> timedelta | None:
+    found = _DAYS_SAID.search(text.rstrip())
+    if found is None:
+        return None
+    number = found.group(1)
+    count = 1 if number in ("the", "am", "le", "la", "el") else _number(number)
+    return timedelta(days=int(count)) if count else None
 
 
 # Whole names only: a month's short forms collide with words ("mar", "ago", "dic").

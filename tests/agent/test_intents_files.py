@@ -401,15 +401,18 @@ def test_a_balance_asked_in_french_is_read_from_the_months_statement(home: Path)
         make_pdf(["Spreebank - Account statement March 2029",
                   "Closing balance 31 March: 2,140.10 EUR"])
     )  # fmt: skip
-    agent, backend = _agent([call("spending", month="avril"), "2,315.40 EUR."], folders=[home])
+    agent, _ = _agent([call("spending", month="avril"), "2,315.40 EUR."], folders=[home])
     with clock.frozen_at(NOW):
         report = agent.run_turn(
             Conversation(), "Quel était le solde final de mon relevé bancaire d'avril ?"
         )
     # No word of the question names the file: the statement named by the month that speaks
-    # of a balance is read (the month's transactions table says none), and only it.
-    assert "2,315.40" in _told(backend) and "2,140.10" not in _told(backend)
-    assert report.answer == "2,315.40 EUR.\n\n(D'après finance/statement-2029-04.pdf.)"
+    # of a balance is read (the month's transactions table says none), and only it; its
+    # one closing balance line answers "solde final" (code chose it, not the model).
+    assert "2,140.10" not in report.answer
+    assert report.answer == (
+        "Closing balance 30 April: 2,315.40 EUR\n\n(D'après finance/statement-2029-04.pdf.)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -418,11 +421,18 @@ def test_a_balance_asked_in_french_is_read_from_the_months_statement(home: Path)
         ("What was the closing balance on my April bank statement?", "From"),
         ("How much money was left in my account at the end of April?", "From"),
         ("Wie war mein Kontostand Ende April?", "Aus"),
+        ("il me restait combien sur mon compte à la fin du mois d'avril ?", "D'après"),
+        ("¿Cuánto me quedaba en la cuenta al final de abril?", "De"),
+        ("What was my balance at the start of April?", "From"),
+        ("Wie war mein Kontostand im April?", "Aus"),  # neither end: the model reads it
     ],
 )
 def test_a_balance_taken_for_spending_is_read_from_the_statement(
     home: Path, database: Database, question: str, cited: str
 ) -> None:
+    """The balance at the end (or the start) the question names is the statement's line
+    saying so, chosen by code (a small model gave the opening one for "à la fin"); a
+    question naming neither is read by the model."""
     (home / "finance" / "statement-2029-04.txt").write_text(
         "Bank statement April 2029\nOpening balance: 1,980.10 EUR\n"
         "Closing balance (Kontostand) 30.04.2029: 2,315.40 EUR\n"
@@ -434,8 +444,14 @@ def test_a_balance_taken_for_spending_is_read_from_the_statement(
     with clock.frozen_at(NOW):
         report = agent.run_turn(Conversation(), question)
     assert "summarise_spending" not in [c.name for c in report.calls]
-    assert "Closing balance" in _told(backend)
-    assert report.answer == f"2,315.40 EUR.\n\n({cited} finance/statement-2029-04.txt.)"
+    source = f"\n\n({cited} finance/statement-2029-04.txt.)"
+    if "start" in question:
+        assert report.answer == f"Opening balance: 1,980.10 EUR{source}"
+    elif "im April" in question:
+        assert "Closing balance" in _told(backend)
+        assert report.answer == f"2,315.40 EUR.{source}"
+    else:
+        assert report.answer == f"Closing balance (Kontostand) 30.04.2029: 2,315.40 EUR{source}"
 
 
 @pytest.mark.parametrize(

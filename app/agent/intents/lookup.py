@@ -228,6 +228,8 @@ def _tallied(doing: Doing, source: Source) -> str:
         return ""
     text = source.text.split("\n", 1)[-1]
     question = doing.request
+    if tally.BALANCE.search(fold(question)) and (line := tally.balance_line(text, question)):
+        return line  # "the closing balance": the statement's line saying it
     if tally.asks_how_much(question):
         found = tally.table_sum(text, question, read_month(question, doing.now))
         if found is not None:

@@ -25,14 +25,6 @@ from app.agent.intents.router import Doing, HandOver, Instead, Steps
 from app.agent.intents.when import read_month, read_when, without_month
 from connectors.folding import fold
 
-# An account's balance in the four languages: read from the statement, not summed.
-_BALANCE = re.compile(
-    r"\b(?:balance|saldo|kontostand|solde|left (?:in|on) (?:my|the) (?:account|card)|"
-    r"(?:im|auf dem|auf meinem) konto (?:ubrig|geblieben)|reste sur (?:mon|le) compte|"
-    r"queda(?:ba)? en (?:mi|la) cuenta)\b"
-)
-
-
 # An indefinite article before a word (folded): a kind of thing ("an egg", "ein Ei", "des
 # pâtes", "un plátano"), not one of the user's ("the lasagne"). (Not the "a" of "a la",
 # "a qué hora", "il y a".)
@@ -74,7 +66,9 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
     if month is None and not tally.MONEY.search(said) and read_when(doing.request, doing.now):
         # "Was habe ich nächste Woche vor?": a day's question, not money's
         raise Instead("show_calendar")
-    about_money = tally.MONEY.search(said) or tally.asks_how_much(said) or _BALANCE.search(said)
+    about_money = (
+        tally.MONEY.search(said) or tally.asks_how_much(said) or tally.BALANCE.search(said)
+    )
     if month is None and not about_money:
         # No money, month or sum in it: a question of the user's things ("How long does the
         # lasagne bake?": their recipe), or a general one about a kind of thing ("Wie lange
@@ -82,7 +76,7 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
         general = not speaks_of_the_user(doing.request) and _A_KIND.search(said)
         raise Instead(JUST_ANSWER if general else "ask_files")
     files = _money_files(doing)
-    if _BALANCE.search(said):
+    if tally.BALANCE.search(said):
         # "What was the closing balance on my April statement?": the statement says it; a
         # sum of payments does not
         return _balance(doing, files, month) or ask_things(doing, {})
@@ -173,7 +167,9 @@ def _balance(doing: Doing, files: list[str], month: str | None) -> str:
             text = read_text(doing, path)
         except HandOver:
             continue
-        if _BALANCE.search(fold(text)):
+        if tally.BALANCE.search(fold(text)):
+            if (line := tally.balance_line(text, doing.request)) is not None:
+                return f"{line}\n\n({doing.say('from_file_cited', path=path)})"
             return answer_from_file(doing, path, text)
     return ""
 

@@ -177,3 +177,37 @@ def about_the_list_itself(question: str, path: str) -> bool:
     words = [fold(w) for w in content_words(question) if len(w) > 2]
     names_it = any(w in name for w in words if w not in _ITEMS)
     return names_it and any(w in _ITEMS for w in words)
+
+
+# An account's balance in the four languages: read from the statement, not summed.
+BALANCE = re.compile(
+    r"\b(?:balance|saldo|kontostand|solde|left (?:in|on) (?:my|the) (?:account|card)|"
+    r"(?:im|auf dem|auf meinem) konto (?:ubrig|geblieben)|"
+    r"rest(?:e|ait|ais)\b[^.?!]{0,15}\bsur (?:mon|le) compte|"
+    r"queda(?:ba)?\b[^.?!]{0,15}\ben (?:mi|la) cuenta)\b"
+)
+# Which balance a question asks for (folded): the one at the end of the period ("closing",
+# "Ende", "à la fin", "il me restait", "al final") or at its start ("opening", "Anfang").
+_AT_THE_END = re.compile(
+    r"\b(?:end|closing|final|left|remaining|ende|schluss\w*|end\w*|ubrig|geblieben|fin|"
+    r"cloture|restait|reste|finales?|cierre|quedaba|queda)\b"
+)
+_AT_THE_START = re.compile(
+    r"\b(?:start|starting|beginning|opening|anfang\w*|beginn|debut|ouverture|initial|"
+    r"inicio|principio|apertura)\b"
+)
+_BALANCE_LINE = re.compile(r"\b(?:balance|saldo|kontostand|solde)\b")
+
+
+def balance_line(text: str, question: str) -> str | None:
+    """The one line of a statement giving the balance the question asks for ("Closing
+    balance 30 April: 2,315.40 EUR" for "il me restait combien à la fin du mois ?"), read by
+    code: a small model gave the opening one. None if the question says neither end."""
+    asked = fold(question)
+    end, start = _AT_THE_END.search(asked), _AT_THE_START.search(asked)
+    if bool(end) == bool(start):
+        return None
+    kind = _AT_THE_END if end else _AT_THE_START
+    lines = [line.strip() for line in text.splitlines() if _BALANCE_LINE.search(fold(line))]
+    chosen = [line for line in lines if kind.search(fold(line))]
+    return chosen[0] if len(chosen) == 1 else None

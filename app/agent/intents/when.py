@@ -131,7 +131,9 @@ _NUMBER_WORDS = {
     "drei": 3, "vier": 4, "funf": 5, "zehn": 10, "zwanzig": 20, "dreissig": 30, "dreißig": 30,
     "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "dix": 10, "vingt": 20,
     "trente": 30, "uno": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "diez": 10,
-    "veinte": 20, "treinta": 30,
+    "veinte": 20, "treinta": 30, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9,
+    "vierzehn": 14, "funfzehn": 15, "sept": 7, "huit": 8, "neuf": 9, "quinze": 15, "seis": 6,
+    "siete": 7, "ocho": 8, "nueve": 9, "quince": 15, "catorce": 14, "fourteen": 14,
 }  # fmt: skip
 _NUMBER = r"\d+(?:[.,]\d+)?|" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len)[::-1])
 
@@ -192,7 +194,8 @@ def read_when(phrase: str, now: datetime) -> When | None:
     text = _german_parts(" " + re.sub(r"\s+", " ", fold(phrase)).strip(" .,!?") + " ")
     today = now.date()
     relative = re.search(
-        rf"\b(?:in|within|dans|en|binnen)\s+((?:{_NUMBER})\s*(?:{_HOUR_UNITS}|{_MINUTE_UNITS})"
+        rf"\b(?:in|within|dans|en|binnen|dentro de)\s+"
+        rf"((?:{_NUMBER})\s*(?:{_HOUR_UNITS}|{_MINUTE_UNITS})"
         r"(?:\s+(?:and a half|und eine halbe|et demie|y media))?|half an hour|einer halben stunde|"
         r"une demi-heure|media hora)",
         text,
@@ -255,12 +258,18 @@ def _read_day(text: str, today: date) -> tuple[date | None, int, bool]:
             if phrase == "morgen" and re.search(r"\bmorgens\b|guten morgen", text):
                 continue
             return today + timedelta(days=offset), 1, True
-    if match := re.search(r"\b(?:in|within|dans|en|binnen)\s+(" + _NUMBER + r")\s+"
-                          r"(days?|tagen?|jours?|dias?|weeks?|wochen?|semaines?|semanas?)\b",
+    if match := re.search(r"\b(?:in|within|dans|en|binnen|dentro de)\s+(" + _NUMBER + r")\s+"
+                          r"(days?|tagen?|jours?|dias?|weeks?|wochen?|semaines?|semanas?)\b"
+                          r"|\b(" + _NUMBER + r")\s+(days?|weeks?)\s+from\s+(?:now|today)\b",
                           text):  # fmt: skip
-        amount = _number(match.group(1)) or 0
-        unit = 7 if match.group(2).startswith(("w", "s")) else 1
+        amount = _number(match.group(1) or match.group(3)) or 0
+        said_unit = match.group(2) or match.group(4)
+        unit = 7 if said_unit.startswith(("w", "s")) else 1
+        if said_unit.startswith(("tag", "jour", "dia")) and amount in (8, 15):
+            amount -= 1  # "in acht Tagen", "dans quinze jours": a week, two weeks
         return today + timedelta(days=int(amount * unit)), 1, True
+    if re.search(r"\b(?:in|within) a fortnight\b|\bfortnight from (?:now|today)\b", text):
+        return today + timedelta(days=14), 1, True
     week = _read_week(text, today)
     if week is not None:
         return week

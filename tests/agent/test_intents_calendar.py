@@ -343,6 +343,21 @@ def test_a_when_question_naming_no_day_shows_the_event_holding_most_of_its_words
     assert "kickoff" not in report.answer
 
 
+@pytest.mark.parametrize(
+    "request_",
+    ["When is the water turned off in the building?",  # "water" only in the hike's notes
+     "When is the hiking trip, and what should I bring?"],  # more than when: looked up
+)  # fmt: skip
+def test_a_when_question_an_event_holds_one_word_of_in_its_notes_is_not_that_event(
+    account: CalendarAccount, request_: str
+) -> None:
+    create_event(account, "Hiking trip", at(19, 9), at(19, 17), tz=TZ,
+                 description="Meet at the station. Bring water and lunch.")  # fmt: skip
+    agent = _agent(account, [call("find_free_time", when="", duration="")])
+    report = agent.run_turn(Conversation(), request_)
+    assert not report.answer.startswith("Hiking trip:")
+
+
 def test_a_when_question_two_events_hold_alike_picks_neither(account: CalendarAccount) -> None:
     create_event(account, "Call with Lena", at(14, 10), at(14, 11), tz=TZ)
     create_event(account, "Lunch with Lena", at(23, 12), at(23, 13), tz=TZ)

@@ -17,7 +17,12 @@ from typing import Any
 
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
-from app.agent.intents.language import asks_a_time_or_place, asks_when_or_where, is_function_word
+from app.agent.intents.language import (
+    asks_a_time_or_place,
+    asks_when_and_more,
+    asks_when_or_where,
+    is_function_word,
+)
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import (
@@ -899,10 +904,13 @@ def cancel(doing: Doing, slots: dict[str, str]) -> str:
 def event_asked_about(doing: Doing) -> dict[str, Any] | None:
     """The one event around now a when or where question naming no day is about: the one
     holding the most of its telling words in its title, place, notes or guests (two at
-    least, or the only one holding any): "l'appel avec Lena de chez Nordwind, c'est prévu
-    quand ?" is "Client call: Nordwind" with lena@nordwind.example. None if not one."""
+    least, or the only one holding any, in its title): "l'appel avec Lena de chez Nordwind,
+    c'est prévu quand ?" is "Client call: Nordwind" with lena@nordwind.example. None if not
+    one, or when the question asks more than when ("…, and what gift ideas …?")."""
     if doing.agent.registry.get("list_events") is None or not asks_when_or_where(doing.request):
         return None
+    if asks_when_and_more(doing.request):
+        return None  # "When is Mum's birthday, and what gift ideas …?": the lookup shows both
     asked = [w for w in telling_words(doing.request) if read_when(w, doing.now) is None]
     events = _events(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
     counts: dict[str, int] = {}
@@ -912,7 +920,14 @@ def event_asked_about(doing: Doing) -> dict[str, Any] | None:
         counts[title] = max(counts.get(title, 0), sum(any_word_of(w, text) for w in asked))
     most = max(counts.values(), default=0)
     best = [title for title, n in counts.items() if n == most]
-    if not most or len(best) > 1 or (most < 2 and sum(1 for n in counts.values() if n) > 1):
+    alone = most == 1 and sum(1 for n in counts.values() if n) == 1
+    # One word alone names it only in its title ("water" in a hike's notes, "Bring water",
+    # is no answer to "When is the water turned off?")
+    if (
+        not most
+        or len(best) > 1
+        or (most < 2 and not (alone and any_word_of(" ".join(asked), best[0])))
+    ):
         return None
     held = [e for e in events if fold(str(e.get("title") or "")) == best[0]]
     upcoming = [e for e in held if datetime.fromisoformat(str(e["end"])) >= doing.now]

@@ -668,10 +668,21 @@ def test_a_question_taken_for_free_time_with_no_day_copied_is_answered_from_the_
 
 
 def test_a_when_question_taken_for_free_time_is_answered_from_the_dated_mail(
-    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    database: Database,
+    home: Path,
 ) -> None:
     """ "el paquete de Kiezbuch… ¿sabes qué día me lo traen?": one word of it in two emails
-    (no plain answer), but a question of when: the one of them that names a day answers."""
+    (no plain answer) and in April's bank statement, but a question of when: the one that
+    names a day still to come answers."""
+    from app.agent.documents.document_index import index_folders
+
+    (home / "girokonto-2029-04.csv").write_text(  # paid Kiezbuch in April: dated, past
+        "Datum;Empfänger;Betrag\n2029-04-12;Kiezbuch;-18,90\n2029-04-20;Stadtwerke;-86,40\n"
+    )
+    index_folders(database, [home])
     shop = "Kiezbuch <letters@kiezbuch.example>"
     _deliver(
         servers[0],
@@ -686,7 +697,7 @@ def test_a_when_question_taken_for_free_time_is_answered_from_the_dated_mail(
             [call("find_free_time", when=""),
              "Hey, the package from Kiezbuch that I ordered... do you know what day it comes?",
              "El jueves 17 de mayo."],
-            home, mail=mail, calendar=account,
+            home, mail=mail, calendar=account, data=database,
         )  # fmt: skip
         report = agent.run_turn(
             Conversation(), "oye, el paquete de Kiezbuch que pedí... ¿sabes qué día me lo traen?"

@@ -178,12 +178,32 @@ def _best_of(doing: Doing, question: str, dated: bool) -> Source | None:
     for source in found:
         source.matched = sum(any_word_of(word, source.text) for word in words)
     found = [s for s in found if (s.matched or named) and (not dated or _has_a_day(doing, s))]
+    if dated and not _PAST.search(fold(question)):
+        # Of texts holding as many words, one naming a day still to come answers "when will
+        # …?" ("el paquete de Kiezbuch… ¿qué día me lo traen?": the delivery notice, not
+        # April's bank statement that paid Kiezbuch)
+        return max(found, key=lambda s: (s.matched, _has_a_day(doing, s, ahead=True)), default=None)
     return max(found, key=lambda s: s.matched) if found else None
 
 
-def _has_a_day(doing: Doing, source: Source) -> bool:
-    lines = source.text.splitlines()[1:]  # not the heading (a subject may name a day)
-    return any((w := read_when(line, doing.now)) is not None and w.day_given for line in lines)
+# A question about what has been (folded): "when did …", "last", "zuletzt", "la dernière
+# fois", "la última vez".
+_PAST = re.compile(
+    r"\b(?:did|was|were|last|ago|zuletzt|letzte\w*|war|hatte|gewesen|derniere?|etait|fue|"
+    r"ultima|ultimo|pasad\w*)\b"
+)
+
+
+def _has_a_day(doing: Doing, source: Source, ahead: bool = False) -> bool:
+    """Whether a line of the text (not its heading: a subject may name a day) names a day;
+    `ahead`: a day from today on."""
+    lines = source.text.splitlines()[1:]
+    return any(
+        (w := read_when(line, doing.now)) is not None
+        and w.day_given
+        and (not ahead or w.day >= doing.now.date())
+        for line in lines
+    )
 
 
 def _answer(doing: Doing, source: Source) -> str:

@@ -125,6 +125,15 @@ def test_a_weekday_or_week_alone_is_read_as_before(phrase: str) -> None:
     assert (when.day, when.days) == expected[phrase]
 
 
+def test_the_spanish_afternoon_runs_into_the_evening() -> None:
+    """ "¿Tengo algo el jueves de la semana que viene por la tarde?" asks about a dinner
+    invitation: yoga at 18:30 and a concert at 20:00 are in it."""
+    when = read_when("el jueves de la semana que viene por la tarde", NOW)
+    assert when is not None
+    start, end = when.window(NOW)
+    assert (start.date(), start.hour, end.hour) == (date(2029, 5, 24), 12, 21)
+
+
 def test_parts_of_the_day_and_weeks_are_windows() -> None:
     afternoon = read_when("Friday afternoon", NOW)
     assert afternoon is not None

@@ -106,7 +106,7 @@ _PARTS = {
     "nachmittags": (12, 18),
     "apres-midi": (12, 18),
     "apres midi": (12, 18),
-    "tarde": (12, 18),
+    "tarde": (12, 21),  # Spanish "la tarde" runs into the evening, until dinner
     "evening": (18, 22),
     "tonight": (18, 23),
     "abend": (18, 22),

@@ -530,6 +530,24 @@ def test_a_contact_named_in_the_possessive_or_as_family_is_found(
     assert expected in report.answer and len(report.answer.splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("Ich will heute Abend Mutti anrufen, hab aber ihre Nummer nicht im neuen Handy.",
+      call("find_emails", about="Mutti Nummer")),
+     ("what's my mum's mobile again?", call("recall_fact", about="mum's mobile")),
+     ("¿Me das el teléfono de mi madre?", call("show_calendar"))],
+)  # fmt: skip
+def test_a_family_members_number_is_their_card_whatever_it_was_taken_for(
+    account: CalendarAccount, server: RadicaleServer, request_: str, taken_for: str
+) -> None:
+    helen = SOPHIE.replace("Sophie Martin", "Helen Morgan").replace("sophie-phone", "helen")
+    helen = helen.replace("N:Martin;Sophie", "N:Morgan;Helen").replace("+33 6", "+44 20")
+    put_card(server, helen.replace("END:VCARD", "NOTE:Mum\r\nEND:VCARD"), "helen.vcf")
+    agent = _agent([taken_for], calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    assert "Helen Morgan" in report.answer and "+44 20" in report.answer
+
+
 def test_a_number_no_contact_has_but_a_memory_holds_is_answered_from_it(
     account: CalendarAccount, database: Database
 ) -> None:

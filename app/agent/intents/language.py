@@ -512,3 +512,22 @@ def the_question(text: str) -> str:
     fürs Essengehen draufgegangen?": the second), or `text` if none or it is one sentence."""
     sentences = [p.strip() for p in re.findall(r"[^.!?]*\?", text) if p.strip(" ¿?")]
     return sentences[-1] if sentences else text
+
+
+# A contact's details asked for (folded): a phone number or an email address.
+_DETAILS = re.compile(
+    r"\b(?:phone|number(?!\s+of)|mobile|cell|telefon\w*|handy\w*|\w*nummer|numero|telephone|"
+    r"portable|telefono|movil|celular|e-?mail address|e-?mail-adresse|adresse (?:e-?)?mail|"
+    r"correo)\b"
+)
+
+
+def asks_for_family_details(text: str) -> str | None:
+    """The family word of a request asking for that person's number or address ("Ich will
+    Mutti anrufen, hab aber ihre Nummer nicht": "mutti"); None if it asks for none."""
+    folded = _folded(text)
+    if not _DETAILS.search(folded):
+        return None
+    said = [re.sub(r"'s?$", "", w) for w in re.findall(r"[\w'-]+", folded)]  # "mum's"
+    kin = {w for group in _KIN for w in group}
+    return next((w for w in said if w in kin), None)

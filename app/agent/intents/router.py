@@ -30,6 +30,7 @@ from app.agent.intents.language import (
     asked_again,
     asks_a_past_cost,
     asks_for_a_reminder,
+    asks_for_family_details,
     asks_to_cancel,
     asks_to_put_in_the_calendar,
     asks_to_put_on_the_todo_list,
@@ -467,6 +468,11 @@ class IntentRouter:
                 return self._instead(doing, BY_NAME["send_email"], text,
                                      read={"to": message["name"]})  # fmt: skip
             return self._instead(doing, BY_NAME["send_email"], text, {"to": _a_person(recognised)})
+        family = asks_for_family_details(text)
+        if family is not None and chosen not in ("find_contact", "add_contact", *_WRITING):
+            # "Ich will heute Abend Mutti anrufen, hab aber ihre Nummer nicht …" taken for
+            # the mail: her card (the one noted "Mum")
+            return self._instead(doing, BY_NAME["find_contact"], text, read={"who": family})
         kin = kin_recipient(text)
         if kin is not None and _MAIL_ASKED.search(fold(text)) and chosen not in _WRITING:
             # "Kannst du meiner Mama eine kurze Mail schicken? Sam und ich …" taken for a

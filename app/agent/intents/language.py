@@ -480,7 +480,8 @@ _KIN = (
     ("grandma", "granny", "grandmother", "nan", "oma", "grand-mere", "mamie", "abuela"),
     ("grandpa", "grandad", "grandfather", "opa", "grand-pere", "papy", "abuelo"),
 )  # fmt: skip
-_KIN_WORDS = "|".join(sorted({w for group in _KIN for w in group}, key=len, reverse=True))
+_KIN_SET = {w for group in _KIN for w in group}
+_KIN_WORDS = "|".join(sorted(_KIN_SET, key=len, reverse=True))
 # The family member a message goes to: "email my mum", "write to my mother", "meiner Mama
 # eine Mail", "Mail an meine Mutter", "à ma mère", "à maman", "a mi madre", "a mamá".
 _TO_KIN = re.compile(
@@ -495,6 +496,12 @@ def kin_recipient(text: str) -> str | None:
     "mama"), folded; None if the request sends to no family member."""
     found = _TO_KIN.search(_folded(text))
     return (found.group("kin") or found.group("bare")) if found else None
+
+
+def contact_queries(who: str) -> list[str]:
+    """What an address book is searched for, in order, to find `who`: the words themselves,
+    then, for family, the first other words for them ("Mama": "mum", "mom", "mother")."""
+    return [who, *kin_words(who)[:3]]
 
 
 def kin_words(text: str) -> list[str]:
@@ -529,5 +536,4 @@ def asks_for_family_details(text: str) -> str | None:
     if not _DETAILS.search(folded):
         return None
     said = [re.sub(r"'s?$", "", w) for w in re.findall(r"[\w'-]+", folded)]  # "mum's"
-    kin = {w for group in _KIN for w in group}
-    return next((w for w in said if w in kin), None)
+    return next((w for w in said if w in _KIN_SET), None)

@@ -15,7 +15,7 @@ from typing import Any
 
 from app.agent.intents.asking import as_question
 from app.agent.intents.english import english_words
-from app.agent.intents.language import kin_words
+from app.agent.intents.language import contact_queries
 from app.agent.intents.mail_body import (
     ASKING_TO_WRITE,
     NO_EMAIL_NAMED,
@@ -180,7 +180,7 @@ def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
         to = slots["to"] = typed.group(0).split("@")[0].replace(".", " ")
     contacts: list[dict[str, Any]] = []
     if doing.agent.registry.get("find_contact") is not None:  # an address book set up
-        for query in (to, *kin_words(to)[:3]):  # "Mama": the card noted "Mum"
+        for query in contact_queries(to):
             record = doing.call("find_contact", query=query)
             if record.status == "ok" and isinstance(record.result, list):
                 contacts = [c for c in record.result if isinstance(c, dict) and c.get("emails")]

@@ -19,6 +19,7 @@ from app.agent.intents.language import (
     asks_a_past_cost,
     asks_for_a_reminder,
     asks_to_tick_off,
+    contact_queries,
     kin_words,
     speaks_of_the_user,
     without_remind_me,
@@ -187,7 +188,9 @@ def remembered_plainly(doing: Doing) -> str | None:
     in its own words or in English. None if none, or no memories are kept."""
     if doing.agent.registry.get("recall") is None or not speaks_of_the_user(doing.request):
         return None
-    for words in (doing.request, english_words(doing, doing.request)):
+    # the English only when the user's own words found nothing (a model step)
+    for words in (doing.request, None):
+        words = english_words(doing, doing.request) if words is None else words
         telling = telling_words(words) if words else []
         query = " ".join(telling)
 
@@ -296,7 +299,7 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
     # "Tom's" of "whats his mobile" is Tom; "Mama" may be the card noted "Mum"
     who = " ".join(POSSESSIVE.sub("", w) for w in slots["who"].split()) or slots["who"]
     found: list[dict[str, Any]] = []
-    for query in (who, *kin_words(who)[:3]):
+    for query in contact_queries(who):
         record = doing.call("find_contact", query=query)
         found = _items(record) if isinstance(record.result, list) else []
         if found:

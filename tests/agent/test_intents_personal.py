@@ -763,6 +763,18 @@ def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
         pytest.param("Notier dir bitte: Oma hat am 4. März Geburtstag",
                      call("remember_fact", fact="Grandma's birthday is March 4th"),
                      "Oma hat am 4. März Geburtstag", id="de-translated"),
+        # Asked to keep it after telling it; the model's paraphrase dropped, or a question
+        # taken: the sentence told is the fact.
+        pytest.param("Au fait, Sam est allergique aux noix de cajou. Garde-le en tête pour "
+                     "quand tu m'aides à choisir des recettes ou un resto, d'accord ?",
+                     call("remember_fact", fact="allergic to cashews when choosing recipes"),
+                     "Sam est allergique aux noix de cajou.", id="fr-kept-after"),
+        pytest.param("Lena ist seit Kurzem Veganerin. Kannst du dir das merken?",
+                     call("recall_fact", about="Lena"),
+                     "Lena ist seit Kurzem Veganerin.", id="de-kept-after"),
+        pytest.param("My landlord's name is Mr Okafor, keep that in mind.",
+                     call("find_contact", who="Okafor"),
+                     "My landlord's name is Mr Okafor.", id="en-kept-after-comma"),
     ],
 )  # fmt: skip
 def test_a_request_opening_with_remember_that_keeps_the_fact_in_the_users_words(
@@ -807,6 +819,30 @@ def test_just_so_you_know_in_four_languages_opens_a_fact(request_text: str, fact
     assert remembers_a_fact(request_text) == fact
 
 
+@pytest.mark.parametrize(
+    ("request_text", "fact"),
+    [
+        ("Sam is allergic to cashews. Keep that in mind when you suggest recipes.",
+         "Sam is allergic to cashews."),
+        ("Übrigens, mein Bruder heißt Max. Merk dir das bitte.", "Mein Bruder heißt Max."),
+        ("Mi vecina se llama Carmen y es muy maja. Tenlo en cuenta.",
+         "Mi vecina se llama Carmen y es muy maja."),
+        ("By the way, Tom doesn't eat pork. Can you remember that?", "Tom doesn't eat pork."),
+    ],
+)  # fmt: skip
+def test_a_fact_asked_to_be_kept_after_it_is_told(request_text: str, fact: str) -> None:
+    assert remembers_a_fact(request_text) == fact
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Sam was in Lisbon last year. Remember that?", "What's my locker? Remember that.",
+     "I have a meeting at 5. Can you remind me of it?"],
+)  # fmt: skip
+def test_a_question_or_a_reminder_is_no_fact_kept_after(request_text: str) -> None:
+    assert remembers_a_fact(request_text) is None
+
+
 def test_a_fact_after_an_opening_mark_keeps_its_first_letter() -> None:
     # Folding drops "¡" (and may change lengths): the fact is still cut where the user wrote it.
     assert remembers_a_fact("¡¡Recuerda que Inés no come carne!!") == "Inés no come carne!!"
@@ -833,6 +869,40 @@ def test_a_general_question_taken_for_a_memory_is_answered_plainly(
     # The model answers the question as asked: the empty lookup is out of its view.
     assert plain.messages[-1] == {"role": "user", "content": question}
     assert "Nothing remembered" not in str(plain.messages)
+
+
+_KEPT = ("Alex's partner is Sam.", "Alex's dentist is Dr. Weber.", "Alex's locker is 112.")
+
+
+@pytest.mark.parametrize(
+    ("question", "remembered"),
+    [
+        # The sentences before speak of the user ("partner" is in a memory); the question, a
+        # sentence apart, names nothing remembered: no memory is its answer.
+        ("Settle something for me - my partner insists Sydney is the capital of Australia. "
+         "I'm pretty sure that's wrong. Which city is it?", None),
+        ("Ma nièce fait ses devoirs et me demande la formule chimique de l'eau… j'ai un gros "
+         "blanc, c'est quoi déjà ?", None),
+        ("Mein Partner und ich streiten grad. Wie hoch ist die Zugspitze?", None),
+        # A question asking back for what a sentence before named, or asking of the user's
+        # own, is still looked up among the memories.
+        ("I need to call the dentist later. What's his name again?", "Weber"),
+        ("Going to the gym. What's my locker number?", "112"),
+    ],
+)  # fmt: skip
+def test_a_question_apart_from_sentences_about_the_user_looks_in_memories_for_its_own_words(
+    database: Database, question: str, remembered: str | None
+) -> None:
+    with database.session() as session, session.begin():
+        session.add_all(MemoryRecord(created=NOW, text=text) for text in _KEPT)
+    agent = _agent([call("recall_fact", about="partner dentist locker"), "Plain."], data=database)
+    report = agent.run_turn(Conversation(), question)
+    if remembered is None:
+        assert report.calls == [] and report.answer == "Plain."
+        assert not agent.context.read_private
+    else:
+        assert [c.name for c in report.calls] == ["recall"]
+        assert remembered in report.answer and "Sam" not in report.answer
 
 
 def test_code_peeks_only_at_reads_the_gate_allows_and_never_changes_anything(

@@ -312,14 +312,59 @@ _REMEMBER_THAT = re.compile(
 )
 
 
+# Asked after the fact, in a sentence of its own: "Sam's allergic to cashews. Keep that in
+# mind", "… merk dir das", "… Garde-le en tête pour …", "… Tenlo en cuenta", "… can you
+# remember that?" (folded). Not "don't forget it" nor "note it", said of things to do.
+_KEEP_IT = re.compile(
+    r"[.!;,]\s+(?:(?:so|and|also|alors|donc|et|also|und|asi que|y)\s+)?(?:please\s+|bitte\s+|"
+    r"(?:can|could|would) you\s+|(?:tu peux|peux-tu|pourrais-tu)\s+|(?:kannst|konntest) du\s+|"
+    r"(?:puedes|podrias)\s+)?(?:"
+    r"(?:remember|make a note of) (?:that|this|it)|(?:keep|bear) (?:that|this|it) in mind|"
+    r"merke? dir (?:das|es)|(?:dir )?das merken|behalte? (?:das|es) im (?:hinter)?kopf|"
+    r"notiere? dir das|"
+    r"garde[sz]?-le en (?:tete|memoire)|le garder en (?:tete|memoire)|retiens-le|retenez-le|"
+    r"souviens-t'en|le retenir|t'en souvenir|le noter|"
+    r"tenlo en cuenta|recuerdalo|recordarlo|"
+    r"tenerlo en cuenta)\b"
+)
+# What comes before a fact told in passing: "By the way, …", "Au fait, …", "Übrigens …".
+_IN_PASSING = re.compile(
+    r"^(?:by the way|btw|oh|also|ubrigens|ach ja|au fait|d'ailleurs|por cierto|oye),?\s+"
+)
+
+
 def remembers_a_fact(text: str) -> str | None:
-    """The fact a request opening with "remember that" asks to keep, in the user's words; None
-    if it opens otherwise or is a question."""
-    found = _REMEMBER_THAT.match(_folded(text))
-    if found is None or text.rstrip().endswith("?"):
+    """The fact a request opening with "remember that" asks to keep, or one asked to be kept
+    after it is told, in the user's words; None if it opens otherwise or is a question."""
+    folded = _folded(text)
+    found = _REMEMBER_THAT.match(folded)
+    if found is None:
+        return _kept_after(text, folded)
+    if text.rstrip().endswith("?"):
         return None
     fact = text[_in_original(text, found.end()) :].strip()
     return fact if len(fact.split()) >= 2 else None
+
+
+def _kept_after(text: str, folded: str) -> str | None:
+    """The fact told before a sentence asking to keep it ("Au fait, Sam est allergique aux
+    noix de cajou. Garde-le en tête pour quand tu m'aides à choisir un resto, d'accord ?"),
+    with what opened it in passing dropped; None if no sentence asks that, or the fact asks
+    something."""
+    found = _KEEP_IT.search(folded)
+    if found is None or (
+        # "Sam was in Lisbon last year. Remember that?": asking whether the user recalls
+        folded[found.end() :].strip() == "?"
+        and re.search(r"[.!;,]\s+remember (?:that|this|it)$", folded[: found.end()])
+    ):
+        return None
+    told = folded[: found.start() + 1]
+    opener = _IN_PASSING.match(told)
+    fact = text[_in_original(text, opener.end() if opener else 0) : _in_original(text, len(told))]
+    fact = re.sub(r",$", ".", fact.strip())  # "…, keep that in mind"
+    if "?" in fact or len(fact.split()) < 2:
+        return None
+    return fact[:1].upper() + fact[1:]
 
 
 # A request (or one of its sentences) opening with a verb of cancelling in one of the four
@@ -517,8 +562,17 @@ def kin_words(text: str) -> list[str]:
 def the_question(text: str) -> str:
     """The sentence of `text` that asks ("Ich versuch grad zu sparen. Wie viel ist im April
     fürs Essengehen draufgegangen?": the second), or `text` if none or it is one sentence."""
-    sentences = [p.strip() for p in re.findall(r"[^.!?]*\?", text) if p.strip(" ¿?")]
+    sentences = [p.strip() for p in re.findall(r"[^.!?…]*\?", text) if p.strip(" ¿?")]
     return sentences[-1] if sentences else text
+
+
+def asking_clause(question: str) -> str:
+    """The clause of a question that asks, when it is its last ("j'ai un gros blanc, c'est
+    quoi déjà ?": "c'est quoi déjà ?"); else the whole question."""
+    clauses = re.split(r"[,;:]", question)
+    last = _folded(clauses[-1])
+    asks = _ASKED_LAST.search(last) or re.search(r"\b(?:quoi|que|qu'est)", last)
+    return clauses[-1].strip() if len(clauses) > 1 and asks else question
 
 
 # A contact's details asked for (folded): a phone number or an email address.

@@ -16,12 +16,14 @@ from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.language import (
+    asking_clause,
     asks_a_past_cost,
     asks_for_a_reminder,
     asks_to_tick_off,
     contact_queries,
     kin_words,
     speaks_of_the_user,
+    the_question,
     without_remind_me,
 )
 from app.agent.intents.lookup import answer_from_things, when_from_things
@@ -159,6 +161,10 @@ def recall(doing: Doing, slots: dict[str, str]) -> str:
         # "Was hat der letzte Service am Auto gekostet?": what something cost the user, which
         # their files and mail hold, not a memory nor general knowledge
         raise Instead("ask_files")
+    if _asks_apart_of_memories(doing):
+        # "My partner insists Sydney is the capital of Australia. Which city is it?": what the
+        # question asks no memory holds, whatever the sentences before said of the user
+        raise Instead(_not_remembered(doing))
     if not personal and not _holding_words_of(doing, doing.peek("recall", query=about)):
         # A question that speaks of nothing of the user's and whose words no memory holds
         # ("Wie viele Beine hat eine Spinne?"): not looked up in front of the user.
@@ -173,8 +179,10 @@ def recall(doing: Doing, slots: dict[str, str]) -> str:
         raise Instead(_not_remembered(doing))
     if not facts:
         raise FoundNothing(doing.say("nothing_remembered", about=about))
-    listed = doing.say("remembered_list", lines="\n".join(f"- {f}" for f in facts[:8]))
-    if not _holding_words_of(doing, facts):
+    held = _holding_words_of(doing, facts)
+    # those holding a word of the request, not others the search found by meaning beside them
+    listed = doing.say("remembered_list", lines="\n".join(f"- {f}" for f in (held or facts)[:8]))
+    if not held:
         # Memories the search found by meaning, none holding a word of the request ("what I
         # eat": "Alex is vegetarian"), unless another lookup finds what it names.
         raise FoundNothing(listed)
@@ -211,6 +219,34 @@ def _holding_words_of(doing: Doing, found: Any) -> list[str]:
     user's request."""
     facts = [str(i.get("fact")) if isinstance(i, dict) else str(i) for i in found or []]
     return [f for f in facts if any_word_of(doing.request, f)] if isinstance(found, list) else []
+
+
+# Words asking for something named before ("I have to call the dentist. What's his name
+# again?"), folded: the question names nothing by them.
+_ASKING_BACK = {
+    "name", "names", "called", "again", "nom", "appelle", "deja", "quoi", "encore", "nombre",
+    "llama", "llamaba", "otra", "heisst", "hiess", "nochmal", "wieder", "noch", "gleich",
+}  # fmt: skip
+
+
+def _asks_apart_of_memories(doing: Doing) -> bool:
+    """Whether the request's question, a sentence apart from those before it and not of the
+    user, names things no memory holds ("My partner insists Sydney is the capital of
+    Australia. I'm pretty sure that's wrong. Which city is it?"): general knowledge, however
+    much the sentences before speak of the user."""
+    question = the_question(doing.request)
+    if question == doing.request.strip() or speaks_of_the_user(asking_clause(question)):
+        return False
+    asked = [w for w in telling_words(question) if fold(w) not in _ASKING_BACK]
+    found = doing.peek("recall", query=question)  # a text when nothing matches
+    if not asked or found is None:
+        return False
+    facts = (
+        [str(i.get("fact")) for i in found if isinstance(i, dict)]
+        if isinstance(found, list)
+        else []
+    )
+    return not any(any_word_of(" ".join(asked), f) for f in facts)
 
 
 def _not_remembered(doing: Doing) -> str:

@@ -694,6 +694,27 @@ def test_a_reminder_for_a_clock_time_already_past_today_goes_off_tomorrow(
     assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 16, 6, 0)
 
 
+@pytest.mark.parametrize(
+    ("request_text", "when", "due"),
+    [
+        ("die apotheke hat geschrieben dass meine bestellung da ist. erinner mich bitte "
+         "übermorgen um sechs abends dran, sie abzuholen", "sechs abends dran",
+         datetime(2029, 5, 17, 18, 0)),
+        ("Remind me on Friday to call the garage at 4pm", "4pm", datetime(2029, 5, 18, 16, 0)),
+        ("Rappelle-moi demain de sortir les poubelles, vers 20h", "le soir",
+         datetime(2029, 5, 16, 20, 0)),
+    ],
+)  # fmt: skip
+def test_a_reminder_is_set_on_the_day_the_request_names_when_the_models_time_has_none(
+    database: Database, request_text: str, when: str, due: datetime
+) -> None:
+    with clock.frozen_at(NOW):
+        agent = _agent([call("set_reminder", what="pick it up", when=when)], data=database)
+        agent.run_turn(Conversation(), request_text)
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.local_due().replace(tzinfo=None) == due
+
+
 def test_moving_a_reminder_sets_it_at_the_new_time_before_the_old_one_goes(
     database: Database,
 ) -> None:

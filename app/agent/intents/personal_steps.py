@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -62,6 +63,11 @@ def _items(record: Any) -> list[dict[str, Any]]:
 
 def reminder(doing: Doing, slots: dict[str, str]) -> str:
     when = read_when(slots["when"], doing.now)
+    said = read_when(doing.request, doing.now) if when is not None and not when.day_given else None
+    if when is not None and said is not None and said.day_given:
+        # "erinner mich bitte übermorgen um sechs abends dran …": the model's "sechs abends"
+        # without the day the request names, and maybe without its clock time
+        when = replace(when, day=said.day, day_given=True, start=when.start or said.start)
     if when is None:
         # The slot's phrase, then the request's: the model may shorten what is named ("the
         # gas is off" for "the gas is shut off"), and the request's words find the email.

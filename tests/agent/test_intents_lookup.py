@@ -344,6 +344,27 @@ def test_a_wide_mail_search_only_lists(
     assert "read_email" not in [c.name for c in report.calls]
 
 
+def test_a_question_whose_model_words_find_many_emails_is_answered_from_the_one_it_names(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    # The model's words hold a common one ("Also"): many messages; the request's own words
+    # name the airline's. What it asks is answered from it, not a list of the others.
+    for n in range(4):
+        _deliver(servers[0], ALICE, "news@club.example", f"Club news {n}", f"Also issue {n}.")
+    _deliver_flight(servers)
+    agent, backend = _agent(
+        [call("find_emails", about="Also what time the plane leaves"), "At 07:05."], home,
+        mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(
+        Conversation(),
+        "Doing the online check-in for my Lisbon flight - could you dig it out of my emails? "
+        "Also what time does the plane actually leave Berlin, I've forgotten",
+    )
+    assert "07:05" in _told(backend) and "Club news" not in report.answer
+    assert report.answer.startswith("At 07:05.\n\n(From the email of booking@airline")
+
+
 # -- an event from the message it is in ---------------------------------------------------------
 
 

@@ -40,6 +40,10 @@ _GENERIC = {
 }  # fmt: skip
 
 
+# A word inside a sentence, not opening it (where any word is capitalised).
+_INSIDE_A_SENTENCE = re.compile(r"(?<![.!?¿¡:\n]\s)(?<![.!?¿¡:\n])(?<!^)\b[^\W\d_][\w'-]*")
+
+
 def ok_result(record: Any) -> Any:
     if record.status != "ok":
         raise HandOver(f"{record.name}: {record.result}")
@@ -47,12 +51,14 @@ def ok_result(record: Any) -> Any:
 
 
 def telling_words(text: str) -> list[str]:
-    """The telling words of `text`, longest first: what a file search can use. A word is
+    """The telling words of `text`, those written capitalised inside a sentence first (names:
+    "Lisbon" before "actually"), then the longest: what a file search can use. A word is
     there once ("dentista … dentist": one word), so a text holding it counts it once."""
     words = content_words(text.replace("'s ", " "))
     found = dict.fromkeys(w for w in words if len(w) > 3 and fold(w) not in _GENERIC)
+    named = {w.lower() for w in _INSIDE_A_SENTENCE.findall(text) if w[:1].isupper()}
     kept: list[str] = []
-    for word in sorted(found, key=len, reverse=True):
+    for word in sorted(found, key=lambda w: (w in named, len(w)), reverse=True):
         if not any_word_of(word, " ".join(kept)):
             kept.append(word)
     return kept

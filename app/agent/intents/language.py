@@ -506,6 +506,22 @@ _QUESTION_WORD = re.compile(
 )
 
 
+# Messages themselves asked for ("What emails did Tom send?", "Any new mails?", "Welche
+# Nachrichten …", "Quels messages …", "¿Cuántos correos …?"), accents folded.
+_MESSAGES_ASKED = re.compile(
+    r"\b(?:what|which|any|how many|welche\w*|wie viele|quel\w*|combien de|cual\w*|cuant\w*)\s+"
+    r"(?:\w+\s+)?(?:e-?mails?|mails?|messages?|nachrichten|courriels?|correos?|mensajes?)\b"
+)
+
+
+def asks_of_a_message(text: str) -> bool:
+    """Whether `text` asks something a message holds ("could you dig out my booking
+    reference? Also what time does the plane leave"), not for the messages themselves."""
+    folded = _folded(text)
+    asks = _QUESTION_WORD.search(folded) or _TIME_OR_PLACE.search(folded)
+    return bool(asks) and not _MESSAGES_ASKED.search(folded)
+
+
 def asks_when_and_more(text: str) -> bool:
     """Whether `text` asks when or where something is and something else besides ("When is
     Mum's birthday, and what gift ideas do I have for her?")."""

@@ -18,7 +18,7 @@ from typing import Any
 from app.agent.intents import file_steps, tally
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import FILE_NAME, READ_CHARS, best_file, read_text, telling_words
-from app.agent.intents.language import asks_when_and_more
+from app.agent.intents.language import asks_of_a_message, asks_when_and_more
 from app.agent.intents.mail_steps import found_messages, listing, search_messages
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import any_word_of, grounded
@@ -277,6 +277,13 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
     listed = listing(doing, found, words)
     if words and not found:
         raise FoundNothing(listed)
+    if len(found) > _FEW and asks_of_a_message(doing.request):
+        # "it wants my booking reference - could you dig it out of my emails? Also what time
+        # does the plane leave": the model's words found many; the one text plainly holding
+        # the request's own words answers it
+        answered = answer_from_things(doing, doing.request, plainly=True)
+        if answered is not None:
+            return answered
     if not words or not 0 < len(found) <= _FEW:
         return listed
     newest = max(found, key=lambda m: str(m.get("date") or ""))

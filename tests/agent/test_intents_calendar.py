@@ -711,6 +711,31 @@ def test_a_time_the_event_does_not_have_is_where_it_moves(
     assert _events(account)["Haircut"] == (at(18, 17, 30), at(18, 18, 15))
 
 
+@pytest.mark.parametrize(
+    ("request_", "event"),
+    [
+        ("Freitag wird das nix mit dem Friseur, da muss ich länger arbeiten. Kannst du den "
+         "Termin auf Dienstag in einer Woche verschieben? Gleiche Uhrzeit passt.", "dienstag"),
+        ("Vendredi ça ne va pas pour le coiffeur, tu peux le décaler à mardi prochain, même "
+         "heure ?", "mardi prochain"),
+        ("El viernes no puedo ir a la peluquería. ¿Me la cambias al martes de la semana que "
+         "viene a la misma hora?", ""),
+    ],
+)  # fmt: skip
+def test_a_move_the_model_named_only_a_day_for_moves_the_event_on_the_other_day_named(
+    account: CalendarAccount, request_: str, event: str
+) -> None:
+    """The model's event is a day, or none: the request names the event (in its English) on
+    the day it is, Friday, not on the new day read first; the time and length kept."""
+    create_event(account, "Haircut", at(18, 16), at(18, 16, 45), tz=TZ)
+    create_event(account, "Piano lesson", at(15, 18), at(15, 19), tz=TZ)
+    english = ["haircut on Friday"] * 3  # the request's English, asked for each day looked at
+    agent = _agent(account, [call("move_event", event=event, to="monday at 10"), *english])
+    agent.run_turn(Conversation(), request_)
+    assert _events(account)["Haircut"] == (at(22, 16), at(22, 16, 45))
+    assert _events(account)["Piano lesson"] == (at(15, 18), at(15, 19))
+
+
 def test_a_move_naming_only_the_time_the_event_has_asks_where_to(
     account: CalendarAccount,
 ) -> None:

@@ -264,6 +264,36 @@ def test_a_question_about_the_users_own_things_taken_for_chat_is_answered_from_t
     assert all(c.name.startswith("search_") for c in report.calls)
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Estoy rellenando un formulario para el viaje a Lisboa y me piden los datos del "
+        "alojamiento. ¿Cómo se llamaba el hotel y qué número de reserva tenía?",
+        "Für die Anmeldung brauche ich die Buchungsnummer vom Hotel in Lissabon.",
+        "Je dois remplir un formulaire. Comment s'appelait l'hôtel à Lisbonne déjà ?",
+    ],
+)
+def test_a_record_or_a_name_asked_back_taken_for_chat_is_answered_from_the_users_things(
+    mail: MailAccount, home: Path, question: str
+) -> None:
+    # No "my" in them: a booking number, or a name the user knew, is theirs all the same.
+    # the words in English (a model step) find the English itinerary
+    english = "hotel Lisbon booking number"
+    agent, backend = _agent([call("just_answer"), english, "Casa do Rio."], home, mail=mail)
+    report = agent.run_turn(Conversation(), question)
+    assert "read_file" in [c.name for c in report.calls] and "Casa do Rio" in _told(backend)
+    answer, cited = report.answer.split("\n\n")
+    assert answer == "Casa do Rio." and "travel/lisbon-itinerary.md" in cited  # in their language
+
+
+def test_a_name_asked_back_of_general_knowledge_is_answered_plainly(
+    mail: MailAccount, home: Path
+) -> None:
+    agent, _ = _agent([call("just_answer"), "Titanic."], home, mail=mail)
+    report = agent.run_turn(Conversation(), "¿Cómo se llamaba el barco que se hundió en 1912?")
+    assert (report.calls, report.answer) == ([], "Titanic.")
+
+
 def test_a_question_naming_a_document_is_about_it_whatever_intent_it_was_taken_for(
     home: Path,
 ) -> None:

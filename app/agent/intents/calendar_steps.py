@@ -593,6 +593,18 @@ def event_named(doing: Doing, whole: bool = False, on_the_day: bool = False) -> 
     when = read_when(doing.request, doing.now)
     if when is not None and when.start is not None:
         return None  # a new time: a new event, or a move the model would have named
+    found = _named_within(doing, when, whole, on_the_day)
+    if found is None and on_the_day and when is not None and when.day_given:
+        # "Freitag wird das nix mit dem Friseur … auf Dienstag in einer Woche verschieben?":
+        # the day read is the new one; the event is on another day the request names
+        for day in days_named(doing.request, doing.now):
+            if day != when.day and (found := _named_within(doing, When(day), whole, True)):
+                break
+    return found
+
+
+def _named_within(doing: Doing, when: When | None, whole: bool, on_the_day: bool) -> str | None:
+    """`event_named` on the day `when` says (or around today if it says none)."""
     if when is not None and when.day_given:
         start, end = when.window(doing.now)
     else:

@@ -150,6 +150,35 @@ def speaks_of_the_user(text: str) -> bool:
     return any(part in _ME for word in words for part in re.split(r"['-]", word))
 
 
+# A record of the user's asked for (folded): a booking, order or customer number or code
+# ("my booking reference", "die Buchungsnummer", "le numéro de réservation", "qué número de
+# reserva tenía"), which no general question asks for; or a name asked back in the past
+# ("¿Cómo se llamaba el hotel?", "comment s'appelait le resto ?", "wie hieß das Hotel?",
+# "what was the hotel called?"), which one may ("What was the ship that sank called?").
+_RECORD = re.compile(
+    r"\b(?:booking|reservation|confirmation|order|customer|tracking|policy|membership|"
+    r"ticket)\s+(?:number|code|reference|no|id)\b|"
+    r"\b(?:buchungs|reservierungs|bestell|kunden|auftrags|vertrags|mitglieds|sendungs)"
+    r"(?:nummer|code)\b|"
+    r"\b(?:numero|code|codigo|n[o°]) de (?:la |mi |ma )?(?:reservation|reservacion|reserva|"
+    r"commande|client|confirmation|confirmacion|dossier|suivi|pedido|cliente|seguimiento)\b"
+)
+_NAME_ASKED_BACK = re.compile(
+    r"\b(?:se llamaba|s'appelait|hiess|was (?:it|(?:the|that|this|my|our) \w+) called)\b"
+)
+
+
+def asks_for_a_record(text: str) -> bool:
+    """Whether `text` asks for one of the user's records, or a name they knew, speaking of
+    themselves ("Estoy rellenando un formulario … me piden los datos del alojamiento. ¿Cómo
+    se llamaba el hotel y qué número de reserva tenía?"): what their mail and files hold,
+    not general knowledge, though it says no "my"."""
+    folded = _folded(text)
+    if _RECORD.search(folded):
+        return True
+    return bool(_NAME_ASKED_BACK.search(folded)) and speaks_of_the_user(text)
+
+
 # What something cost the user, asked in the past tense (accents folded): "What did the car
 # service cost?", "Was hat der letzte Service gekostet?", "Combien a coûté le plombier ?",
 # "¿Cuánto costó el hotel?". Their own records answer it; what a thing costs in general

@@ -29,6 +29,7 @@ from app.agent.intents.language import (
     about_the_users_own,
     asked_again,
     asks_a_past_cost,
+    asks_for_a_record,
     asks_for_a_reminder,
     asks_for_family_details,
     asks_to_cancel,
@@ -36,6 +37,7 @@ from app.agent.intents.language import (
     asks_to_put_on_the_todo_list,
     asks_to_tick_off,
     asks_when_or_where,
+    is_function_word,
     kin_recipient,
     language_of_talk,
     remembers_a_fact,
@@ -49,6 +51,7 @@ from app.agent.intents.recognise import (
     fill_slots,
     grounded,
     in_users_words,
+    names_a_time,
     recognise,
     recognition_request,
 )
@@ -506,16 +509,20 @@ class IntentRouter:
             return self._run(doing, BY_NAME["move_event"], {"event": event}, text, instead=True)
         if (
             recognised.intent.name in ("cancel_event", "move_event")
-            and not recognised.slots.get("event")
+            and not _names_more_than_a_day(recognised.slots.get("event", ""), doing.now)
             and (event := _event_named(doing, whole=True, on_the_day=True)) is not None
         ):
             # "…, así que hoy no hay clase. ¿Me la quitas del calendario?": the model named no
-            # event (or one the request does not), the request names one of the calendar's
+            # event (or only a day: "dienstag"), the request names one of the calendar's
             recognised.slots["event"] = event
         if recognised.intent.name == JUST_ANSWER:
             # "What's the name of my hotel in Lisbon?" taken for a general question: what
             # the mail or files plainly hold answers it; else the model answers as asked.
-            of_theirs = about_the_users_own(text) or asks_a_past_cost(text)  # "What did … cost?"
+            of_theirs = (
+                about_the_users_own(text)
+                or asks_a_past_cost(text)  # "What did … cost?"
+                or asks_for_a_record(text)  # "¿Cómo se llamaba el hotel …?"
+            )
             if of_theirs and (found := _looked_up(doing)) is not None:
                 return self._say(doing, found, "answered")
             return self._chat(agent, conversation, emit, cancel, report)
@@ -715,6 +722,14 @@ def _a_general_question(recognised: Recognised, text: str, now: datetime) -> boo
         and not speaks_of_the_user(text)
         and read_when(text, now) is None
         and len(telling_words(text)) >= 2
+    )
+
+
+def _names_more_than_a_day(words: str, now: datetime) -> bool:
+    """Whether an event's slot names something besides days and times ("dienstag" names no
+    event; "Friseur" and "Tuesday's dentist" do)."""
+    return any(
+        not names_a_time(w, now) and not is_function_word(w) for w in re.findall(r"[\w'-]+", words)
     )
 
 

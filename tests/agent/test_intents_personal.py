@@ -513,7 +513,11 @@ def test_a_contact_is_looked_up_in_the_real_address_book(
     ("request_", "who"),
     [("gotta text Tom about the bbq.. whats his mobile again?", "Tom's"),
      ("Wie ist die Handynummer von meiner Mama?", "Mama"),
-     ("C'est quoi le numéro de ma mère ?", "ma mère")],
+     ("C'est quoi le numéro de ma mère ?", "ma mère"),
+     # the German genitive and the detail copied with the name
+     ("Ich hab Toms Nummer nicht mehr im Handy. Unter welcher Nummer erreiche ich ihn?",
+      "Toms Nummer"),
+     ("Tu as le portable de Tom ?", "le portable de Tom")],
 )  # fmt: skip
 def test_a_contact_named_in_the_possessive_or_as_family_is_found(
     account: CalendarAccount, server: RadicaleServer, request_: str, who: str
@@ -526,7 +530,7 @@ def test_a_contact_named_in_the_possessive_or_as_family_is_found(
     put_card(server, helen.replace("END:VCARD", "NOTE:Mum\r\nEND:VCARD"), "helen.vcf")
     agent = _agent([call("find_contact", who=who)], calendar=account)
     report = agent.run_turn(Conversation(), request_)
-    expected = "Tom Becker" if who == "Tom's" else "Helen Morgan"
+    expected = "Tom Becker" if "Tom" in who else "Helen Morgan"
     assert expected in report.answer and len(report.answer.splitlines()) == 1
 
 

@@ -22,6 +22,7 @@ from app.agent.intents.language import (
     asks_for_a_reminder,
     asks_to_tick_off,
     contact_queries,
+    is_function_word,
     kin_words,
     speaks_of_the_user,
     the_question,
@@ -341,7 +342,7 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
     # "Tom's" of "whats his mobile" is Tom; "Mama" may be the card noted "Mum"
     who = " ".join(POSSESSIVE.sub("", w) for w in slots["who"].split()) or slots["who"]
     found: list[dict[str, Any]] = []
-    for query in contact_queries(who):
+    for query in _queries_for(who):
         record = doing.call("find_contact", query=query)
         found = _items(record) if isinstance(record.result, list) else []
         if found:
@@ -373,6 +374,16 @@ _CARD_WORDS = re.compile(
     r"joindre|appel|correo|movil|celular|direcci|llam)"
 )
 _ASKS_MORE = 3
+
+
+def _queries_for(who: str) -> list[str]:
+    """What the address book is searched for, in order: the words, then the name without the
+    card's words around it and a German genitive "s" ("Priyas Nummer": "Priyas", then
+    "Priya"; "le portable de Tom": "Tom"), each with its family words."""
+    kept = [w for w in who.split() if not _CARD_WORDS.match(fold(w)) and not is_function_word(w)]
+    named = " ".join([w for w in kept if w[:1].isupper()] or kept) or who  # "de Tom": "Tom"
+    bare = [named[:-1]] if re.fullmatch(r"[A-ZÀ-Þ]\w+[^s]s", named) else []
+    return list(dict.fromkeys(q for w in (who, named, *bare) for q in contact_queries(w)))
 
 
 def _besides_a_card(request: str, names: str) -> list[str]:

@@ -736,6 +736,26 @@ def test_a_move_the_model_named_only_a_day_for_moves_the_event_on_the_other_day_
     assert _events(account)["Piano lesson"] == (at(15, 18), at(15, 19))
 
 
+def test_a_cancel_taken_for_a_move_to_no_time_cancels_the_event(
+    account: CalendarAccount,
+) -> None:
+    """ "tu peux enlever le rendez-vous de mon agenda ?" taken for a move "to" "mon agenda":
+    no time, so no move; the event the request names is cancelled (after the dialog)."""
+    create_event(account, "Plumber visit", at(25, 15), at(25, 16), tz=TZ)
+    create_event(account, "Piano lesson", at(22, 18), at(22, 19), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("move_event", event="plombier", to="mon agenda"),
+                             "the plumber does not need to come next week"], answers)  # fmt: skip
+    agent.run_turn(
+        Conversation(),
+        "bonne nouvelle, Sam a réparé le robinet de la cuisine ce week-end ! du coup le plombier "
+        "n'a plus besoin de venir la semaine prochaine, tu peux enlever le rendez-vous de mon "
+        "agenda ?",
+    )
+    assert [seen.tool for seen in answers.seen] == ["delete_event"]
+    assert list(_events(account)) == ["Piano lesson"]
+
+
 def test_a_move_naming_only_the_time_the_event_has_asks_where_to(
     account: CalendarAccount,
 ) -> None:

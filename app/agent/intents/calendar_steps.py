@@ -39,6 +39,7 @@ from app.agent.intents.when import (
     When,
     days_named,
     next_weekday_said,
+    periods_named,
     read_duration,
     read_shift,
     read_when,
@@ -353,6 +354,18 @@ def find_event(
         if max((s for s, _ in scored_later), default=0.0) > 0.0:
             events, scored = later, scored_later
             best = max(s for s, _ in scored)
+    if best == 0.0 and when is not None and when.day_given:
+        # "Sam a réparé le robinet ce week-end ! … le plombier n'a plus besoin de venir la
+        # semaine prochaine": the event is in another stretch of days the request names
+        for other in periods_named(doing.request, doing.now):
+            if (other.day, other.days) == (when.day, when.days):
+                continue
+            elsewhere = _events(doing, *other.window(doing.now))
+            scored_there = _scored(elsewhere, named, english)
+            if max((s for s, _ in scored_there), default=0.0) > 0.0:
+                events, scored = elsewhere, scored_there
+                best = max(s for s, _ in scored)
+                break
     if best < 1.5 and not_found is not None and words.strip():
         not_found(best > 0.0)  # "the car insurance" beside "Car service": the to-do?
     if best == 0.0:
@@ -596,9 +609,12 @@ def event_named(doing: Doing, whole: bool = False, on_the_day: bool = False) -> 
     found = _named_within(doing, when, whole, on_the_day)
     if found is None and on_the_day and when is not None and when.day_given:
         # "Freitag wird das nix mit dem Friseur … auf Dienstag in einer Woche verschieben?":
-        # the day read is the new one; the event is on another day the request names
-        for day in days_named(doing.request, doing.now):
-            if day != when.day and (found := _named_within(doing, When(day), whole, True)):
+        # the day read is the new one; the event is on another day the request names ("Sam a
+        # réparé le robinet ce week-end ! … le plombier … la semaine prochaine": next week)
+        for other in periods_named(doing.request, doing.now):
+            if (other.day, other.days) != (when.day, when.days) and (
+                found := _named_within(doing, other, whole, True)
+            ):
                 break
     return found
 

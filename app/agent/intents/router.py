@@ -488,7 +488,7 @@ class IntentRouter:
         if (
             asks_to_cancel(text)
             and recognised.intent.name not in _CANCELLING
-            and not _a_new_time(recognised, text)
+            and not _a_new_time(recognised, text, doing.now)
             # a plain question ("Can you remove the background from a photo?") is looked
             # at only when it speaks of the user's own ("Scrap my dentist appointment")
             and (recognised.intent.name != JUST_ANSWER or speaks_of_the_user(text))
@@ -733,13 +733,15 @@ def _names_more_than_a_day(words: str, now: datetime) -> bool:
     )
 
 
-def _a_new_time(recognised: Recognised, text: str) -> bool:
+def _a_new_time(recognised: Recognised, text: str, now: datetime) -> bool:
     """Whether a move was chosen with a new time or shift ("Cancel the 3pm and move it to
     Thursday"): a move, whatever else the request says. ("Ya no voy al concierto del jueves,
-    quítalo" taken for a move names none: the event is cancelled.)"""
+    quítalo" taken for a move names none; nor does "to": "mon agenda" of "tu peux enlever le
+    rendez-vous de mon agenda ?": the event is cancelled.)"""
     slots = recognised.slots
+    to = slots.get("to", "")
     return recognised.intent.name == "move_event" and bool(
-        slots.get("to") or slots.get("shift") or read_shift(text)
+        (to and (read_when(to, now) or read_shift(to))) or slots.get("shift") or read_shift(text)
     )
 
 

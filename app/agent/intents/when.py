@@ -221,14 +221,21 @@ def days_named(phrase: str, now: datetime) -> list[date]:
     """Each single day `phrase` names somewhere in it, in order ("am Donnerstag klappt die
     Inspektion nicht, sie nehmen den Wagen am Montag": Thursday and Monday); a week or a
     month is no day."""
+    return list(dict.fromkeys(w.day for w in periods_named(phrase, now, 2) if w.days == 1))
+
+
+def periods_named(phrase: str, now: datetime, longest: int = 3) -> list[When]:
+    """Each day or stretch of days `phrase` names somewhere in it, in order, read from up to
+    `longest` words at a time ("Sam a réparé le robinet ce week-end ! … le plombier n'a plus
+    besoin de venir la semaine prochaine": the weekend, then next week)."""
     words = phrase.split()
-    days: dict[date, None] = {}
+    found: dict[tuple[date, int], When] = {}
     for at in range(len(words)):
-        for length in (1, 2):
+        for length in range(1, longest + 1):
             when = read_when(" ".join(words[at : at + length]), now)
-            if when is not None and when.day_given and when.days == 1:
-                days[when.day] = None
-    return list(days)
+            if when is not None and when.day_given:
+                found.setdefault((when.day, when.days), When(when.day, when.days))
+    return list(found.values())
 
 
 _GERMAN_DAYS = r"montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag"

@@ -185,6 +185,34 @@ def test_a_range_reads_its_morning_or_afternoon_from_either_end(
     assert when is not None and (when.start, when.end) == (start, end)
 
 
+@pytest.mark.parametrize(
+    ("phrase", "start"),
+    [
+        ("at 7 in the morning", time(7)),  # not 19:00, as "at 7" alone is read
+        ("tomorrow at 6 in the morning", time(6)),
+        ("um 7 morgens", time(7)),
+        ("a las 7 de la mañana", time(7)),
+        ("3 in the afternoon", time(15)),  # no "at": the part of the day makes it a time
+        ("the thursday, three in the afternoon", time(15)),
+        ("8 in the evening", time(20)),
+        ("at 10 at night", time(22)),
+        ("sechs abends", time(18)),
+        ("5 du soir", time(17)),
+        ("las 4 de la tarde", time(16)),
+    ],
+)
+def test_a_part_of_the_day_after_an_hour_says_which_half_of_the_day(
+    phrase: str, start: time
+) -> None:
+    when = read_when(phrase, NOW)
+    assert when is not None and when.start == start
+
+
+def test_a_number_word_before_a_part_of_the_day_without_a_connector_is_no_time() -> None:
+    when = read_when("one morning last week", NOW)
+    assert when is not None and when.start is None and when.part == (8, 12)
+
+
 @pytest.mark.parametrize("phrase", ["dinner with Sam", "the dentist", "Sophie", "send it"])
 def test_words_without_a_day_or_time_are_no_time(phrase: str) -> None:
     assert read_when(phrase, NOW) is None

@@ -582,6 +582,16 @@ _WORDED_HOUR = re.compile(
     rf"|\b(a|vers|avant|apres|jusqu'a|des)\s+({_HOUR})\s+(heures?)\b"
 )
 _MORNING = re.compile(r"\b(?:morning|morgens|fruh|matin|manana)\b")
+# A part of the day right after an hour, which says which half of the day it is in ("7 in the
+# morning", "3 in the afternoon", "10 at night", "sechs abends", "7 heures du matin", "las 3
+# de la tarde"), folded.
+_MORNING_WORDS = {"morning", "morgens", "vormittags", "fruh", "matin", "manana"}
+_PART_AFTER = re.compile(
+    r"\s*(?:(?:in the |at )(morning|afternoon|evening|night)|"
+    r"(morgens|vormittags|fruh|nachmittags|abends|nachts)|"
+    r"(?:du |de l'|de la )(matin|apres-midi|soir|manana|tarde|noche))\b"
+)
+_HOUR_BEFORE_PART = re.compile(rf"\b({_HOUR})(?={_PART_AFTER.pattern})")
 
 
 def _in_digits(text: str) -> str:
@@ -595,7 +605,9 @@ def _in_digits(text: str) -> str:
             return f"{hour}:{minutes:02d}{'pm' if afternoon and 1 <= hour <= 7 else ''}"
 
         text = pattern.sub(digits, text)
-    return _WORDED_HOUR.sub(_hour_in_digits, text)
+    text = _WORDED_HOUR.sub(_hour_in_digits, text)
+    # "sechs abends", "three in the afternoon": the part of the day makes it a clock time
+    return _HOUR_BEFORE_PART.sub(lambda m: str(_HOUR_WORDS[m.group(1)]), text)
 
 
 def _hour_in_digits(match: re.Match[str]) -> str:
@@ -617,11 +629,17 @@ def _read_times(text: str) -> tuple[time | None, time | None]:
         hour, minute = int(match.group(1)), int(match.group(2) or 0)
         suffix = (match.group(3) or "").replace(".", "")
         before = text[: match.start()]
-        cued = suffix or match.group(2) or _TIME_CUES.search(before[-9:])
+        part = _PART_AFTER.match(text, match.end())
+        cued = suffix or match.group(2) or _TIME_CUES.search(before[-9:]) or part
         if not cued or hour > 24 or minute > 59:
             continue
         if re.search(r"\b(in|dans|en|within)\s*$", before[-6:]):
             continue  # "in 2 hours" is not two o'clock
+        if part is not None and not suffix.startswith(("a", "p")) and hour <= 12:
+            # "7 in the morning", "3 in the afternoon", "10 at night", "sechs abends"
+            said = part.group(part.lastindex or 0)
+            later = said not in _MORNING_WORDS and (hour >= 6 or said not in ("night", "nachts"))
+            suffix = "pm" if later else "am"
         if suffix.startswith("p") and hour < 12:
             hour += 12
         elif suffix.startswith("a") and hour == 12:

@@ -138,6 +138,40 @@ def test_a_missing_time_is_asked_for_and_the_answer_fills_it_next_turn(
     assert second.stop_reason == "answered"
 
 
+@pytest.mark.parametrize(
+    ("answer", "new_request"),
+    [
+        ("oh right - let's say the thursday, 3 in the afternoon. an hour should do it", False),
+        ("ok dann am Donnerstag, so gegen drei Uhr nachmittags, eine Stunde reicht", False),
+        # a request of its own, with a time in it: recognised afresh
+        ("actually can you remind me on thursday at 3 in the afternoon to buy beans?", True),
+    ],
+)
+def test_a_time_asked_for_and_answered_at_length_fills_it(
+    account: CalendarAccount, answer: str, new_request: bool
+) -> None:
+    """ "next week" asked the time; the long answer says the day of that week, the time and
+    the length: the event is made of both turns (Thursday of next week, 15:00 for an hour)."""
+    turns = [call("add_event", title="coffee with Jamie", when="next week"),
+             call("set_reminder", what="buy beans", when="thursday at 3")]  # fmt: skip
+    agent = _agent(account, turns)
+    conversation = Conversation()
+    first = agent.run_turn(
+        conversation,
+        "my old school friend jamie is over in berlin for a conference next week and wants to "
+        "grab a coffee. can u put that in my calendar",
+    )
+    assert first.stop_reason == "asked" and _all(account) == []
+    second = agent.run_turn(conversation, answer)
+    if new_request:
+        last = agent.front.last  # type: ignore[union-attr]
+        assert _all(account) == [] and last is not None and last.intent.name == "set_reminder"
+        assert second.answer  # (no reminders kept in this agent: it says so)
+        return
+    [event] = _all(account)
+    assert (event.start, event.end) == (at(24, 15), at(24, 16))
+
+
 def test_two_different_matches_are_a_numbered_choice_and_the_gate_still_asks(
     account: CalendarAccount,
 ) -> None:

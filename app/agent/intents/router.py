@@ -399,7 +399,7 @@ class IntentRouter:
     ) -> bool:
         pending: Pending | None = getattr(conversation, "pending_intent", None)
         conversation.pending_intent = None
-        if pending is not None and _a_new_request(pending, text):
+        if pending is not None and _a_new_request(pending, text, clock.now()):
             pending = None  # a whole new request, not the answer: recognise it afresh
         # An answer to a question ("2", "Friday", a name) keeps the request's language.
         earlier = [m.content for m in conversation.messages if m.role == "user"][:-1]
@@ -823,12 +823,23 @@ def _a_person(recognised: Recognised) -> str:
     )  # fmt: skip
 
 
-def _a_new_request(pending: Pending, text: str) -> bool:
+def _a_new_request(pending: Pending, text: str, now: datetime) -> bool:
     """Whether the reply to a question about a day, a person or an item is rather a new
-    request: a long message that offers none of the choices."""
+    request: a long message that offers none of the choices. A time asked for and said at
+    length ("oh right - let's say the thursday, 3 in the afternoon. an hour should do it")
+    is the answer, unless it asks for something new itself."""
     slot = pending.intent.slot(pending.slot)
     if slot is None or slot.kind == "text" or pending.choices:
         return False
+    if slot.kind == "when" and (when := read_when(text, now)) is not None and when.start:
+        asks_anew = (
+            asks_to_put_in_the_calendar(text)
+            or asks_for_a_reminder(text)
+            or asks_to_cancel(text)
+            or asks_to_put_on_the_todo_list(text)
+            or "?" in text
+        )
+        return asks_anew and len(text.split()) > 8
     return len(text.split()) > 8
 
 

@@ -386,12 +386,41 @@ def test_a_question_whose_model_words_find_many_emails_is_answered_from_the_one_
         [call("find_emails", about="Also what time the plane leaves"), "At 07:05."], home,
         mail=mail,
     )  # fmt: skip
-    report = agent.run_turn(
-        Conversation(),
-        "Doing the online check-in for my Lisbon flight - could you dig it out of my emails? "
-        "Also what time does the plane actually leave Berlin, I've forgotten",
-    )
+    try:
+        report = agent.run_turn(
+            Conversation(),
+            "Doing the online check-in for my Lisbon flight - could you dig it out of my emails? "
+            "Also what time does the plane actually leave Berlin, I've forgotten",
+        )
+    finally:
+        for sender in ("news@club.example", "booking@airline.example"):
+            _remove_from(servers, sender)  # the module's other searches
     assert "07:05" in _told(backend) and "Club news" not in report.answer
+    assert report.answer.startswith("At 07:05.\n\n(From the email of booking@airline")
+
+
+def test_of_many_emails_holding_a_word_those_whose_subject_holds_more_are_read_first(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    # The airline's email is older than four newsletters about Lisbon; its subject holds
+    # "Berlin" and "Lisbon" both: it is among those read, and answers.
+    _deliver_dated(servers, "booking@airline.example", "Booking confirmed: Berlin-Lisbon",
+                   "Flight LH 1166 to Lisbon leaves Berlin on Friday 8 June at 07:05.",
+                   "Fri, 11 May 2029 21:10:00 +0200")  # fmt: skip
+    for n in range(4):
+        _deliver_dated(servers, "news@travel.example", f"Travel news {n}",
+                       f"Lisbon and Berlin flight deals, issue {n}.",
+                       f"Mon, 14 May 2029 1{n}:00:00 +0200")  # fmt: skip
+    agent, backend = _agent([call("just_answer"), "At 07:05."], home, mail=mail)
+    try:
+        report = agent.run_turn(
+            Conversation(), "my Lisbon flight from Berlin, what time does it leave? check my emails"
+        )
+    finally:
+        for sender in ("news@travel.example", "booking@airline.example"):
+            _remove_from(servers, sender)  # the module's other searches
+    read = [c.arguments["email_id"] for c in report.calls if c.name == "read_email"]
+    assert len(read) <= 3 and "07:05" in _told(backend)
     assert report.answer.startswith("At 07:05.\n\n(From the email of booking@airline")
 
 

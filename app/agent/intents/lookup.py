@@ -77,8 +77,20 @@ def _from_mail(doing: Doing, words: list[str]) -> list[Source]:
         found = search_messages(doing, " ".join(words[:4]))
     except HandOver:  # the mailbox cannot be reached: the files may still answer
         return []
-    found.sort(key=lambda m: str(m.get("date") or ""), reverse=True)
-    return [s for m in found[:_FEW] if (s := _read_message(doing, m)) is not None]
+
+    # Those whose sender and subject hold the most of the words are read ("Booking
+    # confirmation: Berlin - Lisbon" for "… my booking reference … the plane … leave Berlin"),
+    # then the newest
+    def heading_holds(message: dict[str, Any]) -> int:
+        heading = f"{message.get('sender') or ''} {message.get('subject') or ''}"
+        return sum(any_word_of(word, heading) for word in words)
+
+    def date(message: dict[str, Any]) -> str:
+        return str(message.get("date") or "")
+
+    found.sort(key=lambda m: (heading_holds(m), date(m)), reverse=True)
+    chosen = sorted(found[:_FEW], key=date, reverse=True)  # the newest of equals answers
+    return [s for m in chosen if (s := _read_message(doing, m)) is not None]
 
 
 def _read_message(doing: Doing, message: dict[str, Any]) -> Source | None:

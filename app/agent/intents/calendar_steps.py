@@ -634,7 +634,8 @@ def _named_within(doing: Doing, when: When | None, whole: bool, on_the_day: bool
     if not named and on_the_day and when is not None and when.day_given:
         # "Ya no voy al concierto del jueves 24, quítalo": that Thursday's "Concert: Jazz
         # Quartet", one of its words named (in the request's English)
-        held = most_words_of(f"{said} {english}", events, "title")
+        # (the English without its day words: "ce week-end" is no "Lake weekend")
+        held = most_words_of(f"{said} {_without_days(english, doing.now)}", events, "title")
         named = {fold(title): title for e in held if (title := str(e.get("title") or ""))}
     return next(iter(named.values())) if len(named) == 1 else None
 

@@ -118,6 +118,29 @@ def test_an_answer_with_a_number_the_text_does_not_hold_shows_the_text_instead(
     assert "40 minutes" in report.answer and "(From recipes/lasagne.txt.)" in report.answer
 
 
+@pytest.mark.parametrize(
+    ("question", "read_as", "kept"),
+    [
+        ("What time does my Porto flight leave?", "The email is about your flight.", False),
+        ("What time does my Porto flight leave?", "It leaves at 07:05.", True),
+        ("What's the booking code for my Porto flight?", "Your flight is booked.", False),
+        ("What's the booking code for my Porto flight?", "QX7P2L (LH 1166, 07:05).", True),
+    ],
+)  # fmt: skip
+def test_an_answer_leaving_out_the_time_or_code_asked_shows_the_text_instead(
+    home: Path, question: str, read_as: str, kept: bool
+) -> None:
+    """The model wrote around what was asked ("The email is about your flight."): the text
+    holding the time or the code is shown instead; an answer saying it is kept."""
+    (home / "travel" / "flight.txt").write_text(
+        "Flight LH 1166 to Porto, departs Berlin 07:05. Booking code: QX7P2L.\n"
+    )
+    agent, _ = _agent([call("ask_files", about="flight Porto"), read_as], home)
+    report = agent.run_turn(Conversation(), question)
+    assert report.answer.startswith(read_as) == kept
+    assert "07:05" in report.answer and "travel/flight.txt" in report.answer
+
+
 def test_a_question_an_email_holds_is_answered_from_that_email(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
 ) -> None:
@@ -279,11 +302,12 @@ def test_a_record_or_a_name_asked_back_taken_for_chat_is_answered_from_the_users
     # No "my" in them: a booking number, or a name the user knew, is theirs all the same.
     # the words in English (a model step) find the English itinerary
     english = "hotel Lisbon booking number"
-    agent, backend = _agent([call("just_answer"), english, "Casa do Rio."], home, mail=mail)
+    said = "Casa do Rio, Rua da Prata 12."
+    agent, backend = _agent([call("just_answer"), english, said], home, mail=mail)
     report = agent.run_turn(Conversation(), question)
     assert "read_file" in [c.name for c in report.calls] and "Casa do Rio" in _told(backend)
     answer, cited = report.answer.split("\n\n")
-    assert answer == "Casa do Rio." and "travel/lisbon-itinerary.md" in cited  # in their language
+    assert answer == said and "travel/lisbon-itinerary.md" in cited  # in their language
 
 
 def test_a_name_asked_back_of_general_knowledge_is_answered_plainly(

@@ -168,15 +168,19 @@ _NAME_ASKED_BACK = re.compile(
 )
 
 
+def asks_for_a_record_number(text: str) -> bool:
+    """Whether `text` asks for a booking, order or customer number or code of the user's."""
+    return bool(_RECORD.search(_folded(text)))
+
+
 def asks_for_a_record(text: str) -> bool:
     """Whether `text` asks for one of the user's records, or a name they knew, speaking of
     themselves ("Estoy rellenando un formulario … me piden los datos del alojamiento. ¿Cómo
     se llamaba el hotel y qué número de reserva tenía?"): what their mail and files hold,
     not general knowledge, though it says no "my"."""
-    folded = _folded(text)
-    if _RECORD.search(folded):
+    if asks_for_a_record_number(text):
         return True
-    return bool(_NAME_ASKED_BACK.search(folded)) and speaks_of_the_user(text)
+    return bool(_NAME_ASKED_BACK.search(_folded(text))) and speaks_of_the_user(text)
 
 
 # What something cost the user, asked in the past tense (accents folded): "What did the car

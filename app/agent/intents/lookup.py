@@ -18,7 +18,11 @@ from typing import Any
 from app.agent.intents import file_steps, tally
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import FILE_NAME, READ_CHARS, best_file, read_text, telling_words
-from app.agent.intents.language import asks_of_a_message, asks_when_and_more
+from app.agent.intents.language import (
+    asks_for_a_record_number,
+    asks_of_a_message,
+    asks_when_and_more,
+)
 from app.agent.intents.mail_steps import found_messages, listing, search_messages
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import any_word_of, grounded
@@ -226,7 +230,27 @@ def _answer(doing: Doing, source: Source) -> str:
             # "Bake at 190 °C for 40 minutes." read as "190 °C … 20 minutes": a number the
             # text does not hold is the model's; the text itself is shown instead
             answer = ""
+        elif _lacks_what_is_asked(answer, doing.request, source.text):
+            # "what time does the plane leave?" answered without a time the email holds
+            answer = ""
     return f"{_the_event_asked_about(doing)}{answer or source.text[:600]}\n\n({source.cited})"
+
+
+# A question of the clock time (folded), and a clock time written ("07:05", "9 am", "15 Uhr").
+_ASKS_THE_TIME = re.compile(r"\b(?:what time|um wie ?viel uhr|a quelle heure|a que hora)\b")
+_CLOCK_TIME = re.compile(r"\b\d{1,2}[:.h]\d{2}\b|\b\d{1,2}\s?(?:am|pm|a\.m\.|p\.m\.|uhr|h)\b", re.I)
+
+
+def _lacks_what_is_asked(answer: str, question: str, text: str) -> bool:
+    """Whether the model's answer leaves out what the question plainly asks and the text
+    holds: a clock time ("what time does the plane leave?": "07:05"), or a record's number or
+    code ("my booking reference": "QX7P2L")."""
+    asks_the_time = _ASKS_THE_TIME.search(fold(question)) and _CLOCK_TIME.search(text)
+    asks_a_record = asks_for_a_record_number(question) and re.search(r"\d", text)
+    return bool(
+        (asks_the_time and not _CLOCK_TIME.search(answer))
+        or (asks_a_record and not re.search(r"\d", answer))
+    )
 
 
 def _invented_numbers(answer: str, read: str, now: datetime) -> bool:

@@ -357,9 +357,7 @@ def find_event(
     if best == 0.0 and when is not None and when.day_given:
         # "Sam a réparé le robinet ce week-end ! … le plombier n'a plus besoin de venir la
         # semaine prochaine": the event is in another stretch of days the request names
-        for other in periods_named(doing.request, doing.now):
-            if (other.day, other.days) == (when.day, when.days):
-                continue
+        for other in _other_periods(doing, when):
             elsewhere = _events(doing, *other.window(doing.now))
             scored_there = _scored(elsewhere, named, english)
             if max((s for s, _ in scored_there), default=0.0) > 0.0:
@@ -611,12 +609,17 @@ def event_named(doing: Doing, whole: bool = False, on_the_day: bool = False) -> 
         # "Freitag wird das nix mit dem Friseur … auf Dienstag in einer Woche verschieben?":
         # the day read is the new one; the event is on another day the request names ("Sam a
         # réparé le robinet ce week-end ! … le plombier … la semaine prochaine": next week)
-        for other in periods_named(doing.request, doing.now):
-            if (other.day, other.days) != (when.day, when.days) and (
-                found := _named_within(doing, other, whole, True)
-            ):
+        for other in _other_periods(doing, when):
+            if found := _named_within(doing, other, whole, True):
                 break
     return found
+
+
+def _other_periods(doing: Doing, when: When) -> list[When]:
+    """The days or stretches of days the request names besides the one `when` read, in the
+    order it names them: where else an event it names may be."""
+    named = periods_named(doing.request, doing.now)
+    return [p for p in named if (p.day, p.days) != (when.day, when.days)]
 
 
 def _named_within(doing: Doing, when: When | None, whole: bool, on_the_day: bool) -> str | None:

@@ -349,7 +349,7 @@ _REMEMBER_THAT = re.compile(
 # mind", "… merk dir das", "… Garde-le en tête pour …", "… Tenlo en cuenta", "… can you
 # remember that?" (folded). Not "don't forget it" nor "note it", said of things to do.
 _KEEP_IT = re.compile(
-    r"[.!;,]\s+(?:(?:so|and|also|alors|donc|et|also|und|asi que|y)\s+)?(?:please\s+|bitte\s+|"
+    r"[.!;,]\s+(?:(?:so|and|also|alors|donc|et|und|asi que|y)\s+)?(?:please\s+|bitte\s+|"
     r"(?:can|could|would) you\s+|(?:tu peux|peux-tu|pourrais-tu)\s+|(?:kannst|konntest) du\s+|"
     r"(?:puedes|podrias)\s+)?(?:"
     r"(?:remember|make a note of) (?:that|this|it)|(?:keep|bear) (?:that|this|it) in mind|"

@@ -64,8 +64,12 @@ def _items(record: Any) -> list[dict[str, Any]]:
 
 def reminder(doing: Doing, slots: dict[str, str]) -> str:
     when = read_when(slots["when"], doing.now)
-    said = read_when(doing.request, doing.now) if when is not None and not when.day_given else None
-    if when is not None and said is not None and said.day_given:
+    if (
+        when is not None
+        and not when.day_given
+        and (said := read_when(doing.request, doing.now)) is not None
+        and said.day_given
+    ):
         # "erinner mich bitte übermorgen um sechs abends dran …": the model's "sechs abends"
         # without the day the request names, and maybe without its clock time
         when = replace(when, day=said.day, day_given=True, start=when.start or said.start)
@@ -177,7 +181,7 @@ def recall(doing: Doing, slots: dict[str, str]) -> str:
         # ("Wie viele Beine hat eine Spinne?"): not looked up in front of the user.
         raise Instead(_not_remembered(doing))
     record = doing.call("recall", query=about)
-    facts = [str(i.get("fact")) for i in _items(record)]
+    facts = _facts(_items(record))
     if not personal:
         # Only a memory holding the user's own words is about it, not one the model's words
         # found ("Alex's …").
@@ -210,8 +214,7 @@ def remembered_plainly(doing: Doing) -> str | None:
         query = " ".join(telling)
 
         def plain(found: list[dict[str, Any]] | None, telling: list[str] = telling) -> list[str]:
-            facts = [str(item.get("fact")) for item in found or []]
-            return [f for f in facts if sum(any_word_of(w, f) for w in telling) >= 2]
+            return [f for f in _facts(found) if sum(any_word_of(w, f) for w in telling) >= 2]
 
         if len(telling) >= 2 and plain(_peeked(doing, "recall", query=query)):
             record = doing.call("recall", query=query)  # the lookup made, as the user sees
@@ -224,8 +227,15 @@ def remembered_plainly(doing: Doing) -> str | None:
 def _holding_words_of(doing: Doing, found: Any) -> list[str]:
     """The memories among `found` (a recall's facts or its items) holding a word of the
     user's request."""
-    facts = [str(i.get("fact")) if isinstance(i, dict) else str(i) for i in found or []]
-    return [f for f in facts if any_word_of(doing.request, f)] if isinstance(found, list) else []
+    return [f for f in _facts(found) if any_word_of(doing.request, f)]
+
+
+def _facts(found: Any) -> list[str]:
+    """The memories a recall found (its items or their facts); none from its text saying
+    nothing matched, or from a read that could not be made (None)."""
+    if not isinstance(found, list):
+        return []
+    return [str(i.get("fact")) if isinstance(i, dict) else str(i) for i in found]
 
 
 # Words asking for something named before ("I have to call the dentist. What's his name
@@ -248,12 +258,7 @@ def _asks_apart_of_memories(doing: Doing) -> bool:
     found = doing.peek("recall", query=question)  # a text when nothing matches
     if not asked or found is None:
         return False
-    facts = (
-        [str(i.get("fact")) for i in found if isinstance(i, dict)]
-        if isinstance(found, list)
-        else []
-    )
-    return not any(any_word_of(" ".join(asked), f) for f in facts)
+    return not any(any_word_of(" ".join(asked), f) for f in _facts(found))
 
 
 def _not_remembered(doing: Doing) -> str:

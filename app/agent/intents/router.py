@@ -839,7 +839,8 @@ def _a_new_request(pending: Pending, text: str, now: datetime) -> bool:
             or asks_to_put_on_the_todo_list(text)
             or "?" in text
         )
-        return asks_anew and len(text.split()) > 8
+        if not asks_anew:
+            return False
     return len(text.split()) > 8
 
 

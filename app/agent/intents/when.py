@@ -581,11 +581,10 @@ _WORDED_HOUR = re.compile(
     # "à cinq heures", not "deux heures" of a length ("Bloque deux heures jeudi")
     rf"|\b(a|vers|avant|apres|jusqu'a|des)\s+({_HOUR})\s+(heures?)\b"
 )
-_MORNING = re.compile(r"\b(?:morning|morgens|fruh|matin|manana)\b")
+_MORNING = re.compile(r"\b(?:morning|morgens|vormittags|fruh|matin|manana)\b")
 # A part of the day right after an hour, which says which half of the day it is in ("7 in the
 # morning", "3 in the afternoon", "10 at night", "sechs abends", "7 heures du matin", "las 3
 # de la tarde"), folded.
-_MORNING_WORDS = {"morning", "morgens", "vormittags", "fruh", "matin", "manana"}
 _PART_AFTER = re.compile(
     r"\s*(?:(?:in the |at )(morning|afternoon|evening|night)|"
     r"(morgens|vormittags|fruh|nachmittags|abends|nachts)|"
@@ -638,7 +637,7 @@ def _read_times(text: str) -> tuple[time | None, time | None]:
         if part is not None and not suffix.startswith(("a", "p")) and hour <= 12:
             # "7 in the morning", "3 in the afternoon", "10 at night", "sechs abends"
             said = part.group(part.lastindex or 0)
-            later = said not in _MORNING_WORDS and (hour >= 6 or said not in ("night", "nachts"))
+            later = not _MORNING.match(said) and (hour >= 6 or said not in ("night", "nachts"))
             suffix = "pm" if later else "am"
         if suffix.startswith("p") and hour < 12:
             hour += 12

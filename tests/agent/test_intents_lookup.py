@@ -32,7 +32,7 @@ from connectors.calendar import CalendarAccount, create_event, list_events
 from connectors.mail import MailAccount
 from tests.agent.test_intents import TZ, Answers, _all, at
 from tests.agent.test_intents_mail import _deliver_dated, _remove_from
-from tests.agent.test_intents_personal import account, database, server
+from tests.agent.test_intents_personal import NOW, account, database, server
 from tests.agent.test_mail_agent import USERS, _account, _deliver, servers
 from tests.scripting import call
 from tests.support.mail_servers import Dovecot, SmtpServer
@@ -1043,3 +1043,70 @@ def test_a_question_no_contact_answers_is_answered_from_the_note_that_plainly_ho
     report = agent.run_turn(Conversation(), "What's the plumber's phone number?")
     assert report.calls[0].name == "find_contact" and "030 7654321" in _told(backend)
     assert report.answer == "030 7654321.\n\n(From plumber.txt.)"
+
+
+@pytest.mark.parametrize(
+    ("question", "chosen", "english", "general"),
+    [
+        ("random one - my flatmate and I are arguing about this. what temperature does water "
+         "boil at in fahrenheit?", call("ask_files", about="water boiling temperature"), None,
+         True),
+        ("Petite question de culture générale, ma fille me demande : c'est qui qui a peint la "
+         "Joconde déjà ?", call("recall_fact", about="Joconde painter"), "who painted Mona Lisa",
+         True),
+        ("My son asked at dinner and I had no idea. How many legs does a spider have?",
+         call("find_emails", about="spider legs"), None, True),
+        # An item of the user's is called by the word the question names ("the concert").
+        ("Got the tickets ages ago. What time does the concert start?",
+         call("ask_files", about="concert start"), None, False),
+        # Two of the question's words are in one text: the landlord's email.
+        ("Heard something about the building. Is there any water shut-off on Wednesday?",
+         call("find_emails", about="water"), None, False),
+        ("Planning the trip. Where is the hotel in Lisbon?",
+         call("ask_files", about="hotel Lisbon"), None, False),
+        # "he", "it": someone or something named before, which the user knows.
+        ("The landlord wrote to everyone. What did he say?", call("find_emails", about="x"),
+         None, False),
+        ("I'm going out tonight. When does it start?", call("ask_files", about="start"), None,
+         False),
+        # A question alone may be of the user's though nothing holds it.
+        ("How long is the warranty on the dishwasher?", call("ask_files", about="warranty"),
+         None, False),
+    ],
+)  # fmt: skip
+def test_a_question_asked_apart_is_answered_plainly_unless_the_users_things_name_it(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    database: Database,
+    home: Path,
+    question: str,
+    chosen: str,
+    english: str | None,
+    general: bool,
+) -> None:
+    """A question asked apart from what is said about the user, whose own clause speaks of no
+    one, and whose words nothing the user keeps (a file, the mail, the calendar, a memory)
+    names, is general knowledge taken for a lookup: the model answers it, no tool is called,
+    and nothing read reaches the model. The landlord's email about the water holds one of
+    four words of the first: no reason to look. Else the lookup looks."""
+    with database.session() as session, session.begin():
+        session.add(MemoryRecord(created=NOW, text="Alex's partner is Sam."))
+    create_event(account, "Concert: Jazz Quartet", at(24, 20), at(24, 22), tz=TZ)
+    landlord = "Hausverwaltung <office@landlord.example>"
+    _deliver(servers[0], ALICE, landlord, "Water shut-off on Wednesday",
+             "The water is off on Wednesday 16 May from 9:00 to 13:00.")  # fmt: skip
+    try:
+        turns = [chosen, *([english] if english else []), "Plain answer.", "Plain answer."]
+        agent, backend = _agent(turns, home, mail=mail, calendar=account, data=database)
+        report = agent.run_turn(Conversation(), question)
+    finally:
+        _remove_from(servers, "office@landlord.example")
+    if not general:
+        assert report.calls, report.answer
+        return
+    assert (report.calls, report.answer) == ([], "Plain answer.")
+    assert not agent.context.read_private and not agent.context.tainted
+    plain = backend.requests[-1]
+    assert plain.tool_choice == "none" and plain.messages[-1]["content"] == question
+    assert "shut-off" not in str(plain.messages)

@@ -44,6 +44,11 @@ _GENERIC = {
 _INSIDE_A_SENTENCE = re.compile(r"(?<![.!?¿¡:\n]\s)(?<![.!?¿¡:\n])(?<!^)\b[^\W\d_][\w'-]*")
 
 
+def named_inside(text: str) -> list[str]:
+    """The words `text` writes capitalised inside a sentence: names ("Lisbon", "Priya")."""
+    return [w for w in _INSIDE_A_SENTENCE.findall(text) if w[:1].isupper()]
+
+
 def ok_result(record: Any) -> Any:
     if record.status != "ok":
         raise HandOver(f"{record.name}: {record.result}")
@@ -56,7 +61,7 @@ def telling_words(text: str) -> list[str]:
     there once ("dentista … dentist": one word), so a text holding it counts it once."""
     words = content_words(text.replace("'s ", " "))
     found = dict.fromkeys(w for w in words if len(w) > 3 and fold(w) not in _GENERIC)
-    named = {w.lower() for w in _INSIDE_A_SENTENCE.findall(text) if w[:1].isupper()}
+    named = {w.lower() for w in named_inside(text)}
     kept: list[str] = []
     for word in sorted(found, key=lambda w: (w in named, len(w)), reverse=True):
         if not any_word_of(word, " ".join(kept)):

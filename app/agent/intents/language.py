@@ -141,6 +141,29 @@ def about_the_users_own(text: str) -> bool:
 _ME = _set("i me myself ich mich mir je j moi m yo conmigo")
 
 
+# Words for someone or something named before, or for the user with others ("… Tom. What
+# did he say?", "sa réponse", "I'm at the concert. When does it end?", "bei uns", "nuestra
+# casa"): a question speaking of them is about the user's own, not general knowledge.
+_SOMEONE = _set(
+    "he she him her his hers they them their theirs it its er sie ihm ihn ihr ihre ihren ihrem "
+    "sein seine seinen seinem il elle lui leur leurs eux elles son sa ses ella ellos ellas su "
+    "sus we us our ours wir uns unser unsere unseren unserem nous notre nos nosotros nosotras "
+    "nuestro nuestra nuestros nuestras"
+)
+# Words asking for something named before ("I have to call the dentist. What's his name
+# again?"), folded: the question names nothing by them.
+ASKING_BACK = _set(
+    "name names called again nom appelle deja quoi encore nombre llama llamaba otra heisst "
+    "hiess nochmal wieder noch gleich"
+)
+
+
+def refers_to_someone(text: str) -> bool:
+    """Whether `text` speaks of someone or something named before it ("what did she say?"),
+    or of the user with others ("wann wird bei uns …")."""
+    return any(w in _SOMEONE for w in _WORD.findall(_folded(text)))
+
+
 def speaks_of_the_user(text: str) -> bool:
     """Whether `text` speaks of the user or something of theirs ("What did I tell you about
     Lisa?", "my locker"): not a general question ("How many legs does a spider have?")."""
@@ -617,10 +640,11 @@ def the_question(text: str) -> str:
 
 def asking_clause(question: str) -> str:
     """The clause of a question that asks, when it is its last ("j'ai un gros blanc, c'est
-    quoi déjà ?": "c'est quoi déjà ?"); else the whole question."""
+    quoi déjà ?": "c'est quoi déjà ?"; "ma fille me demande : c'est qui qui a peint la
+    Joconde ?"); else the whole question."""
     clauses = re.split(r"[,;:]", question)
     last = _folded(clauses[-1])
-    asks = _ASKED_LAST.search(last) or re.search(r"\b(?:quoi|que|qu'est)", last)
+    asks = _ASKED_LAST.search(last) or re.search(r"\b(?:quoi|que|qu'est|qui)\b", last)
     return clauses[-1].strip() if len(clauses) > 1 and asks else question
 
 

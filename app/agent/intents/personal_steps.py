@@ -17,6 +17,7 @@ from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.language import (
+    ASKING_BACK,
     asking_clause,
     asks_a_past_cost,
     asks_for_a_reminder,
@@ -238,14 +239,6 @@ def _facts(found: Any) -> list[str]:
     return [str(i.get("fact")) if isinstance(i, dict) else str(i) for i in found]
 
 
-# Words asking for something named before ("I have to call the dentist. What's his name
-# again?"), folded: the question names nothing by them.
-_ASKING_BACK = {
-    "name", "names", "called", "again", "nom", "appelle", "deja", "quoi", "encore", "nombre",
-    "llama", "llamaba", "otra", "heisst", "hiess", "nochmal", "wieder", "noch", "gleich",
-}  # fmt: skip
-
-
 def _asks_apart_of_memories(doing: Doing) -> bool:
     """Whether the request's question, a sentence apart from those before it and not of the
     user, names things no memory holds ("My partner insists Sydney is the capital of
@@ -254,7 +247,7 @@ def _asks_apart_of_memories(doing: Doing) -> bool:
     question = the_question(doing.request)
     if question == doing.request.strip() or speaks_of_the_user(asking_clause(question)):
         return False
-    asked = [w for w in telling_words(question) if fold(w) not in _ASKING_BACK]
+    asked = [w for w in telling_words(question) if fold(w) not in ASKING_BACK]
     found = doing.peek("recall", query=question)  # a text when nothing matches
     if not asked or found is None:
         return False

@@ -213,14 +213,18 @@ class Doing:
         self.report.calls.append(record)
         return record
 
-    def peek(self, tool: str, /, **arguments: Any) -> Any:
+    def peek(self, tool: str, /, untrusted: bool = False, **arguments: Any) -> Any:
         """A read whose result only code sees, to choose the steps ("does any memory hold the
         question's words?"): nothing reaches the model or the conversation, so a general
         question is neither shown a lookup nor labelled private by one. Only a built-in read
-        the gate allows without asking; None for anything else, or when the read fails."""
+        the gate allows without asking; None for anything else, or when the read fails.
+        `untrusted`: the caller may read what others wrote (mail, files, invitations), as it
+        only counts words in it and passes none of it on."""
         found = self.agent.registry.get(tool)
         rule = BUILTIN_TOOLS.get(tool)
-        if found is None or rule is None or rule.label != Label.READ or rule.untrusted_result:
+        if found is None or rule is None or rule.label != Label.READ:
+            return None
+        if rule.untrusted_result and not untrusted:
             return None
         verdict = decide(tool, arguments, self.agent.context, self.agent.registry.rules(),
                          self.agent.permissions.active())  # fmt: skip
@@ -526,7 +530,11 @@ class IntentRouter:
             if of_theirs and (found := _looked_up(doing)) is not None:
                 return self._say(doing, found, "answered")
             return self._chat(agent, conversation, emit, cancel, report)
-        if _a_general_question(recognised, text, doing.now):
+        if _a_general_question(recognised, text, doing.now) or (
+            recognised.intent.name in _LOOKUPS and _general_knowledge(doing)
+        ):
+            # "… what temperature does water boil at in fahrenheit?" taken for a lookup: what
+            # the user keeps does not name it, the model answers
             return self._chat(agent, conversation, emit, cancel, report)
         doing.close = recognised.close
         return self._run(doing, recognised.intent, recognised.slots, text, recognised.dropped)
@@ -723,6 +731,12 @@ def _a_general_question(recognised: Recognised, text: str, now: datetime) -> boo
         and read_when(text, now) is None
         and len(telling_words(text)) >= 2
     )
+
+
+def _general_knowledge(doing: Doing) -> bool:
+    from app.agent.intents.general import asks_general_knowledge
+
+    return asks_general_knowledge(doing)
 
 
 def _names_more_than_a_day(words: str, now: datetime) -> bool:

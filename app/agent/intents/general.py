@@ -1,0 +1,120 @@
+"""A question of general knowledge, asked after words about the user, that the model took
+for a lookup among the user's things.
+
+"random one - my flatmate and I are arguing about this. what temperature does water boil at
+in fahrenheit?" is no question about the user's files, however much its first sentence speaks
+of them: a small model reads "my" and picks a lookup, and every store is then searched for
+boiling water. Code tells it apart from "When does the concert start?" by what the user keeps:
+the question's own clause speaks of no one, and nothing of theirs names what it asks about.
+Looking is a peek: only code sees what the stores hold, so a general question calls no tool
+and nothing anyone else wrote reaches the model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+from app.agent.intents.english import english_words
+from app.agent.intents.file_steps import named_inside, telling_words
+from app.agent.intents.language import (
+    ASKING_BACK,
+    asking_clause,
+    asks_a_past_cost,
+    asks_for_a_record,
+    refers_to_someone,
+    speaks_of_the_user,
+    the_question,
+)
+from app.agent.intents.recognise import any_word_of
+from app.agent.intents.router import Doing
+from connectors.folding import fold
+
+# How many of the question's words are looked for, one search each per store.
+_MOST_WORDS = 4
+# The calendar looked at: a month back, three ahead.
+_DAYS_BEFORE, _DAYS_AFTER = 31, 92
+# The fields of a found item that name it (an event's title, an email's subject and sender,
+# a file's path, a contact's name, a memory): a word there names one of the user's things.
+_HEADINGS = ("title", "summary", "subject", "sender", "from", "name", "path", "fact", "location")
+# The noun a definite article names ("the concert", "das Konzert", "la Joconde"): a thing the
+# asker has in mind, the user's own when one of their things is called so.
+_THE = re.compile(
+    r"\b(?:the|der|die|das|den|dem|des|le|la|les|l'|el|los|las|del|al)\s*([^\W\d_][\w-]*)"
+)
+
+
+def asks_general_knowledge(doing: Doing) -> bool:
+    """Whether the request's question, asked apart from what is said before it, is general
+    knowledge: its asking clause speaks of no one (not the user, not someone or something
+    named before as "she" or "it"), asks for no record of theirs, and nothing they keep
+    (memories, contacts, files, documents, mail, the calendar) holds half its telling words,
+    nor is an item of theirs called by a word it names ("the concert"). A question whose
+    words find nothing in its own language is looked for once more in English, as the
+    lookups do. (A question alone, "How long is the warranty on the dishwasher?", may be of
+    the user's though nothing holds it: the lookup says what it found.)"""
+    question = the_question(doing.request)
+    clause = asking_clause(question)
+    if (
+        clause.strip() == doing.request.strip()
+        or speaks_of_the_user(clause)
+        or refers_to_someone(clause)
+        or asks_for_a_record(clause)
+        or asks_a_past_cost(clause)
+    ):
+        return False
+    words = [w for w in telling_words(clause) if fold(w) not in ASKING_BACK][:_MOST_WORDS]
+    if not words:
+        return False
+    named = {fold(w) for w in _THE.findall(clause.lower())} | {
+        fold(w) for w in named_inside(clause)
+    }
+    if _kept_by_the_user(doing, words, named):
+        return False
+    english = english_words(doing, clause)
+    if not english:
+        return True
+    others = [w for w in telling_words(english) if fold(w) not in ASKING_BACK][:_MOST_WORDS]
+    return not others or not _kept_by_the_user(doing, others, {fold(w) for w in others})
+
+
+def _kept_by_the_user(doing: Doing, words: list[str], named: set[str]) -> bool:
+    need = min(2, (len(words) + 1) // 2)
+    for heading, held in _things_holding(doing, words):
+        if len(held) >= need or any(fold(w) in named and any_word_of(w, heading) for w in held):
+            return True
+    return False
+
+
+def _things_holding(doing: Doing, words: list[str]) -> Iterator[tuple[str, set[str]]]:
+    """Each thing of the user's holding any of `words`: its heading and the words it holds
+    (a search's word counts for what it found, though the result shows only a line)."""
+    held: dict[str, set[str]] = {}
+    headings: dict[str, str] = {}
+
+    def take(items: Any, word: str | None) -> None:
+        for item in items if isinstance(items, list) else []:
+            if not isinstance(item, dict):
+                continue
+            key = str(item.get("email_id") or item.get("path") or item.get("uid") or item)
+            text = " ".join(str(v) for v in item.values() if isinstance(v, str))
+            headings[key] = " ".join(str(item.get(k) or "") for k in _HEADINGS)
+            found = held.setdefault(key, set())
+            found.update(w for w in words if w == word or any_word_of(w, text))
+
+    query = " ".join(words)
+    take(doing.peek("recall", query=query), None)
+    take(doing.peek("search_documents", query=query, untrusted=True), None)
+    start = doing.now.date() - timedelta(days=_DAYS_BEFORE)
+    end = doing.now.date() + timedelta(days=_DAYS_AFTER)
+    take(doing.peek("list_events", start=start.isoformat(), end=end.isoformat(),
+                    untrusted=True), None)  # fmt: skip
+    for word in words:
+        take(doing.peek("find_contact", query=word, untrusted=True), word)
+        take(doing.peek("search_files", query=word, untrusted=True), word)
+        take(doing.peek("search_emails", query=word, untrusted=True), word)
+    for key, found in held.items():
+        if found:
+            yield headings[key], found

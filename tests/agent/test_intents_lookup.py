@@ -1056,6 +1056,17 @@ def test_a_question_no_contact_answers_is_answered_from_the_note_that_plainly_ho
          True),
         ("My son asked at dinner and I had no idea. How many legs does a spider have?",
          call("find_emails", about="spider legs"), None, True),
+        # Taken for a plain answer, but "my flatmate" is of the user's: still not looked up.
+        ("random one - my flatmate and I are arguing about this. what temperature does water "
+         "boil at in fahrenheit?", call("just_answer"), None, True),
+        # What is asked is named before the question: "gros blanc" ("my mind is blank") in
+        # the question; the crossword's clue in the sentence before it.
+        ("Ma nièce fait ses devoirs et me demande la formule chimique de l'eau… j'ai un gros "
+         "blanc, c'est quoi déjà ?", call("ask_files", about="formule chimique"), "big blank",
+         True),
+        ("Estoy con el crucigrama del domingo y me falta una: capital de Australia, 8 letras. "
+         "¿Cuál es?", call("recall_fact", about="capital"), "crossword Sunday capital Australia",
+         True),
         # An item of the user's is called by the word the question names ("the concert").
         ("Got the tickets ages ago. What time does the concert start?",
          call("ask_files", about="concert start"), None, False),

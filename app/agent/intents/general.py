@@ -61,23 +61,36 @@ def asks_general_knowledge(doing: Doing) -> bool:
         clause.strip() == doing.request.strip()
         or speaks_of_the_user(clause)
         or refers_to_someone(clause)
-        or asks_for_a_record(clause)
+        or asks_for_a_record(doing.request)  # "Je dois remplir … Comment s'appelait l'hôtel ?"
         or asks_a_past_cost(clause)
     ):
         return False
-    words = [w for w in telling_words(clause) if fold(w) not in ASKING_BACK][:_MOST_WORDS]
+    asked = _what_is_asked(doing.request, question, clause)
+    words = _asked_words(asked)
     if not words:
         return False
-    named = {fold(w) for w in _THE.findall(clause.lower())} | {
-        fold(w) for w in named_inside(clause)
-    }
+    named = {fold(w) for w in _THE.findall(asked.lower())} | {fold(w) for w in named_inside(asked)}
     if _kept_by_the_user(doing, words, named):
         return False
-    english = english_words(doing, clause)
-    if not english:
-        return True
-    others = [w for w in telling_words(english) if fold(w) not in ASKING_BACK][:_MOST_WORDS]
+    english = english_words(doing, asked)
+    others = _asked_words(english)
     return not others or not _kept_by_the_user(doing, others, {fold(w) for w in others})
+
+
+def _what_is_asked(request: str, question: str, clause: str) -> str:
+    """Where the question names what it asks about: its asking clause; else the rest of the
+    question ("j'ai un gros blanc, c'est quoi déjà ?"); else the sentence before it ("…: capital
+    de Australia, 8 letras. ¿Cuál es?")."""
+    for said in (clause, question):
+        if _asked_words(said):
+            return said
+    before = request[: request.rfind(question)].strip()
+    sentences = [s for s in re.split(r"(?<=[.!?…])\s+", before) if s.strip()]
+    return sentences[-1] if sentences else ""
+
+
+def _asked_words(text: str) -> list[str]:
+    return [w for w in telling_words(text) if fold(w) not in ASKING_BACK][:_MOST_WORDS]
 
 
 def _kept_by_the_user(doing: Doing, words: list[str], named: set[str]) -> bool:

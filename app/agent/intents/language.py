@@ -633,9 +633,11 @@ def kin_words(text: str) -> list[str]:
 
 def the_question(text: str) -> str:
     """The sentence of `text` that asks ("Ich versuch grad zu sparen. Wie viel ist im April
-    fürs Essengehen draufgegangen?": the second), or `text` if none or it is one sentence."""
-    sentences = [p.strip() for p in re.findall(r"[^.!?…]*\?", text) if p.strip(" ¿?")]
-    return sentences[-1] if sentences else text
+    fürs Essengehen draufgegangen?": the second), or `text` if none or it is one sentence. A
+    sentence ends where a space follows its mark: "my todo.txt?" is one."""
+    sentences = [p.strip() for p in re.split(r"(?<=[.!?…])\s+", text)]
+    asking = [p for p in sentences if p.endswith("?") and p.strip(" ¿?")]
+    return asking[-1] if asking else text
 
 
 def asking_clause(question: str) -> str:

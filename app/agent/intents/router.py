@@ -527,7 +527,10 @@ class IntentRouter:
                 or asks_a_past_cost(text)  # "What did … cost?"
                 or asks_for_a_record(text)  # "¿Cómo se llamaba el hotel …?"
             )
-            if of_theirs and (found := _looked_up(doing)) is not None:
+            # (a question apart from the words about the user, "… my flatmate and I are
+            # arguing about this. what temperature does water boil at?", is not theirs)
+            theirs = of_theirs and not _general_knowledge(doing)
+            if theirs and (found := _looked_up(doing)) is not None:
                 return self._say(doing, found, "answered")
             return self._chat(agent, conversation, emit, cancel, report)
         if _a_general_question(recognised, text, doing.now) or (

@@ -21,6 +21,7 @@ from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import named_inside, telling_words
 from app.agent.intents.language import (
     ASKING_BACK,
+    about_the_users_own,
     asking_clause,
     asks_a_past_cost,
     asks_for_a_record,
@@ -28,7 +29,7 @@ from app.agent.intents.language import (
     speaks_of_the_user,
     the_question,
 )
-from app.agent.intents.recognise import any_word_of
+from app.agent.intents.recognise import any_word_of, names_a_time
 from app.agent.intents.router import Doing
 from connectors.folding import fold
 
@@ -42,7 +43,7 @@ _HEADINGS = ("title", "summary", "subject", "sender", "from", "name", "path", "f
 # The noun a definite article names ("the concert", "das Konzert", "la Joconde"): a thing the
 # asker has in mind, the user's own when one of their things is called so.
 _THE = re.compile(
-    r"\b(?:the|der|die|das|den|dem|des|le|la|les|l'|el|los|las|del|al)\s*([^\W\d_][\w-]*)"
+    r"(?:\b(?:the|der|die|das|den|dem|des|le|la|les|el|los|las|del|al)\s+|\bl')([^\W\d_][\w-]*)"
 )
 
 
@@ -67,14 +68,18 @@ def asks_general_knowledge(doing: Doing) -> bool:
         return False
     asked = _what_is_asked(doing.request, question, clause)
     words = _asked_words(asked)
-    if not words:
+    if not words or about_the_users_own(asked):  # "mi cafetería favorita …, ¿cuál era?"
         return False
-    named = {fold(w) for w in _THE.findall(asked.lower())} | {fold(w) for w in named_inside(asked)}
+    named = {
+        fold(w)
+        for w in [*_THE.findall(asked.lower()), *named_inside(asked)]
+        if not names_a_time(w, doing.now)  # "el crucigrama del domingo" names no thing
+    }
     if _kept_by_the_user(doing, words, named):
         return False
-    english = english_words(doing, asked)
-    others = _asked_words(english)
-    return not others or not _kept_by_the_user(doing, others, {fold(w) for w in others})
+    # The translation's words are the model's: how the user named things is not in them.
+    others = _asked_words(english_words(doing, asked))
+    return not others or not _kept_by_the_user(doing, others, set())
 
 
 def _what_is_asked(request: str, question: str, clause: str) -> str:

@@ -1062,7 +1062,7 @@ def test_a_question_no_contact_answers_is_answered_from_the_note_that_plainly_ho
         # What is asked is named before the question: "gros blanc" ("my mind is blank") in
         # the question; the crossword's clue in the sentence before it.
         ("Ma nièce fait ses devoirs et me demande la formule chimique de l'eau… j'ai un gros "
-         "blanc, c'est quoi déjà ?", call("ask_files", about="formule chimique"), "big blank",
+         "blanc, c'est quoi déjà ?", call("ask_files", about="formule chimique"), "white, right",
          True),
         ("Estoy con el crucigrama del domingo y me falta una: capital de Australia, 8 letras. "
          "¿Cuál es?", call("recall_fact", about="capital"), "crossword Sunday capital Australia",
@@ -1100,12 +1100,13 @@ def test_a_question_asked_apart_is_answered_plainly_unless_the_users_things_name
     one, and whose words nothing the user keeps (a file, the mail, the calendar, a memory)
     names, is general knowledge taken for a lookup: the model answers it, no tool is called,
     and nothing read reaches the model. The landlord's email about the water holds one of
-    four words of the first, "Sunday brunch" one of the crossword's in English: no reason to
-    look. Else the lookup looks."""
+    four words of the first, "Sunday brunch" one of the crossword's in English, the shopping
+    list one of "white, right" ("blanc, …"): no reason to look. Else the lookup looks."""
     with database.session() as session, session.begin():
         session.add(MemoryRecord(created=NOW, text="Alex's partner is Sam."))
     create_event(account, "Concert: Jazz Quartet", at(24, 20), at(24, 22), tz=TZ)
     create_event(account, "Sunday brunch", at(20, 11), at(20, 13), tz=TZ)
+    (home / "shopping-list.md").write_text("- white beans\n- oat milk\n")
     landlord = "Hausverwaltung <office@landlord.example>"
     _deliver(servers[0], ALICE, landlord, "Water shut-off on Wednesday",
              "The water is off on Wednesday 16 May from 9:00 to 13:00.")  # fmt: skip

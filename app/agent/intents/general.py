@@ -51,7 +51,7 @@ def asks_general_knowledge(doing: Doing) -> bool:
     """Whether the request's question, asked apart from what is said before it, is general
     knowledge: its asking clause speaks of no one (not the user, not someone or something
     named before as "she" or "it"), asks for no record of theirs, and nothing they keep
-    (memories, contacts, files, documents, mail, the calendar) holds half its telling words,
+    (memories, contacts, files, documents, mail, the calendar) holds two of its telling words,
     nor is an item of theirs called by a word it names ("the concert"). A question whose
     words find nothing in its own language is looked for once more in English, as the
     lookups do. (A question alone, "How long is the warranty on the dishwasher?", may be of
@@ -99,7 +99,7 @@ def _asked_words(text: str) -> list[str]:
 
 
 def _kept_by_the_user(doing: Doing, words: list[str], named: set[str]) -> bool:
-    need = min(2, (len(words) + 1) // 2)
+    need = min(2, len(words))  # one word of several in a text may be chance ("white")
     for heading, held in _things_holding(doing, words):
         if len(held) >= need or any(fold(w) in named and any_word_of(w, heading) for w in held):
             return True

@@ -532,6 +532,33 @@ def test_an_event_named_with_an_amount_later_or_earlier_is_moved_by_it(
 
 
 @pytest.mark.parametrize(
+    ("request_", "taken_for", "start"),
+    [
+        ("Sophie hat gefragt, ob wir unser 1:1 morgen auf 14 Uhr verlegen können, bei ihr ist "
+         "vormittags was dazwischengekommen. Kannst du den Termin bitte verschieben?",
+         call("add_event", title="1:1", when="morgen um 14 Uhr"), at(16, 14)),
+        ("Can we move my 1:1 with Sophie tomorrow to 3pm?",
+         call("add_event", title="Meeting with Sophie", when="tomorrow at 3pm"), at(16, 15)),
+        ("¿Puedes pasar el 1:1 con Sophie de mañana a las 16:00?",
+         call("add_event", title="1:1 con Sophie", when="mañana a las 16:00"), at(16, 16)),
+    ],
+)  # fmt: skip
+def test_an_event_named_to_be_moved_to_a_time_taken_for_a_new_one_is_moved(
+    account: CalendarAccount, request_: str, taken_for: str, start: datetime
+) -> None:
+    """A request to move an event the calendar holds to a time it names, taken for a new
+    event: the event is moved, keeping its length (the dialog asks first); nothing is added."""
+    create_event(account, "1:1 with Sophie", at(16, 11), at(16, 11, 30), tz=TZ)
+    create_event(account, "Stand-up", at(16, 9), at(16, 9, 15), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [taken_for], answers)
+    report = agent.run_turn(Conversation(), request_)
+    assert [shown.tool for shown in answers.seen] == ["update_event"], report
+    assert _events(account)["1:1 with Sophie"] == (start, start + timedelta(minutes=30))
+    assert sorted(_events(account)) == ["1:1 with Sophie", "Stand-up"]
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for", "translated"),
     [
         ("Ya no voy al concierto del jueves 24, quítalo del calendario", call("move_event"),

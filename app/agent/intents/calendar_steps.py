@@ -592,16 +592,21 @@ def _a_change(doing: Doing) -> str | None:
     return "move_event" if "move_event" in doing.close and event_named(doing) else None
 
 
-def event_named(doing: Doing, whole: bool = False, on_the_day: bool = False) -> str | None:
+def event_named(
+    doing: Doing, whole: bool = False, on_the_day: bool = False, moving: bool = False
+) -> str | None:
     """The title of the one event already in the calendar the request speaks of: no clock
     time in it, and that event's title (half its words or more; `whole`: all of them, or of
     the request's English when it is in another language) named in it, on the day the
     request says if it says one. `on_the_day`: when the request names a day, also the one
-    event that day holding the most of its words, or of its English. None if none or
-    several, or no calendar is set up."""
+    event that day holding the most of its words, or of its English. `moving`: the clock time
+    is where the event goes ("unser 1:1 morgen auf 14 Uhr verlegen"), the day where it is.
+    None if none or several, or no calendar is set up."""
     if doing.agent.registry.get("list_events") is None:
         return None
     when = read_when(doing.request, doing.now)
+    if when is not None and moving:
+        when = replace(when, start=None, end=None, part=None)
     if when is not None and when.start is not None:
         return None  # a new time: a new event, or a move the model would have named
     found = _named_within(doing, when, whole, on_the_day)

@@ -514,6 +514,21 @@ def asks_to_put_on_the_todo_list(text: str) -> bool:
     return bool(_PUT_ON_THE_TODO_LIST.search(_folded(text))) and not asks_to_cancel(text)
 
 
+# A verb of moving something to another time in the four languages (folded): "move",
+# "reschedule", "verschieben", "verlegen", "déplacer", "décaler", "mover", "pasar", "cambiar".
+_MOVE = re.compile(
+    r"\b(?:move|moving|reschedul\w*|shift|push|verschieb\w*|verleg\w*|schieb\w*|deplac\w*|"
+    r"decal\w*|repouss\w*|mover|mueve\w*|muev\w*|pas(?:a|ar|arla|arlo|as)|cambi\w*|"
+    r"reprogram\w*|aplaz\w*)\b"
+)
+
+
+def asks_to_move(text: str) -> bool:
+    """Whether `text` asks to move something to another time ("ob wir unser 1:1 morgen auf
+    14 Uhr verlegen können")."""
+    return bool(_MOVE.search(_folded(text))) and not asks_to_cancel(text)
+
+
 def asks_to_cancel(text: str) -> bool:
     """Whether `text` asks to cancel something that may be an event of the calendar."""
     folded = _folded(text)

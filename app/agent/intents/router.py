@@ -33,6 +33,7 @@ from app.agent.intents.language import (
     asks_for_a_reminder,
     asks_for_family_details,
     asks_to_cancel,
+    asks_to_move,
     asks_to_put_in_the_calendar,
     asks_to_put_on_the_todo_list,
     asks_to_tick_off,
@@ -330,12 +331,14 @@ def _looked_up(doing: Doing, asked_for: bool = False) -> str | None:
     return None
 
 
-def _event_named(doing: Doing, whole: bool = False, on_the_day: bool = False) -> str | None:
+def _event_named(
+    doing: Doing, whole: bool = False, on_the_day: bool = False, moving: bool = False
+) -> str | None:
     """The title of the one calendar event the request names, if it names one."""
     from app.agent.intents.calendar_steps import event_named
 
     try:
-        return event_named(doing, whole, on_the_day)
+        return event_named(doing, whole, on_the_day, moving)
     except HandOver:
         return None
 
@@ -510,6 +513,17 @@ class IntentRouter:
             # "das Budgetmeeting am Montag fängt ne halbe Stunde später an, kannst du das
             # ändern?" taken for a new event: the event the calendar holds under its words
             # is moved by that amount (the dialog asks first)
+            return self._run(doing, BY_NAME["move_event"], {"event": event}, text, instead=True)
+        if (
+            recognised.intent.name == "add_event"
+            and asks_to_move(text)
+            and (when := read_when(text, doing.now)) is not None
+            and when.start_at(doing.now) is not None
+            and (event := _event_named(doing, whole=True, on_the_day=True, moving=True))
+        ):
+            # "Sophie hat gefragt, ob wir unser 1:1 morgen auf 14 Uhr verlegen können …"
+            # taken for a new event: the event the calendar holds under its words is moved
+            # to the time named (the dialog asks first)
             return self._run(doing, BY_NAME["move_event"], {"event": event}, text, instead=True)
         if (
             recognised.intent.name in ("cancel_event", "move_event")

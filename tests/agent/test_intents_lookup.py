@@ -1067,6 +1067,12 @@ def test_a_question_no_contact_answers_is_answered_from_the_note_that_plainly_ho
         ("Estoy con el crucigrama del domingo y me falta una: capital de Australia, 8 letras. "
          "¿Cuál es?", call("recall_fact", about="capital"), "crossword Sunday capital Australia",
          True),
+        # A question only asking to be told: what the sentence before asks inside it.
+        ("pregunta tonta jaja, mi sobrina está haciendo un trabajo del cole y quiere saber "
+         "cuántas patas tiene una araña. ¿me lo dices?", call("recall_fact", about="araña"),
+         "how many legs a spider has", True),
+        ("Mein Neffe hat mich gefragt, wo die Party am Samstag ist. Weißt du's?",
+         call("ask_files", about="Party"), "where the party is on Saturday", False),
         # An item of the user's is called by the word the question names ("the concert").
         ("Got the tickets ages ago. What time does the concert start?",
          call("ask_files", about="concert start"), None, False),
@@ -1106,6 +1112,7 @@ def test_a_question_asked_apart_is_answered_plainly_unless_the_users_things_name
         session.add(MemoryRecord(created=NOW, text="Alex's partner is Sam."))
     create_event(account, "Concert: Jazz Quartet", at(24, 20), at(24, 22), tz=TZ)
     create_event(account, "Sunday brunch", at(20, 11), at(20, 13), tz=TZ)
+    create_event(account, "Party at Jonas's", at(19, 20), at(19, 23), tz=TZ)
     (home / "shopping-list.md").write_text("- white beans\n- oat milk\n")
     landlord = "Hausverwaltung <office@landlord.example>"
     _deliver(servers[0], ALICE, landlord, "Water shut-off on Wednesday",

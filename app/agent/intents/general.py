@@ -22,6 +22,7 @@ from app.agent.intents.file_steps import named_inside, telling_words
 from app.agent.intents.language import (
     ASKING_BACK,
     about_the_users_own,
+    asked_before,
     asking_clause,
     asks_a_past_cost,
     asks_for_a_record,
@@ -58,8 +59,12 @@ def asks_general_knowledge(doing: Doing) -> bool:
     the user's though nothing holds it: the lookup says what it found.)"""
     question = the_question(doing.request)
     clause = asking_clause(question)
+    told = asked_before(doing.request, clause)
+    if told is not None:  # "… quiere saber cuántas patas tiene una araña. ¿me lo dices?"
+        clause = told
     if (
-        clause.strip() == doing.request.strip()
+        not clause.strip()
+        or clause.strip() == doing.request.strip()
         or speaks_of_the_user(clause)
         or refers_to_someone(clause)
         or asks_for_a_record(doing.request)  # "Je dois remplir … Comment s'appelait l'hôtel ?"

@@ -237,7 +237,7 @@ _ASKING = (
 # c'est prévu quand ?").
 _QUESTION_WORDS = (
     r"what|when|where|who|which|how|wann|was|wo|wer|welche\w*|wie|quand|quel\w*|comment|"
-    r"combien|cuando|donde|quien|como|cual\w*|cuanto\w*|a que hora|que dia"
+    r"combien|cuando|donde|quien|como|cual\w*|cuant[oa]\w*|a que hora|que dia"
 )
 _NOT_AGAIN = rf"(?!\s*,?\s*(?:(?:{_QUESTION_WORDS}|of|qui)\b|ce qu))"
 _ASKED_AGAIN = re.compile(rf"\s*[,:;-]?\s*(?:{_QUESTION_WORDS})\b")
@@ -663,6 +663,35 @@ def asking_clause(question: str) -> str:
     last = _folded(clauses[-1])
     asks = _ASKED_LAST.search(last) or re.search(r"\b(?:quoi|que|qu'est|qui)\b", last)
     return clauses[-1].strip() if len(clauses) > 1 and asks else question
+
+
+# A question that only asks to be told what was asked before it (folded): "¿me lo dices?",
+# "Weißt du's?", "tu sais ?", "do you know?", "can you tell me?".
+_JUST_TELL_ME = re.compile(
+    r"^\W*(?:and |so |und |alors |et |y )?(?:(?:can|could|would) you tell me|tell me|do you know|"
+    r"any idea|weisst du(?:'s| es| das)?|kannst du (?:mir )?(?:das |es )?sagen|sag(?:st du)? "
+    r"(?:es |das )?mir|tu (?:le )?sais|sais-tu|tu peux me (?:le )?dire|(?:me )?lo sabes|sabes|"
+    r"(?:me )?lo (?:dices|puedes decir)|dimelo|dime)\W*$"
+)
+# A question asked inside a sentence (folded): "… quiere saber cuántas patas tiene una
+# araña", "… hat mich gefragt, wie viele Bundesländer Deutschland hat".
+_ASKED_INSIDE = re.compile(rf"\b(?:{_QUESTION_WORDS})\b[^,.;:!?]*")
+
+
+def asked_before(request: str, question: str) -> str | None:
+    """What a question only asking to be told ("¿me lo dices?", "Weißt du's?") asks: the
+    question asked inside the sentence before it; "" if that names none, None if the
+    question asks something itself."""
+    if not _JUST_TELL_ME.search(_folded(question)):
+        return None
+    said = request[: request.rfind(question)]
+    before = _folded(said)
+    inside = list(_ASKED_INSIDE.finditer(before))
+    if not inside:
+        return ""
+    start, end = inside[-1].span()
+    # in the user's spelling where folding kept the places ("araña", not "arana")
+    return (said[start:end] if len(said) == len(before) else before[start:end]).strip()
 
 
 # A contact's details asked for (folded): a phone number or an email address.

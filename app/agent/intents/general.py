@@ -27,6 +27,7 @@ from app.agent.intents.language import (
     asks_a_past_cost,
     asks_for_a_record,
     refers_to_someone,
+    sentences,
     speaks_of_the_user,
     the_question,
 )
@@ -94,9 +95,8 @@ def _what_is_asked(request: str, question: str, clause: str) -> str:
     for said in (clause, question):
         if _asked_words(said):
             return said
-    before = request[: request.rfind(question)].strip()
-    sentences = [s for s in re.split(r"(?<=[.!?…])\s+", before) if s.strip()]
-    return sentences[-1] if sentences else ""
+    before = sentences(request[: request.rfind(question)])
+    return before[-1] if before else ""
 
 
 def _asked_words(text: str) -> list[str]:
@@ -104,40 +104,40 @@ def _asked_words(text: str) -> list[str]:
 
 
 def _kept_by_the_user(doing: Doing, words: list[str], named: set[str]) -> bool:
+    """Whether a thing of the user's holds two of `words` (one if there is one), or one in its
+    heading that the question names ("the concert"). The stores are looked at one after
+    another, and no further once one answers."""
     need = min(2, len(words))  # one word of several in a text may be chance ("white")
-    for heading, held in _things_holding(doing, words):
-        if len(held) >= need or any(fold(w) in named and any_word_of(w, heading) for w in held):
-            return True
-    return False
-
-
-def _things_holding(doing: Doing, words: list[str]) -> Iterator[tuple[str, set[str]]]:
-    """Each thing of the user's holding any of `words`: its heading and the words it holds
-    (a search's word counts for what it found, though the result shows only a line)."""
-    held: dict[str, set[str]] = {}
-    headings: dict[str, str] = {}
-
-    def take(items: Any, word: str | None) -> None:
+    held: dict[str, set[str]] = {}  # by item: the words it holds
+    for items, word in _peeks(doing, words):
         for item in items if isinstance(items, list) else []:
             if not isinstance(item, dict):
                 continue
             key = str(item.get("email_id") or item.get("path") or item.get("uid") or item)
             text = " ".join(str(v) for v in item.values() if isinstance(v, str))
-            headings[key] = " ".join(str(item.get(k) or "") for k in _HEADINGS)
+            heading = " ".join(str(item.get(k) or "") for k in _HEADINGS)
+            # a search's word counts for what it found, though the result shows only a line
             found = held.setdefault(key, set())
             found.update(w for w in words if w == word or any_word_of(w, text))
+            if len(found) >= need or any(
+                fold(w) in named and any_word_of(w, heading) for w in found
+            ):
+                return True
+    return False
 
+
+def _peeks(doing: Doing, words: list[str]) -> Iterator[tuple[Any, str | None]]:
+    """What each store holds of `words` (and the word searched for, where one was), read by
+    code alone: memories, document passages and the calendar by all the words, then
+    contacts, files and mail word by word."""
     query = " ".join(words)
-    take(doing.peek("recall", query=query), None)
-    take(doing.peek("search_documents", query=query, untrusted=True), None)
+    yield doing.peek("recall", query=query), None
+    yield doing.peek("search_documents", query=query, untrusted=True), None
     start = doing.now.date() - timedelta(days=_DAYS_BEFORE)
     end = doing.now.date() + timedelta(days=_DAYS_AFTER)
-    take(doing.peek("list_events", start=start.isoformat(), end=end.isoformat(),
-                    untrusted=True), None)  # fmt: skip
+    yield doing.peek("list_events", start=start.isoformat(), end=end.isoformat(),
+                     untrusted=True), None  # fmt: skip
     for word in words:
-        take(doing.peek("find_contact", query=word, untrusted=True), word)
-        take(doing.peek("search_files", query=word, untrusted=True), word)
-        take(doing.peek("search_emails", query=word, untrusted=True), word)
-    for key, found in held.items():
-        if found:
-            yield headings[key], found
+        yield doing.peek("find_contact", query=word, untrusted=True), word
+        yield doing.peek("search_files", query=word, untrusted=True), word
+        yield doing.peek("search_emails", query=word, untrusted=True), word

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from app.agent.intents.when import MOVING_VERBS
 from connectors.folding import fold
 
 Language = Literal["en", "de", "fr", "es"]
@@ -517,9 +518,8 @@ def asks_to_put_on_the_todo_list(text: str) -> bool:
 # A verb of moving something to another time in the four languages (folded): "move",
 # "reschedule", "verschieben", "verlegen", "déplacer", "décaler", "mover", "pasar", "cambiar".
 _MOVE = re.compile(
-    r"\b(?:move|moving|reschedul\w*|shift|push|verschieb\w*|verleg\w*|schieb\w*|deplac\w*|"
-    r"decal\w*|repouss\w*|mover|mueve\w*|muev\w*|pas(?:a|ar|arla|arlo|as)|cambi\w*|"
-    r"reprogram\w*|aplaz\w*)\b"
+    rf"\b(?:{MOVING_VERBS}|moving|reschedul\w*|verleg\w*|repouss\w*|mover|muev\w*|"
+    r"pas(?:a|ar|arla|arlo|as)|cambi\w*|reprogram\w*|aplaz\w*)\b"
 )
 
 
@@ -650,9 +650,14 @@ def the_question(text: str) -> str:
     """The sentence of `text` that asks ("Ich versuch grad zu sparen. Wie viel ist im April
     fürs Essengehen draufgegangen?": the second), or `text` if none or it is one sentence. A
     sentence ends where a space follows its mark: "my todo.txt?" is one."""
-    sentences = [p.strip() for p in re.split(r"(?<=[.!?…])\s+", text)]
-    asking = [p for p in sentences if p.endswith("?") and p.strip(" ¿?")]
+    asking = [p for p in sentences(text) if p.endswith("?") and p.strip(" ¿?")]
     return asking[-1] if asking else text
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of `text`: each ends where a space follows its mark (".", "!", "?",
+    "…"), so "my todo.txt?" is one."""
+    return [p.strip() for p in re.split(r"(?<=[.!?…])\s+", text) if p.strip()]
 
 
 def asking_clause(question: str) -> str:

@@ -391,6 +391,31 @@ def test_a_whole_days_free_time_says_all_that_day_holds_evening_too(
     assert "Car service" in busy and "18:30" in busy and "Yoga" in busy
 
 
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "on_the_day"),
+    [
+        ("the dry cleaning has to be picked up by saturday and I always forget.. what have I "
+         "got on this friday? want to see when I could fit it in",
+         call("find_free_time", when="Saturday at 10", duration="an hour"), "Team lunch"),
+        ("Je dois passer au pressing avant samedi. J'ai quoi ce jeudi ?",
+         call("show_calendar", when=""), "Yoga"),
+        ("Bis Samstag muss ich die Reinigung abholen. Was steht diesen Freitag an?",
+         call("find_free_time", when=""), "Team lunch"),
+    ],
+)  # fmt: skip
+def test_a_question_about_a_day_after_another_day_said_looks_at_the_questions_day(
+    account: CalendarAccount, request_: str, taken_for: str, on_the_day: str
+) -> None:
+    """The day said around the question is not the day asked about: the model's slot left
+    empty or dropped, the question's own day is read, not the request's first or likeliest."""
+    create_event(account, "Yoga", at(17, 18, 30), at(17, 19, 30), tz=TZ)
+    create_event(account, "Team lunch", at(18, 12), at(18, 13), tz=TZ)
+    create_event(account, "Hiking trip", at(19, 9), at(19, 17), tz=TZ)
+    agent = _agent(account, [taken_for])
+    report = agent.run_turn(Conversation(), request_)
+    assert on_the_day in report.answer and "Hiking" not in report.answer, report.answer
+
+
 def test_a_free_slot_search_without_a_day_asks_which_day(account: CalendarAccount) -> None:
     create_event(account, "Dentist", at(17, 8), at(17, 10), tz=TZ)
     # The model had to write a day and made one up: dropped, and the day is asked for.

@@ -812,6 +812,45 @@ def test_a_when_question_taken_for_free_time_is_answered_from_the_dated_mail(
     assert report.answer.startswith("El jueves 17 de mayo.\n\n(")
 
 
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "told"),
+    [
+        ("my brother wants to visit next week and I don't want to double-book. when was the "
+         "check-up at Dr Roth's again?",
+         call("find_free_time", when="next week", duration="2 hours"), "Tuesday 22 May"),
+        ("Nächste Woche will mich jemand treffen, ich will nichts doppelt belegen. Wann war "
+         "nochmal die Kontrolle bei Dr. Roth?",
+         call("find_free_time", when="nächste Woche"), "Dienstag, 22. Mai"),
+    ],
+)  # fmt: skip
+def test_a_question_of_when_a_thing_is_taken_for_free_time_on_a_day_said_is_looked_up(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    request_: str,
+    taken_for: str,
+    told: str,
+) -> None:
+    """A day said around the question ("next week") made the model look for free time, but
+    the question asks when a thing is: the mail that dates it answers, not a week of free
+    slots. (A question asking for free time keeps looking for it: the test above.)"""
+    practice = "Praxis Dr. Roth <praxis@roth.example>"
+    _deliver(servers[0], ALICE, practice, "Ihr Termin / your appointment",
+             "Your check-up (Kontrolle) is on Tuesday 22 May at 13:00 (Dienstag, 22. Mai, "
+             "13:00 Uhr), Lindenweg 3.")  # fmt: skip
+    try:
+        agent, backend = _agent(
+            [taken_for, "the check-up", "Tuesday 22 May at 13:00."],
+            home, mail=mail, calendar=account,
+        )  # fmt: skip
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "praxis@roth.example")
+    assert told in _told(backend), (report.answer, [c.name for c in report.calls])
+    assert "find_free_time" not in [c.name for c in report.calls]
+
+
 def test_a_reminder_before_something_the_mail_dates_is_set_before_it(
     servers: tuple[Dovecot, SmtpServer],
     mail: MailAccount,

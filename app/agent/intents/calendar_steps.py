@@ -19,9 +19,11 @@ from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.language import (
     asks_a_time_or_place,
+    asks_for_free_time,
     asks_when_and_more,
     asks_when_or_where,
     is_function_word,
+    the_question,
 )
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.phrases import counted
@@ -973,18 +975,17 @@ def event_asked_about(doing: Doing) -> dict[str, Any] | None:
 
 def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     when = _when(doing, slots)
-    if when is None and (event := event_asked_about(doing)) is not None:
-        return shown(doing, event)  # "…, c'est prévu quand ?" taken for free time
-    if when is None:
+    asked = the_question(doing.request)
+    of_a_thing = asks_a_time_or_place(asked) and not asks_for_free_time(asked)
+    if (when is None or of_a_thing) and (answer := _asked_of_things(doing)) is not None:
         # No day in what the model copied ("When is the water turned off?" taken for free
-        # time): what the mail or files plainly hold answers; a question of when or where
-        # is looked up whole ("el paquete de Kiezbuch… ¿sabes qué día me lo traen?"); else
-        # the day is asked.
-        answer = answer_from_things(doing, doing.request, plainly=True)
-        if answer is None and asks_when_or_where(doing.request):
-            answer = answer_from_things(doing, doing.request, dated=True)
-        if answer is not None:
-            return answer
+        # time), or a question of when a thing is, a day said around it ("someone wants to
+        # meet next week … when was my check-up at Dr Lee's again?"): the one event it names
+        # ("…, c'est prévu quand ?"), else what the mail or files plainly hold, else a
+        # question of when or where looked up whole ("el paquete de Kiezbuch… ¿sabes qué
+        # día me lo traen?"); else free time on the day, or the day is asked.
+        return answer
+    if when is None:
         raise Ask(doing.say("which_day_look"), "when")
     length = read_duration(slots.get("duration", "")) or read_duration(doing.request)
     length = length or DEFAULT_LENGTH
@@ -1027,6 +1028,17 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     )
     more = doing.say("other_free", others=others) if others else ""
     return doing.say("first_free", minutes=minutes, start=start, more=more) + busy
+
+
+def _asked_of_things(doing: Doing) -> str | None:
+    """The answer to a question of when or where from the one event it names, or from the
+    email or file holding its words; None if nothing holds them."""
+    if (event := event_asked_about(doing)) is not None:
+        return shown(doing, event)
+    answer = answer_from_things(doing, doing.request, plainly=True)
+    if answer is None and asks_a_time_or_place(doing.request):
+        answer = answer_from_things(doing, doing.request, dated=True)
+    return answer
 
 
 def _whole(window: tuple[datetime, datetime], doing: Doing) -> tuple[datetime, datetime]:

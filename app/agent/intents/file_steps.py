@@ -37,6 +37,8 @@ _GENERIC = {
     "quel", "quelle", "quels", "quelles", "cuando", "donde", "cual", "cuales", "cuanto",
     "cuanta", "next", "nachste", "nachsten", "nachster", "nachstes", "prochain", "prochaine",
     "proximo", "proxima",
+    # nor do the words asking back ("when was the check-up at Dr Roth's again?")
+    "again", "nochmal", "nochmals", "wieder", "encore", "deja",
 }  # fmt: skip
 
 
@@ -61,7 +63,7 @@ def telling_words(text: str) -> list[str]:
     there once ("dentista … dentist": one word), so a text holding it counts it once."""
     words = content_words(text.replace("'s ", " "))
     found = dict.fromkeys(w for w in words if len(w) > 3 and fold(w) not in _GENERIC)
-    named = {w.lower() for w in named_inside(text)}
+    named = {re.sub(r"['’]s$", "", w.lower()) for w in named_inside(text)}  # "Roth's"
     kept: list[str] = []
     for word in sorted(found, key=lambda w: (w in named, len(w)), reverse=True):
         if not any_word_of(word, " ".join(kept)):

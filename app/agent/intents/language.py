@@ -600,6 +600,26 @@ def asks_when_and_more(text: str) -> bool:
     return asks_a_time_or_place(text) and bool(_QUESTION_WORD.search(besides))
 
 
+# Free time asked for (folded): a word for it ("free", "a slot", "Zeit", "un créneau", "un
+# hueco", "dispo"), or the user asking when they could or can ("when could I swing by",
+# "wann kann ich", "quand est-ce que je peux", "cuándo puedo").
+_FREE_TIME = re.compile(
+    r"\b(?:free|slot|gap|available|availability|fit|squeeze|spare|time for|"
+    r"have time|got time|frei(?:e[nmrs]?)?|zeit|lucke\w*|luecke\w*|passt|verfugbar|libres?|dispos?|"
+    r"disponibles?|temps|creneaux?|caser|hueco\w*|tiempo|cabe|caber)\b"
+    r"|\b(?:when|wann|quand|cuando)\b\s+(?:(?:could|can|would|shall|should|do|am|est-ce que|"
+    r"kann|konnte|konnen|habe|hab|bin|haben|sind)\s+)?(?:i|we|ich|wir|je|j'|on|nous)\b"
+    r"|\bcuando\s+(?:\w+\s+)?(?:puedo|podemos|podria|podriamos|tengo|tenemos|estoy|estamos)\b"
+)
+
+
+def asks_for_free_time(text: str) -> bool:
+    """Whether `text` asks for free time, not when something is ("when am I free on
+    Thursday?", "wann kann ich vorbeischauen?" do; "when was my check-up again?" does not).
+    "What time" asks a time, not for one to be free."""
+    return bool(_FREE_TIME.search(re.sub(r"\b(?:what|which) time\b", " ", _folded(text))))
+
+
 # What the user calls their family in the four languages (folded), the English first: an
 # address book knows them by it in a note or nickname ("Mum"), in the user's language or
 # not ("meiner Mama", "ma mère", "mi madre").
@@ -656,8 +676,17 @@ def the_question(text: str) -> str:
 
 def sentences(text: str) -> list[str]:
     """The sentences of `text`: each ends where a space follows its mark (".", "!", "?",
-    "…"), so "my todo.txt?" is one."""
-    return [p.strip() for p in re.split(r"(?<=[.!?…])\s+", text) if p.strip()]
+    "…"), so "my todo.txt?" is one; a title's or a day's point ends none ("bei Dr. Roth",
+    "am 22. Mai")."""
+    return [p.strip() for p in _SENTENCE_END.split(text) if p.strip()]
+
+
+# Where a sentence ends: a mark and a space, but not the point of a title ("Dr.", "Mme.")
+# or a German day ("22.").
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?…])(?<!\b(?:Dr|Mr|Ms|St|Fr|Hr|Sr)\.)(?<!\b(?:Mrs|Mme|Sra|Dra)\.)(?<!\bProf\.)"
+    r"(?<!\b\d\.)(?<!\b\d\d\.)\s+"
+)
 
 
 def asking_clause(question: str) -> str:

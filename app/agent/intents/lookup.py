@@ -22,6 +22,7 @@ from app.agent.intents.language import (
     asks_for_a_record_number,
     asks_of_a_message,
     asks_when_and_more,
+    the_question,
 )
 from app.agent.intents.mail_steps import found_messages, listing, search_messages
 from app.agent.intents.phrases import counted
@@ -186,7 +187,11 @@ _NAMED_BY = 2
 
 
 def _best_of(doing: Doing, question: str, dated: bool) -> Source | None:
-    words = telling_words(question)
+    # the words of the sentence that asks first: they are searched for, those said around
+    # it only counted ("my brother wants to visit next week … when was the check-up at Dr
+    # Roth's again?": "Roth", "check-up")
+    asked = telling_words(the_question(question))
+    words = [*asked, *(w for w in telling_words(question) if w not in asked)]
     named = FILE_NAME.findall(question)
     found = [s for s in [_from_file(doing, question)] if s is not None]
     if not named:

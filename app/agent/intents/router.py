@@ -43,6 +43,7 @@ from app.agent.intents.language import (
     language_of_talk,
     remembers_a_fact,
     speaks_of_the_user,
+    the_question,
 )
 from app.agent.intents.recognise import (
     ADDRESS,
@@ -579,8 +580,14 @@ class IntentRouter:
                 doing.from_request.add(slot.name)
         for slot in intent.slots:
             missing = slot.kind == "when" and slot.read_request and not slots.get(slot.name)
-            if missing and (read_when(request, doing.now) or read_relative(request)):
-                slots[slot.name] = request
+            # a question's own day, before one said around it ("my pharmacy order has to be
+            # picked up by saturday … what have I got on this friday?": Friday); a change
+            # reads the whole request ("Lunch at 1pm. Can you put it in on Friday?")
+            asked = the_question(request) if intent.name in _LOOKING else request
+            for said in dict.fromkeys((asked, request)):
+                if missing and (read_when(said, doing.now) or read_relative(said)):
+                    slots[slot.name] = said
+                    break
         for slot in intent.slots:
             if slot.required and not slots.get(slot.name):
                 if doing.looking_again:  # a second look asks nothing: it found nothing

@@ -13,7 +13,14 @@ import pytest
 
 from app.agent.intents import phrases
 from app.agent.intents.catalog import INTENTS
-from app.agent.intents.language import LANGUAGES, language_of, language_of_talk
+from app.agent.intents.file_steps import telling_words
+from app.agent.intents.language import (
+    LANGUAGES,
+    asks_for_free_time,
+    language_of,
+    language_of_talk,
+    sentences,
+)
 
 
 @pytest.mark.parametrize(
@@ -175,3 +182,47 @@ def test_no_step_or_router_writes_a_sentence_of_its_own() -> None:
     for name in ("calendar_steps", "mail_steps", "personal_steps", "file_steps", "router"):
         text = (folder / f"{name}.py").read_text()
         assert sentence.findall(text) == [], name
+
+
+@pytest.mark.parametrize(
+    ("text", "split"),
+    [
+        ("Wann war nochmal die Kontrolle bei Dr. Roth?", 1),  # a title's point
+        ("Am 22. Mai habe ich frei. Was ist am 3. Juni?", 2),  # a German day's point
+        ("Mme. Dupont a écrit. Tu peux répondre ?", 2),
+        ("ok.. what have I got on this friday? trying to see", 3),
+    ],
+)
+def test_a_titles_or_a_days_point_ends_no_sentence(text: str, split: int) -> None:
+    assert len(sentences(text)) == split
+
+
+@pytest.mark.parametrize(
+    ("question", "free"),
+    [
+        ("when am I free on Thursday?", True),
+        ("wann kann ich vorbeischauen?", True),
+        ("Hab ich Freitag Zeit?", True),
+        ("quand est-ce que je suis libre ?", True),
+        ("¿Cuándo tengo un hueco?", True),
+        ("when was my check-up at Dr Lee's again?", False),
+        ("do you know when the delivery is supposed to come?", False),
+        ("Was hab ich am Freitag?", False),  # "Freitag" is no "frei"
+        ("what time does the concert start?", False),  # a time asked, not free time
+        ("¿A qué hora es la cena?", False),
+    ],
+)
+def test_free_time_is_asked_for_by_its_words_or_the_user_asking_when_they_can(
+    question: str, free: bool
+) -> None:
+    assert asks_for_free_time(question) is free
+
+
+def test_short_names_are_telling_and_the_asking_sentence_leads() -> None:
+    words = telling_words(
+        "someone wants to meet next week. when was my check-up at Dr. Lee's again?",
+        first="when was my check-up at Dr. Lee's again?",
+    )
+    assert words[0] == "lee" and words.index("check") < words.index("someone")
+    assert "again" not in words
+    assert telling_words("I saw the film with Tom") == ["tom", "film"]  # not "saw", "the"

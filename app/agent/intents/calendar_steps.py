@@ -1035,10 +1035,11 @@ def _asked_of_things(doing: Doing) -> str | None:
     email or file holding its words; None if nothing holds them."""
     if (event := event_asked_about(doing)) is not None:
         return shown(doing, event)
-    answer = answer_from_things(doing, doing.request, plainly=True)
-    if answer is None and asks_a_time_or_place(doing.request):
-        answer = answer_from_things(doing, doing.request, dated=True)
-    return answer
+    # of the texts holding its words, one with a day answers "when …?" (the parcel service's
+    # "will be delivered on Thursday 17 May", not the shop's "your order has shipped")
+    when = asks_a_time_or_place(doing.request)
+    answer = answer_from_things(doing, doing.request, dated=True) if when else None
+    return answer or answer_from_things(doing, doing.request, plainly=True)
 
 
 def _whole(window: tuple[datetime, datetime], doing: Doing) -> tuple[datetime, datetime]:

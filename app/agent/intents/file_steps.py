@@ -47,8 +47,19 @@ _INSIDE_A_SENTENCE = re.compile(r"(?<![.!?¿¡:\n]\s)(?<![.!?¿¡:\n])(?<!^)\b[^
 
 
 def named_inside(text: str) -> list[str]:
-    """The words `text` writes capitalised inside a sentence: names ("Lisbon", "Priya")."""
+    """The words `text` writes capitalised inside a sentence: names ("Lisbon", "Priya", "Lee"
+    of "bei Dr. Lee")."""
+    text = _TITLE.sub(r"\1", text)
     return [w for w in _INSIDE_A_SENTENCE.findall(text) if w[:1].isupper()]
+
+
+# A title's point, which ends no sentence ("Dr. Lee").
+_TITLE = re.compile(r"\b(Dr|Mr|Ms|Mrs|Prof|St|Mme|Sr|Sra|Dra)\.")
+
+
+def names_in(text: str) -> set[str]:
+    """The names `named_inside` finds, in lower case and without a possessive ("Roth's")."""
+    return {re.sub(r"['’]s$", "", w.lower()) for w in named_inside(text)}
 
 
 def ok_result(record: Any) -> Any:
@@ -57,15 +68,19 @@ def ok_result(record: Any) -> Any:
     return record.result
 
 
-def telling_words(text: str) -> list[str]:
+def telling_words(text: str, first: str = "") -> list[str]:
     """The telling words of `text`, those written capitalised inside a sentence first (names:
-    "Lisbon" before "actually"), then the longest: what a file search can use. A word is
-    there once ("dentista … dentist": one word), so a text holding it counts it once."""
+    "Lisbon" before "actually", "Lee" though short), then those of `first` (the sentence
+    that asks), then the longest: what a file search can use. A word is there once
+    ("dentista … dentist": one word), so a text holding it counts it once."""
     words = content_words(text.replace("'s ", " "))
-    found = dict.fromkeys(w for w in words if len(w) > 3 and fold(w) not in _GENERIC)
-    named = {re.sub(r"['’]s$", "", w.lower()) for w in named_inside(text)}  # "Roth's"
+    named = names_in(text)
+    found = dict.fromkeys(
+        w for w in words if (len(w) > 3 or (len(w) == 3 and w in named)) and fold(w) not in _GENERIC
+    )
+    leading = set(content_words(first)) if first else set()
     kept: list[str] = []
-    for word in sorted(found, key=lambda w: (w in named, len(w)), reverse=True):
+    for word in sorted(found, key=lambda w: (w in named, w in leading, len(w)), reverse=True):
         if not any_word_of(word, " ".join(kept)):
             kept.append(word)
     return kept

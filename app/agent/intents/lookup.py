@@ -17,7 +17,14 @@ from typing import Any
 
 from app.agent.intents import file_steps, tally
 from app.agent.intents.english import english_words
-from app.agent.intents.file_steps import FILE_NAME, READ_CHARS, best_file, read_text, telling_words
+from app.agent.intents.file_steps import (
+    FILE_NAME,
+    READ_CHARS,
+    best_file,
+    names_in,
+    read_text,
+    telling_words,
+)
 from app.agent.intents.language import (
     asks_for_a_record_number,
     asks_of_a_message,
@@ -187,15 +194,16 @@ _NAMED_BY = 2
 
 
 def _best_of(doing: Doing, question: str, dated: bool) -> Source | None:
-    # the words of the sentence that asks first: they are searched for, those said around
-    # it only counted ("my brother wants to visit next week … when was the check-up at Dr
-    # Roth's again?": "Roth", "check-up")
-    asked = telling_words(the_question(question))
-    words = [*asked, *(w for w in telling_words(question) if w not in asked)]
+    # names, then the words of the sentence that asks are searched for first, those said
+    # around it after ("my brother wants to visit next week … when was the check-up at Dr
+    # Roth's again?": "Roth", "check-up"); names written as names, so the mail search
+    # takes them first
+    words = telling_words(question, first=the_question(question))
+    names = names_in(question)
     named = FILE_NAME.findall(question)
     found = [s for s in [_from_file(doing, question)] if s is not None]
     if not named:
-        found += _from_mail(doing, words)
+        found += _from_mail(doing, [w.capitalize() if w in names else w for w in words])
     for source in found:
         source.matched = sum(any_word_of(word, source.text) for word in words)
     found = [s for s in found if (s.matched or named) and (not dated or _has_a_day(doing, s))]

@@ -57,7 +57,9 @@ def search_messages(doing: Doing, words: str) -> list[dict[str, Any]]:
     seen: dict[str, dict[str, Any]] = {}
     hits: dict[str, int] = {}
     for word in sorted(long, key=lambda w: (_a_name(w), len(w)), reverse=True)[:3]:
-        for message in _found(doing.call("search_emails", query=word)):
+        # a long word searched by its stem: "delivery" finds "will be delivered"
+        query = word if _a_name(word) or len(word) < 7 else word[:-2]
+        for message in _found(doing.call("search_emails", query=query)):
             key = str(message.get("email_id"))
             seen.setdefault(key, message)
             hits[key] = hits.get(key, 0) + (2 if _a_name(word) else 1)  # a name tells most

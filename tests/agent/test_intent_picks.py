@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import Counter
 from collections.abc import Sequence
+
+import pytest
 
 from app.agent.intents.router import IntentRouter
 from app.agent.tools.toolbox import build_registry
@@ -15,7 +18,7 @@ from app.agent.turn.chat import Conversation
 from app.agent.turn.loop import Agent
 from app.llm.backend import StepRequest
 from app.llm.scripted import ScriptedBackend
-from connectors.calendar import CalendarAccount, create_event
+from connectors.calendar import CalendarAccount, add_task, create_event, list_tasks
 from tests.agent.test_intents import TZ, Answers, _agent, _all, account, at, server
 from tests.scripting import call
 
@@ -168,3 +171,34 @@ def test_the_one_event_holding_a_word_of_the_request_is_the_one_meant(
     moved = {e.title: e.start for e in _all(account)}
     assert moved["Car check"] == at(21, 12) and moved["Car service"] == at(17, 8)
     assert report.stop_reason == "answered"
+
+
+# -- to-dos, memories, reminders: an item named in no word of its title ------------------------
+
+
+@pytest.mark.parametrize(
+    ("means", "ticked"),
+    [("bike light", ["Fix the bike light"]), ("", [])],
+    ids=["picked", "place-in-the-list"],
+)
+def test_a_todo_named_in_no_word_of_its_title_is_the_one_the_model_picks_in_both_orders(
+    account: CalendarAccount, means: str, ticked: list[str]
+) -> None:
+    """ "Hab am Wochenende endlich das Fahrradlicht repariert": no word, German or its
+    English, is in "Fix the bike light"; the model's pick is ticked off only when it is the
+    same in both orders of the list, else the user is asked."""
+    for title in ("Return the library books", "Call the car insurance", "Fix the bike light"):
+        add_task(account, title)
+    before = Counter(t.title for t in list_tasks(account))
+    agent = _picking(
+        account,
+        [call("complete_todo", which="Fahrradlicht repariert"), "I repaired the cycle lamp"],
+        means=means,
+        intent="complete_todo",
+    )
+    report = agent.run_turn(
+        Conversation(), "Hab am Wochenende endlich das Fahrradlicht repariert, hak das ab"
+    )
+    done = before - Counter(t.title for t in list_tasks(account))
+    assert list(done.elements()) == ticked, report.answer
+    assert report.stop_reason == ("answered" if ticked else "asked")

@@ -117,6 +117,34 @@ def _agent(turns: list[str], answers: Answers | None = None, **tools: object) ->
 # -- to-dos: VTODOs in Radicale ---------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "title"),
+    [
+        ("Ich muss Jonas noch die Fotos von der Hochzeit schicken. Setz das bitte auf meine "
+         "Aufgabenliste für Donnerstag.",
+         call("add_todo", title="send Jonas the wedding photos", due="Donnerstag"),
+         "Jonas noch die Fotos von der Hochzeit schicken"),
+        ("Je dois renvoyer le formulaire à la mairie. Ajoute-le à mes tâches pour jeudi.",
+         call("add_todo", title="return the form to the town hall", due="jeudi"),
+         "Renvoyer le formulaire à la mairie"),
+        ("Tengo que mandarle a Pablo las fotos de la boda. Ponlo en mis tareas para el jueves.",
+         call("add_todo", title="Send Pablo the wedding photos", due="Thursday"),
+         "Mandarle a Pablo las fotos de la boda"),
+    ],
+)  # fmt: skip
+def test_a_todo_said_in_a_sentence_of_its_own_is_added_in_the_users_words(
+    account: CalendarAccount, request_: str, taken_for: str, title: str
+) -> None:
+    """The model's title is its English (not the user's words, so dropped): the sentence
+    saying the to-do, apart from the one asking to add it, is the title, without "I have
+    to"; the due day is read as before."""
+    agent = _agent([taken_for], calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    [task] = list_tasks(account)
+    assert task.title == title, report.answer
+    assert task.due is not None and task.due.date() == date(2029, 5, 17)
+
+
 def test_a_todo_is_added_to_the_real_task_list_with_its_due_day(
     account: CalendarAccount, server: RadicaleServer
 ) -> None:

@@ -319,7 +319,7 @@ INTENTS: tuple[Intent, ...] = (
         "add_todo",
         "Add an item to the to-do list. Example: 'add buy milk to my to-dos for Friday'",
         (
-            Slot("title", "text", "the to-do", "What should the to-do say?"),
+            Slot("title", "text", "the to-do", "What should the to-do say?", from_request=True),
             Slot("due", "when", "when it is due, if said", optional=True),
         ),
         examples=(

@@ -515,6 +515,28 @@ def asks_to_put_on_the_todo_list(text: str) -> bool:
     return bool(_PUT_ON_THE_TODO_LIST.search(_folded(text))) and not asks_to_cancel(text)
 
 
+# What the user has to do, said as such ("I have to", "Ich muss", "Je dois", "Tengo que"):
+# a to-do's title is what follows.
+_HAVE_TO = re.compile(
+    r"^\s*(?:so\s+|also\s+|alors\s+|pues\s+)?(?:I (?:have|need|got) to|I must|I should|"
+    r"ich muss|ich sollte|ich soll|je dois|il faut que je|tengo que|necesito|debo|hay que)\s+",
+    re.IGNORECASE,
+)
+
+
+def todo_said_around(request: str) -> str | None:
+    """The to-do a request says in a sentence of its own beside the one asking to put it on
+    the list ("Tengo que confirmarle a Lena la dirección del almacén antes de la llamada.
+    Añádelo a mis tareas para el lunes": "Confirmarle a Lena la dirección del almacén antes
+    de la llamada"), without "I have to"; None if no sentence says it apart."""
+    said = sentences(request)
+    kept = [s for s in said if not asks_to_put_on_the_todo_list(s)]
+    if not kept or len(kept) == len(said):
+        return None
+    title = _HAVE_TO.sub("", " ".join(kept)).strip(" .!…")
+    return title[:1].upper() + title[1:] if title else None
+
+
 # A verb of moving something to another time in the four languages (folded): "move",
 # "reschedule", "verschieben", "verlegen", "déplacer", "décaler", "mover", "pasar", "cambiar".
 _MOVE = re.compile(

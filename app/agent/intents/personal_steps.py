@@ -27,6 +27,7 @@ from app.agent.intents.language import (
     kin_words,
     speaks_of_the_user,
     the_question,
+    todo_said_around,
     without_remind_me,
 )
 from app.agent.intents.lookup import answer_from_things, when_from_things
@@ -287,7 +288,14 @@ def _a_day_named(doing: Doing) -> date | None:
 
 
 def todo_add(doing: Doing, slots: dict[str, str]) -> str:
-    title = without_when(doing.users_title(slots["title"]), slots.get("due", ""), doing.now)
+    said = slots["title"]
+    if "title" in doing.from_request:
+        # the model's title was not the user's words (translated): the sentence that says
+        # the to-do apart from the one asking to add it, else the question
+        said = todo_said_around(doing.request) or ""
+        if not said and (slot := BY_NAME["add_todo"].slot("title")) is not None:
+            raise Ask(doing.question(slot.question), "title")
+    title = without_when(doing.users_title(said), slots.get("due", ""), doing.now)
     due = _due(doing, slots) or _due_before_or_after(doing, slots)
     record = doing.call("add_task", title=title, due=due)
     done = (
@@ -464,6 +472,11 @@ def _choose(
         chosen = [i for i in items if any(any_word_of(k, str(i.get(label))) for k in kin)]
     if not chosen and words != doing.request:
         chosen = most_words_of(doing.request, items, label)
+    shown = items[:9]  # one digit each
+    if not chosen and (picked := doing.pick(_WHICH_ITEM, [str(i.get(label)) for i in shown])):
+        # no word of theirs in any language names one ("Hab endlich das Fahrradlicht
+        # repariert" of "Fix the bike light"): the one the model picks in both orders
+        chosen = [shown[picked - 1]]
     slot = BY_NAME[intent].slot("which") if intent else None
     if not chosen and slot is not None and "which" in doing.from_request:
         raise Ask(doing.question(slot.question), "which")  # the whole message named nothing
@@ -473,6 +486,10 @@ def _choose(
         choices = [(i[key], str(i.get(label))) for i in chosen]
         raise numbered(doing.say("which_one"), "chosen", choices)
     return chosen[0]
+
+
+# The narrow question `_choose` asks the model when no words name an item.
+_WHICH_ITEM = "Which of these items is the user's message about?"
 
 
 def forget(doing: Doing, slots: dict[str, str]) -> str:

@@ -812,6 +812,24 @@ def test_a_cancel_taken_for_a_move_to_no_time_cancels_the_event(
     assert sorted(_events(account)) == ["Lake weekend", "Piano lesson"]
 
 
+def test_an_event_named_in_another_language_in_a_later_period_than_an_empty_day_is_found(
+    account: CalendarAccount,
+) -> None:
+    """ "hier soir" is read first and holds no event: the stretch the request names after it
+    ("la semaine prochaine") is looked at with the words in English ("plombier": "Plumber")."""
+    create_event(account, "Plumber visit", at(25, 15), at(25, 16), tz=TZ)
+    create_event(account, "Piano lesson", at(22, 18), at(22, 19), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("cancel_event", event="plombier"), "plumber"], answers)
+    agent.run_turn(
+        Conversation(),
+        "Mon voisin est passé hier soir et il a réparé le robinet ! Plus besoin du plombier la "
+        "semaine prochaine, tu peux annuler ce rendez-vous ?",
+    )
+    assert [seen.tool for seen in answers.seen] == ["delete_event"]
+    assert sorted(_events(account)) == ["Piano lesson"]
+
+
 def test_a_move_naming_only_the_time_the_event_has_asks_where_to(
     account: CalendarAccount,
 ) -> None:

@@ -1091,3 +1091,33 @@ def test_a_german_question_let_go_is_acknowledged_in_german(database: Database) 
         agent.run_turn(conversation, "Erinnere mich, die Steuer abzugeben")
         dropped = agent.run_turn(conversation, "vergiss es")
     assert (dropped.answer, ReminderStore(database).pending()) == ("In Ordnung, ich lasse es.", [])
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [
+        ("Le garage vient d'appeler, ils sont fermés jeudi. Tu peux supprimer le rendez-vous au "
+         "garage de mon agenda ?", call("cancel_reminder", which="rendez-vous garage")),
+        ("Die Werkstatt hat abgesagt, nimm die Garage am Donnerstag aus meinem Kalender",
+         call("forget_fact", which="Garage Donnerstag")),
+    ],
+)  # fmt: skip
+def test_a_cancel_off_the_calendar_taken_for_another_kinds_is_the_events(
+    account: CalendarAccount, database: Database, request_: str, taken_for: str
+) -> None:
+    """Taken for a reminder or a memory to drop, what is taken off the calendar is the
+    event (the dialog asks first); the reminder about the garage stays."""
+    create_event(account, "Garage: tyre change", at(17, 8), at(17, 9), tz=TZ)
+    create_event(account, "Yoga", at(17, 18, 30), at(17, 19, 30), tz=TZ)
+    store = ReminderStore(database)
+    store.add("call the garage about the tyres", datetime(2029, 5, 16, 9, 0).astimezone())
+    answers = Answers()
+    with clock.frozen_at(NOW):
+        agent = _agent(
+            [taken_for, call("cancel_event", event="garage")], answers,
+            calendar=account, data=database,
+        )  # fmt: skip
+        agent.run_turn(Conversation(), request_)
+    assert [seen.tool for seen in answers.seen] == ["delete_event"]
+    assert [e.title for e in _all(account)] == ["Yoga"]
+    assert [r.text for r in store.pending()] == ["call the garage about the tyres"]

@@ -361,6 +361,8 @@ def find_event(
         # semaine prochaine": the event is in another stretch of days the request names
         for other in _other_periods(doing, when):
             elsewhere = _events(doing, *other.window(doing.now))
+            if elsewhere and not english:  # none on the day read ("hier soir"): asked now
+                english = english_words(doing, named)
             scored_there = _scored(elsewhere, named, english)
             if max((s for s, _ in scored_there), default=0.0) > 0.0:
                 events, scored = elsewhere, scored_there

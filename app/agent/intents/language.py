@@ -443,6 +443,10 @@ _CANCEL = re.compile(
     r"|\b(?:kannst|konntest|wurdest) du\b[^.?!]{0,60}\b(?:loschen|streichen|absagen|"
     r"rausnehmen|austragen|entfernen)\b"
     r"|\btake\b[^.?!]{0,40}\boff (?:my|the) (?:calendar|diary|schedule)\b"
+    # taken out of the calendar: "nimm die Garage aus meinem Kalender", "enlève-le de mon
+    # agenda"
+    r"|\b(?:nimm|nehm\w*|trag)\b[^.?!]{0,60}\b(?:aus|vom) (?:meinem |dem )?kalender\b"
+    r"|\b(?:enleve|retire)\w*\b[^.?!]{0,60}\bde (?:mon |l')(?:agenda|calendrier)\b"
 )
 _OTHER_KINDS = re.compile(
     r"\b(?:e-?mails?|mails?|messages?|nachricht\w*|courriels?|correos?|mensajes?|reminders?|"
@@ -488,6 +492,19 @@ _PUT_IN_THE_CALENDAR = re.compile(
     r"\b[^.?!]{0,60}?\b(?:in|into|on|to|in meinen|in den|im|in meinem|dans|sur|a|en)\s+"
     r"(?:my|the|your|mon|l'|le|ton|mi|el|tu)?\s*" + _CALENDAR + r"\b"
 )
+
+
+# Off the user's calendar ("from my calendar", "off the calendar", "de mon agenda", "aus
+# meinem Kalender", "del calendario"), folded.
+_OFF_THE_CALENDAR = re.compile(
+    r"\b(?:from|off|out of|de|du|aus|von|vom|del)\s+(?:(?:my|the|mon|l'|le|meinem|dem|mi|el|"
+    r"tu|ton)\s*)?" + _CALENDAR + r"\b"
+)
+
+
+def off_the_calendar(text: str) -> bool:
+    """Whether `text` speaks of something taken off the user's calendar: an event."""
+    return bool(_OFF_THE_CALENDAR.search(_folded(text)))
 
 
 def asks_to_put_in_the_calendar(text: str) -> bool:

@@ -41,6 +41,7 @@ from app.agent.intents.language import (
     is_function_word,
     kin_recipient,
     language_of_talk,
+    off_the_calendar,
     remembers_a_fact,
     speaks_of_the_user,
     the_question,
@@ -284,6 +285,7 @@ class Doing:
                 return None
             best = int(max(replies, key=lambda reply: scores[reply]))
             picks.append(order[best - 1] + 1 if best else None)
+        log.info("picked %s of %d in the two orders", picks, len(options))
         return picks[0] if picks[0] == picks[1] else None
 
 
@@ -506,6 +508,14 @@ class IntentRouter:
             # heute ab" for a new event: the event the calendar holds under its words is
             # cancelled (the dialog asks first)
             return self._run(doing, BY_NAME["cancel_event"], {"event": event}, text, instead=True)
+        if (
+            asks_to_cancel(text)
+            and recognised.intent.name in _CANCELLING - {"cancel_event"}
+            and off_the_calendar(text)
+        ):
+            # "Tu peux supprimer le rendez-vous au garage de mon agenda ?" taken for a
+            # reminder: what is taken off the calendar is an event
+            return self._instead(doing, BY_NAME["cancel_event"], text)
         if (
             read_shift(text) is not None
             and recognised.intent.name not in _NOT_A_SHIFT

@@ -284,6 +284,30 @@ def test_spending_at_a_payee_in_a_month_is_summed_by_code(home: Path) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "english"),
+    [
+        ("Quick check on my finances: what went out of my current account in March "
+         "altogether? Only the spending, leave the salary out.",
+         call("spending", merchant="current account", month="March"), []),
+        ("Was ist im März insgesamt vom Girokonto weggegangen, ohne das Gehalt?",
+         call("spending", merchant="Girokonto", month="März"),
+         ["What went out of the current account in March?"]),
+    ],
+)  # fmt: skip
+def test_a_months_spending_from_the_account_is_its_total_leaving_out_what_is_left_out(
+    home: Path, request_: str, taken_for: str, english: list[str]
+) -> None:
+    """The account named is the statement itself, not a payee, and the salary left out is
+    no subject: the month's total spending is the answer (the bank's own lines, summed by
+    code), not the salary's line."""
+    agent, _ = _agent([taken_for, *english], folders=[home])
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), request_)
+    assert "1274.63" in report.answer.replace(",", "."), report.answer
+    assert "3250" not in report.answer
+
+
 def test_a_category_that_is_no_payee_is_asked_of_the_files(home: Path) -> None:
     agent, backend = _agent(
         [call("spending", merchant="lisbon hotel"), "Casa do Rio."], folders=[home]

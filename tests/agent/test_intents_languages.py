@@ -354,6 +354,13 @@ def test_a_spanish_request_is_asked_for_its_day_and_answered_in_spanish(
         pytest.param("Tu peux me rappeler demain à 10h d'appeler le garage ?",
                      call("add_event", title="appeler le garage", when="demain à 10h"),
                      "appeler le garage", datetime(2029, 5, 16, 10), id="fr-tu-peux"),
+        # "make me think of": "fais-moi penser à …", "hazme acordar de …"
+        pytest.param("Fais-moi penser demain à 18h de passer à la pharmacie",
+                     call("send_email", to="pharmacie", message="passer"),
+                     "passer à la pharmacie", datetime(2029, 5, 16, 18), id="fr-faire-penser"),
+        pytest.param("Hazme acordar el jueves a las 12 de llamar a Tom",
+                     call("find_contact", who="Tom"),
+                     "llamar a Tom", datetime(2029, 5, 17, 12), id="es-hazme-acordar"),
         # Asked in the present, after a word to get attention: "Oye, ¿me avisas …?"
         pytest.param("Oye, ¿me avisas el jueves a las 12 para llamar a Tom?",
                      call("find_contact", who="Tom"),

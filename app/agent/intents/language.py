@@ -256,10 +256,11 @@ _REMIND_ME = re.compile(
     + r"(?:please\s+|bitte\s+)?(?:remind me|don't let me forget|ping me|"
     r"nudge me|give me a nudge|alert me|notify me|erinnere? mich|gib mir bescheid|"
     r"rappelle[sz]?-moi|rappelez-moi|previens-moi|previenez-moi|recuerdame|recordarme|"
-    r"me avisas|me recuerdas|me avisaras|me recordaras|"
+    r"me avisas|me recuerdas|me avisaras|me recordaras|fais-moi penser|faites-moi penser|"
+    r"hazme (?:acordar|recordar)|"
     rf"avisame|avisarme|{_ASKING}(?:remind me|ping me|nudge me|recordarme|avisarme|"
     r"recordar|avisar|"
-    r"me rappeler|me prevenir)))\b"
+    r"me rappeler|me prevenir|me faire penser|hacerme (?:acordar|recordar))))\b"
 )
 # German puts the verb last: "Kannst du mich morgen um 9 an den Arzttermin erinnern?", "Denk
 # dran, mich um 5 ans Einkaufen zu erinnern"; what lies between is the reminder.

@@ -51,13 +51,28 @@ def _folders(files: list[str]) -> list[str]:
 
 def subject_words(text: str) -> str:
     """What a money question asks about ("eating out", "Lebensmittel"): its telling words
-    but the month, the money and the asking words, and the little words of any language."""
+    but the month, the money and the asking words, and the little words of any language;
+    not those of a clause leaving something out ("das Gehalt nicht mitrechnen")."""
+    text = " ".join(c for c in re.split(r"[.,;:!?]", text) if not _LEAVING_OUT.search(fold(c)))
     kept = [
         w for w in telling_words(without_month(text))
-        if not tally.MONEY.search(fold(w)) and fold(w) not in tally.ASKING
+        if not tally.MONEY.search(fold(w)) and fold(w) not in tally.ASKING | tally.ACCOUNT
         and not is_function_word(w)
     ]  # fmt: skip
     return " ".join(kept)
+
+
+# A clause leaving something out of a sum, in the four languages (folded): "not counting
+# the salary", "das Gehalt nicht mitrechnen", "sans le salaire", "sin contar el sueldo".
+_LEAVING_OUT = re.compile(
+    r"\b(?:not|without|except|excluding|apart from|nicht|ohne|ausser|abgesehen|sans|sauf|hors|"
+    r"sin|excepto|salvo|menos)\b"
+)
+
+
+def _besides_the_account(subject: str) -> str:
+    """`subject`'s words but those naming the account or statement itself ("Girokonto")."""
+    return " ".join(w for w in subject.split() if fold(w) not in tally.ACCOUNT)
 
 
 def spending(doing: Doing, slots: dict[str, str]) -> str:
@@ -80,7 +95,7 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
         # "What was the closing balance on my April statement?": the statement says it; a
         # sum of payments does not
         return _balance(doing, files, month) or ask_things(doing, {})
-    merchant = slots.get("merchant", "")
+    merchant = _besides_the_account(slots.get("merchant", ""))
     by_merchant: dict[tuple[str, str], tuple[float, int]] = {}  # (merchant, currency)
     spent: dict[str, float] = {}
     for folder in _folders(files):

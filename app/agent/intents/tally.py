@@ -59,6 +59,13 @@ ASKING = {
     "month", "monthly", "week", "weekly", "year", "yearly", "monat", "monatlich", "woche",
     "jahr", "mois", "mensuel", "semaine", "annee", "mensual", "semana", "ano",
 }  # fmt: skip
+# The account or statement itself ("von meinem Girokonto", "from my checking account"): a sum
+# of the whole statement is asked, not a payee's.
+ACCOUNT = {
+    "account", "accounts", "checking", "current", "bank", "statement", "statements", "konto",
+    "girokonto", "kontoauszug", "kontoauszuge", "bankkonto", "compte", "comptes", "releve",
+    "releves", "bancaire", "cuenta", "cuentas", "corriente", "extracto", "extractos", "banco",
+}  # fmt: skip
 # Words asking for a list's items as such.
 _ITEMS = {
     "things", "items", "entries", "lines", "dinge", "sachen", "punkte", "eintrage", "choses",

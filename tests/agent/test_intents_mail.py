@@ -403,7 +403,12 @@ def _email_to_bob_shown(
      ("Envoie un mail à ma mère : Sam et moi venons dimanche",
       call("send_email", to="Sam", message="Sam et moi venons dimanche")),
      ("Mándale un correo a mi madre, que Sam y yo vamos el domingo",
-      call("send_email", to="mi madre", message="Sam y yo vamos el domingo"))],
+      call("send_email", to="mi madre", message="Sam y yo vamos el domingo")),
+     # named in the sentence before, written to as "lui", "her", "ihr"
+     ("Maman fête ses 60 ans dimanche. Tu peux lui écrire un petit mail pour dire que Sam et "
+      "moi venons ?", call("send_email", to="mama@example.com", message="We are coming")),
+     ("It's my mum's birthday on Sunday - can you email her that Sam and I are coming?",
+      call("send_email", to="Sam", message="Sam and I are coming"))],
 )  # fmt: skip
 def test_an_email_to_a_family_member_goes_to_the_card_that_calls_them_so(
     servers: tuple[Dovecot, SmtpServer],
@@ -642,6 +647,35 @@ def test_a_reply_whose_words_the_model_made_up_asks_what_to_say(
     # The model wrote no body: code writes a short letter around the user's own words.
     assert shown.arguments["body"] == "Hello,\n\nCount me in, I'll bring cake.\n\nBest wishes"
     assert _inbox_subjects(servers, BOB).count("Re: Book club") == 1
+
+
+@pytest.mark.parametrize(
+    ("request_", "kept"),
+    [
+        ("Just saw Bob's mail about the picnic on Sunday. Could you write back and tell him "
+         "we'd love to come? We might be late, and I'll bring a cake.", "bring a cake"),
+        ("Bob hat wegen dem Picknick geschrieben. Antworte ihm und sag ihm, wir kommen gern "
+         "und ich bringe einen Kuchen mit.", "ich bringe einen Kuchen mit"),
+    ],
+)  # fmt: skip
+def test_a_reply_telling_them_something_goes_out_with_those_words_when_the_model_writes_none(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, kept: str
+) -> None:
+    """What follows "tell him" is what to say: the model's words were not the user's and its
+    body no use, so code writes the letter around the user's own words."""
+    _deliver_dated(servers, BOB, "Picnic on Sunday", "Picnic in the park on Sunday, join us?",
+                   "Sat, 12 May 2029 08:00:00 +0000")  # fmt: skip
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("reply_to_email", which="Bob picnic", message="I'm sorry, I can't help."),
+         "I'm sorry, but I can't assist with that."],
+        answers,
+        mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "reply_email" and kept in shown.arguments["body"], report.answer
+    assert "sorry" not in shown.arguments["body"].lower()
 
 
 def test_a_message_the_model_translated_is_written_from_the_users_own_request(

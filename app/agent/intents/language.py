@@ -683,11 +683,29 @@ _TO_KIN = re.compile(
 )
 
 
+# A message to someone named before ("… l'anniversaire de maman … Tu pourrais lui écrire un
+# petit mail ?", "email her", "schreib ihr", "escríbele"), folded.
+_TO_THEM = re.compile(
+    r"\b(?:lui|leur)\s+(?:ecrire|envoyer|ecris|envoie)|\b(?:ecris|envoie)-(?:lui|leur)\b"
+    r"|\b(?:e-?mail|write to|message|text|drop)\s+(?:her|him)\b|\bschreib\w*\s+(?:ihr|ihm)\b"
+    r"|\b(?:ihr|ihm)\s+(?:eine?\s+)?(?:kurze\s+)?(?:mail|e-mail|nachricht)\b"
+    r"|\bescribe(?:le|les)\b|\ble\s+(?:escribes|mandas|envias|puedes escribir)\b|\bmandale\b"
+)
+
+
 def kin_recipient(text: str) -> str | None:
     """The family word a message is sent to ("Kannst du meiner Mama eine Mail schicken?":
-    "mama"), folded; None if the request sends to no family member."""
-    found = _TO_KIN.search(_folded(text))
-    return (found.group("kin") or found.group("bare")) if found else None
+    "mama"; "L'anniversaire de maman … tu pourrais lui écrire ?": "maman", the one family
+    member the request names), folded; None if the request sends to no family member."""
+    folded = _folded(text)
+    found = _TO_KIN.search(folded)
+    if found:
+        return found.group("kin") or found.group("bare")
+    if not _TO_THEM.search(folded):
+        return None
+    said = {re.sub(r"'s$", "", w) for w in re.findall(r"[\w'-]+", folded)}  # "mum's"
+    named = [group for group in _KIN if said & set(group)]
+    return next(w for w in named[0] if w in said) if len(named) == 1 else None
 
 
 def contact_queries(who: str) -> list[str]:

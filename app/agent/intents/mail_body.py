@@ -46,7 +46,12 @@ ASKING_TO_WRITE = {
 # What introduces the words to pass on: "… that I'm late", "…, dass ich später komme",
 # "… que son livre est prêt", "diciendo que llego tarde", "Reply to Jamie: Wednesday works".
 _SAYING = re.compile(
-    r"(?:\b(?:that|saying|to say|dass|daß|que)\b|\bqu['’](?=\w)|:(?=\s))\s*", re.IGNORECASE
+    r"(?:\b(?:that|saying|to say|dass|daß|que)\b|\bqu['’](?=\w)|:(?=\s)"
+    # what follows telling them ("… write back and tell him Sam and I would love to come",
+    # "sag ihr, wir kommen", "dis-lui qu'on arrive", "dile que sí")
+    r"|\b(?:tell|let)\s+(?:him|her|them)(?:\s+know)?(?:,?\s+that\b)?|\bsag\s+(?:ihm|ihr|ihnen)"
+    r"(?:,?\s+dass\b)?|\bdis-(?:lui|leur)(?:\s+que\b|\s+qu['’])?|\bdiles?(?:\s+que\b)?)\s*,?\s*",
+    re.IGNORECASE,
 )
 # A German subject pronoun opening a "dass" clause, whose verb then comes last; or an
 # article before the subject's noun ("dass die Folien fertig sind").

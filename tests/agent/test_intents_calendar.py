@@ -416,6 +416,27 @@ def test_a_question_about_a_day_after_another_day_said_looks_at_the_questions_da
     assert on_the_day in report.answer and "Hiking" not in report.answer, report.answer
 
 
+@pytest.mark.parametrize(
+    ("request_", "fill", "title", "start"),
+    [
+        ("Ich gehe am Donnerstag um 19 Uhr mit Jonas ins Kino. Trag das bitte in meinen "
+         "Kalender ein.", call("add_event", title="Kino mit Jonas", when="Donnerstag um 19 Uhr"),
+         "Kino mit Jonas", at(17, 19)),
+        ("J'ai rendez-vous chez le coiffeur vendredi à 10h, tu peux le mettre dans mon agenda ?",
+         call("add_event", title="coiffeur", when="vendredi à 10h"), "Coiffeur", at(18, 10)),
+    ],
+)  # fmt: skip
+def test_a_request_to_put_a_plan_in_the_calendar_taken_for_free_time_adds_it(
+    account: CalendarAccount, request_: str, fill: str, title: str, start: datetime
+) -> None:
+    """A day and time said, and the calendar asked to hold it: a new event, not the free
+    time that day (a request asking for free time keeps its intent)."""
+    agent = _agent(account, [call("find_free_time", when="", duration="2 hours"), fill])
+    report = agent.run_turn(Conversation(), request_)
+    assert [(e.title, e.start) for e in _all(account)] == [(title, start)], report.answer
+    assert [c.name for c in report.calls] == ["create_event"]
+
+
 def test_a_free_slot_search_without_a_day_asks_which_day(account: CalendarAccount) -> None:
     create_event(account, "Dentist", at(17, 8), at(17, 10), tz=TZ)
     # The model had to write a day and made one up: dropped, and the day is asked for.

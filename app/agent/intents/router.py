@@ -32,6 +32,7 @@ from app.agent.intents.language import (
     asks_for_a_record,
     asks_for_a_reminder,
     asks_for_family_details,
+    asks_for_free_time,
     asks_to_cancel,
     asks_to_move,
     asks_to_put_in_the_calendar,
@@ -465,9 +466,14 @@ class IntentRouter:
             # "Pop 'renew the parking permit' on my to-do list for Friday" taken for an
             # event, "Nimm … in meine Aufgaben auf" for a list in a file: a new to-do
             return self._instead(doing, BY_NAME["add_todo"], text)
-        if asks_to_put_in_the_calendar(text) and recognised.intent.name not in _EVENTS:
+        if asks_to_put_in_the_calendar(text) and (
+            recognised.intent.name not in _EVENTS
+            or (recognised.intent.name == "find_free_time" and not asks_for_free_time(text))
+        ):
             # "Le cabinet du Dr Lee m'a envoyé un mail …, tu peux le mettre dans mon agenda ?"
-            # taken for a to-do: a new event (its day copied from the email, if none is said)
+            # taken for a to-do, "He quedado con Priya para ir al cine el miércoles … ¿Me lo
+            # apuntas en el calendario?" for free time: a new event (its day copied from the
+            # email, if none is said)
             return self._instead(doing, BY_NAME["add_event"], text)
         if _REPLY.search(text) and recognised.intent.name != "reply_to_email":
             # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the

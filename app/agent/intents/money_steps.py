@@ -66,7 +66,7 @@ def subject_words(text: str) -> str:
 # the salary", "das Gehalt nicht mitrechnen", "sans le salaire", "sin contar el sueldo".
 _LEAVING_OUT = re.compile(
     r"\b(?:not|without|except|excluding|apart from|nicht|ohne|ausser|abgesehen|sans|sauf|hors|"
-    r"sin|excepto|salvo|menos)\b"
+    r"sin|excepto|salvo)\b"
 )
 
 

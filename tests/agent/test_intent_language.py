@@ -17,6 +17,7 @@ from app.agent.intents.file_steps import telling_words
 from app.agent.intents.language import (
     LANGUAGES,
     asks_for_free_time,
+    asks_to_tick_off,
     language_of,
     language_of_talk,
     sentences,
@@ -226,3 +227,16 @@ def test_short_names_are_telling_and_the_asking_sentence_leads() -> None:
     assert words[0] == "lee" and words.index("check") < words.index("someone")
     assert "again" not in words
     assert telling_words("I saw the film with Tom") == ["tom", "film"]  # not "saw", "the"
+
+
+@pytest.mark.parametrize(
+    ("text", "ticks"),
+    [
+        ("Esta mañana devolví los libros, ¿me lo tachas de la lista?", True),
+        ("Táchalo de la lista", True),
+        ("Ajoute-le à mes tâches pour jeudi", False),  # French "tâches" are tasks
+        ("Quelles tâches me restent ?", False),
+    ],
+)
+def test_spanish_crossing_off_is_no_french_task(text: str, ticks: bool) -> None:
+    assert asks_to_tick_off(text) is ticks

@@ -1203,5 +1203,44 @@ def test_a_question_asked_apart_is_answered_plainly_unless_the_users_things_name
     assert (report.calls, report.answer) == ([], "Plain answer.")
     assert not agent.context.read_private and not agent.context.tainted
     plain = backend.requests[-1]
-    assert plain.tool_choice == "none" and plain.messages[-1]["content"] == question
+    # the request, or its question alone when that says what it asks
+    shown = str(plain.messages[-1]["content"])
+    assert plain.tool_choice == "none" and shown and question.endswith(shown)
     assert "shut-off" not in str(plain.messages)
+
+
+@pytest.mark.parametrize(
+    ("request_", "chosen", "shown"),
+    [
+        ("Sam y yo estamos cocinando y discutimos tonterías. Él dice que la luz tarda un "
+         "minuto en llegar del Sol, yo digo que no. ¿Cuántos minutos tarda la luz del Sol en "
+         "llegar a la Tierra?", call("ask_files", about="luz del Sol"),
+         "¿Cuántos minutos tarda la luz del Sol en llegar a la Tierra?"),
+        ("Meine Schwester behauptet, der Mount Everest ist 9000 Meter hoch. Wie hoch ist der "
+         "Mount Everest?", call("recall_fact", about="Mount Everest"),
+         "Wie hoch ist der Mount Everest?"),
+        # "here" needs what is said around it: the whole request
+        ("We're visiting Lisbon this weekend. What's the oldest building here?",
+         call("ask_files", about="oldest building"),
+         "We're visiting Lisbon this weekend. What's the oldest building here?"),
+    ],
+)  # fmt: skip
+def test_a_general_question_is_answered_apart_from_the_chatter_around_it(
+    account: CalendarAccount,
+    database: Database,
+    home: Path,
+    request_: str,
+    chosen: str,
+    shown: str,
+) -> None:
+    """What is said around a general question ("Él dice que … un minuto") is no part of the
+    answer, and a small model repeats it: the model is shown the question alone when it says
+    itself what it asks; the conversation keeps the user's whole message."""
+    english = [] if request_.startswith("We're") else ["English words."]  # the translation
+    agent, backend = _agent([chosen, *english, "Plain answer."], home,
+                            calendar=account, data=database)  # fmt: skip
+    conversation = Conversation()
+    report = agent.run_turn(conversation, request_)
+    assert (report.calls, report.answer) == ([], "Plain answer.")
+    assert backend.requests[-1].messages[-1]["content"] == shown
+    assert conversation.messages[0].content == request_

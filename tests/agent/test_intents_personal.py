@@ -398,6 +398,9 @@ def test_a_todo_named_in_german_is_found_by_its_english_title(
         pytest.param("Ya devolví los libros a la biblioteca, táchalo de la lista",
                      call("just_answer"), "los libros", "library books",
                      "Return library books", id="es-tachar"),
+        pytest.param("Esta mañana pagué el alquiler, ¿me lo tachas de la lista?",
+                     call("show_calendar", when="esta mañana"), "el alquiler", "rent",
+                     "Pay rent", id="es-me-lo-tachas"),
     ],
 )  # fmt: skip
 def test_a_request_to_tick_off_is_completing_a_todo_whatever_it_was_taken_for(
@@ -829,6 +832,17 @@ def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
         pytest.param("My landlord's name is Mr Okafor, keep that in mind.",
                      call("find_contact", who="Okafor"),
                      "My landlord's name is Mr Okafor.", id="en-kept-after-comma"),
+        # asked alone after it, a lead-in ending at a colon left out
+        pytest.param("Ach, was du wissen solltest, falls du mal Rezepte suchst: Jonas verträgt "
+                     "keine Erdnüsse. Bitte merken!",
+                     call("remember_fact", fact="Jonas can't eat peanuts"),
+                     "Jonas verträgt keine Erdnüsse.", id="de-bitte-merken"),
+        pytest.param("Petit truc pour toi : le code du portail est 4512. À retenir !",
+                     call("recall_fact", about="code portail"),
+                     "Le code du portail est 4512.", id="fr-a-retenir"),
+        pytest.param("Mi hermana es alérgica a la lactosa. Guárdalo.",
+                     call("add_todo", title="hermana lactosa"),
+                     "Mi hermana es alérgica a la lactosa.", id="es-guardalo"),
     ],
 )  # fmt: skip
 def test_a_request_opening_with_remember_that_keeps_the_fact_in_the_users_words(
@@ -844,7 +858,8 @@ def test_a_request_opening_with_remember_that_keeps_the_fact_in_the_users_words(
 @pytest.mark.parametrize(
     "request_text",
     ["Remember when we went to Lisbon?", "Remember to call Tom at 5",
-     "Erinnerst du dich, dass ich Tom angerufen habe?"],
+     "Erinnerst du dich, dass ich Tom angerufen habe?",
+     "Sam was in Lisbon last year. Remember?"],
 )  # fmt: skip
 def test_remembering_together_or_a_task_is_no_fact_to_keep(request_text: str) -> None:
     assert remembers_a_fact(request_text) is None

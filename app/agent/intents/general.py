@@ -50,7 +50,23 @@ _THE = re.compile(
 
 
 def asks_general_knowledge(doing: Doing) -> bool:
-    """Whether the request's question, asked apart from what is said before it, is general
+    """Whether the request's question is general knowledge (`general_question`)."""
+    return general_question(doing) is not None
+
+
+# Words pointing at where the user is ("here", "hier", "ici", "aquí"): the question needs
+# what is said around it.
+_HERE = re.compile(r"\b(?:here|there|hier|dort|da|ici|la-bas|aqui|alli|alla)\b")
+
+
+def general_question(doing: Doing) -> str | None:
+    """The text the model is to answer, when the request's question is general knowledge
+    (None when it is not): the question's own clause when it says itself what it asks ("¿A
+    cuántos grados hierve el agua a nivel del mar?", not the chatter before it, "Él dice que
+    el agua hierve a 90 grados", which a small model repeats), else the whole request ("…:
+    capital de Australia, 8 letras. ¿Cuál es?").
+
+    The question, asked apart from what is said before it, is general
     knowledge: its asking clause speaks of no one (not the user, not someone or something
     named before as "she" or "it"), asks for no record of theirs, and nothing they keep
     (memories, contacts, files, documents, mail, the calendar) holds two of its telling words,
@@ -71,21 +87,24 @@ def asks_general_knowledge(doing: Doing) -> bool:
         or asks_for_a_record(doing.request)  # "Je dois remplir … Comment s'appelait l'hôtel ?"
         or asks_a_past_cost(clause)
     ):
-        return False
+        return None
     asked = _what_is_asked(doing.request, question, clause)
     words = _asked_words(asked)
     if not words or about_the_users_own(asked):  # "mi cafetería favorita …, ¿cuál era?"
-        return False
+        return None
     named = {
         fold(w)
         for w in [*_THE.findall(asked.lower()), *named_inside(asked)]
         if not names_a_time(w, doing.now)  # "el crucigrama del domingo" names no thing
     }
     if _kept_by_the_user(doing, words, named):
-        return False
+        return None
     # The translation's words are the model's: how the user named things is not in them.
     others = _asked_words(english_words(doing, asked))
-    return not others or not _kept_by_the_user(doing, others, set())
+    if others and _kept_by_the_user(doing, others, set()):
+        return None
+    alone = asked == clause and told is None and not _HERE.search(fold(clause))
+    return clause.strip() if alone else doing.request
 
 
 def _what_is_asked(request: str, question: str, clause: str) -> str:

@@ -383,7 +383,9 @@ _KEEP_IT = re.compile(
     r"garde[sz]?-le en (?:tete|memoire)|le garder en (?:tete|memoire)|retiens-le|retenez-le|"
     r"souviens-t'en|le retenir|t'en souvenir|le noter|"
     r"tenlo en cuenta|recuerdalo|recordarlo|"
-    r"tenerlo en cuenta)\b"
+    r"tenerlo en cuenta|"
+    # asked alone: "Bitte merken!", "à retenir !", "Guárdalo.", "Please remember!"
+    r"merken(?=\s*[.!]*\s*$)|a retenir|apuntatelo|guardalo|remember(?=\s*[.!]+\s*$))\b"
 )
 # What comes before a fact told in passing: "By the way, …", "Au fait, …", "Übrigens …".
 _IN_PASSING = re.compile(
@@ -420,6 +422,10 @@ def _kept_after(text: str, folded: str) -> str | None:
     opener = _IN_PASSING.match(told)
     fact = text[_in_original(text, opener.end() if opener else 0) : _in_original(text, len(told))]
     fact = re.sub(r",$", ".", fact.strip())  # "…, keep that in mind"
+    # what leads up to a colon is no part of it ("Ach, was du noch wissen solltest, …: ich
+    # vertrag keine Haselnüsse")
+    if len((after := fact.rsplit(": ", 1)[-1]).split()) >= 2:
+        fact = after
     if "?" in fact or len(fact.split()) < 2:
         return None
     return fact[:1].upper() + fact[1:]
@@ -466,7 +472,8 @@ _TICK_OFF = re.compile(
     r"\babhak\w*|\bhake?\b[^.?!]*\bab\b|\bals erledigt\b|"
     r"\bcocher\b|\bcochez\b|\bcoche-(?:la|le|les)\b|\brayer\b|\brayez\b|\braye-(?:la|le)\b|"
     r"\bmarque[rz]?\b[^.?!]*\bcomme (?:fait|faite|termine|terminee)\b|"
-    r"\btach(?:a|ar|alo|ala|ame)\b|"
+    r"\btach(?:a|ar|alo|ala|ame|as|amelo|amela)\b|\b(?:lo|la)\s+tach(?:as|a)\b|"
+    r"\b(?:lo|la)\s+(?:cochez|coches)\b|\bhak(?:st|e)? (?:du |sie )?\w+ ab\b|"
     r"\bmarca(?:r|lo|la)?\b[^.?!]*\bcomo (?:hech[ao]|completad[ao]|terminad[ao])\b"
 )
 

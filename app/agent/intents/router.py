@@ -560,16 +560,17 @@ class IntentRouter:
             )
             # (a question apart from the words about the user, "… my flatmate and I are
             # arguing about this. what temperature does water boil at?", is not theirs)
-            theirs = of_theirs and not _general_knowledge(doing)
-            if theirs and (found := _looked_up(doing)) is not None:
+            general = _general_question(doing) if of_theirs else None
+            if of_theirs and general is None and (found := _looked_up(doing)) is not None:
                 return self._say(doing, found, "answered")
+            return self._chat(agent, conversation, emit, cancel, report, asked=general)
+        if _a_general_question(recognised, text, doing.now):
             return self._chat(agent, conversation, emit, cancel, report)
-        if _a_general_question(recognised, text, doing.now) or (
-            recognised.intent.name in _LOOKUPS and _general_knowledge(doing)
-        ):
+        if recognised.intent.name in _LOOKUPS and (general := _general_question(doing)):
             # "… what temperature does water boil at in fahrenheit?" taken for a lookup: what
-            # the user keeps does not name it, the model answers
-            return self._chat(agent, conversation, emit, cancel, report)
+            # the user keeps does not name it, the model answers (the question alone, when it
+            # says itself what it asks)
+            return self._chat(agent, conversation, emit, cancel, report, asked=general)
         doing.close = recognised.close
         return self._run(doing, recognised.intent, recognised.slots, text, recognised.dropped)
 
@@ -717,15 +718,22 @@ class IntentRouter:
         cancel: threading.Event,
         report: TurnReport,
         after_lookups: bool = False,
+        asked: str | None = None,
     ) -> bool:
         """A plain answer: the model with the conversation and no tools to call.
         `after_lookups`: the steps looked something up first and found nothing that answers;
         the model sees the conversation up to the request only (shown a lookup's empty
-        result, a small model answered nothing)."""
+        result, a small model answered nothing). `asked`: a general question's own words,
+        shown in place of the request (`general.general_question`)."""
         shown = conversation
+        last = max(i for i, m in enumerate(conversation.messages) if m.role == "user")
         if after_lookups:
-            asked = max(i for i, m in enumerate(conversation.messages) if m.role == "user")
-            shown = replace(conversation, messages=conversation.messages[: asked + 1], on_add=None)
+            shown = replace(conversation, messages=conversation.messages[: last + 1], on_add=None)
+        if asked and asked != conversation.messages[last].content:
+            # a general question answered apart from the chatter around it
+            messages = list(shown.messages)
+            messages[last] = replace(messages[last], content=asked)
+            shown = replace(shown, messages=messages, on_add=None)
         result = agent._model_step(shown, emit, cancel, report, "none")
         stopped = cancel.is_set() or result.stats.stop_reason == "cancelled"
         conversation.add("assistant", result.text, reasoning=result.reasoning, stopped=stopped)
@@ -773,10 +781,10 @@ def _a_general_question(recognised: Recognised, text: str, now: datetime) -> boo
     )
 
 
-def _general_knowledge(doing: Doing) -> bool:
-    from app.agent.intents.general import asks_general_knowledge
+def _general_question(doing: Doing) -> str | None:
+    from app.agent.intents.general import general_question
 
-    return asks_general_knowledge(doing)
+    return general_question(doing)
 
 
 def _names_more_than_a_day(words: str, now: datetime) -> bool:

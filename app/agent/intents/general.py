@@ -49,11 +49,6 @@ _THE = re.compile(
 )
 
 
-def asks_general_knowledge(doing: Doing) -> bool:
-    """Whether the request's question is general knowledge (`general_question`)."""
-    return general_question(doing) is not None
-
-
 # Words pointing at where the user is ("here", "hier", "ici", "aquí"): the question needs
 # what is said around it.
 _HERE = re.compile(r"\b(?:here|there|hier|dort|da|ici|la-bas|aqui|alli|alla)\b")

@@ -11,6 +11,7 @@ import re
 from pathlib import PurePosixPath
 from typing import Any
 
+from app.agent.intents.language import TITLES
 from app.agent.intents.recognise import any_word_of
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.store.documents import content_words
@@ -54,7 +55,7 @@ def named_inside(text: str) -> list[str]:
 
 
 # A title's point, which ends no sentence ("Dr. Lee").
-_TITLE = re.compile(r"\b(Dr|Mr|Ms|Mrs|Prof|St|Mme|Sr|Sra|Dra)\.")
+_TITLE = re.compile(rf"\b({'|'.join(TITLES)})\.")
 
 
 def names_in(text: str) -> set[str]:

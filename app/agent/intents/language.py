@@ -746,11 +746,15 @@ def sentences(text: str) -> list[str]:
     return [p.strip() for p in _SENTENCE_END.split(text) if p.strip()]
 
 
-# Where a sentence ends: a mark and a space, but not the point of a title ("Dr.", "Mme.")
-# or a German day ("22.").
+# Titles written with a point before a name ("Dr. Lee", "Mme. Dupont"): the point ends no
+# sentence, and the name after it is a name inside one (`file_steps.named_inside`).
+TITLES = ("Dr", "Mr", "Ms", "Mrs", "Prof", "St", "Mme", "Sr", "Sra", "Dra", "Fr", "Hr")
+# Where a sentence ends: a mark and a space, but not the point of a title or of a German day
+# ("22."); one fixed-width look-behind per title.
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?…])(?<!\b(?:Dr|Mr|Ms|St|Fr|Hr|Sr)\.)(?<!\b(?:Mrs|Mme|Sra|Dra)\.)(?<!\bProf\.)"
-    r"(?<!\b\d\.)(?<!\b\d\d\.)\s+"
+    r"(?<=[.!?…])"
+    + "".join(rf"(?<!\b{title}\.)" for title in TITLES)
+    + r"(?<!\b\d\.)(?<!\b\d\d\.)\s+"
 )
 
 

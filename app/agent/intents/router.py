@@ -595,16 +595,17 @@ class IntentRouter:
             if slot.from_request and not slots.get(slot.name) and slot.name in (dropped or {}):
                 slots[slot.name] = request  # said, but not in the user's words: theirs
                 doing.from_request.add(slot.name)
+        # a question's own day, before one said around it ("my pharmacy order has to be
+        # picked up by saturday … what have I got on this friday?": Friday); a change reads
+        # the whole request ("Lunch at 1pm. Can you put it in on Friday?")
+        asked = the_question(request) if intent.name in _LOOKING else request
         for slot in intent.slots:
-            missing = slot.kind == "when" and slot.read_request and not slots.get(slot.name)
-            # a question's own day, before one said around it ("my pharmacy order has to be
-            # picked up by saturday … what have I got on this friday?": Friday); a change
-            # reads the whole request ("Lunch at 1pm. Can you put it in on Friday?")
-            asked = the_question(request) if intent.name in _LOOKING else request
-            for said in dict.fromkeys((asked, request)):
-                if missing and (read_when(said, doing.now) or read_relative(said)):
-                    slots[slot.name] = said
-                    break
+            if slot.kind != "when" or not slot.read_request or slots.get(slot.name):
+                continue
+            said = next((t for t in dict.fromkeys((asked, request))
+                         if read_when(t, doing.now) or read_relative(t)), None)  # fmt: skip
+            if said is not None:
+                slots[slot.name] = said
         for slot in intent.slots:
             if slot.required and not slots.get(slot.name):
                 if doing.looking_again:  # a second look asks nothing: it found nothing

@@ -147,6 +147,52 @@ def test_the_people_the_request_names_after_a_title_are_part_of_it(
     assert _events(account) == {expected: (at(17, 12), at(17, 13))}
 
 
+@pytest.mark.parametrize(
+    ("request_", "translated", "expected", "start"),
+    [("Apúntame en el calendario una cena con Tom el viernes 25 a las 20:30, porfa",
+      "Tom's dinner on Friday", "Cena con Tom", at(25, 20, 30)),
+     ("He quedado con Priya para ir al cine el miércoles de la semana que viene a las ocho "
+      "de la tarde. ¿Me lo apuntas en el calendario?", "Movie night",
+      "Quedado con Priya para ir al cine", at(23, 20)),
+     ("Peux-tu noter dans mon agenda un dîner chez mes parents dimanche à 19h ?",
+      "Dinner at my parents' house", "Dîner chez mes parents", at(20, 19)),
+     ("Kannst du mir bitte für Donnerstag um 18 Uhr Yoga mit Lisa eintragen?",
+      "Workout", "Yoga mit Lisa", at(17, 18))],
+)  # fmt: skip
+def test_a_title_the_model_translated_is_taken_from_the_users_own_words(
+    account: CalendarAccount, request_: str, translated: str, expected: str, start: datetime
+) -> None:
+    """The model wrote the event's title in English ("Tom's dinner on Friday" for "una cena
+    con Tom"): not the user's words, so dropped; the title is cut from the request (without
+    the asking, the day and time), not asked for."""
+    agent = _agent(account, [call("add_event", title=translated, when="Friday")])
+    report = agent.run_turn(Conversation(), request_)
+    assert report.stop_reason == "answered", report.answer
+    assert {t: s for t, (s, _) in _events(account).items()} == {expected: start}
+
+
+def test_asked_what_it_is_and_told_when_the_time_is_kept_and_what_it_is_asked_again(
+    account: CalendarAccount,
+) -> None:
+    """ "Put something in for Friday" asks what it is; "ah sorry, at 8:30 in the evening"
+    says when, not what: the time is kept (not added as the title), what it is is asked
+    again, and the answer to that adds the event at the time said."""
+    agent = _agent(
+        account,
+        [
+            call("add_event", title="Meeting", when="Friday"),
+            call("add_event", title="Meeting", when="Friday"),
+        ],
+    )
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "Put something in my calendar for Friday")
+    assert first.stop_reason == "asked" and _all(account) == []
+    second = agent.run_turn(conversation, "ah sorry, at half past eight in the evening")
+    assert second.stop_reason == "asked" and _all(account) == [], second.answer
+    agent.run_turn(conversation, "Dinner with Tom")
+    assert {t: s for t, (s, _) in _events(account).items()} == {"Dinner with Tom": at(18, 20, 30)}
+
+
 class _CloseCall(ScriptedBackend):
     """A model that scores its choice as a close call between adding and changing an event
     (adding a little ahead, also when asked again among the few best), or between the two

@@ -51,6 +51,9 @@ class Slot:
     # steps find among the user's own items by its words (a to-do, a memory, a reminder):
     # the item holding the most of the message's words is the one meant.
     from_request: bool = False
+    # A `text` the model translated is cut from the user's own words before it is asked
+    # for (`recognise.plan_said`): an event's title ("una cena con Tom": "cena con Tom").
+    cut_from_request: bool = False
 
     @property
     def required(self) -> bool:
@@ -142,7 +145,13 @@ INTENTS: tuple[Intent, ...] = (
         "add_event",
         "Put a new event in the calendar. Example: 'add lunch with Tom on Friday at 1pm'",
         (
-            Slot("title", "text", "what the event is, e.g. 'lunch with Tom'", "What is it?"),
+            Slot(
+                "title",
+                "text",
+                "what the event is, e.g. 'lunch with Tom'",
+                "What is it?",
+                cut_from_request=True,
+            ),
             # Not asked before the steps: they first look for the day in the email or file
             # the request is about ("add Tom's barbecue"), then ask (`calendar_steps.add`).
             Slot("when", "when", _WHEN),

@@ -510,6 +510,32 @@ _OFF_THE_CALENDAR = re.compile(
 )
 
 
+# Words that only ask to put something in the calendar, and courtesies ("Apúntame",
+# "calendario", "porfa"): never what the event is.
+_ONLY_ASKING = re.compile(
+    rf"(?:{_PUTTING}|{_CALENDAR}|enter|pencil|eintrag\w*|please|pls|bitte|porfa|favor|plait|"
+    r"merci|gracias|danke|thanks|thx|something|etwas|algo|quelque|chose|sorry|perdon\w*|"
+    r"pardon|desolee?|entschuldig\w*|yes|yeah|right|okay|genau|stimmt|oui|vale|claro)"
+)
+
+
+def only_asks(word: str) -> bool:
+    """Whether `word` says how a request asks to put something in the calendar, or is a
+    courtesy or a little word ("Mets-moi", "porfa", "the"): no part of what the event is."""
+    bare = word.strip(".,;:!?¿¡()\"'«»")
+    return (
+        (len(bare) <= 2 and not any(c.isdigit() for c in bare))
+        or is_function_word(bare)
+        or is_function_word(bare.split("-")[0])
+        or bool(_ONLY_ASKING.fullmatch(_folded(bare)))
+    )
+
+
+def names_the_calendar(word: str) -> bool:
+    """Whether `word` is the calendar ("agenda", "Kalender"): what comes before it asks."""
+    return bool(re.fullmatch(_CALENDAR, _folded(word.strip(".,;:!?"))))
+
+
 def off_the_calendar(text: str) -> bool:
     """Whether `text` speaks of something taken off the user's calendar: an event."""
     return bool(_OFF_THE_CALENDAR.search(_folded(text)))

@@ -32,7 +32,8 @@ from app.agent.intents.catalog import (
     Intent,
     Slot,
 )
-from app.agent.intents.when import read_when
+from app.agent.intents.language import names_the_calendar, only_asks, sentences
+from app.agent.intents.when import is_part_of_day, read_when
 from app.agent.turn.loop import add_stats
 from app.llm.backend import (
     GenerationStats,
@@ -336,6 +337,47 @@ def in_users_words(value: str, request: str, now: datetime) -> str:
     if first < 0:  # more words before the anchors than the request has: another order
         return value
     return " ".join(tokens[first : anchors[-1][1] + 1])
+
+
+def plan_said(request: str, now: datetime) -> str:
+    """What the request says is planned, in the user's own words, for a title the model
+    translated ("Apúntame en el calendario una cena con Tom el viernes 25, porfa": "cena con
+    Tom"): in the first sentence that says more than how it asks, the words from the first
+    that neither asks nor says a day or time up to the day or time after it. Empty when no
+    sentence says more than how it asks."""
+    for sentence in sentences(request):
+        tokens = list(WORD.finditer(sentence))
+        timed = _timed([t.group() for t in tokens], now)
+        said = [i for i, t in enumerate(tokens) if not timed[i] and not only_asks(t.group())]
+        if not said:
+            continue
+        # "Peux-tu noter dans mon agenda un dîner …": what comes after the calendar, if
+        # anything ("Add lunch with Priya to my calendar": what comes before it)
+        called = [i for i, t in enumerate(tokens) if names_the_calendar(t.group())]
+        start = next((i for i in said if called and i > called[0]), said[0])
+        end = next((i for i in range(start, len(tokens)) if timed[i]), len(tokens))
+        while end > start and only_asks(tokens[end - 1].group()):
+            end -= 1  # "cena con Tom el (viernes)", "lunch with Priya to my calendar (on …)"
+        return sentence[tokens[start].start() : tokens[end - 1].end()].strip(".,;:")
+    return ""
+
+
+def _timed(words: list[str], now: datetime) -> list[bool]:
+    """Which of `words` say a day or time: numbers, parts of the day, and the words of every
+    phrase of up to four that names a day or time and would not without its first or its
+    last word ("viernes", "a las ocho", "half past eight"; not "Schwimmen" after "11 Uhr")."""
+    timed = [
+        any(c.isdigit() for c in w) or is_part_of_day(w) or names_a_time(w, now) for w in words
+    ]
+    for n in (2, 3, 4):
+        for a in range(len(words) - n + 1):
+            if (
+                names_a_time(" ".join(words[a : a + n]), now)
+                and not names_a_time(" ".join(words[a + 1 : a + n]), now)
+                and not names_a_time(" ".join(words[a : a + n - 1]), now)
+            ):
+                timed[a : a + n] = [True] * n
+    return timed
 
 
 POSSESSIVE = re.compile(r"'s?$")  # "Anna's", "Chris'"

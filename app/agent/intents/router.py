@@ -56,6 +56,7 @@ from app.agent.intents.recognise import (
     grounded,
     in_users_words,
     names_a_time,
+    plan_said,
     recognise,
     recognition_request,
 )
@@ -424,6 +425,10 @@ class IntentRouter:
             elif (slot := pending.intent.slot(pending.slot)) and slot.kind == "when":
                 # "Friday", asked the time, then "at 3": Friday at 3.
                 slots[pending.slot] = f"{slots.get(pending.slot, '')} {text.strip()}".strip()
+            elif when := _when_told_instead(pending, text, doing.now):
+                # asked what it is, told when ("ah sí, a las ocho y media"): the time, and
+                # what it is still asked
+                slots[when] = f"{slots.get(when, '')} {text.strip()}".strip()
             else:
                 slots[pending.slot] = text.strip()
             return self._run(doing, pending.intent, slots, f"{pending.request}\n{text}")
@@ -592,9 +597,13 @@ class IntentRouter:
             log.info("intent %s is %s after all", intent.name, other)
             return self._instead(doing, BY_NAME[other], request)
         for slot in intent.slots:
-            if slot.from_request and not slots.get(slot.name) and slot.name in (dropped or {}):
+            if slots.get(slot.name) or slot.name not in (dropped or {}):
+                continue
+            if slot.from_request:
                 slots[slot.name] = request  # said, but not in the user's words: theirs
                 doing.from_request.add(slot.name)
+            elif slot.cut_from_request:
+                slots[slot.name] = plan_said(request, doing.now)  # empty: asked below
         # a question's own day, before one said around it ("my pharmacy order has to be
         # picked up by saturday … what have I got on this friday?": Friday); a change reads
         # the whole request ("Lunch at 1pm. Can you put it in on Friday?")
@@ -884,6 +893,18 @@ def _a_person(recognised: Recognised) -> str:
          if (slot := recognised.intent.slot(name)) is not None and slot.kind == "person"),
         "",
     )  # fmt: skip
+
+
+def _when_told_instead(pending: Pending, text: str, now: datetime) -> str | None:
+    """The intent's `when` slot still to fill when the answer to what something is says only
+    a day or time ("a las ocho y media de la noche"); None otherwise."""
+    slot = pending.intent.slot(pending.slot)
+    if slot is None or slot.kind != "text" or plan_said(text, now):
+        return None
+    when = read_when(text, now)
+    if when is None or not (when.day_given or when.start is not None):
+        return None
+    return next((s.name for s in pending.intent.slots if s.kind == "when"), None)
 
 
 def _a_new_request(pending: Pending, text: str, now: datetime) -> bool:

@@ -671,6 +671,12 @@ def _read_times(text: str) -> tuple[time | None, time | None]:
     return start, end
 
 
+def is_part_of_day(word: str) -> bool:
+    """Whether `word` is a part of the day ("noche", "abends"); "lunch" names an event too."""
+    folded = fold(word)
+    return folded in _PARTS and folded not in ("lunch", "lunchtime")
+
+
 def _read_part(text: str) -> tuple[int, int] | None:
     for phrase, hours in sorted(_PARTS.items(), key=lambda p: -len(p[0])):
         if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text):

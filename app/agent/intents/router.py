@@ -425,10 +425,10 @@ class IntentRouter:
             elif (slot := pending.intent.slot(pending.slot)) and slot.kind == "when":
                 # "Friday", asked the time, then "at 3": Friday at 3.
                 slots[pending.slot] = f"{slots.get(pending.slot, '')} {text.strip()}".strip()
-            elif when := _when_told_instead(pending, text, doing.now):
+            elif told := _when_told_instead(pending, text, doing.now):
                 # asked what it is, told when ("ah sí, a las ocho y media"): the time, and
                 # what it is still asked
-                slots[when] = f"{slots.get(when, '')} {text.strip()}".strip()
+                slots[told] = f"{slots.get(told, '')} {text.strip()}".strip()
             else:
                 slots[pending.slot] = text.strip()
             return self._run(doing, pending.intent, slots, f"{pending.request}\n{text}")

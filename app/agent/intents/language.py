@@ -165,6 +165,20 @@ def refers_to_someone(text: str) -> bool:
     return any(w in _SOMEONE for w in _WORD.findall(_folded(text)))
 
 
+# A thing named only by a pronoun ("it goes off", "es abgestellt wird", "qu'elle coupe",
+# "que lo corten"), after the word joining it ("that", "dass", "que"), folded.
+_BY_A_PRONOUN = re.compile(
+    r"^\s*(?:that\s+|dass\s+|que\s+|qu')?(?:it|they|that|this|es|er|sie|das|ca|cela|il|elle|"
+    r"ils|elles|lo|la|los|las|eso|esto|ello)\b"
+)
+
+
+def names_by_a_pronoun(phrase: str) -> bool:
+    """Whether `phrase` names what it speaks of only by a pronoun ("it goes off"): what it
+    is, the words around it say."""
+    return bool(_BY_A_PRONOUN.search(_folded(phrase)))
+
+
 def speaks_of_the_user(text: str) -> bool:
     """Whether `text` speaks of the user or something of theirs ("What did I tell you about
     Lisa?", "my locker"): not a general question ("How many legs does a spider have?")."""

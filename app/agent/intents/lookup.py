@@ -29,6 +29,7 @@ from app.agent.intents.language import (
     asks_for_a_record_number,
     asks_of_a_message,
     asks_when_and_more,
+    sentences,
     the_question,
 )
 from app.agent.intents.mail_steps import found_messages, listing, search_messages
@@ -153,14 +154,11 @@ def when_from_things(doing: Doing, event: str, about: str = "") -> str | None:
     phrase = doing.write(prompt, source.text).strip().strip(".\"'“”").strip()
     if not phrase or len(phrase) > 80:
         return None
-    sentences = _SENTENCE_END.split(" ".join(source.text.split()))
-    if not any(grounded(phrase, s) and any_word_of(event, s) for s in sentences):
+    said = sentences(" ".join(source.text.split()))  # "am Mittwoch, 16. Mai" is one
+    if not any(grounded(phrase, s) and any_word_of(event, s) for s in said):
         return None
     when = read_when(phrase, doing.now)
     return phrase if when is not None and when.day_given else None
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def best_source(doing: Doing, question: str, dated: bool = False) -> Source | None:

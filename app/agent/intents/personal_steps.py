@@ -25,6 +25,8 @@ from app.agent.intents.language import (
     contact_queries,
     is_function_word,
     kin_words,
+    names_by_a_pronoun,
+    sentences,
     speaks_of_the_user,
     the_question,
     todo_said_around,
@@ -147,6 +149,11 @@ def _relative_time(doing: Doing, phrase: str) -> datetime | None:
     if relative is None:
         return None
     offset, named = relative
+    if names_by_a_pronoun(named):
+        # "The water's off tomorrow. Remind me 15 minutes before it goes off": what "it" is,
+        # the sentences beside the one asking say
+        around = [s for s in sentences(doing.request) if not asks_for_a_reminder(s)]
+        named = f"{' '.join(around) or doing.request} {named}"
     anchor = next_event_start(doing, named)
     if anchor is None and doing.agent.registry.get("list_events") is not None:
         # "la barbacoa" of the event "Barbecue at Tom's": its words in English

@@ -751,7 +751,7 @@ def read_shift(phrase: str) -> timedelta | None:
 
 
 # An amount of time before or after something named, in the four languages (folded).
-_BEFORE = re.compile(r"\b(before|vor|avant|antes de|antes del)\b")
+_BEFORE = re.compile(r"\b(before|bevor|vor|avant|antes de|antes del)\b")
 _AFTER = re.compile(r"\b(after|nach|apres|despues de|despues del)\b")
 
 

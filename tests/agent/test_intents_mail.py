@@ -932,6 +932,80 @@ def test_a_question_to_pass_on_is_asked_of_the_recipient_in_the_requests_languag
     assert report.stop_reason == "answered" and servers[1].relay.deliveries == 0
 
 
+@pytest.mark.parametrize(
+    ("request_", "letter", "subject"),
+    [
+        ("Écris à {bob} pour lui demander ce qui lui ferait plaisir pour son anniversaire",
+         "Bonjour,\n\nJe voulais te demander ce qui te ferait plaisir pour ton anniversaire."
+         "\n\nBonne journée", "Qu'est-ce qui te ferait plaisir pour ton anniversaire?"),
+        ("Schreib {bob} eine Mail und frag, wann ihr Zug morgen ankommt",
+         "Hallo,\n\nIch wollte fragen, wann dein Zug morgen ankommt.\n\nViele Grüße",
+         "Wann kommt dein Zug morgen an?"),
+        ("Email {bob} and ask what she wants for her birthday",
+         "Hello,\n\nI wanted to ask what you want for your birthday.\n\nBest wishes",
+         "What you want for your birthday?"),
+        ("Mándale un correo a {bob} y pregúntale qué le apetece para cenar el sábado",
+         "Hola:\n\nQuería preguntarte qué te apetece para cenar el sábado.\n\nUn saludo",
+         "¿Qué te apetece para cenar el sábado?"),
+    ],
+)  # fmt: skip
+def test_a_question_of_what_or_when_to_pass_on_is_asked_of_the_recipient(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    request_: str,
+    letter: str,
+    subject: str,
+) -> None:
+    """ "… pour lui demander ce qui lui ferait plaisir": a question of what, when, where,
+    not only of whether, goes to the recipient as asked of them ("ce qui te ferait plaisir"),
+    in the request's language, written by code."""
+    answers = Answers(approve=False)
+    report = _with_a_stray_body(mail, answers, request_.format(bob=BOB))
+    [shown] = answers.seen
+    assert shown.arguments["body"] == letter, report.answer
+    assert shown.arguments["subject"].rstrip("…").rstrip("?") in subject
+
+
+@pytest.mark.parametrize(
+    ("request_", "written", "thanks", "question"),
+    [
+        ("Envoie un petit mot à {bob} pour la remercier encore pour son risotto de vendredi, "
+         "c'était délicieux. Et demande-lui si elle serait libre pour un brunch dimanche",
+         "Bonjour,\n\nMerci encore pour ton risotto de vendredi, c'était délicieux !\n\n"
+         "Bises", "Merci encore pour ton risotto",
+         "Je voulais te demander si tu serais libre pour un brunch dimanche."),
+        ("Write to {bob}, thank her for the lovely flowers and ask her what time the party "
+         "starts on Saturday",
+         "Hi,\n\nThank you so much for the lovely flowers.\n\nBest",
+         "Thank you so much for the lovely flowers",
+         "I wanted to ask what time the party starts on Saturday."),
+    ],
+)  # fmt: skip
+def test_an_email_that_thanks_and_asks_says_both(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    request_: str,
+    written: str,
+    thanks: str,
+    question: str,
+) -> None:
+    """What the request says before asking ("remercie-la pour son risotto") is written by
+    the model and kept to the user's words; the question follows it, turned to the
+    recipient by code, before the sign-off. Nothing is sent before approval."""
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("send_email", to=BOB, message="Thanks for the risotto, are you free?"), written],
+        answers,
+        mail=mail,
+    )
+    report = agent.run_turn(Conversation(), request_.format(bob=BOB))
+    [shown] = answers.seen
+    body = shown.arguments["body"]
+    assert thanks in body and question in body, (report.answer, body)
+    assert body.index(thanks) < body.index(question) < len(body) - len(question)
+    assert servers[1].relay.deliveries == 0
+
+
 def test_a_subject_the_model_made_up_words_for_is_the_users_message_instead(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

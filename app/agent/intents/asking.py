@@ -17,9 +17,21 @@ from collections.abc import Callable
 from app.agent.intents.language import Language
 
 # Asking, then (maybe after "her" or "by email") the word that opens the question.
-_ASKING = re.compile(
+_ASKING_VERB = (
     r"\b(?:ask(?:ing|s)?|fragen?|frag|fragt|demande[rz]?|demandant|pregunt(?:ar|a|ando)"
-    r"(?:le|les)?|preg[uú]ntale)\b(?:[^.?!]|\.(?=\w))*?(?:\b(?:if|whether|ob|si)\b|\bs['’](?=ils?\b))\s*",
+    r"(?:le|les)?|preg[uú]ntale)\b"
+)
+_ASKING = re.compile(
+    _ASKING_VERB + r"(?:[^.?!]|\.(?=\w))*?(?:\b(?:if|whether|ob|si)\b|\bs['’](?=ils?\b))\s*",
+    re.IGNORECASE,
+)
+# Asking, then (a few words on) the word that opens a question of what, when, where …
+# ("ask her what she'd like", "frag ihn, wann er kommt", "demande-lui ce qui lui ferait
+# plaisir", "pregúntale qué le apetece"). Spanish "que" without its accent is "that".
+_ASKING_WH = re.compile(
+    _ASKING_VERB + r"[^.?!]{0,30}?(?<![\w'’])(what|when|where|which|who|how|why|was|wann|wo|wohin|"
+    r"welche[nmrs]?|wer|wie|warum|ce qu['’]|ce que|ce qui|quand|où|quel(?:le)?s?|comment|"
+    r"pourquoi|qué|cuándo|dónde|cuál(?:es)?|cómo|quién|por qué)(?:(?<=['’])|(?!\w))\s*",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[\w'’-]+|[^\w\s]+")
@@ -34,12 +46,71 @@ def asked_of(request: str) -> str:
     return request[found.end() :].strip().rstrip(".?!¿¡ ").strip()
 
 
-def to_you(clause: str, language: Language) -> str:
+def asked_what(request: str) -> tuple[str, str]:
+    """A question of what, when, where … a request asks to pass on, as its opening word and
+    the rest as it says it (("what", "she'd like for her birthday")); ("", "") when it asks
+    none, or asks whether (`asked_of`)."""
+    found = None if asked_of(request) else _ASKING_WH.search(request)
+    if found is None:
+        return "", ""
+    rest = request[found.end() :].strip().rstrip(".?!¿¡ ").strip()
+    return (found.group(1), rest) if rest else ("", "")
+
+
+def said_before_asking(request: str) -> str:
+    """The words of a request before it asks its question ("Envoie un mot à Anna pour la
+    remercier pour son risotto. Et demande-lui si …": up to "Et"); "" when it asks none."""
+    found = _ASKING.search(request) or _ASKING_WH.search(request)
+    if found is None:
+        return ""
+    before = request[: found.start()]
+    return re.sub(r"(?:\s*(?:\b(?:and|und|et|y)\b|[.,;]))+\s*$", "", before, flags=re.I).strip()
+
+
+def asked_directly(opening: str, clause: str, language: Language) -> str:
+    """A question of what, when … turned to the recipient (`to_you`) as a direct question,
+    for a subject line ("wann", "du morgen kommst" → "Wann kommst du morgen?", "ce qui",
+    "te ferait plaisir" → "Qu'est-ce qui te ferait plaisir?")."""
+    words = clause.split()
+    if language == "de" and len(words) > 1 and words[-1].isalpha() and words[-1].islower():
+        verb, prefix = separated(words[-1])  # "ankommt": "kommt … an"
+        words = [verb, *words[:-1], *([prefix] if prefix else [])]
+    if language == "fr":
+        opening = re.sub(r"^ce qu", "qu'est-ce qu", opening, flags=re.IGNORECASE)
+    text = opened(opening, " ".join(words))
+    text = text[:1].upper() + text[1:] + "?"
+    return f"¿{text}" if language == "es" else text
+
+
+# Separable prefixes of German verbs: "dass ich später ankomme" → "ich komme später an".
+SEPARABLE = ("zurück", "mit", "an", "auf", "aus", "ab", "ein", "vor", "weg", "nach", "los")
+
+
+def separated(verb: str) -> tuple[str, str]:
+    """A German verb without its separable prefix, and the prefix ("ankommt": "kommt",
+    "an"); the verb and "" when it has none."""
+    prefix = next((p for p in SEPARABLE if verb.startswith(p) and len(verb) > len(p) + 3), "")
+    return (verb[len(prefix) :], prefix) if prefix else (verb, "")
+
+
+def opened(opening: str, clause: str) -> str:
+    """A question's opening word and its rest, an elision undone before a consonant ("ce
+    qu'" and "tu veux": "ce que tu veux")."""
+    if opening.endswith(("'", "’")) and not re.match(r"[aeiouyhéèêà]", clause, re.IGNORECASE):
+        opening = opening[:-1] + "e"
+    glue = "" if opening.endswith(("'", "’")) else " "
+    return f"{opening}{glue}{clause}"
+
+
+def to_you(clause: str, language: Language, wh: bool = False) -> str:
     """`clause`, said of someone, said to them instead ("she is free" → "you are free",
     "elle est libre" → "tu es libre", "er Zeit hat" → "du Zeit hast", "está libre" →
-    "estás libre")."""
+    "estás libre"). `wh`: the rest of a question of what, when … (`asked_what`), whose
+    Spanish verb may have the thing after it for subject ("cuándo llega su tren")."""
     words = _WORD.findall(clause)
-    turned = {"en": _english, "de": _german, "fr": _french, "es": _spanish}[language](words)
+    if language == "es":
+        return _joined(_spanish(words, wh))
+    turned = {"en": _english, "de": _german, "fr": _french}[language](words)
     return _joined(turned)
 
 
@@ -131,7 +202,13 @@ def _german(words: list[str]) -> list[str]:
     out = list(words)
     subject = next((i for i, w in enumerate(out) if w.lower() in _DE_SUBJECT), None)
     if subject is None:
-        return out
+        # another subject ("wann ihr Zug ankommt"): the person's possessive and object
+        return [
+            _DE_HER[w.lower()]
+            if w.lower() in _DE_HER and i + 1 < len(out) and out[i + 1][:1].isupper()
+            else _DE_OTHER.get(w, w)
+            for i, w in enumerate(out)
+        ]
     out[subject] = "du"
     last = max((i for i, w in enumerate(out) if w[:1].isalpha()), default=subject)
     if last > subject and out[last][:1].islower():
@@ -171,13 +248,23 @@ _FR_OTHER = {"son": "ton", "sa": "ta", "ses": "tes", "se": "te", "s'": "t'",
 
 
 def _french(words: list[str]) -> list[str]:
-    out = list(words)
+    out = [part for w in words for part in _elided(w)]  # "qu'elle" → "qu'", "elle"
     subject = next((i for i, w in enumerate(out) if w.lower() in {"elle", "il"}), None)
     if subject is None:
-        return out
+        # another subject ("ce qui lui ferait plaisir"): the person is "lui" and "son"
+        return [_swap(w, _FR_TO_YOU) or w for w in out]
     out[subject] = "tu"
     _turn_from(out, subject + 1, _FR_SKIP, _FR_OTHER, _FR_VERB, _french_verb, {"son", "sa", "ses"})
     return out
+
+
+_FR_TO_YOU = {"lui": "te", "son": "ton", "sa": "ta", "ses": "tes"}
+
+
+def _elided(word: str) -> list[str]:
+    """A French word with an elided "que" before a subject pronoun, in two ("qu'elle")."""
+    found = re.fullmatch(r"(qu['’])(elle|il)", word, re.IGNORECASE)
+    return [found.group(1), found.group(2)] if found else [word]
 
 
 def _french_verb(verb: str) -> str:
@@ -218,10 +305,20 @@ _ES_SKIP = {"él", "ella", "no", "le", "la", "lo", "les", "las", "los", "me", "t
 _ES_OTHER = {"su": "tu", "sus": "tus", "se": "te", "él": "tú", "ella": "tú"}
 
 
-def _spanish(words: list[str]) -> list[str]:
+def _spanish(words: list[str], wh: bool = False) -> list[str]:
     out = list(words)
+    before = next((i for i, w in enumerate(out) if w.lower() not in _ES_SKIP), len(out))
+    after = out[before + 1].lower() if before + 1 < len(out) else ""
+    if any(w.lower() in ("le", "les") for w in out[:before]) or (wh and after in _ES_THE):
+        # "qué le apetece": the thing pleases them, the verb stays; "le" is "te"; so in
+        # "cuándo llega su tren": the train arrives
+        return [("te" if i < before and w.lower() in ("le", "les") else
+                 _ES_OTHER.get(w.lower(), w)) for i, w in enumerate(out)]  # fmt: skip
     _turn_from(out, 0, _ES_SKIP, _ES_OTHER, _ES_VERB, _spanish_verb, {"su", "sus"})
     return out
+
+
+_ES_THE = {"el", "la", "los", "las", "su", "sus", "mi", "mis", "un", "una"}
 
 
 def _spanish_verb(verb: str) -> str:

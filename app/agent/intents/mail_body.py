@@ -16,7 +16,16 @@ from __future__ import annotations
 import re
 from email.utils import parseaddr
 
-from app.agent.intents.asking import asked_of, to_you
+from app.agent.intents.asking import (
+    as_question,
+    asked_directly,
+    asked_of,
+    asked_what,
+    opened,
+    said_before_asking,
+    separated,
+    to_you,
+)
 from app.agent.intents.language import about_the_users_own
 from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing
@@ -60,8 +69,6 @@ _ARTICLE = {
     "der", "die", "das", "den", "dem", "ein", "eine", "mein", "meine", "dein", "deine",
     "unser", "unsere", "euer", "eure", "sein", "seine", "ihre",
 }  # fmt: skip
-# Separable prefixes of German verbs: "dass ich später ankomme" → "ich komme später an".
-_PREFIXES = ("zurück", "mit", "an", "auf", "aus", "ab", "ein", "vor", "weg", "nach", "los")
 # A greeting, a name, a sign-off or a pleasantry ("Looking forward to seeing you!"): short
 # sentences any body may hold. A longer one that is not the user's ("I've been working on a
 # project for a while now") is made up.
@@ -72,9 +79,17 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 def body(doing: Doing, to: str, message: str, question: str) -> str:
     """The body for `message`, the words of the slot (the user's whole request where the
     model gave them in other words); asks `question` when the request says nothing."""
-    if asked := question_for(doing):
-        # "… to ask if she is free on Saturday": asked of Priya, written to her
-        return letter(doing, to, doing.say("asking", question=asked))
+    asked, _ = question_for(doing)
+    if asked:
+        # "… to ask if she is free on Saturday": asked of Priya, written to her; what the
+        # request says before asking ("thank her for the risotto") is written before it
+        before = said_before_asking(doing.request)
+        if len([w for w in content_words(what_to_say(before, to)) if w not in _A_NOTE]) >= 2:
+            request = (f"To: {to}\nThe user's request: {before}\n"
+                       "Write the body in the language of the request.")  # fmt: skip
+            if told := _written(doing, to, request, before, what_to_say(before, to)):
+                return _with_question(told, asked)
+        return letter(doing, to, asked)
     if "message" in doing.from_request:
         said = said_after(message)
         if said:  # "Envoie un mail à Priya pour lui dire que son livre est prêt"
@@ -93,11 +108,36 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
     return _kept_or_letter(doing, to, message)
 
 
-def question_for(doing: Doing) -> str:
-    """The question the request asks to pass on, said to its recipient ("you are free on
-    Saturday"), or "" when it asks none (`asking`)."""
-    asked = asked_of(doing.request)
-    return to_you(asked, doing.language) if content_words(asked) else ""
+def question_for(doing: Doing) -> tuple[str, str]:
+    """The question the request asks to pass on, said to its recipient: as the email's
+    sentence ("I wanted to ask whether you are free on Saturday.") and as a subject line
+    ("You are free on Saturday?"); ("", "") when it asks none (`asking`)."""
+    language = doing.language
+    if content_words(asked := asked_of(doing.request)):
+        turned = to_you(asked, language)
+        return doing.say("asking", question=turned), as_question(turned, language)
+    opening, rest = asked_what(doing.request)
+    if opening and content_words(rest):
+        turned = to_you(rest, language, wh=True)
+        sentence = doing.say("asking_what", question=opened(opening, turned))
+        return sentence, asked_directly(opening, turned, language)
+    return "", ""
+
+
+# Words that name a short email, not what it says ("un petit mot", "a quick note").
+_A_NOTE = {
+    "petit", "mot", "quick", "note", "short", "line", "brief", "kurze", "kurz", "paar",
+    "zeilen", "rapide", "courte", "mensajito", "notita", "breve", "linea",
+}  # fmt: skip
+
+
+def _with_question(body: str, question: str) -> str:
+    """A written body with the question as a paragraph of its own before the sign-off (its
+    last paragraph, when short), else at its end."""
+    paragraphs = body.split("\n\n")
+    if len(paragraphs) >= 2 and len(paragraphs[-1].split()) <= _SHORT_LINE:
+        return "\n\n".join([*paragraphs[:-1], question, paragraphs[-1]])
+    return f"{body}\n\n{question}"
 
 
 def _kept_or_letter(doing: Doing, to: str, said: str) -> str:
@@ -181,11 +221,8 @@ def _main_clause(clause: str) -> str:
         return clause
     if not words[-1].islower():
         return clause
-    verb, rest = words[-1], words[subject:-1]
-    prefix = next((p for p in _PREFIXES if verb.startswith(p) and len(verb) > len(p) + 3), "")
-    if prefix:
-        return " ".join([*words[:subject], verb[len(prefix) :], *rest, prefix])
-    return " ".join([*words[:subject], verb, *rest])
+    verb, prefix = separated(words[-1])
+    return " ".join([*words[:subject], verb, *words[subject:-1], *([prefix] if prefix else [])])
 
 
 def what_to_say(request: str, to: str) -> str:

@@ -13,7 +13,6 @@ from datetime import datetime
 from email.utils import parseaddr
 from typing import Any
 
-from app.agent.intents.asking import as_question
 from app.agent.intents.english import english_words
 from app.agent.intents.language import contact_queries
 from app.agent.intents.mail_body import (
@@ -226,8 +225,9 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
         if "message" in doing.from_request
         else slots["message"]
     )
-    if asked := question_for(doing):
-        said = as_question(asked, doing.language)
+    _, asked = question_for(doing)
+    if asked:
+        said = asked
     # A subject the model wrote is kept only in the user's words, each of them ("Slides look
     # great on Jonas's birthday" for "… saying the slides look great" is not).
     given = slots.get("subject", "")

@@ -298,6 +298,13 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Je voulais te demander si {question}.",
         "es": "Quería preguntarte si {question}.",
     },
+    # A question of what, when … to pass on ("what you'd like for your birthday").
+    "asking_what": {
+        "en": "I wanted to ask {question}.",
+        "de": "Ich wollte fragen, {question}.",
+        "fr": "Je voulais te demander {question}.",
+        "es": "Quería preguntarte {question}.",
+    },
     "letter_unnamed": {
         "en": "Hello,\n\n{text}\n\nBest wishes",
         "de": "Hallo,\n\n{text}\n\nViele Grüße",

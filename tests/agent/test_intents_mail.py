@@ -979,6 +979,11 @@ def test_a_question_of_what_or_when_to_pass_on_is_asked_of_the_recipient(
          "Hi,\n\nThank you so much for the lovely flowers.\n\nBest",
          "Thank you so much for the lovely flowers",
          "I wanted to ask what time the party starts on Saturday."),
+        # the sentence asking for the email says nothing to pass on; the one before does
+        ("Her birthday is on Sunday and I still have no idea for a present. Could you write "
+         "{bob} a quick email to ask what she would like?",
+         "Hi,\n\nYour birthday is on Sunday and I still have no idea for a present.\n\nLove",
+         "Your birthday is on Sunday", "I wanted to ask what you would like."),
     ],
 )  # fmt: skip
 def test_an_email_that_thanks_and_asks_says_both(

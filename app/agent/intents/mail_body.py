@@ -26,7 +26,7 @@ from app.agent.intents.asking import (
     separated,
     to_you,
 )
-from app.agent.intents.language import about_the_users_own
+from app.agent.intents.language import about_the_users_own, sentences
 from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing
 from app.store.documents import content_words
@@ -83,8 +83,8 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
     if asked:
         # "… to ask if she is free on Saturday": asked of Priya, written to her; what the
         # request says before asking ("thank her for the risotto") is written before it
-        before = said_before_asking(doing.request)
-        if len([w for w in content_words(what_to_say(before, to)) if w not in _A_NOTE]) >= 2:
+        before = _said_beside(said_before_asking(doing.request), to)
+        if before:
             request = (f"To: {to}\nThe user's request: {before}\n"
                        "Write the body in the language of the request.")  # fmt: skip
             if told := _written(doing, to, request, before, what_to_say(before, to)):
@@ -124,11 +124,26 @@ def question_for(doing: Doing) -> tuple[str, str]:
     return "", ""
 
 
-# Words that name a short email, not what it says ("un petit mot", "a quick note").
+# Words that ask for a short email, not what it says ("tu pourrais lui écrire un petit
+# mot", "could you write her a quick note"), accents folded.
 _A_NOTE = {
     "petit", "mot", "quick", "note", "short", "line", "brief", "kurze", "kurz", "paar",
-    "zeilen", "rapide", "courte", "mensajito", "notita", "breve", "linea",
+    "zeilen", "rapide", "courte", "mensajito", "notita", "breve", "linea", "mail", "email",
+    "e-mail", "tu", "you", "du", "vous", "lui", "her", "him", "ihr", "ihm", "le", "could",
+    "can", "would", "pourrais", "pourriez", "peux", "kannst", "konntest", "podrias",
+    "puedes", "write", "ecrire", "schreiben", "escribir", "escribirle", "envoyer", "send",
 }  # fmt: skip
+
+
+def _said_beside(before: str, to: str) -> str:
+    """What a request says before it asks its question, without the sentences that only ask
+    for the email ("Tu pourrais lui écrire un petit mail pour lui"): "" when nothing else."""
+    kept = [
+        said
+        for said in sentences(before)
+        if len([w for w in content_words(what_to_say(said, to)) if fold(w) not in _A_NOTE]) >= 2
+    ]
+    return " ".join(kept)
 
 
 def _with_question(body: str, question: str) -> str:

@@ -680,6 +680,27 @@ def test_cancelling_an_event_on_the_day_named_takes_the_one_that_day_the_words_n
 
 
 @pytest.mark.parametrize(
+    ("request_", "named"),
+    [("Mon voisin est passé hier soir et il a réparé la fuite. Plus besoin de l'électricien "
+      "la semaine prochaine, tu peux annuler le rendez-vous ?", "électricien"),
+     ("Gestern Abend hat mein Nachbar die Leitung repariert. Kannst du den Elektriker "
+      "nächste Woche absagen?", "Elektriker")],
+)  # fmt: skip
+def test_a_cancellation_reads_the_day_of_its_own_sentence_before_one_said_before_it(
+    account: CalendarAccount, request_: str, named: str
+) -> None:
+    """ "… hier soir … plus besoin de l'électricien la semaine prochaine, tu peux annuler ?":
+    the event is next week's, not yesterday's; the model left the day out and named the
+    event in the user's language (its English found the event)."""
+    create_event(account, "Electrician visit", at(24, 15), at(24, 16), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("cancel_event", event=named), "electrician"], answers)
+    report = agent.run_turn(Conversation(), request_)
+    assert [a.tool for a in answers.seen] == ["delete_event"], report.answer
+    assert _all(account) == []
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for"),
     [
         ("Delete the email from Tom about lunch", call("read_email", which="Tom")),

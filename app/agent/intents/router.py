@@ -605,9 +605,10 @@ class IntentRouter:
             elif slot.cut_from_request:
                 slots[slot.name] = plan_said(request, doing.now)  # empty: asked below
         # a question's own day, before one said around it ("my pharmacy order has to be
-        # picked up by saturday … what have I got on this friday?": Friday); a change reads
-        # the whole request ("Lunch at 1pm. Can you put it in on Friday?")
-        asked = the_question(request) if intent.name in _LOOKING else request
+        # picked up by saturday … what have I got on this friday?": Friday; "… hier soir …
+        # plus besoin du plombier la semaine prochaine, tu peux annuler ?": next week); a
+        # change reads the whole request ("Lunch at 1pm. Can you put it in on Friday?")
+        asked = the_question(request) if intent.name in _OWN_DAY else request
         for slot in intent.slots:
             if slot.kind != "when" or not slot.read_request or slots.get(slot.name):
                 continue
@@ -772,6 +773,8 @@ _CANCELLING = {"cancel_event", "cancel_reminder", "forget_fact", "complete_todo"
 # The intents that only look something of the user's up.
 _LOOKING = {*_LOOKUPS, "show_calendar", "find_free_time", "list_todos", "list_reminders",
             "spending"}  # fmt: skip
+# The intents whose day is the asking sentence's first: the lookups and a cancellation.
+_OWN_DAY = {*_LOOKING, "cancel_event"}
 
 
 def _a_general_question(recognised: Recognised, text: str, now: datetime) -> bool:

@@ -1,4 +1,4 @@
-"""An event named in other words than its title ("le plombier" for "Plumber visit"): the
+"""An event named in other words than its title ("le ramoneur" for "Chimney sweep"): the
 model picks among the nearest events, a narrow choice read from its probabilities over the
 numbers; a backend that cannot be asked that way (or a pick of "none") makes it the user's
 numbered choice. The gate still decides the call on the event picked (real Radicale)."""
@@ -12,13 +12,20 @@ from collections.abc import Sequence
 
 import pytest
 
+from app.agent.intents.glossary import in_english
 from app.agent.intents.router import IntentRouter
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
 from app.agent.turn.loop import Agent
 from app.llm.backend import StepRequest
 from app.llm.scripted import ScriptedBackend
-from connectors.calendar import CalendarAccount, add_task, create_event, list_tasks
+from connectors.calendar import (
+    CalendarAccount,
+    add_task,
+    complete_task,
+    create_event,
+    list_tasks,
+)
 from tests.agent.test_intents import TZ, Answers, _agent, _all, account, at, server
 from tests.scripting import call
 
@@ -68,28 +75,28 @@ def _picking(
 def test_an_event_named_in_another_language_is_picked_by_the_model(
     account: CalendarAccount,
 ) -> None:
-    create_event(account, "Plumber visit", at(18, 8), at(18, 9), tz=TZ)
+    create_event(account, "Chimney sweep", at(18, 8), at(18, 9), tz=TZ)
     create_event(account, "Dentist", at(18, 14), at(18, 15), tz=TZ)
-    agent = _picking(account, [call("cancel_event", event="plombier")], means="Plumber")
-    agent.run_turn(Conversation(), "Annule le plombier vendredi")
+    agent = _picking(account, [call("cancel_event", event="ramoneur")], means="Chimney")
+    agent.run_turn(Conversation(), "Annule le ramoneur vendredi")
     assert [e.title for e in _all(account)] == ["Dentist"]
     # Asked twice, the nearest events numbered in both orders (a place in a list is no pick).
     first, second = agent.backend.asked  # type: ignore[attr-defined]
-    assert "“plombier”" in first and "1. Dentist" in second and "2. Dentist" in first
+    assert "“ramoneur”" in first and "1. Dentist" in second and "2. Dentist" in first
     answers = agent.confirmer
     assert [r.tool for r in answers.seen] == ["delete_event"]  # type: ignore[attr-defined]
 
 
 def test_a_pick_of_none_is_the_users_numbered_choice(account: CalendarAccount) -> None:
-    create_event(account, "Plumber visit", at(18, 8), at(18, 9), tz=TZ)
+    create_event(account, "Chimney sweep", at(18, 8), at(18, 9), tz=TZ)
     create_event(account, "Dentist", at(18, 14), at(18, 15), tz=TZ)
-    agent = _picking(account, [call("cancel_event", event="Klempner")], means=None)
+    agent = _picking(account, [call("cancel_event", event="Schornsteinfeger")], means=None)
     conversation = Conversation()
-    first = agent.run_turn(conversation, "Sag den Klempner am Freitag ab")
+    first = agent.run_turn(conversation, "Sag den Schornsteinfeger am Freitag ab")
     assert first.stop_reason == "asked"
-    assert "„Klempner“" in first.answer and "1." in first.answer and "2." in first.answer
+    assert "„Schornsteinfeger“" in first.answer and "1." in first.answer and "2." in first.answer
     assert len(_all(account)) == 2
-    number = next(line[0] for line in first.answer.splitlines() if "Plumber" in line)
+    number = next(line[0] for line in first.answer.splitlines() if "Chimney" in line)
     agent.run_turn(conversation, number)
     assert [e.title for e in _all(account)] == ["Dentist"]
 
@@ -99,20 +106,20 @@ def test_a_pick_that_follows_the_place_in_the_list_is_the_users_choice(
 ) -> None:
     """A model that answers "1" whatever the list says picks different events in the two
     orders: no pick, the user chooses."""
-    create_event(account, "Plumber visit", at(18, 8), at(18, 9), tz=TZ)
+    create_event(account, "Chimney sweep", at(18, 8), at(18, 9), tz=TZ)
     create_event(account, "Dentist", at(18, 14), at(18, 15), tz=TZ)
-    agent = _picking(account, [call("cancel_event", event="Klempner")], means="")
-    first = agent.run_turn(Conversation(), "Sag den Klempner am Freitag ab")
+    agent = _picking(account, [call("cancel_event", event="Schornsteinfeger")], means="")
+    first = agent.run_turn(Conversation(), "Sag den Schornsteinfeger am Freitag ab")
     assert first.stop_reason == "asked" and "2." in first.answer and len(_all(account)) == 2
 
 
 def test_a_backend_that_cannot_score_makes_it_the_users_choice(
     account: CalendarAccount,
 ) -> None:
-    create_event(account, "Plumber visit", at(18, 8), at(18, 9), tz=TZ)
-    agent = _agent(account, [call("cancel_event", event="fontanero")])
-    first = agent.run_turn(Conversation(), "Cancela el fontanero del viernes")
-    assert first.stop_reason == "asked" and "1. " in first.answer and "Plumber" in first.answer
+    create_event(account, "Chimney sweep", at(18, 8), at(18, 9), tz=TZ)
+    agent = _agent(account, [call("cancel_event", event="deshollinador")])
+    first = agent.run_turn(Conversation(), "Cancela el deshollinador del viernes")
+    assert first.stop_reason == "asked" and "1. " in first.answer and "Chimney" in first.answer
     assert len(_all(account)) == 1
 
 
@@ -184,21 +191,78 @@ def test_the_one_event_holding_a_word_of_the_request_is_the_one_meant(
 def test_a_todo_named_in_no_word_of_its_title_is_the_one_the_model_picks_in_both_orders(
     account: CalendarAccount, means: str, ticked: list[str]
 ) -> None:
-    """ "Hab am Wochenende endlich das Fahrradlicht repariert": no word, German or its
-    English, is in "Fix the bike light"; the model's pick is ticked off only when it is the
-    same in both orders of the list, else the user is asked."""
+    """ "Hab am Wochenende endlich den Dynamo repariert": no word, German or its English, is
+    in "Fix the bike light"; the model's pick is ticked off only when it is the same in both
+    orders of the list, else the user is asked."""
     for title in ("Return the library books", "Call the car insurance", "Fix the bike light"):
         add_task(account, title)
     before = Counter(t.title for t in list_tasks(account))
     agent = _picking(
         account,
-        [call("complete_todo", which="Fahrradlicht repariert"), "I repaired the cycle lamp"],
+        [call("complete_todo", which="Dynamo repariert"), "I repaired the dynamo"],
         means=means,
+        intent="complete_todo",
+    )
+    report = agent.run_turn(
+        Conversation(), "Hab am Wochenende endlich den Dynamo repariert, hak das ab"
+    )
+    done = before - Counter(t.title for t in list_tasks(account))
+    assert list(done.elements()) == ticked, report.answer
+    assert report.stop_reason == ("answered" if ticked else "asked")
+
+
+# -- everyday things named in the user's language: the glossary, before any model step -----------
+
+
+@pytest.mark.parametrize(
+    ("word", "english"),
+    [("plombier", "plumber"), ("Klempner", "plumber"), ("fontanero", "plumber"),
+     ("Zahnarzttermin", "dentist"), ("dentaire", "dentist"), ("Fahrradlicht", "bike light"),
+     ("fürs", None), ("Essengehen", "eating out"), ("restos", "eating out"),
+     ("seguro", "insurance"), ("Stadtbibliothek", "library"), ("radio", None), ("Tom", None)],
+)  # fmt: skip
+def test_an_everyday_thing_is_found_in_english(word: str, english: str | None) -> None:
+    assert in_english(word) == english
+
+
+@pytest.mark.parametrize(
+    ("request_", "named", "kept"),
+    [("Annule le plombier vendredi", "plombier", "Dentist"),
+     ("Sag den Zahnarzttermin am Freitag ab", "Zahnarzttermin", "Plumber visit")],
+)  # fmt: skip
+def test_an_everyday_thing_in_the_users_language_names_the_event_with_no_model_step(
+    account: CalendarAccount, request_: str, named: str, kept: str
+) -> None:
+    """A small model translates single words poorly ("plombier" stays "Plombier") and its
+    pick follows the place in the list: the glossary's English names the event, and the
+    model is asked neither to translate nor to pick."""
+    create_event(account, "Plumber visit", at(18, 8), at(18, 9), tz=TZ)
+    create_event(account, "Dentist", at(18, 14), at(18, 15), tz=TZ)
+    agent = _picking(account, [call("cancel_event", event=named)], means="")
+    report = agent.run_turn(Conversation(), request_)
+    assert [e.title for e in _all(account)] == [kept], report.answer
+    assert agent.backend.asked == []  # type: ignore[attr-defined]
+
+
+def test_a_todo_named_by_a_compound_of_everyday_things_is_ticked_off(
+    account: CalendarAccount,
+) -> None:
+    """ "Fahrradlicht" is "bike light": "Get the bike light fixed" is ticked off, whatever
+    the model's translation ("Rainy Day") and its pick."""
+    for task in list_tasks(account):  # the to-dos earlier tests left open
+        if not task.done:
+            complete_task(account, task.task_id)
+    for title in ("Take the library books back", "Phone the car insurance",
+                  "Get the bike light fixed"):  # fmt: skip
+        add_task(account, title)
+    agent = _picking(
+        account,
+        [call("complete_todo", which="Fahrradlicht repariert"), "Rainy Day repaired"],
+        means="",
         intent="complete_todo",
     )
     report = agent.run_turn(
         Conversation(), "Hab am Wochenende endlich das Fahrradlicht repariert, hak das ab"
     )
-    done = before - Counter(t.title for t in list_tasks(account))
-    assert list(done.elements()) == ticked, report.answer
-    assert report.stop_reason == ("answered" if ticked else "asked")
+    open_ = {t.title for t in list_tasks(account) if not t.done}
+    assert open_ == {"Take the library books back", "Phone the car insurance"}, report.answer

@@ -12,6 +12,7 @@ uses them: the answer is still given from the text found, in the request's langu
 
 from __future__ import annotations
 
+from app.agent.intents.glossary import in_english
 from app.agent.intents.language import is_function_word
 from app.agent.intents.recognise import WORD
 from app.agent.intents.router import Doing
@@ -30,8 +31,14 @@ def english_words(doing: Doing, text: str) -> str:
         return ""
     if text in doing.english:  # asked again in the same turn (a second search of the same)
         return doing.english[text]
-    written = doing.write(_PROMPT, f"Translate into English: {text}")
-    words = [w.strip(".'-") for w in WORD.findall(written)]
+    # everyday things from the glossary first; the model translates the rest, unless every
+    # telling word is one ("le plombier": "plumber", no model step)
+    telling = [w for w in WORD.findall(text) if len(w) > 2 and not is_function_word(w)]
+    known = [english for w in telling if (english := in_english(w))]
+    words = known
+    if len(known) < len(telling) or not known:
+        written = doing.write(_PROMPT, f"Translate into English: {text}")
+        words = [*known, *(w.strip(".'-") for w in WORD.findall(written))]
     kept = dict.fromkeys(
         w for w in words
         if len(w) > 2 and fold(w) not in _ABOUT_TRANSLATING and not is_function_word(w)

@@ -1,0 +1,85 @@
+"""Everyday things people name in four languages, each with its English word.
+
+A small model translates single words poorly ("plombier" stayed "Plombier", "Fahrradlicht"
+became "Rainy Day", "fürs Essengehen" "for the sake of happiness"), yet people ask in their
+own language about events, to-dos, contacts and expenses kept in another ("Plumber visit",
+"Fix the bike light", "Zahnarztpraxis Dr. Weber"). These common nouns are looked up here
+before the model is asked (`english.english_words`): a dictionary, not a phrasing.
+"""
+
+from __future__ import annotations
+
+from connectors.folding import fold
+
+# The English word first, then its forms in English, German, French and Spanish (folded;
+# a German compound is found by its head or its first part: "Zahnarztpraxis", "Haarschnitt").
+_THINGS: tuple[tuple[str, ...], ...] = (
+    ("dentist", "dental", "zahnarzt", "zahnarztin", "zahnarztpraxis", "dentiste", "dentaire",
+     "dentista"),
+    ("doctor", "arzt", "arztin", "hausarzt", "medecin", "docteur", "medico", "medica"),
+    ("plumber", "klempner", "installateur", "plombier", "fontanero"),
+    ("electrician", "elektriker", "electricien", "electricista"),
+    ("haircut", "hairdresser", "barber", "friseur", "friseurin", "haarschnitt", "haare",
+     "coiffeur", "coiffeuse", "coiffure", "peluqueria", "peluquero", "peluquera", "pelo"),
+    ("car", "auto", "wagen", "voiture", "coche"),
+    ("garage", "werkstatt", "autowerkstatt", "taller", "mechanic", "mecanicien", "mecanico"),
+    ("insurance", "versicherung", "assurance", "seguro"),
+    ("library", "bibliothek", "bucherei", "bibliotheque", "biblioteca"),
+    ("books", "book", "buch", "bucher", "livre", "livres", "libro", "libros"),
+    ("bike", "bicycle", "fahrrad", "rad", "velo", "bicicleta", "bici"),
+    ("light", "licht", "lampe", "lumiere", "luz"),
+    ("eating out", "restaurant", "restaurants", "essengehen", "auswarts", "resto", "restos",
+     "restaurante", "restaurantes"),
+    ("dinner", "abendessen", "diner", "cena"),
+    ("lunch", "mittagessen", "dejeuner", "almuerzo", "comida"),
+    ("meeting", "besprechung", "treffen", "sitzung", "reunion"),
+    ("birthday", "geburtstag", "anniversaire", "cumpleanos", "cumple"),
+    ("gym", "fitnessstudio", "fitness", "gimnasio"),
+    ("pharmacy", "apotheke", "pharmacie", "farmacia"),
+    ("groceries", "lebensmittel", "einkauf", "einkaufe", "courses", "compras", "supermarket",
+     "supermarkt", "supermarche", "supermercado"),
+    ("water", "wasser", "eau", "agua"),
+    ("rent", "miete", "loyer", "alquiler"),
+    ("concert", "konzert", "concierto"),
+    ("cinema", "movie", "movies", "film", "kino", "cine", "pelicula"),
+    ("school", "schule", "ecole", "escuela", "colegio"),
+    ("flight", "flug", "vol", "vuelo"),
+    ("train", "zug", "bahn", "tren"),
+    ("hike", "hiking", "wanderung", "wandern", "randonnee", "excursion", "senderismo"),
+    ("call", "anruf", "telefonat", "appel", "llamada"),
+    ("invoice", "rechnung", "facture", "factura"),
+    ("parcel", "package", "paket", "packchen", "colis", "paquete"),
+    ("delivery", "lieferung", "livraison", "entrega"),
+    ("keys", "key", "schlussel", "cle", "cles", "llave", "llaves"),
+    ("gift", "present", "geschenk", "cadeau", "regalo"),
+    ("holiday", "vacation", "urlaub", "ferien", "vacances", "vacaciones"),
+    ("laundry", "wasche", "lessive", "colada"),
+    ("electricity", "strom", "electricite", "luz"),
+    ("internet", "wlan", "wifi"),
+    ("mum", "mom", "mother", "mama", "mutter", "maman", "mere", "madre"),
+    ("dad", "father", "papa", "vater", "pere", "padre"),
+    ("neighbour", "neighbor", "nachbar", "nachbarin", "voisin", "voisine", "vecino", "vecina"),
+    ("wedding", "hochzeit", "mariage", "boda"),
+    ("piano", "klavier"),
+    ("swimming", "schwimmen", "natation", "natacion"),
+)  # fmt: skip
+
+_ENGLISH: dict[str, str] = {form: forms[0] for forms in _THINGS for form in forms}
+# A German compound names its things by its parts ("Zahnarzttermin", "Fahrradlicht").
+_PARTS = sorted((f for f in _ENGLISH if len(f) >= 5), key=len, reverse=True)
+
+
+def in_english(word: str) -> str | None:
+    """The English for `word` if it is one of the everyday things listed, or a compound of
+    them ("plombier": "plumber", "Zahnarzttermin": "dentist", "Fahrradlicht": "bike
+    light"); None otherwise."""
+    folded = fold(word).strip(".,;:!?'\"")
+    if folded in _ENGLISH:
+        return _ENGLISH[folded]
+    if folded.endswith("s") and folded[:-1] in _ENGLISH:
+        return _ENGLISH[folded[:-1]]
+    first = next((f for f in _PARTS if folded.startswith(f)), None)
+    rest = folded[len(first) :] if first is not None else folded
+    head = next((f for f in _PARTS if len(rest) >= 4 and rest.endswith(f)), None)
+    parts = [_ENGLISH[p] for p in (first, head) if p is not None]
+    return " ".join(dict.fromkeys(parts)) or None

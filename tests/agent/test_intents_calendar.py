@@ -681,23 +681,25 @@ def test_cancelling_an_event_on_the_day_named_takes_the_one_that_day_the_words_n
 
 @pytest.mark.parametrize(
     ("request_", "named"),
-    [("Mon voisin est passé hier soir et il a réparé la fuite. Plus besoin de l'électricien "
-      "la semaine prochaine, tu peux annuler le rendez-vous ?", "électricien"),
-     ("Gestern Abend hat mein Nachbar die Leitung repariert. Kannst du den Elektriker "
-      "nächste Woche absagen?", "Elektriker")],
+    [("Mon voisin est passé hier soir et il a tout nettoyé. Plus besoin du ramoneur la "
+      "semaine prochaine, tu peux annuler le rendez-vous ?", "ramoneur"),
+     ("Gestern Abend hat mein Nachbar den Kamin gekehrt. Kannst du den Schornsteinfeger "
+      "nächste Woche absagen?", "Schornsteinfeger")],
 )  # fmt: skip
 def test_a_cancellation_reads_the_day_of_its_own_sentence_before_one_said_before_it(
     account: CalendarAccount, request_: str, named: str
 ) -> None:
-    """ "… hier soir … plus besoin de l'électricien la semaine prochaine, tu peux annuler ?":
-    the event is next week's, not yesterday's; the model left the day out and named the
-    event in the user's language (its English found the event)."""
-    create_event(account, "Electrician visit", at(24, 15), at(24, 16), tz=TZ)
+    """ "… hier soir … plus besoin du ramoneur la semaine prochaine, tu peux annuler ?": the
+    event is next week's, not yesterday's (the model left the day out). Its title in no
+    word of the request, nor of the model's English, the user chooses among next week's
+    events, not yesterday's."""
+    create_event(account, "Team stand-up", at(14, 9), at(14, 9, 15), tz=TZ)
+    create_event(account, "Chimney sweep", at(24, 15), at(24, 16), tz=TZ)
     answers = Answers()
-    agent = _agent(account, [call("cancel_event", event=named), "electrician"], answers)
+    agent = _agent(account, [call("cancel_event", event=named), named], answers)
     report = agent.run_turn(Conversation(), request_)
-    assert [a.tool for a in answers.seen] == ["delete_event"], report.answer
-    assert _all(account) == []
+    assert report.stop_reason == "asked" and answers.seen == []
+    assert "Chimney sweep" in report.answer and "Team stand-up" not in report.answer
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from typing import Any
 
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
+from app.agent.intents.glossary import glossed
 from app.agent.intents.language import (
     asks_a_time_or_place,
     asks_for_free_time,
@@ -342,6 +343,11 @@ def find_event(
         # the team lunch on Friday, take it off my calendar", the model copying the last
         # words): that one.
         scored = [(1.0 if _titled(doing.request, e) else 0.0, e) for e in events]
+        best = max((s for s, _ in scored), default=0.0)
+    if best == 0.0 and (things := glossed(doing.request)):
+        # … or names it in its language ("Kannst du meinen Haarschnitt auf halb sechs
+        # schieben?", the model's words "grad angerufen"): the event "Haircut"
+        scored = [(1.0 if _titled(things, e) else 0.0, e) for e in events]
         best = max((s for s, _ in scored), default=0.0)
     english = ""
     if best == 0.0 and events and (english := english_words(doing, named)):

@@ -9,6 +9,8 @@ before the model is asked (`english.english_words`): a dictionary, not a phrasin
 
 from __future__ import annotations
 
+import re
+
 from connectors.folding import fold
 
 # The English word first, then its forms in English, German, French and Spanish (folded;
@@ -83,3 +85,10 @@ def in_english(word: str) -> str | None:
     head = next((f for f in _PARTS if len(rest) >= 4 and rest.endswith(f)), None)
     parts = [_ENGLISH[p] for p in (first, head) if p is not None]
     return " ".join(dict.fromkeys(parts)) or None
+
+
+def glossed(text: str) -> str:
+    """The English of the everyday things `text` names ("Kannst du meinen Haarschnitt
+    schieben?": "haircut"), "" if none."""
+    words = (in_english(w) for w in re.findall(r"[^\W\d_]+", text))
+    return " ".join(dict.fromkeys(w for w in words if w))

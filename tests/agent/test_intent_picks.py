@@ -136,11 +136,11 @@ def _the_days_events(account: CalendarAccount) -> None:
 def test_with_no_day_in_the_models_words_the_days_the_request_names_are_the_choices(
     account: CalendarAccount,
 ) -> None:
-    """ "Inspektion" is not "Car service", and the model's words hold no day: the pick is
+    """ "Kundendienst" is no word of "Car service", and the model's words hold no day: the pick is
     among Thursday's and Monday's events, the days the request names, not the nearest."""
     _the_days_events(account)
     request = (
-        "Das Autohaus hat angerufen, am Donnerstag klappt das mit der Inspektion nicht. "
+        "Das Autohaus hat angerufen, am Donnerstag klappt das mit dem Kundendienst nicht. "
         "Sie nehmen den Wagen erst am Montag drauf, gleiche Uhrzeit."
     )
     agent = _picking(account, [call("move_event", event="take the wagen now", to="montag")],
@@ -154,8 +154,8 @@ def test_with_no_day_in_the_models_words_the_days_the_request_names_are_the_choi
     moved = {e.title: e.start for e in _all(account)}
     assert moved["Car service"] == at(21, 8) and moved["Yoga"] == at(17, 18, 30)
     # Not picked, the same few are the user's numbered choice.
-    agent = _picking(account, [call("cancel_event", event="Inspektion")], means=None)
-    asked = agent.run_turn(Conversation(), "Die Inspektion am Donnerstag fällt aus")
+    agent = _picking(account, [call("cancel_event", event="Kundendienst")], means=None)
+    asked = agent.run_turn(Conversation(), "Der Kundendienst am Donnerstag fällt aus")
     assert asked.stop_reason == "asked" and "Yoga" in asked.answer
     assert "Dentist" not in asked.answer and "Haircut" not in asked.answer
 

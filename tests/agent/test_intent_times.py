@@ -150,6 +150,21 @@ def test_parts_of_the_day_and_weeks_are_windows() -> None:
 @pytest.mark.parametrize(
     ("phrase", "day", "part"),
     [
+        # Spanish "mañana" is tomorrow, and "la mañana" the morning: "esta mañana" is today's.
+        ("llamaron esta mañana", date(2029, 5, 15), (8, 12)),
+        ("mañana por la mañana", date(2029, 5, 16), (8, 12)),
+        ("el viernes por la mañana", date(2029, 5, 18), (8, 12)),
+        ("hasta mañana", date(2029, 5, 16), None),
+    ],
+)
+def test_spanish_morning_and_tomorrow(phrase: str, day: date, part: tuple[int, int] | None) -> None:
+    when = read_when(phrase, NOW)
+    assert when is not None and (when.day, when.part, when.day_given) == (day, part, True)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "day", "part"),
+    [
         # After a weekday, "heute" or "gestern", German "Morgen" is the morning, not tomorrow.
         ("Hab ich am Donnerstag morgen schon was vor?", date(2029, 5, 17), (8, 12)),
         ("Freitag Morgen", date(2029, 5, 18), (8, 12)),

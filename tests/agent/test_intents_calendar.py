@@ -827,23 +827,27 @@ def test_moving_the_meeting_two_match_is_a_numbered_choice_and_the_answer_moves_
     [("Die haben grad angerufen, Freitag um vier klappt nicht. Kannst du meinen Haarschnitt "
       "auf halb sechs schieben?", "grad angerufen", "halb sechs"),
      ("Ils ont appelé ce matin : tu peux décaler mon rendez-vous chez le coiffeur à 17h30 "
-      "vendredi ?", "ce matin", "17h30 vendredi")],
+      "vendredi ?", "ce matin", "17h30 vendredi"),
+     ("Los del taller llamaron esta mañana, ¿me cambias la cita del taller del viernes a las "
+      "17:30?", "me llamaron", "viernes a las 17:30")],
 )  # fmt: skip
 def test_an_event_named_in_the_users_language_by_an_everyday_word_is_moved(
     account: CalendarAccount, request_: str, junk: str, to: str
 ) -> None:
     """The model copied words that name nothing ("grad angerufen"); the request names the
     event in its language ("Haarschnitt", "coiffeur"): the everyday word's English is the
-    event's title ("Haircut"), which is moved, its length kept; the stand-up stays."""
+    event's title ("Haircut", "Car service"), which is moved, its length kept; the
+    stand-up stays."""
+    title = "Car service" if "taller" in request_ else "Haircut"
     create_event(account, "Team stand-up", at(18, 9), at(18, 9, 15), tz=TZ)
-    create_event(account, "Haircut", at(18, 16), at(18, 16, 45), tz=TZ)
+    create_event(account, title, at(18, 16), at(18, 16, 45), tz=TZ)
     answers = Answers()
     agent = _agent(account, [call("move_event", event=junk, to=to), "they called"], answers)
     report = agent.run_turn(Conversation(), request_)
     assert [a.tool for a in answers.seen] == ["update_event"], report.answer
     assert _events(account) == {
         "Team stand-up": (at(18, 9), at(18, 9, 15)),
-        "Haircut": (at(18, 17, 30), at(18, 18, 15)),
+        title: (at(18, 17, 30), at(18, 18, 15)),
     }
 
 

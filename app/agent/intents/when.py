@@ -72,6 +72,7 @@ _RELATIVE_DAYS = {
     "ce soir": 0,
     "hoy": 0,
     "esta noche": 0,
+    "esta manana": 0,
     "tomorrow": 1,
     "tmrw": 1,
     "morgen": 1,
@@ -115,6 +116,7 @@ _PARTS = {
     "soiree": (18, 22),
     "noche": (18, 23),
     "esta noche": (18, 23),
+    "esta manana": (8, 12),
     "ce soir": (18, 22),
 }
 
@@ -254,14 +256,18 @@ def _german_parts(text: str) -> str:
     return _MORNING_OF.sub(r"\1 morgens", text)
 
 
+# Spanish "mañana" as tomorrow, not the morning ("mañana por la mañana": tomorrow morning).
+_TOMORROW_ES = re.compile(r"(?<!la )(?<!esta )(?<![\w-])manana(?![\w-])")
+
+
 def _read_day(text: str, today: date) -> tuple[date | None, int, bool]:
     counted = _nth_weekday(text, today) or _month_end(text, today) or _weeks_on(text, today)
     if counted is not None:
         return counted, 1, True
     for phrase, offset in sorted(_RELATIVE_DAYS.items(), key=lambda p: -len(p[0])):
         if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text):
-            if phrase == "manana" and re.search(r"(por|de) la manana", text):
-                continue  # "in the morning", not "tomorrow"
+            if phrase == "manana" and not _TOMORROW_ES.search(text):
+                continue  # "por la mañana", "esta mañana": in the morning, not tomorrow
             if phrase == "morgen" and re.search(r"\bmorgens\b|guten morgen", text):
                 continue
             return today + timedelta(days=offset), 1, True

@@ -567,6 +567,26 @@ def test_a_contact_named_in_the_possessive_or_as_family_is_found(
 
 
 @pytest.mark.parametrize(
+    ("request_", "who", "card"),
+    [("faut que j'appelle le cabinet dentaire avant midi, t'as leur numéro ?", "dentaire",
+      "Zahnarztpraxis Dr. Weber"),
+     ("¿Tienes el teléfono del fontanero?", "fontanero", "Klempner Schulz"),
+     ("What's the number of the plumber?", "plumber", "Klempner Schulz")],
+)  # fmt: skip
+def test_a_contact_named_by_what_they_do_in_another_language_is_found(
+    account: CalendarAccount, server: RadicaleServer, request_: str, who: str, card: str
+) -> None:
+    """ "le cabinet dentaire" of the card "Zahnarztpraxis Dr. Weber": the everyday thing in
+    its other languages finds the card by part of its name."""
+    for name, uid in (("Zahnarztpraxis Dr. Weber", "praxis"), ("Klempner Schulz", "klempner")):
+        vcard = SOPHIE.replace("Sophie Martin", name).replace("sophie-phone", uid)
+        put_card(server, vcard.replace("N:Martin;Sophie", f"N:{name};"), f"{uid}.vcf")
+    agent = _agent([call("find_contact", who=who)], calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    assert card in report.answer and len(report.answer.splitlines()) == 1, report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for"),
     [("Ich will heute Abend Mutti anrufen, hab aber ihre Nummer nicht im neuen Handy.",
       call("find_emails", about="Mutti Nummer")),

@@ -93,3 +93,15 @@ def glossed(text: str) -> str:
     schieben?": "haircut"), "" if none."""
     words = (in_english(w) for w in re.findall(r"[^\W\d_]+", text))
     return " ".join(dict.fromkeys(w for w in words if w))
+
+
+def forms_of(word: str) -> list[str]:
+    """The other forms of the everyday thing `word` is, in the four languages, for a search
+    by part of a name ("dentaire": "dentist", "zahnarzt", …, which finds "Zahnarztpraxis Dr.
+    Weber"); [] if it is none. Forms of four letters or more, the English first."""
+    english = in_english(word)
+    if english is None or " " in english:
+        return []
+    folded = fold(word).strip(".,;:!?'\"")
+    forms = next(f for f in _THINGS if f[0] == english)
+    return [f for f in forms if len(f) >= 4 and f != folded]

@@ -16,6 +16,7 @@ from app.agent.intents.calendar_steps import busy_in, iso, next_event_start, wit
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
+from app.agent.intents.glossary import forms_of
 from app.agent.intents.language import (
     ASKING_BACK,
     asking_clause,
@@ -355,7 +356,11 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
     # "Tom's" of "whats his mobile" is Tom; "Mama" may be the card noted "Mum"
     who = " ".join(POSSESSIVE.sub("", w) for w in slots["who"].split()) or slots["who"]
     found: list[dict[str, Any]] = []
-    for query in _queries_for(who):
+    tried = _queries_for(who)
+    # "le cabinet dentaire" of the card "Zahnarztpraxis Dr. Weber": the thing in its other
+    # languages, after the words as said
+    others = [f for w in who.split() for f in forms_of(w) if f not in tried]
+    for query in dict.fromkeys([*tried, *others]):
         record = doing.call("find_contact", query=query)
         found = _items(record) if isinstance(record.result, list) else []
         if found:

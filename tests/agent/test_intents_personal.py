@@ -145,6 +145,35 @@ def test_a_todo_said_in_a_sentence_of_its_own_is_added_in_the_users_words(
     assert task.due is not None and task.due.date() == date(2029, 5, 17)
 
 
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "title"),
+    [
+        ("Lena wartet noch auf die Adresse vom Lager. Setz auf meine Aufgaben, ihr zu "
+         "antworten, bis Donnerstag.", call("add_todo", title="ihr zu antworten", due="Donnerstag"),
+         "Ihr zu antworten: Lena wartet noch auf die Adresse vom Lager"),
+        ("Pablo needs the wedding photos. Add a to-do to send them to him by Thursday.",
+         call("add_todo", title="send them to him", due="Thursday"),
+         "Send them to him: Pablo needs the wedding photos"),
+        ("Paul attend le devis pour la cuisine. Ajoute une tâche pour que je pense à lui "
+         "répondre, à faire d'ici jeudi", call("add_todo", title="répondre à lui", due="jeudi"),
+         "Répondre à lui: Paul attend le devis pour la cuisine"),
+        # named in the title: nothing added
+        ("Pablo needs the wedding photos. Add a to-do to send Pablo the photos by Thursday.",
+         call("add_todo", title="send Pablo the photos", due="Thursday"),
+         "send Pablo the photos"),
+    ],
+)  # fmt: skip
+def test_a_todo_speaking_of_someone_by_a_pronoun_keeps_the_sentence_naming_them(
+    account: CalendarAccount, request_: str, taken_for: str, title: str
+) -> None:
+    """ "ihr zu antworten": to whom, the sentence before the asking one says; the to-do
+    keeps it, so the list says what it is about."""
+    agent = _agent([taken_for], calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    [task] = list_tasks(account)
+    assert task.title == title, report.answer
+
+
 def test_a_todo_is_added_to_the_real_task_list_with_its_due_day(
     account: CalendarAccount, server: RadicaleServer
 ) -> None:

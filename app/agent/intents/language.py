@@ -572,6 +572,10 @@ _PUT_ON_THE_TODO_LIST = re.compile(
     r"\b[^.?!]{0,60}?\b(?:to|on|onto|in|into|auf|a|dans|sur|en)\s+"
     r"(?:my|the|meine|die|ma|mes|la|les|mis|mi|las)?\s*" + _TODO_LIST + r"\b"
     r"|^\s*(?:apuntame|anotame)\s+en\s+(?:mis|las)\s+" + _TODO_LIST + r"\b"
+    # "add a to-do", "ajoute une tâche", "setz mir eine Aufgabe", "crea una tarea"
+    rf"|\b(?:{_PUTTING}|nimm\w*|agreg\w*|anot\w*|cree[rz]?|crea\w*|create|make|leg\w*)\b"
+    r"[\w' -]{0,12}?\b(?:a|an|une|un|eine|einen|una)\s+(?:new\s+|nouvelle\s+|neue\s+|"
+    r"nueva\s+)?(?:to-?do|task|tache|aufgabe|tarea)\b"
 )
 
 

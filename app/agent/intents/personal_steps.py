@@ -27,6 +27,7 @@ from app.agent.intents.language import (
     is_function_word,
     kin_words,
     names_by_a_pronoun,
+    refers_to_someone,
     sentences,
     speaks_of_the_user,
     the_question,
@@ -304,6 +305,11 @@ def todo_add(doing: Doing, slots: dict[str, str]) -> str:
         if not said and (slot := BY_NAME["add_todo"].slot("title")) is not None:
             raise Ask(doing.question(slot.question), "title")
     title = without_when(doing.users_title(said), slots.get("due", ""), doing.now)
+    around = todo_said_around(doing.request) if "title" not in doing.from_request else None
+    if around and refers_to_someone(title) and not grounded(around, title):
+        # "pour répondre à lui": to whom, the sentence before says ("Maria attend mes
+        # restrictions alimentaires …"), kept beside it
+        title = f"{title[:1].upper()}{title[1:]}: {around}"
     due = _due(doing, slots) or _due_before_or_after(doing, slots)
     record = doing.call("add_task", title=title, due=due)
     done = (

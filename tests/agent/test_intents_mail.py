@@ -678,6 +678,30 @@ def test_a_reply_telling_them_something_goes_out_with_those_words_when_the_model
     assert "sorry" not in shown.arguments["body"].lower()
 
 
+def test_a_reply_asked_for_inside_a_sentence_is_a_reply_whatever_it_was_taken_for(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    """ "… away that weekend :( can you write back to him and say sorry …": a reply, though
+    asked mid-sentence and taken for a new email to an address the model made up."""
+    _deliver_dated(servers, BOB, "Picnic on Sunday", "Picnic in the park on Sunday, join us?",
+                   "Sat, 12 May 2029 08:00:00 +0000")  # fmt: skip
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("send_email", to="bob@made.up", message="Sorry, we can't make it"),
+         call("reply_to_email", which="Bob picnic", message="Sorry, we can't make it")],
+        answers,
+        mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(
+        Conversation(),
+        "Bob asked us to his picnic on Sunday but we're away all weekend :( can you write back "
+        "to him and say sorry, we can't make it",
+    )
+    [shown] = answers.seen
+    assert shown.tool == "reply_email", report.answer
+    assert "we can't make it" in shown.arguments["body"]
+
+
 def test_a_message_the_model_translated_is_written_from_the_users_own_request(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

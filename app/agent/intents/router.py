@@ -835,9 +835,10 @@ _REPLY = re.compile(
     r"(?:^|[.!?;]\s*)(?:please\s+|bitte\s+|s'il te pla[iî]t,?\s+)?(?:reply|answer|write back|"
     r"antworte|antwortet|antworten sie|schreib zurück|réponds|répondez|responde|respóndele|"
     r"respondele|contesta|contéstale|contestale)\b"
-    # asked: "Can you reply that …", "Kannst du ihm antworten, dass …", "Tu peux lui répondre
-    # qu'on sera là", "¿Le puedes responder que sí?", "¿Puedes contestarle a Tom …?"
-    r"|(?:^|[.!?;,¿]\s*)(?:(?:can|could|would|will) you\s+(?:please\s+)?(?:reply|write back)|"
+    # asked, wherever in a sentence (":( can you write back to him"): "Can you reply that …",
+    # "Kannst du ihm antworten, dass …", "Tu peux lui répondre qu'on sera là", "¿Le puedes
+    # responder que sí?", "¿Puedes contestarle a Tom …?"
+    r"|(?<![\w'])(?:(?:can|could|would|will) you\s+(?:please\s+)?(?:reply|write back)|"
     r"(?:kannst|könntest|konntest|würdest|wurdest) du\s+(?:\S+\s+){0,2}?(?:antworten|"
     r"zurückschreiben)|(?:tu peux|peux-tu|pourrais-tu|vous pouvez|pouvez-vous)\s+"
     r"(?:lui\s+|leur\s+)?r[ée]pondre|(?:le\s+|les\s+)?(?:puedes|podrías|podrias)\s+"

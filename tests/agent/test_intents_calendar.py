@@ -171,6 +171,30 @@ def test_a_title_the_model_translated_is_taken_from_the_users_own_words(
     assert {t: s for t, (s, _) in _events(account).items()} == {expected: start}
 
 
+@pytest.mark.parametrize(
+    ("answer", "end"),
+    [("oh right - it starts at quarter past nine in the evening and runs for two hours",
+      at(19, 23, 15)),
+     ("um 21:15, dauert zwei Stunden", at(19, 23, 15)),
+     ("à 21h15", at(19, 22, 15))],
+)  # fmt: skip
+def test_a_time_asked_for_and_told_with_a_length_makes_the_events_end(
+    account: CalendarAccount, answer: str, end: datetime
+) -> None:
+    """Asked the time, the answer says how long too ("… and runs for two hours"): the event
+    lasts that long; a time alone ("à 21h15") is no length of 21 hours."""
+    agent = _agent(
+        account,
+        [call("add_event", title="Open-air cinema", when="Saturday"),
+         call("add_event", title="Open-air cinema", when="Saturday")],
+    )  # fmt: skip
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "Put the open-air cinema in my calendar on Saturday")
+    assert first.stop_reason == "asked"
+    agent.run_turn(conversation, answer)
+    assert _events(account) == {"Open-air cinema": (at(19, 21, 15), end)}
+
+
 def test_asked_what_it_is_and_told_when_the_time_is_kept_and_what_it_is_asked_again(
     account: CalendarAccount,
 ) -> None:
@@ -849,6 +873,33 @@ def test_an_event_named_in_the_users_language_by_an_everyday_word_is_moved(
         "Team stand-up": (at(18, 9), at(18, 9, 15)),
         title: (at(18, 17, 30), at(18, 18, 15)),
     }
+
+
+@pytest.mark.parametrize(
+    ("request_", "event", "title", "start", "moved"),
+    [("Die Werkstatt kann am Donnerstag nicht um acht, sondern erst um zehn. Verschieb das "
+      "bitte.", "Werkstatt", "Car service", at(17, 8), at(17, 10)),
+     ("Le coiffeur ne peut pas vendredi à 16h, seulement à 17h30, tu peux décaler ?",
+      "coiffeur", "Haircut", at(18, 16), at(18, 17, 30)),
+     ("El taller no puede el jueves a las ocho, pero sí a las diez. ¿Lo cambias?", "taller",
+      "Car service", at(17, 8), at(17, 10))],
+)  # fmt: skip
+def test_of_two_clock_times_said_the_one_the_event_has_not_is_the_new_one(
+    account: CalendarAccount,
+    request_: str,
+    event: str,
+    title: str,
+    start: datetime,
+    moved: datetime,
+) -> None:
+    """ "nicht um acht, sondern erst um zehn": the model left the new time out; of the two
+    times said, the event's own is where it is, the other where it goes (its length kept)."""
+    create_event(account, title, start, start + timedelta(minutes=45), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("move_event", event=event)], answers)
+    report = agent.run_turn(Conversation(), request_)
+    assert [a.tool for a in answers.seen] == ["update_event"], report.answer
+    assert _events(account) == {title: (moved, moved + timedelta(minutes=45))}
 
 
 def test_a_move_without_a_new_time_asks_for_it_and_keeps_the_length(

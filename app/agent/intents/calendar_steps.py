@@ -592,7 +592,26 @@ def _a_length(phrase: str, when: When | None, now: datetime) -> timedelta | None
     if length is None or when is None or when.start is None:
         return length
     said = read_when(phrase, now)
-    return None if said is not None and said.start == when.start and said.end is None else length
+    clock = timedelta(hours=when.start.hour, minutes=when.start.minute)
+    # ("starts at quarter past nine and runs for two hours": a length beside the time)
+    the_time = said is not None and said.start == when.start and said.end is None
+    return None if the_time and length in (clock, timedelta(hours=when.start.hour)) else length
+
+
+# Where the clauses of a request part ("nicht um vier, erst um halb sechs", "not at 4 but
+# at 5:30", "pas à 16h mais à 17h30", "no a las cuatro sino a las cinco"), folded.
+_CLAUSES = re.compile(r"[,.;:!?]|\b(?:but|aber|sondern|mais|sino|pero)\b")
+
+
+def _another_time(doing: Doing, start: datetime) -> tuple[str, When] | None:
+    """The one clock time the request's clauses say that is not the event's (`start`), with
+    its clause; None if none, or more than one."""
+    found: dict[time, tuple[str, When]] = {}
+    for clause in _CLAUSES.split(fold(doing.request)):
+        when = read_when(clause, doing.now)
+        if when is not None and when.start is not None and when.start != start.time():
+            found.setdefault(when.start, (clause, when))
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def _a_change(doing: Doing) -> str | None:
@@ -818,6 +837,15 @@ def move(
             # "Could my haircut on Friday be at half five instead?": no "to", but a time the
             # event does not have yet is the new one
             slots["to"], to = doing.request, asked_day
+        where_it_is = (
+            to is not None
+            and to.start == start.time()
+            and (not to.day_given or to.day == start.date())
+        )
+        if (to is None or where_it_is) and (other := _another_time(doing, start)) is not None:
+            # "die schaffen Freitag nicht um vier, erst um halb sechs": of the clock times
+            # said, the one the event does not have is the new one
+            slots["to"], to = other
         if to is None:
             if "cancel_event" in doing.close:
                 # No new time anywhere, and the choice was close to cancelling: "I can't make

@@ -249,6 +249,9 @@ def test_words_without_a_day_or_time_are_no_time(phrase: str) -> None:
         ("a 30-minute call", 30),
         ("a 2-hour workshop", 120),
         ("eine 45-minütige Besprechung", 45),
+        # clock times written "9h" beside a length are no part of it
+        ("bloquer trois heures d'affilée entre 9h et 17h", 180),
+        ("une réunion de 2h à 10h", 120),
     ],
 )
 def test_durations(phrase: str, minutes: int) -> None:

@@ -696,6 +696,13 @@ _MINUTE_UNITS = r"minut\w*|mins?|m\b"
 _HOUR_UNITS = r"hours?|hrs?|h\b|stund\w*|std|heures?|horas?"
 
 
+# Words before a clock time written "9h" (folded): "entre 9h et 17h", "à 10h", "vers 8h".
+_CLOCK_BEFORE = re.compile(
+    r"\b(?:entre|et|a|vers|jusqu'a|des|avant|apres|um|ab|bis|von|at|from|until|to|and|hasta|"
+    r"desde|las|y)\s*$"
+)
+
+
 def read_duration(phrase: str) -> timedelta | None:
     """How long: "30 minutes", "an hour", "1.5 hours", "90 min", "half an hour", "2h", "a
     30-minute call", "eine Stunde", "une demi-heure", "media hora", "an hour and a half".
@@ -709,6 +716,8 @@ def read_duration(phrase: str) -> timedelta | None:
         unit = match.group(2)
         if amount is None or (len(unit) == 1 and not match.group(1)[0].isdigit()):
             continue  # "am" is not "a" minute; "2h" is two hours
+        if unit == "h" and _CLOCK_BEFORE.search(text[: match.start()]):
+            continue  # "entre 9h et 17h", "à 9h": clock times, not hours long
         if re.fullmatch(_HOUR_UNITS, unit):
             total += timedelta(hours=amount)
         else:

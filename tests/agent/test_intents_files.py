@@ -779,6 +779,18 @@ def test_a_contact_whose_address_spells_no_name_is_asked_its_name(
 # -- answered in the request's language -------------------------------------------------------
 
 
+def test_the_month_the_question_asks_wins_over_this_month_said_before_it(home: Path) -> None:
+    """ "Intento controlar los gastos este mes... ¿cuánto me dejé en REWE en abril?": April,
+    though the model copied "este mes" and the sentence before names this month."""
+    agent, _ = _agent([call("spending", merchant="REWE", month="este mes")], folders=[home])
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(
+            Conversation(),
+            "Intento controlar un poco los gastos este mes... ¿cuánto me dejé en REWE en abril?",
+        )
+    assert "156.70" in report.answer and "abril" in report.answer, report.answer
+
+
 def test_german_spending_is_answered_in_german_with_the_banks_own_figures(home: Path) -> None:
     agent, _ = _agent([call("spending", merchant="REWE", month="April")], folders=[home])
     with clock.frozen_at(NOW):

@@ -76,7 +76,12 @@ def _besides_the_account(subject: str) -> str:
 
 
 def spending(doing: Doing, slots: dict[str, str]) -> str:
-    month = read_month(slots.get("month") or doing.request, doing.now)
+    # the asking sentence's month first ("… los gastos este mes... ¿cuánto me dejé en el
+    # súper en marzo?": March), then the model's, then the request's
+    asked = the_question(doing.request)
+    month = (read_month(asked, doing.now) if asked != doing.request else None) or read_month(
+        slots.get("month") or doing.request, doing.now
+    )
     said = fold(doing.request)
     if month is None and not tally.MONEY.search(said) and read_when(doing.request, doing.now):
         # "Was habe ich nächste Woche vor?": a day's question, not money's

@@ -29,6 +29,7 @@ from app.store.database import Database
 from app.store.models import MemoryRecord
 from app.store.reminders import ReminderStore
 from connectors.calendar import CalendarAccount, create_event, list_events
+from connectors.contacts import find_contacts
 from connectors.mail import MailAccount
 from tests.agent.test_intents import TZ, Answers, _all, at
 from tests.agent.test_intents_mail import _deliver_dated, _remove_from
@@ -950,6 +951,39 @@ def test_a_reminder_before_something_named_by_it_is_set_before_what_the_sentence
     finally:
         _remove_from(servers, address)
     assert [r.due for r in ReminderStore(database).pending()] == [due], report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "name"),
+    [("Leg Clara Voss bitte als Kontakt an. Ihre Mailadresse findest du in ihren Mails an "
+      "mich, die Handynummer ist 0171 5550188.", "Clara Voss"),
+     ("Add Nora Lind to my contacts, her address is in her emails to me. Mobile 0171 5550188.",
+      "Nora Lind")],
+)  # fmt: skip
+def test_a_new_contacts_address_said_to_be_in_their_mail_is_taken_from_it(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    request_: str,
+    name: str,
+) -> None:
+    """The card gets the address of the one sender of that name (the dialog shows it before
+    the card is made), the number as typed, the name once though the model wrote it over and
+    over."""
+    address = name.lower().replace(" ", ".") + "@post.example"
+    _deliver(servers[0], ALICE, f"{name} <{address}>", "Hello", "See you soon!")
+    try:
+        agent, _ = _agent(
+            [call("add_contact", name=f"{name} {name} {name}")], home, mail=mail, calendar=account
+        )
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, address)
+    cards = [c for c in find_contacts(account, name) if c.name == name]
+    assert [(list(c.emails), list(c.phones)) for c in cards] == [([address], ["0171 5550188"])], (
+        report.answer
+    )
 
 
 def test_a_reminder_an_hour_before_an_event_is_set_by_the_events_start(

@@ -1164,6 +1164,9 @@ def test_a_german_question_let_go_is_acknowledged_in_german(database: Database) 
          "garage de mon agenda ?", call("cancel_reminder", which="rendez-vous garage")),
         ("Die Werkstatt hat abgesagt, nimm die Garage am Donnerstag aus meinem Kalender",
          call("forget_fact", which="Garage Donnerstag")),
+        # taken for a move, the verb a familiar one
+        ("Bon, le garage de jeudi c'est mort, ils sont fermés. Tu peux le virer de mon agenda ?",
+         call("move_event", event="garage", to="mon agenda")),
     ],
 )  # fmt: skip
 def test_a_cancel_off_the_calendar_taken_for_another_kinds_is_the_events(

@@ -465,9 +465,10 @@ _CANCEL = re.compile(
     r"rausnehmen|austragen|entfernen)\b"
     r"|\btake\b[^.?!]{0,40}\boff (?:my|the) (?:calendar|diary|schedule)\b"
     # taken out of the calendar: "nimm die Garage aus meinem Kalender", "enlève-le de mon
-    # agenda"
+    # agenda", "tu peux la virer de mon agenda ?"
     r"|\b(?:nimm|nehm\w*|trag)\b[^.?!]{0,60}\b(?:aus|vom) (?:meinem |dem )?kalender\b"
-    r"|\b(?:enleve|retire)\w*\b[^.?!]{0,60}\bde (?:mon |l')(?:agenda|calendrier)\b"
+    r"|\b(?:enleve|retire|vire|degage|ote|sort)\w*\b[^.?!]{0,60}\bde (?:mon |l')"
+    r"(?:agenda|calendrier)\b"
 )
 _OTHER_KINDS = re.compile(
     r"\b(?:e-?mails?|mails?|messages?|nachricht\w*|courriels?|correos?|mensajes?|reminders?|"

@@ -188,7 +188,7 @@ def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
             if contacts:
                 break
     if not contacts:
-        contacts = _senders_named(doing, to)
+        contacts = senders_named(doing, to)
     if not contacts:
         raise Ask(doing.say("email_address_of", to=to), "to")
     chosen = [c for c in contacts if c.get("contact_id") == to]
@@ -199,7 +199,7 @@ def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
     return str(contact["emails"][0]), str(contact.get("name") or to)
 
 
-def _senders_named(doing: Doing, to: str) -> list[dict[str, Any]]:
+def senders_named(doing: Doing, to: str) -> list[dict[str, Any]]:
     """People of that name who wrote to the user, as contacts: an address the address book
     lacks is often in the mailbox ("Anna Weber <anna@…>"). The dialog shows it before
     anything goes out."""

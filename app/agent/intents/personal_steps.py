@@ -35,6 +35,7 @@ from app.agent.intents.language import (
     without_remind_me,
 )
 from app.agent.intents.lookup import answer_from_things, when_from_things
+from app.agent.intents.mail_steps import senders_named
 from app.agent.intents.recognise import (
     ADDRESS,
     POSSESSIVE,
@@ -658,11 +659,17 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
         " ".join(p.split()) for p in _PHONE.findall(doing.request)
         if sum(ch.isdigit() for ch in p) >= 7
     ]  # fmt: skip
-    # The model may copy the address or number as the name: they are not one.
-    name = " ".join(_PHONE.sub(" ", ADDRESS.sub(" ", slots["name"])).split()).strip(" ,;:")
+    # The model may copy the address or number as the name: they are not one; nor is a
+    # name said over and over ("Anna Schulz Anna Schulz …") more than once.
+    name = _once(" ".join(_PHONE.sub(" ", ADDRESS.sub(" ", slots["name"])).split()).strip(" ,;:"))
     name = name or _named_by_address(doing.request, emails)
     if not name:
         raise Ask(doing.say("person_name"), "name")
+    if not emails and _THEIR_MAIL.search(fold(doing.request)):
+        # "Ihre Mailadresse findest du in ihren Mails an mich": the one sender of that name
+        # (the dialog shows the address before the card is made)
+        wrote = [p for p in senders_named(doing, name) if grounded(name, str(p.get("name")))]
+        emails = [str(wrote[0]["emails"][0])] if len(wrote) == 1 else []
     record = doing.call("add_contact", name=name, emails=emails, phones=phones)
     said = ", ".join([*emails, *phones])
     done = (
@@ -671,6 +678,19 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
         else doing.say("contact_added", name=name)
     )
     return outcome(doing, record, done)
+
+
+# The user's mail spoken of, where a new card's address is to be found (folded).
+_THEIR_MAIL = re.compile(r"\b(?:e-?mails?|mails?|courriels?|correos?|mensajes?|nachrichten)\b")
+
+
+def _once(name: str) -> str:
+    """A name the model wrote several times over, once ("Anna Schulz Anna Schulz")."""
+    words = name.split()
+    for size in range(1, len(words) // 2 + 1):
+        if len(words) % size == 0 and words == words[:size] * (len(words) // size):
+            return " ".join(words[:size])
+    return name
 
 
 def _named_by_address(request: str, emails: list[str]) -> str:

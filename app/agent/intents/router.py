@@ -521,11 +521,12 @@ class IntentRouter:
             return self._run(doing, BY_NAME["cancel_event"], {"event": event}, text, instead=True)
         if (
             asks_to_cancel(text)
-            and recognised.intent.name in _CANCELLING - {"cancel_event"}
+            and recognised.intent.name in (_CANCELLING | _EVENTS) - {"cancel_event"}
             and off_the_calendar(text)
         ):
             # "Tu peux supprimer le rendez-vous au garage de mon agenda ?" taken for a
-            # reminder: what is taken off the calendar is an event
+            # reminder, "Tu peux la virer de mon agenda ?" for a move: what is taken off the
+            # calendar is an event
             return self._instead(doing, BY_NAME["cancel_event"], text)
         if (
             read_shift(text) is not None

@@ -1299,6 +1299,10 @@ def test_a_question_asked_apart_is_answered_plainly_unless_the_users_things_name
         ("Meine Schwester behauptet, der Mount Everest ist 9000 Meter hoch. Wie hoch ist der "
          "Mount Everest?", call("recall_fact", about="Mount Everest"),
          "Wie hoch ist der Mount Everest?"),
+        # after a dash
+        ("no idea why but my mind just went blank - which metal melts at the lowest "
+         "temperature again?", call("ask_files", about="metal"),
+         "which metal melts at the lowest temperature again?"),
         # "here" needs what is said around it: the whole request
         ("We're visiting Lisbon this weekend. What's the oldest building here?",
          call("ask_files", about="oldest building"),
@@ -1316,7 +1320,7 @@ def test_a_general_question_is_answered_apart_from_the_chatter_around_it(
     """What is said around a general question ("Él dice que … un minuto") is no part of the
     answer, and a small model repeats it: the model is shown the question alone when it says
     itself what it asks; the conversation keeps the user's whole message."""
-    english = [] if request_.startswith("We're") else ["English words."]  # the translation
+    english = [] if request_.startswith(("We're", "no idea")) else ["English words."]
     agent, backend = _agent([chosen, *english, "Plain answer."], home,
                             calendar=account, data=database)  # fmt: skip
     conversation = Conversation()

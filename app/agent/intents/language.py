@@ -807,7 +807,7 @@ def asking_clause(question: str) -> str:
     """The clause of a question that asks, when it is its last ("j'ai un gros blanc, c'est
     quoi déjà ?": "c'est quoi déjà ?"; "ma fille me demande : c'est qui qui a peint la
     Joconde ?"); else the whole question."""
-    clauses = re.split(r"[,;:]", question)
+    clauses = re.split(r"[,;:]|\s[-–—]\s", question)  # ("… just blanked - which planet …?")
     last = _folded(clauses[-1])
     asks = _ASKED_LAST.search(last) or re.search(r"\b(?:quoi|que|qu'est|qui)\b", last)
     return clauses[-1].strip() if len(clauses) > 1 and asks else question

@@ -57,7 +57,7 @@ _THINGS: tuple[tuple[str, ...], ...] = (
     ("gift", "present", "geschenk", "cadeau", "regalo"),
     ("holiday", "vacation", "urlaub", "ferien", "vacances", "vacaciones"),
     ("laundry", "wasche", "lessive", "colada"),
-    ("electricity", "strom", "electricite", "luz"),
+    ("electricity", "strom", "electricite"),  # (Spanish "luz" is the light above)
     ("internet", "wlan", "wifi"),
     ("mum", "mom", "mother", "mama", "mutter", "maman", "mere", "madre"),
     ("dad", "father", "papa", "vater", "pere", "padre"),
@@ -70,13 +70,14 @@ _THINGS: tuple[tuple[str, ...], ...] = (
 _ENGLISH: dict[str, str] = {form: forms[0] for forms in _THINGS for form in forms}
 # A German compound names its things by its parts ("Zahnarzttermin", "Fahrradlicht").
 _PARTS = sorted((f for f in _ENGLISH if len(f) >= 5), key=len, reverse=True)
+_MARKS = ".,;:!?'\""  # around a word as written
 
 
 def in_english(word: str) -> str | None:
     """The English for `word` if it is one of the everyday things listed, or a compound of
     them ("plombier": "plumber", "Zahnarzttermin": "dentist", "Fahrradlicht": "bike
     light"); None otherwise."""
-    folded = fold(word).strip(".,;:!?'\"")
+    folded = fold(word).strip(_MARKS)
     if folded in _ENGLISH:
         return _ENGLISH[folded]
     if folded.endswith("s") and folded[:-1] in _ENGLISH:
@@ -102,6 +103,6 @@ def forms_of(word: str) -> list[str]:
     english = in_english(word)
     if english is None or " " in english:
         return []
-    folded = fold(word).strip(".,;:!?'\"")
+    folded = fold(word).strip(_MARKS)
     forms = next(f for f in _THINGS if f[0] == english)
     return [f for f in forms if len(f) >= 4 and f != folded]

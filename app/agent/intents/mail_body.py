@@ -125,13 +125,13 @@ def question_for(doing: Doing) -> tuple[str, str]:
 
 
 # Words that ask for a short email, not what it says ("tu pourrais lui écrire un petit
-# mot", "could you write her a quick note"), accents folded.
+# mot", "could you write her a quick note"), accents folded; beside those `what_to_say`
+# leaves out already (NO_EMAIL_NAMED, ASKING_TO_WRITE).
 _A_NOTE = {
     "petit", "mot", "quick", "note", "short", "line", "brief", "kurze", "kurz", "paar",
-    "zeilen", "rapide", "courte", "mensajito", "notita", "breve", "linea", "mail", "email",
-    "e-mail", "tu", "you", "du", "vous", "lui", "her", "him", "ihr", "ihm", "le", "could",
-    "can", "would", "pourrais", "pourriez", "peux", "kannst", "konntest", "podrias",
-    "puedes", "write", "ecrire", "schreiben", "escribir", "escribirle", "envoyer", "send",
+    "zeilen", "rapide", "courte", "mensajito", "notita", "breve", "linea", "tu", "you", "du",
+    "vous", "could", "can", "would", "pourrais", "pourriez", "peux", "kannst", "konntest",
+    "podrias", "puedes", "ecrire", "schreiben", "escribir", "escribirle", "envoyer",
 }  # fmt: skip
 
 

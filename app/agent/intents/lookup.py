@@ -32,7 +32,7 @@ from app.agent.intents.language import (
     sentences,
     the_question,
 )
-from app.agent.intents.mail_steps import found_messages, listing, search_messages
+from app.agent.intents.mailbox import found_messages, listing, search_messages
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, FoundNothing, HandOver, Instead, Steps

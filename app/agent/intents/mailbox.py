@@ -1,0 +1,76 @@
+"""Finding messages in the user's mailbox: by the words that name them, listed one a line.
+
+A search for a whole phrase finds nothing when the user's words are not the message's; then
+word by word, names first, and the messages most words find win. Shared by the mail steps
+and by the questions answered from the user's own things (`lookup`).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from app.agent.intents.english import english_words
+from app.agent.intents.recognise import POSSESSIVE
+from app.agent.intents.router import Doing, HandOver
+
+
+def _found(record: Any) -> list[dict[str, Any]]:
+    if record.status != "ok":
+        raise HandOver(f"{record.name}: {record.result}")
+    return [m for m in record.result or [] if isinstance(m, dict)]
+
+
+def search_messages(doing: Doing, words: str) -> list[dict[str, Any]]:
+    """Messages matching the words: the whole phrase first, then any of its longer words."""
+    found = _found(doing.call("search_emails", query=words)) if words else []
+    if found or not words:
+        return found
+    # Word by word, names first ("Anna's last email"), then the longest (most telling); the
+    # messages found by the most words win, so a word every message has ("from", "mail")
+    # decides nothing.
+    said = [POSSESSIVE.sub("", w) for w in re.findall(r"[\w@.'-]+", words)]
+    long = dict.fromkeys(w for w in said if len(w) > 3 or (len(w) == 3 and a_name(w)))
+    seen: dict[str, dict[str, Any]] = {}
+    hits: dict[str, int] = {}
+    for word in sorted(long, key=lambda w: (a_name(w), len(w)), reverse=True)[:3]:
+        # a long word searched by its stem: "delivery" finds "will be delivered"
+        query = word if a_name(word) or len(word) < 7 else word[:-2]
+        for message in _found(doing.call("search_emails", query=query)):
+            key = str(message.get("email_id"))
+            seen.setdefault(key, message)
+            hits[key] = hits.get(key, 0) + (2 if a_name(word) else 1)  # a name tells most
+    most = max(hits.values(), default=0)
+    return [message for key, message in seen.items() if hits[key] == most]
+
+
+def a_name(word: str) -> bool:
+    """A capitalised word other than "I" ("I'll", "I'm"): likely a name."""
+    return word[:1].isupper() and not re.match(r"I(?:['’]|$)", word)
+
+
+def _summary_line(doing: Doing, message: dict[str, Any]) -> str:
+    when = message.get("date")
+    day = doing.dated(datetime.fromisoformat(str(when)), "dd") if when else ""
+    return f"- {message.get('sender')}: “{message.get('subject')}” {day}".rstrip()
+
+
+def found_messages(doing: Doing, slots: dict[str, str]) -> list[dict[str, Any]]:
+    """The messages `find_emails` means: those matching its words, else the newest ten."""
+    words = slots.get("about", "")
+    if not words:
+        return _found(doing.call("list_emails", limit=10))
+    found = search_messages(doing, words)
+    if not found and (english := english_words(doing, words)):
+        found = search_messages(doing, english)  # "Wasser" asked of an English mailbox
+    return found
+
+
+def listing(doing: Doing, found: list[dict[str, Any]], words: str) -> str:
+    """The messages found, one line each (sender, subject, day), or that there are none."""
+    if not found:
+        return doing.say("no_email_about", words=words) if words else doing.say("inbox_empty")
+    lines = "\n".join(_summary_line(doing, m) for m in found[:10])
+    return doing.say("emails_found" if len(found) != 1 else "email_found", n=len(found),
+                     lines=lines)  # fmt: skip

@@ -677,15 +677,19 @@ def _named_within(doing: Doing, when: When | None, whole: bool, on_the_day: bool
     return next(iter(named.values())) if len(named) == 1 else None
 
 
-def event_named_shown(doing: Doing) -> str | None:
+def event_named_shown(doing: Doing, in_english: bool = False) -> str | None:
     """The one event the request names whole, shown with its day and time ("Mum's birthday:
-    Sun 20 May, all day"), its next occurrence if it repeats; None if none or several."""
+    Sun 20 May, all day"), its next occurrence if it repeats; None if none or several.
+    `in_english`: also named by the request's English ("Chorprobe" of "Choir rehearsal");
+    else not looked for in English, where a question a text answered needs no more."""
     if doing.agent.registry.get("list_events") is None:
         return None
     around = _events(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
     named = _titles_in(around, _without_days(doing.request, doing.now), whole=True)
+    if not named and in_english and around and (english := english_words(doing, doing.request)):
+        named = _titles_in(around, _without_days(english, doing.now), whole=True)
     if len(named) != 1:
-        return None  # (not looked for in English: a question a text answered needs no more)
+        return None
     events = [e for e in around if fold(str(e.get("title") or "")) in named]
     upcoming = [e for e in events if datetime.fromisoformat(str(e["end"])) >= doing.now]
     return shown(doing, (upcoming or events)[0]) if events else None

@@ -88,7 +88,7 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
             request = (f"To: {to}\nThe user's request: {before}\n"
                        "Write the body in the language of the request.")  # fmt: skip
             if told := _written(doing, to, request, before, what_to_say(before, to)):
-                return _with_question(told, asked)
+                return with_paragraph(told, asked)
         return letter(doing, to, asked)
     if "message" in doing.from_request:
         said = said_after(message)
@@ -105,6 +105,10 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
         if not kept:
             raise Ask(doing.question(question), "message")
         return kept
+    # The model's words copied from what the request tells before what to say ("Priya wrote
+    # that she's running late. Answer her that it's fine": "I'm running late. It's fine.")
+    if (said := said_after(doing.request)) and (kept := kept_to(message, said, to)):
+        message = kept
     return _kept_or_letter(doing, to, message)
 
 
@@ -146,13 +150,13 @@ def _said_beside(before: str, to: str) -> str:
     return " ".join(kept)
 
 
-def _with_question(body: str, question: str) -> str:
-    """A written body with the question as a paragraph of its own before the sign-off (its
-    last paragraph, when short), else at its end."""
+def with_paragraph(body: str, added: str) -> str:
+    """A written body with `added` (a question, a fact) as a paragraph of its own before
+    the sign-off (its last paragraph, when short), else at its end."""
     paragraphs = body.split("\n\n")
     if len(paragraphs) >= 2 and len(paragraphs[-1].split()) <= _SHORT_LINE:
-        return "\n\n".join([*paragraphs[:-1], question, paragraphs[-1]])
-    return f"{body}\n\n{question}"
+        return "\n\n".join([*paragraphs[:-1], added, paragraphs[-1]])
+    return f"{body}\n\n{added}"
 
 
 def _kept_or_letter(doing: Doing, to: str, said: str) -> str:
@@ -202,7 +206,7 @@ def said_after(request: str) -> str:
     """What a request asks to pass on, in its own words: what follows its first "that",
     "dass", "que" or colon ("Schreib Tom, dass ich morgen nicht kann" → "ich kann morgen
     nicht"); "" when it has none or nothing follows."""
-    found = _SAYING.search(request)
+    found = _saying(request)
     if found is None:
         return ""
     said = request[found.end() :].strip().rstrip(".!")
@@ -211,6 +215,26 @@ def said_after(request: str) -> str:
     if fold(found.group(0).strip()) in {"dass", "daß"}:
         said = _main_clause(said)
     return said
+
+
+# A verb reporting what someone else wrote or said, just before "that" ("Priya wrote that
+# she's late", "Tom meint, dass", "elle a écrit que", "dice que"), accents folded: what follows
+# is their news, not what to say, when the request says "that" again later.
+_REPORTED = re.compile(
+    r"\b(?:wrote|writes|said|says|told me|mentioned|mentions|thinks|heard|"
+    r"schrieb|schreibt|geschrieben|sagt|sagte|gesagt|meint|meinte|"
+    r"ecrit|dit|m'a dit|pense|escribio|escribe|dice|dijo|comenta|cuenta)\s*,?\s*$"
+)
+
+
+def _saying(request: str) -> re.Match[str] | None:
+    """The first "that", "dass", "que" or colon introducing what to say: not one reporting
+    another's words ("Priya wrote that she's late. Answer her that it's fine": the second)."""
+    found = list(_SAYING.finditer(request))
+    for match in found[:-1]:
+        if not _REPORTED.search(fold(request[: match.start()])):
+            return match
+    return found[-1] if found else None
 
 
 def named_before(words: str) -> str:

@@ -19,8 +19,10 @@ from app.agent.intents.mail_body import (
     named_before,
     question_for,
     said_after,
+    with_paragraph,
 )
 from app.agent.intents.mail_body import body as email_body
+from app.agent.intents.mail_facts import with_fact
 from app.agent.intents.mailbox import a_name, listing, search_messages
 from app.agent.intents.recognise import ADDRESS, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
@@ -104,10 +106,22 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
 
 def reply(doing: Doing, slots: dict[str, str]) -> str:
     message = _one_email(doing, slots)
-    body = email_body(doing, str(message.get("sender")), slots["message"], _REPLY_QUESTION)
+    body = _body(doing, str(message.get("sender")), slots["message"], _REPLY_QUESTION)
     record = doing.call("reply_email", email_id=message["email_id"], body=body)
     return outcome(doing, record, doing.say("replied", sender=message.get("sender"),
                                             subject=message.get("subject")))  # fmt: skip
+
+
+def _body(doing: Doing, to: str, message: str, question: str) -> str:
+    """The email's body, with the fact the request asks it to give looked up (`with_fact`):
+    given to the writer with what to say, and added as a paragraph if the writer left it
+    out."""
+    message, fact = with_fact(doing, message)
+    if not fact:
+        return email_body(doing, to, message, question)
+    written = email_body(doing, to, f"{message.rstrip(' .?!')}. {fact}", question)
+    answer = fact.split(": ", 1)[-1]
+    return written if grounded(answer, written) else with_paragraph(written, fact)
 
 
 def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
@@ -158,7 +172,7 @@ def senders_named(doing: Doing, to: str) -> list[dict[str, Any]]:
 
 def send(doing: Doing, slots: dict[str, str]) -> str:
     address, name = _address(doing, slots)
-    body = email_body(doing, name, slots["message"], _SEND_QUESTION)
+    body = _body(doing, name, slots["message"], _SEND_QUESTION)
     said = (
         (said_after(slots["message"]) or body)
         if "message" in doing.from_request

@@ -1,0 +1,122 @@
+"""A fact an email is asked to give, looked up in the user's own things.
+
+"Answer Priya that it's fine, and mention which book we're discussing", "sag ihr auch, wann
+wir uns treffen", "dis-lui à quelle heure ça commence", "dile dónde quedamos": the answer is
+not in the request but in the calendar (the book is in the book club's notes) or in a file or
+an email. Code finds the one thing the request names and asks the model only to copy the
+answer's words from it; an answer the text does not hold is no answer, and the request is
+written as before. The confirmation dialog shows the email before anything goes out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.agent.intents.calendar_steps import event_named_shown
+from app.agent.intents.file_steps import telling_words
+from app.agent.intents.lookup import best_source
+from app.agent.intents.recognise import any_word_of, grounded
+from app.agent.intents.router import Doing, HandOver
+from app.store.documents import content_words
+
+# Telling the recipient (not asking them: `asking`), then within a few words the word that
+# opens what to tell: "mention which book", "let her know where", "sag ihr auch, wann",
+# "dis-lui à quelle heure", "dile dónde". Spanish "que" without its accent is "that".
+_TELLING = re.compile(
+    r"\b(?:mention(?:ing)?|tell(?:ing)?\s+(?:him|her|them)|let\s+(?:him|her|them)\s+know|"
+    r"remind(?:ing)?\s+(?:him|her|them)(?:\s+of)?|include|add|"
+    r"sag(?:e|t)?|schreib(?:e|t)?|erwähn(?:e|t)?|nenn(?:e|t)?|erinnere?|"
+    r"dis|dites|précise[rz]?|rappelle[rz]?|mentionne[rz]?|indique[rz]?|"
+    r"dile|diles|menci[oó]na(?:le|les)?|recu[eé]rda(?:le|les)|ind[ií]ca(?:le|les)|"
+    r"cu[eé]nta(?:le|les))"
+    r"(?:-(?:lui|leur))?(?:[^.?!:]{0,20}?)(?<![\w'’])"
+    r"(which|what time|what|where|when|who|how much|how many|welche[nmrs]?|um wie ?viel uhr|"
+    r"was|wo|wann|wer|wie ?viel|à quelle heure|quel(?:le)?s?|où|quand|qui|combien|"
+    r"a qué hora|qué|cuál(?:es)?|dónde|cuándo|quién|cuánt[oa]s?)(?!\w)",
+    re.IGNORECASE,
+)
+# Where the clause of what to tell ends: a sentence's end, a comma, or "and that …".
+_CLAUSE_END = re.compile(r"[.!?;,]|\s(?:and|und|et|y)\s+(?:that|dass|que|qu['’])", re.I)
+# Words that lead into telling ("and maybe", "also", "und bitte", "et aussi"): cut with it.
+_LEAD_IN = re.compile(
+    r"(?:[,;]?\s*\b(?:and|und|et|y|also|maybe|perhaps|please|auch|noch|bitte|vielleicht|"
+    r"aussi|peut-être|stp|también|quizás?|por favor|could you|can you)\b)+\s*$",
+    re.IGNORECASE,
+)
+
+_FACT_PROMPT = (
+    "Copy from the text below the words that answer the question: a title, a name, a place, "
+    "a day, a time or an amount, exactly as the text writes them. Write only those words. If "
+    "the text does not answer the question, write: none"
+)
+
+
+@dataclass(frozen=True)
+class Told:
+    """What a request asks an email to tell that the request itself does not say."""
+
+    question: str  # as the request says it: "which book we're discussing"
+    start: int  # where telling it starts in the request ("And maybe mention …")
+    end: int  # where it ends
+
+
+def told_of(request: str) -> Told | None:
+    """The question whose answer the request asks to pass on, or None when it asks none."""
+    found = _TELLING.search(request)
+    if found is None:
+        return None
+    ended = _CLAUSE_END.search(request, found.end())
+    end = ended.start() if ended is not None else len(request)
+    question = request[found.start(1) : end].strip()
+    if len(content_words(question)) < 2:  # "tell her when": nothing to look up
+        return None
+    lead = _LEAD_IN.search(request[: found.start()])
+    return Told(question, lead.start() if lead is not None else found.start(), end)
+
+
+def with_fact(doing: Doing, message: str) -> tuple[str, str]:
+    """`message` without the words asking to tell something, and the line that tells it
+    ("Which book we're discussing: The Remains of the Day."); (`message`, "") when the
+    request asks nothing of the kind or nothing the user keeps answers it."""
+    told = told_of(doing.request)
+    if told is None:
+        return message, ""
+    answer = _looked_up(doing, told.question)
+    if not answer:
+        return message, ""
+    in_message = told_of(message)
+    if in_message is not None:  # the whole request, or the model's copy of it
+        message = f"{message[: in_message.start]}{message[in_message.end :]}".strip(" ,;")
+    line = told.question[:1].upper() + told.question[1:].rstrip(" ?")
+    return message, f"{line}: {answer.rstrip('.')}."
+
+
+def _looked_up(doing: Doing, question: str) -> str:
+    """The answer's words from the event the request names, else from the file or email
+    holding the question's telling words; "" when none holds an answer."""
+    texts = []
+    try:
+        if shown := event_named_shown(doing, in_english=True):
+            texts.append(shown)
+        if not texts:
+            source = best_source(doing, question)
+            wanted = min(2, len(telling_words(question)))
+            if source is not None and source.matched >= wanted:
+                texts.append(source.text)
+    except HandOver:  # the calendar, folder or mailbox cannot be read: nothing is told
+        return ""
+    for text in texts:
+        answer = doing.write(_FACT_PROMPT, f"{text}\n\nQuestion: {question}").strip()
+        if _holds_an_answer(answer, text, doing.request):
+            return answer
+    return ""
+
+
+def _holds_an_answer(answer: str, text: str, request: str) -> bool:
+    """Whether the model's words are copied from the text, and say something the request
+    does not ("none", a sentence of its own or the question's words back are no answer)."""
+    words = content_words(answer)
+    if not words or len(answer) > 120 or answer.strip(" .").lower() == "none":
+        return False
+    return grounded(answer, text) and any(not any_word_of(w, request) for w in words)

@@ -1,0 +1,193 @@
+"""A fact an email is asked to give, looked up where the user keeps it: the event's notes in
+a real Radicale calendar, the message answered on real Dovecot + aiosmtpd. A scripted model
+picks the intent, copies the answer's words and writes the body; code finds what to read,
+checks the answer is the text's own, and the dialog shows the email before it goes out.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from app.agent.intents.mail_facts import told_of
+from app.agent.turn.chat import Conversation
+from connectors.calendar import CalendarAccount, create_event
+from connectors.mail import MailAccount
+from tests.agent.test_intents import TZ, Answers
+from tests.agent.test_intents_mail import _deliver_dated, mail
+from tests.agent.test_intents_personal import _agent, account, server
+from tests.agent.test_mail_agent import USERS, servers
+from tests.scripting import call
+from tests.support.mail_servers import Dovecot, SmtpServer
+
+__all__ = ["account", "mail", "server", "servers"]  # the real servers, shared
+
+pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
+_, BOB = USERS
+HALL = "St. Mark's church hall"
+
+
+def _rehearsal(account: CalendarAccount) -> None:
+    create_event(account, "Choir rehearsal", datetime(2029, 5, 16, 19, 0),
+                 datetime(2029, 5, 16, 21, 0), tz=TZ,
+                 description=f"At {HALL}. We sing the Brahms Requiem.")  # fmt: skip
+
+
+def _bobs_mail(servers: tuple[Dovecot, SmtpServer]) -> None:
+    _deliver_dated(servers, BOB, "Choir tomorrow", "I'll be a bit late to choir tomorrow, sorry!",
+                   "Mon, 14 May 2029 18:00:00 +0000")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("request_", "question"),
+    [
+        ("… and maybe mention which book we're discussing, she probably forgot",
+         "which book we're discussing"),
+        ("Reply that it's fine. Let him know where we're meeting.", "where we're meeting"),
+        ("Antworte ihm, dass es passt, und sag ihm auch, wo wir uns treffen.",
+         "wo wir uns treffen"),
+        ("Réponds-lui que c'est bon et dis-lui à quelle heure ça commence.",
+         "à quelle heure ça commence"),
+        ("Contéstale que vale y dile dónde ensayamos", "dónde ensayamos"),
+    ],
+)  # fmt: skip
+def test_what_a_request_asks_an_email_to_tell_is_read_from_it(request_: str, question: str) -> None:
+    told = told_of(request_)
+    assert told is not None and told.question == question
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "Tell him that I'll be late.",  # said, nothing to look up
+        "Ask her where we're meeting.",  # asked of her (`asking`)
+        "Sag ihm, dass ich komme.",
+        "Dis-lui que je viens demain.",
+    ],
+)
+def test_a_request_that_says_its_message_or_asks_tells_nothing_to_look_up(request_: str) -> None:
+    assert told_of(request_) is None
+
+
+@pytest.mark.parametrize(
+    ("copied", "told"),
+    [(HALL, True),  # the notes' own words
+     ("the Philharmonie", False)],  # made up: nothing is told but what the user said
+)  # fmt: skip
+def test_a_reply_asked_to_say_where_gives_the_place_the_events_notes_hold(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    copied: str,
+    told: bool,
+) -> None:
+    """The request names the rehearsal; the place is in its notes, not in the request. The
+    model copies it, code checks the words are the notes' own, and the reply says it beside
+    what the user asked to say. Nothing goes out before approval."""
+    _rehearsal(account)
+    _bobs_mail(servers)
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("reply_to_email", which="Bob", message="No problem, see you there."),
+         copied,
+         "Hi Bob,\n\nNo problem at all, see you there.\n\nBest"],
+        answers,
+        mail=mail,
+        calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(
+        Conversation(),
+        "Bob wrote that he'll be late to choir rehearsal tomorrow. Answer him that it's no "
+        "problem, see you there, and let him know where we're rehearsing, he's new.",
+    )
+    [shown] = answers.seen
+    body = shown.arguments["body"]
+    assert shown.tool == "reply_email" and (copied in body) == told, (report.answer, body)
+    assert "no problem" in body.lower()
+    assert "let him know" not in body.lower() and ("rehearsing:" in body) == told
+    assert servers[1].relay.deliveries == 0
+
+
+@pytest.mark.parametrize(
+    ("request_", "english", "said"),
+    [
+        ("Bob kommt morgen später zur Chorprobe, hat er geschrieben. Antworte ihm, dass das "
+         "kein Problem ist, und sag ihm bitte, wo wir proben.",
+         "Bob is coming later to choir rehearsal tomorrow, he wrote. Answer him that that is "
+         "no problem, and please tell him where we rehearse.",
+         "kein problem"),
+        ("Bob arrivera en retard à la répétition de chorale demain. Réponds-lui que ce n'est "
+         "pas grave et précise-lui où on répète.",
+         "Bob will be late to choir rehearsal tomorrow. Answer him that it is not serious and "
+         "tell him where we rehearse.",
+         "pas grave"),
+        ("Bob llega tarde al ensayo del coro mañana. Contéstale que no pasa nada y dile dónde "
+         "ensayamos.",
+         "Bob is late to the choir rehearsal tomorrow. Answer him that it's fine and tell him "
+         "where we rehearse.",
+         "no pasa nada"),
+    ],
+)  # fmt: skip
+def test_a_reply_in_another_language_finds_the_event_by_its_english_and_gives_the_place(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    request_: str,
+    english: str,
+    said: str,
+) -> None:
+    """The request names the rehearsal in its own language: the event is found by the
+    request's English, the place copied from its notes, and the reply holds both what the
+    user said and the place."""
+    _rehearsal(account)
+    _bobs_mail(servers)
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("reply_to_email", which="Bob", message=said), english, HALL, said],
+        answers,
+        mail=mail,
+        calendar=account,
+    )
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    body = shown.arguments["body"]
+    assert shown.tool == "reply_email" and HALL in body, (report.answer, body)
+    assert said in body.lower()
+    assert servers[1].relay.deliveries == 0
+
+
+@pytest.mark.parametrize(
+    ("request_", "copied", "said", "news"),
+    [
+        ("Bob wrote that he's stuck in traffic and will miss the start. Reply that it's fine, "
+         "we'll wait for him.",
+         "I'm stuck in traffic and will miss the start. It's fine, we'll wait for him.",
+         "we'll wait for him", "traffic"),
+        ("Bob hat geschrieben, dass er im Stau steht und den Anfang verpasst. Antworte ihm, "
+         "dass wir natürlich auf ihn warten.",
+         "Ich stehe im Stau und verpasse den Anfang. Wir warten natürlich auf ihn.",
+         "warten", "Stau"),
+    ],
+)  # fmt: skip
+def test_a_reply_leaves_out_the_news_the_request_reports_before_what_to_say(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    request_: str,
+    copied: str,
+    said: str,
+    news: str,
+) -> None:
+    """ "Bob wrote that …" reports his news; what to say follows the second "that". The
+    model copied both into the message: the reply says only what the user asked to say."""
+    _bobs_mail(servers)
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("reply_to_email", which="Bob", message=copied), copied], answers, mail=mail
+    )
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    body = shown.arguments["body"]
+    assert shown.tool == "reply_email" and said in body, (report.answer, body)
+    assert news not in body
+    assert servers[1].relay.deliveries == 0

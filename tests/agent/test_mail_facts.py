@@ -7,21 +7,29 @@ checks the answer is the text's own, and the dialog shows the email before it go
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
+from app.agent.documents.document_index import index_folders
+from app.agent.gate.policy import ContextState
 from app.agent.intents.mail_facts import told_of
+from app.agent.intents.router import IntentRouter
+from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
+from app.llm.scripted import ScriptedBackend
+from app.store.database import Database
 from connectors.calendar import CalendarAccount, create_event
 from connectors.mail import MailAccount
 from tests.agent.test_intents import TZ, Answers
 from tests.agent.test_intents_mail import _deliver_dated, mail
-from tests.agent.test_intents_personal import _agent, account, server
+from tests.agent.test_intents_personal import _agent, account, database, server
 from tests.agent.test_mail_agent import USERS, servers
 from tests.scripting import call
 from tests.support.mail_servers import Dovecot, SmtpServer
 
-__all__ = ["account", "mail", "server", "servers"]  # the real servers, shared
+__all__ = ["account", "database", "mail", "server", "servers"]  # the real servers, shared
 
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
 _, BOB = USERS
@@ -35,7 +43,8 @@ def _rehearsal(account: CalendarAccount) -> None:
 
 
 def _bobs_mail(servers: tuple[Dovecot, SmtpServer]) -> None:
-    _deliver_dated(servers, BOB, "Choir tomorrow", "I'll be a bit late to choir tomorrow, sorry!",
+    _deliver_dated(servers, f"Bob Stone <{BOB}>", "Choir tomorrow",
+                   "I'll be a bit late to choir tomorrow, sorry!",
                    "Mon, 14 May 2029 18:00:00 +0000")  # fmt: skip
 
 
@@ -190,4 +199,54 @@ def test_a_reply_leaves_out_the_news_the_request_reports_before_what_to_say(
     body = shown.arguments["body"]
     assert shown.tool == "reply_email" and said in body, (report.answer, body)
     assert news not in body
+    assert servers[1].relay.deliveries == 0
+
+
+@pytest.mark.parametrize(
+    ("request_", "english"),
+    [
+        ("Bob asked me how much we've spent on travel this year and what we had planned. Look "
+         "it up in the budget sheet and send him an email with both figures.", None),
+        ("Bob quiere saber cuánto hemos gastado en viajes y cuánto estaba presupuestado. "
+         "Mándale un correo con esos números, están en la hoja del presupuesto.",
+         "how much we have spent on travel and how much was budgeted"),
+        ("Bob will wissen, wie viel wir dieses Jahr für Reisen ausgegeben haben und wie viel "
+         "eingeplant war. Schick ihm die beiden Zahlen aus der Budgettabelle.",
+         "how much we spent on travel this year and how much was planned"),
+    ],
+)  # fmt: skip
+def test_what_the_recipient_asked_is_answered_from_the_row_of_the_table_it_names(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    tmp_path: Path,
+    database: Database,
+    request_: str,
+    english: str | None,
+) -> None:
+    """Bob's question is reported, and the request says nothing else to write: the email
+    is the table's row his words name ("viajes", "Reisen": the row "travel", by their
+    English), its figures as the file has them, with no model step but the translation.
+    The file is found by the document index, as in the app. The dialog shows it; nothing
+    goes out before approval."""
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "budget-2030.csv").write_text(
+        "line,planned_eur,spent_eur\ntravel,3000,3650\nsoftware,4000,3120\n"
+    )
+    index_folders(database, [tmp_path])  # as the app's background indexer does
+    _bobs_mail(servers)
+    turns = [call("send_email", to="Bob", message="both figures")]
+    backend = ScriptedBackend.from_data(
+        {"format": "qwen3.5", "intents": True, "turns": turns + ([english] if english else [])}
+    )
+    answers = Answers(approve=False)
+    registry = build_registry(folders=[tmp_path], data=database, mail=mail)
+    agent = Agent(backend, registry, ContextState(allowed_folders=[str(tmp_path)]),
+                  confirmer=answers)  # fmt: skip
+    agent.front = IntentRouter()
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    body = shown.arguments["body"]
+    assert shown.tool == "send_email" and shown.arguments["to"] == [BOB], report.answer
+    assert "travel: planned eur 3000, spent eur 3650" in body, body
+    assert "4000" not in body and "3120" not in body
     assert servers[1].relay.deliveries == 0

@@ -14,10 +14,13 @@ import re
 from dataclasses import dataclass
 
 from app.agent.intents.calendar_steps import event_named_shown
+from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
-from app.agent.intents.lookup import best_source
+from app.agent.intents.lookup import Source, best_source
+from app.agent.intents.mail_body import said_after
 from app.agent.intents.recognise import any_word_of, grounded
 from app.agent.intents.router import Doing, HandOver
+from app.agent.intents.tally import rows_named
 from app.store.documents import content_words
 
 # Telling the recipient (not asking them: `asking`), then within a few words the word that
@@ -29,7 +32,12 @@ _TELLING = re.compile(
     r"sag(?:e|t)?|schreib(?:e|t)?|erwähn(?:e|t)?|nenn(?:e|t)?|erinnere?|"
     r"dis|dites|précise[rz]?|rappelle[rz]?|mentionne[rz]?|indique[rz]?|"
     r"dile|diles|menci[oó]na(?:le|les)?|recu[eé]rda(?:le|les)|ind[ií]ca(?:le|les)|"
-    r"cu[eé]nta(?:le|les))"
+    r"cu[eé]nta(?:le|les)|"
+    # what they asked, reported: the email answers it ("Jonas asked me how much we spent",
+    # "Lena will wissen, wann …", "Paul m'a demandé quand …", "Jonas me ha preguntado cuánto")
+    r"asked(?:\s+(?:me|us))?|wants\s+to\s+know|gefragt|will\s+wissen|wollte\s+wissen|"
+    r"(?:m'|m’|nous\s+)?a\s+demandé|veut\s+savoir|voudrait\s+savoir|"
+    r"(?:me|nos)\s+(?:ha\s+)?pregunt(?:ó|o|a)|ha\s+preguntado|quiere\s+saber)"
     r"(?:-(?:lui|leur))?(?:[^.?!:]{0,20}?)(?<![\w'’])"
     r"(which|what time|what|where|when|who|how much|how many|welche[nmrs]?|um wie ?viel uhr|"
     r"was|wo|wann|wer|wie ?viel|à quelle heure|quel(?:le)?s?|où|quand|qui|combien|"
@@ -59,6 +67,7 @@ class Told:
     question: str  # as the request says it: "which book we're discussing"
     start: int  # where telling it starts in the request ("And maybe mention …")
     end: int  # where it ends
+    reported: bool  # asked by the recipient ("Jonas asked me how much …"): the email answers
 
 
 def told_of(request: str) -> Told | None:
@@ -72,45 +81,79 @@ def told_of(request: str) -> Told | None:
     if len(content_words(question)) < 2:  # "tell her when": nothing to look up
         return None
     lead = _LEAD_IN.search(request[: found.start()])
-    return Told(question, lead.start() if lead is not None else found.start(), end)
+    start = lead.start() if lead is not None else found.start()
+    reported = bool(_REPORTING.match(found.group(0)))
+    return Told(question, start, end, reported)
+
+
+_REPORTING = re.compile(
+    r"asked|wants|gefragt|will|wollte|m'|m’|nous|a\s+demand|veut|voudrait|me\s|nos\s|ha\s|"
+    r"quiere",
+    re.IGNORECASE,
+)
 
 
 def with_fact(doing: Doing, message: str) -> tuple[str, str]:
     """`message` without the words asking to tell something, and the line that tells it
     ("Which book we're discussing: The Remains of the Day."); (`message`, "") when the
-    request asks nothing of the kind or nothing the user keeps answers it."""
+    request asks nothing of the kind or nothing the user keeps answers it. The message is
+    "" when the fact is all there is to say: they asked it, and the request says nothing
+    after "that" ("Jonas asked me how much we spent … send him the figures")."""
     told = told_of(doing.request)
     if told is None:
         return message, ""
-    answer = _looked_up(doing, told.question)
+    answer = _looked_up(doing, told)
     if not answer:
         return message, ""
     in_message = told_of(message)
     if in_message is not None:  # the whole request, or the model's copy of it
         message = f"{message[: in_message.start]}{message[in_message.end :]}".strip(" ,;")
+    if told.reported and not said_after(doing.request[told.end :]):
+        message = ""
     line = told.question[:1].upper() + told.question[1:].rstrip(" ?")
     return message, f"{line}: {answer.rstrip('.')}."
 
 
-def _looked_up(doing: Doing, question: str) -> str:
+def _looked_up(doing: Doing, told: Told) -> str:
     """The answer's words from the event the request names, else from the file or email
     holding the question's telling words; "" when none holds an answer."""
-    texts = []
     try:
-        if shown := event_named_shown(doing, in_english=True):
-            texts.append(shown)
-        if not texts:
-            source = best_source(doing, question)
-            wanted = min(2, len(telling_words(question)))
-            if source is not None and source.matched >= wanted:
-                texts.append(source.text)
+        text = event_named_shown(doing, in_english=True)
+        if not text:
+            source = _source(doing, told)
+            if source is None:
+                return ""
+            if source.path and (rows := _rows_asked(doing, source, told.question)):
+                return "; ".join(rows)  # a table's rows, as they are: no model step
+            text = source.text
     except HandOver:  # the calendar, folder or mailbox cannot be read: nothing is told
         return ""
-    for text in texts:
-        answer = doing.write(_FACT_PROMPT, f"{text}\n\nQuestion: {question}").strip()
-        if _holds_an_answer(answer, text, doing.request):
-            return answer
-    return ""
+    answer = doing.write(_FACT_PROMPT, f"{text}\n\nQuestion: {told.question}").strip()
+    return answer if _holds_an_answer(answer, text, doing.request) else ""
+
+
+def _source(doing: Doing, told: Told) -> Source | None:
+    """The file or email holding the question's telling words (two, or all of fewer, in
+    its language or in English), else the one the rest of the request names ("… in the
+    budget sheet": budget-2029.csv) if it holds them."""
+    question = told.question
+    wanted = min(2, len(telling_words(question)))
+    source = best_source(doing, question)
+    if source is not None and source.matched >= wanted:
+        return source
+    rest = f"{question}. {doing.request[: told.start]} {doing.request[told.end :]}"
+    source = best_source(doing, rest)
+    if source is None:
+        return None
+    words = telling_words(f"{question} {english_words(doing, question)}")
+    return source if sum(any_word_of(w, source.text) for w in words) >= wanted else None
+
+
+def _rows_asked(doing: Doing, source: Source, question: str) -> list[str]:
+    """The rows of the table the question names ("viajes": the row "travel"), by its words
+    or their English."""
+    table = source.text.split("\n", 1)[-1]
+    return rows_named(table, question) or rows_named(table, english_words(doing, question))
 
 
 def _holds_an_answer(answer: str, text: str, request: str) -> bool:

@@ -16,6 +16,7 @@ from app.agent.intents.language import contact_queries
 from app.agent.intents.mail_body import (
     ASKING_TO_WRITE,
     NO_EMAIL_NAMED,
+    letter,
     named_before,
     question_for,
     said_after,
@@ -119,6 +120,8 @@ def _body(doing: Doing, to: str, message: str, question: str) -> str:
     message, fact = with_fact(doing, message)
     if not fact:
         return email_body(doing, to, message, question)
+    if not message:  # the fact is all there is to say
+        return letter(doing, to, fact)
     written = email_body(doing, to, f"{message.rstrip(' .?!')}. {fact}", question)
     answer = fact.split(": ", 1)[-1]
     return written if grounded(answer, written) else with_paragraph(written, fact)

@@ -135,6 +135,23 @@ def table_sum(text: str, question: str, month: str | None) -> Sum | None:
     return Sum(sum(parts, Decimal(0)), parts, words_held, comma)
 
 
+def rows_named(text: str, words: str) -> list[str]:
+    """The table's rows whose first cell is one of `words` ("travel" of "how much did we
+    spend on travel?"), each with its header's names: "travel: planned eur 6000, spent eur
+    7450". [] when `text` is no table, or no row is named."""
+    rows = _rows(text)
+    if len(rows) < 2:
+        return []
+    header = [" ".join(h.replace("_", " ").split()) for h in rows[0]]
+    named = [r for r in rows[1:] if _a_row_of(r, rows[0]) and r[0].strip()
+             and any_word_of(r[0].strip(), words)]  # fmt: skip
+    return [
+        f"{row[0].strip()}: "
+        + ", ".join(f"{h} {c.strip()}" for h, c in zip(header[1:], row[1:], strict=True) if c)
+        for row in named
+    ]
+
+
 def _rows(text: str) -> list[list[str]]:
     first = text.split("\n", 1)[0]
     delimiter = max((";", ",", "\t"), key=first.count)

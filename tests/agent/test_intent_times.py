@@ -406,6 +406,24 @@ def test_an_amount_before_or_after_something_named_is_read(
     assert read_relative(phrase) == (timedelta(minutes=offset), named)
 
 
+@pytest.mark.parametrize(
+    ("phrase", "offset"),
+    [
+        ("Remind me an hour before to print the scores", -60),
+        ("erinner mich zwei Stunden vorher, dass ich Snacks besorge", -120),
+        ("eine Stunde davor", -60),
+        ("rappelle-moi une heure avant, pour les partitions", -60),
+        ("recuérdame una hora antes que tengo que imprimirlas", -60),
+        ("and the day before", -24 * 60),
+    ],
+)
+def test_an_amount_before_or_after_what_the_sentences_around_name_is_read_as_it(
+    phrase: str, offset: int
+) -> None:
+    """Nothing named after "before": what the sentences around name, as "it" would."""
+    assert read_relative(phrase) == (timedelta(minutes=offset), "it")
+
+
 @pytest.mark.parametrize("phrase", ["Remind me after lunch", "remind me at 5 to call mum", ""])
 def test_no_amount_or_nothing_named_is_no_relative_time(phrase: str) -> None:
     assert read_relative(phrase) is None

@@ -30,6 +30,7 @@ from app.store.models import MemoryRecord
 from app.store.reminders import ReminderStore
 from connectors.calendar import CalendarAccount, create_event, list_events
 from connectors.contacts import find_contacts
+from connectors.folding import fold
 from connectors.mail import MailAccount
 from tests.agent.test_intents import TZ, Answers, _all, at
 from tests.agent.test_intents_mail import _deliver_dated, _remove_from
@@ -1001,6 +1002,40 @@ def test_a_reminder_an_hour_before_an_event_is_set_by_the_events_start(
                       data=database)  # fmt: skip
     asked = agent.run_turn(Conversation(), "Remind me ten minutes before the ferry")
     assert asked.stop_reason == "asked" and asked.answer.startswith("When should I remind you?")
+
+
+@pytest.mark.parametrize(
+    ("request_", "english"),
+    [
+        ("When's choir rehearsal this week? Remind me an hour before to print the scores.",
+         None),
+        ("Wann ist diese Woche Chorprobe? Erinner mich eine Stunde vorher, dass ich die Noten "
+         "drucke.", "When is choir rehearsal this week?"),
+        ("C'est quand la répétition de chorale cette semaine ? Rappelle-moi une heure avant, "
+         "pour imprimer les partitions.", "When is the choir rehearsal this week?"),
+        ("¿Cuándo es el ensayo del coro esta semana? Recuérdame una hora antes que tengo que "
+         "imprimir las partituras.", "When is the choir rehearsal this week?"),
+    ],
+)  # fmt: skip
+def test_a_reminder_before_the_event_asked_about_is_set_by_its_start_and_shows_it(
+    account: CalendarAccount,
+    home: Path,
+    database: Database,
+    request_: str,
+    english: str | None,
+) -> None:
+    """ "When is …? Remind me an hour before": before what, the sentence asking says (in
+    English when it is in another language); the reminder is set by the event's start, and
+    the answer shows the event, which answers "when"."""
+    create_event(account, "Choir rehearsal", at(16, 19), at(16, 21), tz=TZ)
+    turns = [call("set_reminder", what="print the scores", when="an hour before")]
+    agent, _ = _agent(turns + ([english] if english else []), home, calendar=account,
+                      data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.due == at(16, 18), report.answer
+    assert "Choir rehearsal" in report.answer and "19:00" in report.answer
+    assert fold(reminder.text.split()[0]) not in {"vorher", "avant", "antes", "dass", "pour"}
 
 
 # -- a second look: a lookup that finds nothing passes the request to a close one ------------------

@@ -250,13 +250,13 @@ def due_in(doing: Doing, window: tuple[datetime, datetime]) -> str:
     return "\n\n" + doing.say("todos_due_then", lines=lines)
 
 
-def next_event_start(doing: Doing, words: str) -> datetime | None:
-    """When the next event holding the most of `words` starts ("the dentist"); None if no
-    upcoming event holds any, or there is no calendar."""
+def next_event(doing: Doing, words: str) -> dict[str, Any] | None:
+    """The next event holding the most of `words` ("the dentist"); None if no upcoming
+    event holds any, or there is no calendar."""
     if doing.agent.registry.get("list_events") is None:
         return None
     named = most_words_of(words, _events(doing, doing.now, doing.now + _LOOK_AHEAD), "title")
-    return min((datetime.fromisoformat(str(e["start"])) for e in named), default=None)
+    return min(named, key=lambda e: datetime.fromisoformat(str(e["start"])), default=None)
 
 
 def busy_in(doing: Doing, window: tuple[datetime, datetime], key: str = "busy_then") -> str:

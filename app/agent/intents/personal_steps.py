@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from app.agent.intents.calendar_steps import busy_in, iso, next_event_start, without_when
+from app.agent.intents.calendar_steps import busy_in, iso, next_event, shown, without_when
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
@@ -80,13 +80,20 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         # "erinner mich bitte übermorgen um sechs abends dran …": the model's "sechs abends"
         # without the day the request names, and maybe without its clock time
         when = replace(when, day=said.day, day_given=True, start=when.start or said.start)
-    if when is None:
+    if when is None or (when.start is None and read_relative(doing.request) is not None):
         # The slot's phrase, then the request's: the model may shorten what is named ("the
-        # gas is off" for "the gas is shut off"), and the request's words find the email.
+        # gas is off" for "the gas is shut off"), and the request's words find the email. A
+        # day without a time is what the event is on ("Wann ist diese Woche Chorprobe?
+        # Erinner mich eine Stunde vorher").
         before = _relative_time(doing, slots["when"]) or _relative_time(doing, doing.request)
-        if before is None:
+        if before is not None:
+            moment, event = before
+            # the event it is set from, shown: its day and time answer "when is it?" asked
+            # beside ("Wann ist Buchclub? Erinner mich zwei Stunden vorher")
+            done = _set_reminder(doing, slots["what"].strip(), moment)
+            return done + (f"\n\n{event}" if event else "")
+        if when is None:
             raise Ask(doing.say("when_remind"), "when")
-        return _set_reminder(doing, slots["what"].strip(), before)
     at = when.start_at(doing.now)
     if at is None:
         if when.part is not None:
@@ -107,6 +114,9 @@ _JOINING = {
     "to", "that", "about", "at", "on", "in", "of", "for", "um", "daran", "dass", "an", "zu",
     "a", "las", "la", "de", "que", "pour", "para", "el", "le", "al", "en", "et", "and", "und",
     "y", "dans", "o'clock", "dran", "bitte", "please", "mal", "stp",
+    # before or after what the sentences around name ("eine Stunde vorher, dass ich …")
+    "before", "beforehand", "vorher", "davor", "zuvor", "avant", "auparavant", "antes",
+    "after", "afterwards", "nachher", "danach", "apres", "despues",
 }  # fmt: skip
 _FROM_NOW = re.compile(
     r"\b(?:in|dans|en|dentro de)?\s*(?:\S+\s+)?(?:hours?|minutes?|mins?|stunden?|minuten?|"
@@ -144,10 +154,11 @@ def _set_reminder(doing: Doing, what: str, at: datetime) -> str:
     return outcome(doing, record, doing.say("reminder_set", at=at, what=what))
 
 
-def _relative_time(doing: Doing, phrase: str) -> datetime | None:
+def _relative_time(doing: Doing, phrase: str) -> tuple[datetime, str] | None:
     """The moment an amount before or after something named ("30 minutes before the water
-    is turned off", "eine Stunde vor dem Zahnarzt"): the next event holding its words, else
-    the time the email or file holding them gives; None if neither, or if it is past."""
+    is turned off", "eine Stunde vor dem Zahnarzt"): the next event holding its words (and
+    that event, shown), else the time the email or file holding them gives (and ""); None
+    if neither, or if it is past."""
     relative = read_relative(phrase)
     if relative is None:
         return None
@@ -157,18 +168,20 @@ def _relative_time(doing: Doing, phrase: str) -> datetime | None:
         # the sentences beside the one asking say
         around = [s for s in sentences(doing.request) if not asks_for_a_reminder(s)]
         named = f"{' '.join(around) or doing.request} {named}"
-    anchor = next_event_start(doing, named)
-    if anchor is None and doing.agent.registry.get("list_events") is not None:
+    event = next_event(doing, named)
+    if event is None and doing.agent.registry.get("list_events") is not None:
         # "la barbacoa" of the event "Barbecue at Tom's": its words in English
         english = english_words(doing, named)
-        anchor = next_event_start(doing, english) if english else None
-    if anchor is None:
+        event = next_event(doing, english) if english else None
+    if event is not None:
+        anchor: datetime | None = datetime.fromisoformat(str(event["start"]))
+    else:
         said = when_from_things(doing, named, about=named)
         when = read_when(said, doing.now) if said else None
         anchor = when.start_at(doing.now) if when is not None else None
     if anchor is None or anchor + offset <= doing.now:
         return None
-    return anchor + offset
+    return anchor + offset, shown(doing, event) if event is not None else ""
 
 
 def remember(doing: Doing, slots: dict[str, str]) -> str:
@@ -284,8 +297,9 @@ def _due_before_or_after(doing: Doing, slots: dict[str, str]) -> str | None:
     de la barbacoa": the day before the barbecue Tom's email dates); None if none is."""
     for phrase in (slots.get("due", ""), doing.request):
         relative = read_relative(phrase)
-        if relative is None or (at := _relative_time(doing, phrase)) is None:
+        if relative is None or (found := _relative_time(doing, phrase)) is None:
             continue
+        at = found[0]
         whole_days = relative[0] % timedelta(days=1) == timedelta(0)
         return at.date().isoformat() if whole_days else iso(at)
     return None

@@ -765,9 +765,15 @@ def read_shift(phrase: str) -> timedelta | None:
     return None
 
 
-# An amount of time before or after something named, in the four languages (folded).
-_BEFORE = re.compile(r"\b(before|bevor|vor|avant|antes de|antes del)\b")
-_AFTER = re.compile(r"\b(after|nach|apres|despues de|despues del)\b")
+# An amount of time before or after something named, in the four languages (folded); or
+# before or after what the sentences around name ("zwei Stunden vorher", "an hour before").
+_BEFORE = re.compile(
+    r"\b(before|beforehand|bevor|vorher|davor|zuvor|vor|avant|auparavant|antes de|antes del|"
+    r"antes)\b"
+)
+_AFTER = re.compile(
+    r"\b(after|afterwards|nach|nachher|danach|apres|despues de|despues del|despues)\b"
+)
 
 
 def read_relative(phrase: str) -> tuple[timedelta, str] | None:
@@ -782,9 +788,18 @@ def read_relative(phrase: str) -> tuple[timedelta, str] | None:
     match = min(found, key=lambda m: m.start())
     amount = read_duration(text[: match.start()]) or _days_said(text[: match.start()])
     named = re.split(r"[,.;!?]| so | damit | pour | para ", text[match.end() :] + " ")[0]
-    if amount is None or not named.strip() or named.strip() in _RELATIVE_DAYS:
+    if amount is None or named.strip() in _RELATIVE_DAYS:
         return None  # ("the day after tomorrow" is a day of its own)
+    if not named.split() or named.split()[0] in _JOINING_A_CLAUSE:
+        # nothing named ("zwei Stunden vorher, dass ich …"): what the sentences around
+        # name, as a pronoun says it ("two hours before it")
+        named = "it"
     return (-amount if match.re is _BEFORE else amount), named.strip()
+
+
+# Words opening the clause after "before" that say what to be reminded of, not what it is
+# before ("zwei Stunden vorher, dass ich …", "an hour before to …"), folded.
+_JOINING_A_CLAUSE = {"dass", "that", "to", "que", "so", "damit", "pour", "para"}
 
 
 # Days before or after something ("the day before the barbecue", "zwei Tage vor dem Umzug",

@@ -671,6 +671,27 @@ def test_a_note_naming_nothing_the_user_keeps_asks_what_it_should_say(
     assert (home / "ideas.md").read_text() == "buy a kite\n"
 
 
+@pytest.mark.parametrize("gap", ["June delivery dates: ...", "Lieferungen im Juni …", "[dates]"])
+def test_a_note_the_model_left_a_gap_in_is_written_from_the_email_the_request_names(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path, gap: str
+) -> None:
+    """The model gave a heading and a gap for text it did not have: the email the request
+    names is read and the note written from it, not the gap."""
+    _deliver(servers[0], ALICE, "lena@nordwind.example", "Deliveries in June",
+             "Hi! Our deliveries in June: the 4th, the 13th and the 25th. Lena")  # fmt: skip
+    agent, backend = _agent(
+        [call("write_note", name="deliveries.md", content=gap),
+         "June deliveries: 4 June, 13 June, 25 June"],
+        home, mail=mail,
+    )  # fmt: skip
+    agent.run_turn(
+        Conversation(),
+        "Lena sent me the June delivery dates, can you put them in a note called deliveries.md",
+    )
+    assert "the 4th, the 13th and the 25th" in _told(backend)
+    assert (home / "deliveries.md").read_text() == "June deliveries: 4 June, 13 June, 25 June\n"
+
+
 def test_a_german_note_named_after_an_english_email_is_found_by_its_english_words(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
 ) -> None:

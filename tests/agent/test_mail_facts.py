@@ -249,4 +249,6 @@ def test_what_the_recipient_asked_is_answered_from_the_row_of_the_table_it_names
     assert shown.tool == "send_email" and shown.arguments["to"] == [BOB], report.answer
     assert "travel: planned eur 3000, spent eur 3650" in body, body
     assert "4000" not in body and "3120" not in body
+    # the subject is what he asked, not the model's words for the request
+    assert shown.arguments["subject"].lower().startswith(("how much", "cuánto", "wie viel"))
     assert servers[1].relay.deliveries == 0

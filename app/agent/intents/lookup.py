@@ -362,7 +362,9 @@ def write_note(doing: Doing, slots: dict[str, str]) -> str:
     from the kickoff notes"), the model's copy of what they asked for from the email or file
     holding most of their words. Neither: the user is asked what the note should say."""
     content, name = slots.get("content", "").strip(), slots["name"]
-    if not content or fold(name) in fold(content):  # no text, or the request copied whole
+    if not content or fold(name) in fold(content) or _PLACEHOLDER.search(content):
+        # no text, the request copied whole, or a heading with a gap for the text ("June
+        # delivery dates: ...")
         about = doing.request.replace(name, " ")
         source = best_source(doing, about)
         if source is None or source.matched < _NAMED_BY:
@@ -375,6 +377,8 @@ def write_note(doing: Doing, slots: dict[str, str]) -> str:
 
 
 _NOTE_QUESTION = "What should the note say?"
+# A gap the model left for text it did not have: "...", "…", "[dates]", "<list>".
+_PLACEHOLDER = re.compile(r"\.\.\.|…|\[[^\]]*\]|<[^>]*>")
 _FENCE = re.compile(r"^```[\w-]*\n(.*?)\n?```\s*$", re.S)
 
 

@@ -107,17 +107,16 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
 
 def reply(doing: Doing, slots: dict[str, str]) -> str:
     message = _one_email(doing, slots)
-    body = _body(doing, str(message.get("sender")), slots["message"], _REPLY_QUESTION)
+    said, fact = with_fact(doing, slots["message"])
+    body = _body(doing, str(message.get("sender")), said, fact, _REPLY_QUESTION)
     record = doing.call("reply_email", email_id=message["email_id"], body=body)
     return outcome(doing, record, doing.say("replied", sender=message.get("sender"),
                                             subject=message.get("subject")))  # fmt: skip
 
 
-def _body(doing: Doing, to: str, message: str, question: str) -> str:
-    """The email's body, with the fact the request asks it to give looked up (`with_fact`):
-    given to the writer with what to say, and added as a paragraph if the writer left it
-    out."""
-    message, fact = with_fact(doing, message)
+def _body(doing: Doing, to: str, message: str, fact: str, question: str) -> str:
+    """The email's body, with the fact the request asks it to give (`with_fact`): given
+    to the writer with what to say, and added as a paragraph if the writer left it out."""
     if not fact:
         return email_body(doing, to, message, question)
     if not message:  # the fact is all there is to say
@@ -175,7 +174,8 @@ def senders_named(doing: Doing, to: str) -> list[dict[str, Any]]:
 
 def send(doing: Doing, slots: dict[str, str]) -> str:
     address, name = _address(doing, slots)
-    body = _body(doing, name, slots["message"], _SEND_QUESTION)
+    message, fact = with_fact(doing, slots["message"])
+    body = _body(doing, name, message, fact, _SEND_QUESTION)
     said = (
         (said_after(slots["message"]) or body)
         if "message" in doing.from_request
@@ -184,6 +184,8 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
     _, asked = question_for(doing)
     if asked:
         said = asked
+    elif fact and not message:  # the answer to what they asked is all the email says
+        said = fact.split(": ", 1)[0]
     # A subject the model wrote is kept only in the user's words, each of them ("Slides look
     # great on Jonas's birthday" for "… saying the slides look great" is not).
     given = slots.get("subject", "")

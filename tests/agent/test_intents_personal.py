@@ -318,6 +318,44 @@ def test_moving_a_todo_changes_its_due_day_and_an_event_named_so_is_still_moved(
     assert [c.tool for c in answers.seen] == ["update_task", "update_event"]
 
 
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "slots"),
+    [
+        ("I won't get round to calling the car insurance before next Wednesday. Can you push "
+         "that task on my to-do list to Friday the 25th?",
+         call("complete_todo", which="car insurance"),
+         call("move_event", event="the car insurance task", to="Friday the 25th")),
+        ("Die Autoversicherung schaffe ich bis Mittwoch nicht mehr. Kannst du die Aufgabe auf "
+         "Freitag, den 25., verschieben?",
+         call("list_todos"),
+         call("move_event", event="Autoversicherung", to="Freitag, den 25.")),
+        ("L'assurance auto, je n'aurai pas le temps avant mercredi. Décale cette tâche au "
+         "vendredi 25 stp.",
+         call("complete_todo", which="assurance auto"),
+         call("move_event", event="l'assurance auto", to="vendredi 25")),
+        ("No me da tiempo a llamar al seguro del coche antes del miércoles. ¿Puedes pasar esa "
+         "tarea al viernes 25?",
+         call("complete_todo", which="seguro del coche"),
+         call("move_event", event="seguro del coche", to="viernes 25")),
+    ],
+)  # fmt: skip
+def test_a_todo_put_off_is_moved_though_taken_for_ticking_it_off_or_a_look_at_the_list(
+    account: CalendarAccount, request_: str, taken_for: str, slots: str
+) -> None:
+    """Putting a to-do off ("push that task … to Friday the 25th", "die Aufgabe …
+    verschieben", "décale cette tâche", "pasar esa tarea") is moving its due day, whatever
+    the model took it for: nothing is ticked off, the car service stays."""
+    add_task(account, "Call the car insurance about the new policy", due=date(2029, 5, 23))
+    create_event(account, "Car service", at(17, 8), at(17, 9), tz=TZ)
+    answers = Answers()
+    agent = _agent([taken_for, slots, "car insurance"], answers, calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    [task] = list_tasks(account)
+    assert str(task.due)[:10] == "2029-05-25", report.answer
+    assert [c.tool for c in answers.seen] == ["update_task"]
+    assert [(e.title, e.start) for e in _all(account)] == [("Car service", at(17, 8))]
+
+
 def test_a_todo_holding_all_the_words_an_event_holds_some_of_is_the_one_moved(
     account: CalendarAccount,
 ) -> None:

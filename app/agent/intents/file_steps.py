@@ -11,7 +11,8 @@ import re
 from pathlib import PurePosixPath
 from typing import Any
 
-from app.agent.intents.language import TITLES
+from app.agent.intents.english import english_words
+from app.agent.intents.language import TITLES, is_function_word
 from app.agent.intents.recognise import any_word_of
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.store.documents import content_words
@@ -159,9 +160,39 @@ def _note_path(name: str) -> str:
 
 def write_note(doing: Doing, slots: dict[str, str]) -> str:
     path = _note_path(slots["name"])
+    if "/" not in path and (folder := _folder_named(doing)):
+        path = f"{folder}/{path}"  # "… in my notes folder"
     content = slots["content"].strip() + "\n"
     record = doing.call("write_file", path=path, content=content)
     return outcome(doing, record, doing.say("saved", path=path))
+
+
+# A folder spoken of and its name ("in my notes folder", "im Ordner Notizen", "in den
+# Notizordner", "dans le dossier notes", "en la carpeta de notas"), folded.
+_FOLDER_AFTER = re.compile(r"\b(\w+?)[\s-]*(?:folder|directory|ordner|verzeichnis)\b")
+_FOLDER_BEFORE = re.compile(
+    r"\b(?:folder|ordner|verzeichnis|dossier|repertoire|carpeta)\s+"
+    r"(?:(?:de|des|du|called|named|namens)\s+)?(\w+)"
+)
+
+
+def _folder_named(doing: Doing) -> str:
+    """The top folder of the user's the request names where a note goes ("put it in my
+    notes folder": "notes"), by its name or the name's English; "" if it names none."""
+    said = [
+        word
+        for pattern in (_FOLDER_AFTER, _FOLDER_BEFORE)
+        for word in pattern.findall(fold(doing.request))
+        if not is_function_word(word)
+    ]
+    if not said:
+        return ""
+    folders = [str(e.get("name")) for e in _entries(doing, ".") if e.get("kind") == "folder"]
+    for words in (" ".join(said), english_words(doing, " ".join(said))):
+        named = [f for f in folders if words and any_word_of(f, words)]
+        if len(named) == 1:
+            return named[0]
+    return ""
 
 
 def _with_line(text: str, item: str) -> str:

@@ -580,6 +580,34 @@ _PUT_ON_THE_TODO_LIST = re.compile(
 )
 
 
+# A new file named, and a verb of writing it down ("jot them down in a note … call it
+# deliveries.md", "schreib das in eine Notiz namens liefer.md", "note-le dans un fichier
+# livraisons.txt", "apúntalo en una nota llamada entregas.md"), folded.
+_NEW_FILE = re.compile(r"\b[\w-]+\.(?:txt|md)\b")
+_WRITING_DOWN = re.compile(
+    r"\b(?:jot|note|notes?|write|writing|save|call it|name it|notiz\w*|notier\w*|schreib\w*|"
+    r"speicher\w*|nenn\w*|ecri[st]\w*|enregistr\w*|sauvegard\w*|appelle\w*|"
+    r"apunt\w*|anot\w*|nota|escrib\w*|guard\w*|llam\w*)\b"
+)
+
+
+def asks_to_write_a_note(text: str) -> str:
+    """The name of the text file a request asks to write ("… in a note, call it
+    nordwind-deliveries.md"), or "" when it names none or asks no writing."""
+    folded = _folded(text)
+    named = _NEW_FILE.search(text)
+    return named.group(0) if named and _WRITING_DOWN.search(folded) else ""
+
+
+_A_TODO = re.compile(rf"\b(?:{_TODO_LIST}|task|aufgabe|tache|tarea)\b")
+
+
+def speaks_of_the_todo_list(text: str) -> bool:
+    """Whether `text` names the to-do list or a to-do ("dans ma liste de tâches", "the
+    insurance task", "die Aufgabe"), in the four languages."""
+    return bool(_A_TODO.search(_folded(text)))
+
+
 def asks_to_put_on_the_todo_list(text: str) -> bool:
     """Whether `text` asks to put something on the to-do list (not to take it off)."""
     return bool(_PUT_ON_THE_TODO_LIST.search(_folded(text))) and not asks_to_cancel(text)

@@ -621,7 +621,10 @@ def move_todo(doing: Doing, slots: dict[str, str], wholly: bool = False) -> str 
     record = doing.call("list_tasks")
     if record.status != "ok":
         return None
-    named = _named(slots.get("event", ""), _items(record), "title", wholly)
+    words, tasks = slots.get("event", ""), _items(record)
+    named = _named(words, tasks, "title", wholly)
+    if not named and (english := english_words(doing, words)):
+        named = _named(english, tasks, "title", wholly)  # "l'assurance auto": "car insurance"
     due = _due(doing, {"due": slots["to"]})
     if len(named) != 1 or due is None:
         return None

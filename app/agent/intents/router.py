@@ -38,12 +38,14 @@ from app.agent.intents.language import (
     asks_to_put_in_the_calendar,
     asks_to_put_on_the_todo_list,
     asks_to_tick_off,
+    asks_to_write_a_note,
     asks_when_or_where,
     is_function_word,
     kin_recipient,
     language_of_talk,
     off_the_calendar,
     remembers_a_fact,
+    speaks_of_the_todo_list,
     speaks_of_the_user,
     the_question,
 )
@@ -454,6 +456,13 @@ class IntentRouter:
             return self._instead(doing, BY_NAME["remember_fact"], text, read={"fact": fact})
         if fact is not None and recognised is not None and chosen == "remember_fact":
             recognised.slots["fact"] = fact  # the user's words, not the model's translation
+        if (recognised is None or chosen in (SOMETHING_ELSE, JUST_ANSWER)) and (
+            name := asks_to_write_a_note(text)
+        ):
+            # "… can you jot them down in a little note? Call it deliveries.md" taken for
+            # nothing the catalogue has: a new note, its text looked up where the request says
+            return self._instead(doing, BY_NAME["write_note"], text,
+                                 read={"name": name, "content": ""})  # fmt: skip
         if recognised is None or recognised.intent.name == SOMETHING_ELSE:
             return False
         if _DOCUMENT.search(text) and recognised.intent.name in _KEPT_ELSEWHERE:
@@ -537,6 +546,16 @@ class IntentRouter:
             # ändern?" taken for a new event: the event the calendar holds under its words
             # is moved by that amount (the dialog asks first)
             return self._run(doing, BY_NAME["move_event"], {"event": event}, text, instead=True)
+        if (
+            recognised.intent.name in _TODOS | _LOOKING
+            and asks_to_move(text)
+            and speaks_of_the_todo_list(text)
+            and (when := read_when(text, doing.now)) is not None
+            and when.day_given
+        ):
+            # "repousser ce truc dans ma liste de tâches au vendredi 25" taken for ticking it
+            # off or a look at the list: the to-do's due day is moved (the dialog asks first)
+            return self._instead(doing, BY_NAME["move_event"], text)
         if (
             recognised.intent.name == "add_event"
             and asks_to_move(text)

@@ -290,6 +290,41 @@ def test_several_emails_matching_are_listed_before_the_newest_is_summarised(
     assert "Could you check" not in str(agent.backend.requests[-1].messages)  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(
+    ("request_", "which"),
+    [
+        ("Sophie wrote to me about the Kiezbau invoice, twice I think. What does she need?",
+         "Sophie Kiezbau invoice"),
+        ("Sophie hat mir wegen der Kiezbau-Rechnung geschrieben. Worum geht's?", "Sophie"),
+    ],
+)  # fmt: skip
+def test_a_reply_in_a_thread_is_summarised_with_the_message_it_answers(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, which: str
+) -> None:
+    """The newest message ("Re: Invoice 88", "one more thing") is read with the one it
+    answers, oldest first, and summarised together: the amount and the order number both
+    reach the summary. Another of hers on another subject is listed, not read."""
+    sophie = "Sophie Martin <sophie@example.test>"
+    _deliver_dated(servers, sophie, "Invoice 88 from Kiezbau",
+                   "Kiezbau sent invoice 88 for 1,240 EUR, due on 30 May.",
+                   "Wed, 9 May 2029 08:00:00 +0000")  # fmt: skip
+    _deliver_dated(servers, sophie, "Lunch?", "Lunch on Friday?",
+                   "Thu, 10 May 2029 08:00:00 +0000")  # fmt: skip
+    _deliver_dated(servers, sophie, "Re: Invoice 88 from Kiezbau",
+                   "One more thing: finance needs PO-7731 on the transfer.",
+                   "Mon, 14 May 2029 08:00:00 +0000")  # fmt: skip
+    summary = "Sophie says invoice 88 (1,240 EUR) is due on 30 May and needs PO-7731."
+    agent = _agent([call("read_email", which=which), summary], mail=mail)
+    try:
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "sophie@example.test")
+    told = str(agent.backend.requests[-1].messages)  # type: ignore[attr-defined]
+    assert told.index("1,240 EUR") < told.index("PO-7731"), report.answer
+    assert "Lunch on Friday" not in told
+    assert report.answer.endswith(summary)
+
+
 def test_an_email_the_model_could_not_name_is_asked_for(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

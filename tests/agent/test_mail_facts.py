@@ -6,6 +6,7 @@ checks the answer is the text's own, and the dialog shows the email before it go
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from app.store.database import Database
 from connectors.calendar import CalendarAccount, create_event
 from connectors.mail import MailAccount
 from tests.agent.test_intents import TZ, Answers
-from tests.agent.test_intents_mail import _deliver_dated, mail
+from tests.agent.test_intents_mail import _deliver_dated, _remove_from, mail
 from tests.agent.test_intents_personal import _agent, account, database, server
 from tests.agent.test_mail_agent import USERS, servers
 from tests.scripting import call
@@ -34,6 +35,13 @@ __all__ = ["account", "database", "mail", "server", "servers"]  # the real serve
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
 _, BOB = USERS
 HALL = "St. Mark's church hall"
+
+
+@pytest.fixture(autouse=True)
+def _no_mail_left(servers: tuple[Dovecot, SmtpServer]) -> Iterator[None]:
+    """Bob's messages go after each test: the next one delivers its own."""
+    yield
+    _remove_from(servers, BOB)
 
 
 def _rehearsal(account: CalendarAccount) -> None:

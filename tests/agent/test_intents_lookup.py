@@ -1421,3 +1421,32 @@ def test_a_general_question_is_answered_apart_from_the_chatter_around_it(
     assert (report.calls, report.answer) == ([], "Plain answer.")
     assert backend.requests[-1].messages[-1]["content"] == shown
     assert conversation.messages[0].content == request_
+
+
+@pytest.mark.parametrize(
+    ("request_", "chosen"),
+    [
+        ("Long day today, meetings back to back. Quick one while I cook: how many bones are "
+         "in the human body?", call("show_calendar", when="today")),
+        ("Heute war echt viel los. Sag mal, wie viele Herzen hat ein Oktopus?",
+         call("list_todos")),
+        ("Journée chargée aujourd'hui ! Au fait, quelle est la plus haute montagne d'Afrique ?",
+         call("find_free_time", when="aujourd'hui")),
+        ("Uf, hoy ha sido un día de locos. Estamos viendo un documental y nos ha entrado la "
+         "duda: ¿cuál es el desierto más grande del mundo?", call("show_calendar", when="hoy")),
+    ],
+)  # fmt: skip
+def test_a_general_question_after_chatter_naming_a_day_is_no_look_at_the_calendar(
+    account: CalendarAccount, database: Database, home: Path, request_: str, chosen: str
+) -> None:
+    """The day is the chatter's ("today was busy"), the question asks no when and names no
+    day, and nothing the user keeps holds its words: the model answers it, no tool is
+    called, the calendar is not listed in front of the user."""
+    create_event(account, "Team meeting", at(15, 14), at(15, 15), tz=TZ)
+    english = [] if request_.startswith("Long day") else ["English words."]
+    agent, backend = _agent([chosen, *english, "Plain answer."], home,
+                            calendar=account, data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert (report.calls, report.answer) == ([], "Plain answer.")
+    assert backend.requests[-1].tool_choice == "none"
+    assert request_.endswith(str(backend.requests[-1].messages[-1]["content"]))

@@ -591,7 +591,10 @@ class IntentRouter:
             return self._chat(agent, conversation, emit, cancel, report, asked=general)
         if _a_general_question(recognised, text, doing.now):
             return self._chat(agent, conversation, emit, cancel, report)
-        if recognised.intent.name in _LOOKUPS and (general := _general_question(doing)):
+        if (
+            recognised.intent.name in _LOOKUPS
+            or (recognised.intent.name in _LOOKING and _asks_no_day_nor_time(text, doing.now))
+        ) and (general := _general_question(doing)):
             # "… what temperature does water boil at in fahrenheit?" taken for a lookup: what
             # the user keeps does not name it, the model answers (the question alone, when it
             # says itself what it asks)
@@ -812,6 +815,25 @@ def _a_general_question(recognised: Recognised, text: str, now: datetime) -> boo
         and read_when(text, now) is None
         and len(telling_words(text)) >= 2
     )
+
+
+def _asks_no_day_nor_time(text: str, now: datetime) -> bool:
+    """Whether the request's question asks no when, where, how much of theirs, and names no
+    day or time ("¿cuál es el océano más grande del mundo?" after "hoy ha sido un día de
+    locos"): the calendar, to-dos or spending cannot be what it asks."""
+    question = the_question(text)
+    return (
+        read_when(question, now) is None
+        and not _WHEN_WHERE.search(fold(question))
+        and not asks_a_past_cost(question)
+    )
+
+
+# Asking when or where anywhere in a question ("any idea when the delivery is …"), folded.
+_WHEN_WHERE = re.compile(
+    r"\b(?:when|what time|where|wann|um wie ?viel uhr|wo|wohin|quand|a quelle heure|ou|"
+    r"cuando|a que hora|donde|adonde)\b"
+)
 
 
 def _general_question(doing: Doing) -> str | None:

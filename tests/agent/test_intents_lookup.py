@@ -697,36 +697,42 @@ def test_a_note_the_model_left_a_gap_in_is_written_from_the_email_the_request_na
     [
         ("Lena from Nordwind sent the June delivery dates and I keep digging the mail out. "
          "Jot them down in a little note in my notes folder? Call it deliveries.md",
-         call("something_else"), None),
+         call("something_else"), ()),
         ("Lena von Nordwind hat die Liefertermine für Juni geschickt. Schreib sie mir in eine "
          "Notiz im Ordner Notizen, nenn sie lieferungen.md",
-         call("just_answer"),
-         "Lena from Nordwind sent the delivery dates for June. Write them in a note in the "
-         "notes folder, call it lieferungen.md"),
+         call("just_answer"), ("Lena Nordwind delivery dates June", "notes")),
     ],
 )  # fmt: skip
 def test_a_note_asked_for_by_its_file_name_is_written_in_the_folder_named_from_the_email(
     servers: tuple[Dovecot, SmtpServer],
     mail: MailAccount,
     home: Path,
+    database: Database,
     request_: str,
     taken_for: str,
-    english: str | None,
+    english: tuple[str, ...],
 ) -> None:
     """The model found no intent for it: a new file named and "jot down", "schreib" is a
     note; the folder the request names ("in my notes folder", by its English in German)
     is where it goes, its text the email's."""
     (home / "notes").mkdir()
+    # a file holding as many of the words: the request says the dates were sent, the email
+    (home / "notes" / "kickoff.md").write_text("Kickoff with Lena, Nordwind: June delivery.\n")
     _deliver(servers[0], ALICE, "lena@nordwind.example", "Deliveries in June",
              "Hi! Our deliveries in June: the 4th, the 13th and the 25th. Lena")  # fmt: skip
     written = "June deliveries: 4 June, 13 June, 25 June"
-    # in German: the request's English to find the email, then the folder's name's ("Notizen")
-    turns = [taken_for, *([english] if english else []), written, *(["notes"] if english else [])]
-    agent, backend = _agent(turns, home, mail=mail)
+    from app.agent.documents.document_index import index_folders
+
+    index_folders(database, [home])  # as the app's background indexer does
+    # in German, the request's words in English to find the email, then the folder's name
+    # in English ("Notizen": "notes")
+    turns = [taken_for, *english[:1], written, *english[1:]]
+    agent, backend = _agent(turns, home, mail=mail, data=database)
     report = agent.run_turn(Conversation(), request_)
-    [note] = list((home / "notes").glob("*.md"))
+    [note] = [n for n in (home / "notes").glob("*.md") if n.name != "kickoff.md"]
     assert note.read_text() == written + "\n", report.answer
     assert any("the 4th, the 13th and the 25th" in str(r.messages) for r in backend.requests)
+    assert not any("Kickoff with Lena" in str(r.messages) for r in backend.requests)
 
 
 def test_a_german_note_named_after_an_english_email_is_found_by_its_english_words(

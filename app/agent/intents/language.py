@@ -713,6 +713,21 @@ def asks_of_a_message(text: str) -> bool:
     return bool(asks) and not _MESSAGES_ASKED.search(folded)
 
 
+# Saying something was sent or written to the user ("Lena sent over the dates", "the mail
+# from Tom", "hat mir geschrieben", "m'a envoyé", "me mandó"), accents folded.
+_SENT = re.compile(
+    r"\b(?:sent|send|mailed|emailed|e-?mails?|mails?|wrote|written|messaged|geschickt|"
+    r"geschrieben|geschickte\w*|nachricht|envoye\w*|ecrit|courriels?|mand[oó]|envi[oó]|"
+    r"escribi[oó]|correos?|mensajes?)\b"
+)
+
+
+def speaks_of_a_message(text: str) -> bool:
+    """Whether `text` says what it is about was sent or written to the user: an email holds
+    it rather than a file, where both hold as much of it."""
+    return bool(_SENT.search(_folded(text)))
+
+
 def asks_when_and_more(text: str) -> bool:
     """Whether `text` asks when or where something is and something else besides ("When is
     Mum's birthday, and what gift ideas do I have for her?")."""

@@ -30,6 +30,7 @@ from app.agent.intents.language import (
     asks_of_a_message,
     asks_when_and_more,
     sentences,
+    speaks_of_a_message,
     the_question,
 )
 from app.agent.intents.mailbox import found_messages, listing, search_messages
@@ -210,7 +211,15 @@ def _best_of(doing: Doing, question: str, dated: bool) -> Source | None:
         # …?" ("el paquete de Kiezbuch… ¿qué día me lo traen?": the delivery notice, not
         # April's bank statement that paid Kiezbuch)
         return max(found, key=lambda s: (s.matched, _has_a_day(doing, s, ahead=True)), default=None)
-    return max(found, key=lambda s: s.matched) if found else None
+    # an email where the request says it was sent counts a word more ("Lena sent over the
+    # June dates": her email, not the meeting notes naming her, Nordwind and June)
+    sent = speaks_of_a_message(doing.request)
+
+    def holds(source: Source) -> tuple[int, bool]:
+        told = sent and not source.path
+        return source.matched + told, told
+
+    return max(found, key=holds) if found else None
 
 
 # A question about what has been (folded): "when did …", "last", "zuletzt", "la dernière

@@ -1079,6 +1079,10 @@ def test_a_reminder_an_hour_before_an_event_is_set_by_the_events_start(
          "pour imprimer les partitions.", "When is the choir rehearsal this week?"),
         ("¿Cuándo es el ensayo del coro esta semana? Recuérdame una hora antes que tengo que "
          "imprimir las partituras.", "When is the choir rehearsal this week?"),
+        # asked after a dash, and taken for a lookup
+        ("Wann ist diese Woche eigentlich Chorprobe? Ich soll die Noten mitbringen – erinner "
+         "mich doch eine Stunde vorher, dass ich sie drucke.",
+         "When is choir rehearsal this week actually?"),
     ],
 )  # fmt: skip
 def test_a_reminder_before_the_event_asked_about_is_set_by_its_start_and_shows_it(
@@ -1090,9 +1094,12 @@ def test_a_reminder_before_the_event_asked_about_is_set_by_its_start_and_shows_i
 ) -> None:
     """ "When is …? Remind me an hour before": before what, the sentence asking says (in
     English when it is in another language); the reminder is set by the event's start, and
-    the answer shows the event, which answers "when"."""
+    the answer shows the event, which answers "when". Taken for a lookup, "erinner mich"
+    after a dash is still a reminder."""
     create_event(account, "Choir rehearsal", at(16, 19), at(16, 21), tz=TZ)
     turns = [call("set_reminder", what="print the scores", when="an hour before")]
+    if "–" in request_:
+        turns = [call("ask_files", about="Chorprobe"), *turns]
     agent, _ = _agent(turns + ([english] if english else []), home, calendar=account,
                       data=database)  # fmt: skip
     report = agent.run_turn(Conversation(), request_)

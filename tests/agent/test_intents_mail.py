@@ -291,19 +291,27 @@ def test_several_emails_matching_are_listed_before_the_newest_is_summarised(
 
 
 @pytest.mark.parametrize(
-    ("request_", "which"),
+    ("request_", "taken_for", "which"),
     [
         ("Sophie wrote to me about the Kiezbau invoice, twice I think. What does she need?",
-         "Sophie Kiezbau invoice"),
-        ("Sophie hat mir wegen der Kiezbau-Rechnung geschrieben. Worum geht's?", "Sophie"),
+         None, "Sophie Kiezbau invoice"),
+        ("Sophie hat mir wegen der Kiezbau-Rechnung geschrieben. Kannst du kurz "
+         "zusammenfassen, worum's geht?", call("something_else"), "Sophie"),
+        ("Sophie m'a écrit pour la facture Kiezbau, tu peux me résumer ce qu'elle veut ?",
+         call("just_answer"), "Sophie facture Kiezbau"),
     ],
 )  # fmt: skip
 def test_a_reply_in_a_thread_is_summarised_with_the_message_it_answers(
-    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, which: str
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    request_: str,
+    taken_for: str | None,
+    which: str,
 ) -> None:
     """The newest message ("Re: Invoice 88", "one more thing") is read with the one it
     answers, oldest first, and summarised together: the amount and the order number both
-    reach the summary. Another of hers on another subject is listed, not read."""
+    reach the summary. Another of hers on another subject is listed, not read. Asked for
+    the gist of what she wrote, it is read whatever the model took it for."""
     sophie = "Sophie Martin <sophie@example.test>"
     _deliver_dated(servers, sophie, "Invoice 88 from Kiezbau",
                    "Kiezbau sent invoice 88 for 1,240 EUR, due on 30 May.",
@@ -314,7 +322,8 @@ def test_a_reply_in_a_thread_is_summarised_with_the_message_it_answers(
                    "One more thing: finance needs PO-7731 on the transfer.",
                    "Mon, 14 May 2029 08:00:00 +0000")  # fmt: skip
     summary = "Sophie says invoice 88 (1,240 EUR) is due on 30 May and needs PO-7731."
-    agent = _agent([call("read_email", which=which), summary], mail=mail)
+    turns = [*([taken_for] if taken_for else []), call("read_email", which=which), summary]
+    agent = _agent(turns, mail=mail)
     try:
         report = agent.run_turn(Conversation(), request_)
     finally:

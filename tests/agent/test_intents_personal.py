@@ -930,6 +930,9 @@ def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
         pytest.param("Mi hermana es alérgica a la lactosa. Guárdalo.",
                      call("add_todo", title="hermana lactosa"),
                      "Mi hermana es alérgica a la lactosa.", id="es-guardalo"),
+        pytest.param("Grande nouvelle : on a adopté un chiot ! Il s'appelle Filou. Garde ça en "
+                     "tête, ça peut servir.", "Plain words.",
+                     "On a adopté un chiot ! Il s'appelle Filou.", id="fr-garde-ca"),
     ],
 )  # fmt: skip
 def test_a_request_opening_with_remember_that_keeps_the_fact_in_the_users_words(

@@ -261,7 +261,8 @@ _ASKED_LAST = re.compile(rf"\b(?:{_QUESTION_WORDS})\b")
 # Waschmaschine läuft grad, erinner mich bitte in zwei Stunden …", "The oven's on, so remind
 # me in 40 minutes …").
 _CLAUSE_START = (
-    r"(?:^|[,.;:!?]\s*|\s(?:so|and|then|und|dann|alors|donc|et|puis|asi que|entonces|y)\s+)"
+    r"(?:^|[,.;:!?]\s*|\s[-–—]\s*|\s(?:so|and|then|und|dann|alors|donc|et|puis|asi que|entonces|y)"
+    r"\s+)"
 )
 _REMIND_ME = re.compile(
     _CLAUSE_START
@@ -395,6 +396,7 @@ _KEEP_IT = re.compile(
     r"merke? dir (?:das|es)|(?:dir )?das merken|behalte? (?:das|es) im (?:hinter)?kopf|"
     r"notiere? dir das|"
     r"garde[sz]?-le en (?:tete|memoire)|le garder en (?:tete|memoire)|retiens-le|retenez-le|"
+    r"garde[sz]? (?:ca|cela) en (?:tete|memoire)|retiens (?:ca|cela|bien)|"
     r"souviens-t'en|le retenir|t'en souvenir|le noter|"
     r"tenlo en cuenta|recuerdalo|recordarlo|"
     r"tenerlo en cuenta|"
@@ -726,6 +728,22 @@ def speaks_of_a_message(text: str) -> bool:
     """Whether `text` says what it is about was sent or written to the user: an email holds
     it rather than a file, where both hold as much of it."""
     return bool(_SENT.search(_folded(text)))
+
+
+# Asking for the gist of something ("summarise", "what does she want", "fass zusammen",
+# "worum geht's", "résume-moi", "de quoi il s'agit", "resúmeme", "qué quiere"), folded.
+_GIST = re.compile(
+    r"\b(?:summar\w*|sum up|gist|what (?:does|did) (?:she|he|they) (?:want|need)|"
+    r"zusammenfass\w*|fass\w* [^.?!]{0,40}zusammen|worum(?:'s| es)? geht|"
+    r"was (?:sie|er) (?:will|braucht|mochte|von mir)|resum\w*|de quoi (?:il|ca) (?:s'agit|parle)|"
+    r"ce qu'(?:elle|il) (?:veut|demande)|de que (?:va|trata)|que (?:quiere|necesita|pide))"
+)
+
+
+def asks_for_the_gist(text: str) -> bool:
+    """Whether `text` asks what something says or wants, in short ("Kannst du mir kurz
+    zusammenfassen, worum's geht?")."""
+    return bool(_GIST.search(_folded(text)))
 
 
 def asks_when_and_more(text: str) -> bool:

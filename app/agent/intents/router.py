@@ -33,6 +33,7 @@ from app.agent.intents.language import (
     asks_for_a_reminder,
     asks_for_family_details,
     asks_for_free_time,
+    asks_for_the_gist,
     asks_to_cancel,
     asks_to_move,
     asks_to_put_in_the_calendar,
@@ -45,6 +46,7 @@ from app.agent.intents.language import (
     language_of_talk,
     off_the_calendar,
     remembers_a_fact,
+    speaks_of_a_message,
     speaks_of_the_todo_list,
     speaks_of_the_user,
     the_question,
@@ -463,6 +465,15 @@ class IntentRouter:
             # nothing the catalogue has: a new note, its text looked up where the request says
             return self._instead(doing, BY_NAME["write_note"], text,
                                  read={"name": name, "content": ""})  # fmt: skip
+        if (
+            (recognised is None or chosen in (SOMETHING_ELSE, JUST_ANSWER))
+            and asks_for_the_gist(text)
+            and speaks_of_a_message(text)
+        ):
+            # "Sophie hat mir wegen einer Rechnung geschrieben … Kannst du mir kurz
+            # zusammenfassen, worum's geht?" taken for nothing, or for the model's own answer:
+            # her email is read and summarised
+            return self._instead(doing, BY_NAME["read_email"], text)
         if recognised is None or recognised.intent.name == SOMETHING_ELSE:
             return False
         if _DOCUMENT.search(text) and recognised.intent.name in _KEPT_ELSEWHERE:

@@ -1463,3 +1463,26 @@ def test_a_general_question_after_chatter_naming_a_day_is_no_look_at_the_calenda
     assert (report.calls, report.answer) == ([], "Plain answer.")
     assert backend.requests[-1].tool_choice == "none"
     assert request_.endswith(str(backend.requests[-1].messages[-1]["content"]))
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "Friday I'd like to block three hours in a row for the tax return, between 9 and 5. "
+        "Does it fit?",
+        "Freitag will ich mir drei Stunden am Stück für die Steuer blocken, zwischen 9 und 17 "
+        "Uhr. Passt das?",
+    ],
+)
+def test_a_question_needing_the_sentence_before_it_stays_with_the_calendar(
+    account: CalendarAccount, database: Database, home: Path, request_: str
+) -> None:
+    """ "Does it fit?" says nothing of what it asks: the sentence before does, and it is the
+    calendar's (free time on Friday), not a general question for the model."""
+    create_event(account, "Team lunch", at(18, 12), at(18, 13), tz=TZ)
+    agent, _ = _agent(
+        [call("find_free_time", when="Friday", duration="3 hours"), *["English words."] * 3],
+        home, calendar=account, data=database,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "find_free_time" in [c.name for c in report.calls], report.answer

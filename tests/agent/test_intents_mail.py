@@ -299,6 +299,8 @@ def test_several_emails_matching_are_listed_before_the_newest_is_summarised(
          "zusammenfassen, worum's geht?", call("something_else"), "Sophie"),
         ("Sophie m'a écrit pour la facture Kiezbau, tu peux me résumer ce qu'elle veut ?",
          call("just_answer"), "Sophie facture Kiezbau"),
+        # only the reply holds the words: its first message is found by its subject
+        ("What was that about a purchase order?", None, "purchase order"),
     ],
 )  # fmt: skip
 def test_a_reply_in_a_thread_is_summarised_with_the_message_it_answers(
@@ -319,7 +321,7 @@ def test_a_reply_in_a_thread_is_summarised_with_the_message_it_answers(
     _deliver_dated(servers, sophie, "Lunch?", "Lunch on Friday?",
                    "Thu, 10 May 2029 08:00:00 +0000")  # fmt: skip
     _deliver_dated(servers, sophie, "Re: Invoice 88 from Kiezbau",
-                   "One more thing: finance needs PO-7731 on the transfer.",
+                   "One more thing: finance needs the purchase order PO-7731 on the transfer.",
                    "Mon, 14 May 2029 08:00:00 +0000")  # fmt: skip
     summary = "Sophie says invoice 88 (1,240 EUR) is due on 30 May and needs PO-7731."
     turns = [*([taken_for] if taken_for else []), call("read_email", which=which), summary]

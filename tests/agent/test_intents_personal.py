@@ -337,6 +337,11 @@ def test_moving_a_todo_changes_its_due_day_and_an_event_named_so_is_still_moved(
          "tarea al viernes 25?",
          call("complete_todo", which="seguro del coche"),
          call("move_event", event="seguro del coche", to="viernes 25")),
+        # the model named nothing: the request's words name the to-do, its asking sentence
+        # the day (not "mardi prochain" before it)
+        ("Pour l'assurance de la voiture, impossible d'appeler avant mardi prochain. Repousse "
+         "cette tâche au vendredi 25, merci.",
+         call("complete_todo"), call("move_event")),
     ],
 )  # fmt: skip
 def test_a_todo_put_off_is_moved_though_taken_for_ticking_it_off_or_a_look_at_the_list(

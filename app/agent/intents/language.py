@@ -715,12 +715,15 @@ def asks_of_a_message(text: str) -> bool:
     return bool(asks) and not _MESSAGES_ASKED.search(folded)
 
 
-# Saying something was sent or written to the user ("Lena sent over the dates", "the mail
-# from Tom", "hat mir geschrieben", "m'a envoyé", "me mandó"), accents folded.
+# Saying something was sent or written to the user ("Lena sent over the dates", "in her
+# email", "hat mir geschrieben", "m'a envoyé", "me mandó"), accents folded; not asking to
+# send one ("send him an email", "le mandas un correo").
 _SENT = re.compile(
-    r"\b(?:sent|send|mailed|emailed|e-?mails?|mails?|wrote|written|messaged|geschickt|"
-    r"geschrieben|geschickte\w*|nachricht|envoye\w*|ecrit|courriels?|mand[oó]|envi[oó]|"
-    r"escribi[oó]|correos?|mensajes?)\b"
+    r"\b(?:sent|mailed|emailed|wrote|messaged|forwarded|geschickt|geschrieben|gemailt|"
+    r"weitergeleitet|envoye\w*|ecrit|transfere\w*|mando|envio|escribio|reenvio|"
+    r"(?:in|from) (?:her|his|their|the|that|this) (?:e-?mail|mail|message)|"
+    r"(?:in|aus) (?:ihrer|seiner|der|dieser) (?:e-?mail|mail|nachricht)|"
+    r"dans (?:son|le|ce) (?:mail|courriel|message)|en (?:su|el|ese) (?:correo|mensaje))\b"
 )
 
 

@@ -94,7 +94,7 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
     listed = listing(doing, found, slots["which"]) + "\n\n" if 1 < len(found) <= _LISTED else ""
     # A reply is read with the messages before it in its thread ("Re: Invoice 2029-117"
     # says "one more thing" of the first): the summary then says what both ask.
-    thread = [m for m in found[:_LISTED] if _topic(m) == _topic(message)][:_THREAD]
+    thread = _thread(doing, message, found)
     read = []
     for each in reversed(thread):  # the oldest first, the one asked for last
         record = doing.call("read_email", email_id=each["email_id"])
@@ -116,6 +116,25 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
 # The most messages of one thread read together.
 _THREAD = 3
 _REPLY_MARK = re.compile(r"^\s*(?:(?:re|aw|wg|fwd?|tr|rv|sv)\s*:\s*)+", re.IGNORECASE)
+
+
+def _thread(
+    doing: Doing, message: dict[str, Any], found: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The message and the earlier ones of its thread, the newest first (at most
+    `_THREAD`): those found with its topic, and for a reply whose first message the search
+    missed, those its topic finds."""
+    topic = _topic(message)
+    thread = [m for m in found[:_LISTED] if _topic(m) == topic]
+    if len(thread) == 1 and _REPLY_MARK.match(str(message.get("subject") or "")) and topic:
+        try:
+            more = search_messages(doing, _REPLY_MARK.sub("", str(message.get("subject"))))
+        except HandOver:
+            more = []
+        seen = {m.get("email_id") for m in thread}
+        thread += [m for m in more if _topic(m) == topic and m.get("email_id") not in seen]
+        thread.sort(key=lambda m: str(m.get("date") or ""), reverse=True)
+    return thread[:_THREAD]
 
 
 def _topic(message: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ reminder holds them all ("the car insurance": the to-do "Call the car insurance"
 from __future__ import annotations
 
 from app.agent.intents import calendar_steps, personal_steps
+from app.agent.intents.language import speaks_of_the_todo_list
 from app.agent.intents.router import Doing, Steps
 
 
@@ -27,8 +28,11 @@ def move(doing: Doing, slots: dict[str, str]) -> str:
                 raise _Moved(moved)
 
     try:
-        if doing.agent.registry.get("list_events") is None and slots.get("event", "").strip():
-            elsewhere()  # no calendar: only a to-do or a reminder can be meant
+        no_calendar = doing.agent.registry.get("list_events") is None
+        if (no_calendar or speaks_of_the_todo_list(doing.request)) and slots.get("event", ""):
+            # no calendar, or the to-do list named ("cette tâche"): a to-do or a reminder
+            # first
+            elsewhere()
         return calendar_steps.move(doing, slots, not_found=elsewhere)
     except _Moved as moved:
         return moved.answer

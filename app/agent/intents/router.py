@@ -28,6 +28,7 @@ from app.agent.intents.language import (
     Language,
     about_the_users_own,
     asked_again,
+    asking_clause,
     asks_a_past_cost,
     asks_for_a_record,
     asks_for_a_reminder,
@@ -565,8 +566,11 @@ class IntentRouter:
             and when.day_given
         ):
             # "repousser ce truc dans ma liste de tâches au vendredi 25" taken for ticking it
-            # off or a look at the list: the to-do's due day is moved (the dialog asks first)
-            return self._instead(doing, BY_NAME["move_event"], text)
+            # off or a look at the list: the to-do's due day is moved (the dialog asks first);
+            # what the model leaves out, the request's words name and its asking sentence
+            # dates ("… d'ici mercredi prochain. Tu peux repousser … au vendredi 25 ?")
+            given = {"event": text, "to": the_question(text)}
+            return self._instead(doing, BY_NAME["move_event"], text, given=given)
         if (
             recognised.intent.name == "add_event"
             and asks_to_move(text)
@@ -602,10 +606,17 @@ class IntentRouter:
             return self._chat(agent, conversation, emit, cancel, report, asked=general)
         if _a_general_question(recognised, text, doing.now):
             return self._chat(agent, conversation, emit, cancel, report)
-        if (
-            recognised.intent.name in _LOOKUPS
-            or (recognised.intent.name in _LOOKING and _asks_no_day_nor_time(text, doing.now))
-        ) and (general := _general_question(doing)):
+        looking = recognised.intent.name in _LOOKING - set(_LOOKUPS)
+        general = (
+            _general_question(doing)
+            if recognised.intent.name in _LOOKUPS
+            or (looking and _asks_no_day_nor_time(text, doing.now))
+            else None
+        )
+        # (taken for the calendar, to-dos or spending, only a question saying itself what it
+        # asks: "Vendredi, j'aimerais bloquer trois heures … Ça rentre ?" needs the sentence
+        # before it, and is of the calendar after all)
+        if general and not (looking and general == text):
             # "… what temperature does water boil at in fahrenheit?" taken for a lookup: what
             # the user keeps does not name it, the model answers (the question alone, when it
             # says itself what it asks)
@@ -829,12 +840,16 @@ def _a_general_question(recognised: Recognised, text: str, now: datetime) -> boo
 
 
 def _asks_no_day_nor_time(text: str, now: datetime) -> bool:
-    """Whether the request's question asks no when, where, how much of theirs, and names no
-    day or time ("¿cuál es el océano más grande del mundo?" after "hoy ha sido un día de
-    locos"): the calendar, to-dos or spending cannot be what it asks."""
+    """Whether the request's question says itself what it asks (two telling words), and
+    asks no when, where, how much of theirs, and names no day or time ("¿cuál es el océano
+    más grande del mundo?" after "hoy ha sido un día de locos"): the calendar, to-dos or
+    spending cannot be what it asks ("Passt das?" can)."""
+    from app.agent.intents.file_steps import telling_words
+
     question = the_question(text)
     return (
-        read_when(question, now) is None
+        len(telling_words(asking_clause(question))) >= 2
+        and read_when(question, now) is None
         and not _WHEN_WHERE.search(fold(question))
         and not asks_a_past_cost(question)
     )
@@ -842,8 +857,8 @@ def _asks_no_day_nor_time(text: str, now: datetime) -> bool:
 
 # Asking when or where anywhere in a question ("any idea when the delivery is …"), folded.
 _WHEN_WHERE = re.compile(
-    r"\b(?:when|what time|where|wann|um wie ?viel uhr|wo|wohin|quand|a quelle heure|ou|"
-    r"cuando|a que hora|donde|adonde)\b"
+    r"\b(?:when|what time|where|wann|wie ?viel uhr|wo|wohin|quand|quelle heure|ou|"
+    r"cuando|que hora|donde|adonde)\b"
 )
 
 

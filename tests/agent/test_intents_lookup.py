@@ -692,6 +692,26 @@ def test_a_note_the_model_left_a_gap_in_is_written_from_the_email_the_request_na
     assert (home / "deliveries.md").read_text() == "June deliveries: 4 June, 13 June, 25 June\n"
 
 
+@pytest.mark.parametrize("echoed", ["deliveries.md", "the June delivery dates", ""])
+def test_a_note_the_model_wrote_nothing_of_the_email_for_is_the_emails_text(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path, echoed: str
+) -> None:
+    """Asked to copy the dates from the email, the model wrote the file's name, the
+    request's words back, or nothing: the note is the email's text as it was read."""
+    _deliver(servers[0], ALICE, "lena@nordwind.example", "Deliveries in June",
+             "Hi! Our deliveries in June: the 4th, the 13th and the 25th. Lena")  # fmt: skip
+    agent, _ = _agent(
+        [call("write_note", name="deliveries.md", content=""), echoed], home, mail=mail
+    )
+    try:
+        agent.run_turn(
+            Conversation(), "Lena sent me the June delivery dates, note them in deliveries.md"
+        )
+    finally:
+        _remove_from(servers, "lena@nordwind.example")
+    assert "the 4th, the 13th and the 25th" in (home / "deliveries.md").read_text()
+
+
 @pytest.mark.parametrize(
     ("request_", "taken_for", "english"),
     [

@@ -312,14 +312,15 @@ def test_a_reply_in_a_thread_is_summarised_with_the_message_it_answers(
 ) -> None:
     """The newest message ("Re: Invoice 88", "one more thing") is read with the one it
     answers, oldest first, and summarised together: the amount and the order number both
-    reach the summary. Another of hers on another subject is listed, not read. Asked for
-    the gist of what she wrote, it is read whatever the model took it for."""
+    reach the summary. Another of hers on another subject, newer, is listed, not read: the
+    request names the invoice. Asked for the gist of what she wrote, it is read whatever the
+    model took it for."""
     sophie = "Sophie Martin <sophie@example.test>"
     _deliver_dated(servers, sophie, "Invoice 88 from Kiezbau",
                    "Kiezbau sent invoice 88 for 1,240 EUR, due on 30 May.",
                    "Wed, 9 May 2029 08:00:00 +0000")  # fmt: skip
-    _deliver_dated(servers, sophie, "Lunch?", "Lunch on Friday?",
-                   "Thu, 10 May 2029 08:00:00 +0000")  # fmt: skip
+    _deliver_dated(servers, sophie, "Lunch?", "Lunch on Friday?",  # her newest
+                   "Tue, 15 May 2029 07:00:00 +0000")  # fmt: skip
     _deliver_dated(servers, sophie, "Re: Invoice 88 from Kiezbau",
                    "One more thing: finance needs the purchase order PO-7731 on the transfer.",
                    "Mon, 14 May 2029 08:00:00 +0000")  # fmt: skip

@@ -381,7 +381,11 @@ def write_note(doing: Doing, slots: dict[str, str]) -> str:
         # The request leads and the text follows alone: a small model copies from what it
         # read last (after the request, it copied the request).
         asked = f'The user asked: "{doing.request}"\n{_COMPOSE_PROMPT}'
-        slots["content"] = _unfenced(doing.write(asked, source.text)) or source.text
+        written = _unfenced(doing.write(asked, source.text))
+        if not written or fold(name) in fold(written) or grounded(written, doing.request):
+            # nothing, the file's name or the request back: the text itself, as it was read
+            written = source.text.split("\n\n", 1)[-1].strip()
+        slots["content"] = written
     return file_steps.write_note(doing, slots)
 
 

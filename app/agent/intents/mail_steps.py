@@ -12,6 +12,7 @@ import re
 from email.utils import parseaddr
 from typing import Any
 
+from app.agent.intents.file_steps import telling_words
 from app.agent.intents.language import contact_queries
 from app.agent.intents.mail_body import (
     ASKING_TO_WRITE,
@@ -66,9 +67,18 @@ def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[
     if not found:
         raise Ask(doing.say("no_email_matching", words=words), slot)
     # Newest first, those whose sender or subject holds a naming word whole before those
-    # where a search found it inside another word ("Tom" in "customer").
-    found.sort(key=lambda m: (_names(m, naming), str(m.get("date") or "")), reverse=True)
+    # where a search found it inside another word ("Tom" in "customer"), and those holding
+    # more of the request's other words before ("Sophie hat mir wegen einer
+    # Nordwind-Rechnung geschrieben": her "Invoice … from Nordwind", not her newest).
+    told = [w for w in re.split(r"[\s-]+", " ".join(telling_words(doing.request))) if w]
+    found.sort(key=lambda m: (_names(m, naming), _heading_holds(m, told),
+                              str(m.get("date") or "")), reverse=True)  # fmt: skip
     return found
+
+
+def _heading_holds(message: dict[str, Any], words: list[str]) -> int:
+    heading = f"{message.get('sender') or ''} {message.get('subject') or ''}"
+    return sum(any_word_of(w, heading) for w in words)
 
 
 def _names(message: dict[str, Any], naming: list[str]) -> bool:

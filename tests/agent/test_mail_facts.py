@@ -210,6 +210,24 @@ def test_a_reply_leaves_out_the_news_the_request_reports_before_what_to_say(
     assert servers[1].relay.deliveries == 0
 
 
+def _with_a_budget_sheet(
+    turns: list[str], home: Path, database: Database, mail: MailAccount
+) -> tuple[Agent, Answers]:
+    """An agent over a folder holding a budget table, indexed as the app's background
+    indexer does, and a user who denies every dialog (nothing goes out)."""
+    (home / "work").mkdir()
+    (home / "work" / "budget-2030.csv").write_text(
+        "line,planned_eur,spent_eur\ntravel,3000,3650\nsoftware,4000,3120\n"
+    )
+    index_folders(database, [home])
+    backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
+    answers = Answers(approve=False)
+    registry = build_registry(folders=[home], data=database, mail=mail)
+    agent = Agent(backend, registry, ContextState(allowed_folders=[str(home)]), confirmer=answers)
+    agent.front = IntentRouter()
+    return agent, answers
+
+
 @pytest.mark.parametrize(
     ("request_", "english"),
     [
@@ -236,21 +254,9 @@ def test_what_the_recipient_asked_is_answered_from_the_row_of_the_table_it_names
     English), its figures as the file has them, with no model step but the translation.
     The file is found by the document index, as in the app. The dialog shows it; nothing
     goes out before approval."""
-    (tmp_path / "work").mkdir()
-    (tmp_path / "work" / "budget-2030.csv").write_text(
-        "line,planned_eur,spent_eur\ntravel,3000,3650\nsoftware,4000,3120\n"
-    )
-    index_folders(database, [tmp_path])  # as the app's background indexer does
     _bobs_mail(servers)
-    turns = [call("send_email", to="Bob", message="both figures")]
-    backend = ScriptedBackend.from_data(
-        {"format": "qwen3.5", "intents": True, "turns": turns + ([english] if english else [])}
-    )
-    answers = Answers(approve=False)
-    registry = build_registry(folders=[tmp_path], data=database, mail=mail)
-    agent = Agent(backend, registry, ContextState(allowed_folders=[str(tmp_path)]),
-                  confirmer=answers)  # fmt: skip
-    agent.front = IntentRouter()
+    turns = [call("send_email", to="Bob", message="both figures"), *([english] if english else [])]
+    agent, answers = _with_a_budget_sheet(turns, tmp_path, database, mail)
     report = agent.run_turn(Conversation(), request_)
     [shown] = answers.seen
     body = shown.arguments["body"]
@@ -260,3 +266,35 @@ def test_what_the_recipient_asked_is_answered_from_the_row_of_the_table_it_names
     # the subject is what he asked, not the model's words for the request
     assert shown.arguments["subject"].lower().startswith(("how much", "cuánto", "wie viel"))
     assert servers[1].relay.deliveries == 0
+
+
+@pytest.mark.parametrize(
+    ("request_", "english"),
+    [
+        ("Bob asked about the travel line. Reply to his mail with the planned and spent "
+         "figures from my budget sheet.", []),
+        ("Bob hat nach der Zeile für Reisen gefragt. Antworte ihm mit den Zahlen aus meiner "
+         "Budgettabelle.", ["figures budget table", "Bob asked about the line for travel."]),
+    ],
+)  # fmt: skip
+def test_a_reply_carrying_figures_from_a_file_gives_the_row_the_request_names(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    tmp_path: Path,
+    database: Database,
+    request_: str,
+    english: list[str],
+) -> None:
+    """ "… with the planned and spent figures from my budget sheet": the reply is the row
+    the request names ("the travel line"), as the file has it; nothing else is made up."""
+    _bobs_mail(servers)
+    said = "the figures" if request_.startswith("Bob asked") else "die Zahlen"
+    turns = [call("reply_to_email", which="Bob", message=said), *english, *["English."] * 2]
+    agent, answers = _with_a_budget_sheet(turns, tmp_path, database, mail)
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    body = shown.arguments["body"]
+    assert shown.tool == "reply_email" and "travel: planned eur 3000, spent eur 3650" in body, (
+        report.answer
+    )
+    assert "4000" not in body

@@ -22,6 +22,7 @@ from app.agent.intents.recognise import any_word_of, grounded
 from app.agent.intents.router import Doing, HandOver
 from app.agent.intents.tally import rows_named
 from app.store.documents import content_words
+from connectors.folding import fold
 
 # Telling the recipient (not asking them: `asking`), then within a few words the word that
 # opens what to tell: "mention which book", "let her know where", "sag ihr auch, wann",
@@ -70,8 +71,32 @@ class Told:
     reported: bool  # asked by the recipient ("Jonas asked me how much …"): the email answers
 
 
+# An email asked to carry something from a file of the user's ("reply with the planned and
+# spent figures from my budget sheet", "mit den Zahlen aus meiner Budgettabelle", "avec les
+# chiffres de mon tableau", "con las cifras de mi hoja de presupuesto"): what it carries.
+_CARRYING = re.compile(
+    r"\b(?:with|mit|avec|con)\s+((?:the|those|these|both|all|den|die|das|beiden|les|ces|"
+    r"el|la|los|las|esas|esos)\b[^.?!,]{2,60}?)\s+(?:from|in|aus|in|de|du|des|del|en)\s+"
+    r"(?:my|our|the|meiner|meinem|unserer|der|dem|mon|ma|mes|notre|mi|mis|nuestra|la|el)\s+\w+",
+    re.IGNORECASE,
+)
+
+
+# Facts a file gives, carried ("the figures", "die Zahlen", "les chiffres", "las cifras"),
+# folded; not things ("the photos", "the slides").
+_FACTS = re.compile(
+    r"\b(?:figures?|numbers?|amounts?|totals?|dates?|times?|details?|address|zahlen|betrage|"
+    r"summen?|daten|termine|adresse|chiffres?|montants?|adresse|cifras?|numeros?|importes?|"
+    r"fechas?|direccion)\b"
+)
+
+
 def told_of(request: str) -> Told | None:
     """The question whose answer the request asks to pass on, or None when it asks none."""
+    carried = _CARRYING.search(request)
+    if carried and _FACTS.search(fold(carried.group(1))):
+        # the whole phrase is cut from what to say; what the file gives is all it says
+        return Told(carried.group(1), carried.start(), carried.end(), reported=True)
     found = _TELLING.search(request)
     if found is None:
         return None
@@ -153,7 +178,12 @@ def _rows_asked(doing: Doing, source: Source, question: str) -> list[str]:
     """The rows of the table the question names ("viajes": the row "travel"), by its words
     or their English."""
     table = source.text.split("\n", 1)[-1]
-    return rows_named(table, question) or rows_named(table, english_words(doing, question))
+    return (
+        rows_named(table, question)
+        or rows_named(table, english_words(doing, question))
+        or rows_named(table, doing.request)  # "Sophie asked about the travel line. …"
+        or rows_named(table, english_words(doing, doing.request))
+    )
 
 
 def _holds_an_answer(answer: str, text: str, request: str) -> bool:

@@ -656,7 +656,10 @@ def test_a_note_named_after_an_email_is_written_from_that_email(
     assert (home / "soup.txt").read_text() == (
         "Tomato soup: 1 kg tomatoes, 2 onions, simmer 30 minutes.\n"
     )
-    assert report.answer == "Saved soup.txt."
+    # written from the email, not dictated: what went in is shown
+    assert report.answer == (
+        "Saved soup.txt.\n\nTomato soup: 1 kg tomatoes, 2 onions, simmer 30 minutes."
+    )
 
 
 def test_a_note_naming_nothing_the_user_keeps_asks_what_it_should_say(

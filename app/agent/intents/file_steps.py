@@ -158,13 +158,21 @@ def _note_path(name: str) -> str:
     return name if PurePosixPath(name).suffix else f"{name}.md"
 
 
-def write_note(doing: Doing, slots: dict[str, str]) -> str:
+def write_note(doing: Doing, slots: dict[str, str], shown: bool = False) -> str:
+    """A new note; `shown`: its text follows the answer (written from something the user
+    keeps, not dictated: what went in is for them to see)."""
     path = _note_path(slots["name"])
     if "/" not in path and (folder := _folder_named(doing)):
         path = f"{folder}/{path}"  # "… in my notes folder"
     content = slots["content"].strip() + "\n"
     record = doing.call("write_file", path=path, content=content)
-    return outcome(doing, record, doing.say("saved", path=path))
+    text = content.strip()
+    text = text if len(text) <= _SHOWN else text[: _SHOWN - 1].rsplit(" ", 1)[0] + "…"
+    return outcome(doing, record, doing.say("saved", path=path) + (f"\n\n{text}" if shown else ""))
+
+
+# A note's text shown after it is saved, at most (longer ones are cut at a word).
+_SHOWN = 600
 
 
 # A folder spoken of and its name ("in my notes folder", "im Ordner Notizen", "in den

@@ -386,6 +386,7 @@ def write_note(doing: Doing, slots: dict[str, str]) -> str:
             # nothing, the file's name or the request back: the text itself, as it was read
             written = source.text.split("\n\n", 1)[-1].strip()
         slots["content"] = written
+        return file_steps.write_note(doing, slots, shown=True)
     return file_steps.write_note(doing, slots)
 
 

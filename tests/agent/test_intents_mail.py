@@ -337,6 +337,25 @@ def test_a_reply_in_a_thread_is_summarised_with_the_message_it_answers(
     assert report.answer.endswith(summary)
 
 
+def test_the_amounts_and_references_a_summary_left_out_follow_it(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    """The model's summary dropped the amount, the day and the reference: they follow it,
+    as the email writes them, in the request's language."""
+    _deliver_dated(servers, "Kiezbau <billing@kiezbau.example>", "Invoice 42",
+                   "Your invoice 42 for 1,240 EUR is due on 30 May. Reference: KB-4411.",
+                   "Wed, 9 May 2029 08:00:00 +0000")  # fmt: skip
+    agent = _agent([call("read_email", which="Kiezbau"), "Kiezbau wants the invoice paid."],
+                   mail=mail)  # fmt: skip
+    try:
+        report = agent.run_turn(Conversation(), "Was will Kiezbau in der Mail?")
+    finally:
+        _remove_from(servers, "billing@kiezbau.example")
+    assert report.answer.endswith(
+        "Kiezbau wants the invoice paid.\n\nIm Text: 1,240 EUR; 30 May; KB-4411"
+    ), report.answer
+
+
 def test_an_email_the_model_could_not_name_is_asked_for(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

@@ -298,3 +298,35 @@ def test_a_reply_carrying_figures_from_a_file_gives_the_row_the_request_names(
         report.answer
     )
     assert "4000" not in body
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "Bob wrote that he'll be late to choir rehearsal tomorrow. Answer him that it's no "
+        "problem and remind him of the booking reference for the hall.",
+        "Bob kommt morgen später zur Choir rehearsal. Antworte ihm, dass das passt, und nenn "
+        "ihm die Buchungsnummer für den Saal.",
+    ],
+)
+def test_a_reply_telling_a_record_by_its_name_copies_it_from_the_event(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    request_: str,
+) -> None:
+    """ "Remind him of the booking reference": a record named, not asked with "which"; it is
+    copied from the notes of the event the request names, checked as the notes' own."""
+    create_event(account, "Choir rehearsal", datetime(2029, 5, 16, 19, 0),
+                 datetime(2029, 5, 16, 21, 0), tz=TZ,
+                 description="Hall booking reference: HB-4471.")  # fmt: skip
+    _bobs_mail(servers)
+    answers = Answers(approve=False)
+    said = "no problem" if request_.startswith("Bob wrote") else "das passt"
+    agent = _agent([call("reply_to_email", which="Bob", message=said), "HB-4471", said],
+                   answers, mail=mail, calendar=account)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    body = shown.arguments["body"]
+    assert shown.tool == "reply_email" and "HB-4471" in body, (report.answer, body)
+    assert said in body.lower()

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from app.agent.intents.tally import about_the_list_itself, table_sum
+from app.agent.intents.tally import about_the_list_itself, details_left_out, table_sum
 
 TABLE = """date,category,amount_eur,description
 2029-03-30,groceries,19.99,Weekly shop
@@ -66,3 +66,23 @@ def test_comment_and_stray_lines_are_no_rows() -> None:
     )
     found = table_sum(table, "How much did I spend on groceries in April?", "2029-04")
     assert found is not None and found.total == Decimal("116.00")
+
+
+@pytest.mark.parametrize(
+    ("text", "summary", "left"),
+    [
+        ("Invoice 2029-117 for 4,850 EUR is due on 25 May. Finance needs PO-5521.",
+         "Sophie says the invoice is due on May 25.", "2029-117; 4,850 EUR; PO-5521"),
+        ("Invoice 2029-117 for 4,850 EUR is due on 25 May. Finance needs PO-5521.",
+         "Invoice 2029-117 (4850 EUR) is due 25 May; PO-5521.", ""),
+        ("Der Kurs kostet 39 € und beginnt am 3. Juni.", "Der Kurs beginnt im Juni.",
+         "39 €; 3. Juni"),
+        ("Le cours coûte 39 € et commence le 3 juin.", "Cours le 3 juin, 39 euros.", ""),
+        # a word and a year are no reference, a plain number no amount
+        ("Invoice 2029 covers 3 boxes.", "An invoice.", ""),
+    ],
+)  # fmt: skip
+def test_the_amounts_references_and_days_a_summary_leaves_out_are_named(
+    text: str, summary: str, left: str
+) -> None:
+    assert details_left_out(text, summary) == left

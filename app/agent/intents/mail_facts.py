@@ -27,6 +27,22 @@ from connectors.folding import fold
 # Telling the recipient (not asking them: `asking`), then within a few words the word that
 # opens what to tell: "mention which book", "let her know where", "sag ihr auch, wann",
 # "dis-lui à quelle heure", "dile dónde". Spanish "que" without its accent is "that".
+_TELL_VERBS = (
+    r"\b(?:mention(?:ing)?|tell(?:ing)?\s+(?:him|her|them)|let\s+(?:him|her|them)\s+know|"
+    r"remind(?:ing)?\s+(?:him|her|them)(?:\s+of)?|include|add|give\s+(?:him|her|them)|"
+    r"sag(?:e|t)?|schreib(?:e|t)?|erwähn(?:e|t)?|nenn(?:e|t)?|erinnere?|gib\s+(?:ihm|ihr)|"
+    r"dis|dites|précise[rz]?|rappelle[rz]?|mentionne[rz]?|indique[rz]?|donne[rz]?|"
+    r"dile|diles|menci[oó]na(?:le|les)?|recu[eé]rda(?:le|les)|ind[ií]ca(?:le|les)|"
+    r"cu[eé]nta(?:le|les)|da(?:le|les))"
+)
+# Telling a thing of the user's by its name ("rappelle-lui le numéro de bon de commande
+# qu'elle m'a donné", "give him the address", "sag ihr die Nummer", "dale la dirección").
+_TELLING_A_THING = re.compile(
+    _TELL_VERBS + r"(?:-(?:lui|leur))?(?:\s+(?:ihm|ihr|him|her|them))?\s+(?:also\s+|auch\s+|"
+    r"aussi\s+|también\s+)?((?:the|his|her|their|die|den|das|seine|ihre|le|la|l['’]|les|son|sa|"
+    r"ses|el|la|los|las|su|sus)\s*[^.?!,;:]{2,80})",
+    re.IGNORECASE,
+)
 _TELLING = re.compile(
     r"\b(?:mention(?:ing)?|tell(?:ing)?\s+(?:him|her|them)|let\s+(?:him|her|them)\s+know|"
     r"remind(?:ing)?\s+(?:him|her|them)(?:\s+of)?|include|add|"
@@ -85,9 +101,11 @@ _CARRYING = re.compile(
 # Facts a file gives, carried ("the figures", "die Zahlen", "les chiffres", "las cifras"),
 # folded; not things ("the photos", "the slides").
 _FACTS = re.compile(
-    r"\b(?:figures?|numbers?|amounts?|totals?|dates?|times?|details?|address|zahlen|betrage|"
-    r"summen?|daten|termine|adresse|chiffres?|montants?|adresse|cifras?|numeros?|importes?|"
-    r"fechas?|direccion)\b"
+    r"\b(?:figures?|numbers?|amounts?|totals?|dates?|times?|details?|address|codes?|"
+    r"references?|betrage|summen?|chiffres?|montants?|numeros?|reference|cifras?|importes?|"
+    r"fechas?|direccion|referencia|codigo|"
+    # German compounds by their last part ("Buchungsnummer", "Lieferadresse")
+    r"\w*(?:zahlen|nummer|daten|datum|termine?|adresse|referenz|code))\b"
 )
 
 
@@ -99,7 +117,7 @@ def told_of(request: str) -> Told | None:
         return Told(carried.group(1), carried.start(), carried.end(), reported=True)
     found = _TELLING.search(request)
     if found is None:
-        return None
+        return _a_thing_told(request)
     ended = _CLAUSE_END.search(request, found.end())
     end = ended.start() if ended is not None else len(request)
     question = request[found.start(1) : end].strip()
@@ -109,6 +127,19 @@ def told_of(request: str) -> Told | None:
     start = lead.start() if lead is not None else found.start()
     reported = bool(_REPORTING.match(found.group(0)))
     return Told(question, start, end, reported)
+
+
+def _a_thing_told(request: str) -> Told | None:
+    """A record or fact of the user's told by its name ("rappelle-lui le numéro de bon de
+    commande qu'elle m'a donné"): only one `_FACTS` names, up to its clause's end."""
+    found = _TELLING_A_THING.search(request)
+    if found is None or not _FACTS.search(fold(found.group(1))):
+        return None
+    ended = _CLAUSE_END.search(request, found.start(1))
+    end = ended.start() if ended is not None else len(request)
+    lead = _LEAD_IN.search(request[: found.start()])
+    start = lead.start() if lead is not None else found.start()
+    return Told(request[found.start(1) : end].strip(), start, end, reported=False)
 
 
 _REPORTING = re.compile(

@@ -28,6 +28,7 @@ from app.agent.intents.mail_facts import with_fact
 from app.agent.intents.mailbox import a_name, listing, search_messages
 from app.agent.intents.recognise import ADDRESS, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
+from app.agent.intents.tally import details_left_out
 from connectors.folding import fold
 
 _SEND_QUESTION = "What should the email say?"
@@ -120,7 +121,12 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
     head = doing.say("email_from", sender=sender, subject=subject)
     text = "\n\n".join(f"From: {s}\nSubject: {t}\n\n{body[:3000]}" for s, t, body in read)
     summary = doing.write(_SUMMARY_PROMPT, text[-6000:])
-    return listed + head + (summary or read[-1][2][:800])
+    if not summary:
+        return listed + head + read[-1][2][:800]
+    # what the summary dropped of the amounts, references and days, as the texts write them
+    left = details_left_out(text[-6000:], summary)
+    shown = f"\n\n{doing.say('details_left_out', items=left)}" if left else ""
+    return listed + head + summary + shown
 
 
 # The most messages of one thread read together.

@@ -266,6 +266,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "De {sender}, « {subject} » :\n",
         "es": "De {sender}, «{subject}»:\n",
     },
+    "details_left_out": {
+        "en": "In the text: {items}",
+        "de": "Im Text: {items}",
+        "fr": "Dans le texte : {items}",
+        "es": "En el texto: {items}",
+    },
     "replied": {
         "en": "Replied to {sender} (“{subject}”).",
         "de": "Antwort an {sender} gesendet („{subject}“).",

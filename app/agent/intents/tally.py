@@ -135,6 +135,43 @@ def table_sum(text: str, question: str, month: str | None) -> Sum | None:
     return Sum(sum(parts, Decimal(0)), parts, words_held, comma)
 
 
+# What a summary must not lose: an amount with its currency ("4,850 EUR", "€39"), a
+# reference ("PO-5521", "2029-117"), a day and month ("25 May", "4. Juni", "le 3 juin").
+_AMOUNT = (
+    r"\b\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{1,2})?\s?(?i:EUR|USD|GBP|CHF|€|\$|£)"
+    r"|(?:€|\$|£)\s?\d[\d.,]*\d"
+)
+_REFERENCE = r"\b[A-Z]{2,}[- ]?\d{2,}\b|\b\d{4}-\d{3,}\b"  # capitals: "PO-5521", not "Invoice 2029"
+_DAY_MONTH = re.compile(
+    r"\b(\d{1,2})\.?\s(?:de\s)?((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mär|mai|okt|"
+    r"dez|janv|févr|avr|juin|juil|août|déc|ene|abr|ago|dic)\w*)",
+    re.IGNORECASE,
+)
+_DETAIL = re.compile(rf"{_AMOUNT}|{_REFERENCE}|(?i:{_DAY_MONTH.pattern})")
+
+
+def details_left_out(text: str, summary: str) -> str:
+    """The amounts, references and days `text` holds that `summary` leaves out, as the text
+    writes them, in its order ("4,850 EUR; PO-5521"); "" when it keeps them all. A small
+    model's summary drops numbers; these are the user's to see."""
+    kept = re.sub(r"[\s.,]", "", fold(summary))
+    found = dict.fromkeys(m.group(0).strip() for m in _DETAIL.finditer(text))
+    left = [f for f in found if not any(form in kept for form in _forms(f))]
+    return "; ".join(left[:6])
+
+
+def _forms(detail: str) -> list[str]:
+    """A detail as a summary may write it, folded without spaces and marks: "4,850 EUR" as
+    "4850eur" or "4850", "25 May" as "25may" or "may25"."""
+    bare = re.sub(r"[\s.,]", "", fold(detail))
+    day = _DAY_MONTH.fullmatch(detail)
+    if day:
+        number, month = day.group(1), fold(day.group(2))[:3]
+        return [f"{number}{month}", f"{month}{number}"]
+    digits = re.sub(r"[^\d]", "", bare)
+    return [bare, digits] if digits and not re.search(r"[a-z]{2}", bare) else [bare]
+
+
 def rows_named(text: str, words: str) -> list[str]:
     """The table's rows whose first cell is one of `words` ("travel" of "how much did we
     spend on travel?"), each with its header's names: "travel: planned eur 6000, spent eur

@@ -252,6 +252,10 @@ def test_words_without_a_day_or_time_are_no_time(phrase: str) -> None:
         # clock times written "9h" beside a length are no part of it
         ("bloquer trois heures d'affilée entre 9h et 17h", 180),
         ("une réunion de 2h à 10h", 120),
+        # the half of a clock time is no part of a length said after it
+        ("a las cuatro y media de la tarde, y ponle una hora más o menos", 60),
+        ("una hora y media", 90),
+        ("zwei Stunden und eine halbe", 150),
     ],
 )
 def test_durations(phrase: str, minutes: int) -> None:

@@ -676,6 +676,25 @@ def test_a_family_members_number_is_their_card_whatever_it_was_taken_for(
     assert "Helen Morgan" in report.answer and "+44 20" in report.answer
 
 
+@pytest.mark.parametrize(
+    "request_",
+    ["¿me pasas el móvil de Sophie? le quiero escribir por whatsapp",
+     "What's Sophie's number? I want to text her about Saturday",
+     "Donne-moi le portable de Sophie, je veux lui écrire"],
+)  # fmt: skip
+def test_someones_phone_number_asked_for_is_their_card_though_taken_for_an_email(
+    account: CalendarAccount, server: RadicaleServer, request_: str
+) -> None:
+    """Writing to them is said, but what is asked for is the number: her card is shown,
+    no email is written."""
+    put_card(server, SOPHIE)
+    answers = Answers(approve=False)
+    agent = _agent([call("send_email", to="Sophie", message="whatsapp")], answers,
+                   calendar=account)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "+33 6 12 34 56 78" in report.answer and not answers.seen, report.answer
+
+
 def test_a_number_no_contact_has_but_a_memory_holds_is_answered_from_it(
     account: CalendarAccount, database: Database
 ) -> None:

@@ -914,6 +914,23 @@ _DETAILS = re.compile(
 )
 
 
+# Someone's phone number asked for (folded): "el móvil de Priya", "Priya's number",
+# "Jonas' Handynummer", "le portable de Léa"; not the user's own ("my number") nor a record's
+# ("Rechnungsnummer", "le numéro de commande").
+_PHONE_ASKED = re.compile(
+    r"(?<!\bmy )(?<!\bmein )(?<!\bmeine )(?<!\bmon )(?<!\bmi )"
+    r"\b(?:phone(?: number)?|mobile(?: number)?|cell(?: number)?|(?:his|her|\w+'s?) number|"
+    r"handy(?:nummer)?|telefonnummer|festnetz\w*|portable|numero de (?:telephone|portable|tel)|"
+    r"movil|celular|telefono|numero de (?:telefono|movil))\b"
+)
+
+
+def asks_for_a_phone_number(text: str) -> bool:
+    """Whether `text` asks for someone else's phone number ("¿me pasas el móvil de
+    Priya? le quiero escribir por whatsapp"): a card to look up, whatever writing it says."""
+    return bool(_PHONE_ASKED.search(_folded(text)))
+
+
 def asks_for_family_details(text: str) -> str | None:
     """The family word of a request asking for that person's number or address ("Ich will
     Mutti anrufen, hab aber ihre Nummer nicht": "mutti"); None if it asks for none."""

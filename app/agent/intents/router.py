@@ -30,6 +30,7 @@ from app.agent.intents.language import (
     asked_again,
     asking_clause,
     asks_a_past_cost,
+    asks_for_a_phone_number,
     asks_for_a_record,
     asks_for_a_reminder,
     asks_for_family_details,
@@ -513,6 +514,11 @@ class IntentRouter:
                 return self._instead(doing, BY_NAME["send_email"], text,
                                      read={"to": message["name"]})  # fmt: skip
             return self._instead(doing, BY_NAME["send_email"], text, {"to": _a_person(recognised)})
+        if chosen in ("send_email", "reply_to_email") and asks_for_a_phone_number(text):
+            # "¿me pasas el móvil de Priya? le quiero escribir por whatsapp" taken for an
+            # email: what is asked for is her number, on her card
+            return self._instead(doing, BY_NAME["find_contact"], text,
+                                 {"who": _a_person(recognised)})  # fmt: skip
         family = asks_for_family_details(text)
         if family is not None and chosen not in ("find_contact", "add_contact", *_WRITING):
             # "Ich will heute Abend Mutti anrufen, hab aber ihre Nummer nicht …" taken for

@@ -722,10 +722,14 @@ def read_duration(phrase: str) -> timedelta | None:
             total += timedelta(hours=amount)
         else:
             total += timedelta(minutes=amount)
-    if total and re.search(r"\b(and a half|und eine halbe|et demie|y media)\b", text):
-        total += timedelta(minutes=30)
     if not total and re.search(r"\b(an hour|one hour|eine stunde|une heure|una hora)\b", text):
         total = timedelta(hours=1)
+    # the half of a length right after its hours ("una hora y media"), not a clock time's
+    # ("a las cuatro y media …, y ponle una hora": one hour)
+    if total and re.search(
+        rf"\b(?:{_HOUR_UNITS})\s+(?:and a half|und eine halbe|et demie|y media)\b", text
+    ):
+        total += timedelta(minutes=30)
     return total or None
 
 

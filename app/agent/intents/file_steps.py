@@ -166,9 +166,13 @@ def write_note(doing: Doing, slots: dict[str, str], shown: bool = False) -> str:
         path = f"{folder}/{path}"  # "… in my notes folder"
     content = slots["content"].strip() + "\n"
     record = doing.call("write_file", path=path, content=content)
-    text = content.strip()
-    text = text if len(text) <= _SHOWN else text[: _SHOWN - 1].rsplit(" ", 1)[0] + "…"
-    return outcome(doing, record, doing.say("saved", path=path) + (f"\n\n{text}" if shown else ""))
+    done = doing.say("saved", path=path)
+    if shown:
+        text = content.strip()
+        done += "\n\n" + (
+            text if len(text) <= _SHOWN else text[: _SHOWN - 1].rsplit(" ", 1)[0] + "…"
+        )
+    return outcome(doing, record, done)
 
 
 # A note's text shown after it is saved, at most (longer ones are cut at a word).

@@ -216,8 +216,8 @@ def _best_of(doing: Doing, question: str, dated: bool) -> Source | None:
     sent = speaks_of_a_message(doing.request)
 
     def holds(source: Source) -> tuple[int, bool]:
-        told = sent and not source.path
-        return source.matched + told, told
+        mailed = sent and not source.path
+        return source.matched + mailed, mailed
 
     return max(found, key=holds) if found else None
 

@@ -24,41 +24,42 @@ from app.agent.intents.tally import rows_named
 from app.store.documents import content_words
 from connectors.folding import fold
 
-# Telling the recipient (not asking them: `asking`), then within a few words the word that
-# opens what to tell: "mention which book", "let her know where", "sag ihr auch, wann",
-# "dis-lui à quelle heure", "dile dónde". Spanish "que" without its accent is "that".
-_TELL_VERBS = (
-    r"\b(?:mention(?:ing)?|tell(?:ing)?\s+(?:him|her|them)|let\s+(?:him|her|them)\s+know|"
-    r"remind(?:ing)?\s+(?:him|her|them)(?:\s+of)?|include|add|give\s+(?:him|her|them)|"
-    r"sag(?:e|t)?|schreib(?:e|t)?|erwähn(?:e|t)?|nenn(?:e|t)?|erinnere?|gib\s+(?:ihm|ihr)|"
-    r"dis|dites|précise[rz]?|rappelle[rz]?|mentionne[rz]?|indique[rz]?|donne[rz]?|"
-    r"dile|diles|menci[oó]na(?:le|les)?|recu[eé]rda(?:le|les)|ind[ií]ca(?:le|les)|"
-    r"cu[eé]nta(?:le|les)|da(?:le|les))"
-)
-# Telling a thing of the user's by its name ("rappelle-lui le numéro de bon de commande
-# qu'elle m'a donné", "give him the address", "sag ihr die Nummer", "dale la dirección").
-_TELLING_A_THING = re.compile(
-    _TELL_VERBS + r"(?:-(?:lui|leur))?(?:\s+(?:ihm|ihr|him|her|them))?\s+(?:also\s+|auch\s+|"
-    r"aussi\s+|también\s+)?((?:the|his|her|their|die|den|das|seine|ihre|le|la|l['’]|les|son|sa|"
-    r"ses|el|la|los|las|su|sus)\s*[^.?!,;:]{2,80})",
-    re.IGNORECASE,
-)
-_TELLING = re.compile(
-    r"\b(?:mention(?:ing)?|tell(?:ing)?\s+(?:him|her|them)|let\s+(?:him|her|them)\s+know|"
+# Telling the recipient (not asking them: `asking`): "mention", "let her know", "sag ihr",
+# "dis-lui", "dile".
+_TELL = (
+    r"mention(?:ing)?|tell(?:ing)?\s+(?:him|her|them)|let\s+(?:him|her|them)\s+know|"
     r"remind(?:ing)?\s+(?:him|her|them)(?:\s+of)?|include|add|"
     r"sag(?:e|t)?|schreib(?:e|t)?|erwähn(?:e|t)?|nenn(?:e|t)?|erinnere?|"
     r"dis|dites|précise[rz]?|rappelle[rz]?|mentionne[rz]?|indique[rz]?|"
     r"dile|diles|menci[oó]na(?:le|les)?|recu[eé]rda(?:le|les)|ind[ií]ca(?:le|les)|"
-    r"cu[eé]nta(?:le|les)|"
-    # what they asked, reported: the email answers it ("Jonas asked me how much we spent",
-    # "Lena will wissen, wann …", "Paul m'a demandé quand …", "Jonas me ha preguntado cuánto")
+    r"cu[eé]nta(?:le|les)"
+)
+# What they asked, reported: the email answers it ("Jonas asked me how much we spent",
+# "Lena will wissen, wann …", "Paul m'a demandé quand …", "Jonas me ha preguntado cuánto").
+_REPORTED = (
     r"asked(?:\s+(?:me|us))?|wants\s+to\s+know|gefragt|will\s+wissen|wollte\s+wissen|"
     r"(?:m'|m’|nous\s+)?a\s+demandé|veut\s+savoir|voudrait\s+savoir|"
-    r"(?:me|nos)\s+(?:ha\s+)?pregunt(?:ó|o|a)|ha\s+preguntado|quiere\s+saber)"
+    r"(?:me|nos)\s+(?:ha\s+)?pregunt(?:ó|o|a)|ha\s+preguntado|quiere\s+saber"
+)
+# Telling or reported asking, then within a few words the word that opens what to tell:
+# "mention which book", "let her know where", "sag ihr auch, wann", "dis-lui à quelle
+# heure", "dile dónde". Spanish "que" without its accent is "that".
+_TELLING = re.compile(
+    rf"\b(?:{_TELL}|(?P<reported>{_REPORTED}))"
     r"(?:-(?:lui|leur))?(?:[^.?!:]{0,20}?)(?<![\w'’])"
-    r"(which|what time|what|where|when|who|how much|how many|welche[nmrs]?|um wie ?viel uhr|"
-    r"was|wo|wann|wer|wie ?viel|à quelle heure|quel(?:le)?s?|où|quand|qui|combien|"
-    r"a qué hora|qué|cuál(?:es)?|dónde|cuándo|quién|cuánt[oa]s?)(?!\w)",
+    r"(?P<wh>which|what time|what|where|when|who|how much|how many|welche[nmrs]?|"
+    r"um wie ?viel uhr|was|wo|wann|wer|wie ?viel|à quelle heure|quel(?:le)?s?|où|quand|qui|"
+    r"combien|a qué hora|qué|cuál(?:es)?|dónde|cuándo|quién|cuánt[oa]s?)(?!\w)",
+    re.IGNORECASE,
+)
+# Telling, or giving, a thing of the user's by its name ("rappelle-lui le numéro de bon de
+# commande qu'elle m'a donné", "give him the address", "sag ihr die Nummer", "dale la
+# dirección").
+_TELLING_A_THING = re.compile(
+    rf"\b(?:{_TELL}|give\s+(?:him|her|them)|gib\s+(?:ihm|ihr)|donne[rz]?|da(?:le|les))"
+    r"(?:-(?:lui|leur))?(?:\s+(?:ihm|ihr|him|her|them))?\s+(?:also\s+|auch\s+|aussi\s+|"
+    r"también\s+)?((?:the|his|her|their|die|den|das|seine|ihre|le|la|l['’]|les|son|sa|ses|el|"
+    r"los|las|su|sus)\s*[^.?!,;:]{2,80})",
     re.IGNORECASE,
 )
 # Where the clause of what to tell ends: a sentence's end, a comma, or "and that …".
@@ -92,7 +93,7 @@ class Told:
 # chiffres de mon tableau", "con las cifras de mi hoja de presupuesto"): what it carries.
 _CARRYING = re.compile(
     r"\b(?:with|mit|avec|con)\s+((?:the|those|these|both|all|den|die|das|beiden|les|ces|"
-    r"el|la|los|las|esas|esos)\b[^.?!,]{2,60}?)\s+(?:from|in|aus|in|de|du|des|del|en)\s+"
+    r"el|la|los|las|esas|esos)\b[^.?!,]{2,60}?)\s+(?:from|in|aus|de|du|des|del|en)\s+"
     r"(?:my|our|the|meiner|meinem|unserer|der|dem|mon|ma|mes|notre|mi|mis|nuestra|la|el)\s+\w+",
     re.IGNORECASE,
 )
@@ -120,13 +121,12 @@ def told_of(request: str) -> Told | None:
         return _a_thing_told(request)
     ended = _CLAUSE_END.search(request, found.end())
     end = ended.start() if ended is not None else len(request)
-    question = request[found.start(1) : end].strip()
+    question = request[found.start("wh") : end].strip()
     if len(content_words(question)) < 2:  # "tell her when": nothing to look up
         return None
     lead = _LEAD_IN.search(request[: found.start()])
     start = lead.start() if lead is not None else found.start()
-    reported = bool(_REPORTING.match(found.group(0)))
-    return Told(question, start, end, reported)
+    return Told(question, start, end, reported=found.group("reported") is not None)
 
 
 def _a_thing_told(request: str) -> Told | None:
@@ -140,13 +140,6 @@ def _a_thing_told(request: str) -> Told | None:
     lead = _LEAD_IN.search(request[: found.start()])
     start = lead.start() if lead is not None else found.start()
     return Told(request[found.start(1) : end].strip(), start, end, reported=False)
-
-
-_REPORTING = re.compile(
-    r"asked|wants|gefragt|will|wollte|m'|m’|nous|a\s+demand|veut|voudrait|me\s|nos\s|ha\s|"
-    r"quiere",
-    re.IGNORECASE,
-)
 
 
 def with_fact(doing: Doing, message: str) -> tuple[str, str]:

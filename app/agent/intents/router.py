@@ -460,18 +460,14 @@ class IntentRouter:
             return self._instead(doing, BY_NAME["remember_fact"], text, read={"fact": fact})
         if fact is not None and recognised is not None and chosen == "remember_fact":
             recognised.slots["fact"] = fact  # the user's words, not the model's translation
-        if (recognised is None or chosen in (SOMETHING_ELSE, JUST_ANSWER)) and (
-            name := asks_to_write_a_note(text)
-        ):
+        # no intent of the catalogue taken, or the model's own answer
+        taken_for_none = recognised is None or chosen in (SOMETHING_ELSE, JUST_ANSWER)
+        if taken_for_none and (name := asks_to_write_a_note(text)):
             # "… can you jot them down in a little note? Call it deliveries.md" taken for
             # nothing the catalogue has: a new note, its text looked up where the request says
             return self._instead(doing, BY_NAME["write_note"], text,
                                  read={"name": name, "content": ""})  # fmt: skip
-        if (
-            (recognised is None or chosen in (SOMETHING_ELSE, JUST_ANSWER))
-            and asks_for_the_gist(text)
-            and speaks_of_a_message(text)
-        ):
+        if taken_for_none and asks_for_the_gist(text) and speaks_of_a_message(text):
             # "Sophie hat mir wegen einer Rechnung geschrieben … Kannst du mir kurz
             # zusammenfassen, worum's geht?" taken for nothing, or for the model's own answer:
             # her email is read and summarised
@@ -616,7 +612,7 @@ class IntentRouter:
         general = (
             _general_question(doing)
             if recognised.intent.name in _LOOKUPS
-            or (looking and _asks_no_day_nor_time(text, doing.now))
+            or (looking and _asks_apart_from_the_calendar(text, doing.now))
             else None
         )
         # (taken for the calendar, to-dos or spending, only a question saying itself what it
@@ -845,7 +841,7 @@ def _a_general_question(recognised: Recognised, text: str, now: datetime) -> boo
     )
 
 
-def _asks_no_day_nor_time(text: str, now: datetime) -> bool:
+def _asks_apart_from_the_calendar(text: str, now: datetime) -> bool:
     """Whether the request's question says itself what it asks (two telling words), and
     asks no when, where, how much of theirs, and names no day or time ("¿cuál es el océano
     más grande del mundo?" after "hoy ha sido un día de locos"): the calendar, to-dos or

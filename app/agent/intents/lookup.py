@@ -33,7 +33,7 @@ from app.agent.intents.language import (
     speaks_of_a_message,
     the_question,
 )
-from app.agent.intents.mailbox import found_messages, listing, search_messages
+from app.agent.intents.mailbox import found_messages, heading_holds, listing, search_messages
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, FoundNothing, HandOver, Instead, Steps
@@ -95,14 +95,10 @@ def _from_mail(doing: Doing, words: list[str]) -> list[Source]:
     # Those whose sender and subject hold the most of the words are read ("Booking
     # confirmation: Berlin - Lisbon" for "… my booking reference … the plane … leave Berlin"),
     # then the newest
-    def heading_holds(message: dict[str, Any]) -> int:
-        heading = f"{message.get('sender') or ''} {message.get('subject') or ''}"
-        return sum(any_word_of(word, heading) for word in words)
-
     def date(message: dict[str, Any]) -> str:
         return str(message.get("date") or "")
 
-    found.sort(key=lambda m: (heading_holds(m), date(m)), reverse=True)
+    found.sort(key=lambda m: (heading_holds(m, words), date(m)), reverse=True)
     chosen = sorted(found[:_FEW], key=date, reverse=True)  # the newest of equals answers
     return [s for m in chosen if (s := _read_message(doing, m)) is not None]
 

@@ -25,7 +25,7 @@ from app.agent.intents.mail_body import (
 )
 from app.agent.intents.mail_body import body as email_body
 from app.agent.intents.mail_facts import with_fact
-from app.agent.intents.mailbox import a_name, listing, search_messages
+from app.agent.intents.mailbox import a_name, heading_holds, listing, search_messages
 from app.agent.intents.recognise import ADDRESS, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.agent.intents.tally import details_left_out
@@ -72,21 +72,15 @@ def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[
     # more of the request's other words before ("Sophie hat mir wegen einer
     # Nordwind-Rechnung geschrieben": her "Invoice … from Nordwind", not her newest).
     told = [w for w in re.split(r"[\s-]+", " ".join(telling_words(doing.request))) if w]
-    found.sort(key=lambda m: (_names(m, naming), _heading_holds(m, told),
+    found.sort(key=lambda m: (_names(m, naming), heading_holds(m, told),
                               str(m.get("date") or "")), reverse=True)  # fmt: skip
     return found
-
-
-def _heading_holds(message: dict[str, Any], words: list[str]) -> int:
-    heading = f"{message.get('sender') or ''} {message.get('subject') or ''}"
-    return sum(any_word_of(w, heading) for w in words)
 
 
 def _names(message: dict[str, Any], naming: list[str]) -> bool:
     """Whether the message's sender or subject holds one of the words as a word of its own
     (`any_word_of` reads "Tom's" as "Tom")."""
-    heading = f"{message.get('sender') or ''} {message.get('subject') or ''}"
-    return any_word_of(" ".join(naming), heading)
+    return heading_holds(message, [" ".join(naming)]) > 0
 
 
 def _one_email(doing: Doing, slots: dict[str, str], slot: str = "which") -> dict[str, Any]:

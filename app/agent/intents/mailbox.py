@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from app.agent.intents.english import english_words
-from app.agent.intents.recognise import POSSESSIVE
+from app.agent.intents.recognise import POSSESSIVE, any_word_of
 from app.agent.intents.router import Doing, HandOver
 
 
@@ -74,3 +74,10 @@ def listing(doing: Doing, found: list[dict[str, Any]], words: str) -> str:
     lines = "\n".join(_summary_line(doing, m) for m in found[:10])
     return doing.say("emails_found" if len(found) != 1 else "email_found", n=len(found),
                      lines=lines)  # fmt: skip
+
+
+def heading_holds(message: dict[str, Any], words: list[str]) -> int:
+    """How many of `words` the message's sender and subject hold, each as a word of its own
+    (`any_word_of` reads "Tom's" as "Tom")."""
+    heading = f"{message.get('sender') or ''} {message.get('subject') or ''}"
+    return sum(any_word_of(word, heading) for word in words)

@@ -428,6 +428,28 @@ def test_an_amount_before_or_after_what_the_sentences_around_name_is_read_as_it(
     assert read_relative(phrase) == (timedelta(minutes=offset), "it")
 
 
+@pytest.mark.parametrize(
+    ("phrase", "named"),
+    [
+        ("remind me at 7pm the evening before the pharmacy pickup that I need my prescription",
+         "the pharmacy pickup"),
+        ("the day before the barbecue at 6pm", "the barbecue"),
+        ("rappelle-moi la veille du barbecue à 20h", "barbecue"),
+        ("erinner mich am Vorabend vom Grillen um 19 Uhr", "vom grillen"),
+        ("erinnere mich am Tag davor um 8", "it"),
+        ("recuérdamelo la noche anterior a la barbacoa", "la barbacoa"),
+        ("un jour avant le rendez-vous à 9 heures", "le rendez-vous"),
+        ("a day before the 3 meetings", "the 3 meetings"),  # a number, not a clock time
+    ],
+)  # fmt: skip
+def test_the_day_before_something_is_read_without_the_clock_time_said_beside(
+    phrase: str, named: str
+) -> None:
+    """ "The evening before", "la veille", "am Vortag" say a day before without an amount; a
+    clock time beside is when on that day, not part of what is named."""
+    assert read_relative(phrase) == (timedelta(days=-1), named)
+
+
 @pytest.mark.parametrize("phrase", ["Remind me after lunch", "remind me at 5 to call mum", ""])
 def test_no_amount_or_nothing_named_is_no_relative_time(phrase: str) -> None:
     assert read_relative(phrase) is None

@@ -998,6 +998,62 @@ def test_a_reminder_before_something_the_mail_dates_is_set_before_it(
 
 
 @pytest.mark.parametrize(
+    ("request_", "slot", "due"),
+    [("Remind me at 7pm the evening before the pharmacy pickup deadline that I still need my "
+      "prescription", "7pm", at(18, 19)),
+     ("Remind me the evening before the pharmacy pickup deadline to get my prescription",
+      "the evening", at(18, 18)),
+     ("Remind me the day before the pharmacy pickup deadline to get my prescription", "",
+      at(18, 9))],
+)  # fmt: skip
+def test_a_reminder_days_before_a_day_the_mail_gives_is_set_at_the_time_said_beside(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    database: Database,
+    request_: str,
+    slot: str,
+    due: datetime,
+) -> None:
+    """ "At 7pm the evening before the pickup deadline": a day before the day the email gives
+    (without a time of its own), at the time said beside it, else the evening's start, else
+    the morning; not today at 7pm."""
+    _deliver(servers[0], ALICE, "Apotheke <info@apotheke.example>", "Your order",
+             "Your order is ready for pickup until Saturday 19 May.")  # fmt: skip
+    try:
+        agent, _ = _agent(
+            [call("set_reminder", what="get my prescription", when=slot), "Saturday 19 May"],
+            home, mail=mail, calendar=account, data=database,
+        )  # fmt: skip
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "info@apotheke.example")
+    assert [r.due for r in ReminderStore(database).pending()] == [due], report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "due"),
+    [("Remind me at 6pm the day before the barbecue to buy charcoal", at(25, 18)),
+     ("Rappelle-moi la veille du barbecue à 20h d'acheter du charbon", at(25, 20)),
+     ("Erinner mich am Vorabend vom Barbecue um 19 Uhr, Kohle zu kaufen", at(25, 19)),
+     ("Recuérdame la noche anterior a la barbacoa que compre carbón", at(25, 18))],
+)  # fmt: skip
+def test_a_reminder_the_day_before_an_event_is_set_on_that_day_at_the_time_said(
+    account: CalendarAccount, home: Path, database: Database, request_: str, due: datetime
+) -> None:
+    """The day before the event, at the clock time said beside, else the part of the day's
+    start ("la noche anterior": the evening); in four languages."""
+    create_event(account, "Barbecue at Tom's", at(26, 16), at(26, 20), tz=TZ)
+    agent, _ = _agent(
+        [call("set_reminder", what="charcoal", when="the day before"), "barbecue", "barbecue"],
+        home, calendar=account, data=database,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert [r.due for r in ReminderStore(database).pending()] == [due], report.answer
+
+
+@pytest.mark.parametrize(
     ("sender", "body", "request_", "slot", "english", "when", "due"),
     [("Hausverwaltung <verwaltung@haus.example>",
       "Das Wasser wird am Mittwoch, 16. Mai, von 10:00 bis 12:00 Uhr abgestellt.",

@@ -55,7 +55,7 @@ from app.agent.intents.router import (
     numbered,
     outcome,
 )
-from app.agent.intents.when import read_relative, read_when
+from app.agent.intents.when import read_relative, read_when, said_beside
 from app.store.documents import content_words
 from connectors.folding import fold
 
@@ -80,12 +80,21 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         # "erinner mich bitte übermorgen um sechs abends dran …": the model's "sechs abends"
         # without the day the request names, and maybe without its clock time
         when = replace(when, day=said.day, day_given=True, start=when.start or said.start)
-    if when is None or (when.start is None and read_relative(doing.request) is not None):
+    relative = read_relative(doing.request)
+    if when is None or (
+        relative is not None
+        # an amount before something, or whole days before it at a time of the day said
+        # ("at 7pm the evening before the pickup")
+        and (when.start is None or (not when.day_given and _whole_days(relative[0])))
+    ):
         # The slot's phrase, then the request's: the model may shorten what is named ("the
         # gas is off" for "the gas is shut off"), and the request's words find the email. A
         # day without a time is what the event is on ("Wann ist diese Woche Chorprobe?
         # Erinner mich eine Stunde vorher").
-        before = _relative_time(doing, slots["when"]) or _relative_time(doing, doing.request)
+        what = slots["what"]
+        before = _relative_time(doing, slots["when"], what) or _relative_time(
+            doing, doing.request, what
+        )
         if before is not None:
             moment, event = before
             # the event it is set from, shown: its day and time answer "when is it?" asked
@@ -154,15 +163,23 @@ def _set_reminder(doing: Doing, what: str, at: datetime) -> str:
     return outcome(doing, record, doing.say("reminder_set", at=at, what=what))
 
 
-def _relative_time(doing: Doing, phrase: str) -> tuple[datetime, str] | None:
+def _relative_time(doing: Doing, phrase: str, besides: str = "") -> tuple[datetime, str] | None:
     """The moment an amount before or after something named ("30 minutes before the water
     is turned off", "eine Stunde vor dem Zahnarzt"): the next event holding its words (and
     that event, shown), else the time the email or file holding them gives (and ""); None
-    if neither, or if it is past."""
+    if neither, or if it is past. `besides`: what the reminder or to-do is, said after what
+    it is before."""
     relative = read_relative(phrase)
     if relative is None:
         return None
     offset, named = relative
+    if (what := fold(besides).strip(" .")) and f" {what}" in f" {named}":
+        # "the evening before the pharmacy pickup deadline to get my prescription": what to
+        # be reminded of or to do is not what it is before
+        kept = named[: f" {named}".index(f" {what}")].split()
+        while kept and kept[-1] in _JOINING:
+            kept.pop()
+        named = " ".join(kept) if telling_words(" ".join(kept)) else named
     if names_by_a_pronoun(named):
         # "The water's off tomorrow. Remind me 15 minutes before it goes off": what "it" is,
         # the sentences beside the one asking say
@@ -173,15 +190,47 @@ def _relative_time(doing: Doing, phrase: str) -> tuple[datetime, str] | None:
         # "la barbacoa" of the event "Barbecue at Tom's": its words in English
         english = english_words(doing, named)
         event = next_event(doing, english) if english else None
+    day: date | None = None
+    anchor: datetime | None = None
     if event is not None:
-        anchor: datetime | None = datetime.fromisoformat(str(event["start"]))
+        anchor = datetime.fromisoformat(str(event["start"]))
+        day = anchor.date()
     else:
         said = when_from_things(doing, named, about=named)
         when = read_when(said, doing.now) if said else None
         anchor = when.start_at(doing.now) if when is not None else None
+        day = when.day if when is not None and when.day_given else None
+    if _whole_days(offset) and day is not None:
+        # Whole days before or after: at the time said beside ("at 7pm the evening before
+        # the pickup"), else the part of the day's ("the evening before"), else the thing's
+        # own time, else the morning (a day the email gives without a time)
+        said_at = _time_said_beside(phrase, doing) or _time_said_beside(doing.request, doing)
+        at = said_at or (anchor.timetz() if anchor is not None else _REMINDER_HOUR)
+        anchor = datetime.combine(day + offset, at.replace(tzinfo=None), tzinfo=doing.now.tzinfo)
+        offset = timedelta(0)
     if anchor is None or anchor + offset <= doing.now:
         return None
     return anchor + offset, shown(doing, event) if event is not None else ""
+
+
+def _time_said_beside(text: str, doing: Doing) -> time | None:
+    """The clock time, else the start of the part of the day, that the sentence of `text`
+    saying days before or after something gives beside it ("at 7pm the evening before the
+    pickup": 19:00; "la noche anterior": 18:00); None if it gives none."""
+    for sentence in sentences(text):
+        relative = read_relative(sentence)
+        if relative is None:
+            continue
+        beside = read_when(said_beside(sentence, relative[1]), doing.now)
+        if beside is not None and beside.start is not None:
+            return beside.start
+        if beside is not None and beside.part is not None:
+            return time(beside.part[0])
+    return None
+
+
+def _whole_days(offset: timedelta) -> bool:
+    return offset % timedelta(days=1) == timedelta(0)
 
 
 def remember(doing: Doing, slots: dict[str, str]) -> str:
@@ -297,11 +346,11 @@ def _due_before_or_after(doing: Doing, slots: dict[str, str]) -> str | None:
     de la barbacoa": the day before the barbecue Tom's email dates); None if none is."""
     for phrase in (slots.get("due", ""), doing.request):
         relative = read_relative(phrase)
-        if relative is None or (found := _relative_time(doing, phrase)) is None:
+        found = _relative_time(doing, phrase, slots.get("title", ""))
+        if relative is None or found is None:
             continue
         at = found[0]
-        whole_days = relative[0] % timedelta(days=1) == timedelta(0)
-        return at.date().isoformat() if whole_days else iso(at)
+        return at.date().isoformat() if _whole_days(relative[0]) else iso(at)
     return None
 
 

@@ -787,18 +787,54 @@ def read_relative(phrase: str) -> tuple[timedelta, str] | None:
     runs to the end of its clause."""
     text = fold(phrase)
     found = [m for m in (_BEFORE.search(text), _AFTER.search(text)) if m is not None]
-    if not found:
+    eve = _THE_DAY_BEFORE.search(text)
+    if not found and eve is None:
         return None
-    match = min(found, key=lambda m: m.start())
-    amount = read_duration(text[: match.start()]) or _days_said(text[: match.start()])
-    named = re.split(r"[,.;!?]| so | damit | pour | para ", text[match.end() :] + " ")[0]
+    if eve is not None and (not found or eve.start() <= min(m.start() for m in found)):
+        # "the evening before the pickup", "la veille du barbecue", "am Vortag"
+        amount: timedelta | None = timedelta(days=1)
+        match, after = eve, eve.end()
+    else:
+        match = min(found, key=lambda m: m.start())
+        after = match.end()
+        amount = read_duration(text[: match.start()]) or _days_said(text[: match.start()])
+    named = re.split(r"[,.;!?]| so | damit | pour | para | that | dass | que ", text[after:] + " ")[
+        0
+    ]
+    # a clock time said beside it is when on that day, not part of what is named ("the day
+    # before the barbecue at 6pm", "am Tag davor um 8")
+    named = _A_CLOCK_SAID.sub(" ", named)
     if amount is None or named.strip() in _RELATIVE_DAYS:
         return None  # ("the day after tomorrow" is a day of its own)
     if not named.split() or named.split()[0] in _JOINING_A_CLAUSE:
         # nothing named ("zwei Stunden vorher, dass ich …"): what the sentences around
         # name, as a pronoun says it ("two hours before it")
         named = "it"
-    return (-amount if match.re is _BEFORE else amount), named.strip()
+    return (amount if match.re is _AFTER else -amount), " ".join(named.split())
+
+
+# The day before something, in words that say so without an amount ("the evening before",
+# "the night before", "la veille", "am Vortag", "am Abend davor", "el día anterior", "la
+# noche antes"), folded.
+_THE_DAY_BEFORE = re.compile(
+    r"\b(?:the (?:evening|night|morning|afternoon|day) (?:before|prior to)|the eve of|"
+    r"la veille(?: au soir)?(?: de| du| des)?|le soir (?:d'avant|precedent)|"
+    r"am vor(?:tag|abend)|am (?:abend|tag|morgen) (?:davor|vorher|zuvor)|"
+    r"(?:el dia|la noche|la tarde) (?:anterior|antes)(?: a| al| de| del)?)\b"
+)
+# A clock time and what says it ("at 6pm", "um 8", "à 20h", "a las 7"), folded.
+_A_CLOCK_SAID = re.compile(
+    r"\b(?:(?:at|um|vers|a las|a la|a)\s+\d{1,2}(?:[:.h]\d{2})?\s*(?:h|uhr|am|pm|heures?|horas?)?|"
+    r"\d{1,2}(?:[:.h]\d{2}|\s*(?:h|uhr|am|pm|heures?|horas?)))(?!\w)"
+)
+
+
+def said_beside(phrase: str, named: str) -> str:
+    """`phrase` (folded) without what an amount before or after names: the words that may
+    say at what time of that day ("at 7pm the evening before the pickup": "at 7pm the
+    evening before")."""
+    text = fold(phrase)
+    return text.replace(named, " ", 1) if named and named != "it" else text
 
 
 # Words opening the clause after "before" that say what to be reminded of, not what it is

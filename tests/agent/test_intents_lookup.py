@@ -1054,6 +1054,29 @@ def test_a_reminder_the_day_before_an_event_is_set_on_that_day_at_the_time_said(
 
 
 @pytest.mark.parametrize(
+    "request_",
+    ["Recuérdame dos días antes de la barbacoa para cancelar la reserva del coche",
+     "Remind me two days before the barbecue to cancel the car booking",
+     "Erinnere mich zwei Tage vor dem Barbecue, die Autoreservierung abzusagen"],
+)  # fmt: skip
+def test_a_reminder_before_an_event_taken_for_cancelling_one_is_a_new_reminder(
+    account: CalendarAccount, home: Path, database: Database, request_: str
+) -> None:
+    """ "Recuérdame … para cancelar …" taken for cancelling a reminder, none of which holds
+    its words: an amount before something is a time, and asking to be reminded, a new one is
+    set by the event's start."""
+    create_event(account, "Barbecue at Tom's", at(26, 16), at(26, 20), tz=TZ)
+    agent, _ = _agent(
+        [call("cancel_reminder", which="cancelar la reserva"),
+         call("set_reminder", what="cancel the car booking", when="two days before"),
+         "barbecue", "barbecue"],
+        home, calendar=account, data=database,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert [r.due for r in ReminderStore(database).pending()] == [at(24, 16)], report.answer
+
+
+@pytest.mark.parametrize(
     ("sender", "body", "request_", "slot", "english", "when", "due"),
     [("Hausverwaltung <verwaltung@haus.example>",
       "Das Wasser wird am Mittwoch, 16. Mai, von 10:00 bis 12:00 Uhr abgestellt.",

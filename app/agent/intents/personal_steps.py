@@ -626,16 +626,22 @@ def _a_new_reminder(
     reminders: Sequence[dict[str, Any]] = (),
 ) -> None:
     """A request taken for cancelling a reminder or forgetting a fact that names a time of
-    day, while none of `items` holds its words and no reminder is set then, asks for a new
-    reminder ("Rappelle-moi de sortir les poubelles ce soir", "don't let me forget to water
-    the plants at 7pm"): `Instead`, before anything is changed."""
+    day (or an amount before or after something, asking to be reminded), while none of
+    `items` holds its words and no reminder is set then, asks for a new reminder
+    ("Rappelle-moi de sortir les poubelles ce soir", "don't let me forget to water the
+    plants at 7pm"): `Instead`, before anything is changed."""
     when = read_when(doing.request, doing.now)
-    if when is None or (when.start is None and when.part is None):
+    # an amount before or after something ("Recuérdame dos días antes de la fecha límite
+    # para cancelar el gimnasio") is a time too
+    relative = read_relative(doing.request) is not None
+    if not relative and (when is None or (when.start is None and when.part is None)):
         return
     if most_words_of(doing.request, items, label):
         return
     if asks_for_a_reminder(doing.request):
         raise Instead("set_reminder")  # "Rappelle-moi demain à 8h de …": whatever is then
+    if when is None or (when.start is None and when.part is None):
+        return
     start, end = when.window(doing.now)
     if when.start is not None:
         start = end = when.start_at(doing.now) or start

@@ -890,6 +890,51 @@ def test_a_body_that_adds_a_sentence_the_user_never_said_goes_out_without_it(
 
 
 @pytest.mark.parametrize(
+    ("request_", "written", "letter"),
+    [("Reply to Bob that Sam and I can't make it this time, we're away that weekend",
+      "Hello Bob,\n\nI'm sorry to hear that you're unable to make it this weekend.\n\n"
+      "[Your Name]",
+      "Hello,\n\nSam and I can't make it this time, we're away that weekend.\n\nBest wishes"),
+     ("Réponds à Bob que nous ne pourrons pas venir samedi, on sera à Lyon",
+      "Bonjour Bob,\n\nNous pourrons venir samedi, on sera à Lyon avec plaisir.\n\nBises",
+      "Bonjour,\n\nNous ne pourrons pas venir samedi, on sera à Lyon.\n\nBonne journée"),
+     ("Antworte Bob, dass wir am Samstag leider nicht kommen können",
+      "Hallo Bob,\n\nschade, dass du am Samstag leider nicht kommen kannst.\n\nViele Grüße",
+      "Hallo,\n\nWir können am Samstag leider nicht kommen.\n\nViele Grüße")],
+)  # fmt: skip
+def test_a_body_that_turns_round_what_the_user_says_is_a_letter_of_their_words(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, written: str, letter: str
+) -> None:
+    """The written body puts the user's "we can't make it" in the reader's mouth ("sorry to
+    hear you're unable"), or drops its "no": it goes nowhere; the dialog shows a letter of
+    the user's own words, in their language, without a "[Your Name]" gap."""
+    _deliver_dated(servers, BOB, "Saturday", "Would you like to come over on Saturday?",
+                   "Sat, 12 May 2029 08:00:00 +0000")  # fmt: skip
+    answers = Answers(approve=False)
+    said = letter.split("\n\n")[1]  # what the model gave to say: the user's words
+    agent = _agent([call("reply_to_email", which="Bob", message=said), written], answers, mail=mail)
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "reply_email" and shown.arguments["body"] == letter, report.answer
+    assert servers[1].relay.deliveries == 0
+
+
+def test_a_gap_for_the_users_name_is_not_sent(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    answers = Answers(approve=False)
+    written = "Hi Bob,\n\nI'm running ten minutes late.\n\nBest,\n[Your Name]"
+    agent = _agent(
+        [call("send_email", to=BOB, message="I'm running ten minutes late"), written],
+        answers,
+        mail=mail,
+    )
+    agent.run_turn(Conversation(), f"Email {BOB} that I'm running ten minutes late")
+    [shown] = answers.seen
+    assert shown.arguments["body"] == "Hi Bob,\n\nI'm running ten minutes late.\n\nBest,"
+
+
+@pytest.mark.parametrize(
     "message", ["I'll bring the wine", "Ich bringe den Wein mit", "I'll bring the wine to Anna's"]
 )
 def test_the_email_a_reply_means_is_found_by_the_name_before_other_words(

@@ -167,9 +167,54 @@ def _kept_or_letter(doing: Doing, to: str, said: str) -> str:
 
 def _written(doing: Doing, to: str, asked: str, allowed: str, must_hold: str) -> str:
     """The model's body for `asked`, less the sentences that are not `allowed`'s words
-    (`kept_to`); "" when what is left no longer holds most of `must_hold`."""
+    (`kept_to`); "" when what is left no longer holds most of `must_hold`, or turns round
+    what the user says (`keeps_the_stance`)."""
     kept = kept_to(doing.write(_BODY_PROMPT, asked), allowed, to)
-    return kept if kept and grounded(must_hold, kept, copied=False) else ""
+    if not kept or not keeps_the_stance(kept, allowed):
+        return ""
+    return kept if grounded(must_hold, kept, copied=False) else ""
+
+
+# Saying no ("can't", "nicht", "pas", "no"), speaking as the user ("I", "wir", "on",
+# "nosotros") and speaking to the reader ("you", "du", "vous", "usted"), in words folded:
+# a body the model wrote must not drop the user's "no" nor put what the user says of
+# themselves in the reader's mouth ("Sam and I can't make it": "sorry to hear you're
+# unable to make it").
+_NO = re.compile(
+    r"n't\b|\b(?:not|no|never|cannot|unable|nicht|kein\w*|nie|niemals|pas|jamais|"
+    r"nunca|tampoco|ni)\b"
+)
+_FIRST_PERSON = re.compile(
+    r"\b(?:i|i'm|i'll|i've|i'd|we|we're|we'll|we've|me|us|my|our|ich|wir|mich|mir|uns|mein\w*|"
+    r"unser\w*|je|j'\w+|nous|on|moi|mon|ma|mes|notre|nos|yo|nosotros|nosotras|mi|mis|"
+    r"nuestr\w+)\b"
+)
+_OTHER_PERSON = re.compile(
+    r"\b(?:you|you're|you'll|your|he|she|him|her|his|they|them|their|du|dich|dir|dein\w*|"
+    r"er|ihn|ihm|tu|te|toi|ton|ta|tes|vous|votre|vos|il|elle|lui|leur|usted|ustedes|tus|"
+    r"ella|su|sus)\b"
+)
+_TO_THE_READER = re.compile(
+    r"\b(?:you|you're|you'll|you've|your|du|dich|dir|dein\w*|tu|te|toi|vous|usted)\b"
+)
+_THANKS = re.compile(r"\b(?:thank you|see you|danke dir|merci a vous|merci a toi|gracias a ti)\b")
+
+
+def keeps_the_stance(written: str, said: str) -> bool:
+    """Whether a written body says "no" where the user's words do, and, where the user's
+    words speak only of themselves, speaks to the reader in no longer sentence (but a
+    "thank you"): the model may turn "we can't make it" into "you can't"."""
+    text, words = fold(written), fold(said)
+    if _NO.search(words) and not _NO.search(text):
+        return False
+    if not _FIRST_PERSON.search(words) or _OTHER_PERSON.search(words):
+        return True
+    return not any(
+        _TO_THE_READER.search(_THANKS.sub(" ", sentence))
+        for line in text.splitlines()
+        for sentence in _SENTENCE.split(line.strip())
+        if len(sentence.split()) > _SHORT_LINE
+    )
 
 
 def kept_to(written: str, said: str, to: str) -> str:
@@ -179,6 +224,8 @@ def kept_to(written: str, said: str, to: str) -> str:
     allowed = f"{said} {to}"
     lines = []
     for line in written.strip().splitlines():
+        if _A_GAP.fullmatch(line.strip()):
+            continue  # "[Your Name]": a gap for the user to fill, not a line to send
         kept = [
             s
             for s in _SENTENCE.split(line.strip())
@@ -187,6 +234,10 @@ def kept_to(written: str, said: str, to: str) -> str:
         if kept or not line.strip():
             lines.append(" ".join(kept))
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+# A line that is only a gap for the user to fill ("[Your Name]", "<name>").
+_A_GAP = re.compile(r"\[[^\]]*\]|<[^>]*>")
 
 
 def letter(doing: Doing, to: str, said: str) -> str:

@@ -880,7 +880,11 @@ def test_a_body_that_adds_a_sentence_the_user_never_said_goes_out_without_it(
     put = "Hi Bob,\n\nI'm running ten minutes late. I've been working on a project for months.\n"
     answers = Answers(approve=False)
     agent = _agent(
-        [call("send_email", to=BOB, message="I'm running ten minutes late"), put + "Best"],
+        # (and a gap for the user's name, which is not sent)
+        [
+            call("send_email", to=BOB, message="I'm running ten minutes late"),
+            put + "Best\n[Your Name]",
+        ],
         answers,
         mail=mail,
     )
@@ -917,21 +921,6 @@ def test_a_body_that_turns_round_what_the_user_says_is_a_letter_of_their_words(
     [shown] = answers.seen
     assert shown.tool == "reply_email" and shown.arguments["body"] == letter, report.answer
     assert servers[1].relay.deliveries == 0
-
-
-def test_a_gap_for_the_users_name_is_not_sent(
-    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
-) -> None:
-    answers = Answers(approve=False)
-    written = "Hi Bob,\n\nI'm running ten minutes late.\n\nBest,\n[Your Name]"
-    agent = _agent(
-        [call("send_email", to=BOB, message="I'm running ten minutes late"), written],
-        answers,
-        mail=mail,
-    )
-    agent.run_turn(Conversation(), f"Email {BOB} that I'm running ten minutes late")
-    [shown] = answers.seen
-    assert shown.arguments["body"] == "Hi Bob,\n\nI'm running ten minutes late.\n\nBest,"
 
 
 @pytest.mark.parametrize(

@@ -219,7 +219,9 @@ def test_a_todo_named_in_no_word_of_its_title_is_the_one_the_model_picks_in_both
     [("plombier", "plumber"), ("Klempner", "plumber"), ("fontanero", "plumber"),
      ("Zahnarzttermin", "dentist"), ("dentaire", "dentist"), ("Fahrradlicht", "bike light"),
      ("fürs", None), ("Essengehen", "eating out"), ("restos", "eating out"),
-     ("seguro", "insurance"), ("Stadtbibliothek", "library"), ("radio", None), ("Tom", None)],
+     ("seguro", "insurance"), ("Stadtbibliothek", "library"), ("radio", None), ("Tom", None),
+     ("barbacoa", "barbecue"), ("Grillfest", "barbecue"), ("rendez-vous", "appointment"),
+     ("Termin", "appointment"), ("terminado", None), ("Chorprobe", "rehearsal")],
 )  # fmt: skip
 def test_an_everyday_thing_is_found_in_english(word: str, english: str | None) -> None:
     assert in_english(word) == english

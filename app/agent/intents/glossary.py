@@ -65,11 +65,32 @@ _THINGS: tuple[tuple[str, ...], ...] = (
     ("wedding", "hochzeit", "mariage", "boda"),
     ("piano", "klavier"),
     ("swimming", "schwimmen", "natation", "natacion"),
+    ("barbecue", "bbq", "grillen", "grillfest", "grillabend", "grillparty", "barbacoa",
+     "parrillada", "asado"),
+    ("appointment", "termin", "rendez-vous", "rdv", "cita"),
+    ("party", "feier", "fete", "fiesta"),
+    ("deadline", "frist", "abgabefrist", "echeance", "plazo"),
+    ("choir", "chor", "chorale", "coro"),
+    ("rehearsal", "probe", "repetition", "ensayo"),
+    ("walk", "spaziergang", "balade", "paseo"),
+    ("trip", "reise", "ausflug", "voyage", "viaje"),
+    ("photo", "photos", "foto", "fotos"),
+    ("recipe", "rezept", "recette", "receta"),
+    ("soup", "suppe", "soupe", "sopa"),
+    ("order", "bestellung", "commande", "pedido"),
+    ("membership", "mitgliedschaft", "abonnement", "suscripcion", "membresia"),
+    ("statement", "kontoauszug", "releve", "extracto"),
+    ("landlord", "vermieter", "hausverwaltung", "proprietaire", "casero"),
+    ("garden", "garten", "jardin"),
 )  # fmt: skip
 
 _ENGLISH: dict[str, str] = {form: forms[0] for forms in _THINGS for form in forms}
 # A German compound names its things by its parts ("Zahnarzttermin", "Fahrradlicht").
-_PARTS = sorted((f for f in _ENGLISH if len(f) >= 5), key=len, reverse=True)
+# ("Termin" and "trip" only as words of their own: "terminado" and "triple" are other
+# words, and a "Zahnarzttermin" is the dentist.)
+_PARTS = sorted(
+    (f for f in _ENGLISH if len(f) >= 5 and f not in ("termin", "trip")), key=len, reverse=True
+)
 _MARKS = ".,;:!?'\""  # around a word as written
 
 
@@ -92,7 +113,10 @@ def in_english(word: str) -> str | None:
 def glossed(text: str) -> str:
     """The English of the everyday things `text` names ("Kannst du meinen Haarschnitt
     schieben?": "haircut"), "" if none."""
-    words = (in_english(w) for w in re.findall(r"[^\W\d_]+", text))
+    words = [
+        in_english(w) or " ".join(filter(None, map(in_english, w.split("-"))))
+        for w in re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)*", text)  # "rendez-vous" whole
+    ]
     return " ".join(dict.fromkeys(w for w in words if w))
 
 

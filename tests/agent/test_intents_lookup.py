@@ -1023,7 +1023,9 @@ def test_a_reminder_days_before_a_day_the_mail_gives_is_set_at_the_time_said_bes
              "Your order is ready for pickup until Saturday 19 May.")  # fmt: skip
     try:
         agent, _ = _agent(
-            [call("set_reminder", what="get my prescription", when=slot), "Saturday 19 May"],
+            # (the model adds a time the email does not give: the words it holds are kept)
+            [call("set_reminder", what="get my prescription", when=slot),
+             "Saturday 19 May from 16:00"],
             home, mail=mail, calendar=account, data=database,
         )  # fmt: skip
         report = agent.run_turn(Conversation(), request_)
@@ -1051,6 +1053,26 @@ def test_a_reminder_the_day_before_an_event_is_set_on_that_day_at_the_time_said(
     )  # fmt: skip
     report = agent.run_turn(Conversation(), request_)
     assert [r.due for r in ReminderStore(database).pending()] == [due], report.answer
+
+
+def test_a_reminder_before_something_copied_whole_is_of_what_follows_it(
+    account: CalendarAccount, home: Path, database: Database
+) -> None:
+    """The model copied the whole request as what to remind of: the reminder says what
+    follows the thing it is before ("préparer ma carte vitale"), not the request. Before
+    something nothing dates, at a time said beside it, the day is asked, not today taken."""
+    create_event(account, "Dentist", at(22, 10), at(22, 11), tz=TZ)
+    request_ = ("Rappelle-moi la veille du rendez-vous chez le dentiste à 20h de préparer ma "
+                "carte vitale.")  # fmt: skip
+    agent, _ = _agent([call("set_reminder", what=request_, when="20h")], home,
+                      calendar=account, data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    due = [(r.text, r.due) for r in ReminderStore(database).pending()]
+    assert due == [("préparer ma carte vitale", at(21, 20))], report.answer
+    agent, _ = _agent([call("set_reminder", what="pack", when="7pm"), "none", "none"], home,
+                      calendar=account, data=database)  # fmt: skip
+    asked = agent.run_turn(Conversation(), "Remind me at 7pm the evening before the ferry")
+    assert asked.stop_reason == "asked" and len(ReminderStore(database).pending()) == 1
 
 
 @pytest.mark.parametrize(

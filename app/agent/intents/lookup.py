@@ -152,10 +152,15 @@ def when_from_things(doing: Doing, event: str, about: str = "") -> str | None:
     if not phrase or len(phrase) > 80:
         return None
     said = sentences(" ".join(source.text.split()))  # "am Mittwoch, 16. Mai" is one
-    if not any(grounded(phrase, s) and any_word_of(event, s) for s in said):
-        return None
-    when = read_when(phrase, doing.now)
-    return phrase if when is not None and when.day_given else None
+    words = phrase.split()
+    # A small model may add to what it copies ("Saturday 19 May from 16:00" of "until
+    # Saturday 19 May"): the longest start of its words the text holds.
+    for end in range(len(words), 0, -1):
+        kept = " ".join(words[:end]).rstrip(",;")
+        if any(grounded(kept, s) and any_word_of(event, s) for s in said):
+            when = read_when(kept, doing.now)
+            return kept if when is not None and when.day_given else None
+    return None
 
 
 def best_source(doing: Doing, question: str, dated: bool = False) -> Source | None:

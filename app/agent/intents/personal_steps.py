@@ -99,9 +99,11 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
             moment, event = before
             # the event it is set from, shown: its day and time answer "when is it?" asked
             # beside ("Wann ist Buchclub? Erinner mich zwei Stunden vorher")
-            done = _set_reminder(doing, slots["what"].strip(), moment)
+            done = _set_reminder(doing, _said_after_the_thing(what.strip()), moment)
             return done + (f"\n\n{event}" if event else "")
-        if when is None:
+        if when is None or (relative is not None and not when.day_given):
+            # before something nothing the user keeps dates: not at the time said beside it
+            # today ("at 7pm the evening before the pickup")
             raise Ask(doing.say("when_remind"), "when")
     at = when.start_at(doing.now)
     if at is None:
@@ -155,6 +157,29 @@ def _what_to_remind(doing: Doing, what: str) -> str:
         kept[0] = re.split(r"['’]", kept[0], maxsplit=1)[1]  # "d'appeler" → "appeler"
     text = " ".join(kept).strip(" ,.?!")
     return text if content_words(text) else what
+
+
+def _said_after_the_thing(what: str) -> str:
+    """What to be reminded of, where `what` says it after the time before something ("la
+    veille du rendez-vous chez le Dr Lee à 20h de préparer ma carte": "préparer ma carte");
+    `what` itself when no telling word follows what is named."""
+    relative = read_relative(what)
+    if relative is None or relative[1] == "it":
+        return what
+    named = relative[1].split()
+    words = what.split()
+    folded = [fold(w).strip(",.;:!?") for w in words]
+    for i in range(len(words) - len(named) + 1):
+        if folded[i : i + len(named)] != named:
+            continue
+        rest = [w for w in words[i + len(named) :] if not _CLOCK.fullmatch(w.strip(",."))]
+        while rest and fold(rest[0].strip(",.")) in _JOINING | {"a", "um", "at", "las"}:
+            rest.pop(0)
+        if rest and re.match(r"(?:d|l|qu)['’]\w", rest[0], re.IGNORECASE):
+            rest[0] = re.split(r"['’]", rest[0], maxsplit=1)[1]  # "d'appeler" → "appeler"
+        text = " ".join(rest).strip(" ,.?!")
+        return text if telling_words(text) else what
+    return what
 
 
 def _set_reminder(doing: Doing, what: str, at: datetime) -> str:

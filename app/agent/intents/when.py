@@ -798,9 +798,7 @@ def read_relative(phrase: str) -> tuple[timedelta, str] | None:
         match = min(found, key=lambda m: m.start())
         after = match.end()
         amount = read_duration(text[: match.start()]) or _days_said(text[: match.start()])
-    named = re.split(r"[,.;!?]| so | damit | pour | para | that | dass | que ", text[after:] + " ")[
-        0
-    ]
+    named = _ITS_END.split(text[after:] + " ", maxsplit=1)[0]
     # a clock time said beside it is when on that day, not part of what is named ("the day
     # before the barbecue at 6pm", "am Tag davor um 8")
     named = _A_CLOCK_SAID.sub(" ", named)
@@ -811,6 +809,17 @@ def read_relative(phrase: str) -> tuple[timedelta, str] | None:
         # name, as a pronoun says it ("two hours before it")
         named = "it"
     return (amount if match.re is _AFTER else -amount), " ".join(named.split())
+
+
+# Where what is named ends: its clause's end, "so that", "that", or what to do after it: "to"
+# before a verb (not before "the", "my"…: "the trip to my parents"), French "de"/"d'" and
+# Spanish "de" before an infinitive ("la veille du rendez-vous de préparer ma carte",
+# "antes de la cena de llamar"), folded.
+_ITS_END = re.compile(
+    r"[,.;!?]| so | damit | pour | para | that | dass | que "
+    r"| to (?!(?:the|a|an|my|your|his|her|our|their|this|that|me|us|him|them)\b)"
+    r"| de (?=\w+(?:er|ir|re|ar)\b)| d'(?=\w+(?:er|ir|re)\b)"
+)
 
 
 # The day before something, in words that say so without an amount ("the evening before",

@@ -1143,6 +1143,35 @@ def test_a_reminder_before_something_named_by_it_is_set_before_what_the_sentence
 
 
 @pytest.mark.parametrize(
+    ("request_", "answer"),
+    [("C'est quoi l'adresse mail de Greta déjà ?",
+      "Greta Lind n'est pas dans vos contacts, mais vous écrit depuis greta@post.example."),
+     ("What's Greta's email again?",
+      "Greta Lind is not in your contacts, but writes to you from greta@post.example."),
+     ("Wie war nochmal Gretas Mailadresse?",
+      "Greta Lind ist nicht in deinen Kontakten, schreibt dir aber von greta@post.example.")],
+)  # fmt: skip
+def test_an_email_address_no_card_holds_is_the_one_their_emails_come_from(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    request_: str,
+    answer: str,
+) -> None:
+    """No card of that name, but she writes to the user: her address is the one her emails
+    come from, said so, in the request's language, with no model step."""
+    _deliver(servers[0], ALICE, "Greta Lind <greta@post.example>", "Plan", "See you soon!")
+    try:
+        agent, _ = _agent([call("find_contact", who="Greta")], home, mail=mail,
+                          calendar=account)  # fmt: skip
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "greta@post.example")
+    assert report.answer == answer
+
+
+@pytest.mark.parametrize(
     ("request_", "name"),
     [("Leg Clara Voss bitte als Kontakt an. Ihre Mailadresse findest du in ihren Mails an "
       "mich, die Handynummer ist 0171 5550188.", "Clara Voss"),

@@ -463,6 +463,12 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
     if not found and (facts := _remembered(doing, who)):
         # "What's my locker number?": no one of that name, but a memory holds it
         return doing.say("remembered_list", lines="\n".join(f"- {f}" for f in facts[:8]))
+    if not found and _ASKS_AN_ADDRESS.search(fold(doing.request)):
+        # "C'est quoi l'adresse mail de Lena déjà ?": no card, but she writes to the user
+        senders = next((p for q in tried if (p := senders_named(doing, q))), [])
+        if senders:
+            return "\n".join(doing.say("writes_from", name=p["name"], address=p["emails"][0])
+                             for p in senders[:3])  # fmt: skip
     if not found:
         raise FoundNothing(doing.say("no_contact", who=who))
     lines = []
@@ -487,6 +493,8 @@ _CARD_WORDS = re.compile(
     r"joindre|appel|correo|movil|celular|direcci|llam)"
 )
 _ASKS_MORE = 3
+# Asking for an email address ("e-mail", "Mailadresse", "courriel", "correo"), folded.
+_ASKS_AN_ADDRESS = re.compile(r"e-?mail|mail|courriel|correo")
 
 
 def _queries_for(who: str) -> list[str]:

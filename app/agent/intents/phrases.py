@@ -414,6 +414,13 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Je n'ai trouvé aucun contact nommé « {who} ».",
         "es": "No he encontrado ningún contacto llamado «{who}».",
     },
+    # No card, but the person's emails give their address.
+    "writes_from": {
+        "en": "{name} is not in your contacts, but writes to you from {address}.",
+        "de": "{name} ist nicht in deinen Kontakten, schreibt dir aber von {address}.",
+        "fr": "{name} n'est pas dans vos contacts, mais vous écrit depuis {address}.",
+        "es": "{name} no está en tus contactos, pero te escribe desde {address}.",
+    },
     "no_details": {
         "en": "no details",
         "de": "keine Angaben",

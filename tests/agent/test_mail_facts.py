@@ -6,6 +6,7 @@ checks the answer is the text's own, and the dialog shows the email before it go
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -124,6 +125,47 @@ def test_a_reply_asked_to_say_where_gives_the_place_the_events_notes_hold(
     assert "no problem" in body.lower()
     assert "let him know" not in body.lower() and ("rehearsing:" in body) == told
     assert servers[1].relay.deliveries == 0
+
+
+@pytest.mark.parametrize(
+    ("request_", "said"),
+    [
+        ("Antworte Bob, dass ich mich freue, und sag ihm, wann ich am Donnerstag Zeit habe.",
+         "freue mich"),
+        ("Reply to Bob that I'd love to meet and tell him when I'm free on Thursday.",
+         "love to meet"),
+        ("Réponds à Bob que ça me ferait plaisir et dis-lui quand je suis libre jeudi.",
+         "plaisir"),
+        ("Contesta a Bob que me encantaría y dile cuándo tengo tiempo el jueves.",
+         "encantaría"),
+    ],
+)  # fmt: skip
+def test_a_reply_asked_to_say_when_the_user_is_free_gives_the_calendars_free_times(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    request_: str,
+    said: str,
+) -> None:
+    """ "…, und sag ihm, wann ich am Donnerstag Zeit habe": what to tell is the user's free
+    time that day, which the calendar gives (no model step); the reply says it beside what
+    the user asked to say, and not "sag ihm"."""
+    create_event(account, "Dentist", datetime(2029, 5, 17, 9, 0), datetime(2029, 5, 17, 12, 0),
+                 tz=TZ)  # fmt: skip
+    _bobs_mail(servers)
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("reply_to_email", which="Bob", message=request_), "Hi Bob", "Hi Bob", "Hi Bob"],
+        answers,
+        mail=mail,
+        calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    body = shown.arguments["body"]
+    assert shown.tool == "reply_email" and "12:00–18:00" in body, (report.answer, body)
+    assert "08:00–09:00" in body and said in body.lower()
+    assert not re.search(r"\b(?:sag ihm|tell him|dis-lui|dile)\b", body.lower()), body
 
 
 @pytest.mark.parametrize(

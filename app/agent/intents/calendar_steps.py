@@ -1070,6 +1070,35 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     return doing.say("first_free", minutes=minutes, start=start, more=more) + busy
 
 
+def free_times_on(doing: Doing, phrase: str) -> str:
+    """The free times of the day `phrase` names, within its hours if it names some ("wann ich
+    am Donnerstag Zeit habe": "Thursday 17 May 12:00–18:00"), as a fact an email may give; ""
+    if it names no day or the calendar cannot say."""
+    when = read_when(phrase, doing.now)
+    if when is None or not when.day_given or doing.agent.registry.get("find_free_time") is None:
+        return ""
+    if when.part is None and when.start is None:
+        day = datetime.combine(when.day, time(0), tzinfo=doing.now.tzinfo)
+        window = (day + timedelta(hours=_DAY_HOURS[0]), day + timedelta(hours=_DAY_HOURS[1]))
+    else:
+        window = when.window(doing.now)
+    record = doing.call("find_free_time", start=iso(window[0]), end=iso(window[1]),
+                        duration_minutes=_SHORTEST_FREE)  # fmt: skip
+    if record.status != "ok":
+        return ""
+    spans = [
+        (datetime.fromisoformat(str(s["start"])), datetime.fromisoformat(str(s["end"])))
+        for s in record.result or []
+        if isinstance(s, dict)
+    ]
+    day_said = doing.dated(spans[0][0], "day") if spans else ""
+    return f"{day_said} " + ", ".join(f"{a:%H:%M}–{b:%H:%M}" for a, b in spans[:4]) if spans else ""
+
+
+# The shortest free time worth telling someone of, in minutes.
+_SHORTEST_FREE = 30
+
+
 def _asked_of_things(doing: Doing) -> str | None:
     """The answer to a question of when or where from the one event it names, or from the
     email or file holding its words; None if nothing holds them."""

@@ -278,6 +278,14 @@ _REPORTED = re.compile(
 )
 
 
+def own_words(message: str, request: str) -> str:
+    """What the model gave to say, less the asking it copied with it ("Antworte Bob, dass
+    ich mich freue": "ich freue mich"); `message` when it is not the request's own words or
+    says nothing after "that"."""
+    said = said_after(message)
+    return said if said and grounded(message, request) else message
+
+
 def _saying(request: str) -> re.Match[str] | None:
     """The first "that", "dass", "que" or colon introducing what to say: not one reporting
     another's words ("Priya wrote that she's late. Answer her that it's fine": the second)."""
@@ -302,6 +310,9 @@ def _main_clause(clause: str) -> str:
     sentence of its own: its verb, which comes last, after the subject ("ich später komme" →
     "ich komme später", "die Folien fertig sind" → "die Folien sind fertig"; a separable
     prefix goes to the end: "ich später ankomme" → "ich komme später an")."""
+    first, comma, rest = clause.partition(",")
+    if comma:  # "ich mich freue, und …": the first clause alone
+        return f"{_main_clause(first)},{rest}"
     words = clause.split()
     if len(words) >= 3 and words[0].lower() in _PRONOUN:
         subject = 1

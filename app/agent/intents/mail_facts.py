@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.agent.intents.calendar_steps import event_named_shown
+from app.agent.intents.calendar_steps import event_named_shown, free_times_on
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
+from app.agent.intents.language import asks_for_free_time
 from app.agent.intents.lookup import Source, best_source
 from app.agent.intents.mail_body import said_after
 from app.agent.intents.recognise import any_word_of, grounded
@@ -166,6 +167,8 @@ def with_fact(doing: Doing, message: str) -> tuple[str, str]:
 def _looked_up(doing: Doing, told: Told) -> str:
     """The answer's words from the event the request names, else from the file or email
     holding the question's telling words; "" when none holds an answer."""
+    if asks_for_free_time(told.question) and (free := free_times_on(doing, told.question)):
+        return free  # "sag ihm, wann ich am Donnerstag Zeit habe": the calendar's free times
     try:
         text = event_named_shown(doing, in_english=True)
         if not text:

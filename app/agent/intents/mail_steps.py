@@ -19,6 +19,7 @@ from app.agent.intents.mail_body import (
     NO_EMAIL_NAMED,
     letter,
     named_before,
+    own_words,
     question_for,
     said_after,
     with_paragraph,
@@ -166,6 +167,7 @@ def _body(doing: Doing, to: str, message: str, fact: str, question: str) -> str:
     to the writer with what to say, and added as a paragraph if the writer left it out."""
     if not fact:
         return email_body(doing, to, message, question)
+    message = own_words(message, doing.request)
     if not message:  # the fact is all there is to say
         return letter(doing, to, fact)
     written = email_body(doing, to, f"{message.rstrip(' .?!')}. {fact}", question)

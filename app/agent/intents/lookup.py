@@ -25,6 +25,7 @@ from app.agent.intents.file_steps import (
     read_text,
     telling_words,
 )
+from app.agent.intents.glossary import glossed
 from app.agent.intents.language import (
     asks_for_a_record_number,
     asks_of_a_message,
@@ -152,12 +153,13 @@ def when_from_things(doing: Doing, event: str, about: str = "") -> str | None:
     if not phrase or len(phrase) > 80:
         return None
     said = sentences(" ".join(source.text.split()))  # "am Mittwoch, 16. Mai" is one
+    named = f"{event} {glossed(event)}"  # "la barbacoa" of "a barbecue at my place"
     words = phrase.split()
     # A small model may add to what it copies ("Saturday 19 May from 16:00" of "until
     # Saturday 19 May"): the longest start of its words the text holds.
     for end in range(len(words), 0, -1):
         kept = " ".join(words[:end]).rstrip(",;")
-        if any(grounded(kept, s) and any_word_of(event, s) for s in said):
+        if any(grounded(kept, s) and any_word_of(named, s) for s in said):
             when = read_when(kept, doing.now)
             return kept if when is not None and when.day_given else None
     return None

@@ -101,9 +101,10 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
             # beside ("Wann ist Buchclub? Erinner mich zwei Stunden vorher")
             done = _set_reminder(doing, _said_after_the_thing(what.strip()), moment)
             return done + (f"\n\n{event}" if event else "")
-        if when is None or (relative is not None and not when.day_given):
+        if when is None or relative is not None:
             # before something nothing the user keeps dates: not at the time said beside it
-            # today ("at 7pm the evening before the pickup")
+            # today ("at 7pm the evening before the pickup"), nor on a day read from its
+            # amount ("dos días antes": not in two days)
             raise Ask(doing.say("when_remind"), "when")
     at = when.start_at(doing.now)
     if at is None:
@@ -215,6 +216,8 @@ def _relative_time(doing: Doing, phrase: str, besides: str = "") -> tuple[dateti
         # "la barbacoa" of the event "Barbecue at Tom's": its words in English
         english = english_words(doing, named)
         event = next_event(doing, english) if english else None
+        if event is not None and not _holds_the_names(event, english, doing.request):
+            event = None  # "Meet with Dr. Lee" is not the "Budget meeting"
     day: date | None = None
     anchor: datetime | None = None
     if event is not None:
@@ -236,6 +239,23 @@ def _relative_time(doing: Doing, phrase: str, besides: str = "") -> tuple[dateti
     if anchor is None or anchor + offset <= doing.now:
         return None
     return anchor + offset, shown(doing, event) if event is not None else ""
+
+
+def _holds_the_names(event: dict[str, Any], english: str, request: str) -> bool:
+    """Whether the event found by the English words holds each name they kept from the
+    request as written ("Lee" of "Meet with Dr. Lee" for "le rendez-vous chez le Dr Lee";
+    "Tom" of "Tom's barbecue"): a name is not translated, and an event holding only the
+    other words ("meet") is another."""
+    said = {w.strip(".,;:!?") for w in re.findall(r"[\w.'’-]+", request)}
+    names = [
+        name
+        for w in english.split()[1:]  # not the first word, capital as a sentence's
+        if w[:1].isupper()
+        and len(name := re.sub(r"['’]s$", "", w.strip(".,;:!?"))) > 2
+        and name in said
+    ]
+    text = " ".join(str(event.get(k) or "") for k in ("title", "location", "description"))
+    return all(any_word_of(name, text) for name in names)
 
 
 def _time_said_beside(text: str, doing: Doing) -> time | None:

@@ -912,6 +912,7 @@ def test_a_body_that_turns_round_what_the_user_says_is_a_letter_of_their_words(
     """The written body puts the user's "we can't make it" in the reader's mouth ("sorry to
     hear you're unable"), or drops its "no": it goes nowhere; the dialog shows a letter of
     the user's own words, in their language, without a "[Your Name]" gap."""
+    _remove_from(servers, BOB)  # Bob's newest email is this one, not another test's
     _deliver_dated(servers, BOB, "Saturday", "Would you like to come over on Saturday?",
                    "Sat, 12 May 2029 08:00:00 +0000")  # fmt: skip
     answers = Answers(approve=False)

@@ -138,6 +138,9 @@ def test_a_reply_asked_to_say_where_gives_the_place_the_events_notes_hold(
          "plaisir"),
         ("Contesta a Bob que me encantaría y dile cuándo tengo tiempo el jueves.",
          "encantaría"),
+        # the model turned the asking round ("tell me when"): the request's own words
+        ("Write back to Bob that coffee sounds great and tell him when I'm free on Thursday.",
+         "coffee sounds great"),
     ],
 )  # fmt: skip
 def test_a_reply_asked_to_say_when_the_user_is_free_gives_the_calendars_free_times(
@@ -155,7 +158,8 @@ def test_a_reply_asked_to_say_when_the_user_is_free_gives_the_calendars_free_tim
     _bobs_mail(servers)
     answers = Answers(approve=False)
     agent = _agent(
-        [call("reply_to_email", which="Bob", message=request_), "Hi Bob", "Hi Bob", "Hi Bob"],
+        [call("reply_to_email", which="Bob", message=request_.replace("tell him", "tell me")),
+         "Hi Bob", "Hi Bob", "Hi Bob"],
         answers,
         mail=mail,
         calendar=account,
@@ -165,7 +169,7 @@ def test_a_reply_asked_to_say_when_the_user_is_free_gives_the_calendars_free_tim
     body = shown.arguments["body"]
     assert shown.tool == "reply_email" and "12:00–18:00" in body, (report.answer, body)
     assert "08:00–09:00" in body and said in body.lower()
-    assert not re.search(r"\b(?:sag ihm|tell him|dis-lui|dile)\b", body.lower()), body
+    assert not re.search(r"\b(?:sag ihm|tell him|tell me|dis-lui|dile)\b", body.lower()), body
 
 
 @pytest.mark.parametrize(

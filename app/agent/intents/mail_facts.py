@@ -158,6 +158,10 @@ def with_fact(doing: Doing, message: str) -> tuple[str, str]:
     in_message = told_of(message)
     if in_message is not None:  # the whole request, or the model's copy of it
         message = f"{message[: in_message.start]}{message[in_message.end :]}".strip(" ,;")
+    elif grounded(told.question, message, copied=False):
+        # the model's words hold the asking to tell, turned ("tell me when I'm free"): the
+        # request's own, less it
+        message = f"{doing.request[: told.start]}{doing.request[told.end :]}".strip(" ,;")
     if told.reported and not said_after(doing.request[told.end :]):
         message = ""
     line = told.question[:1].upper() + told.question[1:].rstrip(" ?")

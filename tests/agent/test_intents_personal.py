@@ -211,6 +211,33 @@ def test_a_todo_due_a_day_before_an_event_is_due_that_day(
 
 
 @pytest.mark.parametrize(
+    ("request_text", "title", "due"),
+    [("add buy charcoal to my to-dos, before the barbecue", "buy charcoal", date(2029, 5, 26)),
+     ("Setz 'Kohle kaufen' auf meine Aufgaben, vor dem Grillfest", "Kohle kaufen",
+      date(2029, 5, 26)),
+     ("Ajoute « acheter du charbon » à mes tâches, à faire avant le barbecue",
+      "acheter du charbon", date(2029, 5, 26)),
+     ("Apúntame en las tareas comprar carbón antes de la barbacoa", "comprar carbón",
+      date(2029, 5, 26)),
+     # the sender of an email, not a thing it is due by; a thing nothing dates
+     ("add reply to the email by Anna to my to-dos", "reply to the email by Anna", None),
+     ("add buy a gift to my to-dos, before the wedding", "buy a gift", None)],
+)  # fmt: skip
+def test_a_todo_due_before_an_event_is_due_on_its_day(
+    account: CalendarAccount, request_text: str, title: str, due: date | None
+) -> None:
+    """ "before the barbecue", "vor dem Grillfest", "avant le barbecue", "antes de la
+    barbacoa": due by the day the calendar gives the event (its English found by the
+    glossary, no model step)."""
+    create_event(account, "Barbecue at Tom's", at(26, 16), at(26, 20), tz=TZ)
+    create_event(account, "Dinner at Anna's", at(18, 19), at(18, 22), tz=TZ)
+    agent = _agent([call("add_todo", title=title), "none", "none"], calendar=account)
+    report = agent.run_turn(Conversation(), request_text)
+    [task] = list_tasks(account)
+    assert (task.due.date() if task.due else None) == due, report.answer
+
+
+@pytest.mark.parametrize(
     ("request_text", "taken_for", "title", "due"),
     [
         pytest.param("Pop 'renew the parking permit' on my to-do list for Friday",

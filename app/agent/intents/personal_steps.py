@@ -55,7 +55,7 @@ from app.agent.intents.router import (
     numbered,
     outcome,
 )
-from app.agent.intents.when import read_relative, read_when, said_beside
+from app.agent.intents.when import read_deadline, read_relative, read_when, said_beside
 from app.store.documents import content_words
 from connectors.folding import fold
 
@@ -211,23 +211,7 @@ def _relative_time(doing: Doing, phrase: str, besides: str = "") -> tuple[dateti
         # the sentences beside the one asking say
         around = [s for s in sentences(doing.request) if not asks_for_a_reminder(s)]
         named = f"{' '.join(around) or doing.request} {named}"
-    event = next_event(doing, named)
-    if event is None and doing.agent.registry.get("list_events") is not None:
-        # "la barbacoa" of the event "Barbecue at Tom's": its words in English
-        english = english_words(doing, named)
-        event = next_event(doing, english) if english else None
-        if event is not None and not _holds_the_names(event, english, doing.request):
-            event = None  # "Meet with Dr. Lee" is not the "Budget meeting"
-    day: date | None = None
-    anchor: datetime | None = None
-    if event is not None:
-        anchor = datetime.fromisoformat(str(event["start"]))
-        day = anchor.date()
-    else:
-        said = when_from_things(doing, named, about=named)
-        when = read_when(said, doing.now) if said else None
-        anchor = when.start_at(doing.now) if when is not None else None
-        day = when.day if when is not None and when.day_given else None
+    day, anchor, event = _dated(doing, named)
     if _whole_days(offset) and day is not None:
         # Whole days before or after: at the time said beside ("at 7pm the evening before
         # the pickup"), else the part of the day's ("the evening before"), else the thing's
@@ -239,6 +223,26 @@ def _relative_time(doing: Doing, phrase: str, besides: str = "") -> tuple[dateti
     if anchor is None or anchor + offset <= doing.now:
         return None
     return anchor + offset, shown(doing, event) if event is not None else ""
+
+
+def _dated(doing: Doing, named: str) -> tuple[date | None, datetime | None, dict[str, Any] | None]:
+    """The day and time of what `named` names: the next event holding its words (in English
+    too: "la barbacoa" of "Barbecue at Tom's"), with that event; else the day and time the
+    email or file holding them gives; (None, None, None) if none."""
+    event = next_event(doing, named)
+    if event is None and doing.agent.registry.get("list_events") is not None:
+        english = english_words(doing, named)
+        event = next_event(doing, english) if english else None
+        if event is not None and not _holds_the_names(event, english, doing.request):
+            event = None  # "Meet with Dr. Lee" is not the "Budget meeting"
+    if event is not None:
+        start = datetime.fromisoformat(str(event["start"]))
+        return start.date(), start, event
+    said = when_from_things(doing, named, about=named)
+    when = read_when(said, doing.now) if said else None
+    if when is None or not when.day_given:
+        return None, None, None
+    return when.day, when.start_at(doing.now), None
 
 
 def _holds_the_names(event: dict[str, Any], english: str, request: str) -> bool:
@@ -399,6 +403,16 @@ def _due_before_or_after(doing: Doing, slots: dict[str, str]) -> str | None:
     return None
 
 
+def _due_by(doing: Doing, slots: dict[str, str]) -> str | None:
+    """A due day said by a thing the calendar or mail dates, not a day ("vor dem Grillfest",
+    "avant la réunion budget", "before Tom's barbecue"): that thing's day; None if none."""
+    for phrase in (slots.get("due", ""), doing.request):
+        named = read_deadline(phrase, doing.now)
+        if named and (day := _dated(doing, named)[0]) is not None and day >= doing.now.date():
+            return day.isoformat()
+    return None
+
+
 def _a_day_named(doing: Doing) -> date | None:
     """The day the request names, if it names one ("samedi", "last Friday")."""
     when = read_when(doing.request, doing.now)
@@ -419,7 +433,7 @@ def todo_add(doing: Doing, slots: dict[str, str]) -> str:
         # "pour répondre à lui": to whom, the sentence before says ("Maria attend mes
         # restrictions alimentaires …"), kept beside it
         title = f"{title[:1].upper()}{title[1:]}: {around}"
-    due = _due(doing, slots) or _due_before_or_after(doing, slots)
+    due = _due(doing, slots) or _due_before_or_after(doing, slots) or _due_by(doing, slots)
     record = doing.call("add_task", title=title, due=due)
     done = (
         doing.say("todo_added_due", title=title, due=due)

@@ -811,6 +811,32 @@ def read_relative(phrase: str) -> tuple[timedelta, str] | None:
     return (amount if match.re is _AFTER else -amount), " ".join(named.split())
 
 
+# A to-do due before or by a thing, not a day ("before the barbecue", "vor dem Grillfest",
+# "bis zum Umzug", "avant la fête", "d'ici la réunion", "antes de la boda", "para la cena"),
+# folded; "by" only before "the" ("reply to the email by Anna" names the sender).
+_DUE_BY = re.compile(
+    r"\b(?:before|ahead of|by(?= the\b)|vor(?= (?:dem|der|den)\b)|vorm|bis(?: zum| zur)|"
+    r"avant(?: le| la| les| l')?|d'ici(?: le| la| l')|jusqu'(?:au|a la|a l')|"
+    r"antes de(?:l| la| las| los)?|para(?: el| la)|hasta(?: el| la))(?!\w)"
+)
+
+
+def read_deadline(phrase: str, now: datetime) -> str | None:
+    """What a to-do is due before or by when that is a thing, not a day ("add buy charcoal,
+    before the barbecue": "the barbecue"); None when it names a day ("before Friday"), an
+    amount before it (`read_relative`'s), or nothing."""
+    text = fold(phrase)
+    found = _DUE_BY.search(text)
+    if found is None or read_duration(text[: found.start()]) or _days_said(text[: found.start()]):
+        return None
+    named = _ITS_END.split(text[found.end() :] + " ", maxsplit=1)[0].strip()
+    named = " ".join(_A_CLOCK_SAID.sub(" ", named).split())
+    if not named or named.split()[0] in _JOINING_A_CLAUSE:
+        return None
+    said = read_when(named, now)
+    return None if said is not None and said.day_given else named
+
+
 # Where what is named ends: its clause's end, "so that", "that", or what to do after it: "to"
 # before a verb (not before "the", "my"…: "the trip to my parents"), French "de"/"d'" and
 # Spanish "de" before an infinitive ("la veille du rendez-vous de préparer ma carte",

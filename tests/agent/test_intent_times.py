@@ -440,6 +440,9 @@ def test_an_amount_before_or_after_what_the_sentences_around_name_is_read_as_it(
         ("recuérdamelo la noche anterior a la barbacoa", "la barbacoa"),
         ("un jour avant le rendez-vous à 9 heures", "le rendez-vous"),
         ("a day before the 3 meetings", "the 3 meetings"),  # a number, not a clock time
+        ("Erinnere mich am Abend vor dem Konzert um 18 Uhr daran, die Karten auszudrucken",
+         "dem konzert"),
+        ("remind me the morning before the flight", "the flight"),
     ],
 )  # fmt: skip
 def test_the_day_before_something_is_read_without_the_clock_time_said_beside(

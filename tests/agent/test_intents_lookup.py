@@ -1039,7 +1039,9 @@ def test_a_reminder_days_before_a_day_the_mail_gives_is_set_at_the_time_said_bes
     [("Remind me at 6pm the day before the barbecue to buy charcoal", at(25, 18)),
      ("Rappelle-moi la veille du barbecue à 20h d'acheter du charbon", at(25, 20)),
      ("Erinner mich am Vorabend vom Barbecue um 19 Uhr, Kohle zu kaufen", at(25, 19)),
-     ("Recuérdame la noche anterior a la barbacoa que compre carbón", at(25, 18))],
+     ("Recuérdame la noche anterior a la barbacoa que compre carbón", at(25, 18)),
+     ("Erinnere mich am Abend vor dem Barbecue um 19 Uhr daran, Kohle zu kaufen",
+      at(25, 19))],
 )  # fmt: skip
 def test_a_reminder_the_day_before_an_event_is_set_on_that_day_at_the_time_said(
     account: CalendarAccount, home: Path, database: Database, request_: str, due: datetime

@@ -842,7 +842,7 @@ def read_deadline(phrase: str, now: datetime) -> str | None:
 # Spanish "de" before an infinitive ("la veille du rendez-vous de préparer ma carte",
 # "antes de la cena de llamar"), folded.
 _ITS_END = re.compile(
-    r"[,.;!?]| so | damit | pour | para | that | dass | que "
+    r"[,.;!?]| so | damit | pour | para | that | dass | que | daran\b| dran\b"
     r"| to (?!(?:the|a|an|my|your|his|her|our|their|this|that|me|us|him|them)\b)"
     r"| de (?=\w+(?:er|ir|re|ar)\b)| d'(?=\w+(?:er|ir|re)\b)"
 )
@@ -880,7 +880,10 @@ _JOINING_A_CLAUSE = {"dass", "that", "to", "que", "so", "damit", "pour", "para"}
 # Days before or after something ("the day before the barbecue", "zwei Tage vor dem Umzug",
 # "deux jours avant", "el día antes de la barbacoa"), said last before the "before".
 _DAYS_SAID = re.compile(
-    rf"\b(the|a|one|einen|am|le|la|un|el|{_NUMBER})\s+(days?|tage?n?|jours?|dias?)\s*$"
+    rf"\b(the|a|one|einen|am|le|la|un|el|{_NUMBER})\s+(days?|tage?n?|jours?|dias?|"
+    # a part of the day before ("am Abend vor dem Konzert", "the morning before")
+    r"evening|night|morning|afternoon|abend|morgen|vormittag|nachmittag|soir|matin|"
+    r"noche|tarde|manana)\s*$"
 )
 
 

@@ -1094,6 +1094,10 @@ _KEPT = ("Alex's partner is Sam.", "Alex's dentist is Dr. Weber.", "Alex's locke
         ("Ma nièce fait ses devoirs et me demande la formule chimique de l'eau… j'ai un gros "
          "blanc, c'est quoi déjà ?", None),
         ("Mein Partner und ich streiten grad. Wie hoch ist die Zugspitze?", None),
+        # one sentence: what someone asks the user, reported
+        ("Mon fils me demande quelle est la capitale de l'Australie, tu sais ?", None),
+        ("My partner asks me which planet is the largest, do you know?", None),
+        ("Mi hijo me pregunta cuál es el océano más grande.", None),
         # A question asking back for what a sentence before named, or asking of the user's
         # own, is still looked up among the memories.
         ("I need to call the dentist later. What's his name again?", "Weber"),

@@ -159,6 +159,17 @@ ASKING_BACK = _set(
 )
 
 
+_US = _set(
+    "we us our ours wir uns unser unsere unseren unserem nous notre nos nosotros nosotras "
+    "nuestro nuestra nuestros nuestras"
+)
+
+
+def speaks_of_us(text: str) -> bool:
+    """Whether `text` speaks of the user with others ("how much we spent", "bei uns")."""
+    return any(w in _US for w in _WORD.findall(_folded(text)))
+
+
 def refers_to_someone(text: str) -> bool:
     """Whether `text` speaks of someone or something named before it ("what did she say?"),
     or of the user with others ("wann wird bei uns …")."""
@@ -871,10 +882,29 @@ def asking_clause(question: str) -> str:
     """The clause of a question that asks, when it is its last ("j'ai un gros blanc, c'est
     quoi déjà ?": "c'est quoi déjà ?"; "ma fille me demande : c'est qui qui a peint la
     Joconde ?"); else the whole question."""
+    folded = _folded(question)
+    reported = _REPORTED_ASKING.search(folded) if len(folded) == len(question) else None
+    if reported is not None:
+        # "Mon fils me demande quelle est la capitale de l'Australie, tu sais ?": the
+        # question the son asks (folding keeps the letters where they are, but for "ß")
+        asked = re.split(r"[,;:.!?]", question[reported.end() :])[0].strip()
+        if len(asked.split()) >= 3:
+            return asked
     clauses = re.split(r"[,;:]|\s[-–—]\s", question)  # ("… just blanked - which planet …?")
     last = _folded(clauses[-1])
     asks = _ASKED_LAST.search(last) or re.search(r"\b(?:quoi|que|qu'est|qui)\b", last)
     return clauses[-1].strip() if len(clauses) > 1 and asks else question
+
+
+# Someone asking the user something, reported, then what they ask (folded): "my son asks
+# what …", "meine Tochter will wissen, wie …", "mon fils me demande quelle …", "mi hijo
+# pregunta cuál …".
+_REPORTED_ASKING = re.compile(
+    r"\b(?:asks?(?: me| us)?|asked(?: me| us)?|wonders|wants to know|fragt(?: mich)?|"
+    r"hat (?:mich )?gefragt|will wissen|wollte wissen|(?:me |nous )?demande|veut savoir|"
+    r"voudrait savoir|(?:me |nos )?pregunta|(?:me |nos )?pregunto|quiere saber)\s*,?\s*"
+    rf"(?=(?:{_QUESTION_WORDS}|if|ob|si)\b)"
+)
 
 
 # A question that only asks to be told what was asked before it (folded): "¿me lo dices?",

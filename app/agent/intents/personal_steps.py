@@ -30,6 +30,7 @@ from app.agent.intents.language import (
     refers_to_someone,
     sentences,
     speaks_of_the_user,
+    speaks_of_us,
     the_question,
     todo_said_around,
     without_remind_me,
@@ -367,7 +368,8 @@ def _asks_apart_of_memories(doing: Doing) -> bool:
     Australia. I'm pretty sure that's wrong. Which city is it?"): general knowledge, however
     much the sentences before speak of the user."""
     question = the_question(doing.request)
-    if question == doing.request.strip() or speaks_of_the_user(asking_clause(question)):
+    clause = asking_clause(question)
+    if clause == doing.request.strip() or speaks_of_the_user(clause) or speaks_of_us(clause):
         return False
     asked = [w for w in telling_words(question) if fold(w) not in ASKING_BACK]
     found = doing.peek("recall", query=question)  # a text when nothing matches

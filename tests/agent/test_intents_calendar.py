@@ -1000,6 +1000,30 @@ def test_an_event_named_in_another_language_in_a_later_period_than_an_empty_day_
     assert sorted(_events(account)) == ["Piano lesson"]
 
 
+@pytest.mark.parametrize(
+    ("request_", "event"),
+    [("Der Klempner schafft es am Freitag doch nicht, er kommt lieber am Montag. Kannst du "
+      "das ändern?", "klempner to Monday at 10"),
+     ("The plumber can't do Friday after all, he'd rather come on Monday. Can you change "
+      "it?", "plumber"),
+     ("Le plombier ne peut pas vendredi finalement, il préfère venir lundi. Tu peux changer "
+      "ça ?", "plombier à lundi")],
+)  # fmt: skip
+def test_a_move_saying_the_events_day_and_another_goes_to_the_other(
+    account: CalendarAccount, request_: str, event: str
+) -> None:
+    """No "to" anywhere: of the days said, the one the event is not on (its Friday said, and
+    Monday) is the new one, at the event's time; the day in the model's words after "to"
+    ("klempner to Monday at 10") is where it goes, not where to look for it."""
+    create_event(account, "Plumber visit", at(25, 15), at(25, 16), tz=TZ)
+    create_event(account, "Piano lesson", at(22, 18), at(22, 19), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("move_event", event=event), "plumber", "plumber"], answers)
+    report = agent.run_turn(Conversation(), request_)
+    assert [seen.tool for seen in answers.seen] == ["update_event"], report.answer
+    assert _events(account)["Plumber visit"] == (at(21, 15), at(21, 16))
+
+
 def test_a_move_naming_only_the_time_the_event_has_asks_where_to(
     account: CalendarAccount,
 ) -> None:

@@ -454,9 +454,16 @@ def _starts_at(event: dict[str, Any], at: time) -> bool:
 
 
 def _day_in(words: str, doing: Doing) -> When | None:
-    """A day inside the event's own words ("tomorrow's 1:1"): used to narrow the search."""
+    """A day inside the event's own words ("tomorrow's 1:1"): used to narrow the search; not
+    one it is moved to ("klempner to Monday at 10", "Zahnarzt auf Freitag")."""
+    words = _MOVED_TO.split(words, maxsplit=1)[0]
     when = read_when(words, doing.now) if words else None
     return when if when is not None and when.day_given else None
+
+
+# Where an event's words go on to the day it is moved to ("… to Monday", "… auf Freitag",
+# "… à lundi", "… al lunes", "… para el viernes").
+_MOVED_TO = re.compile(r"\s(?:to|till|until|auf|nach|à|au|al|para|hasta)\s", re.IGNORECASE)
 
 
 def _without_days(words: str, now: datetime) -> str:
@@ -600,18 +607,30 @@ def _a_length(phrase: str, when: When | None, now: datetime) -> timedelta | None
 
 # Where the clauses of a request part ("nicht um vier, erst um halb sechs", "not at 4 but
 # at 5:30", "pas à 16h mais à 17h30", "no a las cuatro sino a las cinco"), folded.
-_CLAUSES = re.compile(r"[,.;:!?]|\b(?:but|aber|sondern|mais|sino|pero)\b")
+_CLAUSES = re.compile(r"[,;!?]|[.:](?!\d)|\b(?:but|aber|sondern|mais|sino|pero)\b")  # not "10:00"
 
 
 def _another_time(doing: Doing, start: datetime) -> tuple[str, When] | None:
     """The one clock time the request's clauses say that is not the event's (`start`), with
-    its clause; None if none, or more than one."""
+    its clause; else the one day they say without a time that is not the event's weekday
+    ("Der Klempner schafft es am Freitag doch nicht, er kommt lieber am Montag"); None if
+    none, or more than one."""
     found: dict[time, tuple[str, When]] = {}
+    days: dict[date, tuple[str, When]] = {}
     for clause in _CLAUSES.split(fold(doing.request)):
         when = read_when(clause, doing.now)
         if when is not None and when.start is not None and when.start != start.time():
             found.setdefault(when.start, (clause, when))
-    return next(iter(found.values())) if len(found) == 1 else None
+        elif (
+            when is not None
+            and when.start is None
+            and when.day_given
+            and when.day.weekday() != start.weekday()
+        ):
+            days.setdefault(when.day, (clause, when))
+    if len(found) == 1:
+        return next(iter(found.values()))
+    return next(iter(days.values())) if not found and len(days) == 1 else None
 
 
 def _a_change(doing: Doing) -> str | None:

@@ -479,6 +479,40 @@ def test_a_balance_taken_for_spending_is_read_from_the_statement(
 
 
 @pytest.mark.parametrize(
+    ("question", "statement", "answer"),
+    [("De combien mon solde a-t-il baissé en avril ?",
+      "Opening balance 1 April: 2,140.10 EUR\nClosing balance 30 April: 2,315.40 EUR",
+      "Le solde a augmenté de 175.30 EUR :"),
+     ("How much did my balance go down in April?",
+      "Opening balance 1 April: 2,315.40 EUR\nClosing balance 30 April: 2,140.10 EUR",
+      "The balance went down by 175.30 EUR:"),
+     ("Um wie viel hat sich mein Kontostand im April verändert?",
+      "Saldo Anfang 01.04.2029: 1.980,10 EUR\nSaldo Ende 30.04.2029: 2.315,40 EUR",
+      "Der Kontostand ist um 335.30 EUR gestiegen:"),
+     ("¿Cuánto ha bajado mi saldo en abril?",
+      "Opening balance 1 April: 2,140.10 EUR\nClosing balance 30 April: 2,315.40 EUR",
+      "El saldo ha subido 175.30 EUR:")],
+)  # fmt: skip
+def test_how_a_balance_changed_is_worked_out_from_the_statements_two_lines(
+    home: Path, database: Database, question: str, statement: str, answer: str
+) -> None:
+    """ "De combien mon solde a-t-il baissé ?": closing less opening, worked out by code (a
+    small model read the salary as the change), said as it is (up, though asked "down"),
+    with the two lines it comes from."""
+    (home / "finance" / "statement-2029-04.txt").write_text(
+        f"Bank statement April 2029\nSalary 30 April: +3,250.00 EUR\n{statement}\n"
+    )
+    index_folders(database, [home])
+    agent, _ = _agent([call("spending", month="April"), "3,250.00 EUR."], folders=[home],
+                      data=database)  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), question)
+    lines = report.answer.split("\n")
+    assert lines[0] == answer, report.answer
+    assert lines[1:3] == [f"- {line}" for line in statement.split("\n")]
+
+
+@pytest.mark.parametrize(
     ("words", "month"),
     [
         ("in April", "2029-04"),

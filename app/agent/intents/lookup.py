@@ -301,14 +301,29 @@ def _the_event_asked_about(doing: Doing) -> str:
     return f"{shown}\n\n" if shown else ""
 
 
+def balance_changed(doing: Doing, text: str) -> str | None:
+    """How the balance of the statement `text` changed, when the request asks ("De combien
+    mon solde a-t-il baissé en avril ?"): closing less opening, worked out by code (a small
+    model read the salary as the change), with the two lines; None if not asked."""
+    change = tally.balance_change(text, doing.request)
+    if change is None:
+        return None
+    key = "balance_up" if change.change >= 0 else "balance_down"
+    said = doing.say(key, amount=f"{abs(change.change):,.2f} {change.currency}".strip())
+    return f"{said}\n- {change.opening}\n- {change.closing}"
+
+
 def _tallied(doing: Doing, source: Source) -> str:
     """A count or sum the question asks of a file, done by code ("" if it asks none)."""
     if not source.path:
         return ""
     text = source.text.split("\n", 1)[-1]
     question = doing.request
-    if tally.BALANCE.search(fold(question)) and (line := tally.balance_line(text, question)):
-        return line  # "the closing balance": the statement's line saying it
+    if tally.BALANCE.search(fold(question)):
+        if (said := balance_changed(doing, text)) is not None:
+            return said
+        if line := tally.balance_line(text, question):
+            return line  # "the closing balance": the statement's line saying it
     if tally.asks_how_much(question):
         found = tally.table_sum(text, question, read_month(question, doing.now))
         if found is not None:

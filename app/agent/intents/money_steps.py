@@ -19,7 +19,7 @@ from app.agent.intents.catalog import JUST_ANSWER
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import ok_result, read_text, telling_words
 from app.agent.intents.language import is_function_word, speaks_of_the_user, the_question
-from app.agent.intents.lookup import answer_from_file, ask_things, said_sum
+from app.agent.intents.lookup import answer_from_file, ask_things, balance_changed, said_sum
 from app.agent.intents.recognise import any_word_of
 from app.agent.intents.router import Doing, HandOver, Instead, Steps
 from app.agent.intents.when import read_month, read_when, without_month
@@ -188,6 +188,8 @@ def _balance(doing: Doing, files: list[str], month: str | None) -> str:
         except HandOver:
             continue
         if tally.BALANCE.search(fold(text)):
+            if (said := balance_changed(doing, text)) is not None:
+                return f"{said}\n\n({doing.say('from_file_cited', path=path)})"
             if (line := tally.balance_line(text, doing.request)) is not None:
                 return f"{line}\n\n({doing.say('from_file_cited', path=path)})"
             return answer_from_file(doing, path, text)

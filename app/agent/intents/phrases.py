@@ -414,6 +414,19 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Je n'ai trouvé aucun contact nommé « {who} ».",
         "es": "No he encontrado ningún contacto llamado «{who}».",
     },
+    # How a statement's balance changed over the month, computed from its two lines.
+    "balance_up": {
+        "en": "The balance went up by {amount}:",
+        "de": "Der Kontostand ist um {amount} gestiegen:",
+        "fr": "Le solde a augmenté de {amount} :",
+        "es": "El saldo ha subido {amount}:",
+    },
+    "balance_down": {
+        "en": "The balance went down by {amount}:",
+        "de": "Der Kontostand ist um {amount} gesunken:",
+        "fr": "Le solde a baissé de {amount} :",
+        "es": "El saldo ha bajado {amount}:",
+    },
     # No card, but the person's emails give their address.
     "writes_from": {
         "en": "{name} is not in your contacts, but writes to you from {address}.",

@@ -260,6 +260,55 @@ _AT_THE_START = re.compile(
 _BALANCE_LINE = re.compile(r"\b(?:balance|saldo|kontostand|solde)\b")
 
 
+# Asking how a balance changed ("de combien mon solde a-t-il baissé", "how much did my
+# balance go down", "um wie viel ist mein Kontostand gesunken", "cuánto ha bajado"), folded.
+_CHANGED = re.compile(
+    r"\b(?:chang\w*|go(?:ne)? (?:up|down)|went (?:up|down)|drop\w*|f[ae]ll\w*|r[io]se\w*|"
+    r"grow\w*|differen\w*|gestiegen|gesunken|gefallen|ver(?:a|ae)ndert|unterschied|"
+    r"veranderung|baisse\w*|augment\w*|diminu\w*|evolu\w*|variation|ecart|bajad\w*|"
+    r"subid\w*|cambiad\w*|variad\w*|diferencia|bajo|subio)\b"
+)
+_AN_AMOUNT = re.compile(r"[+-]?\d[\d.,' ]*\d|\d")
+
+
+@dataclass(frozen=True)
+class BalanceChange:
+    """A statement's opening and closing balance lines and the change between them."""
+
+    opening: str
+    closing: str
+    change: Decimal
+    currency: str
+
+
+def balance_change(text: str, question: str) -> BalanceChange | None:
+    """How the balance changed over the statement, computed by code from its opening and
+    closing lines when the question asks that; None if it does not, or the statement has
+    not exactly one of each with an amount."""
+    if not _CHANGED.search(fold(question)):
+        return None
+    lines = [line.strip() for line in text.splitlines() if _BALANCE_LINE.search(fold(line))]
+    opening = [line for line in lines if _AT_THE_START.search(fold(line))]
+    closing = [line for line in lines if _AT_THE_END.search(fold(line))]
+    if len(opening) != 1 or len(closing) != 1:
+        return None
+    amounts = [_last_amount(line) for line in (opening[0], closing[0])]
+    if amounts[0] is None or amounts[1] is None:
+        return None
+    currency = re.search(r"\b[A-Z]{3}\b|[€$£]", closing[0])
+    return BalanceChange(opening[0], closing[0], amounts[1] - amounts[0],
+                         currency.group(0) if currency else "")  # fmt: skip
+
+
+def _last_amount(line: str) -> Decimal | None:
+    """The last amount a line writes ("Closing balance 30 April: 2,315.40 EUR": 2315.40)."""
+    after = line.rsplit(":", 1)[-1]
+    found = _AN_AMOUNT.findall(after)
+    if not found:
+        return None
+    return parse_amount(found[-1], decimal_comma([found[-1]]))
+
+
 def balance_line(text: str, question: str) -> str | None:
     """The one line of a statement giving the balance the question asks for ("Closing
     balance 30 April: 2,315.40 EUR" for "il me restait combien à la fin du mois ?"), read by

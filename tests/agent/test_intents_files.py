@@ -210,6 +210,43 @@ def test_an_item_joins_the_list_in_its_own_style_after_the_dialog(home: Path) ->
     assert report.answer == "Added “eggs” to notes/shopping-list.md."
 
 
+@pytest.mark.parametrize(
+    ("request_", "item", "named", "english"),
+    [("Could you put what I need for Priya's soup on my shopping list", "soup",
+      "shopping list", []),
+     # the list named in German or French: its name in English finds it
+     ("Schreib mir die Zutaten für Priyas Suppe auf die Einkaufsliste", "Zutaten",
+      "Einkaufsliste", ["ingredients for Priya's soup"]),
+     ("Mets tout ce qu'il faut pour la soupe de Priya sur ma liste de courses", "soupe",
+      "liste de courses", ["shopping list", "everything for Priya's soup"])],
+)  # fmt: skip
+def test_the_things_a_text_lists_join_the_list_each_on_its_line(
+    home: Path, database: Database, request_: str, item: str, named: str, english: list[str]
+) -> None:
+    """ "What I need for Priya's soup": the things her recipe lists, each a line of its own
+    (copied by the model, kept only where the recipe holds every word: not "a big pot"), and
+    where they come from; the dialog shows the change first."""
+    (home / "recipes").mkdir()
+    (home / "recipes" / "priya-soup.md").write_text(
+        "# Priya's red lentil soup\n200 g lentils, 1 onion, 1 carrot, cumin, 1 litre stock. "
+        "Cook 25 minutes.\n"
+    )
+    index_folders(database, [home])
+    answers = Answers()
+    agent, _ = _agent(
+        [call("add_to_list", item=item, list=named), *english,
+         "- 200 g lentils\n- 1 onion\n- 1 carrot, cumin\n- 1 litre stock\n- a big pot"],
+        answers, folders=[home], data=database,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert (home / "notes" / "shopping-list.md").read_text() == (
+        "# Shopping list\n- oat milk\n- basil\n- 200 g lentils\n- 1 onion\n- 1 carrot\n"
+        "- cumin\n- 1 litre stock\n"
+    ), report.answer
+    assert [dialog.tool for dialog in answers.seen] == ["write_file"]
+    assert "recipes/priya-soup.md" in report.answer
+
+
 def test_a_refused_list_change_leaves_the_file_as_it_was(home: Path) -> None:
     agent, _ = _agent([call("add_to_list", item="eggs", list="shopping")], Answers(False),
                       folders=[home])  # fmt: skip

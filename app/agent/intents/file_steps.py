@@ -223,14 +223,25 @@ def _with_line(text: str, item: str) -> str:
 def add_to_list(doing: Doing, slots: dict[str, str]) -> str:
     which, item = slots["list"], slots["item"].strip()
     found = _named_files(doing, which)
+    if not found and (english := english_words(doing, which)):
+        found = _named_files(doing, english)  # "Einkaufsliste": "shopping-list.md"
     if not found:
         raise Ask(doing.say("no_list", which=which), "list")
     if len(found) > 1:
         raise numbered(doing.say("which_list"), "list", [(path, path) for path in found])
     path = found[0]
+    # (imported here: lookup reads files with this module's helpers)
+    from app.agent.intents.lookup import items_from_things
+
+    # "what I need for Priya's soup": the things her email lists, each a line of its own
+    items, cited = items_from_things(doing, path)
     text = str((ok_result(doing.call("read_file", path=path)) or {}).get("text", ""))
-    record = doing.call("write_file", path=path, content=_with_line(text, item), overwrite=True)
-    return outcome(doing, record, doing.say("added_to_list", item=item, path=path))
+    for line in items or [item]:
+        text = _with_line(text, line)
+    record = doing.call("write_file", path=path, content=text, overwrite=True)
+    added = ", ".join(items) if items else item
+    done = doing.say("added_to_list", item=added, path=path)
+    return outcome(doing, record, f"{done}\n\n({cited})" if items and cited else done)
 
 
 def open_file(doing: Doing, slots: dict[str, str]) -> str:

@@ -82,6 +82,7 @@ _THINGS: tuple[tuple[str, ...], ...] = (
     ("statement", "kontoauszug", "releve", "extracto"),
     ("landlord", "vermieter", "hausverwaltung", "proprietaire", "casero"),
     ("garden", "garten", "jardin"),
+    ("shopping list", "einkaufsliste", "einkaufszettel"),
 )  # fmt: skip
 
 _ENGLISH: dict[str, str] = {form: forms[0] for forms in _THINGS for form in forms}

@@ -301,6 +301,43 @@ def _the_event_asked_about(doing: Doing) -> str:
     return f"{shown}\n\n" if shown else ""
 
 
+# Asking for the things a text lists, not for one thing ("what I need for Priya's soup",
+# "die Zutaten aus Priyas Rezept", "tout ce qu'il faut pour", "los ingredientes de"), folded.
+_THINGS_LISTED = re.compile(
+    r"\b(?:what (?:i|we) need|everything|all the (?:things|items|ingredients)|ingredients?|"
+    r"items (?:from|in|of)|was (?:ich|wir) (?:fur|brauche|brauchen)|alles,? was|zutaten|"
+    r"ce qu'il (?:me |nous )?faut|tout ce qu|lo que (?:necesito|necesitamos|hace falta)|"
+    r"todo lo que|ingredientes)\b"
+)
+_ITEMS_PROMPT = (
+    "The user asks for the things the text below lists. Copy each of those things on a line "
+    "of its own, exactly as the text writes it. Write only those lines."
+)
+# Most items a list gets from one text, and most words in one.
+_MOST_ITEMS = 12
+_ITEM_WORDS = 6
+
+
+def items_from_things(doing: Doing, without: str) -> tuple[list[str], str]:
+    """The things a request asks to put on a list from an email or file ("put what I need
+    for Priya's soup on my shopping list": "200 g lentils", "1 onion", …), each copied by
+    the model and kept only if the text holds all its words; and where they come from.
+    ([], "") when the request asks for no such things, or nothing holds them. `without`:
+    the list's own file, which is not where they come from."""
+    if not _THINGS_LISTED.search(fold(doing.request)):
+        return [], ""
+    source = best_source(doing, doing.request)
+    if source is None or (source.path and source.path == without) or source.matched < 1:
+        return [], ""
+    written = doing.write(_ITEMS_PROMPT, f"The user asked: {doing.request}\n\n{source.text}")
+    items: list[str] = []
+    for part in re.split(r"[\n,;]", written):
+        item = re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s*", "", part).strip(" .")
+        if item and len(item.split()) <= _ITEM_WORDS and grounded(item, source.text):
+            items.append(item)
+    return list(dict.fromkeys(items))[:_MOST_ITEMS], source.cited
+
+
 def balance_changed(doing: Doing, text: str) -> str | None:
     """How the balance of the statement `text` changed, when the request asks ("De combien
     mon solde a-t-il baissé en avril ?"): closing less opening, worked out by code (a small

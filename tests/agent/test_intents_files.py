@@ -224,8 +224,8 @@ def test_the_things_a_text_lists_join_the_list_each_on_its_line(
     home: Path, database: Database, request_: str, item: str, named: str, english: list[str]
 ) -> None:
     """ "What I need for Priya's soup": the things her recipe lists, each a line of its own
-    (copied by the model, kept only where the recipe holds every word: not "a big pot"), and
-    where they come from; the dialog shows the change first."""
+    (copied by the model, kept only where the recipe holds every word: not "a big pot"; not
+    the soup they are for), and where they come from; the dialog shows the change first."""
     (home / "recipes").mkdir()
     (home / "recipes" / "priya-soup.md").write_text(
         "# Priya's red lentil soup\n200 g lentils, 1 onion, 1 carrot, cumin, 1 litre stock. "
@@ -235,7 +235,8 @@ def test_the_things_a_text_lists_join_the_list_each_on_its_line(
     answers = Answers()
     agent, _ = _agent(
         [call("add_to_list", item=item, list=named), *english,
-         "- 200 g lentils\n- 1 onion\n- 1 carrot, cumin\n- 1 litre stock\n- a big pot"],
+         "Priya's red lentil soup\n- 200 g lentils\n- 1 onion\n- 1 carrot, cumin\n"
+         "- 1 litre stock\n- a big pot"],
         answers, folders=[home], data=database,
     )  # fmt: skip
     report = agent.run_turn(Conversation(), request_)

@@ -337,6 +337,37 @@ def test_a_reply_in_a_thread_is_summarised_with_the_message_it_answers(
     assert report.answer.endswith(summary)
 
 
+def test_a_reply_goes_to_the_senders_email_on_what_the_request_names_in_its_language(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    """ "Contesta a Sophie que ya revisé la factura": of her emails, the one on the invoice
+    ("factura" in English), not her newest; the second "que" joins what to say, unsaid."""
+    sophie = "Sophie Martin <sophie@example.test>"
+    _deliver_dated(servers, sophie, "Invoice 88 from Kiezbau", "Could you check invoice 88?",
+                   "Wed, 9 May 2029 08:00:00 +0000")  # fmt: skip
+    _deliver_dated(servers, sophie, "Lunch?", "Lunch on Friday?",  # her newest
+                   "Tue, 15 May 2029 07:00:00 +0000")  # fmt: skip
+    answers = Answers(approve=False)
+    said = "ya revisé la factura y que está todo bien"
+    agent = _agent([call("reply_to_email", which="Sophie", message=said), "Hola"], answers,
+                   mail=mail)  # fmt: skip
+    try:
+        report = agent.run_turn(
+            Conversation(), "Contesta a Sophie que ya revisé la factura y que está todo bien."
+        )
+    finally:
+        _remove_from(servers, "sophie@example.test")
+    [shown] = answers.seen
+    subjects = {
+        str(found.get("email_id")): str(found.get("subject"))
+        for c in report.calls
+        if c.name == "search_emails" and isinstance(c.result, list)
+        for found in c.result
+    }
+    assert subjects[shown.arguments["email_id"]] == "Invoice 88 from Kiezbau", subjects
+    assert "Ya revisé la factura y está todo bien." in shown.arguments["body"], shown.arguments
+
+
 def test_the_amounts_and_references_a_summary_left_out_follow_it(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:
@@ -1050,7 +1081,6 @@ def test_a_question_to_pass_on_is_asked_of_the_recipient_in_the_requests_languag
     language, written by code; nothing is sent before approval."""
     answers = Answers(approve=False)
     report = _with_a_stray_body(mail, answers, request_.format(bob=BOB))
-    assert len(answers.seen) == 1, report.answer
     [shown] = answers.seen
     assert shown.tool == "send_email" and shown.arguments["body"] == letter
     assert shown.arguments["subject"] == subject

@@ -309,6 +309,11 @@ _THINGS_LISTED = re.compile(
     r"ce qu'il (?:me |nous )?faut|tout ce qu|lo que (?:necesito|necesitamos|hace falta)|"
     r"todo lo que|ingredientes)\b"
 )
+# What the things are for ("for Priya's soup", "für Priyas Suppe", "pour la soupe de Priya").
+_FOR = re.compile(
+    r"\b(?:for|für|fur|pour|para)\s+([^,.;:!?]+?)(?=\s+(?:on|to|auf|sur|à|a|en|in)\s|$|[,.;:!?])",
+    re.I,
+)
 _ITEMS_PROMPT = (
     "The user asks for the things the text below lists. Copy each of those things on a line "
     "of its own, exactly as the text writes it. Write only those lines."
@@ -330,10 +335,18 @@ def items_from_things(doing: Doing, without: str) -> tuple[list[str], str]:
     if source is None or (source.path and source.path == without) or source.matched < 1:
         return [], ""
     written = doing.write(_ITEMS_PROMPT, f"The user asked: {doing.request}\n\n{source.text}")
+    # what the things are for is not one of them ("… for Priya's soup": not "red lentil soup")
+    made = _FOR.search(doing.request)
+    dish = f"{made.group(1)} {glossed(made.group(1))}" if made else ""
     items: list[str] = []
     for part in re.split(r"[\n,;]", written):
         item = re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s*", "", part).strip(" .")
-        if item and len(item.split()) <= _ITEM_WORDS and grounded(item, source.text):
+        if (
+            item
+            and len(item.split()) <= _ITEM_WORDS
+            and grounded(item, source.text)
+            and not any(any_word_of(w, item) for w in telling_words(dish))
+        ):
             items.append(item)
     return list(dict.fromkeys(items))[:_MOST_ITEMS], source.cited
 

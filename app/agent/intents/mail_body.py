@@ -109,7 +109,7 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
     # that she's running late. Answer her that it's fine": "I'm running late. It's fine.")
     if (said := said_after(doing.request)) and (kept := kept_to(message, said, to)):
         message = kept
-    return _kept_or_letter(doing, to, message)
+    return _kept_or_letter(doing, to, _AND_THAT.sub(lambda m: f" {m.group(1)} ", message))
 
 
 def question_for(doing: Doing) -> tuple[str, str]:
@@ -263,9 +263,17 @@ def said_after(request: str) -> str:
     said = request[found.end() :].strip().rstrip(".!")
     if len(content_words(said)) < 1:
         return ""
-    if fold(found.group(0).strip()) in {"dass", "daß"}:
-        said = _main_clause(said)
-    return said
+    # "… que ya revisé la factura y que está todo bien": the second "that" joins, unsaid;
+    # each German "dass" clause put in a sentence's order
+    german = fold(found.group(0).strip()) in {"dass", "daß"}
+    parts = _AND_THAT.split(said)
+    clauses, joins = parts[::2], [j for j in parts[1::2]]
+    if german:
+        clauses = [_main_clause(clause) for clause in clauses]
+    joined = clauses[0]
+    for join, clause in zip(joins, clauses[1:], strict=False):
+        joined += f" {join} {clause}"
+    return joined
 
 
 # A verb reporting what someone else wrote or said, just before "that" ("Priya wrote that
@@ -284,6 +292,9 @@ def own_words(message: str, request: str) -> str:
     says nothing after "that"."""
     said = said_after(message)
     return said if said and grounded(message, request) else message
+
+
+_AND_THAT = re.compile(r"\s+(and|und|et|y)\s+(?:that\s+|dass\s+|daß\s+|que\s+|qu['’])", re.I)
 
 
 def _saying(request: str) -> re.Match[str] | None:

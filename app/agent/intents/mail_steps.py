@@ -13,6 +13,7 @@ from email.utils import parseaddr
 from typing import Any
 
 from app.agent.intents.file_steps import telling_words
+from app.agent.intents.glossary import glossed
 from app.agent.intents.language import contact_queries
 from app.agent.intents.mail_body import (
     ASKING_TO_WRITE,
@@ -72,7 +73,9 @@ def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[
     # where a search found it inside another word ("Tom" in "customer"), and those holding
     # more of the request's other words before ("Sophie hat mir wegen einer
     # Nordwind-Rechnung geschrieben": her "Invoice … from Nordwind", not her newest).
+    # (in English too, of everyday things: "la factura" of "Invoice 2029-117")
     told = [w for w in re.split(r"[\s-]+", " ".join(telling_words(doing.request))) if w]
+    told += glossed(doing.request).split()
     found.sort(key=lambda m: (_names(m, naming), heading_holds(m, told),
                               str(m.get("date") or "")), reverse=True)  # fmt: skip
     return found

@@ -240,3 +240,23 @@ def test_short_names_are_telling_and_the_asking_sentence_leads() -> None:
 )
 def test_spanish_crossing_off_is_no_french_task(text: str, ticks: bool) -> None:
     assert asks_to_tick_off(text) is ticks
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        ("¿Qué me ha escrito Lena sobre las entregas de junio?", True),
+        ("¿Qué me ha mandado Tom?", True),
+        ("What did Sophie write about the invoice? She wrote yesterday", True),
+        ("Was hat mir Jonas geschrieben?", True),
+        ("Qu'est-ce que Priya m'a écrit ?", True),
+        ("¿Qué hay en mis notas sobre las entregas?", False),
+    ],
+)
+def test_a_request_saying_it_was_written_to_the_user_speaks_of_a_message(
+    request_: str, message: bool
+) -> None:
+    """ "Qué me ha escrito Lena": an email holds it rather than a file holding as much."""
+    from app.agent.intents.language import speaks_of_a_message
+
+    assert speaks_of_a_message(request_) is message

@@ -23,6 +23,15 @@ from app.agent.intents.mail_body import kept_to, said_after
         ("Dis à Priya par mail qu'il pleut", "il pleut"),
         ("Envoie un mail à Priya pour lui dire que son livre est prêt", "son livre est prêt"),
         ("Escríbele a Lena que el paquete llegó ayer", "el paquete llegó ayer"),
+        # telling someone by name; a second "that" joins what to say (each German clause in
+        # a sentence's order)
+        ("Tell Anna I'll bring dessert on Friday.", "I'll bring dessert on Friday"),
+        ("Let Priya know the book is ready", "the book is ready"),
+        ("Contesta a Sophie que ya revisé la factura y que está todo bien.",
+         "ya revisé la factura y está todo bien"),
+        ("Antworte ihr, dass ich es geprüft habe und dass alles passt",
+         "ich habe es geprüft und alles passt"),
+        ("Réponds-lui que c'est bon et qu'il peut venir", "c'est bon et il peut venir"),
         # Nothing passed on: no "that", or a time's colon, or nothing after it.
         ("Email Tom about the meeting at 15:00", ""),
         ("Send an email to Tom.", ""),

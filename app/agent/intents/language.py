@@ -731,7 +731,8 @@ def asks_of_a_message(text: str) -> bool:
 # send one ("send him an email", "le mandas un correo").
 _SENT = re.compile(
     r"\b(?:sent|mailed|emailed|wrote|messaged|forwarded|geschickt|geschrieben|gemailt|"
-    r"weitergeleitet|envoye\w*|ecrit|transfere\w*|mando|envio|escribio|reenvio|"
+    r"weitergeleitet|envoye\w*|ecrit|transfere\w*|mando|envio|escribio|reenvio|escrito|"
+    r"mandado|enviado|reenviado|"
     r"(?:in|from) (?:her|his|their|the|that|this) (?:e-?mail|mail|message)|"
     r"(?:in|aus) (?:ihrer|seiner|der|dieser) (?:e-?mail|mail|nachricht)|"
     r"dans (?:son|le|ce) (?:mail|courriel|message)|en (?:su|el|ese) (?:correo|mensaje))\b"

@@ -58,7 +58,8 @@ _SAYING = re.compile(
     r"(?:\b(?:that|saying|to say|dass|daß|que)\b|\bqu['’](?=\w)|:(?=\s)"
     # what follows telling them ("… write back and tell him Sam and I would love to come",
     # "sag ihr, wir kommen", "dis-lui qu'on arrive", "dile que sí")
-    r"|\b(?:tell|let)\s+(?:him|her|them)(?:\s+know)?(?:,?\s+that\b)?|\bsag\s+(?:ihm|ihr|ihnen)"
+    r"|\b(?:tell|let)\s+(?:him|her|them|(?-i:[A-Z][\w'-]+))(?:\s+know)?(?:,?\s+that\b)?"
+    r"|\bsag\s+(?:ihm|ihr|ihnen)"
     r"(?:,?\s+dass\b)?|\bdis-(?:lui|leur)(?:\s+que\b|\s+qu['’])?|\bdiles?(?:\s+que\b)?)\s*,?\s*",
     re.IGNORECASE,
 )

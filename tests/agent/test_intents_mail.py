@@ -861,6 +861,9 @@ def _with_a_stray_body(mail: MailAccount, answers: Answers, request: str) -> Tur
          "Hallo,\n\nIch komme später an.\n\nViele Grüße"),
         ("Mándale un correo a {bob} diciendo que llego tarde",
          "Hola:\n\nLlego tarde.\n\nUn saludo"),
+        # the model's short words of its own are not kept either
+        ("Email {bob} that I'll bring dessert on Friday",
+         "Hello,\n\nI'll bring dessert on Friday.\n\nBest wishes"),
     ],
 )  # fmt: skip
 def test_a_body_that_strays_from_the_request_is_a_letter_of_the_users_words(

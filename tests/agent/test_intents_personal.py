@@ -467,6 +467,26 @@ def test_completing_a_todo_two_match_is_a_numbered_choice_then_the_dialog(
     assert second.answer == f"Done: {chosen}."
 
 
+@pytest.mark.parametrize(
+    "request_",
+    ["J'ai fini de réparer la lumière du vélo, tu peux cocher la tâche ?",
+     "Ya arreglé la luz de la bici, márcala como hecha"],
+)  # fmt: skip
+def test_a_todo_the_models_words_miss_is_found_by_the_everyday_things_the_request_names(
+    account: CalendarAccount, server: RadicaleServer, request_: str
+) -> None:
+    """The model's words name nothing ("the tâche"); the request names the bike light in
+    French or Spanish: "Fix the bike light", found without asking the model to pick."""
+    add_task(account, "Call mum")
+    add_task(account, "Fix the bike light")
+    answers = Answers()
+    agent = _agent([call("complete_todo", which="the tâche")], answers, calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    assert _statuses(server) == {"Fix the bike light": "COMPLETED", "Call mum": "NEEDS-ACTION"}, (
+        report.answer
+    )
+
+
 def test_a_todo_named_in_german_is_found_by_its_english_title(
     account: CalendarAccount, server: RadicaleServer
 ) -> None:

@@ -108,7 +108,12 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
         return kept
     # The model's words copied from what the request tells before what to say ("Priya wrote
     # that she's running late. Answer her that it's fine": "I'm running late. It's fine.")
-    if (said := said_after(doing.request)) and (kept := kept_to(message, said, to)):
+    said = said_after(doing.request)
+    if said and not grounded(message, said):
+        # the model's own words for what the user said ("Send dessert on Friday" of "Tell
+        # Anna I'll bring dessert on Friday"): the user's
+        message = said
+    elif said and (kept := kept_to(message, said, to)):
         message = kept
     return _kept_or_letter(doing, to, _AND_THAT.sub(lambda m: f" {m.group(1)} ", message))
 

@@ -16,7 +16,7 @@ from app.agent.intents.calendar_steps import busy_in, iso, next_event, shown, wi
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
-from app.agent.intents.glossary import forms_of
+from app.agent.intents.glossary import forms_of, glossed
 from app.agent.intents.language import (
     ASKING_BACK,
     asking_clause,
@@ -623,6 +623,10 @@ def _choose(
         chosen = [i for i in items if any(any_word_of(k, str(i.get(label))) for k in kin)]
     if not chosen and words != doing.request:
         chosen = most_words_of(doing.request, items, label)
+    if not chosen and (things := glossed(doing.request)):
+        # "J'ai fini de réparer la lumière du vélo": the everyday things it names in English
+        # ("light bike"), of "Fix the bike light"
+        chosen = most_words_of(things, items, label)
     shown = items[:9]  # one digit each
     if not chosen and (picked := doing.pick(_WHICH_ITEM, [str(i.get(label)) for i in shown])):
         # no word of theirs in any language names one ("Hab endlich das Fahrradlicht

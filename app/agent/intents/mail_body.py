@@ -273,7 +273,7 @@ def said_after(request: str) -> str:
     # each German "dass" clause put in a sentence's order
     german = fold(found.group(0).strip()) in {"dass", "daß"}
     parts = _AND_THAT.split(said)
-    clauses, joins = parts[::2], [j for j in parts[1::2]]
+    clauses, joins = parts[::2], parts[1::2]
     if german:
         clauses = [_main_clause(clause) for clause in clauses]
     joined = clauses[0]

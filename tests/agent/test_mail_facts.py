@@ -57,6 +57,16 @@ def _bobs_mail(servers: tuple[Dovecot, SmtpServer]) -> None:
                    "Mon, 14 May 2029 18:00:00 +0000")  # fmt: skip
 
 
+def _reply_shown(turns: list[str], request: str, **tools: object) -> tuple[str, str]:
+    """`request` run on the scripted `turns`: the answer, and the body of the one reply the
+    dialog shows (declined: nothing is sent)."""
+    answers = Answers(approve=False)
+    report = _agent(turns, answers, **tools).run_turn(Conversation(), request)
+    [shown] = answers.seen
+    assert shown.tool == "reply_email", report.answer
+    return report.answer, str(shown.arguments["body"])
+
+
 @pytest.mark.parametrize(
     ("request_", "question"),
     [
@@ -105,23 +115,15 @@ def test_a_reply_asked_to_say_where_gives_the_place_the_events_notes_hold(
     what the user asked to say. Nothing goes out before approval."""
     _rehearsal(account)
     _bobs_mail(servers)
-    answers = Answers(approve=False)
-    agent = _agent(
+    answer, body = _reply_shown(
         [call("reply_to_email", which="Bob", message="No problem, see you there."),
          copied,
          "Hi Bob,\n\nNo problem at all, see you there.\n\nBest"],
-        answers,
-        mail=mail,
-        calendar=account,
-    )  # fmt: skip
-    report = agent.run_turn(
-        Conversation(),
         "Bob wrote that he'll be late to choir rehearsal tomorrow. Answer him that it's no "
         "problem, see you there, and let him know where we're rehearsing, he's new.",
-    )
-    [shown] = answers.seen
-    body = shown.arguments["body"]
-    assert shown.tool == "reply_email" and (copied in body) == told, (report.answer, body)
+        mail=mail, calendar=account,
+    )  # fmt: skip
+    assert (copied in body) == told, (answer, body)
     assert "no problem" in body.lower()
     assert "let him know" not in body.lower() and ("rehearsing:" in body) == told
     assert servers[1].relay.deliveries == 0
@@ -156,18 +158,12 @@ def test_a_reply_asked_to_say_when_the_user_is_free_gives_the_calendars_free_tim
     create_event(account, "Dentist", datetime(2029, 5, 17, 9, 0), datetime(2029, 5, 17, 12, 0),
                  tz=TZ)  # fmt: skip
     _bobs_mail(servers)
-    answers = Answers(approve=False)
-    agent = _agent(
+    answer, body = _reply_shown(
         [call("reply_to_email", which="Bob", message=request_.replace("tell him", "tell me")),
          "Hi Bob", "Hi Bob", "Hi Bob"],
-        answers,
-        mail=mail,
-        calendar=account,
+        request_, mail=mail, calendar=account,
     )  # fmt: skip
-    report = agent.run_turn(Conversation(), request_)
-    [shown] = answers.seen
-    body = shown.arguments["body"]
-    assert shown.tool == "reply_email" and "12:00–18:00" in body, (report.answer, body)
+    assert "12:00–18:00" in body, (answer, body)
     assert "08:00–09:00" in body and said in body.lower()
     assert not re.search(r"\b(?:sag ihm|tell him|tell me|dis-lui|dile)\b", body.lower()), body
 
@@ -205,17 +201,11 @@ def test_a_reply_in_another_language_finds_the_event_by_its_english_and_gives_th
     user said and the place."""
     _rehearsal(account)
     _bobs_mail(servers)
-    answers = Answers(approve=False)
-    agent = _agent(
+    answer, body = _reply_shown(
         [call("reply_to_email", which="Bob", message=said), english, HALL, said],
-        answers,
-        mail=mail,
-        calendar=account,
-    )
-    report = agent.run_turn(Conversation(), request_)
-    [shown] = answers.seen
-    body = shown.arguments["body"]
-    assert shown.tool == "reply_email" and HALL in body, (report.answer, body)
+        request_, mail=mail, calendar=account,
+    )  # fmt: skip
+    assert HALL in body, (answer, body)
     assert said in body.lower()
     assert servers[1].relay.deliveries == 0
 
@@ -244,14 +234,10 @@ def test_a_reply_leaves_out_the_news_the_request_reports_before_what_to_say(
     """ "Bob wrote that …" reports his news; what to say follows the second "that". The
     model copied both into the message: the reply says only what the user asked to say."""
     _bobs_mail(servers)
-    answers = Answers(approve=False)
-    agent = _agent(
-        [call("reply_to_email", which="Bob", message=copied), copied], answers, mail=mail
+    answer, body = _reply_shown(
+        [call("reply_to_email", which="Bob", message=copied), copied], request_, mail=mail
     )
-    report = agent.run_turn(Conversation(), request_)
-    [shown] = answers.seen
-    body = shown.arguments["body"]
-    assert shown.tool == "reply_email" and said in body, (report.answer, body)
+    assert said in body, (answer, body)
     assert news not in body
     assert servers[1].relay.deliveries == 0
 
@@ -367,12 +353,10 @@ def test_a_reply_telling_a_record_by_its_name_copies_it_from_the_event(
                  datetime(2029, 5, 16, 21, 0), tz=TZ,
                  description="Hall booking reference: HB-4471.")  # fmt: skip
     _bobs_mail(servers)
-    answers = Answers(approve=False)
     said = "no problem" if request_.startswith("Bob wrote") else "das passt"
-    agent = _agent([call("reply_to_email", which="Bob", message=said), "HB-4471", said],
-                   answers, mail=mail, calendar=account)  # fmt: skip
-    report = agent.run_turn(Conversation(), request_)
-    [shown] = answers.seen
-    body = shown.arguments["body"]
-    assert shown.tool == "reply_email" and "HB-4471" in body, (report.answer, body)
+    answer, body = _reply_shown(
+        [call("reply_to_email", which="Bob", message=said), "HB-4471", said], request_,
+        mail=mail, calendar=account,
+    )  # fmt: skip
+    assert "HB-4471" in body, (answer, body)
     assert said in body.lower()

@@ -274,12 +274,13 @@ def busy_in(doing: Doing, window: tuple[datetime, datetime], key: str = "busy_th
     return "\n\n" + doing.say(key, lines=lines)
 
 
-def _event_text(event: dict[str, Any]) -> str:
+def event_text(event: dict[str, Any]) -> str:
+    """An event's title, place and notes: what words naming it may be in."""
     return " ".join(str(event.get(k) or "") for k in ("title", "location", "description"))
 
 
 def _score(words: str, event: dict[str, Any]) -> float:
-    text = _event_text(event)
+    text = event_text(event)
     title = str(event.get("title") or "")
     if grounded(words, title):
         return 2.0
@@ -411,7 +412,7 @@ def _picked(
     nearest = sorted(on_those_days or events, key=lambda e: abs(_start(e) - doing.now))[:8]
     nearest.sort(key=_start)
     asked = [w for w in telling_words(doing.request) if read_when(w, doing.now) is None]
-    holding = [e for e in nearest if any(any_word_of(w, _event_text(e)) for w in asked)]
+    holding = [e for e in nearest if any(any_word_of(w, event_text(e)) for w in asked)]
     if len(holding) == 1:
         # One of them holds a word of the request where the model's words name none ("Das
         # Autohaus hat angerufen …": the car service at "AutoHaus Schmidt")
@@ -1013,7 +1014,7 @@ def event_asked_about(doing: Doing) -> dict[str, Any] | None:
     events = _events(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
     counts: dict[str, int] = {}
     for event in events:
-        text = f"{_event_text(event)} {' '.join(map(str, event.get('attendees') or []))}"
+        text = f"{event_text(event)} {' '.join(map(str, event.get('attendees') or []))}"
         title = fold(str(event.get("title") or ""))
         counts[title] = max(counts.get(title, 0), sum(any_word_of(w, text) for w in asked))
     most = max(counts.values(), default=0)

@@ -145,23 +145,21 @@ _ME = _set("i me myself ich mich mir je j moi m yo conmigo")
 # Words for someone or something named before, or for the user with others ("… Tom. What
 # did he say?", "sa réponse", "I'm at the concert. When does it end?", "bei uns", "nuestra
 # casa"): a question speaking of them is about the user's own, not general knowledge.
-_SOMEONE = _set(
+# The user with others ("we", "bei uns", "nuestra casa").
+_US = _set(
+    "we us our ours wir uns unser unsere unseren unserem nous notre nos nosotros nosotras "
+    "nuestro nuestra nuestros nuestras"
+)
+_SOMEONE = _US | _set(
     "he she him her his hers they them their theirs it its er sie ihm ihn ihr ihre ihren ihrem "
     "sein seine seinen seinem il elle lui leur leurs eux elles son sa ses ella ellos ellas su "
-    "sus we us our ours wir uns unser unsere unseren unserem nous notre nos nosotros nosotras "
-    "nuestro nuestra nuestros nuestras"
+    "sus"
 )
 # Words asking for something named before ("I have to call the dentist. What's his name
 # again?"), folded: the question names nothing by them.
 ASKING_BACK = _set(
     "name names called again nom appelle deja quoi encore nombre llama llamaba otra heisst "
     "hiess nochmal wieder noch gleich"
-)
-
-
-_US = _set(
-    "we us our ours wir uns unser unsere unseren unserem nous notre nos nosotros nosotras "
-    "nuestro nuestra nuestros nuestras"
 )
 
 

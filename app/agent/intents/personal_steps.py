@@ -12,7 +12,14 @@ from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from app.agent.intents.calendar_steps import busy_in, iso, next_event, shown, without_when
+from app.agent.intents.calendar_steps import (
+    busy_in,
+    event_text,
+    iso,
+    next_event,
+    shown,
+    without_when,
+)
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
@@ -259,8 +266,7 @@ def _holds_the_names(event: dict[str, Any], english: str, request: str) -> bool:
         and len(name := re.sub(r"['’]s$", "", w.strip(".,;:!?"))) > 2
         and name in said
     ]
-    text = " ".join(str(event.get(k) or "") for k in ("title", "location", "description"))
-    return all(any_word_of(name, text) for name in names)
+    return all(any_word_of(name, event_text(event)) for name in names)
 
 
 def _time_said_beside(text: str, doing: Doing) -> time | None:

@@ -1449,3 +1449,33 @@ def test_a_shift_that_names_no_amount_leaves_the_new_day_to_the_request(
     agent = _agent(account, [call("move_event", event="book club", shift="same time")])
     agent.run_turn(Conversation(), "Shift the book club to Thursday, same time")
     assert _events(account)["Book club"] == (at(17, 19), at(17, 21))
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [
+        ("Sam's come down with something nasty, so we've decided to give the jazz thing at the "
+         "Philharmonie a miss. Can you get it out of my calendar?",
+         call("move_event", event="Sam's come down with something nasty, so we've decided to "
+              "give the jazz thing at the Philharmonie a", to="Philharmonie")),
+        ("Sam ist krank, den Jazz-Abend in der Philharmonie lassen wir sausen. Nimm ihn bitte "
+         "aus meinem Kalender.", call("cancel_event", event="Sam ist krank, den Jazz-Abend")),
+    ],
+)  # fmt: skip
+def test_an_event_named_by_its_words_around_a_copied_sentence_is_the_one_cancelled(
+    account: CalendarAccount, request_: str, taken_for: str
+) -> None:
+    """The model copied a sentence naming no event's title; "get it out of my calendar"
+    asks to cancel. The one event holding two of the request's telling words in its title
+    and place ("Concert: Jazz Quartet" at the Philharmonie) is the one; the dialog asks."""
+    create_event(account, "Concert: Jazz Quartet", at(24, 20), at(24, 22), tz=TZ,
+                 location="Philharmonie")  # fmt: skip
+    create_event(account, "Jazz brunch", at(20, 11), at(20, 13), tz=TZ)
+    create_event(account, "Piano lesson", at(22, 18), at(22, 19), tz=TZ)
+    answers = Answers()
+    english = ["Sam is sick, we skip the jazz evening at the Philharmonie"] * 2
+    copied = call("cancel_event", event=request_[:90])  # asked again, it copies again
+    agent = _agent(account, [taken_for, copied, *english], answers)
+    report = agent.run_turn(Conversation(), request_)
+    assert [seen.tool for seen in answers.seen] == ["delete_event"], report.answer
+    assert sorted(_events(account)) == ["Jazz brunch", "Piano lesson"]

@@ -521,6 +521,48 @@ def test_a_request_to_put_something_in_the_calendar_is_a_new_event_whatever_it_w
 
 
 @pytest.mark.parametrize(
+    ("request_", "title", "english"),
+    [
+        ("Me llegó un correo del club de jardinería sobre un intercambio de semillas el mes que "
+         "viene. Me apetece ir, ¿me lo apuntas en el calendario con su horario?",
+         "Intercambio de semillas", "seed swap of the gardening club"),
+        ("The garden club is doing a seed swap next month, I'd like to go - can you put it in "
+         "my calendar?", "seed swap", None),
+    ],
+)  # fmt: skip
+def test_putting_in_the_calendar_what_shares_a_word_with_an_event_there_adds_a_new_one(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    request_: str,
+    title: str,
+    english: str | None,
+) -> None:
+    """Taken for a new event in a close call with a move, and "club" is in "Book club": a
+    request to put something in the calendar is still a new event, its day and time copied
+    from the club's email; the book club stays where it is."""
+    create_event(account, "Book club", at(23, 19), at(23, 21), tz=TZ)
+    _deliver_dated(servers, "Garden Club <info@gardenclub.example>",
+                   "Garden Club news: seed swap on 2 June",
+                   "Dear members, our seed swap is on Saturday 2 June at the community garden, "
+                   "10:00-13:00.", "Mon, 14 May 2029 08:00:00 +0200")  # fmt: skip
+    answers = Answers()
+    turns = [call("add_event", title=title, when="", location="Club"),
+             *([english] if english else []), "Saturday 2 June 10:00-13:00",
+             *(["Seed swap"] if english else [])]  # fmt: skip
+    agent, _ = _close_agent(turns, "add_event", "move_event", home, mail=mail, calendar=account)
+    agent.confirmer = answers
+    try:
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "info@gardenclub.example")
+    assert [r.tool for r in answers.seen] == ["create_event"], report.answer
+    assert answers.seen[0].arguments["start"] == "2029-06-02T10:00"
+    assert [e.start for e in _all(account) if e.title == "Book club"] == [at(23, 19)]
+
+
+@pytest.mark.parametrize(
     "request_",
     ["What's in my calendar on Friday?", "Take the dentist off my calendar",
      "Was steht im Kalender?", "¿Qué tengo en mi agenda mañana?"],
@@ -1561,6 +1603,39 @@ def test_a_question_asked_apart_is_answered_plainly_unless_the_users_things_name
     shown = str(plain.messages[-1]["content"])
     assert plain.tool_choice == "none" and shown and question.endswith(shown)
     assert "shut-off" not in str(plain.messages)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "My sister's flying in from Boston tomorrow and she only thinks in Fahrenheit, which "
+        "drives me up the wall. Anyway, it's supposed to be about 20 degrees here this week - "
+        "what is that in Fahrenheit, so I can tell her what to pack?",
+        "Ma belle-mère arrive de Chicago demain. Il fera environ 25 degrés ici : ça fait "
+        "combien en Fahrenheit, pour que je puisse lui dire quoi emporter ?",
+        "Mein Onkel kommt morgen aus Texas. Hier sollen es 25 Grad werden, wie viel ist das in "
+        "Fahrenheit, damit ich es ihm sagen kann?",
+    ],
+)
+def test_a_question_taken_for_an_email_the_request_never_names_is_answered_plainly(
+    mail: MailAccount,
+    account: CalendarAccount,
+    database: Database,
+    home: Path,
+    question: str,
+) -> None:
+    """Taken for reading "the email from the school", though the request speaks of no
+    message: its asking clause (not the clause saying what the answer is for, "so I can tell
+    her what to pack") speaks of no one, and nothing the user keeps names it, so the model
+    answers and no tool is called; shown the whole request, since "that" points back at the
+    degrees said before it."""
+    english = [] if question.startswith("My") else ["how much is that in Fahrenheit"]
+    turns = [call("read_email", which="the email from the school"), *english, "Plain answer."]
+    agent, backend = _agent(turns, home, mail=mail, calendar=account, data=database)
+    report = agent.run_turn(Conversation(), question)
+    assert (report.calls, report.answer) == ([], "Plain answer.")
+    plain = backend.requests[-1]
+    assert plain.tool_choice == "none" and plain.messages[-1]["content"] == question
 
 
 @pytest.mark.parametrize(

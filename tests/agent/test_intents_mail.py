@@ -443,6 +443,8 @@ def test_a_reply_to_an_email_the_model_could_not_name_asks_which_then_arrives(
         "Bob möchte einen Kaffee trinken. Kannst du ihm antworten, dass Mittwoch um 15 Uhr passt?",
         "Bob veut prendre un café. Tu peux lui répondre que mercredi à 15h me va ?",
         "Bob quiere tomar un café. ¿Le puedes responder que el miércoles a las 15 me va bien?",
+        # "write back", its pronoun and a word or two between
+        "Bob möchte einen Kaffee trinken. Schreib ihm bitte zurück, dass Mittwoch um 15 Uhr passt.",
     ],
 )
 @pytest.mark.parametrize(
@@ -679,6 +681,22 @@ def test_finding_mail_that_is_not_there_says_so(
     report = agent.run_turn(Conversation(), "anything from the tax office?")
     assert report.answer == "I found no email about “tax office”."
     assert {c.name for c in report.calls} == {"search_emails"}
+
+
+def test_mail_is_found_by_the_singular_of_a_plural_word(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    """ "seeds" is in no email, but the search matches parts of words: "seed" finds the
+    club's "seed swap"."""
+    _deliver(servers[0], ALICE, "Garden Club <info@gardenclub.example>", "Seed swap on 2 June",
+             "Our seed swap is on Saturday 2 June.")  # fmt: skip
+    agent = _agent([call("find_emails", about="club seeds")], mail=mail)
+    try:
+        report = agent.run_turn(Conversation(), "any mail from the club about seeds?")
+    finally:
+        _remove_from(servers, "info@gardenclub.example")
+    assert "Seed swap on 2 June" in report.answer
+    assert {"query": "seed"} in [c.arguments for c in report.calls]
 
 
 @pytest.mark.parametrize(

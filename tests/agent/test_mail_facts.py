@@ -339,6 +339,8 @@ def test_a_reply_carrying_figures_from_a_file_gives_the_row_the_request_names(
         "problem and remind him of the booking reference for the hall.",
         "Bob kommt morgen später zur Choir rehearsal. Antworte ihm, dass das passt, und nenn "
         "ihm die Buchungsnummer für den Saal.",
+        "Bob kommt morgen später zur Choir rehearsal. Antworte ihm, dass das passt, und "
+        "bestätig ihm die Buchungsnummer für den Saal.",
     ],
 )
 def test_a_reply_telling_a_record_by_its_name_copies_it_from_the_event(

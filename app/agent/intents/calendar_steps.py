@@ -21,6 +21,7 @@ from app.agent.intents.glossary import glossed
 from app.agent.intents.language import (
     asks_a_time_or_place,
     asks_for_free_time,
+    asks_to_put_in_the_calendar,
     asks_when_and_more,
     asks_when_or_where,
     is_function_word,
@@ -375,6 +376,8 @@ def find_event(
                 events, scored = elsewhere, scored_there
                 best = max(s for s, _ in scored)
                 break
+    if best == 0.0 and (most := _most_named(doing, events)) is not None:
+        return most  # "give the jazz thing at the Philharmonie a miss", copied whole
     if best < 1.5 and not_found is not None and words.strip():
         not_found(best > 0.0)  # "the car insurance" beside "Car service": the to-do?
     if best == 0.0:
@@ -392,6 +395,21 @@ def find_event(
     choices = [(e["event_id"], f"{e.get('title')} {_line(doing, e, True)}") for e in matches[:6]]
     listing = "\n".join(f"{n}. {_line(doing, e, True)[2:]}" for n, e in enumerate(matches[:6], 1))
     raise Ask(f"{doing.say('which_one')}\n{listing}", slot, choices)
+
+
+def _most_named(doing: Doing, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The one event (its next occurrence) holding two or more of the request's telling
+    words in its title, place or notes, more than any other ("Sam's come down with
+    something, so we'll give the jazz thing at the Philharmonie a miss": "Concert: Jazz
+    Quartet" at the Philharmonie); None if none, or several tie."""
+    asked = [w for w in telling_words(doing.request) if read_when(w, doing.now) is None]
+    counted_words = [(sum(any_word_of(w, event_text(e)) for w in asked), e) for e in events]
+    most = max((n for n, _ in counted_words), default=0)
+    best = [e for n, e in counted_words if n == most]
+    if most < 2 or len({fold(str(e.get("title") or "")) for e in best}) != 1:
+        return None
+    upcoming = [e for e in best if datetime.fromisoformat(str(e["end"])) >= doing.now]
+    return (upcoming or best)[0]
 
 
 def _picked(
@@ -637,8 +655,13 @@ def _another_time(doing: Doing, start: datetime) -> tuple[str, When] | None:
 def _a_change(doing: Doing) -> str | None:
     """Taken for a new event in a close call with changing one: a request without a clock
     time that names an event on the day it says (or says no day) changes that event ("The
-    plumber needs two hours, not one"). Looked at before the new event's title is asked."""
-    return "move_event" if "move_event" in doing.close and event_named(doing) else None
+    plumber needs two hours, not one"). Looked at before the new event's title is asked. A
+    request to put something in the calendar ("… un intercambio de semillas del club de
+    jardinería … ¿me lo apuntas en el calendario?") asks for a new one, whatever event shares
+    a word with it ("Book club")."""
+    if "move_event" not in doing.close or asks_to_put_in_the_calendar(doing.request):
+        return None
+    return "move_event" if event_named(doing) else None
 
 
 def event_named(

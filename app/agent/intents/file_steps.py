@@ -41,6 +41,9 @@ _GENERIC = {
     "proximo", "proxima",
     # nor do the words asking back ("when was the check-up at Dr Roth's again?")
     "again", "nochmal", "nochmals", "wieder", "encore", "deja",
+    # nor the calendar something is to be put in ("¿me lo apuntas en el calendario con su
+    # horario?": the club's email holds neither)
+    "calendar", "kalender", "calendrier", "calendario", "horario", "horaires",
 }  # fmt: skip
 
 

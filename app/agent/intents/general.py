@@ -54,6 +54,14 @@ _THE = re.compile(
 _HERE = re.compile(r"\b(?:here|there|hier|dort|da|ici|la-bas|aqui|alli|alla)\b")
 
 
+# A word pointing back at something said before the question ("what is that in
+# Fahrenheit?", "c'est combien, ça ?", "¿cuánto es eso?"); German "das" not before a noun
+# ("Wie viel ist das?", not "das Wasser").
+_THAT = re.compile(
+    r"(?i:\b(?:that|this|ca|ça|cela|ceci|eso|esto|dies)\b)|\b[Dd]as\b(?!\s+[A-ZÄÖÜ])"
+)
+
+
 def general_question(doing: Doing) -> str | None:
     """The text the model is to answer, when the request's question is general knowledge
     (None when it is not): the question's own clause when it says itself what it asks ("¿A
@@ -98,7 +106,12 @@ def general_question(doing: Doing) -> str | None:
     others = _asked_words(english_words(doing, asked))
     if others and _kept_by_the_user(doing, others, set()):
         return None
-    alone = asked == clause and told is None and not _HERE.search(fold(clause))
+    alone = (
+        asked == clause
+        and told is None
+        and not _HERE.search(fold(clause))
+        and not _THAT.search(clause)  # "what is that in Fahrenheit?": what, said before
+    )
     return clause.strip() if alone else doing.request
 
 

@@ -399,8 +399,9 @@ _REMEMBER_THAT = re.compile(
 # remember that?" (folded). Not "don't forget it" nor "note it", said of things to do.
 _KEEP_IT = re.compile(
     r"[.!;,]\s+(?:(?:so|and|also|alors|donc|et|und|asi que|y)\s+)?(?:please\s+|bitte\s+|"
-    r"(?:can|could|would) you\s+|(?:tu peux|peux-tu|pourrais-tu)\s+|(?:kannst|konntest) du\s+|"
-    r"(?:puedes|podrias)\s+)?(?:"
+    r"(?:can|could|would) you\s+|(?:will|would) you mind\s+|"
+    r"(?:tu peux|peux-tu|pourrais-tu|tu veux bien|veux-tu|vous voulez bien)\s+|"
+    r"(?:kannst|konntest|magst|willst) du\s+|(?:puedes|podrias|quieres)\s+)?(?:"
     r"(?:remember|make a note of) (?:that|this|it)|(?:keep|bear) (?:that|this|it) in mind|"
     r"merke? dir (?:das|es)|(?:dir )?das merken|behalte? (?:das|es) im (?:hinter)?kopf|"
     r"notiere? dir das|"
@@ -474,7 +475,8 @@ _CANCEL = re.compile(
     r"(?:enlever|retirer|supprimer|annuler|effacer)\b"
     r"|\b(?:kannst|konntest|wurdest) du\b[^.?!]{0,60}\b(?:loschen|streichen|absagen|"
     r"rausnehmen|austragen|entfernen)\b"
-    r"|\btake\b[^.?!]{0,40}\boff (?:my|the) (?:calendar|diary|schedule)\b"
+    r"|\b(?:take|get|drop|strike)\b[^.?!]{0,40}\b(?:off|out of|from) (?:my|the) "
+    r"(?:calendar|diary|schedule)\b"
     # taken out of the calendar: "nimm die Garage aus meinem Kalender", "enlève-le de mon
     # agenda", "tu peux la virer de mon agenda ?"
     r"|\b(?:nimm|nehm\w*|trag)\b[^.?!]{0,60}\b(?:aus|vom) (?:meinem |dem )?kalender\b"
@@ -500,7 +502,7 @@ _TICK_OFF = re.compile(
     r"\bmarque[rz]?\b[^.?!]*\bcomme (?:fait|faite|termine|terminee)\b|"
     r"\btach(?:a|ar|alo|ala|ame|as|amelo|amela)\b|\b(?:lo|la)\s+tach(?:as|a)\b|"
     r"\b(?:lo|la)\s+(?:cochez|coches)\b|\bhak(?:st|e)? (?:du |sie )?\w+ ab\b|"
-    r"\bmarca(?:r|lo|la)?\b[^.?!]*\bcomo (?:hech[ao]|completad[ao]|terminad[ao])\b"
+    r"\bmarca(?:r|lo|la|s)?\b[^.?!]*\bcomo (?:hech[ao]|completad[ao]|terminad[ao])\b"
 )
 
 
@@ -890,9 +892,21 @@ def asking_clause(question: str) -> str:
         if len(asked.split()) >= 3:
             return asked
     clauses = re.split(r"[,;:]|\s[-–—]\s", question)  # ("… just blanked - which planet …?")
+    while len(clauses) > 1 and _WHAT_FOR.match(_folded(clauses[-1])):
+        # "… what is that in Fahrenheit, so I can tell her what to pack?": not what it asks
+        question = question[: question.rfind(clauses.pop())].rstrip(" ,;:-–—")
     last = _folded(clauses[-1])
     asks = _ASKED_LAST.search(last) or re.search(r"\b(?:quoi|que|qu'est|qui)\b", last)
     return clauses[-1].strip() if len(clauses) > 1 and asks else question
+
+
+# A clause saying what the answer is for, after what is asked ("…, so I can tell her what to
+# pack?", "…, damit ich es ihr sagen kann?", "…, pour que je puisse lui dire ?", "…, para
+# poder decírselo?"), folded: no part of the question.
+_WHAT_FOR = re.compile(
+    r"\s*(?:so(?: that)? (?:i|we)\b|damit (?:ich|wir)\b|(?:pour|afin) que (?:je|j'|nous)\b|"
+    r"pour (?:pouvoir|lui|leur)\b|para que (?:yo|pueda|podamos)\b|para (?:poder|decir\w*)\b)"
+)
 
 
 # Someone asking the user something, reported, then what they ask (folded): "my son asks

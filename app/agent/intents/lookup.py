@@ -154,14 +154,23 @@ def when_from_things(doing: Doing, event: str, about: str = "") -> str | None:
         return None
     said = sentences(" ".join(source.text.split()))  # "am Mittwoch, 16. Mai" is one
     named = f"{event} {glossed(event)}"  # "la barbacoa" of "a barbecue at my place"
+    kept = _copied_beside(phrase, said, named)
+    if kept is None and (english := english_words(doing, event)):
+        # "Intercambio de semillas" of the club's "our seed swap is on Saturday 2 June"
+        kept = _copied_beside(phrase, said, english)
+    when = read_when(kept, doing.now) if kept else None
+    return kept if when is not None and when.day_given else None
+
+
+def _copied_beside(phrase: str, said: list[str], named: str) -> str | None:
+    """The longest start of `phrase` a sentence of the text holds beside a word of `named`
+    (a small model may add to what it copies: "Saturday 19 May from 16:00" of "until
+    Saturday 19 May"); None if none."""
     words = phrase.split()
-    # A small model may add to what it copies ("Saturday 19 May from 16:00" of "until
-    # Saturday 19 May"): the longest start of its words the text holds.
     for end in range(len(words), 0, -1):
         kept = " ".join(words[:end]).rstrip(",;")
         if any(grounded(kept, s) and any_word_of(named, s) for s in said):
-            when = read_when(kept, doing.now)
-            return kept if when is not None and when.day_given else None
+            return kept
     return None
 
 

@@ -29,10 +29,11 @@ from connectors.folding import fold
 # "dis-lui", "dile".
 _TELL = (
     r"mention(?:ing)?|tell(?:ing)?\s+(?:him|her|them)|let\s+(?:him|her|them)\s+know|"
-    r"remind(?:ing)?\s+(?:him|her|them)(?:\s+of)?|include|add|"
-    r"sag(?:e|t)?|schreib(?:e|t)?|erwähn(?:e|t)?|nenn(?:e|t)?|erinnere?|"
-    r"dis|dites|précise[rz]?|rappelle[rz]?|mentionne[rz]?|indique[rz]?|"
+    r"remind(?:ing)?\s+(?:him|her|them)(?:\s+of)?|include|add|confirm|"
+    r"sag(?:e|t)?|schreib(?:e|t)?|erwähn(?:e|t)?|nenn(?:e|t)?|erinnere?|bestätig(?:e|t)?|"
+    r"dis|dites|précise[rz]?|rappelle[rz]?|mentionne[rz]?|indique[rz]?|confirme[rz]?|"
     r"dile|diles|menci[oó]na(?:le|les)?|recu[eé]rda(?:le|les)|ind[ií]ca(?:le|les)|"
+    r"confirma(?:le|les)?|"
     r"cu[eé]nta(?:le|les)"
 )
 # What they asked, reported: the email answers it ("Jonas asked me how much we spent",

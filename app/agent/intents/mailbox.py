@@ -35,14 +35,21 @@ def search_messages(doing: Doing, words: str) -> list[dict[str, Any]]:
     seen: dict[str, dict[str, Any]] = {}
     hits: dict[str, int] = {}
     for word in sorted(long, key=lambda w: (a_name(w), len(w)), reverse=True)[:3]:
-        # a long word searched by its stem: "delivery" finds "will be delivered"
-        query = word if a_name(word) or len(word) < 7 else word[:-2]
+        # a long word searched by its stem: "delivery" finds "will be delivered", "seeds"
+        # "seed swap"
+        query = word if a_name(word) else word[:-2] if len(word) >= 7 else _singular(word)
         for message in _found(doing.call("search_emails", query=query)):
             key = str(message.get("email_id"))
             seen.setdefault(key, message)
             hits[key] = hits.get(key, 0) + (2 if a_name(word) else 1)  # a name tells most
     most = max(hits.values(), default=0)
     return [message for key, message in seen.items() if hits[key] == most]
+
+
+def _singular(word: str) -> str:
+    """A plural's "s" dropped ("seeds", "class" not): the mail search matches parts of
+    words, so the singular finds both."""
+    return word[:-1] if len(word) >= 5 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def a_name(word: str) -> bool:

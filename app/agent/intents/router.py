@@ -613,6 +613,9 @@ class IntentRouter:
             _general_question(doing)
             if recognised.intent.name in _LOOKUPS
             or (looking and _asks_apart_from_the_calendar(text, doing.now))
+            # an email to read, though the request speaks of none ("… 20 degrees here this
+            # week - what is that in Fahrenheit?" read as "the email from the school")
+            or (recognised.intent.name == "read_email" and not speaks_of_a_message(text))
             else None
         )
         # (taken for the calendar, to-dos or spending, only a question saying itself what it
@@ -903,8 +906,8 @@ _EVENTS = {"add_event", "move_event", "cancel_event", "find_free_time", "set_rem
 # its own language ("Antworte ihm, dass …", "Réponds-lui que …", "Contéstale que …").
 _REPLY = re.compile(
     r"(?:^|[.!?;]\s*)(?:please\s+|bitte\s+|s'il te pla[iî]t,?\s+)?(?:reply|answer|write back|"
-    r"antworte|antwortet|antworten sie|schreib zurück|réponds|répondez|responde|respóndele|"
-    r"respondele|contesta|contéstale|contestale)\b"
+    r"antworte|antwortet|antworten sie|schreib(?:t|en sie)?(?:\s+\S+){0,3}?\s+zurück|réponds|"
+    r"répondez|responde|respóndele|respondele|contesta|contéstale|contestale)\b"
     # asked, wherever in a sentence (":( can you write back to him"): "Can you reply that …",
     # "Kannst du ihm antworten, dass …", "Tu peux lui répondre qu'on sera là", "¿Le puedes
     # responder que sí?", "¿Puedes contestarle a Tom …?"

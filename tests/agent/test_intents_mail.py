@@ -877,6 +877,9 @@ def _with_a_stray_body(mail: MailAccount, answers: Answers, request: str) -> Tur
          "Bonjour,\n\nSon livre est prêt.\n\nBonne journée"),
         ("Schick {bob} eine Mail, dass ich später ankomme",
          "Hallo,\n\nIch komme später an.\n\nViele Grüße"),
+        # a date's comma inside the clause: the verb goes after the subject all the same
+        ("Schick {bob} eine Mail, dass wir am Donnerstag, den 24. Mai überweisen",
+         "Hallo,\n\nWir überweisen am Donnerstag, den 24. Mai.\n\nViele Grüße"),
         ("Mándale un correo a {bob} diciendo que llego tarde",
          "Hola:\n\nLlego tarde.\n\nUn saludo"),
         # the model's short words of its own are not kept either

@@ -362,3 +362,55 @@ def test_a_reply_telling_a_record_by_its_name_copies_it_from_the_event(
     )  # fmt: skip
     assert "HB-4471" in body, (answer, body)
     assert said in body.lower()
+
+
+@pytest.mark.parametrize(
+    ("request_", "turns"),
+    [
+        ("Priya part aussi à Lisbonne en juin et voudrait le même hôtel que moi. Tu peux lui "
+         "envoyer un mail avec le nom et l'adresse de l'hôtel ? Tout est dans mon itinéraire.",
+         [call("send_email", to="Priya", message="Tu peux lui envoyer un mail avec le nom et "
+               "l'adresse de l'hôtel ?"), "name address hotel",
+          "Priya is also going to Lisbon in June and wants the same hotel as me.",
+          "Casa do Rio, Rua da Prata 12"]),
+        ("Send Priya the address of my hotel in Lisbon, it's in my itinerary.",
+         [call("send_email", to="Priya", message="the address of my hotel"),
+          "Casa do Rio, Rua da Prata 12"]),
+    ],
+)  # fmt: skip
+def test_an_email_asked_to_carry_a_fact_gives_it_from_the_file_that_holds_it(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    tmp_path: Path,
+    database: Database,
+    request_: str,
+    turns: list[str],
+) -> None:
+    """ "un mail avec le nom et l'adresse de l'hôtel", "send … the address of my hotel": what
+    the email says is the fact, copied from the itinerary and checked as the file's own; the
+    request's words asking for it are not the message."""
+    (tmp_path / "travel").mkdir()
+    (tmp_path / "travel" / "lisbon-itinerary.md").write_text(
+        "# Lisbon, 8-11 June\n- 8 June: arrive 09:40, hotel Casa do Rio, Rua da Prata 12 "
+        "(booking 55120)\n- 11 June: fly back 18:05\n"
+    )
+    index_folders(database, [tmp_path])
+    _deliver_dated(
+        servers,
+        f"Priya Nair <{BOB}>",
+        "Lisbon in June?",
+        "Which hotel was it?",
+        "Mon, 14 May 2029 18:00:00 +0000",
+    )  # her address, in the mailbox
+    backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True,
+                                         "turns": [*turns, "Plain words."]})  # fmt: skip
+    answers = Answers(approve=False)
+    registry = build_registry(folders=[tmp_path], data=database, mail=mail)
+    agent = Agent(backend, registry, ContextState(allowed_folders=[str(tmp_path)]),
+                  confirmer=answers)  # fmt: skip
+    agent.front = IntentRouter()
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    body = str(shown.arguments["body"])
+    assert shown.tool == "send_email" and "Casa do Rio, Rua da Prata 12" in body, report.answer
+    assert "Tu peux" not in body and "itinerary" not in body

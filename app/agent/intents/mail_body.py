@@ -327,9 +327,12 @@ def _main_clause(clause: str) -> str:
     sentence of its own: its verb, which comes last, after the subject ("ich später komme" →
     "ich komme später", "die Folien fertig sind" → "die Folien sind fertig"; a separable
     prefix goes to the end: "ich später ankomme" → "ich komme später an")."""
-    first, comma, rest = clause.partition(",")
-    if comma:  # "ich mich freue, und …": the first clause alone
-        return f"{_main_clause(first)},{rest}"
+    parts = clause.split(",")
+    for end in range(1, len(parts)):
+        # "ich mich freue, und …": the first clause alone, up to its verb ("wir am
+        # Donnerstag, den 24. Mai überweisen, und …": the date's comma is inside it)
+        if (said := parts[end - 1].split()) and said[-1].isalpha() and said[-1].islower():
+            return f"{_main_clause(','.join(parts[:end]))},{','.join(parts[end:])}"
     words = clause.split()
     if len(words) >= 3 and words[0].lower() in _PRONOUN:
         subject = 1

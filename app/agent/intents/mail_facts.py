@@ -58,8 +58,11 @@ _TELLING = re.compile(
 # commande qu'elle m'a donné", "give him the address", "sag ihr die Nummer", "dale la
 # dirección").
 _TELLING_A_THING = re.compile(
-    rf"\b(?:{_TELL}|give\s+(?:him|her|them)|gib\s+(?:ihm|ihr)|donne[rz]?|da(?:le|les))"
-    r"(?:-(?:lui|leur))?(?:\s+(?:ihm|ihr|him|her|them))?\s+(?:also\s+|auch\s+|aussi\s+|"
+    rf"\b(?:{_TELL}|give\s+(?:him|her|them)|gib\s+(?:ihm|ihr)|donne[rz]?|da(?:le|les)|"
+    r"send|schick(?:e|t)?|envoie[rz]?|m[aá]nda(?:le|les)|env[ií]a(?:le|les))"
+    # to whom, if said: "give him", "send Priya", "mándale a Priya", "envoie à Paul"
+    r"(?:-(?:lui|leur))?(?:\s+(?:ihm|ihr|him|her|them|(?:a\s+|à\s+)?(?-i:[A-ZÄÖÜÉ][\w-]+)))?"
+    r"\s+(?:also\s+|auch\s+|aussi\s+|"
     r"también\s+)?((?:the|his|her|their|die|den|das|seine|ihre|le|la|l['’]|les|son|sa|ses|el|"
     r"los|las|su|sus)\s*[^.?!,;:]{2,80})",
     re.IGNORECASE,
@@ -101,12 +104,25 @@ _CARRYING = re.compile(
 )
 
 
+# An email to write with a fact of the user's in it ("un mail avec le nom et l'adresse de
+# l'hôtel", "an email with the address of the hotel", "eine Mail mit der Adresse", "un correo
+# con la dirección"): what it carries, up to its clause's end.
+_MAIL_WITH = re.compile(
+    r"\b(?:e-?mail|mail|message|note|line|nachricht|courriel|mot|correo|mensaje)\s+"
+    r"(?:with|mit|avec|con)\s+((?:the|his|her|their|my|our|dem|der|den|die|das|seiner|"
+    r"ihrer|meiner|le|la|l['’]|les|son|sa|ses|mon|ma|mes|el|los|las|su|sus|mi|mis)\b"
+    r"\s*[^.?!;:]{2,80})",
+    re.IGNORECASE,
+)
+
+
 # Facts a file gives, carried ("the figures", "die Zahlen", "les chiffres", "las cifras"),
 # folded; not things ("the photos", "the slides").
 _FACTS = re.compile(
     r"\b(?:figures?|numbers?|amounts?|totals?|dates?|times?|details?|address|codes?|"
     r"references?|betrage|summen?|chiffres?|montants?|numeros?|reference|cifras?|importes?|"
-    r"fechas?|direccion|referencia|codigo|"
+    r"fechas?|direccion|referencia|codigo|names?|namen|nom|noms|nombres?|adresses?|"
+    r"direcciones|"
     # German compounds by their last part ("Buchungsnummer", "Lieferadresse")
     r"\w*(?:zahlen|nummer|daten|datum|termine?|adresse|referenz|code))\b"
 )
@@ -120,7 +136,7 @@ def told_of(request: str) -> Told | None:
         return Told(carried.group(1), carried.start(), carried.end(), reported=True)
     found = _TELLING.search(request)
     if found is None:
-        return _a_thing_told(request)
+        return _a_thing_told(request) or _carried_by_the_mail(request)
     ended = _CLAUSE_END.search(request, found.end())
     end = ended.start() if ended is not None else len(request)
     question = request[found.start("wh") : end].strip()
@@ -144,6 +160,17 @@ def _a_thing_told(request: str) -> Told | None:
     return Told(request[found.start(1) : end].strip(), start, end, reported=False)
 
 
+def _carried_by_the_mail(request: str) -> Told | None:
+    """A fact of the user's the email is to carry ("Tu peux lui envoyer un mail avec le nom et
+    l'adresse de l'hôtel ?"): what the email says, as the recipient wants it."""
+    found = _MAIL_WITH.search(request)
+    if found is None or not _FACTS.search(fold(found.group(1))):
+        return None
+    ended = _CLAUSE_END.search(request, found.start(1))
+    end = ended.start() if ended is not None else len(request)
+    return Told(request[found.start(1) : end].strip(), found.start(1), end, reported=True)
+
+
 def with_fact(doing: Doing, message: str) -> tuple[str, str]:
     """`message` without the words asking to tell something, and the line that tells it
     ("Which book we're discussing: The Remains of the Day."); (`message`, "") when the
@@ -165,6 +192,7 @@ def with_fact(doing: Doing, message: str) -> tuple[str, str]:
         message = f"{doing.request[: told.start]}{doing.request[told.end :]}".strip(" ,;")
     if told.reported and not said_after(doing.request[told.end :]):
         message = ""
+    message = _without_where_it_is(message)
     line = told.question[:1].upper() + told.question[1:].rstrip(" ?")
     return message, f"{line}: {answer.rstrip('.')}."
 
@@ -194,7 +222,9 @@ def _source(doing: Doing, told: Told) -> Source | None:
     its language or in English), else the one the rest of the request names ("… in the
     budget sheet": budget-2029.csv) if it holds them."""
     question = told.question
-    wanted = min(2, len(telling_words(question)))
+    # what is asked of the thing ("le nom et l'adresse de l'hôtel") is not written beside it
+    # ("hotel Casa do Rio, Rua da Prata 12"): the thing's words are those looked for
+    wanted = min(2, len([w for w in telling_words(question) if fold(w) not in _ASKED_OF]))
     source = best_source(doing, question)
     if source is not None and source.matched >= wanted:
         return source
@@ -204,6 +234,33 @@ def _source(doing: Doing, told: Told) -> Source | None:
         return None
     words = telling_words(f"{question} {english_words(doing, question)}")
     return source if sum(any_word_of(w, source.text) for w in words) >= wanted else None
+
+
+# What a question asks of a thing, in the four languages (folded): a text giving it need
+# not name it.
+_ASKED_OF = {
+    "name", "names", "address", "addresses", "number", "nom", "noms", "adresse", "adresses",
+    "numero", "namen", "nummer", "nombre", "nombres", "direccion", "direcciones",
+}  # fmt: skip
+# Where the user says the fact is, to the assistant ("it's in my itinerary", "Normalement tout
+# est dans mon itinéraire", "steht alles in meinem Reiseplan", "está en mi carpeta"), folded:
+# no words for the recipient.
+_WHERE_IT_IS = re.compile(
+    r"(?:^|(?<=[.!?,;]))\s*(?:\w+\s+)?(?:it'?s|it is|they'?re|they are|everything'?s|"
+    r"all of (?:it|that)(?:'s| is)|tout est|c'est|(?:das |es |alles )?steht(?: alles)?|"
+    r"(?:todo )?esta)\s+(?:all\s+|alles\s+)?(?:in|on|dans|sur|im|en)\s+(?:my|mon|ma|mes|"
+    r"meine[mnr]?|mi|mis)\b[^.?!]*[.?!]?"
+)
+
+
+def _without_where_it_is(message: str) -> str:
+    """`message` without the sentence telling the assistant where the fact is."""
+    folded = fold(message)
+    if len(folded) != len(message):  # ("ß" folded to "ss"): the places differ
+        return message
+    for found in reversed(list(_WHERE_IT_IS.finditer(folded))):
+        message = message[: found.start()] + message[found.end() :]
+    return message.strip(" ,;")
 
 
 def _rows_asked(doing: Doing, source: Source, question: str) -> list[str]:

@@ -894,3 +894,35 @@ def test_a_spanish_note_without_a_name_is_asked_for_in_spanish(home: Path) -> No
     done = agent.run_turn(conversation, "recados.txt")
     assert (home / "recados.txt").read_text() == "llamar a Bea\n"
     assert done.answer == "recados.txt guardado."
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [
+        ("Lundi j'ai la réunion budget, et la compta pose des questions sur la ligne voyages. "
+         "On a dépassé de combien, d'après mon tableau de budget ?",
+         call("find_free_time", when="lundi")),
+        ("Budget meeting on Monday. By how much are we over on travel, according to my budget "
+         "sheet?", call("show_calendar", when="Monday")),
+        ("Um wie viel haben wir bei Reisen überzogen, laut meiner Budgettabelle?",
+         call("ask_files", about="Reisen")),
+        ("¿Cuánto nos hemos pasado en viajes según mi hoja de presupuesto?",
+         call("recall_fact", about="viajes")),
+    ],
+)  # fmt: skip
+def test_how_far_a_budget_line_is_over_is_subtracted_by_code(
+    home: Path, database: Database, request_: str, taken_for: str
+) -> None:
+    """ "On a dépassé de combien, d'après mon tableau de budget ?" taken for Monday's free
+    time: the budget sheet answers it, its row "travel" (named in English or not), and the
+    difference of its two amounts is code's, not the model's."""
+    (home / "work").mkdir()
+    shutil.copy(SEED / "work" / "budget-2029.csv", home / "work")
+    index_folders(database, [home])
+    english = ["How much did we overspend on travel according to my budget table?"] * 3
+    agent, _ = _agent([taken_for, *english, "The model's sum."], folders=[home], data=database)
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), request_)
+    assert report.answer.startswith("1450"), report.answer
+    assert "travel" in report.answer and "7450" in report.answer and "6000" in report.answer
+    assert "budget-2029.csv" in report.answer

@@ -1018,6 +1018,9 @@ def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
         pytest.param("Jonas trinkt keinen Kaffee mehr. Magst du dir das merken?",
                      call("just_answer"), "Jonas trinkt keinen Kaffee mehr.",
                      id="de-magst-du"),
+        pytest.param("Una cosa para cuando cocine: Sam no puede comer cacahuetes. ¿Te lo "
+                     "puedes apuntar?", call("recall_fact", about="Sam cacahuetes"),
+                     "Sam no puede comer cacahuetes.", id="es-te-lo-puedes-apuntar"),
     ],
 )  # fmt: skip
 def test_a_request_opening_with_remember_that_keeps_the_fact_in_the_users_words(

@@ -56,3 +56,18 @@ def test_a_written_body_keeps_only_the_sentences_that_are_the_users() -> None:
         "at 12:30."
     )
     assert kept_to("Dear Sir, please find attached the quarterly figures.", request, "Tom") == ""
+
+
+def test_a_german_date_keeps_its_sentence_whole() -> None:
+    """ "Freitag 25. Mai" ends no sentence: cut there, the model's sentence of its own fell
+    into pieces, one too short to be judged ("Mai zu zahlen.") and kept; whole, it goes."""
+    written = (
+        "Hallo Sophie,\n\nIch bin hier, um dir eine Rechnung für den Freitag 25. Mai zu zahlen."
+    )
+    said = "wir zahlen die Rechnung am Freitag, den 25. Mai"
+    assert kept_to(written, said, "Sophie Martin") == "Hallo Sophie,"
+    # a number ending a sentence still ends it
+    assert (
+        kept_to("See you at 5. I have been to Mars twice with my uncle.", "see you at 5", "Tom")
+        == "See you at 5."
+    )

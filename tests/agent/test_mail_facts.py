@@ -78,6 +78,13 @@ def _reply_shown(turns: list[str], request: str, **tools: object) -> tuple[str, 
         ("Réponds-lui que c'est bon et dis-lui à quelle heure ça commence.",
          "à quelle heure ça commence"),
         ("Contéstale que vale y dile dónde ensayamos", "dónde ensayamos"),
+        # a thing of the user's to send, by its name, to whom said or not
+        ("Could you email Tom the booking number for my Lisbon hotel?",
+         "the booking number for my Lisbon hotel"),
+        ("Mándale a Priya la dirección del hotel", "la dirección del hotel"),
+        ("Tu peux lui envoyer un mail avec le nom et l'adresse de l'hôtel ?",
+         "le nom et l'adresse de l'hôtel"),
+        ("Schick ihr eine Mail mit der Adresse vom Hotel", "der Adresse vom Hotel"),
     ],
 )  # fmt: skip
 def test_what_a_request_asks_an_email_to_tell_is_read_from_it(request_: str, question: str) -> None:

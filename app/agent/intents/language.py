@@ -398,10 +398,11 @@ _REMEMBER_THAT = re.compile(
 # mind", "… merk dir das", "… Garde-le en tête pour …", "… Tenlo en cuenta", "… can you
 # remember that?" (folded). Not "don't forget it" nor "note it", said of things to do.
 _KEEP_IT = re.compile(
-    r"[.!;,]\s+(?:(?:so|and|also|alors|donc|et|und|asi que|y)\s+)?(?:please\s+|bitte\s+|"
+    r"[.!;,]\s+[¿¡]?(?:(?:so|and|also|alors|donc|et|und|asi que|y)\s+)?(?:please\s+|bitte\s+|"
     r"(?:can|could|would) you\s+|(?:will|would) you mind\s+|"
     r"(?:tu peux|peux-tu|pourrais-tu|tu veux bien|veux-tu|vous voulez bien)\s+|"
-    r"(?:kannst|konntest|magst|willst) du\s+|(?:puedes|podrias|quieres)\s+)?(?:"
+    r"(?:kannst|konntest|magst|willst) du\s+|(?:(?:te|me) lo\s+)?(?:puedes|podrias|quieres)\s+)?"
+    r"(?:"
     r"(?:remember|make a note of) (?:that|this|it)|(?:keep|bear) (?:that|this|it) in mind|"
     r"merke? dir (?:das|es)|(?:dir )?das merken|behalte? (?:das|es) im (?:hinter)?kopf|"
     r"notiere? dir das|"
@@ -409,6 +410,8 @@ _KEEP_IT = re.compile(
     r"garde[sz]? (?:ca|cela) en (?:tete|memoire)|retiens (?:ca|cela|bien)|"
     r"souviens-t'en|le retenir|t'en souvenir|le noter|"
     r"tenlo en cuenta|recuerdalo|recordarlo|"
+    # "¿Te lo puedes apuntar?", "apúntatelo", not "apúntalo en el calendario"
+    r"(?:te lo |me lo )?apunt(?:ar|artelo|atelo|alo)(?![^.?!]*\b(?:calendario|agenda|lista))|"
     r"tenerlo en cuenta|"
     # asked alone: "Bitte merken!", "à retenir !", "Guárdalo.", "Please remember!"
     r"merken(?=\s*[.!]*\s*$)|a retenir|apuntatelo|guardalo|remember(?=\s*[.!]+\s*$))\b"
@@ -737,6 +740,24 @@ _SENT = re.compile(
     r"(?:in|aus) (?:ihrer|seiner|der|dieser) (?:e-?mail|mail|nachricht)|"
     r"dans (?:son|le|ce) (?:mail|courriel|message)|en (?:su|el|ese) (?:correo|mensaje))\b"
 )
+
+
+# A question saying which of the user's documents answers it (folded): "according to my
+# budget sheet", "laut meiner Budgettabelle", "d'après mon tableau de budget", "según mi hoja
+# de presupuesto", "in my notes".
+_BY_A_DOCUMENT = re.compile(
+    r"\b(?:according to|in|from|laut|in|aus|nach|d'apres|selon|dans|segun|en|de)\s+"
+    r"(?:my|our|meine[mnrs]?|unsere[mnrs]?|mon|ma|mes|notre|nos|mi|mis|nuestr[ao]s?)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:(?:spread)?sheets?|tables?|documents?|notes|"
+    r"\w*(?:tabelle|datei|dokument|notizen|unterlagen)|tableaux?|fichiers?|documents?|"
+    r"hojas?|tablas?|archivos?|documentos?|notas)\b"
+)
+
+
+def answered_by_a_document(text: str) -> bool:
+    """Whether `text` says a document of the user's holds the answer: the files answer it,
+    not the calendar or the lists its other words name."""
+    return bool(_BY_A_DOCUMENT.search(_folded(text)))
 
 
 def speaks_of_a_message(text: str) -> bool:

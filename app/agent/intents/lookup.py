@@ -84,12 +84,12 @@ def _file_source(doing: Doing, path: str, text: str) -> Source:
     return Source(f"The file {path}:\n{text}", doing.say("from_file_cited", path=path), path=path)
 
 
-def _from_mail(doing: Doing, words: list[str]) -> list[Source]:
+def _from_mail(doing: Doing, words: list[str], leading: str = "") -> list[Source]:
     """The newest few messages holding the words, read (the newest first)."""
     if doing.agent.registry.get("search_emails") is None or not words:
         return []
     try:
-        found = search_messages(doing, " ".join(words[:4]))
+        found = search_messages(doing, " ".join(words[:4]), leading)
     except HandOver:  # the mailbox cannot be reached: the files may still answer
         return []
 
@@ -186,7 +186,9 @@ def best_source(doing: Doing, question: str, dated: bool = False) -> Source | No
     weak = held < min(_NAMED_BY, len(telling_words(question)))
     if weak and searchable and not FILE_NAME.findall(question):
         english = english_words(doing, question)
-        other = _best_of(doing, english, dated) if english else None
+        # the glossary's words lead: the model's translation may bury them ("garden verin
+        # written Saatgut-Tauschbörse" of "Der Gartenverein hat … geschrieben")
+        other = _best_of(doing, english, dated, glossed(question)) if english else None
         if english:
             # Each text counted by the words of both: "Wann ist die erste Lieferung für
             # Nordwind?" names "Nordwind" in German and "first" in English (the model wrote
@@ -204,17 +206,17 @@ def best_source(doing: Doing, question: str, dated: bool = False) -> Source | No
 _NAMED_BY = 2
 
 
-def _best_of(doing: Doing, question: str, dated: bool) -> Source | None:
-    # names, then the words of the sentence that asks are searched for first, those said
-    # around it after ("my brother wants to visit next week … when was the check-up at Dr
-    # Roth's again?": "Roth", "check-up"); names written as names, so the mail search
-    # takes them first
-    words = telling_words(question, first=the_question(question))
+def _best_of(doing: Doing, question: str, dated: bool, leading: str = "") -> Source | None:
+    # names, then the words of the sentence that asks (or `leading`'s) are searched for
+    # first, those said around it after ("my brother wants to visit next week … when was the
+    # check-up at Dr Roth's again?": "Roth", "check-up"); names written as names, so the
+    # mail search takes them first
+    words = telling_words(question, first=leading or the_question(question))
     names = names_in(question)
     named = FILE_NAME.findall(question)
     found = [s for s in [_from_file(doing, question)] if s is not None]
     if not named:
-        found += _from_mail(doing, [w.capitalize() if w in names else w for w in words])
+        found += _from_mail(doing, [w.capitalize() if w in names else w for w in words], leading)
     for source in found:
         source.matched = sum(any_word_of(word, source.text) for word in words)
     found = [s for s in found if (s.matched or named) and (not dated or _has_a_day(doing, s))]
@@ -265,7 +267,20 @@ def _answer(doing: Doing, source: Source) -> str:
         elif _lacks_what_is_asked(answer, doing.request, source.text):
             # "what time does the plane leave?" answered without a time the email holds
             answer = ""
+        elif _ASKS_A_DAY.search(fold(doing.request)) and (
+            left := tally.details_left_out(source.text, answer, days_only=True)
+        ):
+            # "by when does she need something from me?" answered "By Friday": the days the
+            # text gives ("18 May") are shown beside it
+            answer = f"{answer}\n\n{doing.say('details_left_out', items=left)}"
     return f"{_the_event_asked_about(doing)}{answer or source.text[:600]}\n\n({source.cited})"
+
+
+# A question of the day (folded): "when", "by when", "what day", "wann", "bis wann", "quand",
+# "quel jour", "cuándo", "qué día".
+_ASKS_A_DAY = re.compile(
+    r"\b(?:when|what day|which day|wann|welche[nmr]? tag|quand|quel jour|cuando|que dia)\b"
+)
 
 
 # A question of the clock time (folded), and a clock time written ("07:05", "9 am", "15 Uhr").
@@ -383,6 +398,11 @@ def _tallied(doing: Doing, source: Source) -> str:
             return said
         if line := tally.balance_line(text, question):
             return line  # "the closing balance": the statement's line saying it
+    if tally.asks_a_difference(question):
+        # "On a dépassé de combien sur la ligne voyages ?": the row "travel", in English
+        for words in (question, english_words(doing, question)):
+            if words and (apart := tally.row_difference(text, words)) is not None:
+                return said_difference(doing, apart)
     if tally.asks_how_much(question):
         found = tally.table_sum(text, question, read_month(question, doing.now))
         if found is not None:
@@ -393,6 +413,14 @@ def _tallied(doing: Doing, source: Source) -> str:
             return doing.say("list_count", count=counted(doing.language, len(items)),
                              lines="\n".join(items))  # fmt: skip
     return ""
+
+
+def said_difference(doing: Doing, apart: tally.Difference) -> str:
+    """How far apart a row's two amounts are, with both as the file writes them."""
+    (first, a), (second, b) = apart.first, apart.second
+    return doing.say("row_difference", row=apart.row, apart=apart.written(apart.apart),
+                     first=first, a=apart.written(a), second=second,
+                     b=apart.written(b))  # fmt: skip
 
 
 def said_sum(doing: Doing, found: tally.Sum) -> str:

@@ -74,7 +74,12 @@ _ARTICLE = {
 # sentences any body may hold. A longer one that is not the user's ("I've been working on a
 # project for a while now") is made up.
 _SHORT_LINE = 6
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+# (not after a German ordinal: "am Freitag, den 25. Mai" is one sentence)
+_SENTENCE = re.compile(
+    r"(?<=[.!?])(?<!\d\.)\s+|(?<=\d\.)\s+(?!(?:jan|feb|m[aä]r|apr|mai|jun|jul|aug|sep|okt|nov|dez)"
+    r"\w*\b)",
+    re.IGNORECASE,
+)
 
 
 def body(doing: Doing, to: str, message: str, question: str) -> str:

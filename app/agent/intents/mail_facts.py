@@ -59,7 +59,8 @@ _TELLING = re.compile(
 # dirección").
 _TELLING_A_THING = re.compile(
     rf"\b(?:{_TELL}|give\s+(?:him|her|them)|gib\s+(?:ihm|ihr)|donne[rz]?|da(?:le|les)|"
-    r"send|schick(?:e|t)?|envoie[rz]?|m[aá]nda(?:le|les)|env[ií]a(?:le|les))"
+    r"send|e-?mail|mail|text|schick(?:e|t)?|envoie[rz]?|m[aá]nda(?:le|les)|"
+    r"env[ií]a(?:le|les))"
     # to whom, if said: "give him", "send Priya", "mándale a Priya", "envoie à Paul"
     r"(?:-(?:lui|leur))?(?:\s+(?:ihm|ihr|him|her|them|(?:a\s+|à\s+)?(?-i:[A-ZÄÖÜÉ][\w-]+)))?"
     r"\s+(?:also\s+|auch\s+|aussi\s+|"

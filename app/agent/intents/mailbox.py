@@ -22,8 +22,10 @@ def _found(record: Any) -> list[dict[str, Any]]:
     return [m for m in record.result or [] if isinstance(m, dict)]
 
 
-def search_messages(doing: Doing, words: str) -> list[dict[str, Any]]:
-    """Messages matching the words: the whole phrase first, then any of its longer words."""
+def search_messages(doing: Doing, words: str, leading: str = "") -> list[dict[str, Any]]:
+    """Messages matching the words: the whole phrase first, then any of its longer words
+    (`leading`'s first: everyday things the glossary put in English, "garden" of
+    "Gartenverein", before a poor translation's long words)."""
     found = _found(doing.call("search_emails", query=words)) if words else []
     if found or not words:
         return found
@@ -34,7 +36,8 @@ def search_messages(doing: Doing, words: str) -> list[dict[str, Any]]:
     long = dict.fromkeys(w for w in said if len(w) > 3 or (len(w) == 3 and a_name(w)))
     seen: dict[str, dict[str, Any]] = {}
     hits: dict[str, int] = {}
-    for word in sorted(long, key=lambda w: (a_name(w), len(w)), reverse=True)[:3]:
+    first = set(leading.split())
+    for word in sorted(long, key=lambda w: (a_name(w), w in first, len(w)), reverse=True)[:3]:
         # a long word searched by its stem: "delivery" finds "will be delivered", "seeds"
         # "seed swap"
         query = word if a_name(word) else word[:-2] if len(word) >= 7 else _singular(word)

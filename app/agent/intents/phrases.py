@@ -96,6 +96,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Rien dans votre agenda pour {said} : vous êtes libre.",
         "es": "No tienes nada en el calendario para el {said}: estás libre.",
     },
+    "row_difference": {
+        "en": "{apart} apart on “{row}”: {second} {b}, {first} {a}.",
+        "de": "{apart} Unterschied bei „{row}“: {second} {b}, {first} {a}.",
+        "fr": "{apart} d'écart sur « {row} » : {second} {b}, {first} {a}.",
+        "es": "{apart} de diferencia en «{row}»: {second} {b}, {first} {a}.",
+    },
     "table_sum": {
         "en": "{total} in all: {parts} (the lines with “{words}”).",
         "de": "Insgesamt {total}: {parts} (die Zeilen mit „{words}“).",

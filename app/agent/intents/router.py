@@ -27,6 +27,7 @@ from app.agent.intents.language import (
     DEFAULT,
     Language,
     about_the_users_own,
+    answered_by_a_document,
     asked_again,
     asking_clause,
     asks_a_past_cost,
@@ -476,6 +477,10 @@ class IntentRouter:
             return False
         if _DOCUMENT.search(text) and recognised.intent.name in _KEPT_ELSEWHERE:
             # "How many things are in my todo.txt?" is about that file, not the to-do list
+            recognised = Recognised(BY_NAME["ask_files"])
+        elif answered_by_a_document(text) and recognised.intent.name in _LOOKING:
+            # "Lundi j'ai la réunion budget … On a dépassé de combien, d'après mon tableau de
+            # budget ?" taken for Monday's free time: the spreadsheet answers it
             recognised = Recognised(BY_NAME["ask_files"])
         if asks_for_a_reminder(text) and recognised.intent.name not in _REMINDERS:
             # "Erinnere mich am Freitag um 8 daran, die Pflanzen zu gießen" taken for free

@@ -85,6 +85,62 @@ class Sum:
         return str(amount).replace(".", ",") if self.comma else str(amount)
 
 
+# Asking by how much one amount passes, or falls short of, another (folded): "how much over
+# budget", "by how much did we overspend", "um wie viel überzogen", "dépassé de combien", "de
+# combien … en dessous", "cuánto nos hemos pasado", "la diferencia".
+_BY_HOW_MUCH = re.compile(
+    r"\b(?:over(?:spent|spend|run|shot)?|under(?:spent)?|exceed\w*|uberzog\w*|"
+    r"uberschr\w*|druber|drunter|unterschied\w*|differen\w*|depass\w*|en dessous|"
+    r"(?:nos|me|te|se) (?:hemos |he |has |ha )?pas(?:ado|amos)|excedi\w*|sobrepas\w*)\b"
+)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Two amounts of one row ("travel": planned 6000, spent 7450) and how far apart."""
+
+    row: str
+    first: tuple[str, Decimal]  # its header and amount
+    second: tuple[str, Decimal]
+    comma: bool  # the file writes 12,50
+
+    def written(self, amount: Decimal) -> str:
+        return str(amount).replace(".", ",") if self.comma else str(amount)
+
+    @property
+    def apart(self) -> Decimal:
+        return abs(self.second[1] - self.first[1])
+
+
+def asks_a_difference(question: str) -> bool:
+    """Whether `question` asks by how much one amount passes another (with how much)."""
+    folded = fold(question)
+    return bool(_BY_HOW_MUCH.search(folded)) and (asks_how_much(question) or "differen" in folded)
+
+
+def row_difference(text: str, words: str) -> Difference | None:
+    """The one row of the table whose first cell is one of `words`, when it holds exactly two
+    amounts (a plan and what was spent); None otherwise. Code subtracts: a small model does
+    not."""
+    rows = _rows(text)
+    if len(rows) < 2:
+        return None
+    header = [" ".join(h.replace("_", " ").split()) for h in rows[0]]
+    body = [r for r in rows[1:] if _a_row_of(r, rows[0])]
+    named = [r for r in body if r[0].strip() and any_word_of(r[0].strip(), words)]
+    if len(named) != 1:
+        return None
+    comma = decimal_comma(cell for row in body for cell in row)
+    amounts = [
+        (header[j], amount)
+        for j, cell in enumerate(named[0])
+        if j > 0 and not _ISO_DAY.search(cell) and (amount := parse_amount(cell, comma)) is not None
+    ]
+    if len(amounts) != 2:
+        return None
+    return Difference(named[0][0].strip(), amounts[0], amounts[1], comma)
+
+
 def asks_how_many(question: str) -> bool:
     return bool(HOW_MANY.search(fold(question)))
 
@@ -150,14 +206,23 @@ _DAY_MONTH = re.compile(
 _DETAIL = re.compile(rf"{_AMOUNT}|{_REFERENCE}|(?i:{_DAY_MONTH.pattern})")
 
 
-def details_left_out(text: str, summary: str) -> str:
+def details_left_out(text: str, summary: str, days_only: bool = False) -> str:
     """The amounts, references and days `text` holds that `summary` leaves out, as the text
     writes them, in its order ("4,850 EUR; PO-5521"); "" when it keeps them all. A small
-    model's summary drops numbers; these are the user's to see."""
+    model's summary drops numbers; these are the user's to see. `days_only`: the days."""
     kept = re.sub(r"[\s.,]", "", fold(summary))
-    found = dict.fromkeys(m.group(0).strip() for m in _DETAIL.finditer(text))
+    detail = re.compile(_DAY_MONTH.pattern, re.I) if days_only else _DETAIL
+    found = dict.fromkeys(m.group(0).strip() for m in detail.finditer(text))
     left = [f for f in found if not any(form in kept for form in _forms(f))]
     return "; ".join(left[:6])
+
+
+# Each month's first letters in English, German, French and Spanish, folded.
+_MONTHS = (
+    ("jan", "ene"), ("feb", "fev"), ("mar",), ("apr", "avr", "abr"), ("may", "mai"),
+    ("jun", "jui"), ("jul", "jui"), ("aug", "aou", "ago"), ("sep",), ("oct", "okt"),
+    ("nov",), ("dec", "dez", "dic"),
+)  # fmt: skip
 
 
 def _forms(detail: str) -> list[str]:
@@ -166,8 +231,10 @@ def _forms(detail: str) -> list[str]:
     bare = re.sub(r"[\s.,]", "", fold(detail))
     day = _DAY_MONTH.fullmatch(detail)
     if day:
+        # the month in any of the four languages ("22 May" said "22. Mai", "17 de mayo")
         number, month = day.group(1), fold(day.group(2))[:3]
-        return [f"{number}{month}", f"{month}{number}"]
+        months = next((m for m in _MONTHS if month in m), (month,))
+        return [f for m in months for f in (f"{number}{m}", f"{number}de{m}", f"{m}{number}")]
     digits = re.sub(r"[^\d]", "", bare)
     return [bare, digits] if digits and not re.search(r"[a-z]{2}", bare) else [bare]
 

@@ -1770,3 +1770,36 @@ def test_a_question_needing_the_sentence_before_it_stays_with_the_calendar(
     )  # fmt: skip
     report = agent.run_turn(Conversation(), request_)
     assert "find_free_time" in [c.name for c in report.calls], report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "chosen", "filled", "time"),
+    [
+        ("Can you pop my appointment with the tax advisor on Thursday in? She just confirmed "
+         "it on the phone.", call("move_event", event="tax advisor appointment on Thursday"),
+         call("add_event", title="appointment with the tax advisor", when="Thursday"),
+         "at 3pm"),
+        ("¿Me apuntas la cita con la asesora fiscal el jueves? Me la acaba de confirmar por "
+         "teléfono, y ya sabes que si no está en el calendario se me olvida.",
+         call("find_contact", who="asesora fiscal"),
+         call("add_event", title="cita con la asesora fiscal", when="el jueves"),
+         "A las tres de la tarde. Calcula una hora."),
+    ],
+)  # fmt: skip
+def test_an_appointment_to_put_down_without_a_time_asks_it_then_adds_the_event(
+    account: CalendarAccount, home: Path, request_: str, chosen: str, filled: str, time: str
+) -> None:
+    """Taken for moving an event the calendar does not hold (a new event the close second),
+    or for a contact: an appointment put down is a new event; its time is asked, then it is
+    added on the day said, nothing else moved."""
+    create_event(account, "Car service", at(17, 8), at(17, 9), tz=TZ)
+    name = chosen.split("<function=", 1)[1].split(">", 1)[0]
+    agent, _ = _close_agent([chosen, filled], name, "add_event", home, calendar=account)
+    conversation = Conversation()
+    first = agent.run_turn(conversation, request_)
+    assert first.stop_reason == "asked", first.answer
+    assert not {"create_event", "update_event"} & {c.name for c in first.calls}
+    second = agent.run_turn(conversation, time)
+    [made] = [c for c in second.calls if c.name == "create_event"]
+    assert made.arguments["start"] == "2029-05-17T15:00", second.answer
+    assert sorted(e.start for e in _all(account)) == [at(17, 8), at(17, 15)]

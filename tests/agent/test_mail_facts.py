@@ -383,19 +383,29 @@ def test_a_reply_telling_a_record_by_its_name_copies_it_from_the_event(
         ("Send Priya the address of my hotel in Lisbon, it's in my itinerary.",
          [call("send_email", to="Priya", message="the address of my hotel"),
           "Casa do Rio, Rua da Prata 12"]),
+        # the trip's event names Lisbon but holds no booking number: the itinerary does
+        ("Could you email Priya the booking number for my Lisbon hotel?",
+         [call("send_email", to="Priya", message="send the booking number for my hotel"),
+          "none", "55120"]),
     ],
 )  # fmt: skip
 def test_an_email_asked_to_carry_a_fact_gives_it_from_the_file_that_holds_it(
     servers: tuple[Dovecot, SmtpServer],
     mail: MailAccount,
+    account: CalendarAccount,
     tmp_path: Path,
     database: Database,
     request_: str,
     turns: list[str],
 ) -> None:
     """ "un mail avec le nom et l'adresse de l'hôtel", "send … the address of my hotel": what
-    the email says is the fact, copied from the itinerary and checked as the file's own; the
-    request's words asking for it are not the message."""
+    the email says is the fact, copied from the itinerary and checked as the file's own (not
+    from the trip's event, which does not hold it); the request's words asking for it are
+    not the message."""
+    if "booking number" in request_:
+        create_event(account, "Lisbon", datetime(2029, 6, 8, 7, 0),
+                     datetime(2029, 6, 11, 20, 0), tz=TZ,
+                     description="Flight TP 553 from Berlin.")  # fmt: skip
     (tmp_path / "travel").mkdir()
     (tmp_path / "travel" / "lisbon-itinerary.md").write_text(
         "# Lisbon, 8-11 June\n- 8 June: arrive 09:40, hotel Casa do Rio, Rua da Prata 12 "
@@ -412,12 +422,13 @@ def test_an_email_asked_to_carry_a_fact_gives_it_from_the_file_that_holds_it(
     backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True,
                                          "turns": [*turns, "Plain words."]})  # fmt: skip
     answers = Answers(approve=False)
-    registry = build_registry(folders=[tmp_path], data=database, mail=mail)
+    registry = build_registry(folders=[tmp_path], data=database, mail=mail, calendar=account)
     agent = Agent(backend, registry, ContextState(allowed_folders=[str(tmp_path)]),
                   confirmer=answers)  # fmt: skip
     agent.front = IntentRouter()
     report = agent.run_turn(Conversation(), request_)
     [shown] = answers.seen
     body = str(shown.arguments["body"])
-    assert shown.tool == "send_email" and "Casa do Rio, Rua da Prata 12" in body, report.answer
+    assert shown.tool == "send_email" and turns[-1] in body, report.answer
+    assert "TP 553" not in body
     assert "Tu peux" not in body and "itinerary" not in body

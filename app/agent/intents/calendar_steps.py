@@ -652,6 +652,10 @@ def _another_time(doing: Doing, start: datetime) -> tuple[str, When] | None:
     return next(iter(days.values())) if not found and len(days) == 1 else None
 
 
+# Said of a change, not of something new (folded): "put the appointment on Friday instead".
+_INSTEAD = re.compile(r"\b(?:instead|stattdessen|lieber|plutot|a la place|en (?:su )?lugar)\b")
+
+
 def _a_change(doing: Doing) -> str | None:
     """Taken for a new event in a close call with changing one: a request without a clock
     time that names an event on the day it says (or says no day) changes that event ("The
@@ -659,7 +663,9 @@ def _a_change(doing: Doing) -> str | None:
     request to put something in the calendar ("… un intercambio de semillas del club de
     jardinería … ¿me lo apuntas en el calendario?") asks for a new one, whatever event shares
     a word with it ("Book club")."""
-    if "move_event" not in doing.close or asks_to_put_in_the_calendar(doing.request):
+    if "move_event" not in doing.close or (
+        asks_to_put_in_the_calendar(doing.request) and not _INSTEAD.search(fold(doing.request))
+    ):
         return None
     return "move_event" if event_named(doing) else None
 

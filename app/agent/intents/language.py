@@ -530,6 +530,12 @@ _PUT_IN_THE_CALENDAR = re.compile(
     r"bloque[rz]?|agend\w*|guard\w*)"
     r"\b[^.?!]{0,60}?\b(?:in|into|on|to|in meinen|in den|im|in meinem|dans|sur|a|en)\s+"
     r"(?:my|the|your|mon|l'|le|ton|mi|el|tu)?\s*" + _CALENDAR + r"\b"
+    # or an appointment put down: "¿Me apuntas la cita con la asesora?", "pop my
+    # appointment with the tax advisor in", "trag mir den Termin ein", "note le rendez-vous"
+    rf"|\b(?:{_PUTTING}|enter|pencil|schedule|eintrag\w*|book)\s+"
+    r"(?:(?:me|mir|moi|bitte|please|doch|mal)\s+){0,3}"
+    r"(?:(?:my|the|an?|la|el|una?|le|mon|ma|den|einen|meinen|die|eine|meine)\s+)?"
+    r"(?:appointment|cita|termin|rendez-vous|rdv)\b"
 )
 
 
@@ -746,7 +752,8 @@ _SENT = re.compile(
 # budget sheet", "laut meiner Budgettabelle", "d'après mon tableau de budget", "según mi hoja
 # de presupuesto", "in my notes".
 _BY_A_DOCUMENT = re.compile(
-    r"\b(?:according to|in|from|laut|in|aus|nach|d'apres|selon|dans|segun|en|de)\s+"
+    r"\b(?:according to|(?:going )?by|in|from|laut|in|aus|nach|d'apres|selon|dans|segun|en|"
+    r"de)\s+"
     r"(?:my|our|meine[mnrs]?|unsere[mnrs]?|mon|ma|mes|notre|nos|mi|mis|nuestr[ao]s?)\s+"
     r"(?:[\w-]+\s+){0,2}?(?:(?:spread)?sheets?|tables?|documents?|notes|"
     r"\w*(?:tabelle|datei|dokument|notizen|unterlagen)|tableaux?|fichiers?|documents?|"

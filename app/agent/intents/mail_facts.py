@@ -204,16 +204,23 @@ def _looked_up(doing: Doing, told: Told) -> str:
     if asks_for_free_time(told.question) and (free := free_times_on(doing, told.question)):
         return free  # "sag ihm, wann ich am Donnerstag Zeit habe": the calendar's free times
     try:
-        text = event_named_shown(doing, in_english=True)
-        if not text:
-            source = _source(doing, told)
-            if source is None:
-                return ""
-            if source.path and (rows := _rows_asked(doing, source, told.question)):
-                return "; ".join(rows)  # a table's rows, as they are: no model step
-            text = source.text
+        event = event_named_shown(doing, in_english=True)
+        if event and (answer := _copied(doing, told, event)):
+            return answer
+        # no event named, or none holding the answer ("email Tom the booking number for my
+        # Lisbon hotel": the trip's event names Lisbon, the itinerary holds the number)
+        source = _source(doing, told)
+        if source is None:
+            return ""
+        if source.path and (rows := _rows_asked(doing, source, told.question)):
+            return "; ".join(rows)  # a table's rows, as they are: no model step
     except HandOver:  # the calendar, folder or mailbox cannot be read: nothing is told
         return ""
+    return _copied(doing, told, source.text)
+
+
+def _copied(doing: Doing, told: Told, text: str) -> str:
+    """The model's copy of the answer from `text`; "" when the text does not hold it."""
     answer = doing.write(_FACT_PROMPT, f"{text}\n\nQuestion: {told.question}").strip()
     return answer if _holds_an_answer(answer, text, doing.request) else ""
 

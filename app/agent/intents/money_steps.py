@@ -89,6 +89,10 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
     about_money = (
         tally.MONEY.search(said) or tally.asks_how_much(said) or tally.BALANCE.search(said)
     )
+    if tally.asks_a_difference(doing.request) and month is None:
+        # "How much are we under plan on software?": a budget's two amounts, which the files'
+        # steps subtract (a statement's sums would add the plan up)
+        raise Instead("ask_files")
     if month is None and not about_money:
         # No money, month or sum in it: a question of the user's things ("How long does the
         # lasagne bake?": their recipe), or a general one about a kind of thing ("Wie lange

@@ -91,6 +91,7 @@ class Sum:
 _BY_HOW_MUCH = re.compile(
     r"\b(?:over(?:spent|spend|run|shot)?|under(?:spent)?|exceed\w*|uberzog\w*|"
     r"uberschr\w*|druber|drunter|unterschied\w*|differen\w*|depass\w*|en dessous|"
+    r"(?:uber|unter) (?:dem )?(?:plan|budget)|au-dessus|por (?:encima|debajo)|"
     r"(?:nos|me|te|se) (?:hemos |he |has |ha )?pas(?:ado|amos)|excedi\w*|sobrepas\w*)\b"
 )
 

@@ -35,7 +35,7 @@ from app.store.memories import search_memories
 from app.store.models import MemoryRecord
 from app.store.reminders import ReminderStore
 from connectors.calendar import CalendarAccount
-from connectors.contacts import find_contacts
+from connectors.contacts import add_contact, find_contacts
 from tests.agent.test_intents import Answers
 from tests.agent.test_intents_personal import server as radicale
 from tests.connectors.test_contacts import PASSWORD
@@ -836,6 +836,40 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
     )
 
 
+@pytest.mark.parametrize(
+    ("who", "request_", "taken_for", "emails", "phones"),
+    [
+        ("Tomasz", "Tomasz has a new email address: tomasz@newmail.example - can you update it?",
+         "find_contact", ["tomasz@newmail.example"], ["+48 600 111 222"]),
+        ("Jarek", "Jarek hat eine neue Handynummer: 0176 5550123. Kannst du das ändern?",
+         "add_contact", ["jarek@old.example"], ["0176 5550123"]),
+        ("Mirek", "La nouvelle adresse de Mirek, c'est mirek.n@mail.example, tu peux mettre à "
+         "jour sa fiche ?", "find_contact", ["mirek.n@mail.example"], ["+48 600 111 222"]),
+    ],
+)  # fmt: skip
+def test_a_new_address_or_number_of_someone_in_the_contacts_changes_their_card(
+    radicale: RadicaleServer,
+    who: str,
+    request_: str,
+    taken_for: str,
+    emails: list[str],
+    phones: list[str],
+) -> None:
+    """ "Tomasz has a new email address: …" taken for a lookup or a new card: the one card of
+    that name changes (the dialog shows the old and the new), what is not said stays, and
+    no second card is made."""
+    account = CalendarAccount(radicale.url, "alice", PASSWORD, name="Home calendar")
+    add_contact(account, f"{who} Nowak", emails=[f"{who.lower()}@old.example"],
+                phones=["+48 600 111 222"])  # fmt: skip
+    answers = Answers()
+    chosen = call(taken_for, **({"who": who} if taken_for == "find_contact" else {"name": who}))
+    agent, _ = _agent([chosen, call("add_contact", name=who)], answers, calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    assert [r.tool for r in answers.seen] == ["update_contact"], report.answer
+    [card] = find_contacts(account, who)
+    assert (card.name, list(card.emails), list(card.phones)) == (f"{who} Nowak", emails, phones)
+
+
 def test_a_contact_whose_address_spells_no_name_is_asked_its_name(
     radicale: RadicaleServer,
 ) -> None:
@@ -938,3 +972,39 @@ def test_how_far_a_budget_line_is_over_is_subtracted_by_code(
     assert report.answer.startswith(apart), report.answer
     assert row in report.answer and spent in report.answer and planned in report.answer
     assert "budget-2029.csv" in report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "turns", "left"),
+    [
+        ("Take the basil off my shopping list, I still have some.",
+         [call("complete_todo", which="basil"),
+          call("add_to_list", item="basil", list="shopping list")], "- oat milk\n"),
+        ("J'ai encore du lait d'avoine, tu peux l'enlever de ma liste de courses ?",
+         [call("cancel_event", event="lait d'avoine"),
+          call("add_to_list", item="lait d'avoine", list="liste de courses"), "shopping list",
+          "oat milk"], "- basil\n"),
+        ("Streich bitte die Milch von der Einkaufsliste.",
+         [call("add_to_list", item="Milch", list="Einkaufsliste"), "milk"], "- basil\n"),
+    ],
+)  # fmt: skip
+def test_an_item_taken_off_a_list_kept_in_a_file_is_its_line_removed(
+    home: Path, request_: str, turns: list[str], left: str
+) -> None:
+    """ "Take the basil off my shopping list" taken for a to-do done or an event cancelled:
+    the list's line naming it (in its words or their English) goes, through the dialog; the
+    other lines stay."""
+    answers = Answers()
+    agent, _ = _agent(turns, answers, folders=[home])
+    report = agent.run_turn(Conversation(), request_)
+    assert [r.tool for r in answers.seen] == ["write_file"], report.answer
+    assert (home / "notes" / "shopping-list.md").read_text() == f"# Shopping list\n{left}"
+
+
+def test_an_item_not_on_the_list_is_said_so_and_nothing_is_written(home: Path) -> None:
+    answers = Answers()
+    agent, _ = _agent([call("add_to_list", item="eggs", list="shopping list")], answers,
+                      folders=[home])  # fmt: skip
+    report = agent.run_turn(Conversation(), "Remove the eggs from my shopping list")
+    assert report.answer == "“eggs” is not on notes/shopping-list.md." and answers.seen == []
+    assert "eggs" not in (home / "notes" / "shopping-list.md").read_text()

@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from app.agent.intents.english import english_words
-from app.agent.intents.language import TITLES, is_function_word
+from app.agent.intents.language import TITLES, is_function_word, takes_off_a_list
 from app.agent.intents.recognise import any_word_of
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.store.documents import content_words
@@ -233,6 +233,8 @@ def add_to_list(doing: Doing, slots: dict[str, str]) -> str:
     if len(found) > 1:
         raise numbered(doing.say("which_list"), "list", [(path, path) for path in found])
     path = found[0]
+    if takes_off_a_list(doing.request):
+        return _taken_off(doing, path, item)
     # (imported here: lookup reads files with this module's helpers)
     from app.agent.intents.lookup import items_from_things
 
@@ -245,6 +247,30 @@ def add_to_list(doing: Doing, slots: dict[str, str]) -> str:
     added = ", ".join(items) if items else item
     done = doing.say("added_to_list", item=added, path=path)
     return outcome(doing, record, f"{done}\n\n({cited})" if items and cited else done)
+
+
+def _taken_off(doing: Doing, path: str, item: str) -> str:
+    """The list's lines naming `item` (in its words, or their English: "le parmesan" of
+    "- parmesan") taken out; the dialog shows the change. Said so when no line names it."""
+    text = str((ok_result(doing.call("read_file", path=path)) or {}).get("text", ""))
+    lines = text.split("\n")
+    words = telling_words(item) or content_words(item)
+
+    def naming(said: list[str]) -> list[int]:
+        return [n for n, line in enumerate(lines) if _ITEM_LINE.match(line) and said
+                and all(any_word_of(w, line) for w in said)]  # fmt: skip
+
+    gone = naming(words) or naming(telling_words(english_words(doing, item)))
+    if not gone:
+        return doing.say("not_on_list", item=item, path=path)
+    kept = "\n".join(line for n, line in enumerate(lines) if n not in gone)
+    record = doing.call("write_file", path=path, content=kept, overwrite=True)
+    taken = ", ".join(_ITEM_LINE.sub("", lines[n]).strip() for n in gone)
+    return outcome(doing, record, doing.say("taken_off_list", item=taken, path=path))
+
+
+# A list's item line: a bullet, a box or a number before it.
+_ITEM_LINE = re.compile(r"^\s*(?:[-*•]\s+(?:\[[ xX]\]\s+)?|\[[ xX]\]\s+|\d+[.)]\s+)")
 
 
 def open_file(doing: Doing, slots: dict[str, str]) -> str:

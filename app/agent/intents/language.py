@@ -624,6 +624,30 @@ def asks_to_write_a_note(text: str) -> str:
 _A_TODO = re.compile(rf"\b(?:{_TODO_LIST}|task|aufgabe|tache|tarea)\b")
 
 
+# A list the user keeps in a file, named (folded): "my shopping list", "die Einkaufsliste",
+# "ma liste de courses", "la lista de la compra"; not the to-do list.
+_A_LIST_FILE = re.compile(
+    r"\b(?:(?:shopping|grocery|groceries|packing|reading|book|gift)\s+list|einkaufsliste|"
+    r"einkaufszettel|packliste|leseliste|liste (?:de |des )?(?:courses|lecture|valise|cadeaux)|"
+    r"lista de (?:la )?(?:compra|lectura|equipaje|maleta|regalos))\b"
+)
+# Taking something off a list (folded): "take … off", "remove", "cross … off", "streich …",
+# "nimm … runter", "enlève", "retire", "barre", "quita", "borra", "tacha".
+_TAKE_OFF = re.compile(
+    r"\b(?:take|cross|strike|scratch)\b[^.?!]{0,40}\boff\b|\b(?:remove|delete|drop)\b|"
+    r"\b(?:streich\w*|entfern\w*|losch\w*|runter|raus)\b|"
+    r"\b(?:enleve\w*|retire\w*|supprime\w*|barre\w*|ote\w*)\b|"
+    r"\b(?:quita\w*|borra\w*|elimina\w*|tacha\w*|saca\w*)\b"
+)
+
+
+def takes_off_a_list(text: str) -> bool:
+    """Whether `text` asks to take something off a list kept in a file ("Take the parmesan
+    off my shopping list", "enlève le lait de ma liste de courses")."""
+    folded = _folded(text)
+    return bool(_A_LIST_FILE.search(folded) and _TAKE_OFF.search(folded))
+
+
 def speaks_of_the_todo_list(text: str) -> bool:
     """Whether `text` names the to-do list or a to-do ("dans ma liste de tâches", "the
     insurance task", "die Aufgabe"), in the four languages."""

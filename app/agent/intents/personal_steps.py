@@ -490,6 +490,10 @@ def todo_done(doing: Doing, slots: dict[str, str]) -> str:
 
 
 def contact(doing: Doing, slots: dict[str, str]) -> str:
+    if _CHANGED.search(fold(doing.request)) and (
+        ADDRESS.search(doing.request) or _phones_in(doing.request)
+    ):
+        raise Instead("add_contact")  # "Tom's got a new number, 0176 …": his card changes
     # "Tom's" of "whats his mobile" is Tom; "Mama" may be the card noted "Mum"
     who = " ".join(POSSESSIVE.sub("", w) for w in slots["who"].split()) or slots["who"]
     found: list[dict[str, Any]] = []
@@ -802,20 +806,34 @@ def move_reminder(doing: Doing, slots: dict[str, str], wholly: bool = False) -> 
 _PHONE = re.compile(r"(?<![\w@.])\+?\(?\d[\d\s./()-]{5,}\d(?![\w@])")
 
 
+def _phones_in(text: str) -> list[str]:
+    """The phone numbers `text` types (seven digits or more), as typed."""
+    found = _PHONE.findall(text)
+    return [" ".join(p.split()) for p in found if sum(ch.isdigit() for ch in p) >= 7]
+
+
 def contact_add(doing: Doing, slots: dict[str, str]) -> str:
     """The name from the model; the addresses and numbers read by code from the user's own
     words, exactly as typed."""
     emails = ADDRESS.findall(doing.request)
-    phones = [
-        " ".join(p.split()) for p in _PHONE.findall(doing.request)
-        if sum(ch.isdigit() for ch in p) >= 7
-    ]  # fmt: skip
+    phones = _phones_in(doing.request)
     # The model may copy the address or number as the name: they are not one; nor is a
     # name said over and over ("Anna Schulz Anna Schulz …") more than once.
     name = _once(" ".join(_PHONE.sub(" ", ADDRESS.sub(" ", slots["name"])).split()).strip(" ,;:"))
     name = name or _named_by_address(doing.request, emails)
     if not name:
         raise Ask(doing.say("person_name"), "name")
+    if (emails or phones) and _CHANGED.search(fold(doing.request)):
+        card = _the_card(doing, name)
+        if card is not None:
+            # "Tom has a new email address: …": his card changed (the dialog shows the old
+            # and the new), not a second Tom
+            changes = {"emails": emails} if emails else {}
+            changes |= {"phones": phones} if phones else {}
+            record = doing.call("update_contact", contact_id=card["contact_id"], **changes)
+            said = ", ".join([*emails, *phones])
+            return outcome(doing, record, doing.say("contact_changed", name=card.get("name"),
+                                                    details=said))  # fmt: skip
     if not emails and _THEIR_MAIL.search(fold(doing.request)):
         # "Ihre Mailadresse findest du in ihren Mails an mich": the one sender of that name
         # (the dialog shows the address before the card is made)
@@ -829,6 +847,23 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
         else doing.say("contact_added", name=name)
     )
     return outcome(doing, record, done)
+
+
+# Words saying someone's address or number is another now (folded): "new", "changed",
+# "update", "neue", "geändert", "nouvelle", "a changé", "mets à jour", "nuevo", "cambió".
+_CHANGED = re.compile(
+    r"\b(?:new|changed?|updated?|neue[nrs]?|geandert|andert|aktualisier\w*|nouvel(?:le)?|"
+    r"nouveau|change[rz]?|mets? a jour|mettre a jour|nuev[oa]s?|cambi\w*|actualiz\w*)\b"
+)
+
+
+def _the_card(doing: Doing, name: str) -> dict[str, Any] | None:
+    """The one contact whose name holds all of `name`'s words ("Tom": "Tom Becker"); None if
+    none or several."""
+    record = doing.call("find_contact", query=name)
+    cards = [c for c in _items(record) if c.get("contact_id")]
+    named = [c for c in cards if grounded(name, str(c.get("name") or ""))]
+    return named[0] if len(named) == 1 else None
 
 
 # The user's mail spoken of, where a new card's address is to be found (folded).

@@ -506,6 +506,24 @@ PHRASES: dict[str, Phrase] = {
         "fr": "{name} ajouté à vos contacts.",
         "es": "{name} añadido a tus contactos.",
     },
+    "taken_off_list": {
+        "en": "Took {item} off {path}.",
+        "de": "{item} von {path} gestrichen.",
+        "fr": "{item} retiré de {path}.",
+        "es": "{item} quitado de {path}.",
+    },
+    "not_on_list": {
+        "en": "“{item}” is not on {path}.",
+        "de": "„{item}“ steht nicht auf {path}.",
+        "fr": "« {item} » n'est pas sur {path}.",
+        "es": "«{item}» no está en {path}.",
+    },
+    "contact_changed": {
+        "en": "Changed {name} in your contacts: {details}.",
+        "de": "{name} in deinen Kontakten geändert: {details}.",
+        "fr": "{name} modifié dans vos contacts : {details}.",
+        "es": "{name} cambiado en tus contactos: {details}.",
+    },
     "contact_added_details": {
         "en": "Added {name} to your contacts: {details}.",
         "de": "{name} zu deinen Kontakten hinzugefügt: {details}.",

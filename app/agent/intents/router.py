@@ -52,6 +52,7 @@ from app.agent.intents.language import (
     speaks_of_a_message,
     speaks_of_the_todo_list,
     speaks_of_the_user,
+    takes_off_a_list,
     the_question,
 )
 from app.agent.intents.recognise import (
@@ -486,6 +487,10 @@ class IntentRouter:
             # "Erinnere mich am Freitag um 8 daran, die Pflanzen zu gießen" taken for free
             # time, "Remind me to email Tom at 5" for an email: a new reminder
             return self._instead(doing, BY_NAME["set_reminder"], text)
+        if takes_off_a_list(text) and recognised.intent.name != "add_to_list":
+            # "Nimm den Parmesan von der Einkaufsliste runter" taken for a to-do done or an
+            # event cancelled: a line of the list's file goes
+            return self._instead(doing, BY_NAME["add_to_list"], text)
         if asks_to_tick_off(text) and recognised.intent.name != "complete_todo":
             # "die Bücher hab ich zurückgebracht, kannst du abhaken" taken for cancelling an
             # event, "tu peux le cocher ?" for forgetting: a to-do is done

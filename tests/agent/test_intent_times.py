@@ -148,6 +148,21 @@ def test_parts_of_the_day_and_weeks_are_windows() -> None:
 
 
 @pytest.mark.parametrize(
+    "phrase",
+    ["the offsite will be on 12-13 June in Potsdam", "12–13 June", "12 to 13 June",
+     "du 12 au 13 juin", "vom 12. bis 13. Juni", "del 12 al 13 de junio"],
+)  # fmt: skip
+def test_two_days_of_a_month_are_the_stretch_between_them_and_no_time(phrase: str) -> None:
+    """ "12-13 June" had been read as 13 June at 13:00 (the first day taken for an hour)."""
+    when = read_when(phrase, NOW)
+    assert when is not None
+    assert (when.day, when.days, when.start, when.end) == (date(2029, 6, 12), 2, None, None)
+    # a time span on one day is still one
+    one = read_when("Saturday 2 June 10:00-13:00", NOW)
+    assert one is not None and (one.days, one.start, one.end) == (1, time(10), time(13))
+
+
+@pytest.mark.parametrize(
     ("phrase", "day", "part"),
     [
         # Spanish "mañana" is tomorrow, and "la mañana" the morning: "esta mañana" is today's.

@@ -23,7 +23,7 @@ import pytest
 from app import clock
 from app.agent.documents.document_index import index_folders
 from app.agent.gate.policy import ContextState
-from app.agent.intents.file_steps import _with_line
+from app.agent.intents.file_steps import _with_line, telling_words
 from app.agent.intents.router import IntentRouter
 from app.agent.intents.when import read_month
 from app.agent.tools.toolbox import build_registry
@@ -1008,3 +1008,21 @@ def test_an_item_not_on_the_list_is_said_so_and_nothing_is_written(home: Path) -
     report = agent.run_turn(Conversation(), "Remove the eggs from my shopping list")
     assert report.answer == "“eggs” is not on notes/shopping-list.md." and answers.seen == []
     assert "eggs" not in (home / "notes" / "shopping-list.md").read_text()
+
+
+@pytest.mark.parametrize(
+    ("request_", "words"),
+    [
+        ("Der Gartenverein hat geschrieben. Trag mir das bitte mit Uhrzeit in den Kalender ein.",
+         ["gartenverein", "geschrieben"]),
+        ("¿Me apuntas en el calendario el intercambio de semillas con su horario?",
+         ["intercambio", "semillas"]),
+        ("Ajoute la fête des voisins à mon calendrier", ["voisins", "fête"]),
+    ],
+)  # fmt: skip
+def test_the_asking_to_put_something_in_the_calendar_is_no_word_to_look_for(
+    request_: str, words: list[str]
+) -> None:
+    """ "Trag … ein", "bitte", "calendario": no text holds the thing by them ("trag" ends
+    "Betrag", and a bank statement was read for the club's seed swap)."""
+    assert telling_words(request_) == words

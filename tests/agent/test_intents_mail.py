@@ -1230,3 +1230,36 @@ def test_the_name_as_a_word_of_its_own_decides_over_a_newer_email_holding_it_ins
              "Salut Tom,\n\nJe viendrai au barbecue.\n\nAlice"]  # fmt: skip
     request = "Réponds à Tom que je viendrai au barbecue"
     assert _subject_replied_to(mail, turns, request) == "Barbecue on Saturday?"
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "said"),
+    [
+        ("What did Bob say about the picnic? And reply that Saturday works for me.",
+         call("read_email", which="Bob picnic"), "Saturday works for me"),
+        ("¿Qué dijo Bob del picnic? Y contéstale que el sábado me va bien.",
+         call("find_emails", about="picnic"), "el sábado me va bien"),
+    ],
+)  # fmt: skip
+def test_a_request_asking_what_an_email_says_and_to_reply_does_both(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    request_: str,
+    taken_for: str,
+    said: str,
+) -> None:
+    """ "What did Bob say …? And reply that …": the answer says what his email says, then the
+    reply goes to it (through the dialog), not a new email."""
+    _remove_from(servers, BOB)
+    _deliver(servers[0], ALICE, BOB, "Picnic plans", "Picnic on Saturday at noon in the park?")
+    answers = Answers(approve=False)
+    agent = _agent(
+        [taken_for, call("reply_to_email", which="Bob", message=said),
+         "Bob suggests a picnic on Saturday at noon in the park.", f"Hi Bob,\n\n{said}.\n\nA"],
+        answers, mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "reply_email" and said in str(shown.arguments["body"])
+    assert "Bob suggests a picnic on Saturday at noon" in report.answer
+    assert servers[1].relay.deliveries == 0

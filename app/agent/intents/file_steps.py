@@ -44,6 +44,11 @@ _GENERIC = {
     # nor the calendar something is to be put in ("¿me lo apuntas en el calendario con su
     # horario?": the club's email holds neither)
     "calendar", "kalender", "calendrier", "calendario", "horario", "horaires",
+    # nor the asking to put it there or please ("Trag mir das bitte … ein": "trag" is the end
+    # of "Betrag" in a bank statement)
+    "trag", "trage", "eintragen", "setz", "setze", "notier", "notiere", "bitte", "please",
+    "ajoute", "rajoute", "mets", "mettre", "apunta", "apuntas", "apuntar", "apuntame",
+    "anota", "anotar", "anade", "agrega", "ponlo", "ponla", "porfa",
 }  # fmt: skip
 
 

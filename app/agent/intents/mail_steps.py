@@ -14,7 +14,7 @@ from typing import Any
 
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.glossary import glossed
-from app.agent.intents.language import contact_queries
+from app.agent.intents.language import asks_for_the_gist, contact_queries
 from app.agent.intents.mail_body import (
     ASKING_TO_WRITE,
     NO_EMAIL_NAMED,
@@ -101,6 +101,12 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
     # Several match ("Do I have unread emails from Sophie?"): each one is named, then the
     # newest is read; the user sees what else there is before anything is assumed.
     listed = listing(doing, found, slots["which"]) + "\n\n" if 1 < len(found) <= _LISTED else ""
+    return listed + _summary(doing, message, found)
+
+
+def _summary(doing: Doing, message: dict[str, Any], found: list[dict[str, Any]]) -> str:
+    """Who wrote `message`, and what it says, in the model's words and the details it left
+    out as the text writes them."""
     # A reply is read with the messages before it in its thread ("Re: Invoice 2029-117"
     # says "one more thing" of the first): the summary then says what both ask.
     thread = _thread(doing, message, found)
@@ -120,11 +126,11 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
     text = "\n\n".join(f"From: {s}\nSubject: {t}\n\n{body[:3000]}" for s, t, body in read)
     summary = doing.write(_SUMMARY_PROMPT, text[-6000:])
     if not summary:
-        return listed + head + read[-1][2][:800]
+        return head + read[-1][2][:800]
     # what the summary dropped of the amounts, references and days, as the texts write them
     left = details_left_out(text[-6000:], summary)
     shown = f"\n\n{doing.say('details_left_out', items=left)}" if left else ""
-    return listed + head + summary + shown
+    return head + summary + shown
 
 
 # The most messages of one thread read together.
@@ -157,12 +163,34 @@ def _topic(message: dict[str, Any]) -> str:
 
 
 def reply(doing: Doing, slots: dict[str, str]) -> str:
-    message = _one_email(doing, slots)
+    found = _matching(doing, slots)
+    message = found[0]
+    # "What did Sophie say about the invoice? And reply that we pay on Monday.": what it
+    # says first, then the reply
+    said_there = _summary(doing, message, found) + "\n\n" if asks_what_it_says(doing) else ""
     said, fact = with_fact(doing, slots["message"])
     body = _body(doing, str(message.get("sender")), said, fact, _REPLY_QUESTION)
     record = doing.call("reply_email", email_id=message["email_id"], body=body)
-    return outcome(doing, record, doing.say("replied", sender=message.get("sender"),
+    done = outcome(doing, record, doing.say("replied", sender=message.get("sender"),
                                             subject=message.get("subject")))  # fmt: skip
+    return said_there + done
+
+
+# Asking what a message says (folded): "what did Sophie say", "what does she want", "was hat
+# sie geschrieben", "was schreibt Lena", "qu'est-ce qu'elle dit", "que dit Paul", "qué dijo
+# Sophie", "qué me escribió".
+_WHAT_IT_SAYS = re.compile(
+    r"\bwhat (?:did|does|do) [^.?!]{1,30}\b(?:say|write|want|ask)\b|"
+    r"\bwas (?:hat|schreibt|schrieb|sagt|sagte|will|wollte) \w+|"
+    r"\bqu'est-ce qu'(?:il|elle|ils|elles)\b[^.?!]{0,20}\b(?:dit|ecrit|veut|demande)\b|"
+    r"\bque (?:dit|veut|demande)\b|\bqu'a (?:dit|ecrit)\b|"
+    r"\bque (?:dijo|dice|escribio|quiere|pide|me escribio|me dijo)\b"
+)
+
+
+def asks_what_it_says(doing: Doing) -> bool:
+    """Whether the request also asks what the message says, beside what to do with it."""
+    return bool(_WHAT_IT_SAYS.search(fold(doing.request))) or asks_for_the_gist(doing.request)
 
 
 def _body(doing: Doing, to: str, message: str, fact: str, question: str) -> str:

@@ -915,7 +915,8 @@ _EVENTS = {"add_event", "move_event", "cancel_event", "find_free_time", "set_rem
 # A request asking for a reply: "reply"/"answer" opening it or one of its sentences, in
 # its own language ("Antworte ihm, dass …", "Réponds-lui que …", "Contéstale que …").
 _REPLY = re.compile(
-    r"(?:^|[.!?;]\s*)(?:please\s+|bitte\s+|s'il te pla[iî]t,?\s+)?(?:reply|answer|write back|"
+    r"(?:^|[.!?;]\s*)(?:(?:and|und|et|y)\s+)?(?:please\s+|bitte\s+|s'il te pla[iî]t,?\s+)?"
+    r"(?:reply|answer|write back|"
     r"antworte|antwortet|antworten sie|schreib(?:t|en sie)?(?:\s+\S+){0,3}?\s+zurück|réponds|"
     r"répondez|responde|respóndele|respondele|contesta|contéstale|contestale)\b"
     # asked, wherever in a sentence (":( can you write back to him"): "Can you reply that …",

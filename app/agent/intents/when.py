@@ -206,6 +206,8 @@ def read_when(phrase: str, now: datetime) -> When | None:
         moment = now + delta
         return When(moment.date(), start=time(moment.hour, moment.minute))
     day, days, given = _read_day(text, today)
+    if (stretch := _DAY_RANGE.search(text)) is not None:
+        text = f"{text[: stretch.start()]} {text[stretch.end() :]}"  # "12-13 June": no time
     start, end = _read_times(_in_digits(text))
     part = _read_part(text)
     if day is None:
@@ -286,6 +288,13 @@ def _read_day(text: str, today: date) -> tuple[date | None, int, bool]:
     week = _read_week(text, today)
     if week is not None:
         return week
+    if (stretch := _DAY_RANGE.search(text)) is not None:
+        # "on 12-13 June", "du 12 au 13 juin", "vom 12. bis 13. Juni": the days from one to
+        # the other
+        first, last = int(stretch.group(1)), int(stretch.group(2))
+        begins = _next_date(today, _MONTHS[stretch.group(3)], first)
+        if begins is not None and 0 < last - first < _LONGEST_STRETCH:
+            return begins, last - first + 1, True
     dated = _read_date(text, today)
     if dated is not None:
         return dated, 1, True
@@ -446,6 +455,16 @@ def _read_week(text: str, today: date) -> tuple[date, int, bool] | None:
     if shift == 0:  # "this week": from today on
         return today, 7 - today.weekday(), True
     return start, 7, True
+
+
+# Two days of one month and the days between ("12-13 June", "12 to 13 June", "du 12 au 13
+# juin", "vom 12. bis 13. Juni", "del 12 al 13 de junio"), folded; a week or two at most.
+_LONGEST_STRETCH = 15
+_MONTH_WORDS = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY_RANGE = re.compile(
+    r"\b(\d{1,2})\.?\s*(?:-|–|to|until|till|bis|au|al|a)\s*(\d{1,2})(?:st|nd|rd|th|er|\.)?\s*"
+    rf"(?:de\s+|of\s+)?({_MONTH_WORDS})\.?\b"
+)
 
 
 def _read_date(text: str, today: date) -> date | None:

@@ -1479,3 +1479,23 @@ def test_an_event_named_by_its_words_around_a_copied_sentence_is_the_one_cancell
     report = agent.run_turn(Conversation(), request_)
     assert [seen.tool for seen in answers.seen] == ["delete_event"], report.answer
     assert sorted(_events(account)) == ["Jazz brunch", "Piano lesson"]
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["Prepare me for the Nordwind client call: when is it?",
+     "Für den Kundentermin mit Nordwind: wann ist der Client call eigentlich?"],
+)  # fmt: skip
+def test_a_question_about_an_event_taken_for_a_move_to_no_time_is_answered(
+    account: CalendarAccount, request_: str
+) -> None:
+    """Taken for a move, and the event found, but the request names no new time and asks
+    when: it is answered from the calendar, nothing is moved and nothing asked."""
+    create_event(account, "Client call: Nordwind", at(23, 10), at(23, 11, 30), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("move_event", event="Nordwind client call"),
+                             call("show_calendar", event="Nordwind")], answers)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert report.stop_reason == "answered" and answers.seen == [], report.answer
+    assert "23" in report.answer and "10:00" in report.answer
+    assert _events(account)["Client call: Nordwind"] == (at(23, 10), at(23, 11, 30))

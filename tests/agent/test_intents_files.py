@@ -986,6 +986,9 @@ def test_how_far_a_budget_line_is_over_is_subtracted_by_code(
           "oat milk"], "- basil\n"),
         ("Streich bitte die Milch von der Einkaufsliste.",
          [call("add_to_list", item="Milch", list="Einkaufsliste"), "milk"], "- basil\n"),
+        # an everyday grocery the glossary knows: no model step to put it in English
+        ("Ya tengo albahaca en casa, quítala de la lista de la compra.",
+         [call("add_to_list", item="albahaca", list="shopping list")], "- oat milk\n"),
     ],
 )  # fmt: skip
 def test_an_item_taken_off_a_list_kept_in_a_file_is_its_line_removed(

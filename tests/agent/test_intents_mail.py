@@ -1239,6 +1239,8 @@ def test_the_name_as_a_word_of_its_own_decides_over_a_newer_email_holding_it_ins
          call("read_email", which="Bob picnic"), "Saturday works for me"),
         ("¿Qué dijo Bob del picnic? Y contéstale que el sábado me va bien.",
          call("find_emails", about="picnic"), "el sábado me va bien"),
+        ("Qu'est-ce que Bob voulait ? Et réponds-lui que samedi me va.",
+         call("read_email", which="Bob"), "samedi me va"),
     ],
 )  # fmt: skip
 def test_a_request_asking_what_an_email_says_and_to_reply_does_both(
@@ -1260,6 +1262,6 @@ def test_a_request_asking_what_an_email_says_and_to_reply_does_both(
     )  # fmt: skip
     report = agent.run_turn(Conversation(), request_)
     [shown] = answers.seen
-    assert shown.tool == "reply_email" and said in str(shown.arguments["body"])
+    assert shown.tool == "reply_email" and said.lower() in str(shown.arguments["body"]).lower()
     assert "Bob suggests a picnic on Saturday at noon" in report.answer
     assert servers[1].relay.deliveries == 0

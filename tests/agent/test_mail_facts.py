@@ -383,10 +383,11 @@ def test_a_reply_telling_a_record_by_its_name_copies_it_from_the_event(
         ("Send Priya the address of my hotel in Lisbon, it's in my itinerary.",
          [call("send_email", to="Priya", message="the address of my hotel"),
           "Casa do Rio, Rua da Prata 12"]),
-        # the trip's event names Lisbon but holds no booking number: the itinerary does
+        # the trip's event names Lisbon but holds no booking number: the itinerary does,
+        # after "booking" (the small model answered "none" both times)
         ("Could you email Priya the booking number for my Lisbon hotel?",
          [call("send_email", to="Priya", message="send the booking number for my hotel"),
-          "none", "55120"]),
+          "none", "none", "55120"]),
     ],
 )  # fmt: skip
 def test_an_email_asked_to_carry_a_fact_gives_it_from_the_file_that_holds_it(

@@ -19,8 +19,10 @@ from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.glossary import glossed
 from app.agent.intents.language import (
+    asking_clause,
     asks_a_time_or_place,
     asks_for_free_time,
+    asks_to_move,
     asks_to_put_in_the_calendar,
     asks_when_and_more,
     asks_when_or_where,
@@ -900,6 +902,12 @@ def move(
             # said, the one the event does not have is the new one
             slots["to"], to = other
         if to is None:
+            asked = asking_clause(the_question(doing.request))
+            if asks_when_or_where(asked) and not asks_to_move(doing.request):
+                # "Prepare me for the Nordwind client call: when is it, and what's their
+                # delivery plan?" taken for a move: a question, answered (with the rest it
+                # asks, from the mail or files)
+                raise Instead("ask_files" if asks_when_and_more(doing.request) else "show_calendar")
             if "cancel_event" in doing.close:
                 # No new time anywhere, and the choice was close to cancelling: "I can't make
                 # the team lunch, take it off my calendar" (the deletion asks first)

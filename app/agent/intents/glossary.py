@@ -83,6 +83,17 @@ _THINGS: tuple[tuple[str, ...], ...] = (
     ("landlord", "vermieter", "hausverwaltung", "proprietaire", "casero"),
     ("garden", "garten", "jardin"),
     ("shopping list", "einkaufsliste", "einkaufszettel"),
+    # everyday groceries, on a shopping list in another language than the request's
+    ("milk", "milch", "lait", "leche"),
+    ("eggs", "egg", "eier", "oeufs", "huevos"),
+    ("butter", "beurre", "mantequilla"),
+    ("cheese", "kase", "fromage", "queso"),
+    ("tomatoes", "tomato", "tomaten", "tomates"),
+    ("basil", "basilikum", "basilic", "albahaca"),
+    ("wine", "wein", "vin", "vino"),
+    ("apples", "apple", "apfel", "manzanas"),
+    ("onions", "onion", "zwiebeln", "oignons", "cebollas"),
+    ("rice", "reis", "riz", "arroz"),
 )  # fmt: skip
 
 _ENGLISH: dict[str, str] = {form: forms[0] for forms in _THINGS for form in forms}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from app.agent.intents.calendar_steps import event_named_shown, free_times_on
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
-from app.agent.intents.language import asks_for_free_time
+from app.agent.intents.language import asks_for_a_record_number, asks_for_free_time
 from app.agent.intents.lookup import Source, best_source
 from app.agent.intents.mail_body import said_after
 from app.agent.intents.recognise import any_word_of, grounded
@@ -220,9 +220,40 @@ def _looked_up(doing: Doing, told: Told) -> str:
 
 
 def _copied(doing: Doing, told: Told, text: str) -> str:
-    """The model's copy of the answer from `text`; "" when the text does not hold it."""
+    """The model's copy of the answer from `text`; else the one number the text writes
+    after the record the question names ("booking 55120" for "the booking number", where the
+    small model wrote "none"); "" when the text holds neither."""
     answer = doing.write(_FACT_PROMPT, f"{text}\n\nQuestion: {told.question}").strip()
-    return answer if _holds_an_answer(answer, text, doing.request) else ""
+    if _holds_an_answer(answer, text, doing.request):
+        return answer
+    return _record_number(told.question, text) if asks_for_a_record_number(told.question) else ""
+
+
+# The kinds of records a number belongs to, by the English stem a text writes them with, and
+# their forms in the four languages (folded).
+_RECORDS = {
+    "booking": ("booking", "buchung", "reservation", "reservierung", "reserva"),
+    "order": ("order", "bestell", "auftrag", "commande", "pedido"),
+    "customer": ("customer", "kunden", "client", "cliente"),
+    "ticket": ("ticket", "billet", "billete"),
+    "membership": ("membership", "mitglied", "adhesion", "socio"),
+}
+
+
+def _record_number(question: str, text: str) -> str:
+    """The one number or code written within a few words after the record `question` names
+    ("booking 55120", "Order no. 7781"); "" if none or several."""
+    asked = fold(question)
+    kinds = [k for k, forms in _RECORDS.items() if any(f in asked for f in forms)]
+    found = {
+        m.group(1)
+        for kind in kinds
+        for form in _RECORDS[kind]
+        for m in re.finditer(
+            rf"\b{form}\w*\b[^\n\d]{{0,25}}?\b([A-Z]{{0,4}}-?\d[\w-]{{2,}})", text, re.I
+        )
+    }
+    return found.pop() if len(found) == 1 else ""
 
 
 def _source(doing: Doing, told: Told) -> Source | None:

@@ -181,10 +181,11 @@ def reply(doing: Doing, slots: dict[str, str]) -> str:
 # Sophie", "qué me escribió".
 _WHAT_IT_SAYS = re.compile(
     r"\bwhat (?:did|does|do) [^.?!]{1,30}\b(?:say|write|want|ask)\b|"
+    r"\bwhat \w+ (?:wanted|said|wrote)\b|"
     r"\bwas (?:hat|schreibt|schrieb|sagt|sagte|will|wollte) \w+|"
-    r"\bqu'est-ce qu'(?:il|elle|ils|elles)\b[^.?!]{0,20}\b(?:dit|ecrit|veut|demande)\b|"
-    r"\bque (?:dit|veut|demande)\b|\bqu'a (?:dit|ecrit)\b|"
-    r"\bque (?:dijo|dice|escribio|quiere|pide|me escribio|me dijo)\b"
+    r"\bqu'est-ce (?:que|qu')[^.?!]{0,25}\b(?:dit|disait|ecrit|veut|voulait|demande|"
+    r"demandait|raconte)\b|\bque (?:dit|veut|voulait|demande)\b|\bqu'a (?:dit|ecrit)\b|"
+    r"\bque (?:dijo|dice|decia|escribio|quiere|queria|pide|pedia|me escribio|me dijo)\b"
 )
 
 

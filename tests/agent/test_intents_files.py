@@ -845,6 +845,10 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
          "add_contact", ["jarek@old.example"], ["0176 5550123"]),
         ("Mirek", "La nouvelle adresse de Mirek, c'est mirek.n@mail.example, tu peux mettre à "
          "jour sa fiche ?", "find_contact", ["mirek.n@mail.example"], ["+48 600 111 222"]),
+        # the old one gone, said without "new"; the name only in the address and "Karla's"
+        ("Karla", "Karla's work address doesn't work anymore, it's karla.nowak@home.example "
+         "from now on. Fix it in my contacts please.", "add_contact",
+         ["karla.nowak@home.example"], ["+48 600 111 222"]),
     ],
 )  # fmt: skip
 def test_a_new_address_or_number_of_someone_in_the_contacts_changes_their_card(
@@ -862,12 +866,31 @@ def test_a_new_address_or_number_of_someone_in_the_contacts_changes_their_card(
     add_contact(account, f"{who} Nowak", emails=[f"{who.lower()}@old.example"],
                 phones=["+48 600 111 222"])  # fmt: skip
     answers = Answers()
-    chosen = call(taken_for, **({"who": who} if taken_for == "find_contact" else {"name": who}))
+    given = who if who != "Karla" else "karla.nowak@home.example"  # the model copied it
+    chosen = call(taken_for, **({"who": who} if taken_for == "find_contact" else {"name": given}))
     agent, _ = _agent([chosen, call("add_contact", name=who)], answers, calendar=account)
     report = agent.run_turn(Conversation(), request_)
     assert [r.tool for r in answers.seen] == ["update_contact"], report.answer
     [card] = find_contacts(account, who)
     assert (card.name, list(card.emails), list(card.phones)) == (f"{who} Nowak", emails, phones)
+
+
+def test_a_new_person_of_a_name_already_in_the_contacts_is_a_new_card(
+    radicale: RadicaleServer,
+) -> None:
+    """ "my new colleague Wiktor": a new person, not a new address of "Wiktor Nowak"."""
+    account = CalendarAccount(radicale.url, "alice", PASSWORD, name="Home calendar")
+    add_contact(account, "Wiktor Nowak", emails=["wiktor@old.example"])
+    answers = Answers()
+    agent, _ = _agent([call("add_contact", name="Wiktor")], answers, calendar=account)
+    report = agent.run_turn(
+        Conversation(), "Add my new colleague Wiktor to my contacts: wk@work.example"
+    )
+    assert "update_contact" not in [c.name for c in report.calls], report.answer
+    assert sorted(list(c.emails) for c in find_contacts(account, "Wiktor")) == [
+        ["wiktor@old.example"],
+        ["wk@work.example"],
+    ]
 
 
 def test_a_contact_whose_address_spells_no_name_is_asked_its_name(

@@ -1021,6 +1021,13 @@ def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
         pytest.param("Una cosa para cuando cocine: Sam no puede comer cacahuetes. ¿Te lo "
                      "puedes apuntar?", call("recall_fact", about="Sam cacahuetes"),
                      "Sam no puede comer cacahuetes.", id="es-te-lo-puedes-apuntar"),
+        # "I keep forgetting it": keep it for them
+        pytest.param("Mi taquilla del gimnasio es la 37. Siempre se me olvida.",
+                     call("recall_fact", about="taquilla gimnasio"),
+                     "Mi taquilla del gimnasio es la 37.", id="es-se-me-olvida"),
+        pytest.param("The gate code at Mum's is 4512. I keep forgetting it!",
+                     call("find_contact", who="Mum"), "The gate code at Mum's is 4512.",
+                     id="en-keep-forgetting"),
     ],
 )  # fmt: skip
 def test_a_request_opening_with_remember_that_keeps_the_fact_in_the_users_words(

@@ -410,6 +410,11 @@ _KEEP_IT = re.compile(
     r"garde[sz]? (?:ca|cela) en (?:tete|memoire)|retiens (?:ca|cela|bien)|"
     r"souviens-t'en|le retenir|t'en souvenir|le noter|"
     r"tenlo en cuenta|recuerdalo|recordarlo|"
+    # "I keep forgetting it", "je l'oublie à chaque fois", "ich vergesse es immer", "siempre
+    # se me olvida": a fact to keep for them
+    r"i (?:always|keep) forget(?:ting)? (?:it|that|this)|"
+    r"je l'oublie (?:tout le temps|a chaque fois|toujours)|"
+    r"ich vergesse (?:es|das) (?:immer|standig|jedes mal)|(?:siempre )?se me olvida|"
     # "¿Te lo puedes apuntar?", "apúntatelo", not "apúntalo en el calendario"
     r"(?:te lo |me lo )?apunt(?:ar|artelo|atelo|alo)(?![^.?!]*\b(?:calendario|agenda|lista))|"
     r"tenerlo en cuenta|"

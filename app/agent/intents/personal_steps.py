@@ -852,8 +852,17 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
 # Words saying someone's address or number is another now (folded): "new", "changed",
 # "update", "neue", "geändert", "nouvelle", "a changé", "mets à jour", "nuevo", "cambió".
 _CHANGED = re.compile(
-    r"\b(?:new|changed?|updated?|neue[nrs]?|geandert|andert|aktualisier\w*|nouvel(?:le)?|"
-    r"nouveau|change[rz]?|mets? a jour|mettre a jour|nuev[oa]s?|cambi\w*|actualiz\w*)\b"
+    r"\b(?:changed?|updated?|swap|replace|switch\w*|geandert|andert|aendern|aktualisier\w*|"
+    r"ersetz\w*|mets? a jour|mettre a jour|remplace[rz]?|change[rz]?|cambi\w*|actualiz\w*|"
+    r"reemplaz\w*|"
+    # a new address or number ("a new email address", "eine neue Handynummer", "sa nouvelle
+    # adresse", "su nuevo móvil"), not a new person ("my new colleague Lena")
+    r"(?:new|neue[nrs]?|nouvel(?:le)?|nouveau|nuev[oa])\s+(?:\w+\s+)?(?:e-?mail|mail\w*|"
+    r"address|number|mobile|phone|\w*nummer|handy|adresse|numero|portable|correo|direccion|"
+    r"movil|telefono)|"
+    # the old one gone ("from now on he's …", "the old address won't work anymore")
+    r"from now on|anymore|no longer|ab jetzt|nicht mehr|desormais|ne \w+ plus|ya no|"
+    r"a partir de ahora)\b"
 )
 
 
@@ -884,8 +893,9 @@ def _named_by_address(request: str, emails: list[str]) -> str:
     ("Lukas Brandt" for lukas.brandt@example.de); "" if the address names no words of it."""
     for address in emails:
         parts = {fold(p) for p in re.split(r"[._+-]+", address.split("@")[0]) if len(p) > 1}
-        words = [w for w in re.findall(r"[^\W\d_][\w'-]*", ADDRESS.sub(" ", request))
-                 if fold(w) in parts]  # fmt: skip
+        said = [POSSESSIVE.sub("", w) for w in re.findall(r"[^\W\d_][\w'’-]*",
+                                                         ADDRESS.sub(" ", request))]  # fmt: skip
+        words = [w for w in said if fold(w) in parts]  # "Tom's" of tom.becker@…: Tom
         if words:
             return " ".join(dict.fromkeys(words))
     return ""

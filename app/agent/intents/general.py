@@ -26,6 +26,7 @@ from app.agent.intents.language import (
     asking_clause,
     asks_a_past_cost,
     asks_for_a_record,
+    points_back,
     refers_to_someone,
     sentences,
     speaks_of_the_user,
@@ -52,14 +53,6 @@ _THE = re.compile(
 # Words pointing at where the user is ("here", "hier", "ici", "aquí"): the question needs
 # what is said around it.
 _HERE = re.compile(r"\b(?:here|there|hier|dort|da|ici|la-bas|aqui|alli|alla)\b")
-
-
-# A word pointing back at something said before the question ("what is that in
-# Fahrenheit?", "c'est combien, ça ?", "¿cuánto es eso?"); German "das" not before a noun
-# ("Wie viel ist das?", not "das Wasser").
-_THAT = re.compile(
-    r"(?i:\b(?:that|this|ca|ça|cela|ceci|eso|esto|dies)\b)|\b[Dd]as\b(?!\s+[A-ZÄÖÜ])"
-)
 
 
 def general_question(doing: Doing) -> str | None:
@@ -110,7 +103,7 @@ def general_question(doing: Doing) -> str | None:
         asked == clause
         and told is None
         and not _HERE.search(fold(clause))
-        and not _THAT.search(clause)  # "what is that in Fahrenheit?": what, said before
+        and not points_back(clause)  # "what is that in Fahrenheit?": what, said before
     )
     return clause.strip() if alone else doing.request
 

@@ -182,6 +182,21 @@ _BY_A_PRONOUN = re.compile(
 )
 
 
+# A word pointing back at something said before the question ("what is that in
+# Fahrenheit?", "c'est combien, ça ?", "¿cuánto es eso?"); German "das" not before a noun
+# ("Wie viel ist das?", not "das Wasser").
+_POINTING_BACK = re.compile(
+    r"(?i:\b(?:that|this|ca|ça|cela|ceci|eso|esto|dies)\b)|\b[Dd]as\b(?!\s+[A-ZÄÖÜ])"
+)
+
+
+def points_back(clause: str) -> bool:
+    """Whether `clause` names what it speaks of by a word pointing back at what was said
+    before it ("what is that in Fahrenheit?"), anywhere in it (unfolded: German nouns keep
+    their capital)."""
+    return bool(_POINTING_BACK.search(clause))
+
+
 def names_by_a_pronoun(phrase: str) -> bool:
     """Whether `phrase` names what it speaks of only by a pronoun ("it goes off"): what it
     is, the words around it say."""
@@ -723,6 +738,19 @@ _WHEN_OR_WHERE_LAST = re.compile(
 )
 
 
+# A question of the day (folded): "when", "by when", "what day", "wann", "bis wann", "quand",
+# "quel jour", "cuándo", "qué día".
+_WHICH_DAY = re.compile(
+    r"\b(?:when|what day|which day|wann|welche[nmr]? tag|quand|quel jour|cuando|que dia)\b"
+)
+
+
+def asks_which_day(text: str) -> bool:
+    """Whether `text` asks when or on which day, anywhere in it ("by when does she need
+    it?"): the answer is a day."""
+    return bool(_WHICH_DAY.search(_folded(text)))
+
+
 def asks_when_or_where(text: str) -> bool:
     """Whether `text` asks when or where something is: a question, not a change."""
     folded = _folded(text)
@@ -816,6 +844,24 @@ def asks_for_the_gist(text: str) -> bool:
     """Whether `text` asks what something says or wants, in short ("Kannst du mir kurz
     zusammenfassen, worum's geht?")."""
     return bool(_GIST.search(_folded(text)))
+
+
+# Asking what a message says (folded): "what did Sophie say", "what Jamie wanted", "was
+# schreibt Lena", "qu'est-ce que Jamie voulait", "que dit Paul", "qué dijo Sophie".
+_WHAT_IT_SAYS = re.compile(
+    r"\bwhat (?:did|does|do) [^.?!]{1,30}\b(?:say|write|want|ask)\b|"
+    r"\bwhat \w+ (?:wanted|said|wrote)\b|"
+    r"\bwas (?:hat|schreibt|schrieb|sagt|sagte|will|wollte) \w+|"
+    r"\bqu'est-ce (?:que|qu')[^.?!]{0,25}\b(?:dit|disait|ecrit|veut|voulait|demande|"
+    r"demandait|raconte)\b|\bque (?:dit|veut|voulait|demande)\b|\bqu'a (?:dit|ecrit)\b|"
+    r"\bque (?:dijo|dice|decia|escribio|quiere|queria|pide|pedia|me escribio|me dijo)\b"
+)
+
+
+def asks_what_it_says(text: str) -> bool:
+    """Whether `text` asks what a message says or wants ("What did Sophie say about the
+    invoice? And reply …"), in short or not."""
+    return bool(_WHAT_IT_SAYS.search(_folded(text))) or asks_for_the_gist(text)
 
 
 def asks_when_and_more(text: str) -> bool:

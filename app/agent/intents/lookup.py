@@ -30,6 +30,7 @@ from app.agent.intents.language import (
     asks_for_a_record_number,
     asks_of_a_message,
     asks_when_and_more,
+    asks_which_day,
     sentences,
     speaks_of_a_message,
     the_question,
@@ -267,20 +268,13 @@ def _answer(doing: Doing, source: Source) -> str:
         elif _lacks_what_is_asked(answer, doing.request, source.text):
             # "what time does the plane leave?" answered without a time the email holds
             answer = ""
-        elif _ASKS_A_DAY.search(fold(doing.request)) and (
+        elif asks_which_day(doing.request) and (
             left := tally.details_left_out(source.text, answer, days_only=True)
         ):
             # "by when does she need something from me?" answered "By Friday": the days the
             # text gives ("18 May") are shown beside it
             answer = f"{answer}\n\n{doing.say('details_left_out', items=left)}"
     return f"{_the_event_asked_about(doing)}{answer or source.text[:600]}\n\n({source.cited})"
-
-
-# A question of the day (folded): "when", "by when", "what day", "wann", "bis wann", "quand",
-# "quel jour", "cuándo", "qué día".
-_ASKS_A_DAY = re.compile(
-    r"\b(?:when|what day|which day|wann|welche[nmr]? tag|quand|quel jour|cuando|que dia)\b"
-)
 
 
 # A question of the clock time (folded), and a clock time written ("07:05", "9 am", "15 Uhr").

@@ -14,7 +14,7 @@ from typing import Any
 
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.glossary import glossed
-from app.agent.intents.language import asks_for_the_gist, contact_queries
+from app.agent.intents.language import asks_what_it_says, contact_queries
 from app.agent.intents.mail_body import (
     ASKING_TO_WRITE,
     NO_EMAIL_NAMED,
@@ -167,31 +167,15 @@ def reply(doing: Doing, slots: dict[str, str]) -> str:
     message = found[0]
     # "What did Sophie say about the invoice? And reply that we pay on Monday.": what it
     # says first, then the reply
-    said_there = _summary(doing, message, found) + "\n\n" if asks_what_it_says(doing) else ""
+    said_there = (
+        _summary(doing, message, found) + "\n\n" if asks_what_it_says(doing.request) else ""
+    )
     said, fact = with_fact(doing, slots["message"])
     body = _body(doing, str(message.get("sender")), said, fact, _REPLY_QUESTION)
     record = doing.call("reply_email", email_id=message["email_id"], body=body)
     done = outcome(doing, record, doing.say("replied", sender=message.get("sender"),
                                             subject=message.get("subject")))  # fmt: skip
     return said_there + done
-
-
-# Asking what a message says (folded): "what did Sophie say", "what does she want", "was hat
-# sie geschrieben", "was schreibt Lena", "qu'est-ce qu'elle dit", "que dit Paul", "qué dijo
-# Sophie", "qué me escribió".
-_WHAT_IT_SAYS = re.compile(
-    r"\bwhat (?:did|does|do) [^.?!]{1,30}\b(?:say|write|want|ask)\b|"
-    r"\bwhat \w+ (?:wanted|said|wrote)\b|"
-    r"\bwas (?:hat|schreibt|schrieb|sagt|sagte|will|wollte) \w+|"
-    r"\bqu'est-ce (?:que|qu')[^.?!]{0,25}\b(?:dit|disait|ecrit|veut|voulait|demande|"
-    r"demandait|raconte)\b|\bque (?:dit|veut|voulait|demande)\b|\bqu'a (?:dit|ecrit)\b|"
-    r"\bque (?:dijo|dice|decia|escribio|quiere|queria|pide|pedia|me escribio|me dijo)\b"
-)
-
-
-def asks_what_it_says(doing: Doing) -> bool:
-    """Whether the request also asks what the message says, beside what to do with it."""
-    return bool(_WHAT_IT_SAYS.search(fold(doing.request))) or asks_for_the_gist(doing.request)
 
 
 def _body(doing: Doing, to: str, message: str, fact: str, question: str) -> str:

@@ -248,6 +248,42 @@ def test_the_things_a_text_lists_join_the_list_each_on_its_line(
     assert "recipes/priya-soup.md" in report.answer
 
 
+@pytest.mark.parametrize(
+    ("request_", "turns", "added"),
+    [("Setz bitte Milch und Haferflocken auf meine Einkaufsliste.",
+      call("add_to_list", item="Haferflocken", list="Einkaufsliste"), ["Milch", "Haferflocken"]),
+     ("Tu peux mettre du lait et des pommes sur la liste de courses ?",
+      call("add_to_list", item="lait", list="courses"), ["lait", "pommes"]),
+     ("Apúntame leche y pan en la lista de la compra.",
+      call("add_to_list", item="pan", list="shopping list"), ["leche", "pan"]),
+     ("Add oat bran, eggs and butter to my shopping list",
+      call("add_to_list", item="eggs", list="shopping list"), ["oat bran", "eggs", "butter"]),
+     ("Put eggs and butter on my shopping list",
+      call("add_to_list", item="eggs and butter", list="shopping list"), ["eggs", "butter"]),
+     # the list named by its kind before, taken for a to-do
+     ("J'ai oublié deux trucs pour les courses : tu peux ajouter des œufs et du beurre sur ma "
+      "liste ?", [call("add_todo", title="œufs et beurre"),
+                  call("add_to_list", item="œufs", list="ma liste"), "my list"],
+      ["œufs", "beurre"])],
+)  # fmt: skip
+def test_every_item_a_request_lists_joins_the_list(
+    home: Path, request_: str, turns: str | list[str], added: list[str]
+) -> None:
+    """ "Milch und Haferflocken": the model fills one item, the request lists two; each is a
+    line of its own, in the request's words, less the articles ("des pommes"). A list named
+    by its kind ("pour les courses … sur ma liste") is the shopping list's file, whatever the
+    model made of the request or the list's name."""
+    answers = Answers()
+    agent, _ = _agent(turns if isinstance(turns, list) else [turns, "shopping list"], answers,
+                      folders=[home])  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    lines = "".join(f"- {item}\n" for item in added)
+    assert (home / "notes" / "shopping-list.md").read_text() == (
+        f"# Shopping list\n- oat milk\n- basil\n{lines}"
+    ), report.answer
+    assert [dialog.tool for dialog in answers.seen] == ["write_file"]
+
+
 def test_a_refused_list_change_leaves_the_file_as_it_was(home: Path) -> None:
     agent, _ = _agent([call("add_to_list", item="eggs", list="shopping")], Answers(False),
                       folders=[home])  # fmt: skip

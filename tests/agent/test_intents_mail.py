@@ -213,6 +213,47 @@ def test_an_address_the_model_made_up_for_a_name_is_the_name_looked_up(
     assert shown.arguments["subject"] == "Die Folien sind fertig"
 
 
+@pytest.mark.parametrize(
+    ("request_", "chosen", "asked", "answer"),
+    [("Schick bitte eine Mail, dass die Folien fertig sind.",
+      call("send_email", to="", message="die Folien sind fertig"), "Wem soll ich schreiben?",
+      "An Greta."),
+     # said at length: who she is, after her name
+     ("Envía un correo diciendo que las diapositivas están listas.",
+      call("send_email", to="", message="las diapositivas están listas"), "¿A quién escribo?",
+      "A Greta, la del jardín, la que me escribió el domingo pasado."),
+     # an address the model made of a word of the request: asked, not used
+     ("Envoie un mail pour dire que les diapos de légumes sont prêtes.",
+      call("send_email", to="legumes@example.com", message="les diapos sont prêtes"),
+      "À qui dois-je écrire ?", "À Greta, celle du jardin.")],
+)  # fmt: skip
+def test_the_recipient_answered_is_the_name_in_the_answer(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    request_: str,
+    chosen: str,
+    asked: str,
+    answer: str,
+) -> None:
+    """Asked who to write to, "An Greta." or "A Greta, la del jardín, …" names Greta: the
+    word before her name and what is said of her after it are not her name, and a long
+    answer opening with a name is the answer, not a new request."""
+    _deliver_dated(servers, f"Greta Holm <{BOB}>", "Garden party", "Come on Sunday!",
+                   "Mon, 14 May 2029 10:00:00 +0200")  # fmt: skip
+    answers = Answers(approve=False)
+    said = {"Schick": "Die Folien sind fertig.", "Envía": "Las diapositivas están listas.",
+            "Envoie": "Les diapos sont prêtes."}[request_.split()[0]]  # fmt: skip
+    agent = _agent([chosen, said], answers, mail=mail, calendar=account)
+    conversation = Conversation()
+    first = agent.run_turn(conversation, request_)
+    assert (first.stop_reason, first.answer, answers.seen) == ("asked", asked, [])
+    second = agent.run_turn(conversation, answer)
+    assert answers.seen, (second.answer, second.calls, conversation.messages)
+    [shown] = answers.seen
+    assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
+
+
 def test_a_name_with_no_address_is_asked_for_and_nothing_is_sent(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount
 ) -> None:

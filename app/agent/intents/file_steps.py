@@ -12,7 +12,13 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from app.agent.intents.english import english_words
-from app.agent.intents.language import TITLES, is_function_word, takes_off_a_list
+from app.agent.intents.language import (
+    TITLES,
+    is_function_word,
+    items_listed_with,
+    list_named,
+    takes_off_a_list,
+)
 from app.agent.intents.recognise import any_word_of
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.store.documents import content_words
@@ -233,6 +239,8 @@ def add_to_list(doing: Doing, slots: dict[str, str]) -> str:
     found = _named_files(doing, which)
     if not found and (english := english_words(doing, which)):
         found = _named_files(doing, english)  # "Einkaufsliste": "shopping-list.md"
+    if not found and (kind := list_named(doing.request)):
+        found = _named_files(doing, kind)  # "… pour les courses … sur ma liste"
     if not found:
         raise Ask(doing.say("no_list", which=which), "list")
     if len(found) > 1:
@@ -245,11 +253,13 @@ def add_to_list(doing: Doing, slots: dict[str, str]) -> str:
 
     # "what I need for Priya's soup": the things her email lists, each a line of its own
     items, cited = items_from_things(doing, path)
+    # else what the request lists: "Milch und Haferflocken", each a line of its own
+    lines = items or items_listed_with(doing.request, item)
     text = str((ok_result(doing.call("read_file", path=path)) or {}).get("text", ""))
-    for line in items or [item]:
+    for line in lines:
         text = _with_line(text, line)
     record = doing.call("write_file", path=path, content=text, overwrite=True)
-    added = ", ".join(items) if items else item
+    added = ", ".join(lines)
     done = doing.say("added_to_list", item=added, path=path)
     return outcome(doing, record, f"{done}\n\n({cited})" if items and cited else done)
 

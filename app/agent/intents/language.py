@@ -668,6 +668,116 @@ def takes_off_a_list(text: str) -> bool:
     return bool(_A_LIST_FILE.search(folded) and _TAKE_OFF.search(folded))
 
 
+# The kinds of list kept in a file, by their words (folded), and the English name their file
+# is looked for by ("pour les courses … sur ma liste": the shopping list).
+_LIST_KINDS = (
+    ("shopping list", r"shopping|grocer(?:y|ies)|einkauf\w*|courses|compras?|supermarche|"
+     r"supermercado"),
+    ("packing list", r"packing|packliste|koffer|valise|equipaje|maleta"),
+    ("reading list", r"reading|leseliste|lecture|lectura"),
+    ("gift list", r"gifts?|geschenk\w*|cadeaux|regalos"),
+)  # fmt: skip
+_LIST_WORD = re.compile(r"\b(?:list|liste|lista|zettel)\b|\w(?:liste|zettel)\b")
+
+
+def list_named(text: str) -> str:
+    """The English name of the list kept in a file that `text` names by its kind ("J'ai
+    oublié deux trucs pour les courses : … sur ma liste ?": "shopping list"); "" if it names
+    none, or the to-do list."""
+    folded = _folded(text)
+    if not _LIST_WORD.search(folded) or _A_TODO.search(folded):
+        return ""
+    kinds = [name for name, words in _LIST_KINDS if re.search(rf"\b(?:{words})\b", folded)]
+    return kinds[0] if len(kinds) == 1 else ""
+
+
+# Words joining the items of a list ("milk and eggs", "Milch, Butter und Eier", "du lait et
+# des pommes", "leche y pan"), folded.
+_JOINS = {",", "and", "und", "sowie", "et", "y", "e", "&", "plus"}
+# Articles and partitives before an item, not part of it ("des pommes", "some eggs").
+_ITEM_ARTICLES = _set(
+    "a an some the ein eine einen etwas du des de la le les l d un une unos unas el los las "
+    "algo algunos algunas"
+)
+# Words that end an item: where the list is named ("sur ma liste", "en la lista", "à la
+# liste"), folded.
+_ITEM_ENDS = _set("a en in to zu dans sur auf on onto para for fur pour al")
+# An item has at most this many words.
+_ITEM_WORDS = 3
+
+
+def items_listed_with(text: str, item: str) -> list[str]:
+    """The items `text` lists with `item`, in its order and words ("Setz bitte Milch und
+    Haferflocken auf meine Einkaufsliste" with "Haferflocken": "Milch", "Haferflocken"); the
+    parts of `item` itself when it lists several ("Milch und Eier"); [`item`] if neither."""
+    own = _parts(item)
+    if len(own) > 1:
+        return own
+    tokens = [(m.group(0), _folded(m.group(0))) for m in re.finditer(r"[\w'’-]+|[,;:.!?]", text)]
+    said = [_folded(w) for w in re.findall(r"[\w'’-]+", item)]
+    said = said[next((i for i, w in enumerate(said) if w not in _ITEM_ARTICLES), 0) :]
+    start = next(
+        (i for i in range(len(tokens)) if [f for _, f in tokens[i : i + len(said)]] == said),
+        None,
+    )
+    if start is None or not said:
+        return [item]
+    end = start + len(said)
+    items = [" ".join(w for w, _ in tokens[start:end])]
+    while end < len(tokens) and tokens[end][1] in _JOINS:  # after it: "… und Eier"
+        end += 1 + (end + 1 < len(tokens) and tokens[end + 1][1] in _JOINS)
+        taken = _item_at(tokens, end, 1)
+        if not taken:
+            break
+        items.append(" ".join(w for w, _ in tokens[taken[0] : taken[1]]))
+        end = taken[1]
+    while start > 0 and tokens[start - 1][1] in _JOINS:  # before it: "Milch, Butter und …"
+        start -= 1 + (start > 1 and tokens[start - 2][1] in _JOINS)
+        taken = _item_at(tokens, start - 1, -1)
+        if not taken:
+            break
+        items.insert(0, " ".join(w for w, _ in tokens[taken[0] : taken[1]]))
+        start = taken[0]
+    return items
+
+
+def _item_at(tokens: list[tuple[str, str]], at: int, step: int) -> tuple[int, int] | None:
+    """The span of the item whose first (`step` 1) or last (`step` -1) word is at `at`, less
+    the article before it; None if no item's words are there. Going back, the first word of
+    the sentence is the request's verb ("Apúntame leche y pan"), unless it is all the item."""
+    words: list[int] = []
+    i = at
+    if step == 1:
+        while i < len(tokens) and tokens[i][1] in _ITEM_ARTICLES:
+            i += 1
+    while 0 <= i < len(tokens) and len(words) < _ITEM_WORDS:
+        word, folded = tokens[i]
+        if not word[0].isalnum() or folded in _ITEM_ENDS or folded in _ITEM_ARTICLES:
+            break
+        if is_function_word(word) or folded in _JOINS:
+            break
+        words.append(i)
+        i += step
+    if step == -1 and len(words) > 1 and (i < 0 or not tokens[i][0][0].isalnum()):
+        words.pop()  # the sentence's first word: "Apúntame"
+    if not words:
+        return None
+    return min(words), max(words) + 1
+
+
+def _parts(item: str) -> list[str]:
+    """The items `item` lists itself ("Milch und Eier", "eggs, butter"), less articles."""
+    parts = re.split(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|\by\b)\s*", item.strip())
+    kept = []
+    for part in parts:
+        words = part.split()
+        while words and _folded(words[0]) in _ITEM_ARTICLES:
+            words.pop(0)
+        if words:
+            kept.append(" ".join(words))
+    return kept if len(kept) > 1 else [item.strip()]
+
+
 def speaks_of_the_todo_list(text: str) -> bool:
     """Whether `text` names the to-do list or a to-do ("dans ma liste de tâches", "the
     insurance task", "die Aufgabe"), in the four languages."""
@@ -939,6 +1049,38 @@ def kin_recipient(text: str) -> str | None:
     return next(w for w in named[0] if w in said) if len(named) == 1 else None
 
 
+# The word before a person named in answer to "Who should I write to?" ("To Anna", "An
+# Anna", "À Anna", "A Anna", "Para Anna", "Für Tom").
+_TO_WHOM = re.compile(r"^\s*(?:(?:to|an|à|a|para|pour|für|for)\s+)?", re.IGNORECASE)
+_ADDRESS_WRITTEN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# Words opening an answer that are no one's name ("Actually, …", "Vale, …"), folded.
+_NO_NAME = _set(
+    "yes no okay ok well wait actually sorry oh ah hmm never forget also sure ja nein doch "
+    "egal eigentlich moment oui non bon ben alors attends enfin si vale bueno pues oye mira "
+    "espera claro"
+)
+
+
+def person_answered(text: str) -> str:
+    """The person an answer to "who?" names: an address, or the name it opens with, less
+    the word before it and what is said of them after ("A Anna, la de la cena del viernes
+    pasado": "Anna"; "An Anna.": "Anna"); "" when it opens with neither."""
+    if address := _ADDRESS_WRITTEN.search(text):
+        return address.group(0)
+    words = _TO_WHOM.sub("", text.strip(), count=1).split()
+    if words and _folded(words[0].strip(".,;:!?")) in _NO_NAME:
+        return ""
+    name: list[str] = []
+    for word in words:
+        bare = word.strip(".,;:!?()")
+        if not bare[:1].isupper() or not bare.replace("-", "").replace("'", "").isalpha():
+            break
+        name.append(word if bare in TITLES and word == f"{bare}." else bare)
+        if bare != word and not name[-1].endswith("."):  # "Anna," ends it, "Dr." not
+            break
+    return " ".join(name) if name and len(name) <= 4 else ""
+
+
 def contact_queries(who: str) -> list[str]:
     """What an address book is searched for, in order, to find `who`: the words themselves,
     then, for family, the first other words for them ("Mama": "mum", "mom", "mother")."""
@@ -986,21 +1128,33 @@ def asking_clause(question: str) -> str:
     """The clause of a question that asks, when it is its last ("j'ai un gros blanc, c'est
     quoi déjà ?": "c'est quoi déjà ?"; "ma fille me demande : c'est qui qui a peint la
     Joconde ?"); else the whole question."""
-    folded = _folded(question)
-    reported = _REPORTED_ASKING.search(folded) if len(folded) == len(question) else None
-    if reported is not None:
-        # "Mon fils me demande quelle est la capitale de l'Australie, tu sais ?": the
-        # question the son asks (folding keeps the letters where they are, but for "ß")
-        asked = re.split(r"[,;:.!?]", question[reported.end() :])[0].strip()
-        if len(asked.split()) >= 3:
-            return asked
+    if asked := reported_question(question):
+        return asked
     clauses = re.split(r"[,;:]|\s[-–—]\s", question)  # ("… just blanked - which planet …?")
     while len(clauses) > 1 and _WHAT_FOR.match(_folded(clauses[-1])):
         # "… what is that in Fahrenheit, so I can tell her what to pack?": not what it asks
         question = question[: question.rfind(clauses.pop())].rstrip(" ,;:-–—")
     last = _folded(clauses[-1])
+    if len(clauses) > 1 and _JUST_TELL_ME.search(last):
+        return clauses[-1].strip()  # "… nicht mehr ganz sicher - weißt du das?": asked before
     asks = _ASKED_LAST.search(last) or re.search(r"\b(?:quoi|que|qu'est|qui)\b", last)
     return clauses[-1].strip() if len(clauses) > 1 and asks else question
+
+
+def reported_question(text: str) -> str:
+    """The question someone asked the user, as `text` reports it ("Mon fils me demande
+    quelle est la capitale de l'Australie, tu sais ?": "quelle est la capitale de
+    l'Australie"; "My niece keeps asking me how far away the moon is and I have no clue":
+    "how far away the moon is"); "" if it reports none of three words or more."""
+    folded = _folded(text)
+    # (folding keeps the letters where they are, but for "ß")
+    reported = _REPORTED_ASKING.search(folded) if len(folded) == len(text) else None
+    if reported is None:
+        return ""
+    after = text[reported.end() :]
+    ends = _ASKED_ENDS.search(_folded(after))
+    asked = after[: ends.start() if ends else len(after)].strip()
+    return asked if len(asked.split()) >= 3 else ""
 
 
 # A clause saying what the answer is for, after what is asked ("…, so I can tell her what to
@@ -1016,10 +1170,23 @@ _WHAT_FOR = re.compile(
 # what …", "meine Tochter will wissen, wie …", "mon fils me demande quelle …", "mi hijo
 # pregunta cuál …".
 _REPORTED_ASKING = re.compile(
-    r"\b(?:asks?(?: me| us)?|asked(?: me| us)?|wonders|wants to know|fragt(?: mich)?|"
-    r"hat (?:mich )?gefragt|will wissen|wollte wissen|(?:me |nous )?demande|veut savoir|"
-    r"voudrait savoir|(?:me |nos )?pregunta|(?:me |nos )?pregunto|quiere saber)\s*,?\s*"
-    rf"(?=(?:{_QUESTION_WORDS}|if|ob|si)\b)"
+    r"\b(?:asks?(?: me| us)?|asked(?: me| us)?|(?:keeps?|kept|is|was) asking(?: me| us)?|"
+    r"wonders|wants to know|fragt(?: mich)?|hat (?:mich )?gefragt|will wissen|wollte wissen|"
+    r"(?:me |nous )?demande|m'a demande|veut savoir|voudrait savoir|(?:me |nos )?pregunta|"
+    r"(?:me |nos )?pregunto|(?:me |nos )?ha preguntado|quiere saber)"
+    # a word of when or how often between ("fragt mich gerade, wie …", "keeps asking me again")
+    r"(?:\s+(?:gerade|grad|immer|schon|dauernd|staendig|again|always|constantly|now|just|"
+    r"toujours|encore|sans arret|siempre|todo el rato|otra vez|ahora))?\s*,?\s*"
+    # a preposition the question word takes ("in welchem Jahr", "en qué año", "à quelle heure")
+    r"(?:(?:in|at|on|of|for|from|by|an|auf|aus|bei|mit|nach|seit|von|vor|um|a|au|de|du|en|par|"
+    r"pour|sur|con|desde|hasta|por|para)\s+)?"
+    rf"(?=(?:{_QUESTION_WORDS}|que|if|ob|si)\b)"
+)
+# Where a reported question ends before the user's own words about it ("… how far away the
+# moon is and I have no clue", "y no me acuerdo", "und ich weiß es nicht"), folded.
+_ASKED_ENDS = re.compile(
+    r"[,;:.!?]|\s(?:and|but|und|aber|doch|et|mais|y|pero)\s+(?:i|i'm|ich|je|j'|moi|yo|no|me|"
+    r"honestly|ehrlich)\b"
 )
 
 

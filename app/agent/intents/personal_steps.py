@@ -35,6 +35,7 @@ from app.agent.intents.language import (
     kin_words,
     names_by_a_pronoun,
     refers_to_someone,
+    reported_question,
     sentences,
     speaks_of_the_user,
     speaks_of_us,
@@ -376,6 +377,10 @@ def _asks_apart_of_memories(doing: Doing) -> bool:
     question = the_question(doing.request)
     clause = asking_clause(question)
     if clause == doing.request.strip() or speaks_of_the_user(clause) or speaks_of_us(clause):
+        return False
+    if reported_question(question):
+        # "My neighbour keeps asking me when the water is off": no sentence apart, and every
+        # store, not the memories alone, told whether it is general (`general`)
         return False
     asked = [w for w in telling_words(question) if fold(w) not in ASKING_BACK]
     found = doing.peek("recall", query=question)  # a text when nothing matches

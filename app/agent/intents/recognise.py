@@ -265,6 +265,15 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
         slot = intent.slot(name)
         if slot is None or not value:
             continue
+        if slot.kind == "person" and _an_address_not_written(value, text):
+            # An address the request does not write is the model's: the name the user wrote
+            # in it stands ("greta@example.com" for "Schreib Greta"), not a word of something
+            # else ("legumes@example.com" for "ma recette de lasagnes aux légumes")
+            if said_name := _name_in_address(value, text):
+                recognised.slots[name] = said_name
+            else:
+                recognised.dropped[name] = value
+            continue
         # A person's name beside a text ("Hi Tom" to "Tom") is no evidence the text is the
         # user's; words another item slot holds are (the model may put them in both).
         others = " ".join(
@@ -283,6 +292,20 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
         else:
             recognised.dropped[name] = value
     return recognised
+
+
+def _an_address_not_written(value: str, text: str) -> bool:
+    """Whether `value` holds an email address `text` does not write in full."""
+    written = {a.lower() for a in ADDRESS.findall(text)}
+    return any(a.lower() not in written for a in ADDRESS.findall(value))
+
+
+def _name_in_address(value: str, text: str) -> str:
+    """The name `text` writes with a capital that the address in `value` is made of
+    ("greta.holm@…" for "Schreib Greta": "Greta"); "" if none."""
+    names = {fold(w): w for w in WORD.findall(text) if w[:1].isupper()}
+    parts = [p for a in ADDRESS.findall(value) for p in re.split(r"[._+-]", a.split("@")[0])]
+    return " ".join(dict.fromkeys(names[fold(p)] for p in parts if fold(p) in names))
 
 
 def _realigns(slot: Slot) -> bool:

@@ -47,7 +47,9 @@ from app.agent.intents.language import (
     is_function_word,
     kin_recipient,
     language_of_talk,
+    list_named,
     off_the_calendar,
+    person_answered,
     remembers_a_fact,
     speaks_of_a_message,
     speaks_of_the_todo_list,
@@ -437,6 +439,8 @@ class IntentRouter:
                 # asked what it is, told when ("ah sí, a las ocho y media"): the time, and
                 # what it is still asked
                 slots[told] = f"{slots.get(told, '')} {text.strip()}".strip()
+            elif slot and slot.kind == "person" and (who := person_answered(text)):
+                slots[pending.slot] = who  # "A Anna, la de la cena del viernes pasado"
             else:
                 slots[pending.slot] = text.strip()
             return self._run(doing, pending.intent, slots, f"{pending.request}\n{text}")
@@ -490,6 +494,10 @@ class IntentRouter:
         if takes_off_a_list(text) and recognised.intent.name != "add_to_list":
             # "Nimm den Parmesan von der Einkaufsliste runter" taken for a to-do done or an
             # event cancelled: a line of the list's file goes
+            return self._instead(doing, BY_NAME["add_to_list"], text)
+        if recognised.intent.name in ("add_todo", "remember_fact") and list_named(text):
+            # "J'ai oublié deux trucs pour les courses : tu peux ajouter des œufs et du beurre
+            # sur ma liste ?" taken for a to-do: the shopping list's file gets the lines
             return self._instead(doing, BY_NAME["add_to_list"], text)
         if asks_to_tick_off(text) and recognised.intent.name != "complete_todo":
             # "die Bücher hab ich zurückgebracht, kannst du abhaken" taken for cancelling an
@@ -1003,6 +1011,8 @@ def _a_new_request(pending: Pending, text: str, now: datetime) -> bool:
     slot = pending.intent.slot(pending.slot)
     if slot is None or slot.kind == "text" or pending.choices:
         return False
+    if slot.kind == "person" and person_answered(text):
+        return False  # "A Anna, la de la cena del viernes pasado": who, and who she is
     if slot.kind == "when" and (when := read_when(text, now)) is not None and when.start:
         asks_anew = (
             asks_to_put_in_the_calendar(text)

@@ -186,3 +186,60 @@ def test_an_email_body_is_written_with_what_the_user_told_before_that_it_means(
     report = agent.run_turn(Conversation(), f"Tell {BOB} I'm running late")
     assert "recall" not in [c.name for c in report.calls]
     database.close()
+
+
+@pytest.mark.parametrize(
+    ("request_", "message", "written"),
+    [("Lade Bob zum Mittagessen in meinem Lieblingscafé am Freitag um 12:30 ein",
+      "Mittagessen in meinem Lieblingscafé am Freitag um 12:30",
+      "Hallo Bob, Mittagessen am Freitag um 12:30 im Café Rosa?"),
+     ("Invita a Bob a comer en mi cafetería favorita el viernes a las 12:30",
+      "comer en mi cafetería favorita el viernes a las 12:30",
+      "Hola Bob, ¿comemos el viernes a las 12:30 en el Café Rosa?")],
+)  # fmt: skip
+def test_what_the_user_told_before_is_found_by_the_english_of_what_the_request_names(
+    servers: tuple[Dovecot, SmtpServer], frozen: None, tmp_path: Path, request_: str,
+    message: str, written: str,
+) -> None:  # fmt: skip
+    """ "Mein Lieblingscafé", "mi cafetería favorita": kept in English ("Alex's favourite
+    café is Café Rosa"), found by the everyday words' English, with no model step."""
+    database = Database.open(tmp_path)
+    with database.session() as session, session.begin():
+        for fact in ("Alex's favourite café is Café Rosa.", "Alex is vegetarian."):
+            session.add(MemoryRecord(created=NOW, text=fact))
+    answers = Answers(approve=False)
+    agent = _agent([call("send_email", to=BOB, message=message), written], answers,
+                   mail=_account(servers, ALICE), data=database)  # fmt: skip
+    agent.run_turn(Conversation(), request_.replace("Bob", BOB))
+    asked = str(agent.backend.requests[-1].messages)  # type: ignore[attr-defined]
+    assert "Café Rosa" in asked and "vegetarian" not in asked
+    database.close()
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [("Schreib Bob, dass wir uns am Freitag um 12:30 in meinem Lieblingscafé treffen, und "
+      "schreib den Namen dazu.", "wir treffen uns am Freitag um 12:30 in meinem Lieblingscafé"),
+     ("Escríbele a Bob que nos vemos el viernes a las 12:30 en mi cafetería favorita. Pon el "
+      "nombre del sitio, que él no lo conoce.",
+      "nos vemos el viernes a las 12:30 en mi cafetería favorita")],
+)  # fmt: skip
+def test_the_name_of_a_thing_of_the_users_asked_for_is_what_a_memory_says_it_is(
+    servers: tuple[Dovecot, SmtpServer], frozen: None, tmp_path: Path, request_: str,
+    message: str,
+) -> None:  # fmt: skip
+    """ "… in meinem Lieblingscafé, und schreib den Namen dazu": the memory saying what the
+    favourite café is gives its name to the email, as a line of its own, by code."""
+    database = Database.open(tmp_path)
+    with database.session() as session, session.begin():
+        for fact in ("Alex's favourite café is Café Rosa.", "Alex's partner is Sam."):
+            session.add(MemoryRecord(created=NOW, text=fact))
+    answers = Answers(approve=False)
+    agent = _agent([call("send_email", to=BOB, message=message), message.capitalize() + "."],
+                   answers, mail=_account(servers, ALICE), data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_.replace("Bob", BOB))
+    assert answers.seen, report.answer
+    body = str(answers.seen[-1].arguments["body"])
+    assert "Café Rosa." in body and "Sam" not in body, body
+    assert "recall" in [c.name for c in report.calls]
+    database.close()

@@ -433,3 +433,75 @@ def test_an_email_asked_to_carry_a_fact_gives_it_from_the_file_that_holds_it(
     assert shown.tool == "send_email" and turns[-1] in body, report.answer
     assert "TP 553" not in body
     assert "Tu peux" not in body and "itinerary" not in body
+
+
+def _over_a_folder(turns: list[str], folder: Path, database: Database, **tools: object
+                   ) -> tuple[Agent, Answers]:  # fmt: skip
+    """An agent over `folder`, indexed as the app's background indexer does, and a user who
+    denies every dialog (nothing goes out)."""
+    index_folders(database, [folder])
+    backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
+    answers = Answers(approve=False)
+    registry = build_registry(folders=[folder], data=database, **tools)  # type: ignore[arg-type]
+    agent = Agent(backend, registry, ContextState(allowed_folders=[str(folder)]),
+                  confirmer=answers)  # fmt: skip
+    agent.front = IntentRouter()
+    return agent, answers
+
+
+_RECIPE = (
+    "Vegetable lasagne (serves 4)\n- 12 lasagne sheets\n- 500 g passata\n- 250 g ricotta\n"
+    "Bake at 190 °C for 40 minutes."
+)
+
+
+@pytest.mark.parametrize(
+    ("request_", "turns", "opening"),
+    [("Can you mail Bob my recipe for the vegetable lasagne?",
+      [call("send_email", to="Bob", message="my recipe for the vegetable lasagne")],
+      "Here is my recipe for the vegetable lasagne:"),
+     ("Kannst du Bob mein Rezept für die Gemüselasagne per Mail schicken?",
+      [call("send_email", to="Bob", message="Gemüselasagne"), "vegetable lasagne recipe"],
+      "Hier ist mein Rezept für die Gemüselasagne:"),
+     ("¿Puedes enviarle a Bob por correo mi receta de la lasaña de verduras?",
+      [call("send_email", to="Bob", message="receta"), "vegetable lasagna recipe"],
+      "Aquí tienes mi receta de la lasaña de verduras:")],
+)  # fmt: skip
+def test_a_file_of_the_users_sent_by_email_is_its_text_in_the_email(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    tmp_path: Path,
+    database: Database,
+    request_: str,
+    turns: list[str],
+    opening: str,
+) -> None:
+    """ "Mail Bob my recipe for the vegetable lasagne": the file that plainly is it (its
+    words, in the request's language or in English) is the email's text, as the file has
+    it, after a line saying what it is; no model writes it. The dialog shows it first."""
+    _bobs_mail(servers)
+    (tmp_path / "recipes").mkdir()
+    (tmp_path / "recipes" / "lasagne.txt").write_text(_RECIPE + "\n")
+    (tmp_path / "notes.md").write_text("Lasagne night at Bob's on Friday.\n")
+    agent, answers = _over_a_folder(turns, tmp_path, database, mail=mail)
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    body = str(shown.arguments["body"])
+    assert shown.tool == "send_email" and f"{opening}\n\n{_RECIPE}" in body, report.answer
+    assert "Friday" not in body and servers[1].relay.deliveries == 0
+
+
+def test_an_email_about_a_thing_of_the_users_does_not_carry_its_file(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, tmp_path: Path, database: Database
+) -> None:
+    """ "Email Bob about my lasagne recipe": what the email is about, written by the model,
+    not the file sent."""
+    _bobs_mail(servers)
+    (tmp_path / "recipes").mkdir()
+    (tmp_path / "recipes" / "lasagne.txt").write_text(_RECIPE + "\n")
+    said = "I will send you the lasagne recipe soon."
+    turns = [call("send_email", to="Bob", message="about my lasagne recipe"), said]
+    agent, answers = _over_a_folder(turns, tmp_path, database, mail=mail)
+    agent.run_turn(Conversation(), "Email Bob about my lasagne recipe")
+    [shown] = answers.seen
+    assert "190" not in str(shown.arguments["body"])

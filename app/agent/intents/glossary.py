@@ -94,14 +94,19 @@ _THINGS: tuple[tuple[str, ...], ...] = (
     ("apples", "apple", "apfel", "manzanas"),
     ("onions", "onion", "zwiebeln", "oignons", "cebollas"),
     ("rice", "reis", "riz", "arroz"),
+    # what the user keeps as theirs ("mi cafetería favorita", "mein Lieblingscafé")
+    ("favourite", "favorite", "lieblings", "prefere", "preferee", "favori", "favorito",
+     "favorita", "preferido", "preferida"),
+    ("cafe", "coffee shop", "cafeteria", "kaffeehaus"),
 )  # fmt: skip
 
 _ENGLISH: dict[str, str] = {form: forms[0] for forms in _THINGS for form in forms}
 # A German compound names its things by its parts ("Zahnarzttermin", "Fahrradlicht").
 # ("Termin" and "trip" only as words of their own: "terminado" and "triple" are other
 # words, and a "Zahnarzttermin" is the dentist.)
+_WHOLE_ONLY = ("termin", "trip")
 _PARTS = sorted(
-    (f for f in _ENGLISH if len(f) >= 5 and f not in ("termin", "trip")), key=len, reverse=True
+    (f for f in _ENGLISH if len(f) >= 5 and f not in _WHOLE_ONLY), key=len, reverse=True
 )
 _MARKS = ".,;:!?'\""  # around a word as written
 
@@ -118,6 +123,8 @@ def in_english(word: str) -> str | None:
     first = next((f for f in _PARTS if folded.startswith(f)), None)
     rest = folded[len(first) :] if first is not None else folded
     head = next((f for f in _PARTS if len(rest) >= 4 and rest.endswith(f)), None)
+    if head is None and first is not None and rest in _ENGLISH and rest not in _WHOLE_ONLY:
+        head = rest  # a short thing after a first part: "Lieblings|cafe"
     parts = [_ENGLISH[p] for p in (first, head) if p is not None]
     return " ".join(dict.fromkeys(parts)) or None
 

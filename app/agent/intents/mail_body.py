@@ -26,6 +26,7 @@ from app.agent.intents.asking import (
     separated,
     to_you,
 )
+from app.agent.intents.glossary import glossed
 from app.agent.intents.language import about_the_users_own, sentences
 from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing
@@ -369,12 +370,15 @@ def _told_before(doing: Doing, message: str) -> str:
     two of its telling words. "" when it speaks of nothing of the user's, or none does."""
     if not about_the_users_own(message) or doing.agent.registry.get("recall") is None:
         return ""
-    record = doing.call("recall", query=message)
+    # the everyday things it names in English too: memories are often kept in it ("mi
+    # cafetería favorita": "Alex's favourite café is Café Rosa")
+    english = glossed(message)
+    record = doing.call("recall", query=f"{message} {english}".strip())
     if record.status != "ok" or not isinstance(record.result, list):
         return ""
-    words = [w for w in content_words(message) if len(w) > 3]
+    words = [w for w in content_words(message) if len(w) > 3] + english.split()
     facts = [str(i.get("fact")) for i in record.result if isinstance(i, dict)]
-    kept = [f for f in facts if sum(any_word_of(w, f) for w in words) >= 2]
+    kept = [f for f in facts if sum(any_word_of(w, f) for w in dict.fromkeys(words)) >= 2]
     lines = "".join(f"\n- {fact}" for fact in kept[:3])
     return (
         f"\nWhat the user told you before (use it where the request means it):{lines}"

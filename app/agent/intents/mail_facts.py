@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from app.agent.intents.calendar_steps import event_named_shown, free_times_on
 from app.agent.intents.english import english_words
-from app.agent.intents.file_steps import telling_words
+from app.agent.intents.file_steps import ok_result, telling_words
+from app.agent.intents.glossary import glossed
 from app.agent.intents.language import asks_for_a_record_number, asks_for_free_time
 from app.agent.intents.lookup import Source, best_source
 from app.agent.intents.mail_body import said_after
@@ -59,6 +60,7 @@ _TELLING = re.compile(
 # dirección").
 _TELLING_A_THING = re.compile(
     rf"\b(?:{_TELL}|give\s+(?:him|her|them)|gib\s+(?:ihm|ihr)|donne[rz]?|da(?:le|les)|"
+    r"put|pon(?:le|les)?|mets|mettez|setz(?:e|t)?|"
     r"send|e-?mail|mail|text|schick(?:e|t)?|envoie[rz]?|m[aá]nda(?:le|les)|"
     r"env[ií]a(?:le|les))"
     # to whom, if said: "give him", "send Priya", "mándale a Priya", "envoie à Paul"
@@ -172,6 +174,60 @@ def _carried_by_the_mail(request: str) -> Told | None:
     return Told(request[found.start(1) : end].strip(), found.start(1), end, reported=True)
 
 
+# Sending, in the four languages: "send", "schick", "envoie", "envía", "mándale", "share".
+_SENDING = re.compile(
+    r"\b(?:send|e-?mail|mail|forward|share|schick\w*|send\w*|verschick\w*|weiterleit\w*|"
+    r"teil\w*|envoie\w*|envoyer|transf[eè]re\w*|partage\w*|env[ií]a\w*|enviar|m[aá]nda\w*|"
+    r"reenv[ií]a\w*|comparte\w*)\b",
+    re.IGNORECASE,
+)
+# A thing of the user's, named after "my" up to how or to whom it goes ("mein Rezept für die
+# Gemüselasagne per Mail", "ma recette de lasagnes aux légumes à Anna", "my packing list
+# to Tom").
+_MY_THING = re.compile(
+    r"\b(?:my|mein(?:e[nmrs]?)?|ma|mon|mes|mi|mis)\s+((?:[\w'’-]+\s*?){1,7}?)"
+    r"(?=\s+(?:per|par|por|by|via|to|an|à|a|with|mit|avec|con|and|und|et|y|please|bitte|"
+    r"s'il|stp|porfa|que|that|dass|so|pour|para)\b|\s*[.,?!;:]|\s*$)",
+    re.IGNORECASE,
+)
+# What an email is about, not what it carries ("about my party", "wegen meiner Party").
+_ABOUT = re.compile(
+    r"\b(?:about|regarding|re|wegen|über|bezüglich|sur|concernant|propos|sobre|acerca)\b",
+    re.IGNORECASE,
+)
+# The most of a file's text an email carries.
+_SENT_CHARS = 2000
+
+
+def file_sent(doing: Doing) -> tuple[str, str] | None:
+    """The file of the user's an email is to carry whole ("¿puedes enviar por correo mi
+    receta de la lasaña de verduras?"): what the request calls it, with "my", and its text;
+    None when the request says what to write ("… that …"), names no thing of the user's, or
+    no file plainly is it (a file, not an email, holding two of its telling words, or all of
+    fewer, in its language or in English)."""
+    request = doing.request.split("\n", 1)[0]  # not the answer to a question after it
+    sending = _SENDING.search(request)
+    named = _MY_THING.search(request)
+    if sending is None or named is None or said_after(request):
+        return None
+    between = request[min(sending.end(), named.end()) : max(sending.start(), named.start())]
+    if _ABOUT.search(between) or not (words := telling_words(named.group(1))):
+        return None  # "email Anna about my birthday party": what it is about, not sent
+    try:
+        source = best_source(doing, named.group(1))
+    except HandOver:  # the folder cannot be read: nothing is sent from it
+        return None
+    if source is None or not source.path or source.matched < min(2, len(words)):
+        return None
+    read = ok_result(doing.call("read_file", path=source.path))  # as the file has it
+    text = str(read.get("text", "")).strip() if isinstance(read, dict) else ""
+    if not text:
+        return None
+    if len(text) > _SENT_CHARS:
+        text = text[: _SENT_CHARS - 1].rsplit("\n", 1)[0] + "\n…"
+    return named.group(0).strip(), text
+
+
 def with_fact(doing: Doing, message: str) -> tuple[str, str]:
     """`message` without the words asking to tell something, and the line that tells it
     ("Which book we're discussing: The Remains of the Day."); (`message`, "") when the
@@ -203,6 +259,8 @@ def _looked_up(doing: Doing, told: Told) -> str:
     holding the question's telling words; "" when none holds an answer."""
     if asks_for_free_time(told.question) and (free := free_times_on(doing, told.question)):
         return free  # "sag ihm, wann ich am Donnerstag Zeit habe": the calendar's free times
+    if remembered := _remembered(doing, told):
+        return remembered  # "mi cafetería favorita … Pon el nombre del sitio"
     try:
         event = event_named_shown(doing, in_english=True)
         if event and (answer := _copied(doing, told, event)):
@@ -217,6 +275,38 @@ def _looked_up(doing: Doing, told: Told) -> str:
     except HandOver:  # the calendar, folder or mailbox cannot be read: nothing is told
         return ""
     return _copied(doing, told, source.text)
+
+
+# A memory saying what a thing of the user's is ("Alex's favourite café is Café Rosa"): what
+# it is.
+_DEFINED = re.compile(r"^.+?\s(?:is|are|ist|sind|est|sont|es|son)\s+(.+?)\.?$")
+
+
+def _remembered(doing: Doing, told: Told) -> str:
+    """What the one memory holding two of the rest of the request's telling words (or of
+    their English: "mi cafetería favorita", "favourite café") says of what the question
+    asks: what the thing is called, where or its number, as the memory says what it is
+    (Café Rosa); else the model's copy from it. "" if no one memory holds them."""
+    if doing.agent.registry.get("recall") is None:
+        return ""
+    rest = f"{doing.request[: told.start]} {doing.request[told.end :]}"
+    english = glossed(rest)
+    query = f"{rest} {english}".strip()
+    words = list(dict.fromkeys([*telling_words(rest), *english.split()]))
+    found = doing.peek("recall", query=query)
+    facts = (
+        [str(i.get("fact")) for i in found if isinstance(i, dict)]
+        if isinstance(found, list)
+        else []
+    )
+    kept = [f for f in facts if sum(any_word_of(w, f) for w in words) >= 2]
+    if len(kept) != 1:
+        return ""
+    doing.call("recall", query=query)  # the lookup made, as the user sees it
+    asked = {fold(w) for w in telling_words(told.question)}
+    if asked & _ASKED_OF and (what := _DEFINED.match(kept[0])):
+        return what.group(1)
+    return _copied(doing, told, kept[0])
 
 
 def _copied(doing: Doing, told: Told, text: str) -> str:

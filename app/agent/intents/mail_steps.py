@@ -26,7 +26,7 @@ from app.agent.intents.mail_body import (
     with_paragraph,
 )
 from app.agent.intents.mail_body import body as email_body
-from app.agent.intents.mail_facts import with_fact
+from app.agent.intents.mail_facts import file_sent, with_fact
 from app.agent.intents.mailbox import a_name, heading_holds, listing, search_messages
 from app.agent.intents.recognise import ADDRESS, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
@@ -239,12 +239,19 @@ def senders_named(doing: Doing, to: str) -> list[dict[str, Any]]:
 def send(doing: Doing, slots: dict[str, str]) -> str:
     address, name = _address(doing, slots)
     message, fact = with_fact(doing, slots["message"])
-    body = _body(doing, name, message, fact, _SEND_QUESTION)
-    said = (
-        (said_after(slots["message"]) or body)
-        if "message" in doing.from_request
-        else slots["message"]
-    )
+    sent = file_sent(doing) if not fact else None
+    if sent is not None:
+        # "mail my lasagne recipe to Anna": the file's text is the email, as it is
+        called, text = sent
+        body = letter(doing, name, f"{doing.say('here_is', what=called)}\n\n{text}")
+        said = called
+    else:
+        body = _body(doing, name, message, fact, _SEND_QUESTION)
+        said = (
+            (said_after(slots["message"]) or body)
+            if "message" in doing.from_request
+            else slots["message"]
+        )
     _, asked = question_for(doing)
     if asked:
         said = asked

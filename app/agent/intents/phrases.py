@@ -303,6 +303,13 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Bonjour {name},\n\n{text}\n\nBonne journée",
         "es": "Hola, {name}:\n\n{text}\n\nUn saludo",
     },
+    # A file of the user's sent whole, introduced ("Here is my recipe for vegetable lasagne:").
+    "here_is": {
+        "en": "Here is {what}:",
+        "de": "Hier ist {what}:",
+        "fr": "Voici {what} :",
+        "es": "Aquí tienes {what}:",
+    },
     # A question the user asked to pass on, said to the person ("you are free on Saturday").
     "asking": {
         "en": "I wanted to ask whether {question}.",

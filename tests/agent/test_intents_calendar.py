@@ -550,6 +550,11 @@ def test_cancelling_an_event_the_model_could_not_name_asks_which_then_deletes_it
          ["My piano teacher is ill, so there is no lesson today. Can you remove it?"]),
         ("the piano teacher is ill so no class tonight, can you move it to next week?",
          call("move_event", to="next week"), []),
+        # the verb, or "the appointment", taken for the event: no event's name
+        ("Die Klavierlehrerin ist krank, kannst du den Termin heute Abend löschen?",
+         call("cancel_event", event="löschen"), ["Piano teacher is ill, delete the appointment"]),
+        ("La prof de piano est malade, tu peux supprimer le rendez-vous de ce soir ?",
+         call("cancel_event", event="le rendez-vous"), ["piano teacher ill, delete tonight"]),
     ],
 )  # fmt: skip
 def test_an_event_the_model_left_out_or_made_up_is_the_one_the_request_names(

@@ -260,6 +260,11 @@ def test_the_things_a_text_lists_join_the_list_each_on_its_line(
       call("add_to_list", item="eggs", list="shopping list"), ["oat bran", "eggs", "butter"]),
      ("Put eggs and butter on my shopping list",
       call("add_to_list", item="eggs and butter", list="shopping list"), ["eggs", "butter"]),
+     ("Ajoute des œufs, du beurre et de la farine à ma liste de courses",
+      call("add_to_list", item="farine", list="liste de courses"), ["œufs", "beurre", "farine"]),
+     # not twice: basil is on the list
+     ("Setz Basilikum und Milch auf die Einkaufsliste",
+      call("add_to_list", item="Milch", list="Einkaufsliste"), ["Milch"]),
      # the list named by its kind before, taken for a to-do
      ("J'ai oublié deux trucs pour les courses : tu peux ajouter des œufs et du beurre sur ma "
       "liste ?", [call("add_todo", title="œufs et beurre"),
@@ -282,6 +287,14 @@ def test_every_item_a_request_lists_joins_the_list(
         f"# Shopping list\n- oat milk\n- basil\n{lines}"
     ), report.answer
     assert [dialog.tool for dialog in answers.seen] == ["write_file"]
+
+
+def test_an_item_on_the_list_already_is_not_written_again(home: Path) -> None:
+    answers = Answers()
+    agent, _ = _agent([call("add_to_list", item="basilic", list="liste de courses")], answers,
+                      folders=[home])  # fmt: skip
+    report = agent.run_turn(Conversation(), "Mets du basilic sur ma liste de courses")
+    assert report.answer == "« basilic » est déjà sur notes/shopping-list.md." and not answers.seen
 
 
 def test_a_refused_list_change_leaves_the_file_as_it_was(home: Path) -> None:

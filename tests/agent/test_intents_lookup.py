@@ -513,6 +513,45 @@ def test_an_invitation_in_an_email_becomes_the_event_after_the_dialog(
 
 
 @pytest.mark.parametrize(
+    ("copied", "start"),
+    [
+        ("Wed 20:00, Paris, Texas", "2029-05-23T20:00"),  # more than the day, and short names
+        ("Wed 20:00", "2029-05-23T20:00"),
+    ],
+)
+def test_a_day_of_the_week_a_newsletter_names_is_of_the_week_its_sentence_names(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    copied: str,
+    start: str,
+) -> None:
+    """ "Next week: Perfect Days (Wed 20:00), Paris, Texas (Fri 21:00).": the model copies
+    "Wed 20:00" (and more); the screening is on Wednesday of next week, two hours long as
+    asked."""
+    _deliver_dated(servers, "Cinema Paradiso <program@paradiso.example>",
+                   "Next week at Cinema Paradiso",
+                   "Next week: Perfect Days (Wed 20:00), Paris, Texas (Fri 21:00).",
+                   "Sun, 13 May 2029 09:00:00 +0200")  # fmt: skip
+    answers = Answers()
+    agent, _ = _agent(
+        [call("add_event", title="Perfect Days screening", when="", duration="two hours"),
+         copied],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    agent.confirmer = answers
+    try:
+        report = agent.run_turn(Conversation(), "Put the Perfect Days screening from the "
+                                "Paradiso newsletter in my calendar, two hours.")  # fmt: skip
+    finally:
+        _remove_from(servers, "program@paradiso.example")
+    [shown] = answers.seen
+    assert shown.tool == "create_event" and shown.arguments["start"] == start, report.answer
+    assert shown.arguments["end"] == start.replace("20:00", "22:00")
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for"),
     [
         ("Le cabinet du Dr Lee m'a envoyé un mail pour confirmer mon rendez-vous. Tu peux le "

@@ -19,7 +19,7 @@ from app.agent.intents.language import (
     list_named,
     takes_off_a_list,
 )
-from app.agent.intents.recognise import any_word_of
+from app.agent.intents.recognise import any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.store.documents import content_words
 from connectors.folding import fold
@@ -254,8 +254,13 @@ def add_to_list(doing: Doing, slots: dict[str, str]) -> str:
     # "what I need for Priya's soup": the things her email lists, each a line of its own
     items, cited = items_from_things(doing, path)
     # else what the request lists: "Milch und Haferflocken", each a line of its own
-    lines = items or items_listed_with(doing.request, item)
+    listed = items or items_listed_with(doing.request, item)
     text = str((ok_result(doing.call("read_file", path=path)) or {}).get("text", ""))
+    there = [line for line in text.splitlines() if line.strip() and line.lstrip()[:1] != "#"]
+    # not twice: "tomates" is on it as "tomatoes"
+    lines = [i for i in listed if not any(grounded(i, line) for line in there)]
+    if not lines:
+        return doing.say("already_on_list", item=", ".join(listed), path=path)
     for line in lines:
         text = _with_line(text, line)
     record = doing.call("write_file", path=path, content=text, overwrite=True)

@@ -731,14 +731,17 @@ def items_listed_with(text: str, item: str) -> list[str]:
             break
         items.append(" ".join(w for w, _ in tokens[taken[0] : taken[1]]))
         end = taken[1]
-    while start > 0 and tokens[start - 1][1] in _JOINS:  # before it: "Milch, Butter und …"
+    while True:  # before it: "Milch, Butter und …", "des œufs, du beurre et de la …"
+        while start > 0 and tokens[start - 1][1] in _ITEM_ARTICLES:
+            start -= 1
+        if start == 0 or tokens[start - 1][1] not in _JOINS:
+            return items
         start -= 1 + (start > 1 and tokens[start - 2][1] in _JOINS)
         taken = _item_at(tokens, start - 1, -1)
         if not taken:
-            break
+            return items
         items.insert(0, " ".join(w for w, _ in tokens[taken[0] : taken[1]]))
         start = taken[0]
-    return items
 
 
 def _item_at(tokens: list[tuple[str, str]], at: int, step: int) -> tuple[int, int] | None:

@@ -155,24 +155,37 @@ def when_from_things(doing: Doing, event: str, about: str = "") -> str | None:
         return None
     said = sentences(" ".join(source.text.split()))  # "am Mittwoch, 16. Mai" is one
     named = f"{event} {glossed(event)}"  # "la barbacoa" of "a barbecue at my place"
-    kept = _copied_beside(phrase, said, named)
+    kept = _copied_beside(doing, phrase, said, named)
     if kept is None and (english := english_words(doing, event)):
         # "Intercambio de semillas" of the club's "our seed swap is on Saturday 2 June"
-        kept = _copied_beside(phrase, said, english)
-    when = read_when(kept, doing.now) if kept else None
-    return kept if when is not None and when.day_given else None
+        kept = _copied_beside(doing, phrase, said, english)
+    return kept
 
 
-def _copied_beside(phrase: str, said: list[str], named: str) -> str | None:
+def _copied_beside(doing: Doing, phrase: str, said: list[str], named: str) -> str | None:
     """The longest start of `phrase` a sentence of the text holds beside a word of `named`
-    (a small model may add to what it copies: "Saturday 19 May from 16:00" of "until
-    Saturday 19 May"); None if none."""
+    that says a day (a small model may add to what it copies: "Saturday 19 May from 16:00"
+    of "until Saturday 19 May", "Wed 20:00, Paris, Texas" of "Perfect Days (Wed 20:00),
+    Paris, Texas (Fri 21:00)"); None if none."""
     words = phrase.split()
     for end in range(len(words), 0, -1):
         kept = " ".join(words[:end]).rstrip(",;")
-        if any(grounded(kept, s) and any_word_of(named, s) for s in said):
-            return kept
+        for sentence in [s for s in said if grounded(kept, s) and any_word_of(named, s)]:
+            week = _A_WEEK.search(fold(sentence))
+            # "Next week: Perfect Days (Wed 20:00)": Wednesday of next week
+            dated = f"{kept} {week.group(0)}" if week and not _A_WEEK.search(fold(kept)) else kept
+            when = read_when(dated, doing.now)
+            if when is not None and when.day_given:
+                return dated
     return None
+
+
+# A week a text names, folded: a weekday beside it is that week's.
+_A_WEEK = re.compile(
+    r"\b(?:next week|this week|nachste woche|kommende woche|diese woche|"
+    r"(?:la )?semaine prochaine|cette semaine|(?:la )?proxima semana|la semana que viene|"
+    r"esta semana)\b"
+)
 
 
 def best_source(doing: Doing, question: str, dated: bool = False) -> Source | None:

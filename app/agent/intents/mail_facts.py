@@ -303,7 +303,7 @@ def _remembered(doing: Doing, told: Told) -> str:
     if len(kept) != 1:
         return ""
     doing.call("recall", query=query)  # the lookup made, as the user sees it
-    asked = {fold(w) for w in telling_words(told.question)}
+    asked = {fold(w) for w in re.findall(r"[\w'’-]+", told.question)}  # "le nom"
     if asked & _ASKED_OF and (what := _DEFINED.match(kept[0])):
         return what.group(1)
     return _copied(doing, told, kept[0])

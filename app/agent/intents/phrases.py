@@ -525,6 +525,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "« {item} » n'est pas sur {path}.",
         "es": "«{item}» no está en {path}.",
     },
+    "already_on_list": {
+        "en": "“{item}” is on {path} already.",
+        "de": "„{item}“ steht schon auf {path}.",
+        "fr": "« {item} » est déjà sur {path}.",
+        "es": "«{item}» ya está en {path}.",
+    },
     "contact_changed": {
         "en": "Changed {name} in your contacts: {details}.",
         "de": "{name} in deinen Kontakten geändert: {details}.",

@@ -893,10 +893,22 @@ def _general_question(doing: Doing) -> str | None:
 
 def _names_more_than_a_day(words: str, now: datetime) -> bool:
     """Whether an event's slot names something besides days and times ("dienstag" names no
-    event; "Friseur" and "Tuesday's dentist" do)."""
+    event; "Friseur" and "Tuesday's dentist" do), and besides the verb of cancelling the
+    model copied ("löschen") or the word for any event ("den Termin")."""
     return any(
-        not names_a_time(w, now) and not is_function_word(w) for w in re.findall(r"[\w'-]+", words)
+        not names_a_time(w, now)
+        and not is_function_word(w)
+        and not asks_to_cancel(w)
+        and fold(w) not in _ANY_EVENT
+        for w in re.findall(r"[\w'-]+", words)
     )
+
+
+# Words for any event of the calendar, folded: they name none.
+_ANY_EVENT = {
+    "appointment", "event", "entry", "termin", "eintrag", "rendez-vous", "rdv", "evenement",
+    "cita", "evento", "entrada",
+}  # fmt: skip
 
 
 def _a_new_time(recognised: Recognised, text: str, now: datetime) -> bool:

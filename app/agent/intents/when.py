@@ -191,6 +191,19 @@ def next_weekday_said(phrase: str) -> bool:
     return False
 
 
+# A weekday's short English form right before a time of day ("Perfect Days (Wed 20:00)",
+# "Fri 9am"): the day, though alone it may be another word ("sun", "sat").
+_FULL_DAY = {
+    "mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday",
+    "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday",
+    "sat": "saturday", "sun": "sunday",
+}  # fmt: skip
+_SHORT_DAY = re.compile(
+    rf"\b({'|'.join(sorted(_FULL_DAY, key=len, reverse=True))})\.?\s+"
+    r"(?=\d{1,2}(?::\d\d|h\d\d|\s*(?:am|pm|h|uhr)\b))"
+)
+
+
 def read_when(phrase: str, now: datetime) -> When | None:
     """The day(s) and time a phrase names, seen from `now`; None if it names neither."""
     text = _german_parts(" " + re.sub(r"\s+", " ", fold(phrase)).strip(" .,!?") + " ")
@@ -205,6 +218,7 @@ def read_when(phrase: str, now: datetime) -> When | None:
     if relative and (delta := read_duration(relative.group(1))) is not None:
         moment = now + delta
         return When(moment.date(), start=time(moment.hour, moment.minute))
+    text = _SHORT_DAY.sub(lambda m: f"{_FULL_DAY[m.group(1)]} ", text)  # "wed 20:00"
     day, days, given = _read_day(text, today)
     if (stretch := _DAY_RANGE.search(text)) is not None:
         text = f"{text[: stretch.start()]} {text[stretch.end() :]}"  # "12-13 June": no time

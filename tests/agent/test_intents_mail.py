@@ -878,7 +878,7 @@ def test_a_message_the_model_translated_is_written_from_the_users_own_request(
     assert servers[1].relay.deliveries == 0 and report.stop_reason == "answered"
     # What the body writer was asked: the user's own words after "que", in their language.
     asked = agent.backend.requests[-1].messages[-1]["content"]  # type: ignore[attr-defined]
-    assert asked == f"To: {BOB}\nWhat to say: son livre est prêt"
+    assert asked == f"To: {BOB}\nWhat to say: son livre est prêt\nWrite the body in French."
 
 
 def test_a_body_holding_most_of_the_users_words_goes_out_with_its_greeting(
@@ -1000,7 +1000,14 @@ def test_a_body_that_adds_a_sentence_the_user_never_said_goes_out_without_it(
       "Bonjour,\n\nNous ne pourrons pas venir samedi, on sera à Lyon.\n\nBonne journée"),
      ("Antworte Bob, dass wir am Samstag leider nicht kommen können",
       "Hallo Bob,\n\nschade, dass du am Samstag leider nicht kommen kannst.\n\nViele Grüße",
-      "Hallo,\n\nWir können am Samstag leider nicht kommen.\n\nViele Grüße")],
+      "Hallo,\n\nWir können am Samstag leider nicht kommen.\n\nViele Grüße"),
+     # another day or time than the user's ("Monday" for "mercredi"), or none
+     ("Réponds à Bob qu'on se voit mercredi à 16h au café",
+      "Hello Bob,\n\nI'm excited to see you at the café on Monday at 16h.\n\nBest",
+      "Bonjour,\n\nOn se voit mercredi à 16h au café.\n\nBonne journée"),
+     ("Reply to Bob that we'll be there on Saturday at 3",
+      "Hi Bob,\n\nWe'll be there, looking forward to it!\n\nBest",
+      "Hello,\n\nWe'll be there on Saturday at 3.\n\nBest wishes")],
 )  # fmt: skip
 def test_a_body_that_turns_round_what_the_user_says_is_a_letter_of_their_words(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, written: str, letter: str

@@ -20,6 +20,9 @@ from connectors.folding import fold
 Language = Literal["en", "de", "fr", "es"]
 LANGUAGES: tuple[Language, ...] = ("en", "de", "fr", "es")
 DEFAULT: Language = "en"
+# Each language's English name, for a prompt that asks the model to write in it (a small
+# model keeps to "in German" better than to "in the language of the request").
+NAMES: dict[str, str] = {"en": "English", "de": "German", "fr": "French", "es": "Spanish"}
 
 
 def _set(words: str) -> frozenset[str]:

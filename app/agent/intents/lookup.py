@@ -27,6 +27,7 @@ from app.agent.intents.file_steps import (
 )
 from app.agent.intents.glossary import glossed
 from app.agent.intents.language import (
+    NAMES,
     asks_for_a_record_number,
     asks_of_a_message,
     asks_when_and_more,
@@ -273,7 +274,8 @@ def _has_a_day(doing: Doing, source: Source, ahead: bool = False) -> bool:
 def _answer(doing: Doing, source: Source) -> str:
     answer = _tallied(doing, source)
     if not answer:
-        answer = doing.write(_ANSWER_PROMPT, f"{source.text}\n\nQuestion: {doing.request}")
+        prompt = f"{_ANSWER_PROMPT} Write it in {NAMES[doing.language]}."
+        answer = doing.write(prompt, f"{source.text}\n\nQuestion: {doing.request}")
         if _invented_numbers(answer, f"{source.text} {doing.request}", doing.now):
             # "Bake at 190 °C for 40 minutes." read as "190 °C … 20 minutes": a number the
             # text does not hold is the model's; the text itself is shown instead

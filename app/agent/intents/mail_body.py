@@ -14,6 +14,7 @@ The confirmation dialog shows the body before anything goes out.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from email.utils import parseaddr
 
 from app.agent.intents.asking import (
@@ -27,9 +28,10 @@ from app.agent.intents.asking import (
     to_you,
 )
 from app.agent.intents.glossary import glossed
-from app.agent.intents.language import about_the_users_own, sentences
+from app.agent.intents.language import NAMES, about_the_users_own, sentences
 from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing
+from app.agent.intents.when import read_when
 from app.store.documents import content_words
 from connectors.folding import fold
 
@@ -93,7 +95,7 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
         before = _said_beside(said_before_asking(doing.request), to)
         if before:
             request = (f"To: {to}\nThe user's request: {before}\n"
-                       "Write the body in the language of the request.")  # fmt: skip
+                       f"Write the body in {NAMES[doing.language]}.")  # fmt: skip
             if told := _written(doing, to, request, before, what_to_say(before, to)):
                 return with_paragraph(told, asked)
         return letter(doing, to, asked)
@@ -107,7 +109,7 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
         # keep to it.
         told = _told_before(doing, message)
         asked = (f"To: {to}\nThe user's request: {message}{told}\n"
-                 "Write the body in the language of the request.")  # fmt: skip
+                 f"Write the body in {NAMES[doing.language]}.")  # fmt: skip
         kept = _written(doing, to, asked, message + told, what_to_say(message, to))
         if not kept:
             raise Ask(doing.question(question), "message")
@@ -173,7 +175,7 @@ def with_paragraph(body: str, added: str) -> str:
 
 def _kept_or_letter(doing: Doing, to: str, said: str) -> str:
     told = _told_before(doing, said)
-    asked = f"To: {to}\nWhat to say: {said}{told}"
+    asked = f"To: {to}\nWhat to say: {said}{told}\nWrite the body in {NAMES[doing.language]}."
     return _written(doing, to, asked, said + told, said) or letter(doing, to, said)
 
 
@@ -182,9 +184,23 @@ def _written(doing: Doing, to: str, asked: str, allowed: str, must_hold: str) ->
     (`kept_to`); "" when what is left no longer holds most of `must_hold`, or turns round
     what the user says (`keeps_the_stance`)."""
     kept = kept_to(doing.write(_BODY_PROMPT, asked), allowed, to)
-    if not kept or not keeps_the_stance(kept, allowed):
+    if not kept or not keeps_the_stance(kept, allowed) or not _keeps_the_when(kept, must_hold):
         return ""
     return kept if grounded(must_hold, kept, copied=False) else ""
+
+
+def _keeps_the_when(written: str, said: str) -> bool:
+    """Whether a written body says the day and time the user's words say, where they say
+    one (the model wrote "on Monday at 16h" for "mercredi à 16h"): read in any of the
+    languages, seen from one moment, as only their sameness counts."""
+    now = datetime(2000, 1, 3, 12, 0)  # a Monday: "mercredi" and "Wednesday" read alike
+    asked, told = read_when(said, now), read_when(written, now)
+    if asked is None:
+        return True
+    if told is None:
+        return not asked.day_given and asked.start is None
+    same_day = not asked.day_given or (told.day_given and told.day == asked.day)
+    return same_day and (asked.start is None or told.start == asked.start)
 
 
 # Saying no ("can't", "nicht", "pas", "no"), speaking as the user ("I", "wir", "on",

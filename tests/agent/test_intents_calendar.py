@@ -571,6 +571,27 @@ def test_an_event_the_model_left_out_or_made_up_is_the_one_the_request_names(
 
 
 @pytest.mark.parametrize(
+    ("request_", "translated"),
+    [("Der Klempner muss nicht mehr kommen, kannst du den Termin löschen?",
+      ["The Klempner should not come again, can you delete the term?"]),
+     ("We don't need the plumber anymore, take it out of my calendar please.", [])],
+)  # fmt: skip
+def test_an_event_named_by_its_thing_alone_is_the_visit_the_calendar_holds(
+    account: CalendarAccount, request_: str, translated: list[str]
+) -> None:
+    """ "Der Klempner" names "Plumber visit": its thing in English (the glossary's, where the
+    model left "Klempner"), without the word saying it is a visit; the verb the model took
+    for the event ("löschen") names nothing."""
+    create_event(account, "Plumber visit", at(25, 15), at(25, 16), tz=TZ)
+    create_event(account, "Dentist", at(16, 15), at(16, 16), tz=TZ)
+    answers = Answers(approve=False)
+    agent = _agent(account, [call("cancel_event", event="löschen"), *translated], answers)
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "delete_event" and "Plumber visit" in str(shown.preview), report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for"),
     [
         ("Scrap my dentist appointment today",

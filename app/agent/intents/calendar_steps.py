@@ -747,12 +747,25 @@ def event_named_shown(doing: Doing, in_english: bool = False) -> str | None:
 
 
 def _titles_in(events: list[dict[str, Any]], said: str, whole: bool) -> dict[str, str]:
-    """The titles of `events` the words name (by their folded spelling)."""
+    """The titles of `events` the words name (by their folded spelling; `whole`: every word
+    but one saying only that it is a visit or an appointment, "Plumber visit" of "der
+    Klempner", or the everyday things' English)."""
+    said = f"{said} {glossed(said)}" if whole else said
     return {
         fold(title): title
         for event in events
-        if grounded(title := str(event.get("title") or ""), said, copied=whole)
+        if grounded(_without_any_visit(title := str(event.get("title") or "")), said, copied=whole)
     }
+
+
+# Words a title has for any visit or appointment, folded: a request need not say them.
+_ANY_VISIT = {"visit", "appointment", "besuch", "termin", "visite", "rendez-vous", "visita", "cita"}
+
+
+def _without_any_visit(title: str) -> str:
+    """`title` without the words saying it is a visit or an appointment, unless that is all."""
+    kept = [w for w in title.split() if fold(w) not in _ANY_VISIT]
+    return " ".join(kept) if kept else title
 
 
 def _without_the_asking(title: str, request: str, now: datetime) -> str:

@@ -211,6 +211,11 @@ def test_a_titles_or_a_days_point_ends_no_sentence(text: str, split: int) -> Non
         ("Was hab ich am Freitag?", False),  # "Freitag" is no "frei"
         ("what time does the concert start?", False),  # a time asked, not free time
         ("¿A qué hora es la cena?", False),
+        # when something makes the user be somewhere: when it is, not free time
+        ("When do I need to be home for it?", False),
+        ("Wann muss ich zu Hause sein?", False),
+        ("Quand est-ce que je dois être là ?", False),
+        ("¿Cuándo tengo que estar en casa?", False),
     ],
 )
 def test_free_time_is_asked_for_by_its_words_or_the_user_asking_when_they_can(

@@ -113,6 +113,38 @@ def test_a_pick_that_follows_the_place_in_the_list_is_the_users_choice(
     assert first.stop_reason == "asked" and "2." in first.answer and len(_all(account)) == 2
 
 
+def test_one_event_alone_is_no_pick_but_the_users_choice(account: CalendarAccount) -> None:
+    """A model that answers "1" whatever the list says "picks" the one event of the day the
+    request names, whatever it is ("… came over on Sunday …" and Sunday's birthday): one
+    event is no choice, the user is asked."""
+    create_event(account, "Mum's birthday", at(20, 10), at(20, 12), tz=TZ)
+    agent = _picking(account, [call("cancel_event", event="drippy kitchen tap")], means="")
+    first = agent.run_turn(
+        Conversation(), "Sam's dad fixed the drippy kitchen tap on Sunday. Cancel it please."
+    )
+    assert first.stop_reason == "asked" and len(_all(account)) == 1, first.answer
+    assert agent.backend.asked == []  # type: ignore[attr-defined]
+
+
+def test_an_event_the_request_names_whole_is_it_whatever_day_it_names(
+    account: CalendarAccount,
+) -> None:
+    """ "… came over on Sunday and sorted out the tap, so we don't need the plumber coming
+    round": the plumber's visit, not Sunday's event, the model's words naming neither."""
+    create_event(account, "Mum's birthday", at(20, 10), at(20, 12), tz=TZ)
+    create_event(account, "Plumber visit", at(25, 15), at(25, 16), tz=TZ)
+    turns = [call("move_event", event="drippy kitchen tap"),
+             call("cancel_event", event="drippy kitchen tap")]  # fmt: skip
+    agent = _picking(account, turns, means="", intent="move_event")
+    report = agent.run_turn(
+        Conversation(),
+        "Good news for once - Sam's dad came over on Sunday and sorted out the drippy kitchen "
+        "tap, so we don't need the plumber coming round after all. Can you take that off my "
+        "calendar?",
+    )
+    assert [e.title for e in _all(account)] == ["Mum's birthday"], report.answer
+
+
 def test_a_backend_that_cannot_score_makes_it_the_users_choice(
     account: CalendarAccount,
 ) -> None:

@@ -384,6 +384,27 @@ def test_words_of_the_slot_the_user_did_not_write_pick_no_text(
     assert report.answer.startswith("Thursday 17 May.\n\n(From the email of ")
 
 
+def test_when_the_user_must_be_home_for_a_delivery_is_when_it_comes_not_free_time(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    """ "When do I need to be home for it?" taken for free time: it asks when the parcel
+    comes, which its email says."""
+    _deliver(servers[0], ALICE, COURIER, "Your parcel 4711 is on its way",
+             "Your parcel arrives on Thursday 17 May between 10:00 and 14:00.")  # fmt: skip
+    agent, _ = _agent(
+        [call("find_free_time", when="this week"), "Thursday 17 May, 10:00 to 14:00."],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    try:
+        report = agent.run_turn(
+            Conversation(), "I've got a parcel coming this week. When do I need to be home for it?"
+        )
+    finally:
+        _remove_from(servers, COURIER)
+    assert "find_free_time" not in [c.name for c in report.calls], report.answer
+    assert report.answer.startswith("Thursday 17 May, 10:00 to 14:00.")
+
+
 def test_a_question_nothing_holds_says_so(mail: MailAccount, home: Path) -> None:
     agent, _ = _agent([call("ask_files", about="warranty")], home, mail=mail)
     report = agent.run_turn(Conversation(), "How long is the warranty on the dishwasher?")

@@ -425,6 +425,17 @@ def _picked(
     "Plumber visit"): the model picks among the nearest events, or the user does. With no
     day in the model's words, the events of the days the request names are the choices
     ("am Donnerstag klappt die Inspektion nicht … am Montag": Thursday's and Monday's)."""
+    around = _events(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
+    titled = _titles_in(around, _without_days(doing.request, doing.now), whole=True)
+    if len(titled) == 1:
+        # the request names one event whole, whatever day it names ("Sam's dad came over
+        # on Sunday and sorted out the tap, so we don't need the plumber coming round":
+        # "Plumber visit", not Sunday's event): its next occurrence
+        named = [e for e in around if fold(str(e.get("title") or "")) in titled]
+        days = set(days_named(doing.request, doing.now))  # of one that repeats, that day's
+        on_the_day = [e for e in named if _start(e).astimezone(doing.now.tzinfo).date() in days]
+        upcoming = [e for e in named if datetime.fromisoformat(str(e["end"])) >= doing.now]
+        return (on_the_day or upcoming or named)[0]
     named_days = set(days_named(doing.request, doing.now)) if window is None else set()
     on_those_days = [
         e for e in events if _start(e).astimezone(doing.now.tzinfo).date() in named_days
@@ -438,7 +449,10 @@ def _picked(
         # Autohaus hat angerufen …": the car service at "AutoHaus Schmidt")
         return holding[0]
     lines = [f"{e.get('title')} {_line(doing, e, True)}" for e in nearest]
-    picked = doing.pick(f"Which calendar event does “{words}” mean?", lines)
+    # one event alone is no choice: a small model "picks" it whatever it is
+    picked = (
+        doing.pick(f"Which calendar event does “{words}” mean?", lines) if len(lines) > 1 else None
+    )
     if picked is not None:
         return nearest[picked - 1]
     said = (

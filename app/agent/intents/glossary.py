@@ -98,6 +98,8 @@ _THINGS: tuple[tuple[str, ...], ...] = (
     ("favourite", "favorite", "lieblings", "prefere", "preferee", "favori", "favorito",
      "favorita", "preferido", "preferida"),
     ("cafe", "coffee shop", "cafeteria", "kaffeehaus"),
+    ("recipe", "recipes", "rezept", "rezepte", "recette", "recettes", "receta", "recetas"),
+    ("vegetables", "vegetable", "veggie", "gemuse", "legumes", "verduras", "verdura"),
 )  # fmt: skip
 
 _ENGLISH: dict[str, str] = {form: forms[0] for forms in _THINGS for form in forms}

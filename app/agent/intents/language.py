@@ -996,7 +996,10 @@ _FREE_TIME = re.compile(
     r"disponibles?|temps|creneaux?|caser|hueco\w*|tiempo|cabe|caber)\b"
     r"|\b(?:when|wann|quand|cuando)\b\s+(?:(?:could|can|would|shall|should|do|am|est-ce que|"
     r"kann|konnte|konnen|habe|hab|bin|haben|sind)\s+)?(?:i|we|ich|wir|je|j'|on|nous)\b"
+    # not when something makes the user be somewhere ("when do I need to be home for it?")
+    r"(?!\s+(?:need|have|must|has|got|dois|devons|doit)\b)"
     r"|\bcuando\s+(?:\w+\s+)?(?:puedo|podemos|podria|podriamos|tengo|tenemos|estoy|estamos)\b"
+    r"(?!\s+que\b)"
 )
 
 

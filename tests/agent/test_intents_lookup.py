@@ -533,43 +533,50 @@ def test_an_invitation_in_an_email_becomes_the_event_after_the_dialog(
     assert report.answer.startswith("Added “Barbecue at Tom's”")
 
 
+_SCREENING = "Put the Perfect Days screening from the Paradiso newsletter in my calendar, 2 hours."
+
+
 @pytest.mark.parametrize(
-    ("copied", "start"),
-    [
-        ("Wed 20:00, Paris, Texas", "2029-05-23T20:00"),  # more than the day, and short names
-        ("Wed 20:00", "2029-05-23T20:00"),
-    ],
-)
+    ("copied", "request_", "when"),
+    [("Wed 20:00, Paris, Texas", _SCREENING, ""),  # more than the day, and short names
+     ("Wed 20:00", _SCREENING, ""),
+     # the request says only the week: the text says the day
+     ("Wed 20:00", "Sam a très envie d'aller voir Perfect Days au Paradiso, d'après leur "
+      "newsletter ça passe la semaine prochaine. Tu peux me le mettre dans l'agenda ? Compte "
+      "deux heures.", "la semaine prochaine")],
+)  # fmt: skip
 def test_a_day_of_the_week_a_newsletter_names_is_of_the_week_its_sentence_names(
     servers: tuple[Dovecot, SmtpServer],
     mail: MailAccount,
     account: CalendarAccount,
     home: Path,
     copied: str,
-    start: str,
+    request_: str,
+    when: str,
 ) -> None:
     """ "Next week: Perfect Days (Wed 20:00), Paris, Texas (Fri 21:00).": the model copies
     "Wed 20:00" (and more); the screening is on Wednesday of next week, two hours long as
-    asked."""
+    asked, also where the request says only the week."""
     _deliver_dated(servers, "Cinema Paradiso <program@paradiso.example>",
                    "Next week at Cinema Paradiso",
                    "Next week: Perfect Days (Wed 20:00), Paris, Texas (Fri 21:00).",
                    "Sun, 13 May 2029 09:00:00 +0200")  # fmt: skip
     answers = Answers()
     agent, _ = _agent(
-        [call("add_event", title="Perfect Days screening", when="", duration="two hours"),
-         copied],
+        [call("add_event", title="Perfect Days", when=when, duration="2 hours"), copied],
         home, mail=mail, calendar=account,
     )  # fmt: skip
     agent.confirmer = answers
     try:
-        report = agent.run_turn(Conversation(), "Put the Perfect Days screening from the "
-                                "Paradiso newsletter in my calendar, two hours.")  # fmt: skip
+        report = agent.run_turn(Conversation(), request_)
     finally:
         _remove_from(servers, "program@paradiso.example")
     [shown] = answers.seen
-    assert shown.tool == "create_event" and shown.arguments["start"] == start, report.answer
-    assert shown.arguments["end"] == start.replace("20:00", "22:00")
+    assert shown.tool == "create_event", report.answer
+    assert (shown.arguments["start"], shown.arguments["end"]) == (
+        "2029-05-23T20:00",
+        "2029-05-23T22:00",
+    )
 
 
 @pytest.mark.parametrize(

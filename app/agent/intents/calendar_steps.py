@@ -550,7 +550,11 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     """A new event. No day in the user's words ("Tom invited me to a barbecue, add it"): the
     day and time are copied from the email or file the request is about, if one is; the
     dialog shows them before anything is added."""
-    if not slots.get("when") and (phrase := when_from_things(doing, slots["title"])):
+    given = read_when(slots["when"], doing.now) if slots.get("when") else None
+    # no day, or only a stretch of days ("d'après leur newsletter ça passe la semaine
+    # prochaine"): the day in the text, if it holds one
+    vague = given is not None and given.start is None and given.days > 1
+    if (not slots.get("when") or vague) and (phrase := when_from_things(doing, slots["title"])):
         slots["when"] = phrase  # kept for the question that follows, if the time is missing
     when = _when(doing, slots)
     if when is None:

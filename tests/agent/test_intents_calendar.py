@@ -683,6 +683,11 @@ def test_an_event_named_with_an_amount_later_or_earlier_is_moved_by_it(
          call("add_event", title="Meeting with Sophie", when="tomorrow at 3pm"), at(16, 15)),
         ("¿Puedes pasar el 1:1 con Sophie de mañana a las 16:00?",
          call("add_event", title="1:1 con Sophie", when="mañana a las 16:00"), at(16, 16)),
+        # taken for an answer to the one who asked, which the request does not ask for
+        ("Sophie hat eben gefragt, ob wir unser Einzelgespräch morgen auf halb drei "
+         "nachmittags schieben können. Passt mir gut, trag das bitte so um.",
+         call("reply_to_email", which="Sophie", message="Passt gut, trag das bitte so um."),
+         at(16, 14, 30)),
     ],
 )  # fmt: skip
 def test_an_event_named_to_be_moved_to_a_time_taken_for_a_new_one_is_moved(

@@ -898,6 +898,10 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
         ("Karla", "Karla's work address doesn't work anymore, it's karla.nowak@home.example "
          "from now on. Fix it in my contacts please.", "add_contact",
          ["karla.nowak@home.example"], ["+48 600 111 222"]),
+        # the model gave no name: the address spells the one the request writes
+        ("Teo", "Teo's finally ditched his old email account - from now on he's "
+         "teo.nowak@posteo.example and the old address won't work anymore. Could you swap it "
+         "in my contacts?", "add_contact", ["teo.nowak@posteo.example"], ["+48 600 111 222"]),
     ],
 )  # fmt: skip
 def test_a_new_address_or_number_of_someone_in_the_contacts_changes_their_card(
@@ -915,7 +919,7 @@ def test_a_new_address_or_number_of_someone_in_the_contacts_changes_their_card(
     add_contact(account, f"{who} Nowak", emails=[f"{who.lower()}@old.example"],
                 phones=["+48 600 111 222"])  # fmt: skip
     answers = Answers()
-    given = who if who != "Karla" else "karla.nowak@home.example"  # the model copied it
+    given = {"Karla": "karla.nowak@home.example", "Teo": ""}.get(who, who)  # the model's
     chosen = call(taken_for, **({"who": who} if taken_for == "find_contact" else {"name": given}))
     agent, _ = _agent([chosen, call("add_contact", name=who)], answers, calendar=account)
     report = agent.run_turn(Conversation(), request_)

@@ -825,7 +825,7 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
     # The model may copy the address or number as the name: they are not one; nor is a
     # name said over and over ("Anna Schulz Anna Schulz …") more than once.
     name = _once(" ".join(_PHONE.sub(" ", ADDRESS.sub(" ", slots["name"])).split()).strip(" ,;:"))
-    name = name or _named_by_address(doing.request, emails)
+    name = name or named_by_address(doing.request, emails)
     if not name:
         raise Ask(doing.say("person_name"), "name")
     if (emails or phones) and _CHANGED.search(fold(doing.request)):
@@ -893,7 +893,7 @@ def _once(name: str) -> str:
     return name
 
 
-def _named_by_address(request: str, emails: list[str]) -> str:
+def named_by_address(request: str, emails: list[str]) -> str:
     """The person's name as the request writes it, where their address spells it
     ("Lukas Brandt" for lukas.brandt@example.de); "" if the address names no words of it."""
     for address in emails:

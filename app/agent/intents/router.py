@@ -346,6 +346,16 @@ def _looked_up(doing: Doing, asked_for: bool = False) -> str | None:
     return None
 
 
+def _named_by_an_address(request: str, address: bool) -> str:
+    """The name the request writes that the one address it types spells (`address`: that
+    address, where it spells one), or ""."""
+    from app.agent.intents.personal_steps import named_by_address
+
+    typed = list(dict.fromkeys(ADDRESS.findall(request)))
+    name = named_by_address(request, typed) if len(typed) == 1 else ""
+    return typed[0] if name and address else name
+
+
 def _event_named(
     doing: Doing, whole: bool = False, on_the_day: bool = False, moving: bool = False
 ) -> str | None:
@@ -592,15 +602,23 @@ class IntentRouter:
             given = {"event": text, "to": the_question(text)}
             return self._instead(doing, BY_NAME["move_event"], text, given=given)
         if (
-            recognised.intent.name == "add_event"
+            (
+                recognised.intent.name == "add_event"
+                or (
+                    recognised.intent.name in ("reply_to_email", "send_email")
+                    and not _REPLY.search(text)
+                    and not _MESSAGE.search(text)
+                )
+            )
             and asks_to_move(text)
             and (when := read_when(text, doing.now)) is not None
             and when.start_at(doing.now) is not None
             and (event := _event_named(doing, whole=True, on_the_day=True, moving=True))
         ):
             # "Sophie hat gefragt, ob wir unser 1:1 morgen auf 14 Uhr verlegen können …"
-            # taken for a new event: the event the calendar holds under its words is moved
-            # to the time named (the dialog asks first)
+            # taken for a new event, or for an answer to Sophie the request does not ask for:
+            # the event the calendar holds under its words is moved to the time named (the
+            # dialog asks first)
             return self._run(doing, BY_NAME["move_event"], {"event": event}, text, instead=True)
         if (
             recognised.intent.name in ("cancel_event", "move_event")
@@ -685,6 +703,11 @@ class IntentRouter:
             if said is not None:
                 slots[slot.name] = said
         for slot in intent.slots:
+            if slot.kind == "person" and not slots.get(slot.name):
+                # left out, but the request types an address that spells a name it writes
+                # ("Tom's … from now on he's tom.becker@posteo.example"): that person (a
+                # recipient: the address itself)
+                slots[slot.name] = _named_by_an_address(request, slot.name == "to")
             if slot.required and not slots.get(slot.name):
                 if doing.looking_again:  # a second look asks nothing: it found nothing
                     raise FoundNothing("")

@@ -184,16 +184,19 @@ def _written(doing: Doing, to: str, asked: str, allowed: str, must_hold: str) ->
     (`kept_to`); "" when what is left no longer holds most of `must_hold`, or turns round
     what the user says (`keeps_the_stance`)."""
     kept = kept_to(doing.write(_BODY_PROMPT, asked), allowed, to)
-    if not kept or not keeps_the_stance(kept, allowed) or not _keeps_the_when(kept, must_hold):
+    if (
+        not kept
+        or not keeps_the_stance(kept, allowed)
+        or not _keeps_the_when(kept, must_hold, doing.now)
+    ):
         return ""
     return kept if grounded(must_hold, kept, copied=False) else ""
 
 
-def _keeps_the_when(written: str, said: str) -> bool:
+def _keeps_the_when(written: str, said: str, now: datetime) -> bool:
     """Whether a written body says the day and time the user's words say, where they say
-    one (the model wrote "on Monday at 16h" for "mercredi à 16h"): read in any of the
-    languages, seen from one moment, as only their sameness counts."""
-    now = datetime(2000, 1, 3, 12, 0)  # a Monday: "mercredi" and "Wednesday" read alike
+    one (the model wrote "on Monday at 16h" for "mercredi à 16h"), read in any of the
+    languages."""
     asked, told = read_when(said, now), read_when(written, now)
     if asked is None:
         return True

@@ -549,6 +549,36 @@ def test_a_request_to_tick_off_is_completing_a_todo_whatever_it_was_taken_for(
 
 
 @pytest.mark.parametrize(
+    ("request_text", "ticked"),
+    [("Finally finished The Remains of the Day last night, just in time for book club. I "
+      "teared up at the end - poor Stevens on that pier.", None),
+     ("Enfin fini Les Misérables hier soir, juste à temps pour le club de lecture.", None),
+     # a to-do named by two of its words, or asked to be ticked off: done
+     ("Returned the library books to the Stadtbibliothek this morning.",
+      "Return library books"),
+     ("Finished The Remains of the Day, so the books can go back - tick it off please.",
+      "Return library books")],
+)  # fmt: skip
+def test_chatter_naming_something_no_todo_holds_is_no_todo_done(
+    account: CalendarAccount, server: RadicaleServer, request_text: str, ticked: str | None
+) -> None:
+    """ "Finally finished The Remains of the Day …" taken for a to-do done ("Return library
+    books" holds "book" of "book club"): it names by name what no to-do holds, asks nothing
+    and no to-do holds two of its words, so it is a plain answer, and nothing is ticked."""
+    add_task(account, "Return library books", due=date(2029, 5, 17))
+    answers = Answers()
+    turns = [call("complete_todo", which="books"), "What a book!", "library books"]
+    agent = _agent(turns, answers, calendar=account)
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), request_text)
+    status = _statuses(server)["Return library books"]
+    if ticked is None:
+        assert (report.calls, report.answer, status) == ([], "What a book!", "NEEDS-ACTION")
+    else:
+        assert status == "COMPLETED", report.answer
+
+
+@pytest.mark.parametrize(
     "request_text",
     ["Can you check the opening hours of the library?", "Hak bei Tom nach, ob er kommt",
      "¿Cuánto cuesta un coche eléctrico?", "Check out this article about rent"],

@@ -22,7 +22,7 @@ from app.agent.intents.calendar_steps import (
 )
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
-from app.agent.intents.file_steps import telling_words
+from app.agent.intents.file_steps import named_inside, telling_words
 from app.agent.intents.glossary import forms_of, glossed
 from app.agent.intents.language import (
     ASKING_BACK,
@@ -578,6 +578,27 @@ def _remembered(doing: Doing, words: str) -> list[str]:
     return [fact for fact in facts if any_word_of(words, fact)]
 
 
+def _told_of_another_thing(doing: Doing) -> str | None:
+    """ "Finally finished The Remains of the Day last night, just in time for book club"
+    taken for a to-do done: a plain answer when the message neither asks anything nor to
+    tick something off, names by name something no to-do holds, and no to-do holds two of
+    its telling words (or of their English) but the one "book" of "Return the library
+    books". German is left out: it writes every noun with a capital."""
+    request = doing.request
+    if doing.language == "de" or "?" in request or asks_to_tick_off(request):
+        return None
+    names = [n for n in named_inside(request) if not is_function_word(n)]
+    found = doing.peek("list_tasks", untrusted=True)  # words counted, none passed on
+    items = found if isinstance(found, list) else []
+    titles = [str(t.get("title")) for t in items if isinstance(t, dict)]
+    if not names or not titles or any(any_word_of(n, t) for n in names for t in titles):
+        return None
+    said = f"{request} {glossed(request)}"
+    if any(sum(any_word_of(w, said) for w in telling_words(t)) >= 2 for t in titles):
+        return None  # two words of a to-do's title said: it may be that to-do
+    return JUST_ANSWER
+
+
 def _a_memory(doing: Doing) -> str | None:
     """A contact's detail asked for that a memory holds, every telling word of the question
     in it ("What's my locker number?": "My gym locker number is 112"): the memory's
@@ -921,4 +942,4 @@ STEPS: dict[str, Steps] = {
     "add_contact": contact_add,
 }
 
-BEFORE: dict[str, Before] = {"find_contact": _a_memory}
+BEFORE: dict[str, Before] = {"find_contact": _a_memory, "complete_todo": _told_of_another_thing}

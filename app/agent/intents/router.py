@@ -681,6 +681,9 @@ class IntentRouter:
         check = self.before.get(intent.name)
         if not instead and check is not None and (other := check(doing)) is not None:
             log.info("intent %s is %s after all", intent.name, other)
+            if other == JUST_ANSWER:  # nothing of the user's to act on: a plain answer
+                return self._chat(doing.agent, doing.conversation, doing.emit, doing.cancel,
+                                  doing.report)  # fmt: skip
             return self._instead(doing, BY_NAME[other], request)
         for slot in intent.slots:
             if slots.get(slot.name) or slot.name not in (dropped or {}):

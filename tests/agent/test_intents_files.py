@@ -885,6 +885,16 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
     )
 
 
+def test_a_new_contacts_name_is_as_the_request_writes_it(radicale: RadicaleServer) -> None:
+    """The model wrote "Haddad Karim" of "…, Karim Haddad - …": the request's order."""
+    account = CalendarAccount(radicale.url, "alice", PASSWORD, name="Home calendar")
+    text = ("Just met our new neighbour from downstairs, Karim Haddad - really nice guy. His "
+            "mobile is 0176 5550188. Can you save him in my contacts?")  # fmt: skip
+    agent, _ = _agent([call("add_contact", name="Haddad Karim")], calendar=account)
+    report = agent.run_turn(Conversation(), text)
+    assert report.answer == "Added Karim Haddad to your contacts: 0176 5550188."
+
+
 @pytest.mark.parametrize(
     ("who", "request_", "taken_for", "emails", "phones"),
     [
@@ -1012,6 +1022,9 @@ def test_a_spanish_note_without_a_name_is_asked_for_in_spanish(home: Path) -> No
         ("Lundi j'ai la réunion budget, et la compta pose des questions sur la ligne voyages. "
          "On a dépassé de combien, d'après mon tableau de budget ?",
          call("find_free_time", when="lundi")),
+        ("Lundi j'ai la réunion budget, et Sophie me dit que la compta a posé des questions "
+         "sur la ligne voyages. On a dépassé de combien là-dessus, d'après mon tableau de "
+         "budget de cette année ?", call("find_free_time")),
         ("Budget meeting on Monday. By how much are we over on travel, according to my budget "
          "sheet?", call("show_calendar", when="Monday")),
         ("Um wie viel haben wir bei Reisen überzogen, laut meiner Budgettabelle?",
@@ -1035,6 +1048,11 @@ def test_how_far_a_budget_line_is_over_is_subtracted_by_code(
     difference of its two amounts is code's, not the model's."""
     (home / "work").mkdir()
     shutil.copy(SEED / "work" / "budget-2029.csv", home / "work")
+    # notes naming the meeting, Sophie and the budget more than the sheet does
+    (home / "notes" / "kickoff.md").write_text(
+        "# Kickoff, 14 May\nSophie: the budget meeting on Monday; travel budget questions "
+        "from finance. Budget sheet by Friday.\n"
+    )
     index_folders(database, [home])
     english = ["How much did we overspend on travel according to my budget table?"] * 3
     agent, _ = _agent([taken_for, *english, "The model's sum."], folders=[home], data=database)

@@ -502,3 +502,31 @@ def test_an_email_about_a_thing_of_the_users_does_not_carry_its_file(
     agent.run_turn(Conversation(), "Email Bob about my lasagne recipe")
     [shown] = answers.seen
     assert "190" not in str(shown.arguments["body"])
+
+
+def test_a_record_told_with_the_clause_saying_which_goes_in_a_letter_of_the_users_words(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    """ "… dass wir am Donnerstag, den 24. Mai überweisen, und bestätig ihr die
+    Bestellnummer, die die Buchhaltung auf der Überweisung haben will": the clause saying
+    which number is part of what to tell, not of what to say; the body the model wrote went
+    nowhere, so the user's own words are the letter, the number on a line of its own."""
+    _deliver_dated(servers, f"Sophie Martin <{BOB}>", "Re: Invoice 2029-117 from Nordwind",
+                   "Alex, one more thing: finance needs the purchase order number on the "
+                   "transfer: PO-5521.", "Mon, 14 May 2029 18:00:00 +0000")  # fmt: skip
+    request = (
+        "Sophie hakt wegen der Nordwind-Rechnung nach. Schreib ihr bitte zurück, dass wir am "
+        "Donnerstag, den 24. Mai überweisen, und bestätig ihr die Bestellnummer, die die "
+        "Buchhaltung auf der Überweisung haben will."
+    )
+    junk = ("Hallo Sophie,\n\nHier ist mein Angebot um die Buchhaltung auf der Überweisung zu "
+            "überweisen am Donnerstag, den 24. Mai:\n\n1. Ich werde diese Buchhaltungen "
+            "durchzustellen.")  # fmt: skip
+    turns = [call("reply_to_email", which="Sophie", message=request), "purchase order number",
+             "PO-5521", junk]  # fmt: skip
+    try:
+        answer, body = _reply_shown(turns, request, mail=mail)
+    finally:
+        _remove_from(servers, BOB)
+    assert "Wir überweisen am Donnerstag, den 24. Mai." in body, (answer, body)
+    assert "PO-5521" in body and "Angebot" not in body

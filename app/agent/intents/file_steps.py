@@ -121,6 +121,14 @@ def _named_files(doing: Doing, words: str) -> list[str]:
     return [path for path, count in hits.items() if count == most]
 
 
+def files_named(doing: Doing, words: str) -> list[str]:
+    """Files whose names hold the words, or their English ("Budgettabelle": budget-2029.csv)."""
+    named = _named_files(doing, words)
+    if not named and (english := english_words(doing, words)):
+        named = _named_files(doing, english)
+    return named
+
+
 def best_file(doing: Doing, about: str) -> str | None:
     """The file a question is about: one whose name holds its words (a file named in full,
     "lisbon-itinerary.md" for "my hotel in Lisbon"), else the document index's best passage."""

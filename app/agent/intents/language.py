@@ -928,9 +928,9 @@ _BY_A_DOCUMENT = re.compile(
     r"\b(?:according to|(?:going )?by|in|from|laut|in|aus|nach|d'apres|selon|dans|segun|en|"
     r"de)\s+"
     r"(?:my|our|meine[mnrs]?|unsere[mnrs]?|mon|ma|mes|notre|nos|mi|mis|nuestr[ao]s?)\s+"
-    r"(?:[\w-]+\s+){0,2}?(?:(?:spread)?sheets?|tables?|documents?|notes|"
+    r"(?P<named>(?:[\w-]+\s+){0,2}?(?:(?:spread)?sheets?|tables?|documents?|notes|"
     r"\w*(?:tabelle|datei|dokument|notizen|unterlagen)|tableaux?|fichiers?|documents?|"
-    r"hojas?|tablas?|archivos?|documentos?|notas)\b"
+    r"hojas?|tablas?|archivos?|documentos?|notas))\b"
 )
 
 
@@ -938,6 +938,17 @@ def answered_by_a_document(text: str) -> bool:
     """Whether `text` says a document of the user's holds the answer: the files answer it,
     not the calendar or the lists its other words name."""
     return bool(_BY_A_DOCUMENT.search(_folded(text)))
+
+
+def document_named(text: str) -> str:
+    """The words naming the document a request says holds the answer, up to the clause's
+    end ("d'après mon tableau de budget de cette année ?": "tableau de budget de cette
+    année"); "" if it names none."""
+    folded = fold(text).replace("’", "'")  # in its places ("¿" kept)
+    found = _BY_A_DOCUMENT.search(folded)
+    if found is None or len(folded) != len(text):  # ("ß" folded to "ss"): places differ
+        return ""
+    return re.split(r"[,;:.!?]", text[found.start("named") :])[0].strip()
 
 
 def speaks_of_a_message(text: str) -> bool:

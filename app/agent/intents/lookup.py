@@ -21,6 +21,7 @@ from app.agent.intents.file_steps import (
     FILE_NAME,
     READ_CHARS,
     best_file,
+    files_named,
     names_in,
     read_text,
     telling_words,
@@ -32,6 +33,7 @@ from app.agent.intents.language import (
     asks_of_a_message,
     asks_when_and_more,
     asks_which_day,
+    document_named,
     sentences,
     speaks_of_a_message,
     the_question,
@@ -529,6 +531,10 @@ def ask_things(doing: Doing, slots: dict[str, str]) -> str:
     # Words of the slot the user did not write ("parcel information from your bank
     # statements", after the intent's description) would pick a text of their own: the
     # request's words alone are looked for then (another language's: `best_source`).
+    if (named := document_named(doing.request)) and len(paths := files_named(doing, named)) == 1:
+        # "d'après mon tableau de budget": that file answers, not another holding more of
+        # the request's other words ("Sophie" of the kickoff notes)
+        return answer_from_file(doing, paths[0], read_text(doing, paths[0]))
     about = slots.get("about", "")
     question = " ".join(filter(None, (about if grounded(about, doing.request) else "",
                                       doing.request)))  # fmt: skip

@@ -158,9 +158,21 @@ def _a_thing_told(request: str) -> Told | None:
         return None
     ended = _CLAUSE_END.search(request, found.start(1))
     end = ended.start() if ended is not None else len(request)
+    if relative := _RELATIVE.match(request, end):
+        end = relative.end()  # "die Bestellnummer, die die Buchhaltung … haben will"
     lead = _LEAD_IN.search(request[: found.start()])
     start = lead.start() if lead is not None else found.start()
     return Told(request[found.start(1) : end].strip(), start, end, reported=False)
+
+
+# A relative clause saying which record is meant, after its comma ("…, die die Buchhaltung
+# auf der Überweisung haben will", "…, that she asked for", "…, qu'elle m'a donné", "…, que
+# me pidió"): part of what to tell, up to the sentence's end.
+_RELATIVE = re.compile(
+    r",\s*(?:die|der|das|den|dem|welche\w*|that|which|qu['’]|que|qui|la que|el que|lo que)\b"
+    r"[^.?!;]*",
+    re.IGNORECASE,
+)
 
 
 def _carried_by_the_mail(request: str) -> Told | None:

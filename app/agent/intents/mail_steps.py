@@ -187,7 +187,11 @@ def _body(doing: Doing, to: str, message: str, fact: str, question: str) -> str:
     message = own_words(message, doing.request)
     if not message:  # the fact is all there is to say
         return letter(doing, to, fact)
-    return with_paragraph(email_body(doing, to, message, question), fact)
+    try:
+        written = email_body(doing, to, message, question)
+    except Ask:  # the model's body went nowhere: the user's own words are the letter
+        written = letter(doing, to, message)
+    return with_paragraph(written, fact)
 
 
 def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:

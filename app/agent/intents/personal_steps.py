@@ -846,7 +846,7 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
     # The model may copy the address or number as the name: they are not one; nor is a
     # name said over and over ("Anna Schulz Anna Schulz …") more than once.
     name = _once(" ".join(_PHONE.sub(" ", ADDRESS.sub(" ", slots["name"])).split()).strip(" ,;:"))
-    name = name or named_by_address(doing.request, emails)
+    name = _as_written(name, doing.request) or named_by_address(doing.request, emails)
     if not name:
         raise Ask(doing.say("person_name"), "name")
     if (emails or phones) and _CHANGED.search(fold(doing.request)):
@@ -911,6 +911,20 @@ def _once(name: str) -> str:
     for size in range(1, len(words) // 2 + 1):
         if len(words) % size == 0 and words == words[:size] * (len(words) // size):
             return " ".join(words[:size])
+    return name
+
+
+def _as_written(name: str, request: str) -> str:
+    """`name` in the order and spelling the request writes its words together ("Haddad
+    Karim" of "… neighbour from downstairs, Karim Haddad - …": "Karim Haddad"); else as
+    it is."""
+    words = name.split()
+    said = re.findall(r"[^\W\d_][\w'’-]*", request)
+    wanted = sorted(fold(w) for w in words)
+    for start in range(len(said) - len(words) + 1):
+        run = said[start : start + len(words)]
+        if len(words) > 1 and sorted(fold(w) for w in run) == wanted:
+            return " ".join(run)
     return name
 
 

@@ -533,6 +533,36 @@ def test_an_invitation_in_an_email_becomes_the_event_after_the_dialog(
     assert report.answer.startswith("Added “Barbecue at Tom's”")
 
 
+def test_an_events_end_is_the_one_its_sentence_says_where_the_copy_left_it_out(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    """ "Saturday 2 June, 10:00" copied of "… on Saturday 2 June at the community garden,
+    10:00-13:00": the event ends at 13:00, as the email says, not an hour after it starts."""
+    _deliver_dated(servers, "Garden Club <info@gardenclub.example>",
+                   "Garden Club news: seed swap on 2 June",
+                   "Dear members, our seed swap is on Saturday 2 June at the community garden, "
+                   "10:00-13:00. Bring seeds.", "Wed, 2 May 2029 18:10:00 +0200")  # fmt: skip
+    answers = Answers()
+    agent, _ = _agent(
+        [call("add_event", title="Intercambio de semillas", when=""), "seed swap garden club",
+         "Saturday 2 June, 10:00", "seed swap"],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    agent.confirmer = answers
+    try:
+        report = agent.run_turn(Conversation(), "Me llegó un correo del club de jardinería sobre "
+                                "un intercambio de semillas. ¿Me lo apuntas en el calendario "
+                                "con su horario?")  # fmt: skip
+    finally:
+        _remove_from(servers, "info@gardenclub.example")
+    assert answers.seen, report.answer
+    [shown] = answers.seen
+    assert (shown.arguments["start"], shown.arguments["end"]) == (
+        "2029-06-02T10:00",
+        "2029-06-02T13:00",
+    ), report.answer
+
+
 _SCREENING = "Put the Perfect Days screening from the Paradiso newsletter in my calendar, 2 hours."
 
 

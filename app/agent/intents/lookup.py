@@ -179,10 +179,23 @@ def _copied_beside(doing: Doing, phrase: str, said: list[str], named: str) -> st
             dated = f"{kept} {week.group(0)}" if week and not _A_WEEK.search(fold(kept)) else kept
             when = read_when(dated, doing.now)
             if when is not None and when.day_given:
+                if (
+                    when.start is not None
+                    and when.end is None
+                    and (until := _UNTIL.search(sentence.replace(f"{when.start:%H:%M}", "\0", 1)))
+                ):
+                    # "Saturday 2 June, 10:00" copied of "… on Saturday 2 June at the
+                    # community garden, 10:00-13:00": until the end the sentence says
+                    return f"{dated}-{until.group(1)}:{until.group(2)}"
                 return dated
     return None
 
 
+# The end of a stretch of time after its start (marked "\0"): "\0-13:00", "\0 to 13.00",
+# "\0 bis 13 Uhr", "\0 à 13h00", "\0 a 13:00".
+_UNTIL = re.compile(
+    r"\0\s*(?:-|–|—|to|until|till|bis|à|a|au|hasta)\s*(\d{1,2})[:.h](\d{2})", re.IGNORECASE
+)
 # A week a text names, folded: a weekday beside it is that week's.
 _A_WEEK = re.compile(
     r"\b(?:next week|this week|nachste woche|kommende woche|diese woche|"

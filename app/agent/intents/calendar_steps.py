@@ -19,6 +19,7 @@ from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.glossary import glossed
 from app.agent.intents.language import (
+    ANY_EVENT,
     asking_clause,
     asks_a_time_or_place,
     asks_for_free_time,
@@ -776,13 +777,9 @@ def _titles_in(events: list[dict[str, Any]], said: str, whole: bool) -> dict[str
     }
 
 
-# Words a title has for any visit or appointment, folded: a request need not say them.
-_ANY_VISIT = {"visit", "appointment", "besuch", "termin", "visite", "rendez-vous", "visita", "cita"}
-
-
 def _without_any_visit(title: str) -> str:
     """`title` without the words saying it is a visit or an appointment, unless that is all."""
-    kept = [w for w in title.split() if fold(w) not in _ANY_VISIT]
+    kept = [w for w in title.split() if fold(w) not in ANY_EVENT]
     return " ".join(kept) if kept else title
 
 

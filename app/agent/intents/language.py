@@ -683,6 +683,14 @@ _LIST_KINDS = (
 _LIST_WORD = re.compile(r"\b(?:list|liste|lista|zettel)\b|\w(?:liste|zettel)\b")
 
 
+# Words for any event, visit or appointment of the calendar (folded): they name none ("den
+# Termin löschen"), and a title need not be said with them ("der Klempner": "Plumber visit").
+ANY_EVENT = _set(
+    "appointment event entry visit termin eintrag besuch rendez-vous rdv evenement visite "
+    "cita evento entrada visita"
+)
+
+
 def list_named(text: str) -> str:
     """The English name of the list kept in a file that `text` names by its kind ("J'ai
     oublié deux trucs pour les courses : … sur ma liste ?": "shopping list"); "" if it names

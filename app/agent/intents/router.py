@@ -24,6 +24,7 @@ from app.agent.gate import Decision, Label, decide
 from app.agent.intents import phrases
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER, SOMETHING_ELSE, Intent
 from app.agent.intents.language import (
+    ANY_EVENT,
     DEFAULT,
     Language,
     about_the_users_own,
@@ -925,16 +926,9 @@ def _names_more_than_a_day(words: str, now: datetime) -> bool:
         not names_a_time(w, now)
         and not is_function_word(w)
         and not asks_to_cancel(w)
-        and fold(w) not in _ANY_EVENT
+        and fold(w) not in ANY_EVENT
         for w in re.findall(r"[\w'-]+", words)
     )
-
-
-# Words for any event of the calendar, folded: they name none.
-_ANY_EVENT = {
-    "appointment", "event", "entry", "termin", "eintrag", "rendez-vous", "rdv", "evenement",
-    "cita", "evento", "entrada",
-}  # fmt: skip
 
 
 def _a_new_time(recognised: Recognised, text: str, now: datetime) -> bool:

@@ -885,14 +885,23 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
     )
 
 
-def test_a_new_contacts_name_is_as_the_request_writes_it(radicale: RadicaleServer) -> None:
-    """The model wrote "Haddad Karim" of "…, Karim Haddad - …": the request's order."""
+@pytest.mark.parametrize(
+    ("text", "given", "answer"),
+    [("Just met our new neighbour from downstairs, Karim Haddad - really nice guy. His mobile "
+      "is 0176 5550188. Can you save him in my contacts?", "Haddad Karim",
+      "Added Karim Haddad to your contacts: 0176 5550188."),
+     ("Komisch, Anna Schulz ist gar nicht in meinem Adressbuch. Leg sie bitte an: 0176 "
+      "5550189.", "Anna", "Anna Schulz zu deinen Kontakten hinzugefügt: 0176 5550189.")],
+)  # fmt: skip
+def test_a_new_contacts_name_is_as_the_request_writes_it(
+    radicale: RadicaleServer, text: str, given: str, answer: str
+) -> None:
+    """The model wrote "Haddad Karim" of "…, Karim Haddad - …", "Anna" of "Anna Schulz":
+    the request's order, and the family name it writes after the first."""
     account = CalendarAccount(radicale.url, "alice", PASSWORD, name="Home calendar")
-    text = ("Just met our new neighbour from downstairs, Karim Haddad - really nice guy. His "
-            "mobile is 0176 5550188. Can you save him in my contacts?")  # fmt: skip
-    agent, _ = _agent([call("add_contact", name="Haddad Karim")], calendar=account)
+    agent, _ = _agent([call("add_contact", name=given)], calendar=account)
     report = agent.run_turn(Conversation(), text)
-    assert report.answer == "Added Karim Haddad to your contacts: 0176 5550188."
+    assert report.answer == answer
 
 
 @pytest.mark.parametrize(

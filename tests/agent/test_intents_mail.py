@@ -878,7 +878,7 @@ def test_a_message_the_model_translated_is_written_from_the_users_own_request(
     assert servers[1].relay.deliveries == 0 and report.stop_reason == "answered"
     # What the body writer was asked: the user's own words after "que", in their language.
     asked = agent.backend.requests[-1].messages[-1]["content"]  # type: ignore[attr-defined]
-    assert asked == f"To: {BOB}\nWhat to say: son livre est prêt\nWrite the body in French."
+    assert asked == f"To: {BOB}\nWhat to say: son livre est prêt\nWrite it in French."
 
 
 def test_a_body_holding_most_of_the_users_words_goes_out_with_its_greeting(

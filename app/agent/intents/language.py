@@ -22,7 +22,17 @@ LANGUAGES: tuple[Language, ...] = ("en", "de", "fr", "es")
 DEFAULT: Language = "en"
 # Each language's English name, for a prompt that asks the model to write in it (a small
 # model keeps to "in German" better than to "in the language of the request").
-NAMES: dict[str, str] = {"en": "English", "de": "German", "fr": "French", "es": "Spanish"}
+_NAMES: dict[str, str] = {"de": "German", "fr": "French", "es": "Spanish"}
+
+
+def in_their_language(language: str, line: bool = False) -> str:
+    """The sentence a prompt ends with asking the model to write in `language` by its name
+    ("Write it in German."; `line`: on a line of its own); "" for English, whose prompts
+    are kept as they were measured."""
+    name = _NAMES.get(language)
+    if name is None:
+        return ""
+    return f"\nWrite it in {name}." if line else f" Write it in {name}."
 
 
 def _set(words: str) -> frozenset[str]:

@@ -28,12 +28,12 @@ from app.agent.intents.file_steps import (
 )
 from app.agent.intents.glossary import glossed
 from app.agent.intents.language import (
-    NAMES,
     asks_for_a_record_number,
     asks_of_a_message,
     asks_when_and_more,
     asks_which_day,
     document_named,
+    in_their_language,
     sentences,
     speaks_of_a_message,
     the_question,
@@ -289,7 +289,7 @@ def _has_a_day(doing: Doing, source: Source, ahead: bool = False) -> bool:
 def _answer(doing: Doing, source: Source) -> str:
     answer = _tallied(doing, source)
     if not answer:
-        prompt = f"{_ANSWER_PROMPT} Write it in {NAMES[doing.language]}."
+        prompt = _ANSWER_PROMPT + in_their_language(doing.language)
         answer = doing.write(prompt, f"{source.text}\n\nQuestion: {doing.request}")
         if _invented_numbers(answer, f"{source.text} {doing.request}", doing.now):
             # "Bake at 190 °C for 40 minutes." read as "190 °C … 20 minutes": a number the

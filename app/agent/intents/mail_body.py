@@ -28,7 +28,7 @@ from app.agent.intents.asking import (
     to_you,
 )
 from app.agent.intents.glossary import glossed
-from app.agent.intents.language import NAMES, about_the_users_own, sentences
+from app.agent.intents.language import about_the_users_own, in_their_language, sentences
 from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing
 from app.agent.intents.when import read_when
@@ -95,7 +95,8 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
         before = _said_beside(said_before_asking(doing.request), to)
         if before:
             request = (f"To: {to}\nThe user's request: {before}\n"
-                       f"Write the body in {NAMES[doing.language]}.")  # fmt: skip
+                       "Write the body in the language of the request."
+                       f"{in_their_language(doing.language)}")  # fmt: skip
             if told := _written(doing, to, request, before, what_to_say(before, to)):
                 return with_paragraph(told, asked)
         return letter(doing, to, asked)
@@ -109,7 +110,8 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
         # keep to it.
         told = _told_before(doing, message)
         asked = (f"To: {to}\nThe user's request: {message}{told}\n"
-                 f"Write the body in {NAMES[doing.language]}.")  # fmt: skip
+                 "Write the body in the language of the request."
+                 f"{in_their_language(doing.language)}")  # fmt: skip
         kept = _written(doing, to, asked, message + told, what_to_say(message, to))
         if not kept:
             raise Ask(doing.question(question), "message")
@@ -175,7 +177,7 @@ def with_paragraph(body: str, added: str) -> str:
 
 def _kept_or_letter(doing: Doing, to: str, said: str) -> str:
     told = _told_before(doing, said)
-    asked = f"To: {to}\nWhat to say: {said}{told}\nWrite the body in {NAMES[doing.language]}."
+    asked = f"To: {to}\nWhat to say: {said}{told}{in_their_language(doing.language, True)}"
     return _written(doing, to, asked, said + told, said) or letter(doing, to, said)
 
 

@@ -925,6 +925,16 @@ def _as_written(name: str, request: str) -> str:
         run = said[start : start + len(words)]
         if len(words) > 1 and sorted(fold(w) for w in run) == wanted:
             return " ".join(run)
+    # a first name the request writes with the family name after it ("Anna Schulz ist gar
+    # nicht in meinem Adressbuch"): the whole name
+    whole = re.search(rf"\b{re.escape(name)}\s+([A-ZÄÖÜÉ][a-zäöüßéèáíóúñ-]+)\b", request)
+    if (
+        len(words) == 1
+        and whole
+        and not is_function_word(whole.group(1))
+        and read_when(whole.group(1), datetime.now()) is None  # "Anna Montag": a day
+    ):
+        return f"{name} {whole.group(1)}"
     return name
 
 

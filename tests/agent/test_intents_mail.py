@@ -989,6 +989,21 @@ def test_a_body_that_adds_a_sentence_the_user_never_said_goes_out_without_it(
     assert shown.arguments["body"] == "Hi Bob,\n\nI'm running ten minutes late.\nBest"
 
 
+def test_a_body_saying_the_users_day_and_time_among_other_sentences_is_kept(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    """ "… at 12:30. I love this café …": the day and time said in one of its sentences."""
+    answers = Answers(approve=False)
+    written = ("Hi Bob,\n\nI'm excited to invite you to lunch at the café on Friday at 12:30. I "
+               "love this café.\n\nBest")  # fmt: skip
+    request = f"Email {BOB} and invite him to lunch at the café on Friday at 12:30."
+    agent = _agent([call("send_email", to=BOB, message=request), written], answers, mail=mail)
+    report = agent.run_turn(Conversation(), request)
+    assert answers.seen, report.answer
+    [shown] = answers.seen
+    assert "Friday at 12:30" in shown.arguments["body"]
+
+
 @pytest.mark.parametrize(
     ("request_", "written", "letter"),
     [("Reply to Bob that Sam and I can't make it this time, we're away that weekend",

@@ -189,7 +189,7 @@ def _written(doing: Doing, to: str, asked: str, allowed: str, must_hold: str) ->
     if (
         not kept
         or not keeps_the_stance(kept, allowed)
-        or not _keeps_the_when(kept, must_hold, doing.now)
+        or not _keeps_the_when(kept, allowed, doing.now)
     ):
         return ""
     return kept if grounded(must_hold, kept, copied=False) else ""
@@ -199,13 +199,20 @@ def _keeps_the_when(written: str, said: str, now: datetime) -> bool:
     """Whether a written body says the day and time the user's words say, where they say
     one (the model wrote "on Monday at 16h" for "mercredi à 16h"), read in any of the
     languages."""
-    asked, told = read_when(said, now), read_when(written, now)
-    if asked is None:
+    asked = read_when(said, now)
+    if asked is None or (not asked.day_given and asked.start is None):
         return True
-    if told is None:
-        return not asked.day_given and asked.start is None
-    same_day = not asked.day_given or (told.day_given and told.day == asked.day)
-    return same_day and (asked.start is None or told.start == asked.start)
+    flat = " ".join(written.split())
+    # one of its sentences says it (split as German dates keep theirs whole, "am 24. Mai",
+    # and at every point, "… at 12:30. I love this café …")
+    for sentence in [*sentences(flat), *re.split(r"(?<=[.!?])\s+", flat)]:
+        told = read_when(sentence, now)
+        if told is None:
+            continue
+        same_day = not asked.day_given or (told.day_given and told.day == asked.day)
+        if same_day and (asked.start is None or told.start == asked.start):
+            return True
+    return False
 
 
 # Saying no ("can't", "nicht", "pas", "no"), speaking as the user ("I", "wir", "on",

@@ -439,7 +439,7 @@ def _over_a_folder(turns: list[str], folder: Path, database: Database, **tools: 
     index_folders(database, [folder])
     backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
     answers = Answers(approve=False)
-    registry = build_registry(folders=[folder], data=database, **tools)  # type: ignore[arg-type]
+    registry = build_registry(folders=[folder], data=database, **tools)
     agent = Agent(backend, registry, ContextState(allowed_folders=[str(folder)]),
                   confirmer=answers)  # fmt: skip
     agent.front = IntentRouter()

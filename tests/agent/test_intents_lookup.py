@@ -533,6 +533,26 @@ def test_an_invitation_in_an_email_becomes_the_event_after_the_dialog(
     assert report.answer.startswith("Added “Barbecue at Tom's”")
 
 
+def _event_from_mail(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    turns: list[str],
+    request: str,
+    sender: str,
+) -> tuple[TurnReport, Answers]:
+    """`request` run on the scripted `turns` with `sender`'s email delivered (and taken out
+    after, for the module's other searches); the answer and the dialogs shown."""
+    answers = Answers()
+    agent, _ = _agent(turns, home, mail=mail, calendar=account)
+    agent.confirmer = answers
+    try:
+        return agent.run_turn(Conversation(), request), answers
+    finally:
+        _remove_from(servers, sender)
+
+
 def test_an_events_end_is_the_one_its_sentence_says_where_the_copy_left_it_out(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:
@@ -542,19 +562,12 @@ def test_an_events_end_is_the_one_its_sentence_says_where_the_copy_left_it_out(
                    "Garden Club news: seed swap on 2 June",
                    "Dear members, our seed swap is on Saturday 2 June at the community garden, "
                    "10:00-13:00. Bring seeds.", "Wed, 2 May 2029 18:10:00 +0200")  # fmt: skip
-    answers = Answers()
-    agent, _ = _agent(
-        [call("add_event", title="Intercambio de semillas", when=""), "seed swap garden club",
-         "Saturday 2 June, 10:00", "seed swap"],
-        home, mail=mail, calendar=account,
-    )  # fmt: skip
-    agent.confirmer = answers
-    try:
-        report = agent.run_turn(Conversation(), "Me llegó un correo del club de jardinería sobre "
-                                "un intercambio de semillas. ¿Me lo apuntas en el calendario "
-                                "con su horario?")  # fmt: skip
-    finally:
-        _remove_from(servers, "info@gardenclub.example")
+    turns = [call("add_event", title="Intercambio de semillas", when=""),
+             "seed swap garden club", "Saturday 2 June, 10:00", "seed swap"]  # fmt: skip
+    request = ("Me llegó un correo del club de jardinería sobre un intercambio de semillas. "
+               "¿Me lo apuntas en el calendario con su horario?")  # fmt: skip
+    report, answers = _event_from_mail(servers, mail, account, home, turns, request,
+                                       "info@gardenclub.example")  # fmt: skip
     assert answers.seen, report.answer
     [shown] = answers.seen
     assert (shown.arguments["start"], shown.arguments["end"]) == (
@@ -591,16 +604,9 @@ def test_a_day_of_the_week_a_newsletter_names_is_of_the_week_its_sentence_names(
                    "Next week at Cinema Paradiso",
                    "Next week: Perfect Days (Wed 20:00), Paris, Texas (Fri 21:00).",
                    "Sun, 13 May 2029 09:00:00 +0200")  # fmt: skip
-    answers = Answers()
-    agent, _ = _agent(
-        [call("add_event", title="Perfect Days", when=when, duration="2 hours"), copied],
-        home, mail=mail, calendar=account,
-    )  # fmt: skip
-    agent.confirmer = answers
-    try:
-        report = agent.run_turn(Conversation(), request_)
-    finally:
-        _remove_from(servers, "program@paradiso.example")
+    turns = [call("add_event", title="Perfect Days", when=when, duration="2 hours"), copied]
+    report, answers = _event_from_mail(servers, mail, account, home, turns, request_,
+                                       "program@paradiso.example")  # fmt: skip
     [shown] = answers.seen
     assert shown.tool == "create_event", report.answer
     assert (shown.arguments["start"], shown.arguments["end"]) == (
@@ -636,17 +642,10 @@ def test_a_request_to_put_something_in_the_calendar_is_a_new_event_whatever_it_w
     _deliver_dated(servers, "Praxis Dr. Lee <practice@drlee.example>", "Your appointment",
                    "We confirm your check-up on Tuesday 22 May 2029 at 13:00.",
                    "Mon, 14 May 2029 08:00:00 +0200")  # fmt: skip
-    answers = Answers()
-    agent, _ = _agent(
-        [taken_for, call("add_event", title="Dr Lee", when=""),
-         "Tuesday 22 May 2029 at 13:00"],
-        home, mail=mail, calendar=account,
-    )  # fmt: skip
-    agent.confirmer = answers
-    try:
-        report = agent.run_turn(Conversation(), request_)
-    finally:
-        _remove_from(servers, "practice@drlee.example")  # the module's other searches
+    turns = [taken_for, call("add_event", title="Dr Lee", when=""),
+             "Tuesday 22 May 2029 at 13:00"]  # fmt: skip
+    report, answers = _event_from_mail(servers, mail, account, home, turns, request_,
+                                       "practice@drlee.example")  # fmt: skip
     assert [r.tool for r in answers.seen] == ["create_event"], report.answer
     assert answers.seen[0].arguments["start"] == "2029-05-22T13:00"
     assert [e.start for e in _all(account)] == [at(22, 13)]

@@ -923,6 +923,15 @@ def test_a_reminder_for_a_clock_time_already_past_today_goes_off_tomorrow(
     assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 16, 6, 0)
 
 
+def _reminder_due(database: Database, request_text: str, when: str) -> datetime:
+    """When the one reminder set for `request_text` goes off, the model's time slot `when`."""
+    with clock.frozen_at(NOW):
+        agent = _agent([call("set_reminder", what="pick it up", when=when)], data=database)
+        agent.run_turn(Conversation(), request_text)
+    [reminder] = ReminderStore(database).pending()
+    return reminder.local_due().replace(tzinfo=None)
+
+
 @pytest.mark.parametrize(
     ("request_text", "when", "due"),
     [
@@ -937,11 +946,26 @@ def test_a_reminder_for_a_clock_time_already_past_today_goes_off_tomorrow(
 def test_a_reminder_is_set_on_the_day_the_request_names_when_the_models_time_has_none(
     database: Database, request_text: str, when: str, due: datetime
 ) -> None:
-    with clock.frozen_at(NOW):
-        agent = _agent([call("set_reminder", what="pick it up", when=when)], data=database)
-        agent.run_turn(Conversation(), request_text)
-    [reminder] = ReminderStore(database).pending()
-    assert reminder.local_due().replace(tzinfo=None) == due
+    assert _reminder_due(database, request_text, when) == due
+
+
+@pytest.mark.parametrize(
+    ("request_text", "when", "due"),
+    [
+        ("The library emailed yesterday that my book is in. Nudge me on Thursday at 5pm to "
+         "fetch it.", "yesterday at 5pm", datetime(2029, 5, 17, 17, 0)),
+        ("Die Werkstatt hat gestern angerufen, der Wagen ist fertig. Erinner mich am Freitag "
+         "um 8 Uhr, ihn abzuholen.", "gestern um 8 Uhr", datetime(2029, 5, 18, 8, 0)),
+        ("Hier, le pressing m'a dit que ma veste était prête. Rappelle-moi samedi à 10h "
+         "d'aller la chercher.", "hier à 10h", datetime(2029, 5, 19, 10, 0)),
+        ("Ayer me avisaron de que las gafas ya están listas. Avísame el jueves a las 18:00 "
+         "para recogerlas.", "ayer a las 18:00", datetime(2029, 5, 17, 18, 0)),
+    ],
+)  # fmt: skip
+def test_a_reminder_is_set_on_the_day_to_come_its_time_is_said_beside_not_a_day_gone_by(
+    database: Database, request_text: str, when: str, due: datetime
+) -> None:
+    assert _reminder_due(database, request_text, when) == due
 
 
 def test_moving_a_reminder_sets_it_at_the_new_time_before_the_old_one_goes(

@@ -64,7 +64,13 @@ from app.agent.intents.router import (
     numbered,
     outcome,
 )
-from app.agent.intents.when import read_deadline, read_relative, read_when, said_beside
+from app.agent.intents.when import (
+    days_named,
+    read_deadline,
+    read_relative,
+    read_when,
+    said_beside,
+)
 from app.store.documents import content_words
 from connectors.folding import fold
 
@@ -125,7 +131,28 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
             raise Ask(doing.say("what_time_on", day=when.day), "when")
     if at <= doing.now and not when.day_given:
         at += timedelta(days=1)  # "at 6" said at seven in the evening: tomorrow
+    elif at <= doing.now:
+        at = _a_later_day_beside(doing, at) or at
     return _set_reminder(doing, slots["what"].strip(), at)
+
+
+def _a_later_day_beside(doing: Doing, at: datetime) -> datetime | None:
+    """`at`'s clock time on the one day still to come that the request names in the sentence
+    saying that time, when the day read is past: a request may say why with a day gone by
+    ("waiting since yesterday … nudge me on Friday at half twelve": Friday, not yesterday).
+    None when no sentence names exactly one such day beside that time."""
+    for sentence in sentences(doing.request):
+        said = read_when(sentence, doing.now)
+        if said is None or said.start != at.time():
+            continue
+        later = [
+            moment
+            for day in days_named(sentence, doing.now)
+            if (moment := datetime.combine(day, said.start, tzinfo=doing.now.tzinfo)) > doing.now
+        ]
+        if len(later) == 1:
+            return later[0]
+    return None
 
 
 # Words that join a reminder's time and what it is about ("at", "um", "a las", "to", "daran",

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Sequence
 
 from app.agent.intents.catalog import INTENTS
-from app.agent.intents.recognise import choice_request, recognise, recognition_request
+from app.agent.intents.recognise import recognise
 from app.llm.backend import ScoresReplies, StepRequest
 from app.llm.scripted import ScriptedBackend
 from tests.scripting import call
@@ -154,13 +154,3 @@ def test_a_text_is_not_dropped_because_an_item_slot_holds_its_words_too() -> Non
     named = ScoringScript([call("send_email", to="Tom", message="Hi Tom")], {"x": "send_email"})
     sent = recognise(named, "x: write to Tom", threading.Event(), scored=False)
     assert sent is not None and "message" in sent.dropped
-
-
-def test_requests_made_in_passing_are_shown_to_choose_the_intent_not_to_write_its_slots() -> None:
-    in_passing = [example for intent in INTENTS for example in intent.in_passing]
-    terse = [example for intent in INTENTS for example in intent.examples]
-    choosing = [m["content"] for m in choice_request("Hallo").messages]
-    writing = recognition_request("Hallo").messages[0]["content"]
-    assert in_passing and all(example in choosing for example in in_passing + terse)
-    assert all(example in writing for example in terse)
-    assert not any(example in writing for example in in_passing)

@@ -78,12 +78,6 @@ class Intent:
     # Messages that mean this, in several languages and wordings: shown to the model as
     # worked examples (a small model matches a demonstration better than a definition).
     examples: tuple[str, ...] = ()
-    # More, as people ask in passing (a sentence of why, then the ask), shown only when the
-    # intent is chosen (not where its slots are written, which the terse ones show well).
-    # Shown only terse ones, the 0.5B model chose right for 21 of 50 such requests in four
-    # languages (three held-out task sets' turns); shown these too, 33 (and 79 of
-    # bench/intent_recognition.py's 101 terse ones, was 78).
-    in_passing: tuple[str, ...] = ()
     # Only reads: a question it cannot answer without a slot the user left out may be about
     # something they keep ("what time is my flight?" taken for free time), so the mail and
     # files are looked at, and answer if they plainly hold the question's words, before the
@@ -128,19 +122,6 @@ INTENTS: tuple[Intent, ...] = (
             "Merci beaucoup !",
             "Erklär mir kurz, was Photosynthese ist",
         ),
-        in_passing=(
-            "Long day at work, I'm finally home and the kettle's on.",
-            "Mein Sohn will wissen, warum der Himmel blau ist, und mir fällt keine gute Erklärung "
-            "ein",
-            "Petite question pour trancher un pari entre amis : combien de temps met la lumière "
-            "du soleil pour nous arriver ?",
-            "Estoy aprendiendo italiano y no sé cómo se dice 'buenas noches'. ¿Me ayudas?",
-            "We're having a pub quiz tonight and I'm nervous. How many bones does an adult human "
-            "have?",
-            "Ich hab heute endlich mal wieder ausgeschlafen, herrlich!",
-            "Mon neveu me demande pourquoi les feuilles tombent en automne, tu saurais lui "
-            "expliquer ?",
-        ),
     ),
     Intent(
         "show_calendar",
@@ -158,13 +139,6 @@ INTENTS: tuple[Intent, ...] = (
             "What time is the school concert?",
             "Montre-moi mon agenda de la semaine prochaine",
             "Wann ist mein Termin beim Friseur?",
-        ),
-        in_passing=(
-            "My parents might pop over on Sunday, have I got anything planned that day?",
-            "Meine Kollegin fragt, ob ich nächsten Dienstag mittags Zeit hätte – steht da schon "
-            "was?",
-            "On m'a invité à un anniversaire samedi soir, je suis déjà pris ?",
-            "No me acuerdo a qué hora era la reunión con el banco, ¿me lo miras?",
         ),
     ),
     Intent(
@@ -188,14 +162,6 @@ INTENTS: tuple[Intent, ...] = (
             "Schedule a call with the bank on Monday at 11",
             "Mets une réunion avec Claire demain à 15h",
             "Termin: Elternabend am 12. Juni um 19 Uhr",
-        ),
-        in_passing=(
-            "My cousin is getting married on the 9th of August at 2pm and I'd hate to forget, can "
-            "you put it in?",
-            "Der Elektriker kommt am Donnerstag um acht, kannst du mir das eintragen?",
-            "On a enfin trouvé une date pour le pot de départ de Marc : vendredi 18h. Tu me le "
-            "notes ?",
-            "Me han dado hora en el taller para el coche el lunes a las nueve, apúntamelo.",
         ),
     ),
     Intent(
@@ -232,13 +198,6 @@ INTENTS: tuple[Intent, ...] = (
             "Retrasa la reunión de las 10 media hora",
             "Move my call with the bank an hour earlier",
         ),
-        in_passing=(
-            "The babysitter can only come later, so could you push dinner with the neighbours to "
-            "8?",
-            "Mein Chef ist krank, das Quartalsgespräch muss auf nächsten Mittwoch",
-            "Le kiné a un empêchement, il me propose jeudi 17h au lieu de mardi, tu changes ça ?",
-            "Al final la comida con mis padres es una hora más tarde, ¿lo cambias?",
-        ),
     ),
     Intent(
         "cancel_event",
@@ -251,13 +210,6 @@ INTENTS: tuple[Intent, ...] = (
             "Drop the gym session on Thursday",
             "Lösch den Termin mit Herrn Braun",
             "Supprime le cours de yoga de demain",
-        ),
-        in_passing=(
-            "Turns out the school play has been called off because half the cast has the flu. "
-            "Take it off my calendar, please.",
-            "Das Probetraining fällt aus, der Trainer ist im Urlaub. Kannst du es rausnehmen?",
-            "Finalement je ne vais pas au mariage de Julien, enlève-le de mon agenda",
-            "Ya no voy a la cena del sábado, bórrala del calendario.",
         ),
     ),
     Intent(
@@ -272,14 +224,6 @@ INTENTS: tuple[Intent, ...] = (
             "Find 45 minutes for a call on Friday",
             "Trouve-moi un créneau de deux heures jeudi",
         ),
-        in_passing=(
-            "I need to squeeze in a run sometime tomorrow, when am I not booked?",
-            "Ich würde diese Woche gern zwei Stunden am Stück für die Steuer blocken – wann geht "
-            "das?",
-            "¿Cuándo tengo un hueco de una hora el jueves para llamar a mi madre?",
-            "J'aimerais caser une séance de sport vendredi, j'ai un trou d'une heure quelque part "
-            "?",
-        ),
         looks_up=True,
     ),
     Intent(
@@ -291,12 +235,6 @@ INTENTS: tuple[Intent, ...] = (
             "Hat mir die Schule geschrieben?",
             "¿Tengo correos de Amazon?",
         ),
-        in_passing=(
-            "I'm waiting on the landlord about the deposit, has anything come in?",
-            "Die Bank wollte mir doch die neuen Konditionen schicken – ist da was gekommen?",
-            "Est-ce que le garage m'a envoyé le devis ? Je l'attends depuis lundi.",
-            "Estoy esperando la confirmación del hotel, ¿ha llegado algo?",
-        ),
     ),
     Intent(
         "read_email",
@@ -306,14 +244,6 @@ INTENTS: tuple[Intent, ...] = (
             "What does the email from the school say?",
             "Lies mir die Mail vom Vermieter vor",
             "Résume le dernier mail de Julie",
-        ),
-        in_passing=(
-            "My sister sent me something long about Christmas plans, can you tell me what she "
-            "wants?",
-            "Qu'est-ce qu'il dit, le dernier mail de l'école ? Je n'ai pas eu le temps de le lire.",
-            "¿Qué pone en el correo del casero? Lo tengo sin leer desde ayer.",
-            "Mein Bruder hat mir eine lange Mail wegen Omas Geburtstag geschrieben, was will er "
-            "denn?",
         ),
     ),
     Intent(
@@ -333,15 +263,6 @@ INTENTS: tuple[Intent, ...] = (
             "Reply to the landlord that Tuesday is fine",
             "Antworte Petra, dass ich komme",
             "Réponds à Marc que c'est d'accord",
-        ),
-        in_passing=(
-            "Helen asked if I can bring dessert on Saturday. Write back that I'll bring a cake.",
-            "Der Vermieter hat wegen der Besichtigung gefragt – antworte ihm bitte, dass Montag "
-            "passt.",
-            "Mi primo me preguntó si le presto la tienda de campaña. Contéstale que sí, que pase "
-            "a buscarla.",
-            "Julie me demande si je viens à sa crémaillère samedi, réponds-lui que oui avec "
-            "plaisir",
         ),
     ),
     Intent(
@@ -363,13 +284,6 @@ INTENTS: tuple[Intent, ...] = (
             "Schick Jonas eine Mail mit dem Betreff Urlaub",
             "Écris à Sophie que le dîner est annulé",
         ),
-        in_passing=(
-            "Our neighbour is watering the plants while we're away. Email her that the key is "
-            "under the mat.",
-            "Kannst du Oliver schreiben, dass die Präsentation fertig ist? Er wartet schon drauf.",
-            "Envoie un petit mot à Claire pour lui dire que j'ai retrouvé son écharpe.",
-            "Dile a Marta por correo que mañana no puedo ir al gimnasio.",
-        ),
     ),
     Intent(
         "set_reminder",
@@ -389,13 +303,6 @@ INTENTS: tuple[Intent, ...] = (
             "Erinnere mich in einer Stunde an den Kuchen",
             "Rappelle-moi demain matin de payer le loyer",
         ),
-        in_passing=(
-            "The library book is due back on Thursday and I always forget. Nudge me Wednesday "
-            "evening at 7?",
-            "Ich muss morgen früh unbedingt die Kita anrufen, sag mir um 8 Bescheid",
-            "Avísame el viernes a mediodía de que tengo que pagar la factura del gas",
-            "Je dois déposer le colis à la poste demain, tu me fais penser à 17h ?",
-        ),
     ),
     Intent(
         "remember_fact",
@@ -406,12 +313,6 @@ INTENTS: tuple[Intent, ...] = (
             "Merk dir, dass Lisa Erdnüsse nicht verträgt",
             "Recuerda que mi talla de zapato es 41",
         ),
-        in_passing=(
-            "Just so you know for the future, the wifi at the cabin is called Lakeside.",
-            "Mein Vater trinkt keinen Kaffee, nur Tee – behalt das bitte im Hinterkopf.",
-            "Note bien une chose : ma voiture, c'est une Clio grise, immatriculée AB-123-CD.",
-            "Para que lo sepas, mi hermana es alérgica a los gatos. No lo olvides.",
-        ),
     ),
     Intent(
         "recall_fact",
@@ -421,12 +322,6 @@ INTENTS: tuple[Intent, ...] = (
             "What did I tell you about Lisa?",
             "Was weißt du über mein Auto?",
             "¿Qué te dije sobre mi talla?",
-        ),
-        in_passing=(
-            "I'm at the shop and can't remember, did I tell you what shirt size Dad wears?",
-            "Du weißt doch noch, was meine Schwiegermutter nicht essen darf, oder?",
-            "Tu te souviens de ce que je t'avais dit sur le code du portail ?",
-            "Estoy en la tienda y no me acuerdo, ¿qué talla de camisa te dije que usa mi padre?",
         ),
     ),
     Intent(
@@ -441,12 +336,6 @@ INTENTS: tuple[Intent, ...] = (
             "Schreib Müll rausbringen auf meine Aufgabenliste",
             "Ajoute acheter du lait à ma liste de tâches",
         ),
-        in_passing=(
-            "Oh, and I still have to renew the car insurance, can you put that on my to-do list?",
-            "Nicht vergessen: Geschenk für Oma kaufen. Schreib's mir als Aufgabe auf, bis Freitag.",
-            "Il faut que je rappelle l'assurance, ajoute-le à mes choses à faire",
-            "Tengo que renovar el carné de conducir antes de junio, apúntalo en mis pendientes",
-        ),
     ),
     Intent(
         "list_todos",
@@ -456,11 +345,6 @@ INTENTS: tuple[Intent, ...] = (
             "What's left on my task list?",
             "Welche Aufgaben habe ich noch offen?",
             "¿Qué tareas tengo pendientes?",
-        ),
-        in_passing=(
-            "I've got a free evening for once, what's still waiting on my to-do list?",
-            "¿Qué me queda por hacer de mi lista de pendientes?",
-            "Ich hab heute Abend endlich Zeit – was steht noch auf meiner To-do-Liste?",
         ),
     ),
     Intent(
@@ -472,12 +356,6 @@ INTENTS: tuple[Intent, ...] = (
             "Hak die Aufgabe Fahrrad reparieren ab",
             "Marque la tâche courses comme faite",
         ),
-        in_passing=(
-            "Finally called the insurance this morning, so you can cross that one off.",
-            "Geschafft, die Winterreifen sind drauf! Hak das bitte ab.",
-            "Ya he devuelto el paquete, márcalo como hecho",
-            "Ça y est, j'ai rendu les clés de l'ancien appart, tu peux le rayer de ma liste",
-        ),
     ),
     Intent(
         "find_contact",
@@ -487,12 +365,6 @@ INTENTS: tuple[Intent, ...] = (
             "What's Nadia's email address?",
             "Wie ist die Telefonnummer von Opa?",
             "¿Cuál es el correo de Pablo?",
-        ),
-        in_passing=(
-            "I need to ring the vet about the cat, have I got their number somewhere?",
-            "Tu peux me retrouver l'adresse mail de Karine ? Je dois lui envoyer les photos.",
-            "Ich muss dringend den Klempner anrufen, hast du seine Nummer?",
-            "¿Tienes el teléfono de la peluquería? Quiero pedir cita.",
         ),
         looks_up=True,  # "mi cafetería favorita… ¿cuál era?" names no one: a memory holds it
     ),
@@ -505,13 +377,6 @@ INTENTS: tuple[Intent, ...] = (
             "Look up the weather in Lisbon online",
             "Such im Internet nach Zugverbindungen nach Köln",
             "Busca en la web recetas de paella",
-        ),
-        in_passing=(
-            "We're thinking of a weekend in Vienna, can you look online for what's on there in "
-            "June?",
-            "Schau mal im Internet, wann der Baumarkt am Samstag aufmacht",
-            "On hésite pour ce soir, tu peux chercher sur internet les films qui passent au "
-            "cinéma ?",
         ),
     ),
     Intent(
@@ -531,10 +396,6 @@ INTENTS: tuple[Intent, ...] = (
             "Vergiss meine alte Telefonnummer",
             "Oublie ce que je t'ai dit sur mon voisin",
         ),
-        in_passing=(
-            "I've changed my PIN, so that old one I told you is wrong now, forget it.",
-            "Ich bin umgezogen, die alte Adresse, die ich dir gesagt habe, kannst du vergessen",
-        ),
     ),
     Intent(
         "list_reminders",
@@ -544,7 +405,6 @@ INTENTS: tuple[Intent, ...] = (
             "Welche Erinnerungen habe ich?",
             "¿Qué recordatorios tengo?",
         ),
-        in_passing=("Did I ask you to remind me of anything this week?",),
     ),
     Intent(
         "cancel_reminder",
@@ -559,11 +419,6 @@ INTENTS: tuple[Intent, ...] = (
             "Lösch die Erinnerung an den Müll",
             "Supprime le rappel pour le pain",
         ),
-        in_passing=(
-            "I already picked up the parcel, so I don't need that reminder any more.",
-            "Ya no hace falta el aviso de llamar al fontanero, quítalo",
-            "Hab das Paket schon abgeholt, die Erinnerung brauch ich nicht mehr",
-        ),
     ),
     Intent(
         "add_contact",
@@ -574,15 +429,6 @@ INTENTS: tuple[Intent, ...] = (
             "Save Karl Berg in my address book: +49 170 1234567",
             "Ajoute Julie Martin à mes contacts, julie@example.fr",
             "Guarda a Pedro Ruiz en mis contactos",
-        ),
-        in_passing=(
-            "Met a lovely woman at choir, Ines Vogel, her number is 0151 2223344. Can you keep "
-            "her details?",
-            "Mon nouveau dentiste s'appelle Dr Marchand, enregistre son numéro : 01 23 45 67 89",
-            "Unsere neue Nachbarin heißt Eva Roth, ihre Nummer ist 0160 5556677 – speicher sie "
-            "bitte",
-            "Conocí a Lucía Gómez en el curso, su correo es lucia@example.es, guárdala en mis "
-            "contactos",
         ),
     ),
     Intent(
@@ -595,13 +441,6 @@ INTENTS: tuple[Intent, ...] = (
             "Was steht in meinem Mietvertrag zur Kündigung?",
             "¿Cuánto dura la garantía según el documento de la lavadora?",
         ),
-        in_passing=(
-            "I need to know when my warranty runs out, it's somewhere in the receipts I saved.",
-            "Wie hoch war nochmal die Nebenkostenvorauszahlung laut meinem Mietvertrag?",
-            "D'après mes notes de réunion, qui devait s'occuper du traiteur ?",
-            "¿Qué decía el contrato del gimnasio sobre la permanencia? Lo tengo guardado en mis "
-            "documentos.",
-        ),
     ),
     Intent(
         "show_folder",
@@ -612,7 +451,6 @@ INTENTS: tuple[Intent, ...] = (
             "Was liegt in meinem Ordner Rechnungen?",
             "Qu'y a-t-il dans mon dossier photos ?",
         ),
-        in_passing=("What have I got saved in the recipes folder?",),
     ),
     Intent(
         "write_note",
@@ -628,10 +466,6 @@ INTENTS: tuple[Intent, ...] = (
             "Schreib eine Notiz urlaub.md mit: Sonnenbrille, Pass",
             "Crea una nota llamada compras.txt con: pan, leche",
         ),
-        in_passing=(
-            "Could you jot down a little note with the plants I bought today: fern, basil, ivy?",
-            "Fais-moi une note avec les horaires de la piscine : lundi et jeudi 18h-21h",
-        ),
     ),
     Intent(
         "add_to_list",
@@ -646,12 +480,6 @@ INTENTS: tuple[Intent, ...] = (
             "Setz Brot auf die Einkaufsliste",
             "Ajoute le livre Dune à ma liste de lecture",
         ),
-        in_passing=(
-            "We're out of olive oil and rice, stick them on the shopping list",
-            "Für den Urlaub noch Sonnencreme auf die Packliste, bitte",
-            "Apunta pilas en la lista de la compra",
-            "Il ne reste plus de café ni de sucre, ajoute-les à la liste de courses",
-        ),
     ),
     Intent(
         "open_file",
@@ -662,7 +490,6 @@ INTENTS: tuple[Intent, ...] = (
             "Öffne die Datei rechnung.pdf",
             "Abre el archivo presupuesto.xlsx",
         ),
-        in_passing=("Can you pull up the photo of the whiteboard from yesterday's meeting?",),
     ),
     Intent(
         "spending",
@@ -676,12 +503,6 @@ INTENTS: tuple[Intent, ...] = (
             "What did I pay at Lidl last month?",
             "Wie viel habe ich im Februar ausgegeben?",
             "Combien j'ai dépensé chez Carrefour en janvier ?",
-        ),
-        in_passing=(
-            "I feel like I've been eating out a lot. How much went on restaurants in March?",
-            "¿Cuánto me he gastado en gasolina este mes? Me parece que mucho.",
-            "Je dépense trop en courses, combien chez Monoprix le mois dernier ?",
-            "Ich glaube, ich war zu oft essen. Wie viel ging im März für Restaurants drauf?",
         ),
     ),
     Intent(

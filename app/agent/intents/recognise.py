@@ -54,19 +54,20 @@ INTENT_PROMPT = (
 )
 
 
-def _example_rows(in_passing: bool) -> list[tuple[str, str]]:
+def _example_rows() -> list[tuple[str, str]]:
     """(intent, example) pairs taken in turns (one of each, then the second of each, ...) so
-    no intent's examples sit together at the end, where a small model's attention is; with
-    the requests made in passing after the terse ones, or without them."""
-    said = {i.name: i.examples + (i.in_passing if in_passing else ()) for i in INTENTS}
+    no intent's examples sit together at the end, where a small model's attention is."""
     rows = []
-    for index in range(max(len(examples) for examples in said.values())):
-        rows += [(name, said[name][index]) for name in said if index < len(said[name])]
+    for index in range(max(len(intent.examples) for intent in INTENTS)):
+        rows += [
+            (intent.name, intent.examples[index])
+            for intent in INTENTS
+            if index < len(intent.examples)
+        ]
     return rows
 
 
-_EXAMPLE_ROWS = _example_rows(in_passing=False)  # for writing the slots
-_CHOICE_ROWS = _example_rows(in_passing=True)  # for choosing the intent
+_EXAMPLE_ROWS = _example_rows()
 
 # Classification, not writing: the most likely intent, every time.
 RECOGNITION_SAMPLING = SamplingSettings(
@@ -123,7 +124,7 @@ def choice_request(text: str, intents: tuple[Intent, ...] = INTENTS) -> StepRequ
         f"- {intent.name}: {intent.description.split(' Example')[0]}" for intent in intents
     )
     messages: list[dict[str, Any]] = [{"role": "system", "content": CHOICE_PROMPT + kinds}]
-    for name, example in _CHOICE_ROWS:
+    for name, example in _EXAMPLE_ROWS:
         if name in names:
             messages += [
                 {"role": "user", "content": example},

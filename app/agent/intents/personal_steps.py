@@ -873,7 +873,7 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
     # The model may copy the address or number as the name: they are not one; nor is a
     # name said over and over ("Anna Schulz Anna Schulz …") more than once.
     name = _once(" ".join(_PHONE.sub(" ", ADDRESS.sub(" ", slots["name"])).split()).strip(" ,;:"))
-    name = _as_written(name, doing.request) or named_by_address(doing.request, emails)
+    name = _as_written(name, doing.request, doing.now) or named_by_address(doing.request, emails)
     if not name:
         raise Ask(doing.say("person_name"), "name")
     if (emails or phones) and _CHANGED.search(fold(doing.request)):
@@ -941,7 +941,7 @@ def _once(name: str) -> str:
     return name
 
 
-def _as_written(name: str, request: str) -> str:
+def _as_written(name: str, request: str, now: datetime) -> str:
     """`name` in the order and spelling the request writes its words together ("Haddad
     Karim" of "… neighbour from downstairs, Karim Haddad - …": "Karim Haddad"); else as
     it is."""
@@ -959,7 +959,7 @@ def _as_written(name: str, request: str) -> str:
         len(words) == 1
         and whole
         and not is_function_word(whole.group(1))
-        and read_when(whole.group(1), datetime.now()) is None  # "Anna Montag": a day
+        and read_when(whole.group(1), now) is None  # "Anna Montag": a day
     ):
         return f"{name} {whole.group(1)}"
     return name

@@ -1328,3 +1328,33 @@ def test_a_request_asking_what_an_email_says_and_to_reply_does_both(
     assert shown.tool == "reply_email" and said.lower() in str(shown.arguments["body"]).lower()
     assert "Bob suggests a picnic on Saturday at noon" in report.answer
     assert servers[1].relay.deliveries == 0
+
+
+@pytest.mark.parametrize(
+    ("request_", "message", "subject"),
+    [(f"{BOB} keeps chasing me about the invoice. Can you get back to him and say we're "
+      "paying it on the 24th?",
+      "I'm running late, so we are paying it on the 24th.",
+      "We are paying it on the 24th"),
+     (f"Kannst du {BOB} schreiben? Die Rechnung zahlen wir am 24.",
+      "Le dîner est annulé, die Rechnung zahlen wir am 24.",
+      "Die Rechnung zahlen wir am 24")],
+)  # fmt: skip
+def test_an_example_the_model_echoed_is_no_part_of_the_email_it_writes(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    request_: str,
+    message: str,
+    subject: str,
+) -> None:
+    """A worked example's words the model began the message with ("I'm running late", the
+    intent's own example) are not what the user asked to say: they are no subject."""
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("send_email", to=BOB, message=message), f"Hi Bob,\n\n{subject}.\n\nAlice"],
+        answers,
+        mail=mail,
+    )  # fmt: skip
+    agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.arguments["subject"] == subject

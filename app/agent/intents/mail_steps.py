@@ -270,7 +270,9 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
 
 
 def _subject(message: str) -> str:
-    words = message.strip().rstrip(".!").split()
+    """The message's first sentence, up to seven words ("Dr." ends none)."""
+    first = re.split(r"(?<=\w{3}[.!?])\s+", message.strip(), maxsplit=1)[0]
+    words = first.rstrip(".!").split()
     text = " ".join(words[:7]) + ("…" if len(words) > 7 else "")
     return text[:1].upper() + text[1:]
 

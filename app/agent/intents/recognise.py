@@ -20,6 +20,7 @@ import re
 import threading
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from app import clock
@@ -274,6 +275,9 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
             else:
                 recognised.dropped[name] = value
             continue
+        if slot.kind == "text" and not (value := _without_echoed_examples(value, text)):
+            recognised.dropped[name] = values[name]
+            continue
         # A person's name beside a text ("Hi Tom" to "Tom") is no evidence the text is the
         # user's; words another item slot holds are (the model may put them in both).
         others = " ".join(
@@ -292,6 +296,43 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
         else:
             recognised.dropped[name] = value
     return recognised
+
+
+def _without_echoed_examples(value: str, text: str) -> str:
+    """`value` less the clauses the model took from a worked example, not from `text` ("I'm
+    running late, so I need to pay on the 24th" for "say we're paying it on the 24th": the
+    example's "I'm running late" is no part of what the user asked to say)."""
+    clauses = [c for c in re.split(r"(?<=[,.;:!?])\s+", value) if c.strip()]
+    kept = [c for c in clauses if not _echoes_an_example(c, text)]
+    if len(kept) == len(clauses):
+        return value
+    # "so I need to …" after the example's clause: the joining word went with it
+    return _JOINING.sub("", " ".join(kept)).strip(" ,;:")
+
+
+_JOINING = re.compile(
+    r"^(?:so|and|but|then|und|also|aber|dann|donc|et|mais|alors|así que|y|pero|entonces)\b\s*",
+    re.IGNORECASE,
+)
+
+
+def _echoes_an_example(clause: str, text: str) -> bool:
+    """Whether all of `clause`'s content words are one example's the model was shown, two
+    or more of them words `text` does not say."""
+    words = [w for w in _words(clause) if w and w not in _FILLER]
+    said = _words(text)
+    if sum(not _occurs(w, said) for w in words) < 2:
+        return False
+    return any(set(words) <= example for example in _example_words())
+
+
+@cache
+def _example_words() -> list[set[str]]:
+    """The words of each example the model is shown: the worked examples, and those quoted
+    in an intent's or a slot's description ("e.g. 'tomorrow at 3pm'")."""
+    described = [i.description for i in INTENTS] + [s.description for i in INTENTS for s in i.slots]
+    quoted = [q for d in described for q in re.findall(r"(?<!\w)'(.{3,}?)'(?!\w)", d)]
+    return [set(_words(e)) for e in [e for _, e in _EXAMPLE_ROWS] + quoted]
 
 
 def _an_address_not_written(value: str, text: str) -> bool:

@@ -878,6 +878,34 @@ def test_moving_the_meeting_two_match_is_a_numbered_choice_and_the_answer_moves_
 
 
 @pytest.mark.parametrize(
+    "question",
+    ["Sag mal, woher kam Chopin eigentlich? Ich dachte immer, der war Franzose.",
+     "Oh never mind that. How long does it take to boil an egg, by the way?"],
+)  # fmt: skip
+def test_a_new_question_instead_of_a_choice_is_not_taken_for_the_choice(
+    account: CalendarAccount, question: str
+) -> None:
+    """Asked which event, the user asks something else, naming none of the choices: the
+    new message is recognised afresh and nothing is moved."""
+    create_event(account, "Team meeting", at(16, 10), at(16, 11), tz=TZ)
+    create_event(account, "Budget meeting", at(18, 14), at(18, 15), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("move_event", event="meeting", to="Thursday at 10"),
+                             call("just_answer"), "Plain answer."], answers)  # fmt: skip
+    conversation = Conversation()
+    first = agent.run_turn(conversation, "move the meeting to Thursday at 10")
+    assert first.stop_reason == "asked"
+    second = agent.run_turn(conversation, question)
+    assert (second.calls, second.answer, answers.seen) == ([], "Plain answer.", [])
+    # the numbered choice is still answered by its number
+    agent = _agent(account, [call("move_event", event="meeting", to="Thursday at 10")], answers)
+    conversation = Conversation()
+    agent.run_turn(conversation, "move the meeting to Thursday at 10")
+    agent.run_turn(conversation, "2, the one on Friday please, if that is all right with you")
+    assert [shown.tool for shown in answers.seen] == ["update_event"]
+
+
+@pytest.mark.parametrize(
     ("request_", "junk", "to"),
     [("Die haben grad angerufen, Freitag um vier klappt nicht. Kannst du meinen Haarschnitt "
       "auf halb sechs schieben?", "grad angerufen", "halb sechs"),

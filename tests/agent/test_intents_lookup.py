@@ -1833,6 +1833,43 @@ def test_a_general_question_is_answered_apart_from_the_chatter_around_it(
 
 
 @pytest.mark.parametrize(
+    ("request_", "chosen", "shown"),
+    [
+        # the question reported in the sentence before "do you know?"
+        ("My son is doing a project on space and asked me how far away the moon is. I had "
+         "no idea, do you know roughly?", call("recall_fact", about="the moon"), None),
+        ("Oye, mi sobrina me ha preguntado en qué año cayó el Muro de Berlín y me he quedado "
+         "en blanco. ¿Tú lo sabes?", call("recall_fact", about="Muro de Berlín"), None),
+        ("Meine Tochter hat mich gefragt, wie viele Monde der Jupiter hat. Weißt du das "
+         "zufällig?", call("ask_files", about="Jupiter"), None),
+        # the answers to choose from after the question, and chatter about "us" before it
+        ("Ma femme et moi on se dispute depuis ce matin : c'est quoi la capitale du Canada, "
+         "Toronto ou Ottawa ?", call("find_emails", about="Canada"),
+         "c'est quoi la capitale du Canada"),
+    ],
+)  # fmt: skip
+def test_a_general_question_reported_before_a_do_you_know_is_answered_plainly(
+    account: CalendarAccount,
+    database: Database,
+    home: Path,
+    request_: str,
+    chosen: str,
+    shown: str | None,
+) -> None:
+    """ "… asked me how far away the moon is. Do you know roughly?": what is asked is the
+    reported question, which speaks of no one and names nothing the user keeps; the model
+    answers it (shown the whole request, as "do you know" points back), and no tool is
+    called."""
+    english = [] if request_.startswith("My") else ["English words."]
+    agent, backend = _agent([chosen, *english, "Plain answer."], home,
+                            calendar=account, data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert (report.calls, report.answer) == ([], "Plain answer.")
+    assert backend.requests[-1].tool_choice == "none"
+    assert backend.requests[-1].messages[-1]["content"] == (shown or request_)
+
+
+@pytest.mark.parametrize(
     ("request_", "chosen"),
     [
         ("Long day today, meetings back to back. Quick one while I cook: how many bones are "

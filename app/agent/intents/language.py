@@ -1172,11 +1172,20 @@ def asking_clause(question: str) -> str:
     while len(clauses) > 1 and _WHAT_FOR.match(_folded(clauses[-1])):
         # "… what is that in Fahrenheit, so I can tell her what to pack?": not what it asks
         question = question[: question.rfind(clauses.pop())].rstrip(" ,;:-–—")
+    while len(clauses) > 2 and _ONLY_CHOICES.match(_folded(clauses[-1])):
+        clauses.pop()  # "c'est quoi la capitale de l'Australie, Sydney ou Canberra ?"
     last = _folded(clauses[-1])
     if len(clauses) > 1 and _JUST_TELL_ME.search(last):
         return clauses[-1].strip()  # "… nicht mehr ganz sicher - weißt du das?": asked before
     asks = _ASKED_LAST.search(last) or re.search(r"\b(?:quoi|que|qu'est|qui)\b", last)
     return clauses[-1].strip() if len(clauses) > 1 and asks else question
+
+
+# A clause offering the answers to choose from, after the question (folded): "Sydney ou
+# Canberra ?", "Polen oder Frankreich?", "1989 or 1991?".
+_ONLY_CHOICES = re.compile(
+    r"^\s*[\w'-]+(?:\s+[\w'-]+)?\s+(?:or|oder|ou|o)\s+[\w'-]+(?:\s+[\w'-]+)?\W*$"
+)
 
 
 def reported_question(text: str) -> str:
@@ -1233,8 +1242,11 @@ _ASKED_ENDS = re.compile(
 _JUST_TELL_ME = re.compile(
     r"^\W*(?:and |so |und |alors |et |y )?(?:(?:can|could|would) you tell me|tell me|do you know|"
     r"any idea|weisst du(?:'s| es| das)?|kannst du (?:mir )?(?:das |es )?sagen|sag(?:st du)? "
-    r"(?:es |das )?mir|tu (?:le )?sais|sais-tu|tu peux me (?:le )?dire|(?:me )?lo sabes|sabes|"
-    r"(?:me )?lo (?:dices|puedes decir)|dimelo|dime)\W*$"
+    r"(?:es |das )?mir|tu (?:le )?sais|sais-tu|tu peux me (?:le )?dire|(?:tu )?(?:me )?lo sabes|"
+    r"sabes|(?:me )?lo (?:dices|puedes decir)|dimelo|dime)"
+    # a word that only softens it ("do you know roughly?", "weißt du das zufällig?")
+    r"(?:\s+(?:roughly|offhand|by any chance|maybe|perhaps|at all|zufallig|vielleicht|ungefahr|"
+    r"par hasard|a peu pres|por casualidad|mas o menos|tu|du))?\W*$"
 )
 # A question asked inside a sentence (folded): "… quiere saber cuántas patas tiene una
 # araña", "… hat mich gefragt, wie viele Bundesländer Deutschland hat".
@@ -1248,6 +1260,8 @@ def asked_before(request: str, question: str) -> str | None:
     if not _JUST_TELL_ME.search(_folded(question)):
         return None
     said = request[: request.rfind(question)]
+    if reported := next(filter(None, map(reported_question, reversed(sentences(said)))), ""):
+        return reported  # "… asked me how far away the moon is. No idea, do you know?"
     before = _folded(said)
     inside = list(_ASKED_INSIDE.finditer(before))
     if not inside:

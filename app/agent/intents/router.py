@@ -1041,7 +1041,11 @@ def _a_new_request(pending: Pending, text: str, now: datetime) -> bool:
     length ("oh right - let's say the thursday, 3 in the afternoon. an hour should do it")
     is the answer, unless it asks for something new itself."""
     slot = pending.intent.slot(pending.slot)
-    if slot is None or slot.kind == "text" or pending.choices:
+    if pending.choices:
+        # "Sag mal, woher kam Chopin eigentlich? …" to "Which entry do you mean? 1. …": a
+        # long message naming none of the choices by number, place or words
+        return len(text.split()) > 8 and not _names_a_choice(text, pending.choices)
+    if slot is None or slot.kind == "text":
         return False
     if slot.kind == "person" and person_answered(text):
         return False  # "A Anna, la de la cena del viernes pasado": who, and who she is
@@ -1064,6 +1068,17 @@ _ORDINALS = {
     "segundo": 1, "segunda": 1, "third": 2, "3rd": 2, "dritte": 2, "troisieme": 2,
     "tercero": 2, "tercera": 2, "last": -1, "letzte": -1, "dernier": -1, "ultimo": -1,
 }  # fmt: skip
+
+
+def _names_a_choice(text: str, choices: list[Any]) -> bool:
+    """Whether `text` names one of the offered choices: its number, its place in the list
+    ("the second") or a word of it."""
+    folded = fold(text)
+    return bool(
+        any(1 <= int(n) <= len(choices) for n in re.findall(r"\b(\d{1,2})\b", folded))
+        or any(re.search(rf"\b{word}\b", folded) for word in _ORDINALS)
+        or any(any_word_of(str(label), text) for _, label in choices)
+    )
 
 
 def _answer_choice(text: str, choices: list[Any]) -> str:

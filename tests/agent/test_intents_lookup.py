@@ -1861,12 +1861,20 @@ def test_a_general_question_reported_before_a_do_you_know_is_answered_plainly(
     answers it (shown the whole request, as "do you know" points back), and no tool is
     called."""
     english = [] if request_.startswith("My") else ["English words."]
-    agent, backend = _agent([chosen, *english, "Plain answer."], home,
-                            calendar=account, data=database)  # fmt: skip
+    plain = _answered_plainly([chosen, *english], home, account, database, request_)
+    assert plain.messages[-1]["content"] == (shown or request_)
+
+
+def _answered_plainly(
+    turns: list[str], home: Path, account: CalendarAccount, database: Database, request_: str
+) -> StepRequest:
+    """The step that answered `request_` after the model's `turns`: a plain answer, with no
+    tool called or offered."""
+    agent, backend = _agent([*turns, "Plain answer."], home, calendar=account, data=database)
     report = agent.run_turn(Conversation(), request_)
     assert (report.calls, report.answer) == ([], "Plain answer.")
     assert backend.requests[-1].tool_choice == "none"
-    assert backend.requests[-1].messages[-1]["content"] == (shown or request_)
+    return backend.requests[-1]
 
 
 @pytest.mark.parametrize(
@@ -1890,12 +1898,8 @@ def test_a_general_question_after_chatter_naming_a_day_is_no_look_at_the_calenda
     called, the calendar is not listed in front of the user."""
     create_event(account, "Team meeting", at(15, 14), at(15, 15), tz=TZ)
     english = [] if request_.startswith("Long day") else ["English words."]
-    agent, backend = _agent([chosen, *english, "Plain answer."], home,
-                            calendar=account, data=database)  # fmt: skip
-    report = agent.run_turn(Conversation(), request_)
-    assert (report.calls, report.answer) == ([], "Plain answer.")
-    assert backend.requests[-1].tool_choice == "none"
-    assert request_.endswith(str(backend.requests[-1].messages[-1]["content"]))
+    plain = _answered_plainly([chosen, *english], home, account, database, request_)
+    assert request_.endswith(str(plain.messages[-1]["content"]))
 
 
 @pytest.mark.parametrize(

@@ -66,6 +66,24 @@ class StepRequest:
     shared_messages: int = 1
 
 
+# What an earlier turn's tool result says when the conversation no longer fits the model's
+# memory: the assistant's answers of those turns say what mattered in them.
+EARLIER_RESULT_LEFT_OUT = "(an earlier result, left out: the conversation is long)"
+
+
+def without_earlier_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`messages` with the tool results of turns before the latest user message left out (a
+    calendar listed in turn one takes thousands of tokens a question in turn two does not
+    need); the latest turn's results stay."""
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=0)
+    return [
+        {**m, "content": EARLIER_RESULT_LEFT_OUT}
+        if i < last_user and m.get("role") == "tool"
+        else m
+        for i, m in enumerate(messages)
+    ]
+
+
 @dataclass
 class StepResult:
     text: str = ""

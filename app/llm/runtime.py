@@ -27,6 +27,7 @@ from app.llm.backend import (
     StepRequest,
     StepResult,
     StreamEvent,
+    without_earlier_results,
 )
 from app.llm.chat_template import ChatTemplate
 from app.llm.constrained_sampler import ConstrainedSampler
@@ -209,6 +210,13 @@ class LocalModel:
             boundaries.append(len(self.tokenize_prompt(history)))
         return prompt, boundaries
 
+    def _too_long(self, prompt: str, sampling: SamplingSettings) -> bool:
+        """Whether `prompt` leaves the model too little room to answer (a quarter of its
+        memory, or the step's most tokens if fewer)."""
+        n_ctx = self.llama.n_ctx()
+        room = min(sampling.max_tokens, n_ctx // 4)
+        return len(self.tokenize_prompt(prompt)) > n_ctx - room
+
     def _system_prefix_length(self, messages: list[dict[str, Any]], options: dict[str, Any]) -> int:
         """Tokens shared by every conversation that starts with `messages` (the system prompt,
         perhaps worked examples after it) and this tool block."""
@@ -236,6 +244,13 @@ class LocalModel:
         validated tool calls in the model's native wire format."""
         tools = request.tools if request.tool_choice != "none" else []
         prompt, boundaries = self.build_prompt(request)
+        if (
+            self._too_long(prompt, request.sampling)
+            and (shorter := without_earlier_results(request.messages)) != request.messages
+        ):
+            # earlier turns' tool results left out rather than the turn refused
+            request = replace(request, messages=shorter)
+            prompt, boundaries = self.build_prompt(request)
         in_reasoning = _ends_inside_reasoning(prompt)
         forced_open = bool(tools) and request.tool_choice == "required"
         if forced_open:

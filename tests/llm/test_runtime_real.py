@@ -10,6 +10,7 @@ import pytest
 from app.agent.tools.registry import Registry
 from app.agent.turn.chat import Conversation
 from app.agent.turn.loop import Agent
+from app.llm.backend import StepRequest
 from app.llm.runtime import GenerationError, GenerationStats, LocalModel, SamplingSettings
 
 pytestmark = pytest.mark.real_model
@@ -114,3 +115,36 @@ def test_max_tokens_is_a_hard_limit(smollm2: LocalModel) -> None:
 def test_prompt_longer_than_the_context_is_refused_clearly(smollm2: LocalModel) -> None:
     with pytest.raises(GenerationError, match="too long"):
         list(smollm2.generate(_prompt(smollm2, "word " * 3000)))
+
+
+def _a_turn_with_a_long_result(request: str, words: int) -> list[dict[str, object]]:
+    call = {"id": "c1", "type": "function",
+            "function": {"name": "list_events", "arguments": "{}"}}  # fmt: skip
+    return [
+        {"role": "user", "content": request},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "name": "list_events", "content": "event " * words},
+    ]
+
+
+def test_an_earlier_turns_long_result_is_left_out_rather_than_the_next_turn_refused(
+    smollm2: LocalModel,
+) -> None:
+    """A calendar listed in the first turn filled the model's memory: the second turn is
+    answered without it (the first turn's answer stays), not refused."""
+    n_ctx = smollm2.llama.n_ctx()
+    messages = [
+        {"role": "system", "content": "You are helpful."},
+        *_a_turn_with_a_long_result("What's on this summer?", n_ctx),
+        {"role": "assistant", "content": "You have a hike on Saturday."},
+        {"role": "user", "content": "Thanks! How many legs does a spider have?"},
+    ]
+    request = StepRequest(messages=messages, sampling=SamplingSettings(max_tokens=8),
+                          tool_choice="none")  # fmt: skip
+    result = smollm2.step(request, lambda _event: None, threading.Event())
+    assert 0 < result.stats.prompt_tokens < n_ctx // 2
+    assert result.stats.stop_reason in {"end", "max_tokens"}
+    # The latest turn's own result is never left out: too long, the turn is refused clearly.
+    messages = [messages[0], *_a_turn_with_a_long_result("What's on this summer?", n_ctx)]
+    with pytest.raises(GenerationError, match="too long"):
+        smollm2.step(StepRequest(messages=messages), lambda _event: None, threading.Event())

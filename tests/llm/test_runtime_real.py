@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -117,7 +118,7 @@ def test_prompt_longer_than_the_context_is_refused_clearly(smollm2: LocalModel) 
         list(smollm2.generate(_prompt(smollm2, "word " * 3000)))
 
 
-def _a_turn_with_a_long_result(request: str, words: int) -> list[dict[str, object]]:
+def _a_turn_with_a_long_result(request: str, words: int) -> list[dict[str, Any]]:
     call = {"id": "c1", "type": "function",
             "function": {"name": "list_events", "arguments": "{}"}}  # fmt: skip
     return [
@@ -133,7 +134,7 @@ def test_an_earlier_turns_long_result_is_left_out_rather_than_the_next_turn_refu
     """A calendar listed in the first turn filled the model's memory: the second turn is
     answered without it (the first turn's answer stays), not refused."""
     n_ctx = smollm2.llama.n_ctx()
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "system", "content": "You are helpful."},
         *_a_turn_with_a_long_result("What's on this summer?", n_ctx),
         {"role": "assistant", "content": "You have a hike on Saturday."},

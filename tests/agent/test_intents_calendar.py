@@ -878,6 +878,30 @@ def test_moving_the_meeting_two_match_is_a_numbered_choice_and_the_answer_moves_
 
 
 @pytest.mark.parametrize(
+    ("talk", "chosen"),
+    [("Puh, in gut zwei Wochen ist mein Klaviervorspiel und die Nocturne sitzt immer noch "
+      "nicht. Ich übe jeden Abend, aber die linke Hand macht, was sie will.",
+      call("move_event", event="linke Hand", place="rechts")),
+     ("What a week. The team meeting went on forever again and I still have not finished "
+      "the slides for Thursday, honestly I just want the weekend to start.",
+      call("move_event", event="team meeting")),
+     ("Ce week-end on fête l'anniversaire de ma sœur, j'ai hâte, ça fait des mois qu'on ne "
+      "s'est pas vues.", call("move_event", event="anniversaire", place="chez ma sœur"))],
+)  # fmt: skip
+def test_talk_taken_for_moving_an_event_changes_nothing(
+    account: CalendarAccount, talk: str, chosen: str
+) -> None:
+    """Someone talking, asking nothing, with no verb of moving and no new time: the event
+    the model named is not moved, nothing is looked up, the model answers in words."""
+    create_event(account, "Team meeting", at(16, 10), at(16, 11), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [chosen, "Plain answer."], answers)
+    report = agent.run_turn(Conversation(), talk)
+    assert (report.calls, report.answer, answers.seen) == ([], "Plain answer.", [])
+    assert _events(account)["Team meeting"] == (at(16, 10), at(16, 11))
+
+
+@pytest.mark.parametrize(
     "question",
     ["Sag mal, woher kam Chopin eigentlich? Ich dachte immer, der war Franzose.",
      "Oh never mind that. How long does it take to boil an egg, by the way?"],

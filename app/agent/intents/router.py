@@ -629,6 +629,8 @@ class IntentRouter:
             # "…, así que hoy no hay clase. ¿Me la quitas del calendario?": the model named no
             # event (or only a day: "dienstag"), the request names one of the calendar's
             recognised.slots["event"] = event
+        if _talk_taken_for_a_change(recognised, text, doing.now):
+            return self._chat(agent, conversation, emit, cancel, report)
         if recognised.intent.name == JUST_ANSWER:
             # "What's the name of my hotel in Lisbon?" taken for a general question: what
             # the mail or files plainly hold answers it; else the model answers as asked.
@@ -886,6 +888,27 @@ def _a_general_question(recognised: Recognised, text: str, now: datetime) -> boo
         and not speaks_of_the_user(text)
         and read_when(text, now) is None
         and len(telling_words(text)) >= 2
+    )
+
+
+# Words past which a message that asks nothing is someone talking, not a terse command
+# ("the team lunch is at Café Rosa now").
+_TALK = 15
+
+
+def _talk_taken_for_a_change(recognised: Recognised, text: str, now: datetime) -> bool:
+    """ "Puh, in two weeks is my piano recital and the nocturne still isn't right …" taken
+    for moving an event: the message asks nothing (no question), says no verb of moving or
+    cancelling and no new time, and is long or a plain answer was close. An event is moved
+    only when the user asks for it. (A cancellation is often told, not asked: "Der
+    Zahnarzttermin fällt aus".)"""
+    return (
+        recognised.intent.name == "move_event"
+        and "?" not in text
+        and not asks_to_move(text)
+        and not asks_to_cancel(text)
+        and not _a_new_time(recognised, text, now)
+        and (JUST_ANSWER in recognised.close or len(text.split()) > _TALK)
     )
 
 

@@ -486,6 +486,10 @@ def test_a_reply_to_an_email_the_model_could_not_name_asks_which_then_arrives(
         "Bob quiere tomar un café. ¿Le puedes responder que el miércoles a las 15 me va bien?",
         # "write back", its pronoun and a word or two between
         "Bob möchte einen Kaffee trinken. Schreib ihm bitte zurück, dass Mittwoch um 15 Uhr passt.",
+        # "get back to him", "respond to"
+        "Bob keeps asking me about coffee. Can you get back to him and say Wednesday at 15:00 "
+        "works?",
+        "Bob wants to meet for coffee. Respond to him that Wednesday at 15:00 works for me.",
     ],
 )
 @pytest.mark.parametrize(

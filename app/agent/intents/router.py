@@ -979,13 +979,14 @@ _EVENTS = {"add_event", "move_event", "cancel_event", "find_free_time", "set_rem
 # its own language ("Antworte ihm, dass …", "Réponds-lui que …", "Contéstale que …").
 _REPLY = re.compile(
     r"(?:^|[.!?;]\s*)(?:(?:and|und|et|y)\s+)?(?:please\s+|bitte\s+|s'il te pla[iî]t,?\s+)?"
-    r"(?:reply|answer|write back|"
+    r"(?:reply|answer|write back|respond to|get back to (?:her|him|them|(?-i:[A-Z][\w'-]+))|"
     r"antworte|antwortet|antworten sie|schreib(?:t|en sie)?(?:\s+\S+){0,3}?\s+zurück|réponds|"
     r"répondez|responde|respóndele|respondele|contesta|contéstale|contestale)\b"
     # asked, wherever in a sentence (":( can you write back to him"): "Can you reply that …",
     # "Kannst du ihm antworten, dass …", "Tu peux lui répondre qu'on sera là", "¿Le puedes
     # responder que sí?", "¿Puedes contestarle a Tom …?"
-    r"|(?<![\w'])(?:(?:can|could|would|will) you\s+(?:please\s+)?(?:reply|write back)|"
+    r"|(?<![\w'])(?:(?:can|could|would|will) you\s+(?:please\s+)?(?:reply|write back|respond|"
+    r"get back to (?:her|him|them|(?-i:[A-Z][\w'-]+)))|"
     r"(?:kannst|könntest|konntest|würdest|wurdest) du\s+(?:\S+\s+){0,2}?(?:antworten|"
     r"zurückschreiben)|(?:tu peux|peux-tu|pourrais-tu|vous pouvez|pouvez-vous)\s+"
     r"(?:lui\s+|leur\s+)?r[ée]pondre|(?:le\s+|les\s+)?(?:puedes|podrías|podrias)\s+"

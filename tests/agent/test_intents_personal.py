@@ -968,6 +968,32 @@ def test_a_reminder_is_set_on_the_day_to_come_its_time_is_said_beside_not_a_day_
     assert _reminder_due(database, request_text, when) == due
 
 
+@pytest.mark.parametrize(
+    ("request_text", "taken_for", "kept"),
+    [("Good news, my new passport turned up already! So you can scrap that reminder about "
+      "renewing it.", call("send_email", to="passport", message="scrap the reminder"),
+      "renew the passport"),
+     ("Der neue Pass ist schon da. Lösch bitte die Erinnerung zum Pass.",
+      call("recall_fact", about="Pass"), "Pass verlängern"),
+     ("Mon passeport est arrivé, tu peux supprimer le rappel pour le passeport ?",
+      call("add_todo", what="passeport"), "renouveler le passeport"),
+     ("Mi pasaporte ya llegó, borra el recordatorio del pasaporte.",
+      call("set_reminder", what="pasaporte", when="mañana"), "renovar el pasaporte")],
+)  # fmt: skip
+def test_a_reminder_asked_to_be_scrapped_is_cancelled_whatever_it_was_taken_for(
+    database: Database, request_text: str, taken_for: str, kept: str
+) -> None:
+    store = ReminderStore(database)
+    store.add(kept, datetime(2029, 5, 20, 9, 0).astimezone())
+    store.add("water the plants", datetime(2029, 5, 16, 19, 0).astimezone())
+    answers = Answers()
+    with clock.frozen_at(NOW):
+        agent = _agent([taken_for, call("cancel_reminder", which=kept)], answers, data=database)
+        agent.run_turn(Conversation(), request_text)
+    assert [shown.tool for shown in answers.seen] == ["cancel_reminder"]
+    assert [r.text for r in store.pending()] == ["water the plants"]
+
+
 def test_moving_a_reminder_sets_it_at_the_new_time_before_the_old_one_goes(
     database: Database,
 ) -> None:

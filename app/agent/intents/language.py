@@ -849,6 +849,22 @@ def asks_to_move(text: str) -> bool:
     return bool(_MOVE.search(_folded(text))) and not asks_to_cancel(text)
 
 
+# A verb of cancelling a few words before a reminder (folded): "you can scrap that reminder
+# about …", "lösch bitte die Erinnerung …", "tu peux supprimer le rappel …", "borra el
+# recordatorio de …".
+_CANCEL_A_REMINDER = re.compile(
+    r"\b(?:cancel|scrap|delete|remove|drop|get rid of|turn off|streich\w*|losch\w*|entfern\w*|"
+    r"annule[rz]?|supprime[rz]?|enleve[rz]?|cancel\w*|borr\w*|elimin\w*|quit\w*)"
+    r"(?:\s+[\w'-]+){0,3}?\s+(?:reminders?|erinnerung\w*|rappels?|recordatorios?)\b"
+)
+
+
+def asks_to_cancel_a_reminder(text: str) -> bool:
+    """Whether `text` asks to cancel a reminder ("Good news, my passport came! So you can scrap
+    that reminder about renewing it")."""
+    return bool(_CANCEL_A_REMINDER.search(_folded(text)))
+
+
 def asks_to_cancel(text: str) -> bool:
     """Whether `text` asks to cancel something that may be an event of the calendar."""
     folded = _folded(text)

@@ -39,6 +39,7 @@ from app.agent.intents.language import (
     asks_for_free_time,
     asks_for_the_gist,
     asks_to_cancel,
+    asks_to_cancel_a_reminder,
     asks_to_move,
     asks_to_put_in_the_calendar,
     asks_to_put_on_the_todo_list,
@@ -498,6 +499,14 @@ class IntentRouter:
             # "Lundi j'ai la réunion budget … On a dépassé de combien, d'après mon tableau de
             # budget ?" taken for Monday's free time: the spreadsheet answers it
             recognised = Recognised(BY_NAME["ask_files"])
+        if asks_to_cancel_a_reminder(text) and recognised.intent.name not in (
+            "cancel_reminder",
+            "list_reminders",
+        ):
+            # "… So you can scrap that reminder about renewing it" taken for an email, "tu
+            # peux supprimer le rappel …" for a new one: the reminder is cancelled (the
+            # dialog asks first)
+            return self._instead(doing, BY_NAME["cancel_reminder"], text)
         if asks_for_a_reminder(text) and recognised.intent.name not in _REMINDERS:
             # "Erinnere mich am Freitag um 8 daran, die Pflanzen zu gießen" taken for free
             # time, "Remind me to email Tom at 5" for an email: a new reminder

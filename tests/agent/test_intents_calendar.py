@@ -610,6 +610,10 @@ def test_an_event_named_by_its_thing_alone_is_the_visit_the_calendar_holds(
          call("show_calendar", when="heute")),
         ("the piano teacher is ill, please take tonight's lesson off my calendar",
          call("add_event", title="piano lesson")),
+        ("Quítame lo del dentista de esta tarde del calendario, lo he anulado por teléfono.",
+         call("find_contact", who="dentista")),
+        ("Sácame la clase de piano de hoy de la agenda, la profe está enferma.",
+         call("add_event", title="piano")),
     ],
 )  # fmt: skip
 def test_a_request_to_cancel_an_event_it_names_cancels_it_whatever_the_model_took_it_for(
@@ -626,6 +630,8 @@ def test_a_request_to_cancel_an_event_it_names_cancels_it_whatever_the_model_too
         "Klavier": "Cancel piano lesson",
         "profesora": "Cancel piano lesson today",
         "dentiste": "Cancel the dentist",
+        "dentista": "Remove the dentist this afternoon",
+        "la profe": "Remove the piano lesson today",
     }
     said = [t for word, t in translations.items() if word in request_]
     answers = Answers()

@@ -500,7 +500,7 @@ def _kept_after(text: str, folded: str) -> str | None:
 _CANCEL = re.compile(
     r"(?:^|[.!?;,]\s*)(?:please\s+|bitte\s+|(?:can|could|would) you\s+|peux-tu\s+|"
     r"pourrais-tu\s+|puedes\s+)?(?:cancel|call off|scrap|delete|remove|streich\w*|losch\w*|"
-    r"stornier\w*|annule[rz]?|supprime[rz]?|(?:cancel|anul|borr|elimin|quit)a(?:r|lo|la)?)\b"
+    r"stornier\w*|annule[rz]?|supprime[rz]?|(?:cancel|anul|borr|elimin|quit)a(?:r|lo|la|me)?)\b"
     r"|^\s*(?:bitte\s+)?sag\w*\b.*\bab\s*[.!]?\s*$"
     # asked, or with the thing as a pronoun: "¿Me la quitas del calendario?", "bórramelo",
     # "tu peux l'enlever ?", "kannst du den Termin löschen?", "take it off my calendar"
@@ -518,6 +518,8 @@ _CANCEL = re.compile(
     r"|\b(?:nimm|nehm\w*|trag)\b[^.?!]{0,60}\b(?:aus|vom) (?:meinem |dem )?kalender\b"
     r"|\b(?:enleve|retire|vire|degage|ote|sort)\w*\b[^.?!]{0,60}\bde (?:mon |l')"
     r"(?:agenda|calendrier)\b"
+    # "sácame lo del dentista del calendario"
+    r"|\b(?:quit|borr|sac|elimin)\w*\b[^.?!]{0,60}\bde(?:l| mi| la) (?:calendario|agenda)\b"
 )
 _OTHER_KINDS = re.compile(
     r"\b(?:e-?mails?|mails?|messages?|nachricht\w*|courriels?|correos?|mensajes?|reminders?|"

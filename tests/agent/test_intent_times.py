@@ -216,6 +216,27 @@ def test_a_range_reads_its_morning_or_afternoon_from_either_end(
 
 
 @pytest.mark.parametrize(
+    ("phrase", "day", "start"),
+    [
+        ("er kommt am selben Tag, aber schon um 11 statt um 15 Uhr", date(2029, 5, 15), time(11)),
+        ("at 11 instead of 3pm", date(2029, 5, 15), time(11)),
+        ("à 11h au lieu de 15h", date(2029, 5, 15), time(11)),
+        ("a las 11 en vez de a las 15", date(2029, 5, 15), time(11)),
+        ("Monday instead of Friday at 3", date(2029, 5, 21), time(15)),
+        ("el lunes en vez del viernes", date(2029, 5, 21), None),
+        ("le lundi au lieu du vendredi", date(2029, 5, 21), None),
+        ("Montag statt Freitag", date(2029, 5, 21), None),
+    ],
+)
+def test_the_time_or_day_a_new_one_replaces_is_no_part_of_it(
+    phrase: str, day: date, start: time | None
+) -> None:
+    """ "um 11 statt um 15 Uhr" is 11 o'clock, not 11 to 15; "Montag statt Freitag" Monday."""
+    when = read_when(phrase, NOW)
+    assert when is not None and (when.day, when.start, when.end) == (day, start, None)
+
+
+@pytest.mark.parametrize(
     ("phrase", "start"),
     [
         ("at 7 in the morning", time(7)),  # not 19:00, as "at 7" alone is read

@@ -1336,8 +1336,8 @@ def test_a_request_asking_what_an_email_says_and_to_reply_does_both(
 
 @pytest.mark.parametrize(
     ("request_", "message", "subject"),
-    [(f"{BOB} keeps chasing me about the invoice. Can you get back to him and say we're "
-      "paying it on the 24th?",
+    [(f"{BOB} keeps chasing me about the invoice. Can you write him a quick email and say "
+      "we're paying it on the 24th?",
       "I'm running late, so we are paying it on the 24th.",
       "We are paying it on the 24th"),
      (f"Kannst du {BOB} schreiben? Die Rechnung zahlen wir am 24.",

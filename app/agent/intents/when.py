@@ -219,6 +219,7 @@ def read_when(phrase: str, now: datetime) -> When | None:
         moment = now + delta
         return When(moment.date(), start=time(moment.hour, moment.minute))
     text = _SHORT_DAY.sub(lambda m: f"{_FULL_DAY[m.group(1)]} ", text)  # "wed 20:00"
+    text = _INSTEAD_OF.sub(" ", text)  # "um 11 statt um 15 Uhr": 11, not 11 to 15
     day, days, given = _read_day(text, today)
     if (stretch := _DAY_RANGE.search(text)) is not None:
         text = f"{text[: stretch.start()]} {text[stretch.end() :]}"  # "12-13 June": no time
@@ -338,6 +339,13 @@ _ORDINALS = {
     "tercer": 3, "tercero": 3, "cuarto": 4, "ultimo": -1,
 }  # fmt: skip
 _DAY_NAMES = "|".join(sorted(_WEEKDAY_WORDS, key=len, reverse=True))
+# The time or day a new one replaces, named after it (folded): "at 11 instead of 3pm", "um 11
+# statt um 15 Uhr", "à 11h au lieu de 15h", "el lunes en vez del viernes".
+_INSTEAD_OF = re.compile(
+    r"\b(?:instead of|rather than|statt|anstatt|anstelle von|au lieu d[eu]|en (?:vez|lugar) del?)"
+    r"\s+(?:(?:um|at|a las|a la|a|l'|el|del|am|le|du|on|the)\s*)?"
+    rf"(?:\d{{1,2}}(?:[:.h]\d{{2}})?\s*(?:uhr|h|am|pm|o'clock)?|(?:{_DAY_NAMES})s?)(?!\w)"
+)
 _NTH = re.compile(rf"\b({'|'.join(sorted(_ORDINALS, key=len, reverse=True))})\s+({_DAY_NAMES})s?\b")
 # "next month" in the four languages (folded), and a month said without naming it.
 _NEXT_MONTH = re.compile(

@@ -51,7 +51,8 @@ def free_slots(
     day_end: time = time(18),
     workdays: Collection[int] | None = WORKDAYS,
 ) -> list[FreeSlot]:
-    """Gaps of at least ``duration`` in ``[start, end)`` inside working hours, in ``tz``.
+    """Gaps of at least ``duration`` in ``[start, end)`` inside working hours, in ``tz``
+    (unless the range is hours of one day, not starting at midnight: those hours).
 
     Working hours are wall clock times in ``tz`` on each local day. ``workdays`` (Monday = 0)
     limits the days, unless the range holds none of them: someone asking about a Saturday
@@ -67,10 +68,15 @@ def free_slots(
     if workdays is not None and any(d.weekday() in workdays for d in days):
         days = [d for d in days if d.weekday() in workdays]
     merged = merge_busy(busy)
+    # Hours asked for within a day ("Thursday after work", 17:00–21:00) are the window, the
+    # evening too; working hours bound whole days.
+    asked_hours = local_end - local_start < timedelta(days=1) and local_start.time() != time(0)
     slots: list[FreeSlot] = []
     for day in days:
         window_start = max(localize_lenient(datetime.combine(day, day_start), tz), local_start)
         window_end = min(localize_lenient(datetime.combine(day, day_end), tz), local_end)
+        if asked_hours:
+            window_start, window_end = local_start, local_end
         cursor = window_start
         for busy_start, busy_end in merged:
             if busy_end <= cursor:

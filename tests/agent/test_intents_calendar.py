@@ -437,6 +437,37 @@ def test_a_when_question_two_events_hold_alike_picks_neither(account: CalendarAc
 
 
 @pytest.mark.parametrize(
+    ("request_", "taken_for", "title"),
+    [("Jamie is in town next week. Find me a free hour on Thursday 24 after work and book it "
+      "for coffee with Jamie.", call("find_free_time", when="24", duration="an hour"),
+      "coffee with Jamie"),
+     ("Jamie est de passage la semaine prochaine. Trouve-moi une heure où je suis libre le "
+      "jeudi 24 après le boulot et bloque-la dans l'agenda pour un café avec Jamie.",
+      call("find_free_time", when="jeudi 24", duration="une heure"), "café avec Jamie"),
+     ("Such mir am Donnerstag, den 24., nach der Arbeit eine freie Stunde und trag sie als "
+      "Kaffee mit Jamie ein.", call("find_free_time", when="Donnerstag, den 24.",
+                                    duration="eine Stunde"), "Kaffee mit Jamie")],
+)  # fmt: skip
+def test_a_free_time_asked_to_be_booked_is_the_new_events_time(
+    account: CalendarAccount, request_: str, taken_for: str, title: str
+) -> None:
+    """ "Find me a free hour … and book it": the first free hour in the window is found,
+    then added as the event the request names, through the dialog."""
+    create_event(account, "Late meeting", at(24, 17), at(24, 18), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [taken_for, call("add_event", title=title, when="Thursday")], answers)
+    report = agent.run_turn(Conversation(), request_)
+    assert answers.seen, (report.calls, report.answer)
+    [shown] = answers.seen
+    assert shown.tool == "create_event"
+    assert (shown.arguments["start"], shown.arguments["end"]) == (
+        "2029-05-24T18:00",
+        "2029-05-24T19:00",
+    )
+    assert title.lower() in str(shown.arguments["title"]).lower()
+
+
+@pytest.mark.parametrize(
     ("request_", "busy_heading"),
     [
         ("Hab ich am Donnerstag was vor?", "An dem Tag steht in deinem Kalender:"),

@@ -644,6 +644,11 @@ def test_free_slots_rules() -> None:
     assert weekend == [FreeSlot(at(saturday, 8), at(saturday, 18))]  # asked for: given
     cut = free_slots([], at(saturday, 12), at(saturday, 13), timedelta(minutes=30), tz=BERLIN)
     assert cut == [FreeSlot(at(saturday, 12), at(saturday, 13))]
+    # Hours of one day asked for ("Monday after work") are the window, past working hours too.
+    monday = date(2026, 12, 7)
+    evening = free_slots([(at(monday, 17), at(monday, 18))], at(monday, 17), at(monday, 21),
+                         timedelta(hours=1), tz=BERLIN)  # fmt: skip
+    assert evening == [FreeSlot(at(monday, 18), at(monday, 21))]
     # On the day the clocks go forward the working day is still 08:00-18:00 local (9 hours UTC).
     dst_day = date(2026, 3, 29)
     (slot,) = free_slots([], at(dst_day, 0), at(dst_day, 23), timedelta(hours=1), tz=BERLIN)

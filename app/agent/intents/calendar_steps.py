@@ -23,6 +23,7 @@ from app.agent.intents.language import (
     asking_clause,
     asks_a_time_or_place,
     asks_for_free_time,
+    asks_to_book_it,
     asks_to_move,
     asks_to_put_in_the_calendar,
     asks_when_and_more,
@@ -73,6 +74,8 @@ def _when(doing: Doing, slots: dict[str, str], name: str = "when") -> When | Non
     "... vendredi 16h")."""
     phrase = slots.get(name)
     when = read_when(phrase, doing.now) if phrase else None
+    if when is None and phrase and name == "when":
+        when = _read_around(phrase, doing)
     if when is None or name != "when":
         return when
     whole = read_when(doing.request, doing.now)
@@ -80,6 +83,8 @@ def _when(doing: Doing, slots: dict[str, str], name: str = "when") -> When | Non
         return when
     if when.start is None and whole.start is not None and whole.day == when.day:
         return whole
+    if when.start is None and when.part is None and whole.part and whole.day == when.day:
+        return whole  # "jeudi 24" copied from "le jeudi 24 après le boulot"
     if _twelve_hours_apart(when, whole):
         return whole  # "from 7 to 8" copied without the request's "am"
     if not when.day_given and whole.day_given and whole.start in (None, when.start):
@@ -88,6 +93,23 @@ def _when(doing: Doing, slots: dict[str, str], name: str = "when") -> When | Non
         # "Friday evening" copied from "last Friday evening": the request's Friday
         return whole if when.start is None else replace(whole, start=when.start, end=when.end)
     return when
+
+
+def _read_around(phrase: str, doing: Doing) -> When | None:
+    """The day the words around `phrase` in the request name, when the model copied too
+    little of it to say one: a number ("24" of "le jeudi 24 en fin de journée")."""
+    if not re.search(r"\d", phrase):
+        return None  # "a qué hora" names no day, whatever is said after it
+    words = doing.request.split()
+    copied = phrase.split()
+    for at in range(len(words) - len(copied) + 1):
+        if [fold(w).strip(".,;:!?") for w in words[at : at + len(copied)]] == [
+            fold(w) for w in copied
+        ]:
+            around = " ".join(words[max(0, at - 2) : at + len(copied) + 4])
+            when = read_when(around, doing.now)
+            return when if when is not None and when.day_given else None
+    return None
 
 
 def _same_weekday_elsewhere(slot: When, whole: When) -> bool:
@@ -1145,6 +1167,11 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
         return doing.say("no_free", minutes=minutes, days=_day_words(doing, window)) + busy
     first = found[0]
     start = datetime.fromisoformat(str(first["start"]))
+    if asks_to_book_it(doing.request):
+        # "… find me an hour I'm free that day and block it": the first free time is the
+        # new event's (the dialog asks first)
+        at = f"{start.day} {_MONTHS[start.month - 1]} {start.year} at {start:%H:%M}"
+        raise Instead("add_event", read={"when": at, "duration": f"{minutes} minutes"})
     others = ", ".join(
         f"{doing.dated(datetime.fromisoformat(str(s['start'])), 'wd')} "
         f"{datetime.fromisoformat(str(s['start'])):%H:%M}–"
@@ -1180,6 +1207,11 @@ def free_times_on(doing: Doing, phrase: str) -> str:
     return f"{day_said} " + ", ".join(f"{a:%H:%M}–{b:%H:%M}" for a, b in spans[:4]) if spans else ""
 
 
+# Month names as `read_when` reads them, whatever the machine's locale.
+_MONTHS = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)  # fmt: skip
 # The shortest free time worth telling someone of, in minutes.
 _SHORTEST_FREE = 30
 

@@ -618,6 +618,22 @@ def asks_to_put_in_the_calendar(text: str) -> bool:
     return bool(_PUT_IN_THE_CALENDAR.search(_folded(text))) and not asks_to_cancel(text)
 
 
+# A verb of taking a time that was found, with it as a pronoun (folded): "… and book it",
+# "block them", "trag sie ein", "blockier sie", "bloque-la", "réserve-le", "resérvala".
+_BOOK_IT = re.compile(
+    r"\b(?:book|block|reserve|grab|hold|take)\s+(?:it|them|that|one)\b"
+    r"|\b(?:trag|blockier|reservier|nimm)\w*\s+(?:sie|ihn|es|das|die)\b"
+    r"|\b(?:bloque|reserve|prends|garde)[rz]?-(?:la|le|les)\b"
+    r"|\b(?:bloque|reserv|apunt|agend)a(?:la|lo|las|los)\b"
+)
+
+
+def asks_to_book_it(text: str) -> bool:
+    """Whether `text` asks to put what it asks to find in the calendar ("Find me a free hour
+    on Thursday and book it", "trouve-moi une heure … et bloque-la dans l'agenda")."""
+    return asks_to_put_in_the_calendar(text) or bool(_BOOK_IT.search(_folded(text)))
+
+
 # A request to put something on the to-do list in one of the four languages (accents
 # folded): "pop … on my to-do list", "nimm … in meine Aufgaben auf", "ajoute … à ma liste de
 # tâches", "apúntame en las tareas …". A shopping or packing list is a file's, not this one.

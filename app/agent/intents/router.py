@@ -120,9 +120,10 @@ class Instead(Exception):
     cancel that no reminder is, with a time: a new one): its slots are filled from the
     request and its steps run. Raised before the steps change anything."""
 
-    def __init__(self, intent: str) -> None:
+    def __init__(self, intent: str, read: dict[str, str] | None = None) -> None:
         super().__init__(intent)
         self.intent = intent
+        self.read = read  # slots code found, over the model's (`IntentRouter._instead`)
 
 
 class FoundNothing(Exception):
@@ -745,7 +746,7 @@ class IntentRouter:
             if instead:  # once: the second intent's steps do not send it on again
                 return self._handed_over(doing, intent, f"it is {other.intent} after all")
             log.info("intent %s is %s after all", intent.name, other.intent)
-            return self._instead(doing, BY_NAME[other.intent], request)
+            return self._instead(doing, BY_NAME[other.intent], request, read=other.read)
         except HandOver as why:
             return self._handed_over(doing, intent, str(why))
         except FoundNothing as nothing:

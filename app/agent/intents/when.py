@@ -118,6 +118,21 @@ _PARTS = {
     "esta noche": (18, 23),
     "esta manana": (8, 12),
     "ce soir": (18, 22),
+    # the end of the working day
+    "late afternoon": (16, 18),
+    "spaten nachmittag": (16, 18),
+    "spater nachmittag": (16, 18),
+    "fin d'apres-midi": (16, 18),
+    "end of the day": (16, 20),
+    "after work": (17, 21),
+    "nach der arbeit": (17, 21),
+    "nach feierabend": (17, 21),
+    "fin de journee": (16, 20),
+    "apres le boulot": (17, 21),
+    "apres le travail": (17, 21),
+    "final del dia": (16, 20),
+    "despues del trabajo": (17, 21),
+    "al salir del trabajo": (17, 21),
 }
 
 _NEXT_WORDS = (

@@ -777,6 +777,38 @@ def test_someones_phone_number_asked_for_is_their_card_though_taken_for_an_email
     assert "+33 6 12 34 56 78" in report.answer and not answers.seen, report.answer
 
 
+@pytest.mark.parametrize(
+    "fact", ["Sophies Handynummer ist 41", "Sophie hat eine Handynummer"]
+)  # fmt: skip
+def test_someones_number_asked_for_is_their_card_though_taken_for_a_fact_to_keep(
+    account: CalendarAccount, server: RadicaleServer, database: Database, fact: str
+) -> None:
+    """ "Hast du mal Sophies Handynummer für mich?" taken for a fact to remember (with the
+    41 of a worked example, "mi talla de zapato es 41"): her card is shown, nothing is
+    kept."""
+    put_card(server, SOPHIE)
+    agent = _agent([call("remember_fact", fact=fact), call("find_contact", who="Sophie")],
+                   calendar=account, data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), "Hast du mal Sophies Handynummer für mich?")
+    assert "+33 6 12 34 56 78" in report.answer
+    with database.session() as session:
+        assert session.query(MemoryRecord).count() == 0
+
+
+def test_a_number_of_a_worked_example_the_request_does_not_say_is_kept_nowhere(
+    database: Database,
+) -> None:
+    """The model wrote an example's number into the fact ("es 41"): the fact is not kept,
+    the user is asked what to remember; a number the user said stays."""
+    agent = _agent([call("remember_fact", fact="my shoe size is 41")], data=database)
+    report = agent.run_turn(Conversation(), "Please remember my shoe size")
+    assert report.stop_reason == "asked" and not report.calls
+    agent = _agent([call("remember_fact", fact="my shoe size is 42")], data=database)
+    agent.run_turn(Conversation(), "Please remember that my shoe size is 42")
+    with database.session() as session:
+        assert [m.text for m in session.query(MemoryRecord)] == ["my shoe size is 42"]
+
+
 def test_a_number_no_contact_has_but_a_memory_holds_is_answered_from_it(
     account: CalendarAccount, database: Database
 ) -> None:

@@ -34,7 +34,7 @@ from app.agent.intents.catalog import (
     Slot,
 )
 from app.agent.intents.language import names_the_calendar, only_asks, sentences
-from app.agent.intents.when import is_part_of_day, read_when
+from app.agent.intents.when import in_digits, is_part_of_day, read_when
 from app.agent.turn.loop import add_stats
 from app.llm.backend import (
     GenerationStats,
@@ -275,7 +275,9 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
             else:
                 recognised.dropped[name] = value
             continue
-        if slot.kind == "text" and not (value := _without_echoed_examples(value, text)):
+        if slot.kind == "text" and (
+            _an_examples_number(value, text) or not (value := _without_echoed_examples(value, text))
+        ):
             recognised.dropped[name] = values[name]
             continue
         # A person's name beside a text ("Hi Tom" to "Tom") is no evidence the text is the
@@ -314,6 +316,27 @@ _JOINING = re.compile(
     r"^(?:so|and|but|then|und|also|aber|dann|donc|et|mais|alors|así que|y|pero|entonces)\b\s*",
     re.IGNORECASE,
 )
+
+
+def _an_examples_number(value: str, text: str) -> bool:
+    """Whether `value` holds a number of two digits or more that an example the model was
+    shown holds and `text` does not ("Priyas Handynummer ist 41" for "Hast du Priyas
+    Handynummer?", the 41 of "mi talla de zapato es 41")."""
+    said = set(re.findall(r"\d+", in_digits(fold(text))))
+    return any(
+        number not in said and any(number in example for example in _example_numbers())
+        for number in _BARE_NUMBER.findall(value)
+    )
+
+
+# A number standing alone: not a clock time ("19:00", "7pm", "19 Uhr"), which the model may
+# write for the user's words ("um sieben abends").
+_BARE_NUMBER = re.compile(r"(?<![\d:.])(\d{2,})(?![\d:.]|\s*(?:h\b|uhr\b|am\b|pm\b|o'clock))", re.I)
+
+
+@cache
+def _example_numbers() -> list[set[str]]:
+    return [{w for w in words if w.isdigit()} for words in _example_words()]
 
 
 def _echoes_an_example(clause: str, text: str) -> bool:

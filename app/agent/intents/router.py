@@ -549,9 +549,14 @@ class IntentRouter:
                 return self._instead(doing, BY_NAME["send_email"], text,
                                      read={"to": message["name"]})  # fmt: skip
             return self._instead(doing, BY_NAME["send_email"], text, {"to": _a_person(recognised)})
-        if chosen in ("send_email", "reply_to_email") and asks_for_a_phone_number(text):
+        if (
+            chosen in ("send_email", "reply_to_email", "remember_fact")
+            and asks_for_a_phone_number(text)
+            and not re.search(r"\d{3}", text)  # a number given is to be kept
+        ):
             # "¿me pasas el móvil de Priya? le quiero escribir por whatsapp" taken for an
-            # email: what is asked for is her number, on her card
+            # email, "Hast du mal Priyas Handynummer für mich?" for a fact to remember: what
+            # is asked for is her number, on her card
             return self._instead(doing, BY_NAME["find_contact"], text,
                                  {"who": _a_person(recognised)})  # fmt: skip
         family = asks_for_family_details(text)

@@ -238,7 +238,7 @@ def read_when(phrase: str, now: datetime) -> When | None:
     day, days, given = _read_day(text, today)
     if (stretch := _DAY_RANGE.search(text)) is not None:
         text = f"{text[: stretch.start()]} {text[stretch.end() :]}"  # "12-13 June": no time
-    start, end = _read_times(_in_digits(text))
+    start, end = _read_times(in_digits(text))
     part = _read_part(text)
     if day is None:
         if start is None and part is None:
@@ -655,7 +655,7 @@ _PART_AFTER = re.compile(
 _HOUR_BEFORE_PART = re.compile(rf"\b({_HOUR})(?={_PART_AFTER.pattern})")
 
 
-def _in_digits(text: str) -> str:
+def in_digits(text: str) -> str:
     """`text` with the clock times it says in words written in digits ("half five": "5:30",
     with "pm" when the hour is 1 to 7 and no morning is said, as "at 5" is read)."""
     afternoon = not _MORNING.search(text)

@@ -32,10 +32,15 @@ from app.agent.intents.mail_body import kept_to, said_after
         ("Antworte ihr, dass ich es geprüft habe und dass alles passt",
          "ich habe es geprüft und alles passt"),
         ("Réponds-lui que c'est bon et qu'il peut venir", "c'est bon et il peut venir"),
+        # "… and say …"
+        ("Can you get back to her and say we're paying it on the 24th",
+         "we're paying it on the 24th"),
+        ("Reply to Tom and say yes", "yes"),
         # Nothing passed on: no "that", or a time's colon, or nothing after it.
         ("Email Tom about the meeting at 15:00", ""),
         ("Send an email to Tom.", ""),
         ("Tell Tom that", ""),
+        ("What did Tom say about the party?", ""),
     ],
 )  # fmt: skip
 def test_what_a_request_asks_to_pass_on_is_its_words_after_that(request_: str, said: str) -> None:

@@ -58,7 +58,7 @@ ASKING_TO_WRITE = {
 # What introduces the words to pass on: "… that I'm late", "…, dass ich später komme",
 # "… que son livre est prêt", "diciendo que llego tarde", "Reply to Jamie: Wednesday works".
 _SAYING = re.compile(
-    r"(?:\b(?:that|saying|to say|dass|daß|que)\b|\bqu['’](?=\w)|:(?=\s)"
+    r"(?:\b(?:that|saying|to say|(?:and|then|just) say|dass|daß|que)\b|\bqu['’](?=\w)|:(?=\s)"
     # what follows telling them ("… write back and tell him Sam and I would love to come",
     # "sag ihr, wir kommen", "dis-lui qu'on arrive", "dile que sí")
     r"|\b(?:tell|let)\s+(?:him|her|them|(?-i:[A-Z][\w'-]+))(?:\s+know)?(?:,?\s+that\b)?"

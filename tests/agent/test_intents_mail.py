@@ -1362,3 +1362,33 @@ def test_an_example_the_model_echoed_is_no_part_of_the_email_it_writes(
     agent.run_turn(Conversation(), request_)
     [shown] = answers.seen
     assert shown.arguments["subject"] == subject
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [(f"Forward the kite festival email to {BOB}, he'll want to come.",
+      call("send_email", to=BOB, message="")),
+     (f"Leite die Mail wegen dem Drachenfest bitte an {BOB} weiter.",
+      call("read_email", which="Drachenfest")),
+     (f"Tu peux transférer le mail de la fête du cerf-volant à {BOB} ?",
+      call("find_emails", about="cerf-volant"))],
+)  # fmt: skip
+def test_an_email_asked_to_be_forwarded_is_sent_on_whole_under_its_subject(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, taken_for: str
+) -> None:
+    """The email the request names is sent on as it is (its sender, date and text under
+    the forwarding line), to the one named, through the dialog; no body is written."""
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, "carla@example.test", "Kite festival",
+             "Kite festival on Sunday at noon in the park. Bring a blanket!")  # fmt: skip
+    _deliver(dovecot, ALICE, "carla@example.test", "Book club", "Next book: Dune.")
+    answers = Answers(approve=False)
+    agent = _agent([taken_for, call("send_email", to=BOB, message=""), "kite festival",
+                    "kite festival"], answers, mail=mail)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert answers.seen, (report.calls, report.answer)
+    [shown] = answers.seen
+    assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
+    assert shown.arguments["subject"] == "Fwd: Kite festival"
+    body = str(shown.arguments["body"])
+    assert "Bring a blanket!" in body and "carla@example.test" in body and "Dune" not in body

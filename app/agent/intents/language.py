@@ -628,6 +628,20 @@ _BOOK_IT = re.compile(
 )
 
 
+# A verb of forwarding an email (folded): "forward", "pass it on", "leite … weiter",
+# "weiterleiten", "transférer", "faire suivre", "reenviar".
+_FORWARD = re.compile(
+    r"\b(?:forward\w*|fwd|pass (?:it|this|that) on|send (?:it|this|that) on|weiterleit\w*|"
+    r"leite\w*\b[^?!]{0,60}?\bweiter|transfer(?:e|er|ez|es)\b|transferez|fais(?:-le)? suivre|"
+    r"faire suivre|reenvi\w*)"
+)
+
+
+def asks_to_forward(text: str) -> bool:
+    """Whether `text` asks to forward an email ("Tu peux lui transférer le mail ?")."""
+    return bool(_FORWARD.search(_folded(text)))
+
+
 def asks_to_book_it(text: str) -> bool:
     """Whether `text` asks to put what it asks to find in the calendar ("Find me a free hour
     on Thursday and book it", "trouve-moi une heure … et bloque-la dans l'agenda")."""

@@ -12,9 +12,10 @@ import re
 from email.utils import parseaddr
 from typing import Any
 
+from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.glossary import glossed
-from app.agent.intents.language import asks_what_it_says, contact_queries
+from app.agent.intents.language import asks_to_forward, asks_what_it_says, contact_queries
 from app.agent.intents.mail_body import (
     ASKING_TO_WRITE,
     NO_EMAIL_NAMED,
@@ -242,6 +243,8 @@ def senders_named(doing: Doing, to: str) -> list[dict[str, Any]]:
 
 def send(doing: Doing, slots: dict[str, str]) -> str:
     address, name = _address(doing, slots)
+    if asks_to_forward(doing.request):
+        return _forward(doing, slots, address, name)
     message, fact = with_fact(doing, slots["message"])
     sent = file_sent(doing) if not fact else None
     if sent is not None:
@@ -267,6 +270,34 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
     subject = given if given and grounded(given, doing.request) else _subject(said)
     record = doing.call("send_email", to=[address], subject=subject, body=body)
     return outcome(doing, record, doing.say("sent", name=name, address=address, subject=subject))
+
+
+def _forward(doing: Doing, slots: dict[str, str], address: str, name: str) -> str:
+    """The email the request names, sent on to `address` as it is, under its own subject
+    ("Maman … ce truc d'échange de graines dont parlait le Garden Club. Tu peux lui
+    transférer le mail ?"). The recipient's words do not name the email."""
+    recipient = {fold(w) for w in re.findall(r"[\w'-]+", f"{slots.get('to', '')} {name}")}
+    telling = [w for w in telling_words(doing.request) if fold(w) not in recipient]
+    words = " ".join(w for w in telling if not ADDRESS.search(w) and not asks_to_forward(w))
+    found = search_messages(doing, words) if words else []
+    if not found and words and (english := english_words(doing, words)):
+        found = search_messages(doing, english)  # "le pique-nique" of an English mailbox
+    if not found:
+        raise Ask(doing.question(_WHICH_QUESTION), "message")
+    told = [*telling, *glossed(doing.request).split()]
+    message = max(found, key=lambda m: (heading_holds(m, told), str(m.get("date") or "")))
+    record = doing.call("read_email", email_id=message["email_id"])
+    if record.status != "ok" or not isinstance(record.result, dict):
+        return outcome(doing, record, "")
+    read = record.result
+    subject = str(read.get("subject") or message.get("subject") or "")
+    head = "\n".join((doing.say("forwarded_message"),
+                      f"From: {read.get('from') or message.get('sender')}",
+                      f"Date: {read.get('date') or message.get('date') or ''}",
+                      f"Subject: {subject}"))  # fmt: skip
+    body = f"{head}\n\n{read.get('text') or ''}".strip()
+    sent = doing.call("send_email", to=[address], subject=f"Fwd: {subject}", body=body)
+    return outcome(doing, sent, doing.say("forwarded", name=name, address=address, subject=subject))
 
 
 def _subject(message: str) -> str:

@@ -336,6 +336,18 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Envoyé à {name} <{address}> : « {subject} ».",
         "es": "Enviado a {name} <{address}>: «{subject}».",
     },
+    "forwarded": {
+        "en": "Forwarded to {name} <{address}>: “{subject}”.",
+        "de": "Weitergeleitet an {name} <{address}>: „{subject}“.",
+        "fr": "Transféré à {name} <{address}> : « {subject} ».",
+        "es": "Reenviado a {name} <{address}>: «{subject}».",
+    },
+    "forwarded_message": {
+        "en": "---------- Forwarded message ----------",
+        "de": "---------- Weitergeleitete Nachricht ----------",
+        "fr": "---------- Message transféré ----------",
+        "es": "---------- Mensaje reenviado ----------",
+    },
     # -- reminders, memories, to-dos, contacts, the web ----------------------------------------
     "when_remind": {
         "en": "When should I remind you? (a day and a time)",

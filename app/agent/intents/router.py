@@ -40,6 +40,7 @@ from app.agent.intents.language import (
     asks_for_the_gist,
     asks_to_cancel,
     asks_to_cancel_a_reminder,
+    asks_to_forward,
     asks_to_move,
     asks_to_put_in_the_calendar,
     asks_to_put_on_the_todo_list,
@@ -541,6 +542,9 @@ class IntentRouter:
             # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the
             # model pick a new event (or a new email), but what is asked for is a reply
             return self._instead(doing, BY_NAME["reply_to_email"], text)
+        if asks_to_forward(text) and recognised.intent.name != "send_email":
+            # "Forward Tom the email from the bank" taken for reading it: it is sent on
+            return self._instead(doing, BY_NAME["send_email"], text, {"to": _a_person(recognised)})
         if (message := _MESSAGE.search(text)) and recognised.intent.name not in _WRITING:
             # "Tell Maria my dietary requirement: vegetarian" taken for a memory, "Look up
             # Sophie and email her that …" for a contact: what is asked for is an email, to
@@ -723,6 +727,10 @@ class IntentRouter:
                          if read_when(t, doing.now) or read_relative(t)), None)  # fmt: skip
             if said is not None:
                 slots[slot.name] = said
+        if intent.name == "send_email" and asks_to_forward(request) and not slots.get("message"):
+            # a forward says nothing of its own: the email forwarded is the message
+            slots["message"] = request
+            doing.from_request.add("message")
         for slot in intent.slots:
             if slot.kind == "person" and not slots.get(slot.name):
                 # left out, but the request types an address that spells a name it writes

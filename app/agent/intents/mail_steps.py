@@ -277,7 +277,11 @@ def _forward(doing: Doing, slots: dict[str, str], address: str, name: str) -> st
     ("Maman … ce truc d'échange de graines dont parlait le Garden Club. Tu peux lui
     transférer le mail ?"). The recipient's words do not name the email."""
     recipient = {fold(w) for w in re.findall(r"[\w'-]+", f"{slots.get('to', '')} {name}")}
-    telling = [w for w in telling_words(doing.request) if fold(w) not in recipient]
+    telling = [
+        w
+        for w in telling_words(doing.request)
+        if fold(w) not in recipient | NO_EMAIL_NAMED | ASKING_TO_WRITE  # "le mail"
+    ]
     words = " ".join(w for w in telling if not ADDRESS.search(w) and not asks_to_forward(w))
     found = search_messages(doing, words) if words else []
     if not found and words and (english := english_words(doing, words)):

@@ -1392,3 +1392,10 @@ def test_an_email_asked_to_be_forwarded_is_sent_on_whole_under_its_subject(
     assert shown.arguments["subject"] == "Fwd: Kite festival"
     body = str(shown.arguments["body"])
     assert "Bring a blanket!" in body and "carla@example.test" in body and "Dune" not in body
+
+
+def test_money_transferred_is_no_email_forwarded() -> None:
+    from app.agent.intents.language import asks_to_forward
+
+    assert asks_to_forward("Tu peux lui transférer le mail ?")
+    assert not asks_to_forward("Tu peux transférer 50 euros à Tom ?")

@@ -632,14 +632,24 @@ _BOOK_IT = re.compile(
 # "weiterleiten", "transférer", "faire suivre", "reenviar".
 _FORWARD = re.compile(
     r"\b(?:forward\w*|fwd|pass (?:it|this|that) on|send (?:it|this|that) on|weiterleit\w*|"
-    r"leite\w*\b[^?!]{0,60}?\bweiter|transfer(?:e|er|ez|es)\b|transferez|fais(?:-le)? suivre|"
-    r"faire suivre|reenvi\w*)"
+    r"leite\w*\b[^?!]{0,60}?\bweiter|reenvi\w*)"
 )
+# French forwards with the verb of transferring money too: an email must be named.
+_TRANSFER = re.compile(r"\b(?:transfer(?:e|er|ez|es)|fais(?:-le)? suivre|faire suivre)\b")
+_AN_EMAIL = re.compile(r"\b(?:e-?mails?|mails?|courriels?|messages?)\b")
+
+
+def a_word_of_forwarding(word: str) -> bool:
+    """Whether `word` is a verb of forwarding ("transférer"): it names no email."""
+    folded = _folded(word)
+    return bool(_FORWARD.fullmatch(folded) or _TRANSFER.fullmatch(folded))
 
 
 def asks_to_forward(text: str) -> bool:
-    """Whether `text` asks to forward an email ("Tu peux lui transférer le mail ?")."""
-    return bool(_FORWARD.search(_folded(text)))
+    """Whether `text` asks to forward an email ("Tu peux lui transférer le mail ?"; not
+    "transférer 50 € à Tom")."""
+    folded = _folded(text)
+    return bool(_FORWARD.search(folded) or (_TRANSFER.search(folded) and _AN_EMAIL.search(folded)))
 
 
 def asks_to_book_it(text: str) -> bool:

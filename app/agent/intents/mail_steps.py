@@ -15,7 +15,12 @@ from typing import Any
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.glossary import glossed
-from app.agent.intents.language import asks_to_forward, asks_what_it_says, contact_queries
+from app.agent.intents.language import (
+    a_word_of_forwarding,
+    asks_to_forward,
+    asks_what_it_says,
+    contact_queries,
+)
 from app.agent.intents.mail_body import (
     ASKING_TO_WRITE,
     NO_EMAIL_NAMED,
@@ -282,7 +287,7 @@ def _forward(doing: Doing, slots: dict[str, str], address: str, name: str) -> st
         for w in telling_words(doing.request)
         if fold(w) not in recipient | NO_EMAIL_NAMED | ASKING_TO_WRITE  # "le mail"
     ]
-    words = " ".join(w for w in telling if not ADDRESS.search(w) and not asks_to_forward(w))
+    words = " ".join(w for w in telling if not ADDRESS.search(w) and not a_word_of_forwarding(w))
     found = search_messages(doing, words) if words else []
     if not found and words and (english := english_words(doing, words)):
         found = search_messages(doing, english)  # "le pique-nique" of an English mailbox

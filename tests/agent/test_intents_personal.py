@@ -1215,6 +1215,28 @@ def test_a_fact_after_an_opening_mark_keeps_its_first_letter() -> None:
 
 
 @pytest.mark.parametrize(
+    "question",
+    ["Mi hermana insiste en que vaya a verla este finde. ¿Tengo ya algo comprometido o lo "
+     "tengo libre?", "My sister wants me to visit on Saturday. Have I got anything on?"],
+)  # fmt: skip
+def test_a_question_taken_for_a_fact_to_keep_keeps_nothing(
+    database: Database, question: str
+) -> None:
+    """The model took a question for a fact to keep (the whole request as the fact): a
+    question asking nothing to be kept is looked up instead; nothing is kept."""
+    agent = _agent([call("remember_fact", fact=question), "Plain answer."], data=database)
+    report = agent.run_turn(Conversation(), question)
+    assert "remember" not in [c.name for c in report.calls], report.answer
+    with database.session() as session:
+        assert session.query(MemoryRecord).count() == 0
+    # asked to be kept, a question's fact is kept
+    agent = _agent([call("remember_fact", fact="my locker is 42")], data=database)
+    agent.run_turn(Conversation(), "Can you remember that my locker is 42?")
+    with database.session() as session:
+        assert [m.text for m in session.query(MemoryRecord)] == ["my locker is 42"]
+
+
+@pytest.mark.parametrize(
     "question", ["Wie viele Beine hat eine Spinne?", "¿Cuál es la capital de Perú?"]
 )
 def test_a_general_question_taken_for_a_memory_is_answered_plainly(

@@ -455,6 +455,20 @@ _IN_PASSING = re.compile(
 )
 
 
+# A verb of keeping something in mind anywhere in a request (folded).
+_KEEP_IN_MIND = re.compile(
+    r"\b(?:remember|keep in mind|make a note|note (?:that|down)|don't forget|merk\w*|notier\w*|"
+    r"vergiss\w* nicht|behalt\w*|retien\w*|retenir|souvien\w*|note[rz]?|n'oublie\w* pas|"
+    r"recuerd\w*|acord\w*|apunt\w*|guard\w*|no olvides|ten en cuenta|tenlo en cuenta|"
+    r"en cuenta)\b"
+)
+
+
+def asks_to_keep_in_mind(text: str) -> bool:
+    """Whether a verb of remembering is anywhere in `text` ("Can you remember that …?")."""
+    return bool(_KEEP_IN_MIND.search(_folded(text)))
+
+
 def remembers_a_fact(text: str) -> str | None:
     """The fact a request opening with "remember that" asks to keep, or one asked to be kept
     after it is told, in the user's words; None if it opens otherwise or is a question."""

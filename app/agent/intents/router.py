@@ -41,6 +41,7 @@ from app.agent.intents.language import (
     asks_to_cancel,
     asks_to_cancel_a_reminder,
     asks_to_forward,
+    asks_to_keep_in_mind,
     asks_to_move,
     asks_to_put_in_the_calendar,
     asks_to_put_on_the_todo_list,
@@ -648,6 +649,17 @@ class IntentRouter:
             # "…, así que hoy no hay clase. ¿Me la quitas del calendario?": the model named no
             # event (or only a day: "dienstag"), the request names one of the calendar's
             recognised.slots["event"] = event
+        if (
+            fact is None
+            and recognised.intent.name == "remember_fact"
+            and the_question(text).endswith("?")
+            and not asks_to_keep_in_mind(text)
+        ):
+            # "Mi hermana insiste en que vaya a verla este finde. ¿Tengo ya algo comprometido?"
+            # taken for a fact to keep: a question asking nothing to be kept is no fact; the
+            # next intent the choice was close to, else a look at what is kept
+            other = next((n for n in recognised.close if n not in _KEEPING), "recall_fact")
+            return self._instead(doing, BY_NAME[other], text)
         if _talk_taken_for_a_change(recognised, text, doing.now):
             return self._chat(agent, conversation, emit, cancel, report)
         if recognised.intent.name == JUST_ANSWER:
@@ -989,6 +1001,8 @@ def _a_new_time(recognised: Recognised, text: str, now: datetime) -> bool:
     )
 
 
+# The intents that keep or drop a fact: a question asking for neither is not one of them.
+_KEEPING = {"remember_fact", "forget_fact"}
 # The intents a request to be reminded may rightly be: a reminder set, or one already set
 # (cancelling it is told from a new one by the reminders there are: `personal_steps`).
 _REMINDERS = {"set_reminder", "cancel_reminder", "list_reminders"}

@@ -657,8 +657,9 @@ class IntentRouter:
         ):
             # "Mi hermana insiste en que vaya a verla este finde. ¿Tengo ya algo comprometido?"
             # taken for a fact to keep: a question asking nothing to be kept is no fact; the
-            # next intent the choice was close to, else a look at what is kept
-            other = next((n for n in recognised.close if n not in _KEEPING), "recall_fact")
+            # next lookup the choice was close to (a question changes nothing), else a look
+            # at what is kept
+            other = next((n for n in recognised.close if n in _LOOKING), "recall_fact")
             return self._instead(doing, BY_NAME[other], text)
         if _talk_taken_for_a_change(recognised, text, doing.now):
             return self._chat(agent, conversation, emit, cancel, report)
@@ -1001,8 +1002,6 @@ def _a_new_time(recognised: Recognised, text: str, now: datetime) -> bool:
     )
 
 
-# The intents that keep or drop a fact: a question asking for neither is not one of them.
-_KEEPING = {"remember_fact", "forget_fact"}
 # The intents a request to be reminded may rightly be: a reminder set, or one already set
 # (cancelling it is told from a new one by the reminders there are: `personal_steps`).
 _REMINDERS = {"set_reminder", "cancel_reminder", "list_reminders"}

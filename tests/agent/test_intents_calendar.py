@@ -438,7 +438,7 @@ def test_a_when_question_two_events_hold_alike_picks_neither(account: CalendarAc
 
 @pytest.mark.parametrize(
     ("request_", "taken_for", "title"),
-    [("Jamie is in town next week. Find me a free hour on Thursday 24 after work and book it "
+    [("Jamie is in Berlin next week. Find me a free hour on Thursday 24 after work and book it "
       "for coffee with Jamie.", call("find_free_time", when="24", duration="an hour"),
       "coffee with Jamie"),
      ("Jamie est de passage la semaine prochaine. Trouve-moi une heure où je suis libre le "
@@ -446,7 +446,11 @@ def test_a_when_question_two_events_hold_alike_picks_neither(account: CalendarAc
       call("find_free_time", when="jeudi 24", duration="une heure"), "café avec Jamie"),
      ("Such mir am Donnerstag, den 24., nach der Arbeit eine freie Stunde und trag sie als "
       "Kaffee mit Jamie ein.", call("find_free_time", when="Donnerstag, den 24.",
-                                    duration="eine Stunde"), "Kaffee mit Jamie")],
+                                    duration="eine Stunde"), "Kaffee mit Jamie"),
+     # taken for a new event with no time: the free time is found first
+     ("Such mir am Donnerstag, den 24., nach der Arbeit eine freie Stunde und trag sie als "
+      "Kaffee mit Jamie ein.", call("add_event", title="Kaffee mit Jamie",
+                                    when="Donnerstag, den 24."), "Kaffee mit Jamie")],
 )  # fmt: skip
 def test_a_free_time_asked_to_be_booked_is_the_new_events_time(
     account: CalendarAccount, request_: str, taken_for: str, title: str
@@ -455,7 +459,9 @@ def test_a_free_time_asked_to_be_booked_is_the_new_events_time(
     then added as the event the request names, through the dialog."""
     create_event(account, "Late meeting", at(24, 17), at(24, 18), tz=TZ)
     answers = Answers()
-    agent = _agent(account, [taken_for, call("add_event", title=title, when="Thursday")], answers)
+    booked = call("add_event", title=title, when="Thursday", location="Berlin, Berlin, Berlin, Ber")
+    found = [call("find_free_time", when="Donnerstag, den 24.")] if "add_event" in taken_for else []
+    agent = _agent(account, [taken_for, *found, booked], answers)
     report = agent.run_turn(Conversation(), request_)
     assert answers.seen, (report.calls, report.answer)
     [shown] = answers.seen
@@ -465,6 +471,9 @@ def test_a_free_time_asked_to_be_booked_is_the_new_events_time(
         "2029-05-24T19:00",
     )
     assert title.lower() in str(shown.arguments["title"]).lower()
+    # a place the model wrote again and again is said once
+    if "Berlin" in request_:
+        assert shown.arguments.get("location") == "Berlin"
 
 
 @pytest.mark.parametrize(

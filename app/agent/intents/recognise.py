@@ -261,7 +261,10 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
     if intent is None:
         return None
     recognised = Recognised(intent, stats=result.stats)
-    values = {name: " ".join(str(value).split()) for name, value in call.arguments.items()}
+    values = {
+        name: _without_repeats(" ".join(str(value).split()))
+        for name, value in call.arguments.items()
+    }
     for name, value in values.items():
         slot = intent.slot(name)
         if slot is None or not value:
@@ -356,6 +359,16 @@ def _example_words() -> list[set[str]]:
     described = [i.description for i in INTENTS] + [s.description for i in INTENTS for s in i.slots]
     quoted = [q for d in described for q in re.findall(r"(?<!\w)'(.{3,}?)'(?!\w)", d)]
     return [set(_words(e)) for e in [e for _, e in _EXAMPLE_ROWS] + quoted]
+
+
+def _without_repeats(value: str) -> str:
+    """`value` with a part the model wrote again and again said once ("Berlin, Berlin,
+    Berlin, …, Bern": "Berlin"; the cut-off last part goes too)."""
+    parts = [p.strip() for p in value.split(",")]
+    if len(parts) < 3 or len(set(parts)) * 2 > len(parts):
+        return value
+    # the parts said again; one said once among them is where the model's tokens ran out
+    return ", ".join(dict.fromkeys(p for p in parts if p and parts.count(p) > 1))
 
 
 def _an_address_not_written(value: str, text: str) -> bool:

@@ -38,6 +38,7 @@ from app.agent.intents.language import (
     asks_for_family_details,
     asks_for_free_time,
     asks_for_the_gist,
+    asks_to_book_it,
     asks_to_cancel,
     asks_to_cancel_a_reminder,
     asks_to_forward,
@@ -539,6 +540,16 @@ class IntentRouter:
             # apuntas en el calendario?" for free time: a new event (its day copied from the
             # email, if none is said)
             return self._instead(doing, BY_NAME["add_event"], text)
+        if (
+            recognised.intent.name == "add_event"
+            and asks_for_free_time(text)
+            and asks_to_book_it(text)
+            and (when := read_when(text, doing.now)) is not None
+            and when.start is None
+        ):
+            # "Such mir am Freitag eine freie Stunde am Nachmittag und trag sie … ein" taken
+            # for a new event with no time: the free time is found first, then booked
+            return self._instead(doing, BY_NAME["find_free_time"], text)
         if _REPLY.search(text) and recognised.intent.name != "reply_to_email":
             # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the
             # model pick a new event (or a new email), but what is asked for is a reply
@@ -769,7 +780,10 @@ class IntentRouter:
             if other.intent == JUST_ANSWER:  # nothing of the user's: a plain answer
                 return self._chat(doing.agent, doing.conversation, doing.emit, doing.cancel,
                                   doing.report, after_lookups=True)  # fmt: skip
-            if instead:  # once: the second intent's steps do not send it on again
+            if instead and not (intent.name == "find_free_time" and other.read):
+                # once: the second intent's steps do not send it on again (but the free
+                # time found is booked, with the slots code read: the new event's steps
+                # then run as a second intent's)
                 return self._handed_over(doing, intent, f"it is {other.intent} after all")
             log.info("intent %s is %s after all", intent.name, other.intent)
             return self._instead(doing, BY_NAME[other.intent], request, read=other.read)

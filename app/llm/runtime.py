@@ -210,12 +210,12 @@ class LocalModel:
             boundaries.append(len(self.tokenize_prompt(history)))
         return prompt, boundaries
 
-    def _too_long(self, prompt: str, sampling: SamplingSettings) -> bool:
-        """Whether `prompt` leaves the model too little room to answer (a quarter of its
-        memory, or the step's most tokens if fewer)."""
+    def _too_long(self, prompt_tokens: int, sampling: SamplingSettings) -> bool:
+        """Whether a prompt of `prompt_tokens` leaves the model too little room to answer (a
+        quarter of its memory, or the step's most tokens if fewer)."""
         n_ctx = self.llama.n_ctx()
         room = min(sampling.max_tokens, n_ctx // 4)
-        return len(self.tokenize_prompt(prompt)) > n_ctx - room
+        return prompt_tokens > n_ctx - room
 
     def _system_prefix_length(self, messages: list[dict[str, Any]], options: dict[str, Any]) -> int:
         """Tokens shared by every conversation that starts with `messages` (the system prompt,
@@ -243,18 +243,20 @@ class LocalModel:
         """The model's answer to the conversation: streamed text and reasoning, parsed and
         validated tool calls in the model's native wire format."""
         tools = request.tools if request.tool_choice != "none" else []
+        forced_open = bool(tools) and request.tool_choice == "required"
+        # Tokenized once: the call's opening, when forced, is part of what must fit.
+        opening = self.wire_format.call_open if forced_open else ""
         prompt, boundaries = self.build_prompt(request)
+        tokens = self.tokenize_prompt(prompt + opening)
         if (
-            self._too_long(prompt, request.sampling)
+            self._too_long(len(tokens), request.sampling)
             and (shorter := without_earlier_results(request.messages)) != request.messages
         ):
             # earlier turns' tool results left out rather than the turn refused
             request = replace(request, messages=shorter)
             prompt, boundaries = self.build_prompt(request)
+            tokens = self.tokenize_prompt(prompt + opening)
         in_reasoning = _ends_inside_reasoning(prompt)
-        forced_open = bool(tools) and request.tool_choice == "required"
-        if forced_open:
-            prompt += self.wire_format.call_open
         # The grammar may allow fewer tools than the prompt lists (`only_call`).
         allowed = [t for t in tools if request.only_call in (None, t.name)]
         spans = CallSpans(
@@ -273,7 +275,7 @@ class LocalModel:
             return self._grammar(allowed, start) if request.constrain_calls and allowed else None
 
         for raw, canonical in self.stream(
-            self.tokenize_prompt(prompt),
+            tokens,
             request.sampling,
             cancel,
             result.stats,

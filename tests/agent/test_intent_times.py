@@ -206,6 +206,8 @@ def test_german_parts_of_a_named_day(phrase: str, day: date, part: tuple[int, in
         ("tomorrow from 7 to 8", time(19), time(20)),  # nobody means seven at night
         ("from 7 to 8 pm", time(19), time(20)),
         ("from 11 to 1", time(11), time(13)),
+        ("von 9 bis 21 Uhr", time(9), time(21)),  # a 24-hour end says nothing of the start
+        ("from 9 to 11pm", time(21), time(23)),
     ],
 )
 def test_a_range_reads_its_morning_or_afternoon_from_either_end(
@@ -213,6 +215,49 @@ def test_a_range_reads_its_morning_or_afternoon_from_either_end(
 ) -> None:
     when = read_when(phrase, NOW)
     assert when is not None and (when.start, when.end) == (start, end)
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "El jueves, de ocho y media a diez y media de la noche.",
+        "Thursday from half past eight to half past ten in the evening",
+        "Donnerstag von halb neun bis halb elf abends",
+        "jeudi de huit heures et demie à dix heures et demie du soir",
+        "Thursday from 8:30 to 10:30 pm",
+    ],
+)
+def test_a_range_ending_in_the_evening_starts_in_the_evening(phrase: str) -> None:
+    """ "de ocho y media a diez y media de la noche": the evening said at the end holds for
+    the start too, as "am" does in "from 7 to 8 am"."""
+    when = read_when(phrase, NOW)
+    assert when is not None
+    assert (when.day, when.start, when.end) == (date(2029, 5, 17), time(20, 30), time(22, 30))
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start"),
+    [
+        ("Wednesday afternoon, say around 3", time(15)),
+        ("Wednesday around 3.", time(15)),
+        ("Mittwoch so gegen 3", time(15)),
+        ("mercredi vers 15h", time(15)),
+        ("el miércoles sobre las 3", time(15)),
+        ("el miércoles hacia las 4 de la tarde", time(16)),
+        ("Wednesday at about 10", time(10)),
+    ],
+)
+def test_an_hour_said_roughly_is_a_time(phrase: str, start: time) -> None:
+    when = read_when(phrase, NOW)
+    assert when is not None and (when.day, when.start) == (date(2029, 5, 16), start)
+
+
+@pytest.mark.parametrize(
+    "phrase", ["Wednesday with about 3 people", "around 3 of us on Wednesday", "about 2 weeks"]
+)
+def test_a_rough_number_that_is_no_hour_is_no_time(phrase: str) -> None:
+    found = read_when(phrase, NOW)
+    assert found is None or found.start is None
 
 
 @pytest.mark.parametrize(

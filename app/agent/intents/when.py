@@ -589,9 +589,14 @@ _CLOCK = re.compile(
     r"(a\.?m\.?|p\.?m\.?|uhr|h(?![a-z])|heures?|hrs?|o'?clock)?(?![\d.:/]|\s*(?:min|minutes|hours|days|tage|jours|dias|st\b|nd\b|rd\b|th\b))"
 )  # fmt: skip
 _TIME_CUES = re.compile(
-    r"\b(at|um|a|à|a las|a la|vers|gegen|from|von|de|ab|until|till|to|bis|jusqu'a|hasta|"
+    r"\b(at|um|a|à|las|la|vers|gegen|from|von|de|ab|until|till|to|bis|jusqu'a|hasta|"
     r"between|zwischen|entre|and|und|et|y|-|–)\s*$"
 )
+# Words of a rough time ("around 3", "hacia las 4", "etwa um 5"): a number after them is an
+# hour only where nothing follows it but the sentence's end or the part of the day ("about 3
+# people" is no time).
+_ROUGHLY = re.compile(r"\b(around|about|circa|ca\.|etwa|environ|hacia|sobre)\s*$")
+_NOTHING_AFTER = re.compile(r"\s*(?:$|[,.;:!?)]|(?:and|or|und|oder|et|ou|y|o)\b)")
 
 
 # Clock times in words (folded), as people say them: "half past five", "half five",
@@ -609,6 +614,9 @@ _HOUR_WORDS = {
     "nueve": 9, "diez": 10, "once": 11, "doce": 12,
 }  # fmt: skip
 _HOUR = "|".join(sorted(_HOUR_WORDS, key=len, reverse=True))
+# The Spanish words before an hour with no "las" ("de ocho y media a diez y media"), kept in
+# the text: they say where a range starts and ends.
+_ES_CUE = r"(?:(?<=\bde )|(?<=\ba )|(?<=\bdesde )|(?<=\bhasta )|(?<=\bsobre )|(?<=\bentre ))"
 # (pattern, minutes past the hour named, hours to take off the hour named)
 _WORDED: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
     (re.compile(pattern), minutes, back)
@@ -624,9 +632,9 @@ _WORDED: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
         (rf"\b({_HOUR}) heures? et demie\b", 30, 0),
         (rf"\b({_HOUR}) heures? et quart\b", 15, 0),
         (rf"\b({_HOUR}) heures? moins le quart\b", 45, 1),
-        (rf"\bla[s]? ({_HOUR}) y media\b", 30, 0),
-        (rf"\bla[s]? ({_HOUR}) y cuarto\b", 15, 0),
-        (rf"\bla[s]? ({_HOUR}) menos cuarto\b", 45, 1),
+        (rf"(?:\bla[s]? |{_ES_CUE})({_HOUR}) y media\b", 30, 0),
+        (rf"(?:\bla[s]? |{_ES_CUE})({_HOUR}) y cuarto\b", 15, 0),
+        (rf"(?:\bla[s]? |{_ES_CUE})({_HOUR}) menos cuarto\b", 45, 1),
     )
 )
 # After "at five", "um fünf", "a las cinco": the end, or a word that goes on about the time
@@ -686,12 +694,20 @@ def _read_times(text: str) -> tuple[time | None, time | None]:
     found: list[tuple[time, int, int]] = []
     guessed: list[bool] = []  # the hour made afternoon by "nobody means three at night"
     mornings: list[bool] = []  # said "am"
+    evenings: list[bool] = []  # said with nothing of the half of the day: may be the evening
+    afternoons: list[bool] = []
     for match in _CLOCK.finditer(text):
         hour, minute = int(match.group(1)), int(match.group(2) or 0)
         suffix = (match.group(3) or "").replace(".", "")
         before = text[: match.start()]
         part = _PART_AFTER.match(text, match.end())
-        cued = suffix or match.group(2) or _TIME_CUES.search(before[-9:]) or part
+        cued = (
+            suffix
+            or match.group(2)
+            or _TIME_CUES.search(before[-9:])
+            or part
+            or (_ROUGHLY.search(before[-9:]) and _NOTHING_AFTER.match(text, match.end()))
+        )
         if not cued or hour > 24 or minute > 59:
             continue
         if re.search(r"\b(in|dans|en|within)\s*$", before[-6:]):
@@ -711,6 +727,8 @@ def _read_times(text: str) -> tuple[time | None, time | None]:
         found.append((time(hour % 24, minute), match.start(), match.end()))
         guessed.append(guess)
         mornings.append(suffix.startswith("a"))
+        evenings.append(not suffix and part is None and hour < 12)
+        afternoons.append(suffix.startswith("p"))  # "pm", or a later part of the day after it
     for word, hour in (("noon", 12), ("midday", 12), ("mittag", 12), ("midi", 12),
                        ("mediodia", 12), ("midnight", 0)):  # fmt: skip
         if not found and re.search(rf"\b(at|um|a|à)\s+{word}\b", text):
@@ -728,6 +746,9 @@ def _read_times(text: str) -> tuple[time | None, time | None]:
             end = found[1][0]
             if guessed[0] and mornings[1] and start.hour - 12 <= end.hour:
                 start = time(start.hour - 12, start.minute)  # "from 7 to 8 am": both morning
+            elif evenings[0] and afternoons[1] and start.hour + 12 <= end.hour:
+                # "de 8:30 a 10:30 de la noche": the evening at its end holds for both
+                start = time(start.hour + 12, start.minute)
             if end.hour < start.hour and end.hour + 12 < 24 and found[1][0] != time(0):
                 end = time(end.hour + 12, end.minute)
     return start, end

@@ -1188,6 +1188,24 @@ def test_just_so_you_know_in_four_languages_opens_a_fact(request_text: str, fact
 @pytest.mark.parametrize(
     ("request_text", "fact"),
     [
+        ("Au fait, retiens bien que je suis allergique aux noix. Comme ça, pas de pesto 😉",
+         "je suis allergique aux noix. Comme ça, pas de pesto 😉"),
+        ("By the way, remember that I am allergic to nuts.", "I am allergic to nuts."),
+        ("Übrigens, merk dir, dass Lea Hafermilch trinkt", "Lea Hafermilch trinkt"),
+        ("Por cierto, recuerda que soy alérgico a las nueces", "soy alérgico a las nueces"),
+        ("Oh and please remember that Sam is vegan", "Sam is vegan"),
+    ],
+)  # fmt: skip
+def test_a_fact_told_in_passing_opens_after_the_words_in_passing(
+    request_text: str, fact: str
+) -> None:
+    """ "Au fait, retiens bien que …": the fact is what follows the verb, never "Au fait"."""
+    assert remembers_a_fact(request_text) == fact
+
+
+@pytest.mark.parametrize(
+    ("request_text", "fact"),
+    [
         ("Sam is allergic to cashews. Keep that in mind when you suggest recipes.",
          "Sam is allergic to cashews."),
         ("Übrigens, mein Bruder heißt Max. Merk dir das bitte.", "Mein Bruder heißt Max."),

@@ -451,7 +451,8 @@ _KEEP_IT = re.compile(
 )
 # What comes before a fact told in passing: "By the way, …", "Au fait, …", "Übrigens …".
 _IN_PASSING = re.compile(
-    r"^(?:by the way|btw|oh|also|ubrigens|ach ja|au fait|d'ailleurs|por cierto|oye),?\s+"
+    r"^(?:(?:by the way|btw|oh|also|ubrigens|ach ja|au fait|d'ailleurs|por cierto|oye),?"
+    r"(?:\s+|$))+(?:(?:and|und|et|y)\s+)?"
 )
 
 
@@ -473,7 +474,8 @@ def remembers_a_fact(text: str) -> str | None:
     """The fact a request opening with "remember that" asks to keep, or one asked to be kept
     after it is told, in the user's words; None if it opens otherwise or is a question."""
     folded = _folded(text)
-    found = _REMEMBER_THAT.match(folded)
+    passing = _IN_PASSING.match(folded)  # "Au fait, retiens bien que …"
+    found = _REMEMBER_THAT.match(folded, passing.end() if passing else 0)
     if found is None:
         return _kept_after(text, folded)
     if text.rstrip().endswith("?"):

@@ -26,3 +26,9 @@ def call(name: str, /, **params: Any) -> str:
 
 def script(*turns: str) -> ScriptedBackend:
     return ScriptedBackend.from_data({"format": "qwen3.5", "turns": list(turns)})
+
+
+def through_english(answer: str) -> list[str]:
+    """The model's turns for `answer` to a question about the world asked in German, French
+    or Spanish: translated into English, answered, the answer translated back (`knowledge`)."""
+    return ["(the question in English)", "(the answer in English)", answer]

@@ -33,7 +33,7 @@ from tests.agent.test_intents import (
     at,
     server,
 )
-from tests.scripting import call
+from tests.scripting import call, through_english
 from tests.support.radicale_server import RadicaleServer
 
 __all__ = ["account", "server"]  # the Radicale server and calendar of test_intents.py
@@ -960,8 +960,9 @@ def test_a_new_question_instead_of_a_choice_is_not_taken_for_the_choice(
     create_event(account, "Team meeting", at(16, 10), at(16, 11), tz=TZ)
     create_event(account, "Budget meeting", at(18, 14), at(18, 15), tz=TZ)
     answers = Answers()
+    # (three plain answers: one asked as written, or through English in three writes)
     agent = _agent(account, [call("move_event", event="meeting", to="Thursday at 10"),
-                             call("just_answer"), "Plain answer."], answers)  # fmt: skip
+                             call("just_answer"), *["Plain answer."] * 3], answers)  # fmt: skip
     conversation = Conversation()
     first = agent.run_turn(conversation, "move the meeting to Thursday at 10")
     assert first.stop_reason == "asked"
@@ -1392,7 +1393,9 @@ def test_a_general_question_close_to_a_plain_answer_with_none_of_its_words_kept_
     create_event(account, "Concert: Jazz Quartet", at(24, 20), at(24, 22), tz=TZ)
 
     def scoring(text: str, slots: str) -> Agent:
-        backend = ScoringScript([slots, "Seis."], {text: "recall_fact"}, {text: "just_answer"})
+        backend = ScoringScript(
+            [slots, *through_english("Seis.")], {text: "recall_fact"}, {text: "just_answer"}
+        )
         backend.close_again = {"show_calendar": 0.5}  # asked again: the calendar
         agent = Agent(backend, build_registry(calendar=account), confirmer=Answers())
         agent.front = IntentRouter()

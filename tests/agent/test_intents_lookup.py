@@ -36,7 +36,7 @@ from tests.agent.test_intents import TZ, Answers, _all, at
 from tests.agent.test_intents_mail import _deliver_dated, _remove_from
 from tests.agent.test_intents_personal import NOW, account, database, server
 from tests.agent.test_mail_agent import USERS, _account, _deliver, servers
-from tests.scripting import call
+from tests.scripting import call, through_english
 from tests.support.mail_servers import Dovecot, SmtpServer
 
 __all__ = ["account", "database", "server", "servers"]  # Radicale and the mail servers, shared
@@ -350,9 +350,15 @@ def test_a_record_or_a_name_asked_back_taken_for_chat_is_answered_from_the_users
 def test_a_name_asked_back_of_general_knowledge_is_answered_plainly(
     mail: MailAccount, home: Path
 ) -> None:
-    agent, _ = _agent([call("just_answer"), "Titanic."], home, mail=mail)
-    report = agent.run_turn(Conversation(), "¿Cómo se llamaba el barco que se hundió en 1912?")
+    agent, backend = _agent([call("just_answer"), *through_english("Titanic.")], home, mail=mail)
+    question = "¿Cómo se llamaba el barco que se hundió en 1912?"
+    report = agent.run_turn(Conversation(), question)
     assert (report.calls, report.answer) == ([], "Titanic.")
+    # asked in English, the answer said in Spanish
+    translated, answered, said = backend.requests[-3:]
+    assert translated.messages[-1]["content"] == f"Translate into English: {question}"
+    assert answered.messages[-1]["content"] == "(the question in English)"
+    assert said.messages[-1]["content"] == "Translate into Spanish: (the answer in English)"
 
 
 def test_a_question_naming_a_document_is_about_it_whatever_intent_it_was_taken_for(
@@ -1741,7 +1747,8 @@ def test_a_question_asked_apart_is_answered_plainly_unless_the_users_things_name
     _deliver(servers[0], ALICE, landlord, "Water shut-off on Wednesday",
              "The water is off on Wednesday 16 May from 9:00 to 13:00.")  # fmt: skip
     try:
-        turns = [chosen, *([english] if english else []), "Plain answer.", "Plain answer."]
+        # (three plain answers: one asked as written, or through English in three writes)
+        turns = [chosen, *([english] if english else []), *["Plain answer."] * 3]
         agent, backend = _agent(turns, home, mail=mail, calendar=account, data=database)
         report = agent.run_turn(Conversation(), question)
     finally:
@@ -1751,11 +1758,23 @@ def test_a_question_asked_apart_is_answered_plainly_unless_the_users_things_name
         return
     assert (report.calls, report.answer) == ([], "Plain answer.")
     assert not agent.context.read_private and not agent.context.tainted
-    plain = backend.requests[-1]
+    plain = _asked_plainly(backend)
     # the request, or its question alone when that says what it asks
-    shown = str(plain.messages[-1]["content"])
+    shown = _shown(plain)
     assert plain.tool_choice == "none" and shown and shown in question
     assert "shut-off" not in str(plain.messages)
+
+
+def _asked_plainly(backend: ScriptedBackend) -> StepRequest:
+    """The step that asked the model the user's question: the plain answer's, or the first of
+    the three through English (`knowledge`) when it was asked in another language."""
+    english = [
+        r for r in backend.requests
+        if str(r.messages[-1]["content"]).startswith("Translate into English: ")
+    ]  # fmt: skip
+    if english and english[-1] is backend.requests[-3]:
+        return english[-1]
+    return backend.requests[-1]
 
 
 @pytest.mark.parametrize(
@@ -1823,12 +1842,12 @@ def test_a_general_question_is_answered_apart_from_the_chatter_around_it(
     answer, and a small model repeats it: the model is shown the question alone when it says
     itself what it asks; the conversation keeps the user's whole message."""
     english = [] if request_.startswith(("We're", "no idea")) else ["English words."]
-    agent, backend = _agent([chosen, *english, "Plain answer."], home,
+    agent, backend = _agent([chosen, *english, *["Plain answer."] * 3], home,
                             calendar=account, data=database)  # fmt: skip
     conversation = Conversation()
     report = agent.run_turn(conversation, request_)
     assert (report.calls, report.answer) == ([], "Plain answer.")
-    assert backend.requests[-1].messages[-1]["content"] == shown
+    assert _shown(_asked_plainly(backend)) == shown
     assert conversation.messages[0].content == request_
 
 
@@ -1861,20 +1880,27 @@ def test_a_general_question_reported_before_a_do_you_know_is_answered_plainly(
     answers it (shown the whole request, as "do you know" points back), and no tool is
     called."""
     english = [] if request_.startswith("My") else ["English words."]
-    plain = _answered_plainly([chosen, *english], home, account, database, request_)
-    assert plain.messages[-1]["content"] == (shown or request_)
+    assert _answered_plainly([chosen, *english], home, account, database, request_) == (
+        shown or request_
+    )
 
 
 def _answered_plainly(
     turns: list[str], home: Path, account: CalendarAccount, database: Database, request_: str
-) -> StepRequest:
-    """The step that answered `request_` after the model's `turns`: a plain answer, with no
-    tool called or offered."""
-    agent, backend = _agent([*turns, "Plain answer."], home, calendar=account, data=database)
+) -> str:
+    """What the model was asked to answer after its `turns`, a plain answer with no tool
+    called or offered (the question alone, or the whole request)."""
+    agent, backend = _agent([*turns, *["Plain answer."] * 3], home, calendar=account,
+                            data=database)  # fmt: skip
     report = agent.run_turn(Conversation(), request_)
     assert (report.calls, report.answer) == ([], "Plain answer.")
     assert backend.requests[-1].tool_choice == "none"
-    return backend.requests[-1]
+    return _shown(_asked_plainly(backend))
+
+
+def _shown(plain: StepRequest) -> str:
+    """The user's words a plain answer's step showed the model (to translate, or to answer)."""
+    return str(plain.messages[-1]["content"]).removeprefix("Translate into English: ")
 
 
 @pytest.mark.parametrize(
@@ -1898,8 +1924,8 @@ def test_a_general_question_after_chatter_naming_a_day_is_no_look_at_the_calenda
     called, the calendar is not listed in front of the user."""
     create_event(account, "Team meeting", at(15, 14), at(15, 15), tz=TZ)
     english = [] if request_.startswith("Long day") else ["English words."]
-    plain = _answered_plainly([chosen, *english], home, account, database, request_)
-    assert request_.endswith(str(plain.messages[-1]["content"]))
+    assert request_.endswith(_answered_plainly([chosen, *english], home, account, database,
+                                               request_))  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -39,7 +39,7 @@ from tests.agent.test_intents import TZ, Answers, _all, at
 from tests.agent.test_web_agent import _Handler
 from tests.agent.test_web_agent import server as results_server
 from tests.connectors.test_contacts import MAKE_BOOK, PASSWORD, SOPHIE, dav, put_card
-from tests.scripting import call
+from tests.scripting import call, through_english
 from tests.support.radicale_server import RadicaleServer, running_radicale
 
 __all__ = ["results_server"]  # the web tests' local results page, shared
@@ -1265,16 +1265,17 @@ def test_a_general_question_taken_for_a_memory_is_answered_plainly(
         session.add(MemoryRecord(created=NOW, text="Alex's partner is Sam."))
     # The model named the user beside the question's words: only the user's words count.
     about = f"Alex's {question.strip('¿?').split()[-1]}"
-    agent = _agent([call("recall_fact", about=about), "Acht."], data=database)
+    agent = _agent([call("recall_fact", about=about), *through_english("Acht.")], data=database)
     report = agent.run_turn(Conversation(), question)
     # Code looked at the memories without a call: none shown, and nothing private was read.
     assert report.calls == [] and not agent.context.read_private
     assert report.answer == "Acht." and report.stop_reason == "answered"
-    plain = agent.backend.requests[-1]  # type: ignore[attr-defined]
-    assert plain.tool_choice == "none"
-    # The model answers the question as asked: the empty lookup is out of its view.
-    assert plain.messages[-1] == {"role": "user", "content": question}
-    assert "Nothing remembered" not in str(plain.messages)
+    # The model answers the question as asked (through English, `knowledge`): the empty
+    # lookup is out of its view.
+    asked, *_ = agent.backend.requests[-3:]  # type: ignore[attr-defined]
+    assert asked.tool_choice == "none"
+    assert asked.messages[-1] == {"role": "user", "content": f"Translate into English: {question}"}
+    assert "Nothing remembered" not in str(agent.backend.requests[-3:])  # type: ignore[attr-defined]
 
 
 _KEPT = ("Alex's partner is Sam.", "Alex's dentist is Dr. Weber.", "Alex's locker is 112.")
@@ -1308,8 +1309,9 @@ def test_a_question_apart_from_sentences_about_the_user_looks_in_memories_for_it
     # A question in another language that nothing holds is looked for in English too (the
     # model translates it).
     english = ["In English."] if remembered is None and language_of(question) != "en" else []
-    agent = _agent([call("recall_fact", about="partner dentist locker"), *english, "Plain."],
-                   data=database)  # fmt: skip
+    # (three plain answers: one asked as written, or through English in three writes)
+    agent = _agent([call("recall_fact", about="partner dentist locker"), *english,
+                    *["Plain."] * 3], data=database)  # fmt: skip
     report = agent.run_turn(Conversation(), question)
     if remembered is None:
         assert report.calls == [] and report.answer == "Plain."

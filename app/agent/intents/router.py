@@ -23,6 +23,7 @@ from app import clock
 from app.agent.gate import Decision, Label, decide
 from app.agent.intents import phrases
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER, SOMETHING_ELSE, Intent
+from app.agent.intents.knowledge import knowledge_question, through_english
 from app.agent.intents.language import (
     ANY_EVENT,
     DEFAULT,
@@ -687,9 +688,9 @@ class IntentRouter:
             general = _general_question(doing) if of_theirs else None
             if of_theirs and general is None and (found := _looked_up(doing)) is not None:
                 return self._say(doing, found, "answered")
-            return self._chat(agent, conversation, emit, cancel, report, asked=general)
+            return self._chat(agent, conversation, emit, cancel, report, asked=general, doing=doing)
         if _a_general_question(recognised, text, doing.now):
-            return self._chat(agent, conversation, emit, cancel, report)
+            return self._chat(agent, conversation, emit, cancel, report, doing=doing)
         looking = recognised.intent.name in _LOOKING - set(_LOOKUPS)
         general = (
             _general_question(doing)
@@ -707,7 +708,7 @@ class IntentRouter:
             # "… what temperature does water boil at in fahrenheit?" taken for a lookup: what
             # the user keeps does not name it, the model answers (the question alone, when it
             # says itself what it asks)
-            return self._chat(agent, conversation, emit, cancel, report, asked=general)
+            return self._chat(agent, conversation, emit, cancel, report, asked=general, doing=doing)
         doing.close = recognised.close
         return self._run(doing, recognised.intent, recognised.slots, text, recognised.dropped)
 
@@ -729,7 +730,7 @@ class IntentRouter:
             log.info("intent %s is %s after all", intent.name, other)
             if other == JUST_ANSWER:  # nothing of the user's to act on: a plain answer
                 return self._chat(doing.agent, doing.conversation, doing.emit, doing.cancel,
-                                  doing.report)  # fmt: skip
+                                  doing.report, doing=doing)  # fmt: skip
             return self._instead(doing, BY_NAME[other], request)
         for slot in intent.slots:
             if slots.get(slot.name) or slot.name not in (dropped or {}):
@@ -779,7 +780,7 @@ class IntentRouter:
         except Instead as other:
             if other.intent == JUST_ANSWER:  # nothing of the user's: a plain answer
                 return self._chat(doing.agent, doing.conversation, doing.emit, doing.cancel,
-                                  doing.report, after_lookups=True)  # fmt: skip
+                                  doing.report, after_lookups=True, doing=doing)  # fmt: skip
             if instead and not (intent.name == "find_free_time" and other.read):
                 # once: the second intent's steps do not send it on again (but the free
                 # time found is booked, with the slots code read: the new event's steps
@@ -877,12 +878,27 @@ class IntentRouter:
         report: TurnReport,
         after_lookups: bool = False,
         asked: str | None = None,
+        doing: Doing | None = None,
     ) -> bool:
         """A plain answer: the model with the conversation and no tools to call.
         `after_lookups`: the steps looked something up first and found nothing that answers;
         the model sees the conversation up to the request only (shown a lookup's empty
         result, a small model answered nothing). `asked`: a general question's own words,
-        shown in place of the request (`general.general_question`)."""
+        shown in place of the request (`general.general_question`). `doing`: the turn, when a
+        question about the world asked in German, French or Spanish may be answered through
+        English (`knowledge`)."""
+        if doing is not None and (
+            question := knowledge_question(doing.request, doing.language, asked)
+        ):
+            answer = through_english(
+                doing.write, question, doing.language, conversation.system_prompt
+            )
+            if answer:
+                stopped = cancel.is_set()
+                conversation.add("assistant", answer, stopped=stopped)
+                report.answer = answer
+                report.stop_reason = "cancelled" if stopped else "answered"
+                return True
         shown = conversation
         last = max(i for i, m in enumerate(conversation.messages) if m.role == "user")
         if after_lookups:

@@ -1,0 +1,111 @@
+"""A question about the world asked in German, French or Spanish is asked of the model in
+English and its answer said in the user's language (`app.agent.intents.knowledge`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.agent.gate.policy import ContextState
+from app.agent.intents.knowledge import knowledge_question, through_english
+from app.agent.intents.router import IntentRouter
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import SYSTEM_PROMPT, Conversation
+from app.agent.turn.loop import Agent
+from app.llm.scripted import ScriptedBackend
+from tests.agent.test_intents import Answers
+from tests.scripting import call
+
+
+@pytest.mark.parametrize(
+    ("request_", "language", "question"),
+    [
+        ("Was ist die Hauptstadt von Kanada?", "de", "Was ist die Hauptstadt von Kanada?"),
+        ("Apropos Italien: Wie heißt die Hauptstadt von Sizilien?", "de",
+         "Apropos Italien: Wie heißt die Hauptstadt von Sizilien?"),
+        ("J'ai un doute. Qui a peint la Joconde ?", "fr", "Qui a peint la Joconde ?"),
+        ("¿Cuántos lados tiene un hexágono?", "es", "¿Cuántos lados tiene un hexágono?"),
+    ],
+)  # fmt: skip
+def test_a_question_about_the_world_in_another_language_is_asked_in_english(
+    request_: str, language: str, question: str
+) -> None:
+    assert knowledge_question(request_, language) == question  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("request_", "language"),
+    [
+        ("What is the capital of Canada?", "en"),  # asked as written
+        ("Wann ist mein Zahnarzttermin?", "de"),  # the user's own
+        ("Qu'est-ce qu'elle a dit ?", "fr"),  # someone named before
+        ("Hier sollen es 25 Grad werden. Wie viel ist das in Fahrenheit?", "de"),  # said before
+        ("Hoy ha sido un día largo.", "es"),  # no question
+    ],
+)
+def test_talk_english_and_questions_needing_what_came_before_are_asked_as_written(
+    request_: str, language: str
+) -> None:
+    assert knowledge_question(request_, language) is None  # type: ignore[arg-type]
+
+
+def test_a_question_reported_without_a_mark_is_asked_by_its_own_words() -> None:
+    """ "Meine Tochter fragt, wie viele Beine eine Spinne hat.": the reported question, found
+    apart from the talk around it, is what is asked."""
+    request_ = "Meine Tochter fragt mich, wie viele Beine eine Spinne hat. Ich komm nicht drauf."
+    assert knowledge_question(request_, "de") is None
+    asked = "wie viele Beine eine Spinne hat"
+    assert knowledge_question(request_, "de", asked) == asked
+
+
+def test_the_answer_is_written_in_english_and_said_in_the_users_language() -> None:
+    writes: list[tuple[str, str, bool]] = []
+    replies = iter(["What is the capital of Canada?", "Ottawa.", "Ottawa."])
+
+    def write(system: str, user: str, stream: bool) -> str:
+        writes.append((system, user, stream))
+        return next(replies)
+
+    assert through_english(write, "Was ist die Hauptstadt von Kanada?", "de", "SYSTEM") == "Ottawa."
+    (_, asked, quiet), (system, english, silent), (to_german, said, streamed) = writes
+    assert asked == "Translate into English: Was ist die Hauptstadt von Kanada?"
+    assert (system, english) == ("SYSTEM", "What is the capital of Canada?")
+    assert "German" in to_german and said == "Translate into German: Ottawa."
+    # only the answer in the user's language reaches the window as it is written
+    assert (quiet, silent, streamed) == (False, False, True)
+
+
+def test_nothing_written_in_english_gives_no_answer() -> None:
+    assert through_english(lambda *_: "", "¿Quién escribió el Quijote?", "es", "S") == ""
+
+
+def _agent(turns: list[str], home: Path) -> tuple[Agent, ScriptedBackend]:
+    backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": turns})
+    registry = build_registry(folders=[home])
+    agent = Agent(backend, registry, ContextState(allowed_folders=[str(home)]), confirmer=Answers())
+    agent.front = IntentRouter()
+    return agent, backend
+
+
+def test_a_german_question_is_answered_through_english_and_an_english_one_as_asked(
+    tmp_path: Path,
+) -> None:
+    question = "Wie viele Tage hat ein Schaltjahr?"
+    turns = [call("just_answer"), "How many days does a leap year have?", "366.", "366 Tage."]
+    agent, backend = _agent(turns, tmp_path)
+    conversation = Conversation()
+    report = agent.run_turn(conversation, question)
+    assert (report.calls, report.answer) == ([], "366 Tage.")
+    assert conversation.messages[-1].content == "366 Tage."
+    answered = backend.requests[-2]
+    assert answered.tool_choice == "none"
+    assert answered.messages == [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": "How many days does a leap year have?"},
+    ]
+    # asked in English, one plain answer with the conversation
+    agent, backend = _agent([call("just_answer"), "366 days."], tmp_path)
+    report = agent.run_turn(Conversation(), "How many days does a leap year have?")
+    assert report.answer == "366 days."
+    assert backend.requests[-1].messages[-1]["content"] == "How many days does a leap year have?"

@@ -121,6 +121,26 @@ def test_an_answer_with_a_number_the_text_does_not_hold_shows_the_text_instead(
 
 
 @pytest.mark.parametrize(
+    "question",
+    ["Le colis m'a écrit ce matin, pas eu le temps d'ouvrir. Il arrive quand, en deux mots ?",
+     "My parcel people wrote this morning and I had no time to open it. When's it coming?"],
+)  # fmt: skip
+def test_an_answer_saying_the_question_again_shows_the_text_instead(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path, question: str
+) -> None:
+    """The 0.5B model, asked what an email says, wrote the user's message back word for
+    word: an answer made of the request's words and hardly any of the text's is none, and
+    the text itself is shown."""
+    _deliver(servers[0], ALICE, COURIER, "Your parcel 4711 is on its way",
+             "Your parcel arrives on Thursday 17 May between 10:00 and 14:00.")  # fmt: skip
+    english = [] if question.startswith("My") else ["parcel"]  # the French looked up in English
+    agent, _ = _agent([call("ask_files", about="parcel"), *english, question], home, mail=mail)
+    report = agent.run_turn(Conversation(), question)
+    assert "Your parcel arrives on Thursday 17 May between 10:00" in report.answer
+    assert question not in report.answer
+
+
+@pytest.mark.parametrize(
     ("question", "read_as", "kept"),
     [
         ("What time does my Porto flight leave?", "The email is about your flight.", False),

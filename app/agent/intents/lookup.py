@@ -295,6 +295,9 @@ def _answer(doing: Doing, source: Source) -> str:
             # "Bake at 190 °C for 40 minutes." read as "190 °C … 20 minutes": a number the
             # text does not hold is the model's; the text itself is shown instead
             answer = ""
+        elif _says_the_request_again(answer, doing.request, source.text):
+            # "Sophie m'a écrit ce matin, … Elle veut quoi, en deux mots ?" written back
+            answer = ""
         elif _lacks_what_is_asked(answer, doing.request, source.text):
             # "what time does the plane leave?" answered without a time the email holds
             answer = ""
@@ -322,6 +325,17 @@ def _lacks_what_is_asked(answer: str, question: str, text: str) -> bool:
         (asks_the_time and not _CLOCK_TIME.search(answer))
         or (asks_a_record and not re.search(r"\d", answer))
     )
+
+
+def _says_the_request_again(answer: str, request: str, text: str) -> bool:
+    """Whether `answer` is the user's message written back rather than an answer: nearly all
+    its words are the request's, and most are not the text's."""
+    said = {fold(w) for w in re.findall(r"\w{3,}", answer)}
+    if len(said) < 3:
+        return False
+    asked = {fold(w) for w in re.findall(r"\w+", request)}
+    read = {fold(w) for w in re.findall(r"\w+", text)}
+    return len(said & asked) >= 0.8 * len(said) and len(said & read) < 0.5 * len(said)
 
 
 def _invented_numbers(answer: str, read: str, now: datetime) -> bool:

@@ -42,6 +42,9 @@ def test_a_question_about_the_world_in_another_language_is_asked_in_english(
         ("Qu'est-ce qu'elle a dit ?", "fr"),  # someone named before
         ("Hier sollen es 25 Grad werden. Wie viel ist das in Fahrenheit?", "de"),  # said before
         ("Hoy ha sido un día largo.", "es"),  # no question
+        ("¿Tengo algo ese día después de comer?", "es"),  # "tengo": the user; "ese día"
+        ("¿Cuánto gastamos en abril?", "es"),  # "gastamos": the user with others
+        ("Est-ce que ce jour-là c'est libre ?", "fr"),  # "ce jour-là": named before
     ],
 )
 def test_talk_english_and_questions_needing_what_came_before_are_asked_as_written(

@@ -1972,6 +1972,30 @@ def test_a_question_needing_the_sentence_before_it_stays_with_the_calendar(
 
 
 @pytest.mark.parametrize(
+    ("request_", "chosen"),
+    [
+        ("Me apetece ir al cine el viernes por la tarde. ¿Tengo algo ese día después de comer?",
+         call("find_free_time")),
+        ("J'ai envie d'aller au cinéma vendredi après-midi. Est-ce que ce jour-là c'est libre ?",
+         call("find_free_time")),
+        ("Ich will Freitag ins Kino. Ist an diesem Tag nach dem Mittagessen schon was?",
+         call("show_calendar")),
+    ],
+)  # fmt: skip
+def test_a_question_pointing_back_at_a_day_named_before_is_the_calendars(
+    account: CalendarAccount, database: Database, home: Path, request_: str, chosen: str
+) -> None:
+    """ "¿Tengo algo ese día …?": "ese día" is the Friday named before, and "tengo" the user:
+    no general question, never answered by the model alone."""
+    create_event(account, "Haircut", at(18, 16), at(18, 17), tz=TZ)
+    agent, _ = _agent([chosen, *["English words."] * 4], home, calendar=account,
+                      data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "list_events" in [c.name for c in report.calls], report.answer
+    assert "Haircut" in report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "chosen", "filled", "time"),
     [
         ("Can you pop my appointment with the tax advisor on Thursday in? She just confirmed "

@@ -152,7 +152,14 @@ def about_the_users_own(text: str) -> bool:
 
 
 # The user speaking of themselves: "what did I tell you", "was hab ich", "j'ai", "yo".
-_ME = _set("i me myself ich mich mir je j moi m yo conmigo")
+_ME = _set(
+    "i me myself ich mich mir je j moi m yo conmigo "
+    # Spanish says "I" in the verb alone ("¿Tengo algo el viernes?"): the everyday ones
+    "tengo estoy soy puedo necesito debo voy hago quiero tenia tenía estaba pague pagué "
+    "gaste gasté compre compré"
+)
+# Spanish says "we" in the verb alone ("¿Cuánto gastamos?"), folded.
+_WE_VERB = re.compile(r"\b\w{2,}(?:amos|emos|imos)\b")
 
 
 # Words for someone or something named before, or for the user with others ("… Tom. What
@@ -200,6 +207,9 @@ _BY_A_PRONOUN = re.compile(
 # ("Wie viel ist das?", not "das Wasser").
 _POINTING_BACK = re.compile(
     r"(?i:\b(?:that|this|ca|ça|cela|ceci|eso|esto|dies)\b)|\b[Dd]as\b(?!\s+[A-ZÄÖÜ])"
+    # a thing named before by a word pointing at it: "ese día", "ce jour-là", "an diesem Tag"
+    r"|(?i:\b(?:ese|esa|esos|esas|aquel|aquella|dies(?:er|e|em|en|es)|jene[rmns]?)\s+\w)"
+    r"|(?i:\b(?:ce|cet|cette|ces)\s+[\w'-]+-l[aà]\b)|(?i:\b(?:ce|cette)\s+(?:jour|fois)\b)"
 )
 
 
@@ -219,7 +229,7 @@ def names_by_a_pronoun(phrase: str) -> bool:
 def speaks_of_the_user(text: str) -> bool:
     """Whether `text` speaks of the user or something of theirs ("What did I tell you about
     Lisa?", "my locker"): not a general question ("How many legs does a spider have?")."""
-    if about_the_users_own(text):
+    if about_the_users_own(text) or _WE_VERB.search(_folded(text)):
         return True
     words = _WORD.findall(text.lower().replace("’", "'"))
     return any(part in _ME for word in words for part in re.split(r"['-]", word))

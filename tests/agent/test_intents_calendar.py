@@ -720,6 +720,38 @@ def test_an_event_named_with_an_amount_later_or_earlier_is_moved_by_it(
 
 
 @pytest.mark.parametrize(
+    ("request_", "taken_for", "english"),
+    [
+        ("ugh, Dr Weber's office just rang - they're running behind and have pushed me back by "
+         "an hour this afternoon. can you fix that in my calendar?",
+         call("add_event", title="Dr Weber's office just rang", duration="an hour"), []),
+        ("Die Praxis von Dr. Weber hat angerufen: mein Termin heute Nachmittag ist eine Stunde "
+         "später. Kannst du das eintragen?", call("add_event", title="Termin"),
+         ["The practice of Dr. Weber called"]),
+        ("Le cabinet du Dr Weber a appelé : ils ont une heure de retard cet après-midi, tu peux "
+         "décaler le rendez-vous ?", call("show_calendar", when="cet après-midi"),
+         ["The office of Dr Weber called"]),
+    ],
+)  # fmt: skip
+def test_an_event_named_by_where_it_is_held_is_moved_by_the_amount_said(
+    account: CalendarAccount, request_: str, taken_for: str, english: list[str]
+) -> None:
+    """ "Dr Weber's office … pushed me back by an hour this afternoon": the calendar's
+    "Dentist" today is held at "Dr. Weber, Hauptstraße 5"; the one event of the day whose place
+    the request names is the one moved (the dialog asks first)."""
+    create_event(
+        account, "Dentist", at(15, 14), at(15, 15), tz=TZ, location="Dr. Weber, Hauptstraße 5"
+    )
+    create_event(account, "Team call", at(15, 16), at(15, 17), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [taken_for, *english, *english], answers)
+    agent.run_turn(Conversation(), request_)
+    assert [shown.tool for shown in answers.seen] == ["update_event"]
+    assert _events(account)["Dentist"] == (at(15, 15), at(15, 16))
+    assert _events(account)["Team call"][0] == at(15, 16)
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for", "start"),
     [
         ("Sophie hat gefragt, ob wir unser 1:1 morgen auf 14 Uhr verlegen können, bei ihr ist "

@@ -16,10 +16,11 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from app.agent.intents.english import english_words
-from app.agent.intents.file_steps import telling_words
+from app.agent.intents.file_steps import names_in, telling_words
 from app.agent.intents.glossary import glossed
 from app.agent.intents.language import (
     ANY_EVENT,
+    TITLES,
     asking_clause,
     asks_a_time_or_place,
     asks_for_free_time,
@@ -766,7 +767,19 @@ def _named_within(doing: Doing, when: When | None, whole: bool, on_the_day: bool
         # (the English without its day words: "ce week-end" is no "Lake weekend")
         held = most_words_of(f"{said} {_without_days(english, doing.now)}", events, "title")
         named = {fold(title): title for e in held if (title := str(e.get("title") or ""))}
+    if not named and on_the_day and when is not None:
+        # "Dr Weber's office just rang - they've pushed me back by an hour this afternoon":
+        # the one event that day held at the person or place named ("Dentist", at "Dr. Weber,
+        # Hauptstraße 5")
+        names = " ".join(n for n in names_in(doing.request) if fold(n) not in _TITLE_WORDS)
+        held = most_words_of(names, events, "location") if names else []
+        named = {fold(title): title for e in held if (title := str(e.get("title") or ""))}
     return next(iter(named.values())) if len(named) == 1 else None
+
+
+# Words before a name, which name no place ("Dr", "Frau", "Mme").
+_TITLE_WORDS = {fold(t) for t in (*TITLES, "Doctor", "Doktor", "Docteur", "Herr", "Frau",
+                                  "Madame", "Monsieur", "Señor", "Señora")}  # fmt: skip
 
 
 def event_named_shown(doing: Doing, in_english: bool = False) -> str | None:

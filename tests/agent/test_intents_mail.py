@@ -862,6 +862,34 @@ def test_a_reply_asked_for_inside_a_sentence_is_a_reply_whatever_it_was_taken_fo
     assert "we can't make it" in shown.arguments["body"]
 
 
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [("Oh no, I never got back to Bob about the picnic. Can you answer for me? Yes please - "
+      "Sunday suits me, I'll bring a cake.", "Sunday suits me, I'll bring a cake"),
+     ("I still owe Bob an answer about Sunday. Could you answer him that we'd love to come?",
+      "we'd love to come"),
+     ("Ich hab Bob noch nicht geantwortet wegen Sonntag. Kannst du für mich antworten? Wir "
+      "kommen gern.", "Wir kommen gern")],
+)  # fmt: skip
+def test_an_answer_asked_for_someone_is_a_reply_though_taken_for_a_new_event(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, message: str
+) -> None:
+    """ "Can you answer for me? … Sunday suits me": the day made the model pick a new event;
+    what is asked is a reply to the person's email."""
+    _deliver_dated(servers, BOB, "Picnic on Sunday", "Picnic in the park on Sunday, join us?",
+                   "Sat, 12 May 2029 08:00:00 +0000")  # fmt: skip
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("add_event", title="picnic with Bob", when="Sunday"),
+         call("reply_to_email", which="Bob picnic", message=message),
+         "Hi Bob,\n\nSunday it is.\n\nAlice"],
+        answers,
+        mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert [shown.tool for shown in answers.seen] == ["reply_email"], report.answer
+
+
 def test_a_message_the_model_translated_is_written_from_the_users_own_request(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

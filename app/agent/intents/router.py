@@ -1052,7 +1052,9 @@ _REPLY = re.compile(
     # "Kannst du ihm antworten, dass …", "Tu peux lui répondre qu'on sera là", "¿Le puedes
     # responder que sí?", "¿Puedes contestarle a Tom …?"
     r"|(?<![\w'])(?:(?:can|could|would|will) you\s+(?:please\s+)?(?:reply|write back|respond|"
-    r"get back to (?:her|him|them|(?-i:[A-Z][\w'-]+)))|"
+    r"get back to (?:her|him|them|(?-i:[A-Z][\w'-]+))|"
+    # "Can you answer for me?", "Could you answer him that …", not "answer a question"
+    r"answer (?:for me|on my behalf|her|him|them|(?-i:[A-Z][\w'-]+)))|"
     r"(?:kannst|könntest|konntest|würdest|wurdest) du\s+(?:\S+\s+){0,2}?(?:antworten|"
     r"zurückschreiben)|(?:tu peux|peux-tu|pourrais-tu|vous pouvez|pouvez-vous)\s+"
     r"(?:lui\s+|leur\s+)?r[ée]pondre|(?:le\s+|les\s+)?(?:puedes|podrías|podrias)\s+"

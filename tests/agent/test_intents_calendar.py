@@ -1645,6 +1645,27 @@ def test_an_event_named_by_its_words_around_a_copied_sentence_is_the_one_cancell
     assert sorted(_events(account)) == ["Jazz brunch", "Piano lesson"]
 
 
+def test_an_event_named_by_a_compound_is_found_by_the_requests_english(
+    account: CalendarAccount,
+) -> None:
+    """ "Das Jazzkonzert nächste Woche …": the model's words name nothing ("my Karte hat jetzt
+    eine Kollegin"), nor does the German compound name the title; its English ("the jazz
+    concert") holds two words of "Concert: Jazz Quartet": that one is cancelled, the dialog
+    asks first."""
+    create_event(account, "Concert: Jazz Quartet", at(24, 20), at(24, 22), tz=TZ)
+    create_event(account, "Piano lesson", at(22, 18), at(22, 19), tz=TZ)
+    request_ = ("Das Jazzkonzert nächste Woche wird bei mir leider nix, meine Karte hat jetzt "
+                "eine Kollegin. Kannst du den Termin rausnehmen?")  # fmt: skip
+    english = ["my ticket has a colleague now", "The jazz concert next week is off for me, my "
+               "ticket now has a colleague. Can you take the appointment out?"]  # fmt: skip
+    answers = Answers()
+    agent = _agent(account, [call("cancel_event", event="my Karte hat jetzt eine Kollegin"),
+                             *english], answers)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert [seen.tool for seen in answers.seen] == ["delete_event"], report.answer
+    assert sorted(_events(account)) == ["Piano lesson"]
+
+
 @pytest.mark.parametrize(
     "request_",
     ["Prepare me for the Nordwind client call: when is it?",

@@ -286,8 +286,11 @@ def test_a_calendar_question_an_event_names_stays_with_the_calendar(
 
 @pytest.mark.parametrize(
     ("request_", "translated"),
-    [("when's the seed swap?", []), ("Wann ist der Seed Swap?", ["seed swap"]),
-     ("Où a lieu le seed swap ?", ["seed swap"]), ("¿Cuándo es el seed swap?", ["seed swap"])],
+    # (translated: the model's words, then the whole request, looked for in English)
+    [("when's the seed swap?", []),
+     ("Wann ist der Seed Swap?", ["seed swap", "When is the seed swap?"]),
+     ("Où a lieu le seed swap ?", ["seed swap", "Where is the seed swap?"]),
+     ("¿Cuándo es el seed swap?", ["seed swap", "When is the seed swap?"])],
 )  # fmt: skip
 def test_a_question_taken_for_a_move_that_names_no_change_is_answered(
     servers: tuple[Dovecot, SmtpServer],

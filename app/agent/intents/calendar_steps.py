@@ -404,6 +404,8 @@ def find_event(
                 break
     if best == 0.0 and (most := _most_named(doing, events)) is not None:
         return most  # "give the jazz thing at the Philharmonie a miss", copied whole
+    if best == 0.0 and (most := _most_named(doing, events, in_english=True)) is not None:
+        return most  # "Das Jazzkonzert nächste Woche …": "jazz concert" in its English
     if best < 1.5 and not_found is not None and words.strip():
         not_found(best > 0.0)  # "the car insurance" beside "Car service": the to-do?
     if best == 0.0:
@@ -423,12 +425,18 @@ def find_event(
     raise Ask(f"{doing.say('which_one')}\n{listing}", slot, choices)
 
 
-def _most_named(doing: Doing, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _most_named(
+    doing: Doing, events: list[dict[str, Any]], in_english: bool = False
+) -> dict[str, Any] | None:
     """The one event (its next occurrence) holding two or more of the request's telling
     words in its title, place or notes, more than any other ("Sam's come down with
     something, so we'll give the jazz thing at the Philharmonie a miss": "Concert: Jazz
-    Quartet" at the Philharmonie); None if none, or several tie."""
-    asked = [w for w in telling_words(doing.request) if read_when(w, doing.now) is None]
+    Quartet" at the Philharmonie); None if none, or several tie. `in_english`: the words of
+    the request's English ("Jazzkonzert": "jazz concert"), when it is in another language."""
+    said = english_words(doing, doing.request) if in_english and events else doing.request
+    if not said:
+        return None
+    asked = [w for w in telling_words(said) if read_when(w, doing.now) is None]
     counted_words = [(sum(any_word_of(w, event_text(e)) for w in asked), e) for e in events]
     most = max((n for n, _ in counted_words), default=0)
     best = [e for n, e in counted_words if n == most]

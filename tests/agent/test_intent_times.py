@@ -336,6 +336,11 @@ def test_words_without_a_day_or_time_are_no_time(phrase: str) -> None:
         # the half of a clock time is no part of a length said after it
         ("a las cuatro y media de la tarde, y ponle una hora más o menos", 60),
         ("una hora y media", 90),
+        ("Il me faut deux bonnes heures tranquilles", 120),  # a word of how between
+        ("I need two quiet hours for the budget", 120),
+        ("zwei ruhige Stunden am Stück", 120),
+        ("dos buenas horas", 120),
+        ("a good hour", 60),
         ("zwei Stunden und eine halbe", 150),
     ],
 )

@@ -477,6 +477,38 @@ def test_a_free_time_asked_to_be_booked_is_the_new_events_time(
 
 
 @pytest.mark.parametrize(
+    ("request_", "title"),
+    [("Il me faut deux bonnes heures tranquilles pour mettre à jour le tableau du budget avant "
+      "la réunion de lundi. Tu peux me bloquer ça demain ou jeudi, là où ça rentre ?",
+      "tableau du budget"),
+     ("I need two quiet hours to update the budget sheet before Monday's meeting. Can you "
+      "block that tomorrow or Thursday, wherever it fits?", "budget sheet"),
+     ("Ich brauche zwei ruhige Stunden für die Budgettabelle vor dem Meeting am Montag. Kannst "
+      "du mir das morgen oder Donnerstag blocken, wo es reinpasst?", "Budgettabelle")],
+)  # fmt: skip
+def test_a_free_time_to_book_on_one_of_two_days_is_found_in_the_first_with_room(
+    account: CalendarAccount, request_: str, title: str
+) -> None:
+    """Taken for free time with no slots: the days are the asking sentence's ("demain ou
+    jeudi"), the length the request's ("deux bonnes heures"); tomorrow has no two free hours,
+    so Thursday's first are booked, through the dialog."""
+    create_event(account, "Workshop", at(16, 8), at(16, 17), tz=TZ)
+    create_event(account, "Car service", at(17, 8), at(17, 9), tz=TZ)
+    # the meeting the request names is no answer: "là où ça rentre" asks for room, not a place
+    create_event(account, "Budget meeting", at(21, 9, 30), at(21, 10, 30), tz=TZ)
+    answers = Answers()
+    booked = call("add_event", title=title, when="tomorrow")
+    agent = _agent(account, [call("find_free_time"), booked], answers)
+    report = agent.run_turn(Conversation(), request_)
+    assert [shown.tool for shown in answers.seen] == ["create_event"], report.answer
+    [shown] = answers.seen
+    assert (shown.arguments["start"], shown.arguments["end"]) == (
+        "2029-05-17T09:00",
+        "2029-05-17T11:00",
+    )
+
+
+@pytest.mark.parametrize(
     ("request_", "busy_heading"),
     [
         ("Hab ich am Donnerstag was vor?", "An dem Tag steht in deinem Kalender:"),

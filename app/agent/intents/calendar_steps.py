@@ -1144,7 +1144,12 @@ def event_asked_about(doing: Doing) -> dict[str, Any] | None:
 def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     when = _when(doing, slots)
     asked = the_question(doing.request)
-    of_a_thing = asks_a_time_or_place(asked) and not asks_for_free_time(asked)
+    # ("… bloque-moi ça demain ou jeudi, là où ça rentre ?" asks for room, not a place)
+    of_a_thing = (
+        asks_a_time_or_place(asked)
+        and not asks_for_free_time(asked)
+        and not asks_to_book_it(doing.request)
+    )
     if (when is None or of_a_thing) and (answer := _asked_of_things(doing)) is not None:
         # No day in what the model copied ("When is the water turned off?" taken for free
         # time), or a question of when a thing is, a day said around it ("someone wants to
@@ -1157,26 +1162,23 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
         raise Ask(doing.say("which_day_look"), "when")
     length = read_duration(slots.get("duration", "")) or read_duration(doing.request)
     length = length or DEFAULT_LENGTH
-    whole_days = when.part is None and when.start is None
-    if whole_days:
-        day = datetime.combine(when.day, time(0), tzinfo=doing.now.tzinfo)
-        window = (day + timedelta(hours=_DAY_HOURS[0]), day + timedelta(hours=_DAY_HOURS[1]))
-        if when.days > 1:
-            window = (window[0], window[1] + timedelta(days=when.days - 1))
-    else:
-        window = when.window(doing.now)
-        if when.start is not None and when.end is None:
-            window = (window[0], window[0].replace(hour=_DAY_HOURS[1]))
-    record = doing.call(
-        "find_free_time",
-        start=iso(window[0]),
-        end=iso(window[1]),
-        duration_minutes=int(length.total_seconds() // 60),
-    )
-    if record.status != "ok":
-        return outcome(doing, record, "")
-    found = [s for s in record.result or [] if isinstance(s, dict)]
     minutes = int(length.total_seconds() // 60)
+    # "demain ou jeudi, là où ça rentre": the other days the asking sentence names, in turn,
+    # when the first has no room
+    days = [when, *(p for p in periods_named(asked, doing.now) if p.day != when.day)]
+    found: list[dict[str, Any]] = []
+    for day in days:
+        start, end = _free_window(doing, day)
+        record = doing.call("find_free_time", start=iso(start), end=iso(end),
+                            duration_minutes=minutes)  # fmt: skip
+        if record.status != "ok":
+            return outcome(doing, record, "")
+        found = [s for s in record.result or [] if isinstance(s, dict)]
+        if found:
+            when = day
+            break
+    whole_days = when.part is None and when.start is None
+    window = _free_window(doing, when)  # where it was found, else the first day asked
     # A day asked about without hours: all it holds, evening too ("Hab ich am Donnerstag was
     # vor?" is as much what's on as when it is free).
     busy = (
@@ -1201,6 +1203,19 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     )
     more = doing.say("other_free", others=others) if others else ""
     return doing.say("first_free", minutes=minutes, start=start, more=more) + busy
+
+
+def _free_window(doing: Doing, when: When) -> tuple[datetime, datetime]:
+    """Where free time is looked for on the days `when` names: the working day of each, or
+    the part of the day or hours it says."""
+    if when.part is None and when.start is None:
+        day = datetime.combine(when.day, time(0), tzinfo=doing.now.tzinfo)
+        window = (day + timedelta(hours=_DAY_HOURS[0]), day + timedelta(hours=_DAY_HOURS[1]))
+        return (window[0], window[1] + timedelta(days=max(when.days - 1, 0)))
+    window = when.window(doing.now)
+    if when.start is not None and when.end is None:
+        window = (window[0], window[0].replace(hour=_DAY_HOURS[1]))
+    return window
 
 
 def free_times_on(doing: Doing, phrase: str) -> str:

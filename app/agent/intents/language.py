@@ -651,6 +651,10 @@ _BOOK_IT = re.compile(
     r"|\b(?:trag|blockier|reservier|nimm)\w*\s+(?:sie|ihn|es|das|die)\b"
     r"|\b(?:bloque|reserve|prends|garde)[rz]?-(?:la|le|les)\b"
     r"|\b(?:bloque|reserv|apunt|agend)a(?:la|lo|las|los)\b"
+    # a verb of blocking time, whatever it takes: "me bloquer ça", "mir das … blocken",
+    # "bloquéame", "block out"
+    r"|\bbloquer\b|\bblock(?:en|ier\w*)\b|\bbloque(?:ar|ame|amelo|amela)\b"
+    r"|\bblock(?:ing)? (?:out|off)\b"
 )
 
 

@@ -780,6 +780,15 @@ _CLOCK_BEFORE = re.compile(
 )
 
 
+# A word of how between a number and its unit ("two quiet hours", "deux bonnes heures",
+# "zwei ruhige Stunden", "dos buenas horas"), folded.
+_HOW_LONG = (
+    r"(?:good|solid|full|quiet|whole|clear|long|short|free|bonnes?|bons?|longues?|petites?|"
+    r"grandes?|pleines?|gute|guten|volle|vollen|ganze|ganzen|ruhige|ruhigen|freie|freien|"
+    r"buenas?|largas?|tranquilas?|enteras?|libres?)"
+)
+
+
 def read_duration(phrase: str) -> timedelta | None:
     """How long: "30 minutes", "an hour", "1.5 hours", "90 min", "half an hour", "2h", "a
     30-minute call", "eine Stunde", "une demi-heure", "media hora", "an hour and a half".
@@ -788,7 +797,9 @@ def read_duration(phrase: str) -> timedelta | None:
     if re.search(r"\b(half an hour|halbe stunde|demi-heure|demi heure|media hora)\b", text):
         return timedelta(minutes=30)
     total = timedelta()
-    for match in re.finditer(rf"\b({_NUMBER})[\s-]*({_HOUR_UNITS}|{_MINUTE_UNITS})\b", text):
+    for match in re.finditer(
+        rf"\b({_NUMBER})[\s-]*(?:{_HOW_LONG}\s+)?({_HOUR_UNITS}|{_MINUTE_UNITS})\b", text
+    ):
         amount = _number(match.group(1))
         unit = match.group(2)
         if amount is None or (len(unit) == 1 and not match.group(1)[0].isdigit()):
@@ -814,9 +825,10 @@ _LATER = re.compile(
     r"\b(later|back|push|pushed|delay|postpone|forward by|spater|nach hinten|verschieb\w* um|"
     r"plus tard|retard|decal\w* de|mas tarde|retras\w*|atras)\b"
 )
+# (not "vor dem Meeting", "antes de la reunión": before something, `read_relative`)
 _EARLIER = re.compile(
-    r"\b(earlier|sooner|bring forward|move up|pull forward|fruher|vorziehen|vor\b|"
-    r"plus tot|avanc\w*|antes|adelant\w*)\b"
+    r"\b(earlier|sooner|bring forward|move up|pull forward|fruher|vorziehen|vorverleg\w*|"
+    r"nach vorne|plus tot|avanc\w*|antes(?!\s+de)|adelant\w*)\b"
 )
 
 

@@ -1427,3 +1427,8 @@ def test_money_transferred_is_no_email_forwarded() -> None:
 
     assert asks_to_forward("Tu peux lui transférer le mail ?")
     assert not asks_to_forward("Tu peux transférer 50 euros à Tom ?")
+    # what someone sent or wrote is an email too
+    assert asks_to_forward("Tu peux lui transférer le petit récap que Sophie nous a envoyé ?")
+    assert asks_to_forward("Transfère à Jonas ce qu'elle m'a écrit sur les livraisons")
+    assert asks_to_forward("Tu peux transférer l'invitation de Carla à Bob ?")
+    assert not asks_to_forward("Transfère 20 € à Sophie, elle m'a envoyé son RIB")

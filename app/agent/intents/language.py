@@ -666,7 +666,11 @@ _FORWARD = re.compile(
 )
 # French forwards with the verb of transferring money too: an email must be named.
 _TRANSFER = re.compile(r"\b(?:transfer(?:e|er|ez|es)|fais(?:-le)? suivre|faire suivre)\b")
-_AN_EMAIL = re.compile(r"\b(?:e-?mails?|mails?|courriels?|messages?)\b")
+_AN_EMAIL = re.compile(
+    r"\b(?:e-?mails?|mails?|courriels?|messages?|recap|compte rendu|invitation|newsletter)\b"
+    # what someone sent or wrote: "le récap que Sophie nous a envoyé", "ce qu'elle m'a écrit"
+    r"|\b(?:que|qu')\s*(?:[\w-]+\s+)?(?:m'|nous |t'|vous )a (?:envoye|ecrit|transfere)e?s?\b"
+)
 
 
 def a_word_of_forwarding(word: str) -> bool:

@@ -1783,8 +1783,9 @@ def test_a_question_asked_apart_is_answered_plainly_unless_the_users_things_name
     assert not agent.context.read_private and not agent.context.tainted
     plain = _asked_plainly(backend)
     # the request, or its question alone when that says what it asks
-    shown = _shown(plain)
-    assert plain.tool_choice == "none" and shown and shown in question
+    # (a question reported inside a sentence is asked as one: "¿Cuántas patas tiene …?")
+    shown = _shown(plain).strip("¿?")
+    assert plain.tool_choice == "none" and shown and shown.lower() in question.lower()
     assert "shut-off" not in str(plain.messages)
 
 
@@ -1879,11 +1880,16 @@ def test_a_general_question_is_answered_apart_from_the_chatter_around_it(
     [
         # the question reported in the sentence before "do you know?"
         ("My son is doing a project on space and asked me how far away the moon is. I had "
-         "no idea, do you know roughly?", call("recall_fact", about="the moon"), None),
+         "no idea, do you know roughly?", call("recall_fact", about="the moon"),
+         "How far away the moon is?"),
         ("Oye, mi sobrina me ha preguntado en qué año cayó el Muro de Berlín y me he quedado "
-         "en blanco. ¿Tú lo sabes?", call("recall_fact", about="Muro de Berlín"), None),
+         "en blanco. ¿Tú lo sabes?", call("recall_fact", about="Muro de Berlín"),
+         "¿En qué año cayó el Muro de Berlín?"),
         ("Meine Tochter hat mich gefragt, wie viele Monde der Jupiter hat. Weißt du das "
-         "zufällig?", call("ask_files", about="Jupiter"), None),
+         "zufällig?", call("ask_files", about="Jupiter"), "Wie viele Monde der Jupiter hat?"),
+        ("Random question - my niece asked me at breakfast how many bones a grown-up has and "
+         "I totally blanked. Do you know?", call("recall_fact", about="bones"),
+         "How many bones a grown-up has?"),
         # the answers to choose from after the question, and chatter about "us" before it
         ("Ma femme et moi on se dispute depuis ce matin : c'est quoi la capitale du Canada, "
          "Toronto ou Ottawa ?", call("find_emails", about="Canada"),
@@ -1900,9 +1906,10 @@ def test_a_general_question_reported_before_a_do_you_know_is_answered_plainly(
 ) -> None:
     """ "… asked me how far away the moon is. Do you know roughly?": what is asked is the
     reported question, which speaks of no one and names nothing the user keeps; the model
-    answers it (shown the whole request, as "do you know" points back), and no tool is
+    answers it, asked as the question it reports ("How far away the moon is?": the 0.5B
+    model answered 6 of 8 such right, 1 of 8 shown the whole message), and no tool is
     called."""
-    english = [] if request_.startswith("My") else ["English words."]
+    english = [] if request_.startswith(("My", "Random")) else ["English words."]
     assert _answered_plainly([chosen, *english], home, account, database, request_) == (
         shown or request_
     )

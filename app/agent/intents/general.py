@@ -101,11 +101,22 @@ def general_question(doing: Doing) -> str | None:
         return None
     alone = (
         asked == clause
-        and told is None
         and not _HERE.search(fold(clause))
         and not points_back(clause)  # "what is that in Fahrenheit?": what, said before
     )
+    if alone and told is not None:
+        # "… asked me how far away the moon is. Do you know?": the question it reports, asked
+        # as one (the 0.5B model answered 6 of 8 such right, 1 of 8 shown the whole message)
+        return _as_a_question(clause, doing.language)
     return clause.strip() if alone else doing.request
+
+
+def _as_a_question(clause: str, language: str) -> str:
+    """A reported question written as one: "how many bones a grown-up has" → "How many
+    bones a grown-up has?"."""
+    said = clause.strip().rstrip(".,;:!?").strip()
+    said = said[:1].upper() + said[1:]
+    return f"¿{said}?" if language == "es" and not said.startswith("¿") else f"{said}?"
 
 
 def _what_is_asked(request: str, question: str, clause: str) -> str:

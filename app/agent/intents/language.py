@@ -1316,10 +1316,12 @@ _REPORTED_ASKING = re.compile(
     # a word of when or how often between ("fragt mich gerade, wie …", "keeps asking me again")
     r"(?:\s+(?:gerade|grad|immer|schon|dauernd|staendig|again|always|constantly|now|just|"
     r"toujours|encore|sans arret|siempre|todo el rato|otra vez|ahora))?\s*,?\s*"
-    # a preposition the question word takes ("in welchem Jahr", "en qué año", "à quelle heure")
-    r"(?:(?:in|at|on|of|for|from|by|an|auf|aus|bei|mit|nach|seit|von|vor|um|a|au|de|du|en|par|"
-    r"pour|sur|con|desde|hasta|por|para)\s+)?"
-    rf"(?=(?:{_QUESTION_WORDS}|que|if|ob|si)\b)"
+    # a preposition the question word takes, kept with it ("in welchem Jahr", "en qué año",
+    # "à quelle heure"); or a few words of when or where it was asked before it ("asked me
+    # at breakfast how many …")
+    r"(?:(?=(?:(?:in|at|on|of|for|from|by|an|auf|aus|bei|mit|nach|seit|von|vor|um|a|au|de|du|"
+    rf"en|par|pour|sur|con|desde|hasta|por|para)\s+)?(?:{_QUESTION_WORDS}|que|if|ob|si)\b)"
+    rf"|(?:[^\W\d]+\s+){{1,3}}?(?=(?:{_QUESTION_WORDS})\b))"
 )
 # Where a reported question ends before the user's own words about it ("… how far away the
 # moon is and I have no clue", "y no me acuerdo", "und ich weiß es nicht"), folded.

@@ -1,5 +1,6 @@
 """General-knowledge questions in German, French and Spanish: asked as written against asked
-through English (`app.agent.intents.knowledge`), right answers counted, same model, same run.
+through English (`app.agent.intents.knowledge`), right answers counted, same model, same run;
+and questions reported before "do you know?", shown whole against asked as one.
 
 A small model knows less when asked in another language; this measures how many of the
 questions below each way answers right (a name or number the answer must hold, in the
@@ -18,6 +19,7 @@ import time
 from _common import report
 
 from app.agent.intents.knowledge import through_english
+from app.agent.intents.language import reported_question, sentences
 from app.agent.turn.chat import SYSTEM_PROMPT
 from app.llm.backend import SamplingSettings, StepRequest
 from app.llm.runtime import LocalModel, RuntimeSettings
@@ -43,6 +45,24 @@ QUESTIONS = [
     ("es", "¿Cuántos lados tiene un hexágono?", r"\b(6|seis|six)\b"),
     ("es", "¿Cuál es la capital de Australia?", r"canberra"),
 ]
+# Questions someone asked the user, reported before "do you know?": shown whole against the
+# reported question asked as one (`general.general_question`).
+REPORTED = [
+    ("Random question - my niece asked me at breakfast how many bones a grown-up has and I "
+     "totally blanked. Do you know?", r"206"),
+    ("My son is doing a project on space and asked me how far away the moon is. I had no idea, "
+     "do you know roughly?", r"384|238|380|385|239"),
+    ("My daughter asked me what the capital of Australia is and I wasn't sure. Do you know?",
+     r"canberra"),
+    ("My nephew wants to know how many legs a spider has, and I forgot. Any idea?",
+     r"\b(8|eight)\b"),
+    ("A friend asked me who painted the Mona Lisa and I blanked. Do you remember?", r"vinci"),
+    ("My kid asked me what the largest planet is and I couldn't remember. Do you know?",
+     r"jupiter"),
+    ("We were arguing at dinner about when the Berlin Wall fell. Do you know?", r"1989"),
+    ("My partner asked how many sides a hexagon has and I drew a blank. Do you know?",
+     r"\b(6|six)\b"),
+]  # fmt: skip
 SAMPLING = SamplingSettings(temperature=0.0, top_k=1, max_tokens=80)
 
 
@@ -81,6 +101,19 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{question}\n  as written:      {plain[:100]!r}\n  through English: {english[:100]!r}"
         )
+    for message, holds in REPORTED:
+        reported = reported_question(sentences(message)[0]) or message
+        shown = f"{reported[:1].upper()}{reported[1:]}?" if reported != message else message
+        for way, asked in (("whole", message), ("reported", shown)):
+            answer = write(SYSTEM_PROMPT, asked)
+            found = bool(re.search(holds, answer.lower()))
+            right[f"reported_{way}"] = right.get(f"reported_{way}", 0) + found
+            rows.append({"question": asked, "answer": answer, "right": found})
+    print(
+        f"reported questions, right of {len(REPORTED)}: shown whole "
+        f"{right.get('reported_whole', 0)}, asked as the question reported "
+        f"{right.get('reported_reported', 0)}"
+    )
     ratio = seconds["through_english"] / max(seconds["as_written"], 1e-9)
     print(
         f"right of {len(QUESTIONS)}: as written {right['as_written']}, through English "

@@ -252,6 +252,10 @@ def test_a_todo_due_before_an_event_is_due_on_its_day(
         pytest.param("Apúntame en las tareas comprar carbón para el sábado",
                      call("set_reminder", what="comprar carbón", when="el sábado"),
                      "comprar carbón", date(2029, 5, 19), id="es-a-reminder"),
+        # "cancelling …" taken for ticking a to-do off: nothing is done yet
+        pytest.param("Put cancelling the gym membership on my to-do list for Friday",
+                     call("complete_todo", which="cancelling the gym membership"),
+                     "cancelling the gym membership", date(2029, 5, 18), id="en-ticked-off"),
     ],
 )  # fmt: skip
 def test_a_request_to_put_something_on_the_todo_list_adds_a_todo_whatever_it_was_taken_for(

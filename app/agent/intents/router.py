@@ -528,7 +528,11 @@ class IntentRouter:
             # "die Bücher hab ich zurückgebracht, kannst du abhaken" taken for cancelling an
             # event, "tu peux le cocher ?" for forgetting: a to-do is done
             return self._instead(doing, BY_NAME["complete_todo"], text)
-        if asks_to_put_on_the_todo_list(text) and recognised.intent.name not in _TODOS:
+        if asks_to_put_on_the_todo_list(text) and (
+            recognised.intent.name not in _TODOS
+            # "Put cancelling the membership on my to-do list" taken for ticking one off
+            or (recognised.intent.name == "complete_todo" and not asks_to_tick_off(text))
+        ):
             # "Pop 'renew the parking permit' on my to-do list for Friday" taken for an
             # event, "Nimm … in meine Aufgaben auf" for a list in a file: a new to-do
             return self._instead(doing, BY_NAME["add_todo"], text)

@@ -462,7 +462,15 @@ _RECIPE = (
       "Hier ist mein Rezept für die Gemüselasagne:"),
      ("¿Puedes enviarle a Bob por correo mi receta de la lasaña de verduras?",
       [call("send_email", to="Bob", message="receta"), "vegetable lasagna recipe"],
-      "Aquí tienes mi receta de la lasaña de verduras:")],
+      "Aquí tienes mi receta de la lasaña de verduras:"),
+     # no "my": the thing the user has saved
+     ("Bob me mandó su sopa y le prometí la receta de la lasaña de verduras que tengo "
+      "guardada. ¿Se la mandas tú?",
+      [call("send_email", to="Bob", message="la receta"), "vegetable lasagna recipe"],
+      "Aquí tienes la receta de la lasaña de verduras:"),
+     ("Bob wants the vegetable lasagne recipe I saved. Can you send it to him?",
+      [call("send_email", to="Bob", message="the recipe")],
+      "Here is the vegetable lasagne recipe:")],
 )  # fmt: skip
 def test_a_file_of_the_users_sent_by_email_is_its_text_in_the_email(
     servers: tuple[Dovecot, SmtpServer],

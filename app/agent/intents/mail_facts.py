@@ -202,6 +202,16 @@ _MY_THING = re.compile(
     r"s'il|stp|porfa|que|that|dass|so|pour|para)\b|\s*[.,?!;:]|\s*$)",
     re.IGNORECASE,
 )
+# A thing the user says they keep, named before it ("the vegetable lasagne recipe I saved", "la
+# receta de la lasaña que tengo guardada", "la recette que j'ai enregistrée", "das Rezept, das
+# ich gespeichert habe").
+_SAVED_THING = re.compile(
+    r"\b((?:the|la|el|le|les|los|las|die|das|den)\s+(?:[\w'’-]+\s+){0,7}?[\w'’-]+),?\s+"
+    r"(?:(?:that\s+)?i(?:\s+have|'ve)?\s+(?:saved|kept|stored)|que\s+tengo\s+guardad[oa]s?|"
+    r"que\s+guard[eé]|que\s+j'ai\s+(?:gard|enregistr|sauvegard)[ée]e?s?|"
+    r"(?:das|die|den)\s+ich\s+gespeichert\s+habe)\b",
+    re.IGNORECASE,
+)
 # What an email is about, not what it carries ("about my party", "wegen meiner Party").
 _ABOUT = re.compile(
     r"\b(?:about|regarding|re|wegen|über|bezüglich|sur|concernant|propos|sobre|acerca)\b",
@@ -219,10 +229,13 @@ def file_sent(doing: Doing) -> tuple[str, str] | None:
     fewer, in its language or in English)."""
     request = doing.request.split("\n", 1)[0]  # not the answer to a question after it
     sending = _SENDING.search(request)
-    named = _MY_THING.search(request)
-    if sending is None or named is None or said_after(request):
+    named = _MY_THING.search(request) or _SAVED_THING.search(request)
+    # ("… que tengo guardada" says which thing, not what to write)
+    unsaid = request[: named.start()] + request[named.end() :] if named else request
+    if sending is None or named is None or said_after(unsaid):
         return None
     between = request[min(sending.end(), named.end()) : max(sending.start(), named.start())]
+    called = named.group(0) if named.re is _MY_THING else _from_its_article(named)
     if _ABOUT.search(between) or not (words := telling_words(named.group(1))):
         return None  # "email Anna about my birthday party": what it is about, not sent
     try:
@@ -237,7 +250,17 @@ def file_sent(doing: Doing) -> tuple[str, str] | None:
         return None
     if len(text) > _SENT_CHARS:
         text = text[: _SENT_CHARS - 1].rsplit("\n", 1)[0] + "\n…"
-    return named.group(0).strip(), text
+    return called.strip(), text
+
+
+def _from_its_article(saved: re.Match[str]) -> str:
+    """A saved thing's name from its article: "la receta de la lasaña" of "le prometí la
+    receta de la lasaña que tengo guardada" (Spanish "le" is no article, but a pronoun)."""
+    named = saved.group(1)
+    spanish = re.search(r"\bque\s+(?:tengo|guard)", saved.group(0), re.I)
+    articles = r"la|el|los|las" if spanish else r"the|la|le|les|die|das|den"
+    first = re.search(rf"\b(?:{articles})\s", named, re.I)
+    return named[first.start() :] if first else named
 
 
 def with_fact(doing: Doing, message: str) -> tuple[str, str]:

@@ -1422,6 +1422,32 @@ def test_an_email_asked_to_be_forwarded_is_sent_on_whole_under_its_subject(
     assert "Bring a blanket!" in body and "carla@example.test" in body and "Dune" not in body
 
 
+@pytest.mark.parametrize(
+    "request_",
+    ["Tom n'était pas là lundi. Tu peux lui transférer le mail que Carla nous a envoyé sur "
+     "la fête du cerf-volant ?",
+     "Tom missed it on Monday. Could you forward him the email Carla sent us about the kite "
+     "festival?"],
+)  # fmt: skip
+def test_the_one_who_sent_an_email_is_not_who_it_is_forwarded_to(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str
+) -> None:
+    """ "… lui transférer le mail que Carla nous a envoyé": the model took Carla, who wrote
+    it, for the recipient; "lui" is Tom, the one other person the request names."""
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, "carla@example.test", "Kite festival",
+             "Kite festival on Sunday at noon in the park. Bring a blanket!")  # fmt: skip
+    _deliver(dovecot, ALICE, "Tom Baker <tom@example.test>", "Monday", "See you Monday!")
+    answers = Answers(approve=False)
+    agent = _agent([call("send_email", to="Carla", message=""), "kite festival",
+                    "kite festival"], answers, mail=mail)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert answers.seen, (report.calls, report.answer)
+    [shown] = answers.seen
+    assert shown.arguments["to"] == ["tom@example.test"]
+    assert shown.arguments["subject"] == "Fwd: Kite festival"
+
+
 def test_money_transferred_is_no_email_forwarded() -> None:
     from app.agent.intents.language import asks_to_forward
 

@@ -20,6 +20,7 @@ from app.agent.intents.language import (
     asks_to_forward,
     asks_what_it_says,
     contact_queries,
+    is_function_word,
 )
 from app.agent.intents.mail_body import (
     ASKING_TO_WRITE,
@@ -34,7 +35,7 @@ from app.agent.intents.mail_body import (
 from app.agent.intents.mail_body import body as email_body
 from app.agent.intents.mail_facts import file_sent, with_fact
 from app.agent.intents.mailbox import a_name, heading_holds, listing, search_messages
-from app.agent.intents.recognise import ADDRESS, any_word_of, grounded
+from app.agent.intents.recognise import ADDRESS, any_word_of, grounded, names_a_time
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.agent.intents.tally import details_left_out
 from connectors.folding import fold
@@ -247,6 +248,8 @@ def senders_named(doing: Doing, to: str) -> list[dict[str, Any]]:
 
 
 def send(doing: Doing, slots: dict[str, str]) -> str:
+    if asks_to_forward(doing.request) and (other := _not_the_sender(doing, slots)):
+        slots = {**slots, "to": other}
     address, name = _address(doing, slots)
     if asks_to_forward(doing.request):
         return _forward(doing, slots, address, name)
@@ -275,6 +278,43 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
     subject = given if given and grounded(given, doing.request) else _subject(said)
     record = doing.call("send_email", to=[address], subject=subject, body=body)
     return outcome(doing, record, doing.say("sent", name=name, address=address, subject=subject))
+
+
+# The one who sent what is forwarded, named before a verb of sending to the user (folded):
+# "le mail que Carla nous a envoyé", "the email Carla sent us", "die Mail, die Carla mir
+# geschickt hat", "el correo que Carla nos mandó".
+_SENT_BY = re.compile(
+    r"\b([\w'-]+)\s+(?:(?:m'|nous |t')a (?:envoye|ecrit|transfere)|sent (?:me|us)|wrote (?:me|us)|"
+    r"(?:mir|uns) (?:geschickt|geschrieben)|(?:me|nos) (?:mando|envio|escribio|ha mandado|"
+    r"ha enviado))\b"
+)
+
+
+def _not_the_sender(doing: Doing, slots: dict[str, str]) -> str | None:
+    """The one other person the request names who can be written to, when the model took the
+    one who sent what is to be forwarded for its recipient ("Tom n'était pas là. Tu peux lui
+    transférer le mail que Carla nous a envoyé ?": Tom, not Carla); None otherwise."""
+    sender = _SENT_BY.search(fold(doing.request))
+    to = fold(slots.get("to", ""))
+    if sender is None or not to or fold(sender.group(1)) not in to.split():
+        return None
+    named = {
+        w
+        for w in re.findall(r"\b[A-ZÀ-Ý][\w'-]{2,}", doing.request)
+        if fold(w) != fold(sender.group(1))
+        and not is_function_word(w)
+        and not names_a_time(w, doing.now)
+    }
+    reachable = [w for w in named if _known(doing, w)]
+    return reachable[0] if len(reachable) == 1 else None
+
+
+def _known(doing: Doing, name: str) -> bool:
+    """Whether the address book or the mailbox has an address for `name` (read by code)."""
+    found = doing.peek("find_contact", query=name)
+    if isinstance(found, list) and any(isinstance(c, dict) and c.get("emails") for c in found):
+        return True
+    return bool(senders_named(doing, name))
 
 
 def _forward(doing: Doing, slots: dict[str, str], address: str, name: str) -> str:

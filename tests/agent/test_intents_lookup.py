@@ -1915,6 +1915,18 @@ def test_a_general_question_reported_before_a_do_you_know_is_answered_plainly(
     )
 
 
+def test_a_reported_question_taken_for_a_fact_to_keep_is_asked_as_the_question_it_reports(
+    account: CalendarAccount, database: Database, home: Path
+) -> None:
+    """Taken for a fact to keep (an answer the model made up), then looked up and nothing
+    found: the model answers the question the message reports, asked as one."""
+    request_ = ("Random question - my niece asked me at breakfast how many bones a grown-up "
+                "has and I totally blanked. Do you know?")  # fmt: skip
+    chosen = call("remember_fact", fact="The number of bones a grown-up has is 20.")
+    shown = _answered_plainly([chosen], home, account, database, request_)
+    assert shown == "How many bones a grown-up has?"
+
+
 def _answered_plainly(
     turns: list[str], home: Path, account: CalendarAccount, database: Database, request_: str
 ) -> str:

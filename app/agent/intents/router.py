@@ -734,7 +734,8 @@ class IntentRouter:
             log.info("intent %s is %s after all", intent.name, other)
             if other == JUST_ANSWER:  # nothing of the user's to act on: a plain answer
                 return self._chat(doing.agent, doing.conversation, doing.emit, doing.cancel,
-                                  doing.report, doing=doing)  # fmt: skip
+                                  doing.report, asked=_general_question(doing),
+                                  doing=doing)  # fmt: skip
             return self._instead(doing, BY_NAME[other], request)
         for slot in intent.slots:
             if slots.get(slot.name) or slot.name not in (dropped or {}):
@@ -783,8 +784,10 @@ class IntentRouter:
             return self._ask(doing, pending, question.question)
         except Instead as other:
             if other.intent == JUST_ANSWER:  # nothing of the user's: a plain answer
+                # (a question reported before "do you know?" asked as the one it reports)
                 return self._chat(doing.agent, doing.conversation, doing.emit, doing.cancel,
-                                  doing.report, after_lookups=True, doing=doing)  # fmt: skip
+                                  doing.report, after_lookups=True,
+                                  asked=_general_question(doing), doing=doing)  # fmt: skip
             if instead and not (intent.name == "find_free_time" and other.read):
                 # once: the second intent's steps do not send it on again (but the free
                 # time found is booked, with the slots code read: the new event's steps

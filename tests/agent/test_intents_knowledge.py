@@ -53,6 +53,22 @@ def test_talk_english_and_questions_needing_what_came_before_are_asked_as_writte
     assert knowledge_question(request_, language) is None  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("request_", "language"),
+    [
+        ("¿Cuántos gramos tiene un kilo?", "es"),  # "gramos" is no "we"
+        ("¿Cuántos primos tenía Mozart?", "es"),
+        ("Welcher ist der größte Planet in unserem Sonnensystem?", "de"),  # "our" of everyone
+        ("Quelle est la plus grande planète de notre système solaire ?", "fr"),
+        ("Wie weit ist unser Mond entfernt?", "de"),
+    ],
+)
+def test_words_like_we_or_ours_of_everyone_leave_a_question_about_the_world(
+    request_: str, language: str
+) -> None:
+    assert knowledge_question(request_, language) == request_  # type: ignore[arg-type]
+
+
 def test_a_question_reported_without_a_mark_is_asked_by_its_own_words() -> None:
     """ "Meine Tochter fragt, wie viele Beine eine Spinne hat.": the reported question, found
     apart from the talk around it, is what is asked."""

@@ -145,21 +145,42 @@ _MINE = _set(
 )
 
 
+# "Our" of what is everyone's ("our solar system", "unser Mond", "notre planète", "nuestra
+# galaxia"), folded: no thing of the user's.
+_EVERYONES = re.compile(
+    r"\b(?:our|unser\w*|notre|nos|nuestr[oa]s?)\s+(?=(?:solar system|planet\w*|galax\w*|"
+    r"univers\w*|world|welt|monde|mundo|sun|sonne|soleil|sol|moon|mond|lune|luna|"
+    r"sonnensystem\w*|systeme solaire|sistema solar|species|espece|especie|ancestors|vorfahren|"
+    r"ancetres|antepasados)\b)"
+)
+
+
+def _of_everyone_left_out(text: str) -> str:
+    """`text` folded, without the "our" of what is everyone's."""
+    return _EVERYONES.sub("", _folded(text))
+
+
 def about_the_users_own(text: str) -> bool:
     """Whether `text` speaks of something of the user's ("What's the name of my hotel?"): a
     question no general knowledge answers, whatever it was taken for."""
-    return any(w in _MINE for w in _WORD.findall(text.lower().replace("’", "'")))
+    said = _of_everyone_left_out(text)
+    return any(w in _MINE for w in _WORD.findall(said.replace("’", "'")))
 
 
 # The user speaking of themselves: "what did I tell you", "was hab ich", "j'ai", "yo".
 _ME = _set(
     "i me myself ich mich mir je j moi m yo conmigo "
     # Spanish says "I" in the verb alone ("¿Tengo algo el viernes?"): the everyday ones
-    "tengo estoy soy puedo necesito debo voy hago quiero tenia tenía estaba pague pagué "
-    "gaste gasté compre compré"
+    # (not "tenía", "estaba": Mozart's as much as the user's)
+    "tengo estoy soy puedo necesito debo voy hago quiero pagué gasté compré"
 )
-# Spanish says "we" in the verb alone ("¿Cuánto gastamos?"), folded.
-_WE_VERB = re.compile(r"\b\w{2,}(?:amos|emos|imos)\b")
+# Spanish says "we" in the verb alone ("¿Cuánto gastamos?", "¿Tenemos algo …?"), folded:
+# such a word opening the question or after its question word; not "gramos", "primos".
+_WE_VERB = re.compile(
+    r"(?:^|[¿¡]\s*|\b(?:que|cuanto|cuanta|cuantos|cuantas|cuando|donde|como|no|ya|lo|la|le|"
+    r"les|nos)\s+)(?!(?:gramos|kilogramos|ramos|primos|mismos|extremos|supremos|animos|"
+    r"centimos|decimos|ultimos|proximos|maximos|minimos)\b)\w{2,}(?:amos|emos|imos)\b"
+)
 
 
 # Words for someone or something named before, or for the user with others ("… Tom. What
@@ -185,13 +206,13 @@ ASKING_BACK = _set(
 
 def speaks_of_us(text: str) -> bool:
     """Whether `text` speaks of the user with others ("how much we spent", "bei uns")."""
-    return any(w in _US for w in _WORD.findall(_folded(text)))
+    return any(w in _US for w in _WORD.findall(_of_everyone_left_out(text)))
 
 
 def refers_to_someone(text: str) -> bool:
     """Whether `text` speaks of someone or something named before it ("what did she say?"),
     or of the user with others ("wann wird bei uns …")."""
-    return any(w in _SOMEONE for w in _WORD.findall(_folded(text)))
+    return any(w in _SOMEONE for w in _WORD.findall(_of_everyone_left_out(text)))
 
 
 # A thing named only by a pronoun ("it goes off", "es abgestellt wird", "qu'elle coupe",

@@ -13,12 +13,12 @@ uses them: the answer is still given from the text found, in the request's langu
 from __future__ import annotations
 
 from app.agent.intents.glossary import in_english
+from app.agent.intents.knowledge import TO_ENGLISH
 from app.agent.intents.language import is_function_word
 from app.agent.intents.recognise import WORD
 from app.agent.intents.router import Doing
 from connectors.folding import fold
 
-_PROMPT = "You translate messages into English. Write only the English translation."
 _MOST = 8
 # Words a small model wraps a translation in ("Translate to English: …").
 _ABOUT_TRANSLATING = {"translate", "translated", "translation", "english", "message"}
@@ -37,7 +37,7 @@ def english_words(doing: Doing, text: str) -> str:
     known = [english for w in telling if (english := in_english(w))]
     words = known
     if len(known) < len(telling) or not known:
-        written = doing.write(_PROMPT, f"Translate into English: {text}")
+        written = doing.write(TO_ENGLISH, f"Translate into English: {text}")
         words = [*known, *(w.strip(".'-") for w in WORD.findall(written))]
     kept = dict.fromkeys(
         w for w in words

@@ -70,6 +70,36 @@ def general_question(doing: Doing) -> str | None:
     words find nothing in its own language is looked for once more in English, as the
     lookups do. (A question alone, "How long is the warranty on the dishwasher?", may be of
     the user's though nothing holds it: the lookup says what it found.)"""
+    parsed = _asked_apart(doing)
+    if parsed is None:
+        return None
+    asked, clause, told = parsed
+    words = _asked_words(asked)
+    named = {
+        fold(w)
+        for w in [*_THE.findall(asked.lower()), *named_inside(asked)]
+        if not names_a_time(w, doing.now)  # "el crucigrama del domingo" names no thing
+    }
+    if _kept_by_the_user(doing, words, named):
+        return None
+    # The translation's words are the model's: how the user named things is not in them.
+    others = _asked_words(english_words(doing, asked))
+    if others and _kept_by_the_user(doing, others, set()):
+        return None
+    return _shown(doing, asked, clause, told)
+
+
+def question_shown(doing: Doing) -> str | None:
+    """What `general_question` shows the model, without looking at what the user keeps:
+    for a request already looked up and found in nothing of theirs."""
+    parsed = _asked_apart(doing)
+    return _shown(doing, *parsed) if parsed is not None else None
+
+
+def _asked_apart(doing: Doing) -> tuple[str, str, str | None] | None:
+    """What the request's question asks (its telling part), its asking clause, and the
+    question a "do you know?" reports; None if it speaks of the user or someone, asks for a
+    record or a past cost, or names nothing."""
     question = the_question(doing.request)
     clause = asking_clause(question)
     told = asked_before(doing.request, clause)
@@ -85,20 +115,14 @@ def general_question(doing: Doing) -> str | None:
     ):
         return None
     asked = _what_is_asked(doing.request, question, clause)
-    words = _asked_words(asked)
-    if not words or about_the_users_own(asked):  # "mi cafetería favorita …, ¿cuál era?"
+    if not _asked_words(asked) or about_the_users_own(asked):  # "mi cafetería favorita …"
         return None
-    named = {
-        fold(w)
-        for w in [*_THE.findall(asked.lower()), *named_inside(asked)]
-        if not names_a_time(w, doing.now)  # "el crucigrama del domingo" names no thing
-    }
-    if _kept_by_the_user(doing, words, named):
-        return None
-    # The translation's words are the model's: how the user named things is not in them.
-    others = _asked_words(english_words(doing, asked))
-    if others and _kept_by_the_user(doing, others, set()):
-        return None
+    return asked, clause, told
+
+
+def _shown(doing: Doing, asked: str, clause: str, told: str | None) -> str:
+    """The question alone when it says itself what it asks (a reported one asked as one),
+    else the whole request."""
     alone = (
         asked == clause
         and not _HERE.search(fold(clause))

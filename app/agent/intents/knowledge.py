@@ -25,7 +25,8 @@ from app.agent.intents.language import (
 )
 
 _NAMES = {"de": "German", "fr": "French", "es": "Spanish"}
-_TO_ENGLISH = "You translate messages into English. Write only the English translation."
+# The narrow question that translates a message into English (the lookups ask it too).
+TO_ENGLISH = "You translate messages into English. Write only the English translation."
 
 # A narrow question to the model: (system prompt, user text, stream to the user) -> its text.
 Write = Callable[[str, str, bool], str]
@@ -50,7 +51,7 @@ def knowledge_question(request: str, language: Language, asked: str | None = Non
 def through_english(write: Write, question: str, language: Language, system: str) -> str:
     """`question` asked in English under `system`, the answer said in `language` (streamed to
     the user as it is written); "" when a step gave nothing."""
-    english = write(_TO_ENGLISH, f"Translate into English: {question}", False)
+    english = write(TO_ENGLISH, f"Translate into English: {question}", False)
     if not english:
         return ""
     answer = write(system, english, False)

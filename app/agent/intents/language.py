@@ -39,6 +39,11 @@ def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
+def _says(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether `pattern` is found in `text` folded (lower case, no accents)."""
+    return bool(pattern.search(_folded(text)))
+
+
 # Common words of one language only, as requests to an assistant use them: articles,
 # pronouns, prepositions, question words, auxiliaries, and a few request verbs and day words.
 _WORDS: dict[Language, frozenset[str]] = {
@@ -276,7 +281,7 @@ _NAME_ASKED_BACK = re.compile(
 
 def asks_for_a_record_number(text: str) -> bool:
     """Whether `text` asks for a booking, order or customer number or code of the user's."""
-    return bool(_RECORD.search(_folded(text)))
+    return _says(_RECORD, text)
 
 
 def asks_for_a_record(text: str) -> bool:
@@ -286,7 +291,7 @@ def asks_for_a_record(text: str) -> bool:
     not general knowledge, though it says no "my"."""
     if asks_for_a_record_number(text):
         return True
-    return bool(_NAME_ASKED_BACK.search(_folded(text))) and speaks_of_the_user(text)
+    return _says(_NAME_ASKED_BACK, text) and speaks_of_the_user(text)
 
 
 # What something cost the user, asked in the past tense (accents folded): "What did the car
@@ -498,7 +503,7 @@ _KEEP_IN_MIND = re.compile(
 
 def asks_to_keep_in_mind(text: str) -> bool:
     """Whether a verb of remembering is anywhere in `text` ("Can you remember that …?")."""
-    return bool(_KEEP_IN_MIND.search(_folded(text)))
+    return _says(_KEEP_IN_MIND, text)
 
 
 def remembers_a_fact(text: str) -> str | None:
@@ -593,7 +598,7 @@ _TICK_OFF = re.compile(
 
 def asks_to_tick_off(text: str) -> bool:
     """Whether `text` asks to mark something on a list as done."""
-    return bool(_TICK_OFF.search(_folded(text)))
+    return _says(_TICK_OFF, text)
 
 
 # A request to put something in the calendar in one of the four languages (accents folded):
@@ -657,12 +662,12 @@ def names_the_calendar(word: str) -> bool:
 
 def off_the_calendar(text: str) -> bool:
     """Whether `text` speaks of something taken off the user's calendar: an event."""
-    return bool(_OFF_THE_CALENDAR.search(_folded(text)))
+    return _says(_OFF_THE_CALENDAR, text)
 
 
 def asks_to_put_in_the_calendar(text: str) -> bool:
     """Whether `text` asks to put something in the calendar (not to take it off)."""
-    return bool(_PUT_IN_THE_CALENDAR.search(_folded(text))) and not asks_to_cancel(text)
+    return _says(_PUT_IN_THE_CALENDAR, text) and not asks_to_cancel(text)
 
 
 # A verb of taking a time that was found, with it as a pronoun (folded): "… and book it",
@@ -902,12 +907,12 @@ def _parts(item: str) -> list[str]:
 def speaks_of_the_todo_list(text: str) -> bool:
     """Whether `text` names the to-do list or a to-do ("dans ma liste de tâches", "the
     insurance task", "die Aufgabe"), in the four languages."""
-    return bool(_A_TODO.search(_folded(text)))
+    return _says(_A_TODO, text)
 
 
 def asks_to_put_on_the_todo_list(text: str) -> bool:
     """Whether `text` asks to put something on the to-do list (not to take it off)."""
-    return bool(_PUT_ON_THE_TODO_LIST.search(_folded(text))) and not asks_to_cancel(text)
+    return _says(_PUT_ON_THE_TODO_LIST, text) and not asks_to_cancel(text)
 
 
 # What the user has to do, said as such ("I have to", "Ich muss", "Je dois", "Tengo que"):
@@ -943,7 +948,7 @@ _MOVE = re.compile(
 def asks_to_move(text: str) -> bool:
     """Whether `text` asks to move something to another time ("ob wir unser 1:1 morgen auf
     14 Uhr verlegen können")."""
-    return bool(_MOVE.search(_folded(text))) and not asks_to_cancel(text)
+    return _says(_MOVE, text) and not asks_to_cancel(text)
 
 
 # A verb of cancelling a few words before a reminder (folded): "you can scrap that reminder
@@ -959,7 +964,7 @@ _CANCEL_A_REMINDER = re.compile(
 def asks_to_cancel_a_reminder(text: str) -> bool:
     """Whether `text` asks to cancel a reminder ("Good news, my passport came! So you can scrap
     that reminder about renewing it")."""
-    return bool(_CANCEL_A_REMINDER.search(_folded(text)))
+    return _says(_CANCEL_A_REMINDER, text)
 
 
 def asks_to_cancel(text: str) -> bool:
@@ -995,7 +1000,7 @@ _WHICH_DAY = re.compile(
 def asks_which_day(text: str) -> bool:
     """Whether `text` asks when or on which day, anywhere in it ("by when does she need
     it?"): the answer is a day."""
-    return bool(_WHICH_DAY.search(_folded(text)))
+    return _says(_WHICH_DAY, text)
 
 
 def asks_when_or_where(text: str) -> bool:
@@ -1068,7 +1073,7 @@ _BY_A_DOCUMENT = re.compile(
 def answered_by_a_document(text: str) -> bool:
     """Whether `text` says a document of the user's holds the answer: the files answer it,
     not the calendar or the lists its other words name."""
-    return bool(_BY_A_DOCUMENT.search(_folded(text)))
+    return _says(_BY_A_DOCUMENT, text)
 
 
 def document_named(text: str) -> str:
@@ -1085,7 +1090,7 @@ def document_named(text: str) -> str:
 def speaks_of_a_message(text: str) -> bool:
     """Whether `text` says what it is about was sent or written to the user: an email holds
     it rather than a file, where both hold as much of it."""
-    return bool(_SENT.search(_folded(text)))
+    return _says(_SENT, text)
 
 
 # Asking for the gist of something ("summarise", "what does she want", "fass zusammen",
@@ -1101,7 +1106,7 @@ _GIST = re.compile(
 def asks_for_the_gist(text: str) -> bool:
     """Whether `text` asks what something says or wants, in short ("Kannst du mir kurz
     zusammenfassen, worum's geht?")."""
-    return bool(_GIST.search(_folded(text)))
+    return _says(_GIST, text)
 
 
 # Asking what a message says (folded): "what did Sophie say", "what Jamie wanted", "was
@@ -1119,7 +1124,7 @@ _WHAT_IT_SAYS = re.compile(
 def asks_what_it_says(text: str) -> bool:
     """Whether `text` asks what a message says or wants ("What did Sophie say about the
     invoice? And reply …"), in short or not."""
-    return bool(_WHAT_IT_SAYS.search(_folded(text))) or asks_for_the_gist(text)
+    return _says(_WHAT_IT_SAYS, text) or asks_for_the_gist(text)
 
 
 def asks_when_and_more(text: str) -> bool:
@@ -1408,7 +1413,7 @@ _PHONE_ASKED = re.compile(
 def asks_for_a_phone_number(text: str) -> bool:
     """Whether `text` asks for someone else's phone number ("¿me pasas el móvil de
     Priya? le quiero escribir por whatsapp"): a card to look up, whatever writing it says."""
-    return bool(_PHONE_ASKED.search(_folded(text)))
+    return _says(_PHONE_ASKED, text)
 
 
 def asks_for_family_details(text: str) -> str | None:

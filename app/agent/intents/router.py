@@ -734,7 +734,7 @@ class IntentRouter:
             log.info("intent %s is %s after all", intent.name, other)
             if other == JUST_ANSWER:  # nothing of the user's to act on: a plain answer
                 return self._chat(doing.agent, doing.conversation, doing.emit, doing.cancel,
-                                  doing.report, asked=_general_question(doing),
+                                  doing.report, asked=_question_shown(doing),
                                   doing=doing)  # fmt: skip
             return self._instead(doing, BY_NAME[other], request)
         for slot in intent.slots:
@@ -787,7 +787,7 @@ class IntentRouter:
                 # (a question reported before "do you know?" asked as the one it reports)
                 return self._chat(doing.agent, doing.conversation, doing.emit, doing.cancel,
                                   doing.report, after_lookups=True,
-                                  asked=_general_question(doing), doing=doing)  # fmt: skip
+                                  asked=_question_shown(doing), doing=doing)  # fmt: skip
             if instead and not (intent.name == "find_free_time" and other.read):
                 # once: the second intent's steps do not send it on again (but the free
                 # time found is booked, with the slots code read: the new event's steps
@@ -1006,6 +1006,12 @@ _WHEN_WHERE = re.compile(
     r"\b(?:when|what time|where|wann|wie ?viel uhr|wo|wohin|quand|quelle heure|ou|"
     r"cuando|que hora|donde|adonde)\b"
 )
+
+
+def _question_shown(doing: Doing) -> str | None:
+    from app.agent.intents.general import question_shown
+
+    return question_shown(doing)
 
 
 def _general_question(doing: Doing) -> str | None:

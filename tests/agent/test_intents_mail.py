@@ -1458,3 +1458,27 @@ def test_money_transferred_is_no_email_forwarded() -> None:
     assert asks_to_forward("Transfère à Jonas ce qu'elle m'a écrit sur les livraisons")
     assert asks_to_forward("Tu peux transférer l'invitation de Carla à Bob ?")
     assert not asks_to_forward("Transfère 20 € à Sophie, elle m'a envoyé son RIB")
+
+
+@pytest.mark.parametrize(
+    ("message", "subject"),
+    [
+        ("Dile que mil gracias por las diapositivas", "Mil gracias por las diapositivas"),
+        ("Tell him thanks a lot for the slides", "Thanks a lot for the slides"),
+        ("Sag ihm, dass die Folien super sind", "Die Folien sind super"),
+        ("Dis-lui que les diapositives sont top", "Les diapositives sont top"),
+    ],
+)
+def test_a_subject_leaves_out_the_users_instruction_to_tell_them(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, message: str, subject: str
+) -> None:
+    """The model copied what to say with the user's "tell him" in front ("Dile que mil
+    gracias…"): the subject is what the email says, not the instruction to the assistant.
+    Nothing is sent before approval."""
+    answers = Answers(approve=False)
+    agent = _agent([call("send_email", to=BOB, message=message), "Hi,\n\nThanks!\n\nAlice"],
+                   answers, mail=mail)  # fmt: skip
+    agent.run_turn(Conversation(), f"Mail {BOB}. {message}")
+    [shown] = answers.seen
+    assert shown.arguments["subject"] == subject
+    assert servers[1].relay.deliveries == 0

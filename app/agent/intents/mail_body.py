@@ -305,7 +305,7 @@ def said_after(request: str) -> str:
         return ""
     # "… que ya revisé la factura y que está todo bien": the second "that" joins, unsaid;
     # each German "dass" clause put in a sentence's order
-    german = fold(found.group(0).strip()) in {"dass", "daß"}
+    german = fold(found.group(0)).strip(" ,").endswith(("dass", "daß"))  # "sag ihm, dass"
     parts = _AND_THAT.split(said)
     clauses, joins = parts[::2], parts[1::2]
     if german:

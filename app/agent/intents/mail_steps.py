@@ -262,10 +262,10 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
         said = called
     else:
         body = _body(doing, name, message, fact, _SEND_QUESTION)
-        said = (
-            (said_after(slots["message"]) or body)
-            if "message" in doing.from_request
-            else slots["message"]
+        # what to say, without the user's "tell him" the model may have copied with it
+        # ("Dile que mil gracias…": "mil gracias…")
+        said = said_after(slots["message"]) or (
+            body if "message" in doing.from_request else slots["message"]
         )
     _, asked = question_for(doing)
     if asked:

@@ -20,6 +20,7 @@ from app.agent.intents.language import (
     asks_to_tick_off,
     language_of,
     language_of_talk,
+    refers_to_someone,
     sentences,
 )
 
@@ -265,3 +266,20 @@ def test_a_request_saying_it_was_written_to_the_user_speaks_of_a_message(
     from app.agent.intents.language import speaks_of_a_message
 
     assert speaks_of_a_message(request_) is message
+
+
+@pytest.mark.parametrize(
+    ("clause", "someone"),
+    [
+        ("combien de continents il y a", False),
+        ("y a-t-il plus de lunes autour de Jupiter", False),
+        ("combien de temps il faut pour cuire un oeuf", False),
+        ("wie viele Planeten es gibt", False),
+        ("il a quel âge", True),
+        ("what did she say", True),
+        ("was hat er geschrieben", True),
+    ],
+)
+def test_a_pronoun_standing_for_no_one_refers_to_no_one(clause: str, someone: bool) -> None:
+    """ "Il y a", "es gibt": a question about the world, not about someone named before."""
+    assert refers_to_someone(clause) is someone

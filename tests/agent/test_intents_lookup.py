@@ -1890,6 +1890,11 @@ def test_a_general_question_is_answered_apart_from_the_chatter_around_it(
         ("Random question - my niece asked me at breakfast how many bones a grown-up has and "
          "I totally blanked. Do you know?", call("recall_fact", about="bones"),
          "How many bones a grown-up has?"),
+        # the question and "do you know?" in one sentence
+        ("Ma fille m'a demandé au dîner combien de continents il y a, tu sais ?",
+         call("recall_fact", about="continents"), "Combien de continents il y a?"),
+        ("Mein Sohn hat mich beim Essen gefragt, wie hoch der Mount Everest ist, weißt du "
+         "das?", call("recall_fact", about="Mount Everest"), "Wie hoch der Mount Everest ist?"),
         # the answers to choose from after the question, and chatter about "us" before it
         ("Ma femme et moi on se dispute depuis ce matin : c'est quoi la capitale du Canada, "
          "Toronto ou Ottawa ?", call("find_emails", about="Canada"),

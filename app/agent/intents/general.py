@@ -28,6 +28,7 @@ from app.agent.intents.language import (
     asks_for_a_record,
     points_back,
     refers_to_someone,
+    reported_question,
     sentences,
     speaks_of_the_user,
     the_question,
@@ -128,7 +129,8 @@ def _shown(doing: Doing, asked: str, clause: str, told: str | None) -> str:
         and not _HERE.search(fold(clause))
         and not points_back(clause)  # "what is that in Fahrenheit?": what, said before
     )
-    if alone and told is not None:
+    reported = told is not None or reported_question(the_question(doing.request)) == clause
+    if alone and reported:
         # "… asked me how far away the moon is. Do you know?": the question it reports, asked
         # as one (the 0.5B model answered 6 of 8 such right, 1 of 8 shown the whole message)
         return _as_a_question(clause, doing.language)

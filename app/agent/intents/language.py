@@ -160,9 +160,18 @@ _EVERYONES = re.compile(
 )
 
 
+# A pronoun standing for no one ("combien de continents il y a", "y a-t-il", "il faut", "il
+# fait froid", "it's raining", "es regnet"), folded.
+_IMPERSONAL = re.compile(
+    r"\b(?:il (?=y a\b|faut\b|fait\b|pleut\b|neige\b)|(?<=y a-t-)il\b|(?<=faut-)il\b|"
+    r"it(?='s raining| is raining| rains)|es (?=gibt\b|regnet\b|schneit\b))"
+)
+
+
 def _of_everyone_left_out(text: str) -> str:
-    """`text` folded, without the "our" of what is everyone's."""
-    return _EVERYONES.sub("", _folded(text))
+    """`text` folded, without the "our" of what is everyone's and a pronoun standing for
+    no one."""
+    return _IMPERSONAL.sub("", _EVERYONES.sub("", _folded(text)))
 
 
 def about_the_users_own(text: str) -> bool:

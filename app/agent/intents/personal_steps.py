@@ -23,6 +23,7 @@ from app.agent.intents.calendar_steps import (
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import named_inside, telling_words
+from app.agent.intents.general import general_question
 from app.agent.intents.glossary import forms_of, glossed
 from app.agent.intents.language import (
     ASKING_BACK,
@@ -407,8 +408,9 @@ def _asks_apart_of_memories(doing: Doing) -> bool:
         return False
     if reported_question(question):
         # "My neighbour keeps asking me when the water is off": no sentence apart, and every
-        # store, not the memories alone, told whether it is general (`general`)
-        return False
+        # store, not the memories alone, tells whether it is general ("Ma fille m'a demandé
+        # combien de continents il y a, tu sais ?" is)
+        return general_question(doing) is not None
     asked = [w for w in telling_words(question) if fold(w) not in ASKING_BACK]
     found = doing.peek("recall", query=question)  # a text when nothing matches
     if not asked or found is None:

@@ -262,6 +262,11 @@ def test_the_things_a_text_lists_join_the_list_each_on_its_line(
       call("add_to_list", item="eggs and butter", list="shopping list"), ["eggs", "butter"]),
      ("Ajoute des œufs, du beurre et de la farine à ma liste de courses",
       call("add_to_list", item="farine", list="liste de courses"), ["œufs", "beurre", "farine"]),
+     # an item the model wrote in words the request does not hold ("oil" for "œufs")
+     ("Tu peux rajouter du pain et des œufs à ma liste de courses ?",
+      call("add_to_list", item="pain, oil", list="liste de courses"), ["pain", "œufs"]),
+     ("Kannst du Milch und Butter auf die Einkaufsliste setzen?",
+      call("add_to_list", item="Milch, Brot", list="Einkaufsliste"), ["Milch", "Butter"]),
      # not twice: basil is on the list
      ("Setz Basilikum und Milch auf die Einkaufsliste",
       call("add_to_list", item="Milch", list="Einkaufsliste"), ["Milch"]),

@@ -843,8 +843,14 @@ def items_listed_with(text: str, item: str) -> list[str]:
     Haferflocken auf meine Einkaufsliste" with "Haferflocken": "Milch", "Haferflocken"); the
     parts of `item` itself when it lists several ("Milch und Eier"); [`item`] if neither."""
     own = _parts(item)
-    if len(own) > 1:
+    written = set(re.findall(r"[\w'’-]+", _folded(text)))
+    said_parts = [p for p in own if set(re.findall(r"[\w'’-]+", _folded(p))) <= written]
+    if len(own) > 1 and (len(said_parts) == len(own) or not said_parts):
         return own
+    if said_parts and len(said_parts) < len(own):
+        # "pain, oil" for "du pain et des œufs": the request's own list, from the item the
+        # model copied
+        item = said_parts[0]
     tokens = [(m.group(0), _folded(m.group(0))) for m in re.finditer(r"[\w'’-]+|[,;:.!?]", text)]
     said = [_folded(w) for w in re.findall(r"[\w'’-]+", item)]
     said = said[next((i for i, w in enumerate(said) if w not in _ITEM_ARTICLES), 0) :]

@@ -283,3 +283,19 @@ def test_a_request_saying_it_was_written_to_the_user_speaks_of_a_message(
 def test_a_pronoun_standing_for_no_one_refers_to_no_one(clause: str, someone: bool) -> None:
     """ "Il y a", "es gibt": a question about the world, not about someone named before."""
     assert refers_to_someone(clause) is someone
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Find me an hour for the tax papers and put it in my calendar", True),
+        ("Such mir zwei Stunden am Freitag", True),
+        ("Trouve-moi une demi-heure demain", True),
+        ("Cherche-moi deux bonnes heures", True),
+        ("Find the email from Tom", False),
+        ("I need to find the hours sheet", False),
+        ("find my notes about the 2 hours meeting", False),
+    ],
+)
+def test_a_length_of_time_to_find_asks_for_free_time(text: str, asks: bool) -> None:
+    assert asks_for_free_time(text) is asks

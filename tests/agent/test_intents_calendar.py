@@ -534,6 +534,48 @@ def test_a_whole_days_free_time_says_all_that_day_holds_evening_too(
 
 
 @pytest.mark.parametrize(
+    ("request_", "taken_for", "start"),
+    [
+        # no day said: the soonest free time, from now on
+        ("La farmacia ya tiene listo mi pedido. Búscame media hora libre para pasar a "
+         "recogerlo y apúntamela en el calendario.",
+         call("find_free_time", when="", duration="media hora"), "2029-05-15T11:00"),
+        ("Find me an hour for the tax papers and put it in my calendar",
+         call("find_free_time", when="", duration="an hour"), "2029-05-15T11:00"),
+        # a day it is to be done before: the days up to it, in turn
+        ("Ich brauche vor Freitag noch eine Stunde für die Steuer. Such mir eine und trag sie "
+         "ein", call("find_free_time", when="vor Freitag", duration="eine Stunde"),
+         "2029-05-15T11:00"),
+        ("J'ai besoin de deux heures pour le rapport d'ici jeudi, tu peux me les bloquer ?",
+         call("find_free_time", when="d'ici jeudi", duration="deux heures"),
+         "2029-05-16T08:00"),
+    ],
+)  # fmt: skip
+def test_a_free_time_to_book_with_no_day_or_only_a_deadline_is_the_soonest(
+    account: CalendarAccount, request_: str, taken_for: str, start: str
+) -> None:
+    """ "Búscame media hora libre … y apúntamela": no day said, the soonest free time from
+    now on is booked (not a time already past this morning), through the dialog; "vor
+    Freitag", "d'ici jeudi": the first day up to it with room."""
+    create_event(account, "Stand-up", at(15, 9, 30), at(15, 11), tz=TZ)
+    if "deux heures" in request_:
+        create_event(account, "Workshop", at(15, 11), at(15, 18), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [taken_for, call("add_event", title="Slot", when="")], answers)
+    report = agent.run_turn(Conversation(), request_)
+    assert [shown.tool for shown in answers.seen] == ["create_event"], report.answer
+    assert answers.seen[0].arguments["start"] == start
+
+
+def test_a_free_time_to_look_at_with_no_day_asks_which_day(account: CalendarAccount) -> None:
+    """Not booked and no day said: the day is asked, nothing is changed."""
+    agent = _agent(account, [call("find_free_time", when="", duration="an hour")])
+    report = agent.run_turn(Conversation(), "When am I free for an hour?")
+    assert (report.stop_reason, report.answer) == ("asked", "Which day?")
+    assert {c.name for c in report.calls} <= {"list_events", "search_emails", "search_files"}
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for", "on_the_day"),
     [
         ("the dry cleaning has to be picked up by saturday and I always forget.. what have I "

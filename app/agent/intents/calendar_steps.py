@@ -42,11 +42,22 @@ from app.agent.intents.recognise import (
     most_words_of,
     names_a_time,
 )
-from app.agent.intents.router import Ask, Before, Doing, HandOver, Instead, Steps, outcome
+from app.agent.intents.router import (
+    Ask,
+    Before,
+    Doing,
+    FoundNothing,
+    HandOver,
+    Instead,
+    Steps,
+    outcome,
+)
 from app.agent.intents.tally import asks_how_many
 from app.agent.intents.when import (
+    SOONEST_DAYS,
     When,
     days_named,
+    days_until,
     next_weekday_said,
     periods_named,
     read_duration,
@@ -1158,17 +1169,40 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
         # question of when or where looked up whole ("el paquete de Kiezbuch… ¿sabes qué
         # día me lo traen?"); else free time on the day, or the day is asked.
         return answer
-    if when is None:
-        raise Ask(doing.say("which_day_look"), "when")
+    # "antes del viernes", "bis Freitag": each day up to it in turn, today from now on
+    # (unless the asking sentence names another day to look at: "… avant lundi. Tu peux me
+    # bloquer ça demain ?")
+    until = days_until(asked, doing.now) or (
+        days_until(doing.request, doing.now) if when is None else []
+    )
+    if until and when is not None and when.day not in (until[-1], until[-1] + timedelta(1)):
+        until = []
+    if when is None and not until and asks_to_book_it(doing.request):
+        # "Búscame media hora libre … y apúntamela en el calendario": no day said, the
+        # soonest free time is booked (the dialog asks first)
+        until = [doing.now.date() + timedelta(days=n) for n in range(SOONEST_DAYS)]
+    if when is None and not until:
+        if slots.get("when"):  # words that name no day ("someday")
+            raise Ask(doing.say("which_day_look"), "when")
+        if doing.looking_again:  # a second look asks nothing
+            raise FoundNothing("")
+        raise Ask(doing.question(_WHICH_DAY), "when")
     length = read_duration(slots.get("duration", "")) or read_duration(doing.request)
     length = length or DEFAULT_LENGTH
     minutes = int(length.total_seconds() // 60)
     # "demain ou jeudi, là où ça rentre": the other days the asking sentence names, in turn,
     # when the first has no room
-    days = [when, *(p for p in periods_named(asked, doing.now) if p.day != when.day)]
+    if until:
+        days = [When(day) for day in until]
+    elif when is not None:
+        days = [when, *(p for p in periods_named(asked, doing.now) if p.day != when.day)]
+    when = days[0]
     found: list[dict[str, Any]] = []
     for day in days:
         start, end = _free_window(doing, day)
+        start = max(start, doing.now.replace(second=0, microsecond=0))  # not in the past
+        if start >= end:
+            continue
         record = doing.call("find_free_time", start=iso(start), end=iso(end),
                             duration_minutes=minutes)  # fmt: skip
         if record.status != "ok":
@@ -1203,6 +1237,10 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     )
     more = doing.say("other_free", others=others) if others else ""
     return doing.say("first_free", minutes=minutes, start=start, more=more) + busy
+
+
+# Asked when a free time is looked for and no day is said.
+_WHICH_DAY = "Which day?"
 
 
 def _free_window(doing: Doing, when: When) -> tuple[datetime, datetime]:

@@ -216,7 +216,8 @@ INTENTS: tuple[Intent, ...] = (
         "find_free_time",
         "Find a free time of a given length. Example: 'find me two free hours on Monday morning'",
         (
-            Slot("when", "when", "the day or period to search, as written", "Which day?"),
+            # asked by the steps, unless the soonest free time is to be booked
+            Slot("when", "when", "the day or period to search, as written", optional=True),
             Slot("duration", "duration", "how long, e.g. 'an hour'"),
         ),
         examples=(

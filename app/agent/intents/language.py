@@ -1162,6 +1162,13 @@ _FREE_TIME = re.compile(
     r"(?!\s+(?:need|have|must|has|got|dois|devons|doit)\b)"
     r"|\bcuando\s+(?:\w+\s+)?(?:puedo|podemos|podria|podriamos|tengo|tenemos|estoy|estamos)\b"
     r"(?!\s+que\b)"
+    # a length of time to be found ("find me an hour", "such mir zwei Stunden", "trouve-moi
+    # une demi-heure", "búscame media hora")
+    r"|\b(?:find|such\w*|trouve|cherche|busca\w*|encuentra\w*)(?:[\s-]+(?:me|mir|moi|us|uns|nous))?"
+    r"(?:\s+(?:an?|one|two|three|four|half|\d+|eine?n?|zwei|drei|vier|halbe|une?|deux|trois|"
+    r"quatre|demi|una?|dos|tres|cuatro|media|good|quiet|free|gute|ruhige|freie|bonnes?|"
+    r"tranquilles?|libres?|buenas?|tranquilas?)){1,3}[\s-]+"
+    r"(?:hours?|minutes?|mins?|stunden?|minuten|heures?|heure|horas?|minutos)\b"
 )
 
 

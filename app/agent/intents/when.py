@@ -219,6 +219,31 @@ _SHORT_DAY = re.compile(
 )
 
 
+# A day something is to be done before or by ("before Friday", "bis Freitag", "d'ici
+# jeudi", "antes del viernes", "before the budget meeting on Monday"), folded: "before"
+# leaves that day out, "by" keeps it.
+_DEADLINE = re.compile(
+    r"\b(?:(?P<before>before|ahead of|vor|vorm|avant|antes del?)"
+    r"|(?P<by>by|until|till|bis(?: zum| spatestens)?|spatestens|d'ici|jusqu'a|hasta el?))\s+"
+    r"(?P<rest>.+)"
+)
+# The days looked through for the soonest free time when none is said.
+SOONEST_DAYS = 7
+
+
+def days_until(phrase: str, now: datetime) -> list[date]:
+    """The days from today to the deadline `phrase` says (its day left out after "before",
+    kept after "by"), at most a fortnight; [] if it says none, or a deadline already past."""
+    for found in _DEADLINE.finditer(fold(phrase)):
+        when = read_when(found["rest"], now)
+        if when is None or not when.day_given:
+            continue
+        last = when.day - timedelta(days=1) if found["before"] else when.day
+        count = (last - now.date()).days + 1
+        return [now.date() + timedelta(days=n) for n in range(min(count, 14))]
+    return []
+
+
 def read_when(phrase: str, now: datetime) -> When | None:
     """The day(s) and time a phrase names, seen from `now`; None if it names neither."""
     text = _german_parts(" " + re.sub(r"\s+", " ", fold(phrase)).strip(" .,!?") + " ")

@@ -128,3 +128,32 @@ def test_a_german_question_is_answered_through_english_and_an_english_one_as_ask
     report = agent.run_turn(Conversation(), "How many days does a leap year have?")
     assert report.answer == "366 days."
     assert backend.requests[-1].messages[-1]["content"] == "How many days does a leap year have?"
+
+
+def test_a_refused_question_is_asked_once_more_alone(tmp_path: Path) -> None:
+    """ "I apologize, but I can't assist with that request." for a harmless question (the
+    0.5B coding model's): the question is asked once more, alone, under a plain instruction;
+    that answer is the one kept. In German through English the same, before translating."""
+    refusal = "I apologize, but I can't assist with that request."
+    request_ = "Finally finished that novel last night. Who wrote The Remains of the Day?"
+    agent, backend = _agent([call("just_answer"), refusal, "Kazuo Ishiguro."], tmp_path)
+    conversation = Conversation()
+    report = agent.run_turn(conversation, request_)
+    assert (report.calls, report.answer) == ([], "Kazuo Ishiguro.")
+    assert conversation.messages[-1].content == "Kazuo Ishiguro."
+    assert backend.requests[-1].messages[-1]["content"] == "Who wrote The Remains of the Day?"
+    german = [call("just_answer"), "How many legs does a spider have?", refusal, "Eight.",
+              "Acht."]  # fmt: skip
+    agent, backend = _agent(german, tmp_path)
+    report = agent.run_turn(Conversation(), "Wie viele Beine hat eine Spinne?")
+    assert report.answer == "Acht."
+    # a refusal asked again that refuses again is said as it is
+    agent, _ = _agent([call("just_answer"), refusal, refusal], tmp_path)
+    assert agent.run_turn(Conversation(), "Who wrote Hamlet?").answer == refusal
+
+
+def test_talk_that_is_no_question_is_not_asked_again(tmp_path: Path) -> None:
+    refusal = "I'm sorry, but I can't help with that."
+    agent, backend = _agent([call("just_answer"), refusal], tmp_path)
+    report = agent.run_turn(Conversation(), "Ugh, what a Monday.")
+    assert report.answer == refusal and len(backend.requests) == 2

@@ -31,6 +31,22 @@ TO_ENGLISH = "You translate messages into English. Write only the English transl
 # A narrow question to the model: (system prompt, user text, stream to the user) -> its text.
 Write = Callable[[str, str, bool], str]
 
+# A coding model's refusal of a harmless question: "I apologize, but I can't assist with that
+# request." (the 0.5B model, asked who wrote a novel, or how many legs a spider has).
+_REFUSAL = re.compile(
+    r"^\W*(?:i'?m sorry|i am sorry|i apologi[sz]e|sorry|unfortunately)\b[^.!?]{0,40}?"
+    r"\b(?:can'?t|cannot|can not|am unable to|unable to|am not able to)\s+"
+    r"(?:assist|help|answer|provide|comply)",
+    re.IGNORECASE,
+)
+# The question asked once more after a refusal: with no persona or conversation around it.
+ANSWER_PLAINLY = "Answer the user's question briefly and directly."
+
+
+def refused(answer: str) -> bool:
+    """Whether `answer` is a refusal to answer at all."""
+    return bool(_REFUSAL.search(answer.replace("’", "'")))
+
 
 def knowledge_question(request: str, language: Language, asked: str | None = None) -> str | None:
     """The question of `request` to answer through English (`asked`: its own words, apart
@@ -55,7 +71,9 @@ def through_english(write: Write, question: str, language: Language, system: str
     if not english:
         return ""
     answer = write(system, english, False)
-    if not answer:
+    if refused(answer):
+        answer = write(ANSWER_PLAINLY, english, False)
+    if not answer or refused(answer):
         return ""
     name = _NAMES[language]
     return write(

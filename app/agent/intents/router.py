@@ -23,7 +23,12 @@ from app import clock
 from app.agent.gate import Decision, Label, decide
 from app.agent.intents import phrases
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER, SOMETHING_ELSE, Intent
-from app.agent.intents.knowledge import knowledge_question, through_english
+from app.agent.intents.knowledge import (
+    ANSWER_PLAINLY,
+    knowledge_question,
+    refused,
+    through_english,
+)
 from app.agent.intents.language import (
     ANY_EVENT,
     DEFAULT,
@@ -917,8 +922,17 @@ class IntentRouter:
             shown = replace(shown, messages=messages, on_add=None)
         result = agent._model_step(shown, emit, cancel, report, "none")
         stopped = cancel.is_set() or result.stats.stop_reason == "cancelled"
-        conversation.add("assistant", result.text, reasoning=result.reasoning, stopped=stopped)
-        report.answer = result.text.strip()
+        text = result.text
+        question = asked or (the_question(doing.request) if doing is not None else "")
+        if doing is not None and not stopped and refused(text) and question.endswith("?"):
+            # "I apologize, but I can't assist with that request." for "who wrote it?": the
+            # question asked once more, alone, under a plain instruction (shown below it)
+            emit(AgentEvent("text", "\n\n"))
+            again = doing.write(ANSWER_PLAINLY, question, stream=True)
+            text = again if again and not refused(again) else text
+            stopped = cancel.is_set()
+        conversation.add("assistant", text, reasoning=result.reasoning, stopped=stopped)
+        report.answer = text.strip()
         report.steps += 1
         report.stop_reason = "cancelled" if stopped else "answered"
         return True

@@ -1445,6 +1445,29 @@ def test_a_reminder_an_hour_before_an_event_is_set_by_the_events_start(
 
 
 @pytest.mark.parametrize(
+    ("request_", "turns"),
+    [
+        ("Samstag geht's ja wandern. Erinner mich doch bitte eine halbe Stunde bevor wir uns "
+         "treffen.", [call("set_reminder", what="wandern",
+                           when="eine halbe Stunde bevor wir uns treffen"), "meet"]),
+        ("We're off hiking on Saturday. Remind me half an hour before we set off.",
+         [call("set_reminder", what="hiking", when="half an hour before we set off"), "set off"]),
+    ],
+)  # fmt: skip
+def test_a_reminder_before_what_no_event_is_called_is_set_by_the_one_event_of_the_day_said(
+    account: CalendarAccount, home: Path, database: Database, request_: str, turns: list[str]
+) -> None:
+    """ "… bevor wir uns treffen": no event holds its words (their English "meet" holds
+    Monday's "Budget meeting"); the request names Saturday, whose one event is the hike."""
+    create_event(account, "Hike in Grunewald", at(19, 8, 30), at(19, 14), tz=TZ)
+    create_event(account, "Budget meeting", at(21, 9, 30), at(21, 10, 30), tz=TZ)
+    agent, _ = _agent(turns, home, calendar=account, data=database)
+    report = agent.run_turn(Conversation(), request_)
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.due == at(19, 8), report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "english"),
     [
         ("When's choir rehearsal this week? Remind me an hour before to print the scores.",

@@ -144,7 +144,8 @@ def _twelve_hours_apart(slot: When, whole: When) -> bool:
     return apart == 12 and slot.start.minute == whole.start.minute
 
 
-def _events(doing: Doing, start: datetime, end: datetime) -> list[dict[str, Any]]:
+def events_between(doing: Doing, start: datetime, end: datetime) -> list[dict[str, Any]]:
+    """The calendar's events between `start` and `end` (the steps hand over if it cannot say)."""
     record = doing.call("list_events", start=iso(start), end=iso(end))
     if record.status != "ok":
         raise HandOver(f"list_events: {record.result}")
@@ -242,7 +243,7 @@ def show(doing: Doing, slots: dict[str, str]) -> str:
     if when is None:
         when = When(doing.now.date())
     window = when.window(doing.now)
-    events = _events(doing, *window)
+    events = events_between(doing, *window)
     several_days = window[1] - window[0] > timedelta(days=1)
     said = _day_words(doing, window)
     if when.part is not None or (when.start is not None and when.end is not None):
@@ -293,7 +294,7 @@ def next_event(doing: Doing, words: str) -> dict[str, Any] | None:
     event holds any, or there is no calendar."""
     if doing.agent.registry.get("list_events") is None:
         return None
-    named = most_words_of(words, _events(doing, doing.now, doing.now + _LOOK_AHEAD), "title")
+    named = most_words_of(words, events_between(doing, doing.now, doing.now + _LOOK_AHEAD), "title")
     return min(named, key=lambda e: datetime.fromisoformat(str(e["start"])), default=None)
 
 
@@ -303,7 +304,7 @@ def busy_in(doing: Doing, window: tuple[datetime, datetime], key: str = "busy_th
     afternoon?"), the to-dos due on a day what else is on then."""
     if doing.agent.registry.get("list_events") is None:
         return ""
-    events = _events(doing, *window)
+    events = events_between(doing, *window)
     if not events:
         return ""
     several_days = window[1] - window[0] > timedelta(days=1)
@@ -370,7 +371,7 @@ def find_event(
             end = start + timedelta(days=1)
     else:
         start, end = doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD
-    events = _events(doing, start, end)
+    events = events_between(doing, start, end)
     chosen = [e for e in events if e.get("event_id") == words]
     if chosen:
         return chosen[0]
@@ -395,7 +396,7 @@ def find_event(
         best = max(s for s, _ in scored)
     if best == 0.0 and when is not None and when.day_given and next_weekday_said(doing.request):
         # "vendredi prochain" said on a Tuesday: the event named is on the Friday after
-        later = _events(doing, start + _A_WEEK, end + _A_WEEK)
+        later = events_between(doing, start + _A_WEEK, end + _A_WEEK)
         english = english or (english_words(doing, named) if later else "")
         scored_later = _scored(later, named, english)
         if max((s for s, _ in scored_later), default=0.0) > 0.0:
@@ -405,7 +406,7 @@ def find_event(
         # "Sam a réparé le robinet ce week-end ! … le plombier n'a plus besoin de venir la
         # semaine prochaine": the event is in another stretch of days the request names
         for other in _other_periods(doing, when):
-            elsewhere = _events(doing, *other.window(doing.now))
+            elsewhere = events_between(doing, *other.window(doing.now))
             if elsewhere and not english:  # none on the day read ("hier soir"): asked now
                 english = english_words(doing, named)
             scored_there = _scored(elsewhere, named, english)
@@ -468,7 +469,7 @@ def _picked(
     "Plumber visit"): the model picks among the nearest events, or the user does. With no
     day in the model's words, the events of the days the request names are the choices
     ("am Donnerstag klappt die Inspektion nicht … am Montag": Thursday's and Monday's)."""
-    around = _events(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
+    around = events_between(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
     titled = _titles_in(around, _without_days(doing.request, doing.now), whole=True)
     if len(titled) == 1:
         # the request names one event whole, whatever day it names ("Sam's dad came over
@@ -584,7 +585,7 @@ _NOTES = 240
 
 def _held_by_an_event(doing: Doing, words: str) -> bool:
     """Whether an event around now has the user's words in its title, place or notes."""
-    events = _events(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
+    events = events_between(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
     words = _without_days(words, doing.now)
     return any(_score(words, event) > 0 for event in events)
 
@@ -774,7 +775,7 @@ def _named_within(doing: Doing, when: When | None, whole: bool, on_the_day: bool
         start, end = when.window(doing.now)
     else:
         start, end = doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD
-    events = _events(doing, start, end)
+    events = events_between(doing, start, end)
     said = _without_days(doing.request, doing.now)
     named = _titles_in(events, said, whole)
     english = ""
@@ -808,7 +809,7 @@ def event_named_shown(doing: Doing, in_english: bool = False) -> str | None:
     else not looked for in English, where a question a text answered needs no more."""
     if doing.agent.registry.get("list_events") is None:
         return None
-    around = _events(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
+    around = events_between(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
     named = _titles_in(around, _without_days(doing.request, doing.now), whole=True)
     if not named and in_english and around and (english := english_words(doing, doing.request)):
         named = _titles_in(around, _without_days(english, doing.now), whole=True)
@@ -1130,7 +1131,7 @@ def event_asked_about(doing: Doing) -> dict[str, Any] | None:
     if asks_when_and_more(doing.request):
         return None  # "When is Mum's birthday, and what gift ideas …?": the lookup shows both
     asked = [w for w in telling_words(doing.request) if read_when(w, doing.now) is None]
-    events = _events(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
+    events = events_between(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
     counts: dict[str, int] = {}
     for event in events:
         text = f"{event_text(event)} {' '.join(map(str, event.get('attendees') or []))}"

@@ -15,6 +15,7 @@ from typing import Any
 from app.agent.intents.calendar_steps import (
     busy_in,
     event_text,
+    events_between,
     iso,
     next_event,
     shown,
@@ -272,6 +273,12 @@ def _dated(doing: Doing, named: str) -> tuple[date | None, datetime | None, dict
         event = next_event(doing, english) if english else None
         if event is not None and not _holds_the_names(event, english, doing.request):
             event = None  # "Meet with Dr. Lee" is not the "Budget meeting"
+        # "Samstag geht's wandern. Erinner mich … bevor wir uns treffen": not named by the
+        # user's own words, the one event of the day the request names ("treffen" found
+        # Monday's "Budget meeting")
+        on_the_day = _the_one_event_of_the_day_said(doing)
+        if on_the_day is not None and (event is None or _start(event) != _start(on_the_day)):
+            event = on_the_day
     if event is not None:
         start = datetime.fromisoformat(str(event["start"]))
         return start.date(), start, event
@@ -280,6 +287,21 @@ def _dated(doing: Doing, named: str) -> tuple[date | None, datetime | None, dict
     if when is None or not when.day_given:
         return None, None, None
     return when.day, when.start_at(doing.now), None
+
+
+def _the_one_event_of_the_day_said(doing: Doing) -> dict[str, Any] | None:
+    """The one event on the one day the request names (today's or later); None if it names
+    none, or that day holds none or several."""
+    said = read_when(doing.request, doing.now)
+    if said is None or not said.day_given or said.days != 1 or said.day < doing.now.date():
+        return None
+    start = datetime.combine(said.day, time(0), tzinfo=doing.now.tzinfo)
+    held = events_between(doing, start, start + timedelta(days=1))
+    return held[0] if len(held) == 1 else None
+
+
+def _start(event: dict[str, Any]) -> datetime:
+    return datetime.fromisoformat(str(event["start"]))
 
 
 def _holds_the_names(event: dict[str, Any], english: str, request: str) -> bool:

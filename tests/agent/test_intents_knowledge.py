@@ -152,8 +152,25 @@ def test_a_refused_question_is_asked_once_more_alone(tmp_path: Path) -> None:
     assert agent.run_turn(Conversation(), "Who wrote Hamlet?").answer == refusal
 
 
-def test_talk_that_is_no_question_is_not_asked_again(tmp_path: Path) -> None:
+def test_refused_talk_is_replied_to_once_more(tmp_path: Path) -> None:
     refusal = "I'm sorry, but I can't help with that."
-    agent, backend = _agent([call("just_answer"), refusal], tmp_path)
+    agent, backend = _agent([call("just_answer"), refusal, "Mondays are the worst!"], tmp_path)
     report = agent.run_turn(Conversation(), "Ugh, what a Monday.")
-    assert report.answer == refusal and len(backend.requests) == 2
+    assert report.answer == "Mondays are the worst!"
+    assert backend.requests[-1].messages == [
+        {"role": "system", "content": "Reply to the user's message briefly and kindly."},
+        {"role": "user", "content": "Ugh, what a Monday."},
+    ]
+
+
+def test_translations_are_the_models_most_likely_words_and_the_answer_a_sample(
+    tmp_path: Path,
+) -> None:
+    """A translation has one right answer: written greedily (sampled, the 0.5B model gave the
+    same German question two translations in one turn); the answer keeps the app's sampling."""
+    turns = [call("just_answer"), "How many days does a leap year have?", "366.", "366 Tage."]
+    agent, backend = _agent(turns, tmp_path)
+    agent.run_turn(Conversation(), "Wie viele Tage hat ein Schaltjahr?")
+    to_english, answered, to_german = backend.requests[-3:]
+    assert to_english.sampling.temperature == 0.0 and to_german.sampling.temperature == 0.0
+    assert answered.sampling.temperature == agent.sampling.temperature > 0.0

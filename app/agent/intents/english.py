@@ -37,7 +37,7 @@ def english_words(doing: Doing, text: str) -> str:
     known = [english for w in telling if (english := in_english(w))]
     words = known
     if len(known) < len(telling) or not known:
-        written = doing.write(TO_ENGLISH, f"Translate into English: {text}")
+        written = doing.write(TO_ENGLISH, f"Translate into English: {text}", exact=True)
         words = [*known, *(w.strip(".'-") for w in WORD.findall(written))]
     kept = dict.fromkeys(
         w for w in words

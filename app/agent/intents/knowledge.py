@@ -41,6 +41,7 @@ _REFUSAL = re.compile(
 )
 # The question asked once more after a refusal: with no persona or conversation around it.
 ANSWER_PLAINLY = "Answer the user's question briefly and directly."
+REPLY_PLAINLY = "Reply to the user's message briefly and kindly."
 
 
 def refused(answer: str) -> bool:
@@ -64,10 +65,14 @@ def knowledge_question(request: str, language: Language, asked: str | None = Non
     return question
 
 
-def through_english(write: Write, question: str, language: Language, system: str) -> str:
+def through_english(
+    write: Write, question: str, language: Language, system: str, translate: Write | None = None
+) -> str:
     """`question` asked in English under `system`, the answer said in `language` (streamed to
-    the user as it is written); "" when a step gave nothing."""
-    english = write(TO_ENGLISH, f"Translate into English: {question}", False)
+    the user as it is written); "" when a step gave nothing. `translate`: how the two
+    translations are written (`write` if not given)."""
+    translate = translate or write
+    english = translate(TO_ENGLISH, f"Translate into English: {question}", False)
     if not english:
         return ""
     answer = write(system, english, False)
@@ -76,7 +81,7 @@ def through_english(write: Write, question: str, language: Language, system: str
     if not answer or refused(answer):
         return ""
     name = _NAMES[language]
-    return write(
+    return translate(
         f"You translate messages into {name}. Write only the {name} translation.",
         f"Translate into {name}: {answer}",
         True,

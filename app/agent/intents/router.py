@@ -25,6 +25,7 @@ from app.agent.intents import phrases
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER, SOMETHING_ELSE, Intent
 from app.agent.intents.knowledge import (
     ANSWER_PLAINLY,
+    REPLY_PLAINLY,
     knowledge_question,
     refused,
     through_english,
@@ -263,12 +264,17 @@ class Doing:
             log.warning("peeking at %s failed", tool, exc_info=True)
             return None
 
-    def write(self, system: str, user: str, stream: bool = False) -> str:
+    def write(self, system: str, user: str, stream: bool = False, exact: bool = False) -> str:
         """A narrow question to the model (a summary, an email's body): no tools, no
-        history, only what it needs."""
+        history, only what it needs. `exact`: its most likely words, not a sample (a
+        translation has one right answer: sampled, the 0.5B model translated the same
+        German question two ways in one turn, "necks" for "Beine" in one)."""
+        sampling = self.agent.sampling
+        if exact:
+            sampling = replace(sampling, temperature=0.0, top_k=1, top_p=1.0, min_p=0.0)
         request = StepRequest(
             messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
-            sampling=self.agent.sampling,
+            sampling=sampling,
             tool_choice="none",
         )
 
@@ -903,8 +909,9 @@ class IntentRouter:
             question := knowledge_question(doing.request, doing.language, asked)
         ):
             answer = through_english(
-                doing.write, question, doing.language, conversation.system_prompt
-            )
+                doing.write, question, doing.language, conversation.system_prompt,
+                translate=lambda system, text, stream: doing.write(system, text, stream, True),
+            )  # fmt: skip
             if answer:
                 stopped = cancel.is_set()
                 conversation.add("assistant", answer, stopped=stopped)
@@ -923,12 +930,14 @@ class IntentRouter:
         result = agent._model_step(shown, emit, cancel, report, "none")
         stopped = cancel.is_set() or result.stats.stop_reason == "cancelled"
         text = result.text
-        question = asked or (the_question(doing.request) if doing is not None else "")
-        if doing is not None and not stopped and refused(text) and question.endswith("?"):
-            # "I apologize, but I can't assist with that request." for "who wrote it?": the
-            # question asked once more, alone, under a plain instruction (shown below it)
+        if doing is not None and not stopped and refused(text):
+            # "I apologize, but I can't assist with that request." for "who wrote it?" or for
+            # "Puh, endlich ist der Montag rum": the question asked once more, alone, under
+            # a plain instruction (talk: replied to), shown below the refusal
+            question = asked or the_question(doing.request)
+            plainly = ANSWER_PLAINLY if question.endswith("?") else REPLY_PLAINLY
             emit(AgentEvent("text", "\n\n"))
-            again = doing.write(ANSWER_PLAINLY, question, stream=True)
+            again = doing.write(plainly, question, stream=True)
             text = again if again and not refused(again) else text
             stopped = cancel.is_set()
         conversation.add("assistant", text, reasoning=result.reasoning, stopped=stopped)

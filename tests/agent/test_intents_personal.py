@@ -1486,3 +1486,25 @@ def test_a_cancel_off_the_calendar_taken_for_another_kinds_is_the_events(
     assert [seen.tool for seen in answers.seen] == ["delete_event"]
     assert [e.title for e in _all(account)] == ["Yoga"]
     assert [r.text for r in store.pending()] == ["call the garage about the tyres"]
+
+
+def test_a_todo_ticked_off_is_named_by_the_words_the_user_wrote_not_the_models(
+    account: CalendarAccount,
+) -> None:
+    """ "… those library books back … tick that one off": the model wrote "tick off the
+    insurance task"; "insurance" is not the user's, so the to-do their own words name goes,
+    through the dialog (the insurance call stays open)."""
+    add_task(account, "Return the library books")
+    add_task(account, "Call the car insurance about the new policy")
+    answers = Answers()
+    agent = _agent([call("complete_todo", which="tick off the insurance task")], answers,
+                   calendar=account)  # fmt: skip
+    report = agent.run_turn(
+        Conversation(),
+        "Finally took those library books back on my way in this morning - you can tick that "
+        "one off 🎉",
+    )
+    assert [c.tool for c in answers.seen] == ["complete_task"], report.answer
+    assert [t.title for t in list_tasks(account) if not t.done] == [
+        "Call the car insurance about the new policy"
+    ]

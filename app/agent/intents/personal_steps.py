@@ -54,6 +54,7 @@ from app.agent.intents.recognise import (
     grounded,
     most_words_of,
     names_a_time,
+    said_part,
 )
 from app.agent.intents.router import (
     Ask,
@@ -693,7 +694,12 @@ def _choose(
     user's whole message, `intent`'s own question is asked instead). Words that are an
     item's key (the model copied an id) name that item."""
     words = slots["which"]
-    keys = {str(slots.get("chosen", "")).strip(), words.strip()}
+    if doing.language == "en" and (said := said_part(words, doing.request)):
+        # only the words the user wrote: "tick off the insurance task" for "… those library
+        # books … tick that one off" names no insurance (elsewhere the model's words may be
+        # a translation of theirs)
+        words = said
+    keys = {str(slots.get("chosen", "")).strip(), slots["which"].strip()}
     chosen = [i for i in items if str(i.get(key)) in keys]
     chosen = chosen or [i for i in items if like(words, str(i.get(label)))]
     if len(chosen) != 1:

@@ -294,7 +294,7 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
             copied=slot.kind in _COPIED,
         ):
             recognised.slots[name] = value
-        elif slot.kind == "person" and (said := _said_part(value, text)):
+        elif slot.kind == "person" and (said := said_part(value, text)):
             recognised.slots[name] = said  # "Jonas Ruiz" for "Jonas's number": "Jonas"
         elif _realigns(slot) and not others and grounded(own := _users(value, text), text):
             recognised.slots[name] = own  # "Lunch with Jonas" for "Mittagessen mit Jonas"
@@ -397,7 +397,7 @@ def _users(value: str, text: str) -> str:
     return in_users_words(value, text, clock.now())
 
 
-def _said_part(value: str, text: str) -> str:
+def said_part(value: str, text: str) -> str:
     """The words of `value` the user wrote (a name the model completed from an example keeps
     the part the user said); "" if none but filler."""
     said = _words(text)

@@ -63,6 +63,19 @@ def _deliver_dated(
         client.logout()
 
 
+def _empty_inbox(servers: tuple[Dovecot, SmtpServer]) -> None:
+    """Alice's INBOX emptied: for a test whose answer depends on who else wrote (the
+    module's server keeps what earlier tests delivered, in whatever order they ran)."""
+    client = IMAPClient("127.0.0.1", servers[0].imap_port, ssl=False, timeout=5)
+    try:
+        client.plain_login(ALICE, USERS[ALICE].password)
+        client.select_folder("INBOX")
+        client.delete_messages(client.search("ALL"))
+        client.expunge()
+    finally:
+        client.logout()
+
+
 @pytest.fixture
 def mail(servers: tuple[Dovecot, SmtpServer]) -> Iterator[MailAccount]:
     servers[1].relay.reset()
@@ -1434,12 +1447,39 @@ def test_the_one_who_sent_an_email_is_not_who_it_is_forwarded_to(
 ) -> None:
     """ "… lui transférer le mail que Carla nous a envoyé": the model took Carla, who wrote
     it, for the recipient; "lui" is Tom, the one other person the request names."""
+    _empty_inbox(servers)  # one Tom only
     dovecot, _ = servers
     _deliver(dovecot, ALICE, "carla@example.test", "Kite festival",
              "Kite festival on Sunday at noon in the park. Bring a blanket!")  # fmt: skip
     _deliver(dovecot, ALICE, "Tom Baker <tom@example.test>", "Monday", "See you Monday!")
     answers = Answers(approve=False)
     agent = _agent([call("send_email", to="Carla", message=""), "kite festival",
+                    "kite festival"], answers, mail=mail)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert answers.seen, (report.calls, report.answer)
+    [shown] = answers.seen
+    assert shown.arguments["to"] == ["tom@example.test"]
+    assert shown.arguments["subject"] == "Fwd: Kite festival"
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["Tom se quiere apuntar a la fiesta de las cometas en Lisboa. ¿Le reenvías el correo de "
+     "la fiesta?",
+     "Tom wants to come to the kite festival in Lisbon too. Can you forward him the email?"],
+)  # fmt: skip
+def test_a_recipient_no_one_can_write_to_is_the_one_person_named_who_can_be(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str
+) -> None:
+    """The model took the city ("Lisboa") for the recipient: no contact or sender has that
+    name, the one other name the request writes (Tom, who wrote before) has an address."""
+    _empty_inbox(servers)  # one Tom only
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, "carla@example.test", "Kite festival",
+             "Kite festival on Sunday at noon in the park. Bring a blanket!")  # fmt: skip
+    _deliver(dovecot, ALICE, "Tom Baker <tom@example.test>", "Monday", "See you Monday!")
+    answers = Answers(approve=False)
+    agent = _agent([call("send_email", to="Lisboa", message=""), "kite festival",
                     "kite festival"], answers, mail=mail)  # fmt: skip
     report = agent.run_turn(Conversation(), request_)
     assert answers.seen, (report.calls, report.answer)

@@ -219,6 +219,10 @@ def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
                 break
     if not contacts:
         contacts = senders_named(doing, to)
+    if not contacts and "to" not in doing.chosen and (other := _one_other_reachable(doing, to)):
+        # "Tom se quiere apuntar al mismo vuelo a Lisboa … ¿Le reenvías la confirmación?"
+        # taken for mail to "Lisboa": no one to write to; the one person named who is
+        return _address(doing, {**slots, "to": other})
     if not contacts:
         raise Ask(doing.say("email_address_of", to=to), "to")
     chosen = [c for c in contacts if c.get("contact_id") == to]
@@ -298,10 +302,16 @@ def _not_the_sender(doing: Doing, slots: dict[str, str]) -> str | None:
     to = fold(slots.get("to", ""))
     if sender is None or not to or fold(sender.group(1)) not in to.split():
         return None
+    return _one_other_reachable(doing, sender.group(1))
+
+
+def _one_other_reachable(doing: Doing, besides: str) -> str | None:
+    """The one name the request writes, other than `besides`, that the address book or the
+    mailbox has an address for; None if none or several."""
     named = {
         w
         for w in re.findall(r"\b[A-ZÀ-Ý][\w'-]{2,}", doing.request)
-        if fold(w) != fold(sender.group(1))
+        if fold(w) not in fold(besides).split()
         and not is_function_word(w)
         and not names_a_time(w, doing.now)
     }

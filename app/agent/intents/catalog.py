@@ -121,7 +121,6 @@ INTENTS: tuple[Intent, ...] = (
             "Who painted the Mona Lisa?",
             "Merci beaucoup !",
             "Erklär mir kurz, was Photosynthese ist",
-            "Long week, honestly. Anyway, random thought: how deep is the Mariana Trench?",
         ),
     ),
     Intent(
@@ -140,8 +139,6 @@ INTENTS: tuple[Intent, ...] = (
             "What time is the school concert?",
             "Montre-moi mon agenda de la semaine prochaine",
             "Wann ist mein Termin beim Friseur?",
-            "Meine Schwester will am Wochenende vorbeikommen. Ist bei mir am Samstag schon was "
-            "eingetragen?",
         ),
     ),
     Intent(
@@ -165,8 +162,6 @@ INTENTS: tuple[Intent, ...] = (
             "Schedule a call with the bank on Monday at 11",
             "Mets une réunion avec Claire demain à 15h",
             "Termin: Elternabend am 12. Juni um 19 Uhr",
-            "Le vétérinaire a enfin une place pour Filou, mardi prochain à 17h. Tu peux me le "
-            "noter ?",
         ),
     ),
     Intent(
@@ -202,8 +197,6 @@ INTENTS: tuple[Intent, ...] = (
             "Leg den Zahnarzt auf nächsten Montag",
             "Retrasa la reunión de las 10 media hora",
             "Move my call with the bank an hour earlier",
-            "Se me ha complicado el jueves. ¿Puedes pasar la clase de guitarra al viernes a la "
-            "misma hora?",
         ),
     ),
     Intent(
@@ -217,8 +210,6 @@ INTENTS: tuple[Intent, ...] = (
             "Drop the gym session on Thursday",
             "Lösch den Termin mit Herrn Braun",
             "Supprime le cours de yoga de demain",
-            "Ugh, the babysitter just cancelled on us, so Saturday's dinner at Marco's is off. "
-            "Can you take it out of my calendar?",
         ),
     ),
     Intent(
@@ -233,8 +224,6 @@ INTENTS: tuple[Intent, ...] = (
             "When do I have a free hour tomorrow?",
             "Find 45 minutes for a call on Friday",
             "Trouve-moi un créneau de deux heures jeudi",
-            "Ich muss diese Woche noch die Steuer machen, dafür brauche ich zwei ruhige "
-            "Stunden. Wann hätte ich da Zeit?",
         ),
         looks_up=True,
     ),
@@ -246,8 +235,6 @@ INTENTS: tuple[Intent, ...] = (
             "Did the landlord email me?",
             "Hat mir die Schule geschrieben?",
             "¿Tengo correos de Amazon?",
-            "Est-ce que la mairie m'a enfin répondu pour le permis ? J'attends depuis des "
-            "semaines.",
         ),
     ),
     Intent(
@@ -258,8 +245,6 @@ INTENTS: tuple[Intent, ...] = (
             "What does the email from the school say?",
             "Lies mir die Mail vom Vermieter vor",
             "Résume le dernier mail de Julie",
-            "Mi casero me mandó un correo largo esta mañana y no tengo cabeza para leerlo. ¿Qué "
-            "quiere, en resumen?",
         ),
     ),
     Intent(
@@ -279,7 +264,6 @@ INTENTS: tuple[Intent, ...] = (
             "Reply to the landlord that Tuesday is fine",
             "Antworte Petra, dass ich komme",
             "Réponds à Marc que c'est d'accord",
-            "Klara asked if I can bring a salad on Sunday. Write back and tell her yes, happily!",
         ),
     ),
     Intent(
@@ -300,8 +284,6 @@ INTENTS: tuple[Intent, ...] = (
             "Send Olivia an email asking for the slides",
             "Schick Jonas eine Mail mit dem Betreff Urlaub",
             "Écris à Sophie que le dîner est annulé",
-            "Kannst du Herrn Vogel eine kurze Mail schreiben? Er soll mir die Rechnung vom März "
-            "nochmal schicken.",
         ),
     ),
     Intent(
@@ -321,7 +303,6 @@ INTENTS: tuple[Intent, ...] = (
             "Remind me at 5 to pick up the kids",
             "Erinnere mich in einer Stunde an den Kuchen",
             "Rappelle-moi demain matin de payer le loyer",
-            "J'oublie toujours d'arroser les tomates. Fais-moi penser à le faire ce soir vers 20h.",
         ),
     ),
     Intent(
@@ -332,8 +313,6 @@ INTENTS: tuple[Intent, ...] = (
             "Keep in mind that my passport number ends in 42",
             "Merk dir, dass Lisa Erdnüsse nicht verträgt",
             "Recuerda que mi talla de zapato es 41",
-            "Por cierto, a mi sobrino Leo no le gusta nada el pescado. Tenlo en cuenta para "
-            "cuando te pida recetas.",
         ),
     ),
     Intent(
@@ -344,7 +323,6 @@ INTENTS: tuple[Intent, ...] = (
             "What did I tell you about Lisa?",
             "Was weißt du über mein Auto?",
             "¿Qué te dije sobre mi talla?",
-            "I'm at the bike shop and they want my frame size. Did I ever tell you what it was?",
         ),
     ),
     Intent(
@@ -358,7 +336,6 @@ INTENTS: tuple[Intent, ...] = (
             "Add 'call the plumber' to my tasks",
             "Schreib Müll rausbringen auf meine Aufgabenliste",
             "Ajoute acheter du lait à ma liste de tâches",
-            "Das Auto muss bald zum TÜV. Setz mir das auf die To-do-Liste, sonst vergesse ich es.",
         ),
     ),
     Intent(
@@ -379,7 +356,6 @@ INTENTS: tuple[Intent, ...] = (
             "I've done the tax return, tick it off",
             "Hak die Aufgabe Fahrrad reparieren ab",
             "Marque la tâche courses comme faite",
-            "Ça y est, j'ai enfin renvoyé le colis ! Tu peux le rayer de ma liste de tâches.",
         ),
     ),
     Intent(
@@ -390,7 +366,6 @@ INTENTS: tuple[Intent, ...] = (
             "What's Nadia's email address?",
             "Wie ist die Telefonnummer von Opa?",
             "¿Cuál es el correo de Pablo?",
-            "Tengo que llamar al fontanero otra vez. ¿Me pasas su número?",
         ),
         looks_up=True,  # "mi cafetería favorita… ¿cuál era?" names no one: a memory holds it
     ),
@@ -455,8 +430,6 @@ INTENTS: tuple[Intent, ...] = (
             "Save Karl Berg in my address book: +49 170 1234567",
             "Ajoute Julie Martin à mes contacts, julie@example.fr",
             "Guarda a Pedro Ruiz en mis contactos",
-            "Just met Ines Moreau at the school gate, lovely person - her number is 0176 "
-            "2223334, can you save her?",
         ),
     ),
     Intent(
@@ -468,7 +441,6 @@ INTENTS: tuple[Intent, ...] = (
             "What's the wifi password in my notes?",
             "Was steht in meinem Mietvertrag zur Kündigung?",
             "¿Cuánto dura la garantía según el documento de la lavadora?",
-            "Im Mietvertrag steht doch irgendwas zur Kaution. Wie hoch war die nochmal?",
         ),
     ),
     Intent(
@@ -508,8 +480,6 @@ INTENTS: tuple[Intent, ...] = (
             "Put sunglasses on my packing list",
             "Setz Brot auf die Einkaufsliste",
             "Ajoute le livre Dune à ma liste de lecture",
-            "On n'a plus de café ni de papier toilette. Tu peux les ajouter à la liste de "
-            "courses ?",
         ),
     ),
     Intent(
@@ -534,8 +504,6 @@ INTENTS: tuple[Intent, ...] = (
             "What did I pay at Lidl last month?",
             "Wie viel habe ich im Februar ausgegeben?",
             "Combien j'ai dépensé chez Carrefour en janvier ?",
-            "Mi pareja dice que gastamos demasiado en comida a domicilio. ¿Cuánto se nos fue en "
-            "eso el mes pasado?",
         ),
     ),
     Intent(

@@ -899,7 +899,10 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
       "is 0176 5550188. Can you save him in my contacts?", "Haddad Karim",
       "Added Karim Haddad to your contacts: 0176 5550188."),
      ("Komisch, Anna Schulz ist gar nicht in meinem Adressbuch. Leg sie bitte an: 0176 "
-      "5550189.", "Anna", "Anna Schulz zu deinen Kontakten hinzugefügt: 0176 5550189.")],
+      "5550189.", "Anna", "Anna Schulz zu deinen Kontakten hinzugefügt: 0176 5550189."),
+     # the family name alone, the whole name spelt by the address typed
+     ("Add Lukas Brandt to my contacts: lukas.brandt@example.de, +49 151 5550177.", "Brandt",
+      "Added Lukas Brandt to your contacts: lukas.brandt@example.de, +49 151 5550177.")],
 )  # fmt: skip
 def test_a_new_contacts_name_is_as_the_request_writes_it(
     radicale: RadicaleServer, text: str, given: str, answer: str

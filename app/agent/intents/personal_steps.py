@@ -904,6 +904,9 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
     # name said over and over ("Anna Schulz Anna Schulz …") more than once.
     name = _once(" ".join(_PHONE.sub(" ", ADDRESS.sub(" ", slots["name"])).split()).strip(" ,;:"))
     name = _as_written(name, doing.request, doing.now) or named_by_address(doing.request, emails)
+    spelt = named_by_address(doing.request, emails)
+    if len(name.split()) == 1 and len(spelt.split()) > 1 and fold(name) in fold(spelt).split():
+        name = spelt  # "Brandt" of "Add Lukas Brandt …: lukas.brandt@…": the whole name
     if not name:
         raise Ask(doing.say("person_name"), "name")
     if (emails or phones) and _CHANGED.search(fold(doing.request)):

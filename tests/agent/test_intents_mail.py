@@ -1436,50 +1436,31 @@ def test_an_email_asked_to_be_forwarded_is_sent_on_whole_under_its_subject(
 
 
 @pytest.mark.parametrize(
-    "request_",
-    ["Tom n'était pas là lundi. Tu peux lui transférer le mail que Carla nous a envoyé sur "
-     "la fête du cerf-volant ?",
-     "Tom missed it on Monday. Could you forward him the email Carla sent us about the kite "
-     "festival?"],
+    ("request_", "taken_to"),
+    [("Tom n'était pas là lundi. Tu peux lui transférer le mail que Carla nous a envoyé sur "
+      "la fête du cerf-volant ?", "Carla"),
+     ("Tom missed it on Monday. Could you forward him the email Carla sent us about the kite "
+      "festival?", "Carla"),
+     # a recipient no contact or sender has: a city
+     ("Tom se quiere apuntar a la fiesta de las cometas en Lisboa. ¿Le reenvías el correo de "
+      "la fiesta?", "Lisboa"),
+     ("Tom wants to come to the kite festival in Lisbon too. Can you forward him the email?",
+      "Lisboa")],
 )  # fmt: skip
-def test_the_one_who_sent_an_email_is_not_who_it_is_forwarded_to(
-    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str
+def test_an_email_is_forwarded_to_the_one_other_person_named_who_can_be_written_to(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, taken_to: str
 ) -> None:
     """ "… lui transférer le mail que Carla nous a envoyé": the model took Carla, who wrote
-    it, for the recipient; "lui" is Tom, the one other person the request names."""
+    it, for the recipient; "lui" is Tom, the one other person the request names. The same
+    when it took the city ("Lisboa"), which no contact or sender is: Tom, who wrote before,
+    has an address."""
     _empty_inbox(servers)  # one Tom only
     dovecot, _ = servers
     _deliver(dovecot, ALICE, "carla@example.test", "Kite festival",
              "Kite festival on Sunday at noon in the park. Bring a blanket!")  # fmt: skip
     _deliver(dovecot, ALICE, "Tom Baker <tom@example.test>", "Monday", "See you Monday!")
     answers = Answers(approve=False)
-    agent = _agent([call("send_email", to="Carla", message=""), "kite festival",
-                    "kite festival"], answers, mail=mail)  # fmt: skip
-    report = agent.run_turn(Conversation(), request_)
-    assert answers.seen, (report.calls, report.answer)
-    [shown] = answers.seen
-    assert shown.arguments["to"] == ["tom@example.test"]
-    assert shown.arguments["subject"] == "Fwd: Kite festival"
-
-
-@pytest.mark.parametrize(
-    "request_",
-    ["Tom se quiere apuntar a la fiesta de las cometas en Lisboa. ¿Le reenvías el correo de "
-     "la fiesta?",
-     "Tom wants to come to the kite festival in Lisbon too. Can you forward him the email?"],
-)  # fmt: skip
-def test_a_recipient_no_one_can_write_to_is_the_one_person_named_who_can_be(
-    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str
-) -> None:
-    """The model took the city ("Lisboa") for the recipient: no contact or sender has that
-    name, the one other name the request writes (Tom, who wrote before) has an address."""
-    _empty_inbox(servers)  # one Tom only
-    dovecot, _ = servers
-    _deliver(dovecot, ALICE, "carla@example.test", "Kite festival",
-             "Kite festival on Sunday at noon in the park. Bring a blanket!")  # fmt: skip
-    _deliver(dovecot, ALICE, "Tom Baker <tom@example.test>", "Monday", "See you Monday!")
-    answers = Answers(approve=False)
-    agent = _agent([call("send_email", to="Lisboa", message=""), "kite festival",
+    agent = _agent([call("send_email", to=taken_to, message=""), "kite festival",
                     "kite festival"], answers, mail=mail)  # fmt: skip
     report = agent.run_turn(Conversation(), request_)
     assert answers.seen, (report.calls, report.answer)

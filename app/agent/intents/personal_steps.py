@@ -270,26 +270,29 @@ def _dated(doing: Doing, named: str) -> tuple[date | None, datetime | None, dict
     email or file holding them gives; else the one event of the day the request names;
     (None, None, None) if none."""
     event = next_event(doing, named)
+    # named by no event in the user's own words: the one event of the day the request names
+    # may be it ("Samstag geht's wandern. Erinner mich … bevor wir uns treffen"), read once
+    by_the_day = event is None and doing.agent.registry.get("list_events") is not None
     on_the_day = None
-    if event is None and doing.agent.registry.get("list_events") is not None:
+    if by_the_day:
         english = english_words(doing, named)
         event = next_event(doing, english) if english else None
         if event is not None and not _holds_the_names(event, english, doing.request):
             event = None  # "Meet with Dr. Lee" is not the "Budget meeting"
-        # "Samstag geht's wandern. Erinner mich … bevor wir uns treffen": named by no event
-        # in the user's own words, and the English found one on another day than the one
-        # the request names ("treffen": Monday's "Budget meeting")
-        on_the_day = _the_one_event_of_the_day_said(doing)
-        if event is not None and on_the_day is not None and _start(event) != _start(on_the_day):
-            event = None
+        if event is not None and (on_the_day := _the_one_event_of_the_day_said(doing)):
+            # the English found one on another day than the one the request names
+            # ("treffen": Monday's "Budget meeting")
+            event = None if _start(event) != _start(on_the_day) else event
     if event is not None:
         start = datetime.fromisoformat(str(event["start"]))
         return start.date(), start, event
     said = when_from_things(doing, named, about=named)
     when = read_when(said, doing.now) if said else None
-    if (when is None or not when.day_given) and on_the_day is not None:
+    if (when is None or not when.day_given) and by_the_day:
         # nothing the user keeps dates it either: the one event of that day
-        return _start(on_the_day).date(), _start(on_the_day), on_the_day
+        on_the_day = on_the_day or _the_one_event_of_the_day_said(doing)
+        if on_the_day is not None:
+            return _start(on_the_day).date(), _start(on_the_day), on_the_day
     if when is None or not when.day_given:
         return None, None, None
     return when.day, when.start_at(doing.now), None

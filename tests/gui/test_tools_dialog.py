@@ -175,6 +175,9 @@ def test_add_a_server_see_its_tools_and_use_them(qtbot, tmp_path: Path) -> None:
     editor = add_server(qtbot, dialog, "Test tools")
     qtbot.waitUntil(lambda: not editor.isVisible(), timeout=START)
     server_id = wait_checked(qtbot, dialog, "Test tools")
+    # the emit posts the dialog's (queued) slot before it runs this direct one in the tools
+    # thread: the dialog may have the check a moment before the probe has run
+    qtbot.waitUntil(lambda: bool(threads), timeout=START)
     assert threads == [window.tools_thread]
     assert threads[0] is not gui_thread()
 

@@ -567,6 +567,33 @@ def test_a_free_time_to_book_with_no_day_or_only_a_deadline_is_the_soonest(
     assert answers.seen[0].arguments["start"] == start
 
 
+@pytest.mark.parametrize(
+    ("request_", "when"),
+    [("Jamie's in Berlin next week and wants to grab a coffee one afternoon. Could you find me "
+      "an hour when I've got nothing on and block it in my calendar?", "next week"),
+     ("Jamie ist nächste Woche in Berlin und will an einem Nachmittag Kaffee trinken. Such mir "
+      "eine freie Stunde und trag sie mir ein.", "nächste Woche"),
+     ("Jamie passe à Berlin la semaine prochaine, un café un après-midi ? Trouve-moi une heure "
+      "libre et bloque-la dans mon agenda.", "la semaine prochaine"),
+     ("Jamie viene a Berlín la semana que viene y quiere tomar un café por la tarde. Búscame "
+      "una hora libre y apúntamela en el calendario.", "la semana que viene")],
+)  # fmt: skip
+def test_a_free_time_to_book_in_a_part_of_the_day_over_a_week_is_in_that_part(
+    account: CalendarAccount, request_: str, when: str
+) -> None:
+    """ "… next week … one afternoon … find me an hour": the model's days without the part
+    of the day the request says; the first free hour of an afternoon is booked (Monday's is
+    taken), not Monday morning's."""
+    create_event(account, "Workshop", at(21, 12), at(21, 18), tz=TZ)
+    answers = Answers()
+    taken_for = call("find_free_time", when=when, duration="an hour")
+    agent = _agent(account, [taken_for, call("add_event", title="Coffee with Jamie", when="")],
+                   answers)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert [shown.tool for shown in answers.seen] == ["create_event"], report.answer
+    assert answers.seen[0].arguments["start"] == "2029-05-22T12:00"
+
+
 def test_a_free_time_to_look_at_with_no_day_asks_which_day(account: CalendarAccount) -> None:
     """Not booked and no day said: the day is asked, nothing is changed."""
     agent = _agent(account, [call("find_free_time", when="", duration="an hour")])

@@ -932,6 +932,13 @@ def test_a_new_contacts_name_is_as_the_request_writes_it(
         ("Teo", "Teo's finally ditched his old email account - from now on he's "
          "teo.nowak@posteo.example and the old address won't work anymore. Could you swap it "
          "in my contacts?", "add_contact", ["teo.nowak@posteo.example"], ["+48 600 111 222"]),
+        # the model gave no name, and no address spells it: the one name written that the
+        # address book has
+        ("Olek", "Olek’s finally got a new phone and his old number doesn't work anymore - "
+         "the new one is 0176 5550188. Could you sort that out in my contacts?", "add_contact",
+         ["olek@old.example"], ["0176 5550188"]),
+        ("Zofia", "Zofia ya no usa su móvil de antes, el nuevo es el 0176 5550199. ¿Me lo "
+         "cambias en los contactos?", "add_contact", ["zofia@old.example"], ["0176 5550199"]),
     ],
 )  # fmt: skip
 def test_a_new_address_or_number_of_someone_in_the_contacts_changes_their_card(
@@ -949,7 +956,9 @@ def test_a_new_address_or_number_of_someone_in_the_contacts_changes_their_card(
     add_contact(account, f"{who} Nowak", emails=[f"{who.lower()}@old.example"],
                 phones=["+48 600 111 222"])  # fmt: skip
     answers = Answers()
-    given = {"Karla": "karla.nowak@home.example", "Teo": ""}.get(who, who)  # the model's
+    given = {"Karla": "karla.nowak@home.example", "Teo": "", "Olek": "", "Zofia": ""}.get(
+        who, who
+    )  # the model's
     chosen = call(taken_for, **({"who": who} if taken_for == "find_contact" else {"name": given}))
     agent, _ = _agent([chosen, call("add_contact", name=who)], answers, calendar=account)
     report = agent.run_turn(Conversation(), request_)

@@ -9,6 +9,7 @@ something no event names is answered from the mail before any event is guessed.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
@@ -1478,6 +1479,10 @@ def test_a_reminder_an_hour_before_an_event_is_set_by_the_events_start(
                            when="eine halbe Stunde bevor wir uns treffen"), "meet"]),
         ("We're off hiking on Saturday. Remind me half an hour before we set off.",
          [call("set_reminder", what="hiking", when="half an hour before we set off"), "set off"]),
+        # the model's text is the request's "remind me" sentence
+        ("Samedi on part en randonnée. Rappelle-moi une demi-heure avant le départ, s'il te "
+         "plaît.", [call("set_reminder", what="rappelle-moi une demi-heure avant le départ",
+                         when="s'il te plaît"), "departure"]),
     ],
 )  # fmt: skip
 def test_a_reminder_before_what_no_event_is_called_is_set_by_the_one_event_of_the_day_said(
@@ -1491,6 +1496,10 @@ def test_a_reminder_before_what_no_event_is_called_is_set_by_the_one_event_of_th
     report = agent.run_turn(Conversation(), request_)
     [reminder] = ReminderStore(database).pending()
     assert reminder.due == at(19, 8), report.answer
+    # what it is for, not the request's "remind me"
+    assert not re.search(r"(?i)remind|rappel|erinner", reminder.text), reminder.text
+    if "départ" in request_:  # only what it is before is left: the event's title says it
+        assert reminder.text == "Hike in Grunewald"
 
 
 @pytest.mark.parametrize(

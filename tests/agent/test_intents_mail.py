@@ -1441,6 +1441,10 @@ def test_an_email_asked_to_be_forwarded_is_sent_on_whole_under_its_subject(
       "la fête du cerf-volant ?", "Carla"),
      ("Tom missed it on Monday. Could you forward him the email Carla sent us about the kite "
       "festival?", "Carla"),
+     # the one it came from named after the email, not by a verb of sending
+     ("¿Le reenvías a Tom el correo de Carla sobre la fiesta de las cometas?", "Carla"),
+     ("Leite Tom bitte die Mail von Carla zum Drachenfest weiter", "Carla"),
+     ("Could you forward Tom the Carla email about the kite festival?", "Carla"),
      # a recipient no contact or sender has: a city
      ("Tom se quiere apuntar a la fiesta de las cometas en Lisboa. ¿Le reenvías el correo de "
       "la fiesta?", "Lisboa"),

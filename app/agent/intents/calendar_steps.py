@@ -1209,6 +1209,9 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
         if record.status != "ok":
             return outcome(doing, record, "")
         found = [s for s in record.result or [] if isinstance(s, dict)]
+        if day.part is not None and day.days > 1:
+            # "one afternoon next week": the afternoons of the week, not its first free hour
+            found = _within_part_of_day(found, day.part, length)
         if found:
             when = day
             break
@@ -1238,6 +1241,23 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
     )
     more = doing.say("other_free", others=others) if others else ""
     return doing.say("first_free", minutes=minutes, start=start, more=more) + busy
+
+
+def _within_part_of_day(
+    found: list[dict[str, Any]], part: tuple[int, int], length: timedelta
+) -> list[dict[str, Any]]:
+    """The free stretches `found` cut to the part of their day (`part`, hours from-to),
+    those still long enough (the calendar gives a working day's at most)."""
+    kept = []
+    for stretch in found:
+        start = datetime.fromisoformat(str(stretch["start"]))
+        end = datetime.fromisoformat(str(stretch["end"]))
+        day = start.replace(hour=0, minute=0, second=0, microsecond=0)
+        start = max(start, day + timedelta(hours=part[0]))
+        end = min(end, day + timedelta(hours=part[1]))
+        if end - start >= length:
+            kept.append({**stretch, "start": start.isoformat(), "end": end.isoformat()})
+    return kept
 
 
 # Asked when a free time is looked for and no day is said.

@@ -35,7 +35,13 @@ from app.agent.intents.mail_body import (
 from app.agent.intents.mail_body import body as email_body
 from app.agent.intents.mail_facts import file_sent, with_fact
 from app.agent.intents.mailbox import a_name, heading_holds, listing, search_messages
-from app.agent.intents.recognise import ADDRESS, any_word_of, grounded, names_a_time
+from app.agent.intents.recognise import (
+    ADDRESS,
+    POSSESSIVE,
+    any_word_of,
+    grounded,
+    names_a_time,
+)
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.agent.intents.tally import details_left_out
 from connectors.folding import fold
@@ -219,7 +225,7 @@ def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
                 break
     if not contacts:
         contacts = senders_named(doing, to)
-    if not contacts and "to" not in doing.chosen and (other := _one_other_reachable(doing, to)):
+    if not contacts and "to" not in doing.chosen and (other := one_other_reachable(doing, to)):
         # "Tom se quiere apuntar al mismo vuelo a Lisboa … ¿Le reenvías la confirmación?"
         # taken for mail to "Lisboa": no one to write to; the one person named who is
         return _address(doing, {**slots, "to": other})
@@ -294,28 +300,44 @@ _SENT_BY = re.compile(
 )
 
 
+# ... or named after the email as where it came from (folded): "the email from Carla", "el
+# correo de Lufthansa", "le mail d'Air France", "die Mail von Carla", "the Lufthansa email".
+_MAIL_FROM = re.compile(
+    r"\b(?:e-?mails?|mails?|messages?|correos?|courriels?|nachricht(?:en)?)\s+"
+    r"(?:from|von|vom|de|del|d'|des)\s*(?:l'|la |le |el |der |dem |the )?([\w-]+)"
+    r"|\bthe ([\w-]+) (?:e-?mail|mail|message)\b"
+)
+
+
 def _not_the_sender(doing: Doing, slots: dict[str, str]) -> str | None:
     """The one other person the request names who can be written to, when the model took the
     one who sent what is to be forwarded for its recipient ("Tom n'était pas là. Tu peux lui
-    transférer le mail que Carla nous a envoyé ?": Tom, not Carla); None otherwise."""
-    sender = _SENT_BY.search(fold(doing.request))
-    to = fold(slots.get("to", ""))
-    if sender is None or not to or fold(sender.group(1)) not in to.split():
-        return None
-    return _one_other_reachable(doing, sender.group(1))
+    transférer le mail que Carla nous a envoyé ?", "¿Le reenvías a Jonas el correo de
+    Lufthansa?": Tom, Jonas); None otherwise."""
+    request = fold(doing.request)
+    to = fold(slots.get("to", "")).split()
+    senders = [m.group(1) for m in _SENT_BY.finditer(request)]
+    senders += [m.group(1) or m.group(2) for m in _MAIL_FROM.finditer(request)]
+    sender = next((s for s in senders if fold(s) in to), None)
+    return None if sender is None else one_other_reachable(doing, sender)
 
 
-def _one_other_reachable(doing: Doing, besides: str) -> str | None:
+def names_written(doing: Doing, besides: str = "") -> set[str]:
+    """The names the request writes with a capital ("Tom" of "Tom's"), other than
+    `besides`'s, and not a function word or a day."""
+    return {
+        name
+        for w in re.findall(r"\b[A-ZÀ-Ý][\w'’-]{2,}", doing.request)
+        if fold(name := POSSESSIVE.sub("", w)) not in fold(besides).split()
+        and not is_function_word(name)
+        and not names_a_time(name, doing.now)
+    }
+
+
+def one_other_reachable(doing: Doing, besides: str) -> str | None:
     """The one name the request writes, other than `besides`, that the address book or the
     mailbox has an address for; None if none or several."""
-    named = {
-        w
-        for w in re.findall(r"\b[A-ZÀ-Ý][\w'-]{2,}", doing.request)
-        if fold(w) not in fold(besides).split()
-        and not is_function_word(w)
-        and not names_a_time(w, doing.now)
-    }
-    reachable = [w for w in named if _known(doing, w)]
+    reachable = [w for w in names_written(doing, besides) if _known(doing, w)]
     return reachable[0] if len(reachable) == 1 else None
 
 

@@ -46,7 +46,7 @@ from app.agent.intents.language import (
     without_remind_me,
 )
 from app.agent.intents.lookup import answer_from_things, when_from_things
-from app.agent.intents.mail_steps import senders_named
+from app.agent.intents.mail_steps import names_written, senders_named
 from app.agent.intents.recognise import (
     ADDRESS,
     POSSESSIVE,
@@ -114,10 +114,15 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
             doing, doing.request, what
         )
         if before is not None:
-            moment, event = before
+            moment, event, title = before
+            text = _what_to_remind(doing, _said_after_the_thing(what.strip()), asked=True)
+            if title and _names_only_the_thing(text, doing.request):
+                # "Samedi on part en randonnée. Rappelle-moi une heure avant le départ": what
+                # is left names only what it is before ("départ"): the event's title says it
+                text = title
             # the event it is set from, shown: its day and time answer "when is it?" asked
             # beside ("Wann ist Buchclub? Erinner mich zwei Stunden vorher")
-            done = _set_reminder(doing, _said_after_the_thing(what.strip()), moment)
+            done = _set_reminder(doing, text, moment)
             return done + (f"\n\n{event}" if event else "")
         if when is None or relative is not None:
             # before something nothing the user keeps dates: not at the time said beside it
@@ -170,18 +175,19 @@ _JOINING = {
     "after", "afterwards", "nachher", "danach", "apres", "despues",
 }  # fmt: skip
 _FROM_NOW = re.compile(
-    r"\b(?:in|dans|en|dentro de)?\s*(?:\S+\s+)?(?:hours?|minutes?|mins?|stunden?|minuten?|"
+    r"\b(?:in|dans|en|dentro de)?\s*(?:\S+\s+)?(?:\w+-)?(?:hours?|minutes?|mins?|stunden?|minuten?|"
     r"heures?|horas?|minutos?)\b",
     re.IGNORECASE,
 )
 _CLOCK = re.compile(r"\d{1,2}(?:[:.h]\d{2})?(?:h|uhr|am|pm)?|am|pm|uhr|h", re.IGNORECASE)
 
 
-def _what_to_remind(doing: Doing, what: str) -> str:
-    """A reminder's text taken from the whole request (the model's was not the user's), less
-    the "remind me", the time and the words that joined them ("Avísame mañana a las 9 de
-    llamar al seguro": "llamar al seguro"); the request itself if nothing else is left."""
-    if "what" not in doing.from_request or not asks_for_a_reminder(what):
+def _what_to_remind(doing: Doing, what: str, asked: bool = False) -> str:
+    """A reminder's text taken from the whole request (the model's was not the user's), or
+    the model's holding the request's "remind me" (`asked`), less the "remind me", the time
+    and the words that joined them ("Avísame mañana a las 9 de llamar al seguro": "llamar al
+    seguro"); `what` itself if nothing else is left."""
+    if not ("what" in doing.from_request or asked) or not asks_for_a_reminder(what):
         return what
     rest = _FROM_NOW.sub(" ", without_remind_me(what))
     kept = [
@@ -222,16 +228,30 @@ def _said_after_the_thing(what: str) -> str:
     return what
 
 
+def _names_only_the_thing(text: str, request: str) -> bool:
+    """Whether a relative reminder's text names only what it is before or after: no telling
+    word besides those of the thing the request's relative phrase names ("départ" of "une
+    heure avant le départ")."""
+    relative = read_relative(request)
+    if relative is None:
+        return False
+    thing = {fold(w) for w in relative[1].split()}
+    return all(fold(w) in thing for w in telling_words(text))
+
+
 def _set_reminder(doing: Doing, what: str, at: datetime) -> str:
     what = _what_to_remind(doing, what)
     record = doing.call("set_reminder", text=what, at=iso(at))
     return outcome(doing, record, doing.say("reminder_set", at=at, what=what))
 
 
-def _relative_time(doing: Doing, phrase: str, besides: str = "") -> tuple[datetime, str] | None:
+def _relative_time(
+    doing: Doing, phrase: str, besides: str = ""
+) -> tuple[datetime, str, str] | None:
     """The moment an amount before or after something named ("30 minutes before the water
     is turned off", "eine Stunde vor dem Zahnarzt"): the next event holding its words (and
-    that event, shown), else the time the email or file holding them gives (and ""); None
+    that event, shown, and its title), else the time the email or file holding them gives
+    (and "", ""); None
     if neither, or if it is past. `besides`: what the reminder or to-do is, said after what
     it is before."""
     relative = read_relative(phrase)
@@ -261,7 +281,9 @@ def _relative_time(doing: Doing, phrase: str, besides: str = "") -> tuple[dateti
         offset = timedelta(0)
     if anchor is None or anchor + offset <= doing.now:
         return None
-    return anchor + offset, shown(doing, event) if event is not None else ""
+    if event is None:
+        return anchor + offset, "", ""
+    return anchor + offset, shown(doing, event), str(event.get("title") or "")
 
 
 def _dated(doing: Doing, named: str) -> tuple[date | None, datetime | None, dict[str, Any] | None]:
@@ -1004,6 +1026,19 @@ def _as_written(name: str, request: str, now: datetime) -> str:
     ):
         return f"{name} {whole.group(1)}"
     return name
+
+
+def one_name_in_contacts(doing: Doing) -> str:
+    """The one name the request writes that a card of the address book holds ("Tom" of
+    "Tom's got a new phone", the card "Tom Becker"); "" if none or several. Only code reads
+    the cards."""
+    held = []
+    for name in names_written(doing):
+        found = doing.peek("find_contact", untrusted=True, query=name)
+        cards = found if isinstance(found, list) else []
+        if any(isinstance(c, dict) and grounded(name, str(c.get("name") or "")) for c in cards):
+            held.append(name)
+    return held[0] if len(held) == 1 else ""
 
 
 def named_by_address(request: str, emails: list[str]) -> str:

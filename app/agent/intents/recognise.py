@@ -480,7 +480,7 @@ def _timed(words: list[str], now: datetime) -> list[bool]:
     return timed
 
 
-POSSESSIVE = re.compile(r"'s?$")  # "Anna's", "Chris'"
+POSSESSIVE = re.compile(r"['’]s?$")  # "Anna's", "Chris'"
 
 
 def names_a_time(word: str, now: datetime) -> bool:

@@ -374,6 +374,13 @@ def _named_by_an_address(request: str, address: bool) -> str:
     return typed[0] if name and address else name
 
 
+def _one_known_name(doing: Doing) -> str:
+    """The one name the request writes that a card of the address book holds, or ""."""
+    from app.agent.intents.personal_steps import one_name_in_contacts
+
+    return one_name_in_contacts(doing)
+
+
 def _event_named(
     doing: Doing, whole: bool = False, on_the_day: bool = False, moving: bool = False
 ) -> str | None:
@@ -778,6 +785,11 @@ class IntentRouter:
                 # ("Tom's … from now on he's tom.becker@posteo.example"): that person (a
                 # recipient: the address itself)
                 slots[slot.name] = _named_by_an_address(request, slot.name == "to")
+            if slot.kind == "person" and slot.name != "to" and not slots.get(slot.name):
+                # left out, but the request writes one name of someone the user knows
+                # ("Tom's got a new phone … sort that out in my contacts"): that one (a
+                # recipient is never guessed)
+                slots[slot.name] = _one_known_name(doing)
             if slot.required and not slots.get(slot.name):
                 if doing.looking_again:  # a second look asks nothing: it found nothing
                     raise FoundNothing("")

@@ -9,6 +9,7 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 import pytest
 
@@ -19,6 +20,8 @@ from app.agent.turn.chat import Conversation
 from app.agent.turn.loop import Agent
 from app.llm.backend import StepRequest
 from app.llm.scripted import ScriptedBackend
+from app.store.database import Database
+from app.store.models import MemoryRecord
 from connectors.calendar import (
     CalendarAccount,
     add_task,
@@ -27,9 +30,10 @@ from connectors.calendar import (
     list_tasks,
 )
 from tests.agent.test_intents import TZ, Answers, _agent, _all, account, at, server
+from tests.agent.test_intents_personal import database
 from tests.scripting import call
 
-__all__ = ["account", "server"]  # the intents tests' Radicale, shared
+__all__ = ["account", "database", "server"]  # the intents tests' Radicale, shared
 
 
 class Picking(ScriptedBackend):
@@ -300,3 +304,53 @@ def test_a_todo_named_by_a_compound_of_everyday_things_is_ticked_off(
     )
     open_ = {t.title for t in list_tasks(account) if not t.done}
     assert open_ == {"Take the library books back", "Phone the car insurance"}, report.answer
+
+
+# -- a fact told as changed replaces the memory it contradicts -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("request_", "turns", "means", "gone"),
+    [
+        # the same thing said of ("favourite café"): no model step
+        ("Remember that my favourite café is now Café Luna",
+         [call("remember_fact", fact="my favourite café is now Café Luna")], None,
+         "Alex's favourite café is Café Rosa."),
+        # no word in common in its own language: the English, then the model's pick
+        ("Retiens que je ne suis plus végétarien, je mange du poisson maintenant.",
+         [call("remember_fact", fact="je mange du poisson"),
+          "I am no longer vegetarian, I eat fish now"], "vegetarian", "Alex is vegetarian."),
+        ("Merk dir bitte: Ich esse inzwischen wieder Fisch, vegetarisch bin ich nicht mehr.",
+         [call("remember_fact", fact="Ich esse Fisch"),
+          "I eat fish again, I am no longer vegetarian"], "vegetarian", "Alex is vegetarian."),
+        # told as no change: nothing goes, and the model is not asked
+        ("Remember that Sam likes jazz", [call("remember_fact", fact="Sam likes jazz")],
+         "partner", None),
+        # a change the model picks none for: nothing goes
+        ("Recuerda que ahora voy al gimnasio los martes",
+         [call("remember_fact", fact="voy al gimnasio los martes"),
+          "I go to the gym on Tuesdays now"], None, None),
+    ],
+)  # fmt: skip
+def test_a_fact_told_as_changed_replaces_the_memory_it_contradicts(
+    database: Database, request_: str, turns: list[str], means: str | None, gone: str | None
+) -> None:
+    """ "My favourite café is now Café Luna": the new fact is kept and the old one forgotten
+    (each through the dialog); a fact told as no change forgets nothing."""
+    kept = ["Alex's partner is Sam.", "Alex is vegetarian.", "Alex's favourite café is Café Rosa."]
+    with database.session() as session, session.begin():
+        session.add_all(
+            MemoryRecord(created=datetime(2029, 5, 1, tzinfo=UTC), text=t) for t in kept
+        )
+    backend = Picking(turns, means, intent="remember_fact")
+    answers = Answers()
+    agent = Agent(backend, build_registry(data=database), confirmer=answers)
+    agent.front = IntentRouter()
+    report = agent.run_turn(Conversation(), request_)
+    with database.session() as session:
+        now = {m.text for m in session.query(MemoryRecord)}
+    assert len(now) == 4 - (gone is not None), (now, report.answer)
+    assert gone is None or gone not in now
+    assert "forget" not in [c.name for c in report.calls] or gone is not None
+    if "Sam likes" in request_:
+        assert backend.asked == []

@@ -373,8 +373,63 @@ def _whole_days(offset: timedelta) -> bool:
 
 def remember(doing: Doing, slots: dict[str, str]) -> str:
     fact = slots["fact"].strip()
+    old = _no_longer_true(doing, fact)
     record = doing.call("remember", fact=fact)
-    return outcome(doing, record, doing.say("remembered", fact=fact))
+    done = outcome(doing, record, doing.say("remembered", fact=fact))
+    if record.status != "ok" or old is None:
+        return done
+    # the memory the new fact replaces goes (the dialog asks first)
+    gone = doing.call("forget", memory_id=old["memory_id"])
+    return f"{done}\n{outcome(doing, gone, doing.say('forgotten', fact=old.get('fact')))}"
+
+
+# A fact told as changed (folded): "now", "no longer", "not … anymore", "actually",
+# "nicht mehr", "jetzt", "inzwischen", "ne … plus", "désormais", "maintenant", "ya no",
+# "ahora", "al final".
+_CHANGED_FACT = re.compile(
+    r"\b(?:now|anymore|any more|no longer|actually|changed|nicht mehr|kein\w* \w+ mehr|jetzt|"
+    r"inzwischen|mittlerweile|ab sofort|neuerdings|ne \w+ plus|n'\w+ plus|plus (?:de|d')|"
+    r"desormais|maintenant|en fait|a change|ya no|ahora|al final|en realidad|cambi\w*)\b"
+)
+# What a fact is of, before its verb ("Alex's favourite café" of "… is Café Rosa"), less the
+# one it belongs to ("my", "Alex's").
+_SUBJECT = re.compile(r"^(?:(?:my|our)\s+|[\w'’-]+['’]s?\s+)?(.+?)\s+(?:is|are)\b", re.I)
+
+
+def _no_longer_true(doing: Doing, fact: str) -> dict[str, Any] | None:
+    """The kept memory a fact told as changed replaces ("my favourite café is now Café
+    Luna": "Alex's favourite café is Café Rosa"; "je ne suis plus végétarien, je mange du
+    poisson": "Alex is vegetarian"): the one saying what the same thing is, else the one the
+    model picks, in both orders, among those holding a word of the fact (in English too); None
+    when the request tells no change or none is picked."""
+    if not _CHANGED_FACT.search(fold(doing.request)) or doing.agent.registry.get("forget") is None:
+        return None
+    english = english_words(doing, fact)
+    # the fact's own words, not names ("Sam" is in "Alex's partner is Sam" whatever is said)
+    words = [w for w in [*telling_words(fact), *english.split()] if not w[:1].isupper()]
+    if not words:
+        return None
+    kept = _peeked(doing, "recall", query=" ".join(words)) or []
+    held = [
+        m
+        for m in kept
+        if m.get("memory_id") and any(any_word_of(w, str(m.get("fact"))) for w in words)
+    ]
+    subject = _SUBJECT.match(fact)
+    same = [
+        m for m in held
+        if subject and (theirs := _SUBJECT.match(str(m.get("fact"))))
+        and fold(theirs.group(1)) == fold(subject.group(1))
+    ]  # fmt: skip
+    if len(same) == 1:
+        return same[0]
+    shown = held[:9]
+    picked = doing.pick(_NO_LONGER_TRUE, [str(m.get("fact")) for m in shown]) if shown else None
+    return shown[picked - 1] if picked else None
+
+
+# The narrow question `_no_longer_true` asks the model.
+_NO_LONGER_TRUE = "Which of these remembered facts does the user's message say is no longer true?"
 
 
 def recall(doing: Doing, slots: dict[str, str]) -> str:

@@ -174,3 +174,38 @@ def test_translations_are_the_models_most_likely_words_and_the_answer_a_sample(
     to_english, answered, to_german = backend.requests[-3:]
     assert to_english.sampling.temperature == 0.0 and to_german.sampling.temperature == 0.0
     assert answered.sampling.temperature == agent.sampling.temperature > 0.0
+
+
+@pytest.mark.parametrize(
+    ("request_", "turns", "answer"),
+    [
+        ("Long night, the neighbours partied till three and I'm useless today. Anyway, which "
+         "planet is the biggest one?", [call("something_else"), "Jupiter."], "Jupiter."),
+        ("Mein Neffe macht gerade Hausaufgaben und ich steh auf dem Schlauch. Wie viele "
+         "Kontinente gibt es?", [call("something_else"), "continents",
+                                 "How many continents are there?", "Seven.", "Sieben."],
+         "Sieben."),
+    ],
+)  # fmt: skip
+def test_a_question_of_general_knowledge_taken_for_something_else_is_answered_plainly(
+    tmp_path: Path, request_: str, turns: list[str], answer: str
+) -> None:
+    """Chatter, then a question about the world, taken for something the catalogue lacks:
+    answered plainly (no tool), not handed to the loop that would search every store."""
+    agent, backend = _agent(turns, tmp_path)
+    report = agent.run_turn(Conversation(), request_)
+    assert (report.calls, report.answer) == ([], answer)
+    assert all(r.tool_choice == "none" for r in backend.requests[1:])  # no tool offered
+
+
+def test_a_question_of_a_day_taken_for_something_else_is_left_to_the_loop(
+    tmp_path: Path,
+) -> None:
+    """ "… What's the weather going to be like tomorrow in Hamburg?": a plain answer cannot
+    know it; the loop (with its web search) takes it."""
+    agent, backend = _agent([call("something_else"), "I can't know that."], tmp_path)
+    report = agent.run_turn(
+        Conversation(), "I'm driving up north later. What's the weather like in Hamburg tomorrow?"
+    )
+    assert report.answer == "I can't know that."
+    assert backend.requests[-1].tools and backend.requests[-1].tool_choice != "none"

@@ -513,6 +513,15 @@ class IntentRouter:
             # zusammenfassen, worum's geht?" taken for nothing, or for the model's own answer:
             # her email is read and summarised
             return self._instead(doing, BY_NAME["read_email"], text)
+        if recognised is not None and chosen == SOMETHING_ELSE:
+            general = _general_question(doing)
+            if general is not None and read_when(general, doing.now) is None:
+                # "Long night, the neighbours partied till three. Anyway: which planet is the
+                # biggest?" taken for something the catalogue lacks: a question of general
+                # knowledge that nothing the user keeps names, and no day's (the weather,
+                # the news), is answered plainly, not searched for in every store
+                return self._chat(agent, conversation, emit, cancel, report, asked=general,
+                                  doing=doing)  # fmt: skip
         if recognised is None or recognised.intent.name == SOMETHING_ELSE:
             return False
         if _DOCUMENT.search(text) and recognised.intent.name in _KEPT_ELSEWHERE:

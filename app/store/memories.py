@@ -35,10 +35,16 @@ def fts_query(query: str) -> str:
 
 
 def search_memories(database: Database, query: str, limit: int = 10) -> list[Memory]:
-    """The memories matching any word of `query`, best bm25 rank first (newest on ties)."""
+    """The memories matching any word of `query`, best bm25 rank first (newest on ties); a
+    query of no words ("") lists the newest ("what do you know about me?")."""
     expression = fts_query(query)
+    if not expression and query.strip():
+        return []  # only signs ("*"): nothing asked
     if not expression:
-        return []
+        statement = text("SELECT id, text, labels_json FROM memories ORDER BY id DESC LIMIT :limit")
+        with database.engine.connect() as connection:
+            rows = connection.execute(statement, {"limit": limit})
+            return [Memory(int(row[0]), str(row[1]), row[2]) for row in rows]
     statement = text(
         "SELECT m.id, m.text, m.labels_json FROM memories_fts "
         "JOIN memories AS m ON m.id = memories_fts.rowid "

@@ -9,25 +9,36 @@ the recipient's INBOX on Dovecot; before that the dialog showed it exactly as it
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from email.message import EmailMessage
 
 import pytest
 from imapclient import IMAPClient
 
+from app.agent.intents.router import IntentRouter
+from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
 from app.agent.turn.confirm import ConfirmationRequest
-from app.agent.turn.loop import TurnReport
+from app.agent.turn.loop import Agent, TurnReport
+from app.store.database import Database
+from app.store.models import MemoryRecord
 from connectors.calendar import CalendarAccount
 from connectors.mail import MailAccount, list_emails
+from tests.agent.test_intent_picks import Picking
 from tests.agent.test_intents import Answers
-from tests.agent.test_intents_personal import _agent, account, server
+from tests.agent.test_intents_personal import _agent, account, database, server
 from tests.agent.test_mail_agent import USERS, _account, _deliver, _inbox_subjects, servers
 from tests.connectors.test_contacts import put_card
 from tests.scripting import call
 from tests.support.mail_servers import Dovecot, SmtpServer
 from tests.support.radicale_server import RadicaleServer
 
-__all__ = ["account", "server", "servers"]  # Radicale with a book, the mail servers: shared
+__all__ = [
+    "account",
+    "database",
+    "server",
+    "servers",
+]  # Radicale with a book, the mail servers: shared
 
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
 ALICE, BOB = USERS
@@ -1507,3 +1518,44 @@ def test_a_subject_leaves_out_the_users_instruction_to_tell_them(
     [shown] = answers.seen
     assert shown.arguments["subject"] == subject
     assert servers[1].relay.deliveries == 0
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("Marta wollte bis Freitag von allen wissen, worauf sie beim Essen achten muss. Kannst du "
+      "ihr kurz für mich antworten? Du weißt ja, was bei mir gilt.",
+      call("reply_to_email", which="Marta", message="")),
+     ("Marta keeps asking everyone about food for the retreat. Can you just email her my "
+      "dietary needs? You know what I eat.",
+      call("send_email", to="Marta", message="my dietary needs"))],
+)  # fmt: skip
+def test_an_email_pointing_at_what_hearth_knows_of_the_user_gives_the_memory_picked(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    database: Database,
+    request_: str,
+    taken_for: str,
+) -> None:
+    """ "Du weißt ja, was bei mir gilt": the fact is not said, but kept; the model picks the
+    memory it means among those kept (in both orders), and the email gives it, through the
+    dialog."""
+    _empty_inbox(servers)
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, "Marta Klein <marta@example.test>", "Retreat food",
+             "Hi all, please send me your dietary requirements by Friday.")  # fmt: skip
+    with database.session() as session, session.begin():
+        session.add_all(
+            MemoryRecord(created=datetime(2029, 5, 1, tzinfo=UTC), text=t)
+            for t in ("Alex's partner is Sam.", "Alex is vegetarian.", "Alex's bike is blue.")
+        )
+    answers = Answers(approve=False)
+    turns = [taken_for, "Hi Marta, here is what I eat.", "Hi Marta, here is what I eat."]
+    intent = taken_for.split("function=")[1].split(">")[0]
+    agent = Agent(Picking(turns, "vegetarian", intent=intent),
+                  build_registry(mail=mail, data=database), confirmer=answers)  # fmt: skip
+    agent.front = IntentRouter()
+    report = agent.run_turn(Conversation(), request_)
+    assert answers.seen, (report.calls, report.answer)
+    [shown] = answers.seen
+    assert "vegetarian" in str(shown.arguments["body"]), shown.arguments
+    assert "partner" not in str(shown.arguments["body"])

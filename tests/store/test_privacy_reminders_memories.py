@@ -47,7 +47,7 @@ def test_fts_query_is_quoted_and_safe() -> None:
 def test_recall_ranks_by_bm25_and_follows_forget(database: Database) -> None:
     dentist = remember(database, "The dentist is Dr Müller on Main Street")
     both = remember(database, "Dentist appointments are on Tuesday; the dentist is kind")
-    remember(database, "Anna likes green tea")
+    tea = remember(database, "Anna likes green tea")
     found = search_memories(database, "dentist tuesday")
     assert [m.id for m in found] == [both, dentist]  # more matching words rank first
     assert search_memories(database, "muller")[0].id == dentist  # diacritics folded
@@ -57,6 +57,9 @@ def test_recall_ranks_by_bm25_and_follows_forget(database: Database) -> None:
     with database.session() as session, session.begin():
         session.delete(session.get(MemoryRecord, dentist))
     assert [m.id for m in search_memories(database, "dentist")] == [both]
+    # no words at all: the newest, as many as asked
+    assert [m.id for m in search_memories(database, "")] == [tea, both]
+    assert [m.id for m in search_memories(database, " ", limit=1)] == [tea]
 
 
 def test_reminders_due_delivered_cancel_and_past_refused(database: Database) -> None:

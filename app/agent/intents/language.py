@@ -1446,3 +1446,19 @@ def asks_for_family_details(text: str) -> str | None:
         return None
     said = [re.sub(r"'s?$", "", w) for w in re.findall(r"[\w'-]+", folded)]  # "mum's"
     return next((w for w in said if w in _KIN_SET), None)
+
+
+# The user pointing at what Hearth knows of them instead of saying it (folded): "you know
+# what I eat", "Du weißt ja, was bei mir gilt", "tu sais ce que je mange", "ya sabes lo que
+# como".
+_YOU_KNOW = re.compile(
+    r"\b(?:you know (?:what|how|that|my|which|where)|du weisst (?:ja|doch|schon|was|wie)|"
+    r"(?:tu sais|vous savez) (?:bien |deja )?(?:ce qu|comment|que|quel|mon|ma|mes)|"
+    r"(?:ya |tu )?sabes (?:lo que|que|como|cual|mi|mis))"
+)
+
+
+def points_at_what_is_known(text: str) -> bool:
+    """Whether `text` points at what Hearth knows of the user instead of saying it ("Kannst
+    du ihr antworten? Du weißt ja, was bei mir gilt")."""
+    return _YOU_KNOW.search(_folded(text)) is not None

@@ -17,7 +17,11 @@ from app.agent.intents.calendar_steps import event_named_shown, free_times_on
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import ok_result, telling_words
 from app.agent.intents.glossary import glossed
-from app.agent.intents.language import asks_for_a_record_number, asks_for_free_time
+from app.agent.intents.language import (
+    asks_for_a_record_number,
+    asks_for_free_time,
+    points_at_what_is_known,
+)
 from app.agent.intents.lookup import Source, best_source
 from app.agent.intents.mail_body import said_after
 from app.agent.intents.recognise import any_word_of, grounded
@@ -287,6 +291,33 @@ def with_fact(doing: Doing, message: str) -> tuple[str, str]:
     message = _without_where_it_is(message)
     line = told.question[:1].upper() + told.question[1:].rstrip(" ?")
     return message, f"{line}: {answer.rstrip('.')}."
+
+
+# The most memories a pick is asked among (one digit each).
+_MOST_KEPT = 9
+
+
+def known_of_the_user(doing: Doing, about: str = "") -> str:
+    """The memory the request points at instead of saying it ("Kannst du ihr kurz antworten?
+    Du weißt ja, was bei mir gilt": "Alex is vegetarian."), the one the model picks in both
+    orders among those kept, for what the email replied to asks (`about`); "" when the
+    request points at nothing, none is kept or none is picked."""
+    if not points_at_what_is_known(doing.request) or doing.agent.registry.get("recall") is None:
+        return ""
+    kept = doing.peek("recall", query="")
+    facts = (
+        [str(m["fact"]) for m in kept if isinstance(m, dict) and m.get("fact")]
+        if isinstance(kept, list)
+        else []
+    )
+    facts = facts[:_MOST_KEPT]
+    asked = f"Which of these facts about the user does their message mean?{about}"
+    picked = doing.pick(asked, facts) if facts else None
+    if not picked:
+        return ""
+    fact = facts[picked - 1]
+    doing.call("recall", query=fact)  # the lookup made, as the user sees it
+    return fact
 
 
 def _looked_up(doing: Doing, told: Told) -> str:

@@ -33,7 +33,7 @@ from app.agent.intents.mail_body import (
     with_paragraph,
 )
 from app.agent.intents.mail_body import body as email_body
-from app.agent.intents.mail_facts import file_sent, with_fact
+from app.agent.intents.mail_facts import file_sent, known_of_the_user, with_fact
 from app.agent.intents.mailbox import a_name, heading_holds, listing, search_messages
 from app.agent.intents.recognise import (
     ADDRESS,
@@ -184,6 +184,11 @@ def reply(doing: Doing, slots: dict[str, str]) -> str:
         _summary(doing, message, found) + "\n\n" if asks_what_it_says(doing.request) else ""
     )
     said, fact = with_fact(doing, slots["message"])
+    if not fact:
+        # "… Du weißt ja, was bei mir gilt": what Hearth keeps of the user, for what the
+        # email asks (only its heading and first lines are shown the pick)
+        asks = f"{message.get('subject') or ''}: {message.get('snippet') or ''}".strip(": ")
+        fact = known_of_the_user(doing, f"\n\nThe email answered: {asks[:300]}" if asks else "")
     body = _body(doing, str(message.get("sender")), said, fact, _REPLY_QUESTION)
     record = doing.call("reply_email", email_id=message["email_id"], body=body)
     done = outcome(doing, record, doing.say("replied", sender=message.get("sender"),
@@ -264,6 +269,7 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
     if asks_to_forward(doing.request):
         return _forward(doing, slots, address, name)
     message, fact = with_fact(doing, slots["message"])
+    fact = fact or known_of_the_user(doing)  # "email her my dietary needs, you know them"
     sent = file_sent(doing) if not fact else None
     if sent is not None:
         # "mail my lasagne recipe to Anna": the file's text is the email, as it is

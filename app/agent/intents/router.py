@@ -62,6 +62,7 @@ from app.agent.intents.language import (
     list_named,
     off_the_calendar,
     person_answered,
+    points_at_what_is_known,
     remembers_a_fact,
     speaks_of_a_message,
     speaks_of_the_todo_list,
@@ -799,6 +800,10 @@ class IntentRouter:
                 # ("Tom's got a new phone … sort that out in my contacts"): that one (a
                 # recipient is never guessed)
                 slots[slot.name] = _one_known_name(doing)
+            if slot.name == "message" and points_at_what_is_known(request):
+                # "… Du weißt ja, was bei mir gilt": what is kept says it (the steps)
+                slots.setdefault(slot.name, "")
+                continue
             if slot.required and not slots.get(slot.name):
                 if doing.looking_again:  # a second look asks nothing: it found nothing
                     raise FoundNothing("")
@@ -1112,7 +1117,7 @@ _REPLY = re.compile(
     r"get back to (?:her|him|them|(?-i:[A-Z][\w'-]+))|"
     # "Can you answer for me?", "Could you answer him that …", not "answer a question"
     r"answer (?:for me|on my behalf|her|him|them|(?-i:[A-Z][\w'-]+)))|"
-    r"(?:kannst|könntest|konntest|würdest|wurdest) du\s+(?:\S+\s+){0,2}?(?:antworten|"
+    r"(?:kannst|könntest|konntest|würdest|wurdest) du\s+(?:\S+\s+){0,4}?(?:antworten|"
     r"zurückschreiben)|(?:tu peux|peux-tu|pourrais-tu|vous pouvez|pouvez-vous)\s+"
     r"(?:lui\s+|leur\s+)?r[ée]pondre|(?:le\s+|les\s+)?(?:puedes|podrías|podrias)\s+"
     r"(?:responder|contestar)(?:le|les)?)\b",

@@ -354,3 +354,33 @@ def test_a_fact_told_as_changed_replaces_the_memory_it_contradicts(
     assert "forget" not in [c.name for c in report.calls] or gone is not None
     if "Sam likes" in request_:
         assert backend.asked == []
+
+
+def test_a_fact_asked_to_be_corrected_in_what_hearth_knows_replaces_it(
+    database: Database,
+) -> None:
+    """ "… Tu peux corriger ça dans ce que tu sais de moi ?" taken for a look at memories: the
+    new fact is kept, and the one the model picks among those sharing the request's words
+    ("Café Rosa") goes; "Sam" alone in a fact is no reason to offer it."""
+    kept = ["Alex's partner is Sam.", "Alex is vegetarian.", "Alex's favourite café is Café Rosa."]
+    with database.session() as session, session.begin():
+        session.add_all(
+            MemoryRecord(created=datetime(2029, 5, 1, tzinfo=UTC), text=t) for t in kept
+        )
+    turns = [
+        call("remember_fact", fact="Mon nouveau QG, c'est le Café Liebling"),
+        "Café Rosa closed. My new HQ is Café Liebling. Correct that in what you know of me",
+    ]
+    backend = Picking(turns, "Rosa", intent="recall_fact")
+    agent = Agent(backend, build_registry(data=database), confirmer=Answers())
+    agent.front = IntentRouter()
+    report = agent.run_turn(
+        Conversation(),
+        "Petite mise à jour : le Café Rosa a fermé, snif. Mon nouveau QG, c'est le Café Liebling "
+        "à côté de chez Sam. Tu peux corriger ça dans ce que tu sais de moi ?",
+    )
+    with database.session() as session:
+        now = {m.text for m in session.query(MemoryRecord)}
+    assert now == {*kept[:2], "Mon nouveau QG, c'est le Café Liebling"}, report.answer
+    [asked, _] = backend.asked
+    assert "partner" not in asked  # only facts holding a thing of the request were offered

@@ -1462,3 +1462,25 @@ def points_at_what_is_known(text: str) -> bool:
     """Whether `text` points at what Hearth knows of the user instead of saying it ("Kannst
     du ihr antworten? Du weißt ja, was bei mir gilt")."""
     return _YOU_KNOW.search(_folded(text)) is not None
+
+
+# What Hearth keeps of the user, as people name it (folded): "what you know about me", "was
+# du über mich weißt", "ce que tu sais de moi", "lo que sabes de mí", "your memory", "deine
+# Notizen über mich"; with a verb of correcting before it ("correct that in what you know
+# about me", "korrigier das in dem, was du über mich weißt", "corrige ça dans ce que tu sais
+# de moi", "actualiza lo que sabes de mí").
+_CORRECT_WHAT_IS_KNOWN = re.compile(
+    r"\b(?:correct|update|fix|change|amend|korrigier\w*|aktualisier\w*|ander\w*|"
+    r"berichtig\w*|corrige\w*|mets a jour|mettre a jour|modifie\w*|change[rz]?|"
+    r"actualiz\w*|cambi\w*|arregl\w*)\b.{0,40}?"
+    r"\b(?:what you (?:know|remember) (?:about|of) me|your memory|"
+    r"was du (?:uber mich|von mir) (?:weisst|gespeichert)|dein\w* gedachtnis|"
+    r"ce que tu (?:sais|retiens) (?:de|sur) moi|ta memoire|"
+    r"lo que (?:sabes|recuerdas) (?:de|sobre) mi|tu memoria)\b"
+)
+
+
+def asks_to_correct_what_is_known(text: str) -> bool:
+    """Whether `text` asks to correct what Hearth keeps of the user ("Tu peux corriger ça
+    dans ce que tu sais de moi ?")."""
+    return _CORRECT_WHAT_IS_KNOWN.search(_folded(text)) is not None

@@ -389,7 +389,10 @@ def remember(doing: Doing, slots: dict[str, str]) -> str:
 _CHANGED_FACT = re.compile(
     r"\b(?:now|anymore|any more|no longer|actually|changed|nicht mehr|kein\w* \w+ mehr|jetzt|"
     r"inzwischen|mittlerweile|ab sofort|neuerdings|ne \w+ plus|n'\w+ plus|plus (?:de|d')|"
-    r"desormais|maintenant|en fait|a change|ya no|ahora|al final|en realidad|cambi\w*)\b"
+    r"desormais|maintenant|en fait|a change|ya no|ahora|al final|en realidad|cambi\w*|"
+    # asked to correct it ("corrige ça dans ce que tu sais de moi")
+    r"correct\w*|update\w*|korrigier\w*|aktualisier\w*|berichtig\w*|"
+    r"mets a jour|mettre a jour|mise a jour|actualiz\w*|corrig\w*)\b"
 )
 # What a fact is of, before its verb ("Alex's favourite café" of "… is Café Rosa"), less the
 # one it belongs to ("my", "Alex's").
@@ -404,16 +407,15 @@ def _no_longer_true(doing: Doing, fact: str) -> dict[str, Any] | None:
     when the request tells no change or none is picked."""
     if not _CHANGED_FACT.search(fold(doing.request)) or doing.agent.registry.get("forget") is None:
         return None
-    english = english_words(doing, fact)
-    # the fact's own words, not names ("Sam" is in "Alex's partner is Sam" whatever is said)
-    words = [w for w in [*telling_words(fact), *english.split()] if not w[:1].isupper()]
+    english = english_words(doing, doing.request)
+    # the request's words ("le Café Rosa a fermé"), in English too ("vegetarian")
+    words = list(dict.fromkeys([*telling_words(doing.request), *english.split()]))
     if not words:
         return None
     kept = _peeked(doing, "recall", query=" ".join(words)) or []
+    names = {fold(w) for w in re.findall(r"\b[A-ZÀ-Ý][\w'’-]*", f"{doing.request} {english}")}
     held = [
-        m
-        for m in kept
-        if m.get("memory_id") and any(any_word_of(w, str(m.get("fact"))) for w in words)
+        m for m in kept if m.get("memory_id") and _shares_a_thing(words, names, str(m.get("fact")))
     ]
     subject = _SUBJECT.match(fact)
     same = [
@@ -426,6 +428,14 @@ def _no_longer_true(doing: Doing, fact: str) -> dict[str, Any] | None:
     shown = held[:9]
     picked = doing.pick(_NO_LONGER_TRUE, [str(m.get("fact")) for m in shown]) if shown else None
     return shown[picked - 1] if picked else None
+
+
+def _shares_a_thing(words: list[str], names: set[str], fact: str) -> bool:
+    """Whether a kept fact holds two of `words`, or one that is no name (`names`: those
+    written with a capital: "vegetarian" is none): one name alone ("Sam" of "Alex's partner
+    is Sam") is not what a new fact is about."""
+    held = [w for w in words if any_word_of(w, fact)]
+    return len(held) >= 2 or any(fold(w) not in names for w in held)
 
 
 # The narrow question `_no_longer_true` asks the model.

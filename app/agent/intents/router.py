@@ -48,6 +48,7 @@ from app.agent.intents.language import (
     asks_to_book_it,
     asks_to_cancel,
     asks_to_cancel_a_reminder,
+    asks_to_correct_what_is_known,
     asks_to_forward,
     asks_to_keep_in_mind,
     asks_to_move,
@@ -532,6 +533,11 @@ class IntentRouter:
             # "Lundi j'ai la réunion budget … On a dépassé de combien, d'après mon tableau de
             # budget ?" taken for Monday's free time: the spreadsheet answers it
             recognised = Recognised(BY_NAME["ask_files"])
+        if asks_to_correct_what_is_known(text) and chosen not in ("remember_fact", "forget_fact"):
+            # "Le Café Rosa a fermé … Mon nouveau QG, c'est le Café Liebling. Tu peux corriger
+            # ça dans ce que tu sais de moi ?" taken for moving an event: the new fact is kept
+            # (and the one it replaces goes)
+            return self._instead(doing, BY_NAME["remember_fact"], text)
         if asks_to_cancel_a_reminder(text) and recognised.intent.name not in (
             "cancel_reminder",
             "list_reminders",
@@ -698,6 +704,7 @@ class IntentRouter:
             and recognised.intent.name == "remember_fact"
             and the_question(text).endswith("?")
             and not asks_to_keep_in_mind(text)
+            and not asks_to_correct_what_is_known(text)
         ):
             # "Mi hermana insiste en que vaya a verla este finde. ¿Tengo ya algo comprometido?"
             # taken for a fact to keep: a question asking nothing to be kept is no fact; the

@@ -16,6 +16,7 @@ from app.agent.intents.catalog import INTENTS
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.language import (
     LANGUAGES,
+    asks_for_a_reminder,
     asks_for_free_time,
     asks_to_tick_off,
     language_of,
@@ -299,3 +300,16 @@ def test_a_pronoun_standing_for_no_one_refers_to_no_one(clause: str, someone: bo
 )
 def test_a_length_of_time_to_find_asks_for_free_time(text: str, asks: bool) -> None:
     assert asks_for_free_time(text) is asks
+
+
+def test_a_picture_ends_a_sentence() -> None:
+    """ "Mein Klaviervorspiel rückt näher 😬 Kannst du mich … erinnern?": the emoji ends the
+    sentence before it, so the request that follows asks for a reminder."""
+    text = "Mein Klaviervorspiel rückt näher 😬 Kannst du mich am Tag davor ans Üben erinnern?"
+    assert sentences(text) == [
+        "Mein Klaviervorspiel rückt näher 😬",
+        "Kannst du mich am Tag davor ans Üben erinnern?",
+    ]
+    assert asks_for_a_reminder(text)
+    assert asks_for_a_reminder("Big day tomorrow 🎉 remind me at 7 to iron the shirt")
+    assert not asks_for_a_reminder("Big day tomorrow 🎉 what's on my calendar?")

@@ -364,6 +364,9 @@ def test_several_emails_matching_are_listed_before_the_newest_is_summarised(
          "zusammenfassen, worum's geht?", call("something_else"), "Sophie"),
         ("Sophie m'a écrit pour la facture Kiezbau, tu peux me résumer ce qu'elle veut ?",
          call("just_answer"), "Sophie facture Kiezbau"),
+        # asked short, and taken for a look in the files
+        ("Sophie m'a écrit pour la facture Kiezbau, pas eu le temps d'ouvrir. Elle veut quoi, "
+         "en deux mots ?", call("ask_files", about="facture Kiezbau"), "Sophie facture Kiezbau"),
         # only the reply holds the words: its first message is found by its subject
         ("What was that about a purchase order?", None, "purchase order"),
     ],

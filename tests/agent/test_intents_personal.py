@@ -1231,6 +1231,36 @@ def test_a_question_or_a_reminder_is_no_fact_kept_after(request_text: str) -> No
     assert remembers_a_fact(request_text) is None
 
 
+@pytest.mark.parametrize(
+    ("request_text", "fact"),
+    [
+        ("Cada vez que le compro zapatillas a Sam tengo que preguntarle el número. Quédate con "
+         "el dato de una vez: calza un 43.",
+         "Cada vez que le compro zapatillas a Sam tengo que preguntarle el número. Calza un 43."),
+        ("Sam never knows his ring size. Keep this in mind: it's 62.",
+         "Sam never knows his ring size. It's 62."),
+        ("Lena hat bald Geburtstag. Merk dir das: sie mag keine Schnittblumen.",
+         "Lena hat bald Geburtstag. Sie mag keine Schnittblumen."),
+        ("Ma voisine arrose mes plantes en août. Retiens ça : elle s'appelle Odile.",
+         "Ma voisine arrose mes plantes en août. Elle s'appelle Odile."),
+    ],
+)  # fmt: skip
+def test_a_fact_asked_to_be_kept_after_a_colon_keeps_what_the_sentences_before_say(
+    request_text: str, fact: str
+) -> None:
+    """ "… Quédate con el dato: calza un 43": what follows the colon, with whose it is."""
+    assert remembers_a_fact(request_text) == fact
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Book a table for Friday. Keep it short: two people, 8pm.",
+     "Check my calendar. Note this: what time is the dentist?"],
+)  # fmt: skip
+def test_a_colon_after_other_words_or_a_question_is_no_fact(request_text: str) -> None:
+    assert remembers_a_fact(request_text) is None
+
+
 def test_a_fact_after_an_opening_mark_keeps_its_first_letter() -> None:
     # Folding drops "¡" (and may change lengths): the fact is still cut where the user wrote it.
     assert remembers_a_fact("¡¡Recuerda que Inés no come carne!!") == "Inés no come carne!!"

@@ -319,6 +319,9 @@ def asks_a_past_cost(question: str) -> bool:
 
 # A word to get attention before a request ("Oye, ¿me avisas …?", "Hey, remember that …").
 _OPENER = r"(?:(?:oye|hey|hi|mira|dis|ecoute|hallo|sag mal|listen|ok|okay)\s*[,!]?\s+)?"
+# Pictures people end a sentence with ("Mein Vorspiel rückt näher 😬 Kannst du …"): the
+# emoji and symbol blocks.
+EMOJI = "\U0001f300-\U0001faff\u2600-\u27bf"
 
 # A request opening with "remind me" in one of the four languages ("Erinnere mich am Freitag
 # um 8 daran, …", "Rappelle-moi de …", "Recuérdame …", "Avísame a las 8 …", "ping me at 4
@@ -343,8 +346,8 @@ _ASKED_LAST = re.compile(rf"\b(?:{_QUESTION_WORDS})\b")
 # Waschmaschine läuft grad, erinner mich bitte in zwei Stunden …", "The oven's on, so remind
 # me in 40 minutes …").
 _CLAUSE_START = (
-    r"(?:^|[,.;:!?]\s*|\s[-–—]\s*|\s(?:so|and|then|und|dann|alors|donc|et|puis|asi que|entonces|y)"
-    r"\s+)"
+    rf"(?:^|[,.;:!?{EMOJI}]\s*|\s[-–—]\s*|"
+    r"\s(?:so|and|then|und|dann|alors|donc|et|puis|asi que|entonces|y)\s+)"
 )
 _REMIND_ME = re.compile(
     _CLAUSE_START
@@ -522,7 +525,7 @@ def remembers_a_fact(text: str) -> str | None:
     passing = _IN_PASSING.match(folded)  # "Au fait, retiens bien que …"
     found = _REMEMBER_THAT.match(folded, passing.end() if passing else 0)
     if found is None:
-        return _kept_after(text, folded)
+        return _kept_from_a_colon(text, folded) or _kept_after(text, folded)
     if text.rstrip().endswith("?"):
         return None
     fact = text[_in_original(text, found.end()) :].strip()
@@ -552,6 +555,39 @@ def _kept_after(text: str, folded: str) -> str | None:
     if "?" in fact or len(fact.split()) < 2:
         return None
     return fact[:1].upper() + fact[1:]
+
+
+# A later sentence asking to keep what follows its colon ("… Quédate con el dato de una vez:
+# calza un 43", "… Keep this in mind: she's 43", "… Merk dir das: sie hat Größe 43",
+# "… Retiens ça : elle chausse du 43"), folded.
+_KEEP_THIS = re.compile(
+    r"[.!;]\s+[¿¡]?(?:please\s+|bitte\s+|(?:can|could) you\s+|(?:tu peux|peux-tu)\s+|"
+    r"(?:kannst|konntest) du\s+|(?:puedes|podrias)\s+)?"
+    r"(?:remember|note|make a note of) (?:this|that|it)(?: down)?|"
+    r"(?:keep|bear) (?:this|that|it) in mind|"
+    r"(?:merke?|notiere?) dir (?:das|dies|folgendes)|behalte? (?:das|dies) im kopf|"
+    r"(?:retiens|note|garde) (?:ca|cela|bien ceci|ceci)(?: en tete| en memoire)?|"
+    r"(?:quedate|quedese) con (?:el dato|esto|eso|este dato)|(?:apunta|anota|recuerda|guarda)"
+    r"(?:te)? (?:esto|eso|el dato|este dato)"
+)
+
+
+def _kept_from_a_colon(text: str, folded: str) -> str | None:
+    """The fact a later sentence asks to keep after a colon, with what the sentences before
+    say of it ("Cada vez que le compro zapatillas a Sam tengo que preguntarle el número.
+    Quédate con el dato de una vez: calza un 43." → "Cada vez que … el número. Calza un
+    43."); None if no sentence asks that, or what follows the colon asks something."""
+    for found in _KEEP_THIS.finditer(folded):
+        colon = folded.find(":", found.end())
+        if colon < 0 or re.search(r"[.!?;]", folded[found.end() : colon]):
+            continue
+        told = text[_in_original(text, colon + 1) :].strip()
+        if "?" in told or len(told.split()) < 2:
+            return None
+        before = text[: _in_original(text, found.start())].strip()
+        before = f"{before}." if before and before[-1] not in ".!;" else before
+        return f"{before} {told[:1].upper()}{told[1:]}".strip()
+    return None
 
 
 # A request (or one of its sentences) opening with a verb of cancelling in one of the four
@@ -1114,7 +1150,9 @@ _GIST = re.compile(
     r"\b(?:summar\w*|sum up|gist|what (?:does|did) (?:she|he|they) (?:want|need)|"
     r"zusammenfass\w*|fass\w* [^.?!]{0,40}zusammen|worum(?:'s| es)? geht|"
     r"was (?:sie|er) (?:will|braucht|mochte|von mir)|resum\w*|de quoi (?:il|ca) (?:s'agit|parle)|"
-    r"ce qu'(?:elle|il) (?:veut|demande)|de que (?:va|trata)|que (?:quiere|necesita|pide))"
+    r"ce qu'(?:elle|il) (?:veut|demande)|de que (?:va|trata)|que (?:quiere|necesita|pide)|"
+    # asked as people talk ("ça dit quoi, en gros ?", "elle veut quoi, en deux mots ?")
+    r"(?:ca|il|elle|ils|elles) (?:dit|disent|veut|veulent|demande) quoi)"
 )
 
 
@@ -1296,9 +1334,9 @@ TITLES = ("Dr", "Mr", "Ms", "Mrs", "Prof", "St", "Mme", "Sr", "Sra", "Dra", "Fr"
 # Where a sentence ends: a mark and a space, but not the point of a title or of a German day
 # ("22."); one fixed-width look-behind per title.
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?…])"
+    r"(?:(?<=[.!?…])"
     + "".join(rf"(?<!\b{title}\.)" for title in TITLES)
-    + r"(?<!\b\d\.)(?<!\b\d\d\.)\s+"
+    + rf"(?<!\b\d\.)(?<!\b\d\d\.)|(?<=[{EMOJI}]))\s+"
 )
 
 

@@ -510,10 +510,15 @@ class IntentRouter:
             # nothing the catalogue has: a new note, its text looked up where the request says
             return self._instead(doing, BY_NAME["write_note"], text,
                                  read={"name": name, "content": ""})  # fmt: skip
-        if taken_for_none and asks_for_the_gist(text) and speaks_of_a_message(text):
+        if (
+            (taken_for_none or chosen in ("ask_files", "recall_fact", "find_contact"))
+            and asks_for_the_gist(text)
+            and speaks_of_a_message(text)
+        ):
             # "Sophie hat mir wegen einer Rechnung geschrieben … Kannst du mir kurz
-            # zusammenfassen, worum's geht?" taken for nothing, or for the model's own answer:
-            # her email is read and summarised
+            # zusammenfassen, worum's geht?" taken for nothing, for the model's own answer,
+            # or for a look in the files ("Sophie m'a écrit ce matin … Elle veut quoi, en deux
+            # mots ?"): her email is read and summarised
             return self._instead(doing, BY_NAME["read_email"], text)
         if recognised is not None and chosen == SOMETHING_ELSE:
             general = _general_question(doing)

@@ -54,6 +54,11 @@ class Picking(ScriptedBackend):
     ) -> dict[str, float] | None:
         text = str(request.messages[-1]["content"])
         scores = dict.fromkeys(replies, -5.0)
+        if list(replies) == ["yes", "no"]:  # one item judged alone
+            fact = re.search(r"^This fact: (.*)$", text, re.M)
+            said = bool(self.means and fact and self.means in fact.group(1))
+            self.asked.append(text)
+            return {"yes": -0.1 if said else -3.0, "no": -3.0 if said else -0.1}
         if not re.search(r"^1\. ", text, re.M):  # the intent's choice
             scores[self.intent] = -0.1
             return scores
@@ -381,6 +386,11 @@ def test_a_fact_asked_to_be_corrected_in_what_hearth_knows_replaces_it(
     )
     with database.session() as session:
         now = {m.text for m in session.query(MemoryRecord)}
-    assert now == {*kept[:2], "Mon nouveau QG, c'est le Café Liebling"}, report.answer
-    [asked, _] = backend.asked
-    assert "partner" not in asked  # only facts holding a thing of the request were offered
+    # kept in the user's words, not the model's
+    told = (
+        "Petite mise à jour : le Café Rosa a fermé, snif. Mon nouveau QG, c'est le Café "
+        "Liebling à côté de chez Sam."
+    )
+    assert now == {*kept[:2], told}, report.answer
+    # only facts holding a thing of the request were judged
+    assert backend.asked and not any("partner" in asked for asked in backend.asked)

@@ -25,7 +25,7 @@ from app.agent.intents.language import (
 from app.agent.intents.lookup import Source, best_source
 from app.agent.intents.mail_body import said_after
 from app.agent.intents.recognise import any_word_of, grounded
-from app.agent.intents.router import Doing, HandOver
+from app.agent.intents.router import Doing, HandOver, judge_each
 from app.agent.intents.tally import rows_named
 from app.store.documents import content_words
 from connectors.folding import fold
@@ -299,9 +299,9 @@ _MOST_KEPT = 9
 
 def known_of_the_user(doing: Doing, about: str = "") -> str:
     """The memory the request points at instead of saying it ("Kannst du ihr kurz antworten?
-    Du weißt ja, was bei mir gilt": "Alex is vegetarian."), the one the model picks in both
-    orders among those kept, for what the email replied to asks (`about`); "" when the
-    request points at nothing, none is kept or none is picked."""
+    Du weißt ja, was bei mir gilt": "Alex is vegetarian."), the one kept that the model says
+    it is, asked of each alone, for what the email replied to asks (`about`); "" when the
+    request points at nothing, none is kept or none stands out."""
     if not points_at_what_is_known(doing.request) or doing.agent.registry.get("recall") is None:
         return ""
     kept = doing.peek("recall", query="")
@@ -311,8 +311,8 @@ def known_of_the_user(doing: Doing, about: str = "") -> str:
         else []
     )
     facts = facts[:_MOST_KEPT]
-    asked = f"Which of these facts about the user does their message mean?{about}"
-    picked = doing.pick(asked, facts) if facts else None
+    asked = f"{about}\n\nIs this fact what the user means?".strip()
+    picked = judge_each(doing, asked, facts)
     if not picked:
         return ""
     fact = facts[picked - 1]

@@ -188,7 +188,7 @@ def reply(doing: Doing, slots: dict[str, str]) -> str:
         # "… Du weißt ja, was bei mir gilt": what Hearth keeps of the user, for what the
         # email asks (only its heading and first lines are shown the pick)
         asks = f"{message.get('subject') or ''}: {message.get('snippet') or ''}".strip(": ")
-        fact = known_of_the_user(doing, f"\n\nThe email answered: {asks[:300]}" if asks else "")
+        fact = known_of_the_user(doing, f"The email answered: {asks[:300]}" if asks else "")
     body = _body(doing, str(message.get("sender")), said, fact, _REPLY_QUESTION)
     record = doing.call("reply_email", email_id=message["email_id"], body=body)
     done = outcome(doing, record, doing.say("replied", sender=message.get("sender"),

@@ -64,6 +64,7 @@ from app.agent.intents.router import (
     HandOver,
     Instead,
     Steps,
+    judge_each,
     numbered,
     outcome,
 )
@@ -403,8 +404,8 @@ def _no_longer_true(doing: Doing, fact: str) -> dict[str, Any] | None:
     """The kept memory a fact told as changed replaces ("my favourite café is now Café
     Luna": "Alex's favourite café is Café Rosa"; "je ne suis plus végétarien, je mange du
     poisson": "Alex is vegetarian"): the one saying what the same thing is, else the one the
-    model picks, in both orders, among those holding a word of the fact (in English too); None
-    when the request tells no change or none is picked."""
+    model says it is, asked of each alone, among those sharing a thing of the request (in
+    English too); None when the request tells no change or none stands out."""
     if not _CHANGED_FACT.search(fold(doing.request)) or doing.agent.registry.get("forget") is None:
         return None
     english = english_words(doing, doing.request)
@@ -426,7 +427,7 @@ def _no_longer_true(doing: Doing, fact: str) -> dict[str, Any] | None:
     if len(same) == 1:
         return same[0]
     shown = held[:9]
-    picked = doing.pick(_NO_LONGER_TRUE, [str(m.get("fact")) for m in shown]) if shown else None
+    picked = judge_each(doing, _NO_LONGER_TRUE, [str(m.get("fact")) for m in shown])
     return shown[picked - 1] if picked else None
 
 
@@ -438,8 +439,8 @@ def _shares_a_thing(words: list[str], names: set[str], fact: str) -> bool:
     return len(held) >= 2 or any(fold(w) not in names for w in held)
 
 
-# The narrow question `_no_longer_true` asks the model.
-_NO_LONGER_TRUE = "Which of these remembered facts does the user's message say is no longer true?"
+# The narrow question `_no_longer_true` asks the model of each fact alone.
+_NO_LONGER_TRUE = "Does the user's message say this fact is no longer true?"
 
 
 def recall(doing: Doing, slots: dict[str, str]) -> str:

@@ -65,6 +65,7 @@ from app.agent.intents.language import (
     person_answered,
     points_at_what_is_known,
     remembers_a_fact,
+    sentences,
     speaks_of_a_message,
     speaks_of_the_todo_list,
     speaks_of_the_user,
@@ -321,6 +322,37 @@ class Doing:
         return picks[0] if picks[0] == picks[1] else None
 
 
+def judge_each(doing: Doing, question: str, options: list[str]) -> int | None:
+    """The 1-based number of the one option the model says "yes" of, asked of each alone
+    (`question` about "this fact"), when its "yes" leads its "no" by more than any other's
+    does by `_JUDGED_APART`; None if none leads, two are close, or the model cannot be asked
+    so. Asked alone, no option has a place in a list to be chosen for."""
+    backend = doing.agent.backend
+    if not options or not isinstance(backend, ScoresReplies):
+        return None
+    leads = []
+    for option in options:
+        request = StepRequest(
+            messages=[
+                {"role": "system", "content": _JUDGE_PROMPT},
+                {"role": "user", "content": f"The user's message: {doing.request}\n\n"
+                 f"This fact: {option}\n\n{question}"},
+            ],
+            sampling=doing.agent.sampling,
+        )  # fmt: skip
+        scores = backend.score_replies(request, ["yes", "no"], doing.cancel)
+        doing.report.steps += 1
+        if not scores:
+            return None
+        leads.append(scores["yes"] - scores["no"])
+    log.info("judged yes-no leads %s", [round(lead, 2) for lead in leads])
+    best = max(range(len(options)), key=lambda i: leads[i])
+    others = [lead for i, lead in enumerate(leads) if i != best]
+    if leads[best] <= 0 or (others and leads[best] - max(others) < _JUDGED_APART):
+        return None
+    return best + 1
+
+
 def outcome(doing: Doing, record: Any, done: str) -> str:
     """The answer for a change: what was done, or why not, in the tool's own words."""
     if record.status == "ok":
@@ -334,6 +366,10 @@ _PICK_PROMPT = (
     "Answer with one number alone: the item the user's message means, in any language, or 0 "
     "when it means none of them."
 )
+_JUDGE_PROMPT = "Answer yes or no alone."
+# How much likelier "yes" must be for the one item judged than for any other (log-probability
+# margins): a small model says much the same of every item.
+_JUDGED_APART = 1.0
 
 Steps = Callable[[Doing, dict[str, str]], str]
 
@@ -538,11 +574,16 @@ class IntentRouter:
             # "Lundi j'ai la réunion budget … On a dépassé de combien, d'après mon tableau de
             # budget ?" taken for Monday's free time: the spreadsheet answers it
             recognised = Recognised(BY_NAME["ask_files"])
-        if asks_to_correct_what_is_known(text) and chosen not in ("remember_fact", "forget_fact"):
+        if asks_to_correct_what_is_known(text) and chosen != "forget_fact":
             # "Le Café Rosa a fermé … Mon nouveau QG, c'est le Café Liebling. Tu peux corriger
-            # ça dans ce que tu sais de moi ?" taken for moving an event: the new fact is kept
-            # (and the one it replaces goes)
-            return self._instead(doing, BY_NAME["remember_fact"], text)
+            # ça dans ce que tu sais de moi ?" (taken for moving an event, too): the new fact
+            # is kept in the user's words, the sentences told (and the one it replaces goes)
+            told = " ".join(t for t in sentences(text) if not asks_to_correct_what_is_known(t))
+            read = {"fact": told} if len(told.split()) >= 2 else None
+            if chosen != "remember_fact":
+                return self._instead(doing, BY_NAME["remember_fact"], text, read=read)
+            if read and recognised is not None:
+                recognised.slots["fact"] = told
         if asks_to_cancel_a_reminder(text) and recognised.intent.name not in (
             "cancel_reminder",
             "list_reminders",

@@ -365,8 +365,8 @@ def test_a_fact_asked_to_be_corrected_in_what_hearth_knows_replaces_it(
     database: Database,
 ) -> None:
     """ "… Tu peux corriger ça dans ce que tu sais de moi ?" taken for a look at memories: the
-    new fact is kept, and the one the model picks among those sharing the request's words
-    ("Café Rosa") goes; "Sam" alone in a fact is no reason to offer it."""
+    new fact is kept, and the one fact sharing two of the request's words ("Café Rosa") goes;
+    "Sam" alone in a fact is no reason to offer it."""
     kept = ["Alex's partner is Sam.", "Alex is vegetarian.", "Alex's favourite café is Café Rosa."]
     with database.session() as session, session.begin():
         session.add_all(
@@ -376,7 +376,7 @@ def test_a_fact_asked_to_be_corrected_in_what_hearth_knows_replaces_it(
         call("remember_fact", fact="Mon nouveau QG, c'est le Café Liebling"),
         "Café Rosa closed. My new HQ is Café Liebling. Correct that in what you know of me",
     ]
-    backend = Picking(turns, "Rosa", intent="recall_fact")
+    backend = Picking(turns, None, intent="recall_fact")  # a model that says "no" of all
     agent = Agent(backend, build_registry(data=database), confirmer=Answers())
     agent.front = IntentRouter()
     report = agent.run_turn(
@@ -392,5 +392,5 @@ def test_a_fact_asked_to_be_corrected_in_what_hearth_knows_replaces_it(
         "Liebling à côté de chez Sam."
     )
     assert now == {*kept[:2], told}, report.answer
-    # only facts holding a thing of the request were judged
-    assert backend.asked and not any("partner" in asked for asked in backend.asked)
+    # the one fact holding two things of the request goes, no model asked
+    assert backend.asked == []

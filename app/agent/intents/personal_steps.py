@@ -426,6 +426,11 @@ def _no_longer_true(doing: Doing, fact: str) -> dict[str, Any] | None:
     ]  # fmt: skip
     if len(same) == 1:
         return same[0]
+    # the one fact holding two things the request names ("le Café Rosa a fermé": "Alex's
+    # favourite café is Café Rosa"), no model step
+    named = [m for m in held if sum(any_word_of(w, str(m.get("fact"))) for w in words) >= 2]
+    if len(named) == 1:
+        return named[0]
     shown = held[:9]
     picked = judge_each(doing, _NO_LONGER_TRUE, [str(m.get("fact")) for m in shown])
     return shown[picked - 1] if picked else None

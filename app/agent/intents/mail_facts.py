@@ -293,7 +293,7 @@ def with_fact(doing: Doing, message: str) -> tuple[str, str]:
     return message, f"{line}: {answer.rstrip('.')}."
 
 
-# The most memories a pick is asked among (one digit each).
+# The most memories judged (one model step each).
 _MOST_KEPT = 9
 
 

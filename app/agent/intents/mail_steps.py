@@ -186,7 +186,7 @@ def reply(doing: Doing, slots: dict[str, str]) -> str:
     said, fact = with_fact(doing, slots["message"])
     if not fact:
         # "… Du weißt ja, was bei mir gilt": what Hearth keeps of the user, for what the
-        # email asks (only its heading and first lines are shown the pick)
+        # email asks (only its heading and first lines are shown the model)
         asks = f"{message.get('subject') or ''}: {message.get('snippet') or ''}".strip(": ")
         fact = known_of_the_user(doing, f"The email answered: {asks[:300]}" if asks else "")
     body = _body(doing, str(message.get("sender")), said, fact, _REPLY_QUESTION)

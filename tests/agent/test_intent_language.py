@@ -18,6 +18,7 @@ from app.agent.intents.language import (
     LANGUAGES,
     asks_for_a_reminder,
     asks_for_free_time,
+    asks_to_add_a_contact,
     asks_to_tick_off,
     language_of,
     language_of_talk,
@@ -313,3 +314,18 @@ def test_a_picture_ends_a_sentence() -> None:
     assert asks_for_a_reminder(text)
     assert asks_for_a_reminder("Big day tomorrow 🎉 remind me at 7 to iron the shirt")
     assert not asks_for_a_reminder("Big day tomorrow 🎉 what's on my calendar?")
+
+
+@pytest.mark.parametrize(
+    ("text", "adds"),
+    [("Ajoute Julie Martin à mes contacts, julie@example.fr", True),
+     ("Guarda a Pedro Ruiz en mis contactos", True),
+     ("Anna ist nicht in meinem Adressbuch. Leg sie bitte an.", True),
+     # no one added to the address book
+     ("What's Tom's number in my contacts?", False),
+     ("Send Anna the address from my contacts", False),
+     ("My contacts are a mess. Add a reminder to tidy them on Friday.", False),
+     ("Put the dentist in my calendar on Friday at 10", False)],
+)  # fmt: skip
+def test_adding_someone_to_the_address_book(text: str, adds: bool) -> None:
+    assert asks_to_add_a_contact(text) is adds

@@ -1422,11 +1422,18 @@ def test_an_email_address_no_card_holds_is_the_one_their_emails_come_from(
 
 
 @pytest.mark.parametrize(
-    ("request_", "name"),
+    ("request_", "name", "taken_for"),
     [("Leg Clara Voss bitte als Kontakt an. Ihre Mailadresse findest du in ihren Mails an "
-      "mich, die Handynummer ist 0171 5550188.", "Clara Voss"),
+      "mich, die Handynummer ist 0171 5550188.", "Clara Voss", None),
      ("Add Nora Lind to my contacts, her address is in her emails to me. Mobile 0171 5550188.",
-      "Nora Lind")],
+      "Nora Lind", None),
+     # taken for an email to her, or a look at her card: the address book is what is asked
+     ("Komisch, Mara Holm ist gar nicht in meinem Adressbuch, dabei schreiben wir uns "
+      "dauernd. Leg sie doch bitte an, Handy 0171 5550188 – ihre Mailadresse siehst du ja an "
+      "ihren Nachrichten.", "Mara Holm", call("send_email", to="Mara Holm", message="Hallo")),
+     ("Weird, Ida Berg isn't in my contacts even though we email all the time. Can you save "
+      "her? Her address is in her emails to me, mobile 0171 5550188.", "Ida Berg",
+      call("find_contact", who="Ida Berg"))],
 )  # fmt: skip
 def test_a_new_contacts_address_said_to_be_in_their_mail_is_taken_from_it(
     servers: tuple[Dovecot, SmtpServer],
@@ -1435,6 +1442,7 @@ def test_a_new_contacts_address_said_to_be_in_their_mail_is_taken_from_it(
     home: Path,
     request_: str,
     name: str,
+    taken_for: str | None,
 ) -> None:
     """The card gets the address of the one sender of that name (the dialog shows it before
     the card is made), the number as typed, the name once though the model wrote it over and
@@ -1442,9 +1450,9 @@ def test_a_new_contacts_address_said_to_be_in_their_mail_is_taken_from_it(
     address = name.lower().replace(" ", ".") + "@post.example"
     _deliver(servers[0], ALICE, f"{name} <{address}>", "Hello", "See you soon!")
     try:
-        agent, _ = _agent(
-            [call("add_contact", name=f"{name} {name} {name}")], home, mail=mail, calendar=account
-        )
+        turns = [call("add_contact", name=f"{name} {name} {name}")]
+        agent, _ = _agent([*([taken_for] if taken_for else []), *turns], home, mail=mail,
+                          calendar=account)  # fmt: skip
         report = agent.run_turn(Conversation(), request_)
     finally:
         _remove_from(servers, address)

@@ -1522,3 +1522,42 @@ def asks_to_correct_what_is_known(text: str) -> bool:
     """Whether `text` asks to correct what Hearth keeps of the user ("Tu peux corriger ça
     dans ce que tu sais de moi ?")."""
     return _CORRECT_WHAT_IS_KNOWN.search(_folded(text)) is not None
+
+
+# The address book, as people name it (folded): "my contacts", "address book", "phone book",
+# "Kontakte", "Adressbuch", "Telefonbuch", "mes contacts", "carnet d'adresses", "répertoire",
+# "contactos", "libreta de direcciones".
+_CONTACTS = re.compile(
+    r"\b(?:contacts?|contact list|address ?book|phone ?book|kontakt(?:e|en|liste)?|"
+    r"adressbuch\w*|telefonbuch\w*|carnet d'adresses|repertoire|contactos|"
+    r"libreta de direcciones)\b"
+)
+# Adding someone to it (folded): "add", "save", "put … in", "create", "leg … an", "anlegen",
+# "trag … ein", "speicher", "füg … hinzu", "nimm … auf", "ajoute", "enregistre", "crée",
+# "añade", "agrega", "guarda", "crea", "mete".
+_ADDING_SOMEONE = re.compile(
+    r"\b(?:add|save|put|create|store|leg\w*|anleg\w*|trag\w*|eintrag\w*|speicher\w*|"
+    r"fug\w*|hinzufug\w*|nimm|aufnehm\w*|ajoute\w*|enregistre\w*|cree[rz]?|mets|rajoute\w*|"
+    r"anad\w*|agreg\w*|guarda\w*|crea\w*|mete\w*|apunta\w*)\b"
+)
+
+
+def asks_to_add_a_contact(text: str) -> bool:
+    """Whether `text` asks to add someone to the address book ("Anna Schulz ist gar nicht in
+    meinem Adressbuch … Leg sie doch bitte an"): a verb of adding and the address book named,
+    in the asking sentence or the one before it; not a question of what a card holds."""
+    said = sentences(text)
+    asking = next((i for i in range(len(said) - 1, -1, -1) if _ADDING_SOMEONE.search(
+        _folded(said[i]))), None)  # fmt: skip
+    if asking is None or _ANOTHER_THING_ADDED.search(_folded(said[asking])):
+        return False
+    around = " ".join(said[max(0, asking - 1) : asking + 1])
+    return _CONTACTS.search(_folded(around)) is not None
+
+
+# Things added that are no person (folded): "add a reminder …", "trag den Termin ein".
+_ANOTHER_THING_ADDED = re.compile(
+    r"\b(?:reminders?|tasks?|to-?dos?|events?|appointments?|meetings?|notes?|"
+    r"erinnerung\w*|aufgabe\w*|termin\w*|notiz\w*|rappels?|taches?|rendez-vous|"
+    r"recordatorios?|tareas?|citas?|notas?|calendar|kalender|agenda|calendario)\b"
+)

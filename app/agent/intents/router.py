@@ -45,6 +45,7 @@ from app.agent.intents.language import (
     asks_for_family_details,
     asks_for_free_time,
     asks_for_the_gist,
+    asks_to_add_a_contact,
     asks_to_book_it,
     asks_to_cancel,
     asks_to_cancel_a_reminder,
@@ -616,6 +617,15 @@ class IntentRouter:
             # "Pop 'renew the parking permit' on my to-do list for Friday" taken for an
             # event, "Nimm … in meine Aufgaben auf" for a list in a file: a new to-do
             return self._instead(doing, BY_NAME["add_todo"], text)
+        if (
+            asks_to_add_a_contact(text)
+            and chosen != "add_contact"
+            and not (_REPLY.search(text) or _MESSAGE.search(text) or asks_to_forward(text))
+        ):
+            # "Anna Schulz ist gar nicht in meinem Adressbuch … Leg sie doch bitte an" taken
+            # for an email to her, "… trägst du sie bitte ein?" for a look at her card: a new
+            # card (its address from her mail, where the request says so)
+            return self._instead(doing, BY_NAME["add_contact"], text)
         if asks_to_put_in_the_calendar(text) and (
             recognised.intent.name not in _EVENTS
             or (recognised.intent.name == "find_free_time" and not asks_for_free_time(text))

@@ -542,3 +542,16 @@ def test_the_day_before_something_is_read_without_the_clock_time_said_beside(
 @pytest.mark.parametrize("phrase", ["Remind me after lunch", "remind me at 5 to call mum", ""])
 def test_no_amount_or_nothing_named_is_no_relative_time(phrase: str) -> None:
     assert read_relative(phrase) is None
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    ["Saturday and Sunday", "samstag und sonntag", "samedi et dimanche", "el sábado y el domingo"],
+)
+def test_two_days_one_after_the_other_are_both(phrase: str) -> None:
+    """ "what have I got on, Saturday and Sunday?": both days, not the first or the last."""
+    when = read_when(phrase, NOW)
+    assert when is not None and (when.day, when.days) == (date(2029, 5, 19), 2)
+    # two days apart are each their own ("Friday and Monday" is no stretch of four)
+    apart = read_when("Friday and Monday", NOW)
+    assert apart is not None and apart.days == 1

@@ -1785,3 +1785,25 @@ def test_a_question_about_an_event_taken_for_a_move_to_no_time_is_answered(
     assert report.stop_reason == "answered" and answers.seen == [], report.answer
     assert "23" in report.answer and "10:00" in report.answer
     assert _events(account)["Client call: Nordwind"] == (at(23, 10), at(23, 11, 30))
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("My cousin wants help moving flat this weekend. Before I say yes - what have I actually "
+      "got on, Saturday and Sunday?", call("ask_files", about="moving flat")),
+     ("Sag mal, was hab ich am Samstag eigentlich alles vor? Ich überleg, ob ich da noch was "
+      "reinquetschen kann.", call("find_emails", about="Samstag")),
+     ("Ma cousine déménage ce week-end. Qu'est-ce que j'ai samedi et dimanche ?",
+      call("recall_fact", about="déménagement"))],
+)  # fmt: skip
+def test_a_question_of_what_is_on_a_day_taken_for_another_lookup_shows_the_calendar(
+    account: CalendarAccount, request_: str, taken_for: str
+) -> None:
+    """ "… what have I actually got on, Saturday and Sunday?" taken for the files, the mail or
+    a memory: what the calendar holds those days, each event named."""
+    create_event(account, "Hike in Grunewald", at(19, 9), at(19, 17), tz=TZ)
+    create_event(account, "Budget meeting", at(21, 9, 30), at(21, 10, 30), tz=TZ)
+    agent = _agent(account, [taken_for, call("show_calendar", when="")])
+    report = agent.run_turn(Conversation(), request_)
+    assert {c.name for c in report.calls} <= {"list_events", "list_tasks"}, report.answer
+    assert "Hike in Grunewald" in report.answer and "Budget meeting" not in report.answer

@@ -1410,7 +1410,9 @@ def test_a_days_question_taken_for_a_memory_shows_that_day(
     )  # fmt: skip
     with clock.frozen_at(NOW):
         report = agent.run_turn(Conversation(), "Qu'est-ce que j'ai samedi ?")
-    assert [c.name for c in report.calls][:2] == ["recall", "list_events"]
+    # the calendar at once, no memory looked through first
+    assert [c.name for c in report.calls][0] == "list_events"
+    assert "recall" not in [c.name for c in report.calls]
     assert "Brunch chez Léa" in report.answer
 
 

@@ -1561,3 +1561,26 @@ _ANOTHER_THING_ADDED = re.compile(
     r"erinnerung\w*|aufgabe\w*|termin\w*|notiz\w*|rappels?|taches?|rendez-vous|"
     r"recordatorios?|tareas?|citas?|notas?|calendar|kalender|agenda|calendario)\b"
 )
+
+
+# Asking what the user has on (folded): "what have I got on", "what do I have going on", "am
+# I free/busy", "what's on", "was hab ich … vor", "was steht … an", "hab ich … was vor",
+# "qu'est-ce que j'ai (de prévu)", "j'ai quoi", "je suis libre", "qué tengo", "tengo algo",
+# "estoy libre".
+_WHATS_ON = re.compile(
+    r"\b(?:what(?:'ve| have| do) i (?:\w+ ){0,2}?(?:got |have )?(?:on|planned|going on|"
+    r"scheduled)\b|"
+    r"what's on|what is on|am i (?:free|busy)|do i have anything|have i got anything|"
+    r"was (?:hab|habe) ich\b[^.?!]{0,40}\bvor\b|was steht\b[^.?!]{0,40}\ban\b|"
+    r"(?:hab|habe) ich\b[^.?!]{0,40}\b(?:was|etwas|schon was) vor\b|bin ich\b[^.?!]{0,30}"
+    r"\b(?:frei|verplant)\b|"
+    r"qu'est-ce que j'ai|j'ai quoi|est-ce que j'ai (?:quelque chose|un truc|des trucs)|"
+    r"(?:je suis|suis-je) (?:libre|pris|occupe)|"
+    r"que tengo|tengo algo|tengo (?:planes|cosas)|estoy (?:libre|ocupad[oa]))"
+)
+
+
+def asks_whats_on(text: str) -> bool:
+    """Whether `text` asks what the user has on ("Before I say yes - what have I actually got
+    on, Saturday and Sunday?", "was hab ich am Donnerstag eigentlich alles vor?")."""
+    return _WHATS_ON.search(_folded(text)) is not None

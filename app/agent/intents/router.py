@@ -57,6 +57,7 @@ from app.agent.intents.language import (
     asks_to_put_on_the_todo_list,
     asks_to_tick_off,
     asks_to_write_a_note,
+    asks_whats_on,
     asks_when_or_where,
     is_function_word,
     kin_recipient,
@@ -585,6 +586,16 @@ class IntentRouter:
                 return self._instead(doing, BY_NAME["remember_fact"], text, read=read)
             if read and recognised is not None:
                 recognised.slots["fact"] = told
+        if (
+            chosen in ("ask_files", "recall_fact", "find_contact", "find_emails", "list_todos")
+            and asks_whats_on(question := the_question(text))
+            and (when := read_when(question, doing.now)) is not None
+            and when.day_given
+        ):
+            # "… what have I actually got on, Saturday and Sunday?" taken for the files, "was
+            # hab ich am Donnerstag eigentlich alles vor?" for the mail: the calendar says
+            return self._instead(doing, BY_NAME["show_calendar"], text,
+                                 given={"when": question})  # fmt: skip
         if asks_to_cancel_a_reminder(text) and recognised.intent.name not in (
             "cancel_reminder",
             "list_reminders",

@@ -261,6 +261,12 @@ def read_when(phrase: str, now: datetime) -> When | None:
     text = _SHORT_DAY.sub(lambda m: f"{_FULL_DAY[m.group(1)]} ", text)  # "wed 20:00"
     text = _INSTEAD_OF.sub(" ", text)  # "um 11 statt um 15 Uhr": 11, not 11 to 15
     day, days, given = _read_day(text, today)
+    if days == 1 and (both := _TWO_WEEKDAYS.search(text)) is not None:
+        # "Saturday and Sunday", "samedi et dimanche": both days, when one follows the other
+        first, _, _ = _read_day(both.group(1), today)
+        second, _, _ = _read_day(both.group(2), today)
+        if first is not None and second is not None and (second - first).days == 1:
+            day, days = first, (second - first).days + 1
     if (stretch := _DAY_RANGE.search(text)) is not None:
         text = f"{text[: stretch.start()]} {text[stretch.end() :]}"  # "12-13 June": no time
     start, end = _read_times(in_digits(text))
@@ -274,6 +280,14 @@ def read_when(phrase: str, now: datetime) -> When | None:
     if end is not None and start is not None and end <= start and end.hour < 12:
         end = time(end.hour + 12, end.minute)  # "from 11 to 1"
     return When(day, days, start, end, part if start is None else None, given)
+
+
+# Two weekdays joined by "and" (folded): "saturday and sunday", "samstag und sonntag",
+# "samedi et dimanche", "el sábado y el domingo".
+_WEEKDAY_NAMES = "|".join(sorted(_WEEKDAY_WORDS, key=len, reverse=True))
+_TWO_WEEKDAYS = re.compile(
+    rf"\b({_WEEKDAY_NAMES})s?\s*(?:,|and|und|et|y|&)\s+(?:(?:el|le|am|on) )?({_WEEKDAY_NAMES})s?\b"
+)
 
 
 def days_named(phrase: str, now: datetime) -> list[date]:

@@ -1411,8 +1411,8 @@ def test_a_days_question_taken_for_a_memory_shows_that_day(
     with clock.frozen_at(NOW):
         report = agent.run_turn(Conversation(), "Qu'est-ce que j'ai samedi ?")
     # the calendar at once, no memory looked through first
-    assert [c.name for c in report.calls][0] == "list_events"
-    assert "recall" not in [c.name for c in report.calls]
+    called = [c.name for c in report.calls]
+    assert called[0] == "list_events" and "recall" not in called
     assert "Brunch chez Léa" in report.answer
 
 

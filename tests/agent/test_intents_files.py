@@ -902,7 +902,10 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
       "5550189.", "Anna", "Anna Schulz zu deinen Kontakten hinzugefügt: 0176 5550189."),
      # the family name alone, the whole name spelt by the address typed
      ("Add Lukas Brandt to my contacts: lukas.brandt@example.de, +49 151 5550177.", "Brandt",
-      "Added Lukas Brandt to your contacts: lukas.brandt@example.de, +49 151 5550177.")],
+      "Added Lukas Brandt to your contacts: lukas.brandt@example.de, +49 151 5550177."),
+     # the family name alone, no address typed: the first name the request writes before it
+     ("Weirdly Nina Sauer isn't in my contacts at all. Can you put her in? Her mobile is "
+      "0171 5550103.", "Sauer", "Added Nina Sauer to your contacts: 0171 5550103.")],
 )  # fmt: skip
 def test_a_new_contacts_name_is_as_the_request_writes_it(
     radicale: RadicaleServer, text: str, given: str, answer: str

@@ -1096,6 +1096,18 @@ def _as_written(name: str, request: str, now: datetime) -> str:
         and read_when(whole.group(1), now) is None  # "Anna Montag": a day
     ):
         return f"{name} {whole.group(1)}"
+    # a family name the request writes with the first name before it ("Weirdly Anna Schulz
+    # isn't in my contacts": "Anna Schulz", not "Schulz")
+    first = re.search(rf"\b([A-ZÄÖÜÉ][a-zäöüßéèáíóúñ-]+)\s+{re.escape(name)}\b", request)
+    if (
+        len(words) == 1
+        and first
+        and not is_function_word(first.group(1))
+        and read_when(first.group(1), now) is None
+        and first.start() > 0  # not the sentence's first word alone ("Weirdly Schulz …")
+        and not re.search(r"[.!?]\s*$", request[: first.start()])
+    ):
+        return f"{first.group(1)} {name}"
     return name
 
 

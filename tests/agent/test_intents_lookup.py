@@ -1184,52 +1184,42 @@ def test_a_when_question_is_answered_by_the_email_dating_it_not_the_one_holding_
     assert "(From the email of Parcelo" in report.answer
 
 
+@pytest.mark.parametrize(
+    ("subject", "body", "when", "request_", "stand_up"),
+    [("Gas works", "The gas in the building is shut off on Wednesday 16 May from 10:00.",
+      "30 minutes before the gas is off",
+      "Remind me 30 minutes before the gas is shut off to fill the kettle", False),
+     # the day's one event is what a reminder is before only when nothing the user keeps
+     # dates what the request names: the mail says when the heating goes off on Wednesday,
+     # so the Wednesday stand-up is not it
+     ("Heating works", "The heating in the building is off on Wednesday 16 May from 10:00.",
+      "30 minutes before the heating is off",
+      "On Wednesday remind me 30 minutes before the heating goes off to fill the kettle", True)],
+)  # fmt: skip
 def test_a_reminder_before_something_the_mail_dates_is_set_before_it(
     servers: tuple[Dovecot, SmtpServer],
     mail: MailAccount,
     account: CalendarAccount,
     home: Path,
     database: Database,
+    subject: str,
+    body: str,
+    when: str,
+    request_: str,
+    stand_up: bool,
 ) -> None:
-    _deliver(servers[0], ALICE, "Hausverwaltung <office@landlord.example>", "Gas works",
-             "The gas in the building is shut off on Wednesday 16 May from 10:00.")  # fmt: skip
+    if stand_up:
+        create_event(account, "Stand-up", at(16, 8), at(16, 8, 30), tz=TZ)
+    _deliver(servers[0], ALICE, "Hausverwaltung <office@landlord.example>", subject, body)
     agent, _ = _agent(
-        [call("set_reminder", what="fill the kettle", when="30 minutes before the gas is off"),
+        [call("set_reminder", what="fill the kettle", when=when),
          "Wednesday 16 May from 10:00"],
         home, mail=mail, calendar=account, data=database,
     )  # fmt: skip
-    report = agent.run_turn(
-        Conversation(), "Remind me 30 minutes before the gas is shut off to fill the kettle"
-    )
+    report = agent.run_turn(Conversation(), request_)
     [reminder] = ReminderStore(database).pending()
     assert reminder.due == at(16, 9, 30)
     assert report.answer.startswith("Reminder set for ")
-
-
-def test_a_reminder_before_something_the_mail_dates_is_not_set_by_another_event_that_day(
-    servers: tuple[Dovecot, SmtpServer],
-    mail: MailAccount,
-    account: CalendarAccount,
-    home: Path,
-    database: Database,
-) -> None:
-    """The day's one event is what a reminder is before only when nothing the user keeps
-    dates what the request names: the mail says when the heating goes off on Wednesday, so the
-    Wednesday stand-up is not it."""
-    create_event(account, "Stand-up", at(16, 8), at(16, 8, 30), tz=TZ)
-    _deliver(servers[0], ALICE, "Hausverwaltung <office@landlord.example>", "Heating works",
-             "The heating in the building is off on Wednesday 16 May from 10:00.")  # fmt: skip
-    agent, _ = _agent(
-        [call("set_reminder", what="fill the kettle", when="30 minutes before the heating is off"),
-         "Wednesday 16 May from 10:00"],
-        home, mail=mail, calendar=account, data=database,
-    )  # fmt: skip
-    agent.run_turn(
-        Conversation(),
-        "On Wednesday remind me 30 minutes before the heating goes off to fill the kettle",
-    )
-    [reminder] = ReminderStore(database).pending()
-    assert reminder.due == at(16, 9, 30)
 
 
 @pytest.mark.parametrize(

@@ -1532,16 +1532,16 @@ def test_a_subject_leaves_out_the_users_instruction_to_tell_them(
       "dietary needs? You know what I eat.",
       call("send_email", to="Marta", message="my dietary needs"))],
 )  # fmt: skip
-def test_an_email_pointing_at_what_hearth_knows_of_the_user_gives_the_memory_picked(
+def test_an_email_pointing_at_what_hearth_knows_of_the_user_gives_the_memory_meant(
     servers: tuple[Dovecot, SmtpServer],
     mail: MailAccount,
     database: Database,
     request_: str,
     taken_for: str,
 ) -> None:
-    """ "Du weißt ja, was bei mir gilt": the fact is not said, but kept; the model picks the
-    memory it means among those kept (in both orders), and the email gives it, through the
-    dialog."""
+    """ "Du weißt ja, was bei mir gilt": the fact is not said, but kept; the model is asked
+    of each memory alone whether it is the one meant, and the email gives the one it says
+    "yes" of, through the dialog."""
     _empty_inbox(servers)
     dovecot, _ = servers
     _deliver(dovecot, ALICE, "Marta Klein <marta@example.test>", "Retreat food",

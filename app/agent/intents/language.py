@@ -1499,7 +1499,7 @@ _YOU_KNOW = re.compile(
 def points_at_what_is_known(text: str) -> bool:
     """Whether `text` points at what Hearth knows of the user instead of saying it ("Kannst
     du ihr antworten? Du weißt ja, was bei mir gilt")."""
-    return _YOU_KNOW.search(_folded(text)) is not None
+    return _says(_YOU_KNOW, text)
 
 
 # What Hearth keeps of the user, as people name it (folded): "what you know about me", "was
@@ -1521,7 +1521,7 @@ _CORRECT_WHAT_IS_KNOWN = re.compile(
 def asks_to_correct_what_is_known(text: str) -> bool:
     """Whether `text` asks to correct what Hearth keeps of the user ("Tu peux corriger ça
     dans ce que tu sais de moi ?")."""
-    return _CORRECT_WHAT_IS_KNOWN.search(_folded(text)) is not None
+    return _says(_CORRECT_WHAT_IS_KNOWN, text)
 
 
 # The address book, as people name it (folded): "my contacts", "address book", "phone book",
@@ -1547,12 +1547,10 @@ def asks_to_add_a_contact(text: str) -> bool:
     meinem Adressbuch … Leg sie doch bitte an"): a verb of adding and the address book named,
     in the asking sentence or the one before it; not a question of what a card holds."""
     said = sentences(text)
-    asking = next((i for i in range(len(said) - 1, -1, -1) if _ADDING_SOMEONE.search(
-        _folded(said[i]))), None)  # fmt: skip
-    if asking is None or _ANOTHER_THING_ADDED.search(_folded(said[asking])):
+    adding = [i for i, sentence in enumerate(said) if _says(_ADDING_SOMEONE, sentence)]
+    if not adding or _says(_ANOTHER_THING_ADDED, said[adding[-1]]):
         return False
-    around = " ".join(said[max(0, asking - 1) : asking + 1])
-    return _CONTACTS.search(_folded(around)) is not None
+    return _says(_CONTACTS, " ".join(said[max(0, adding[-1] - 1) : adding[-1] + 1]))
 
 
 # Things added that are no person (folded): "add a reminder …", "trag den Termin ein".
@@ -1583,4 +1581,4 @@ _WHATS_ON = re.compile(
 def asks_whats_on(text: str) -> bool:
     """Whether `text` asks what the user has on ("Before I say yes - what have I actually got
     on, Saturday and Sunday?", "was hab ich am Donnerstag eigentlich alles vor?")."""
-    return _WHATS_ON.search(_folded(text)) is not None
+    return _says(_WHATS_ON, text)

@@ -25,7 +25,7 @@ from app.agent.intents.language import (
 from app.agent.intents.lookup import Source, best_source
 from app.agent.intents.mail_body import said_after
 from app.agent.intents.recognise import any_word_of, grounded
-from app.agent.intents.router import Doing, HandOver, judge_each
+from app.agent.intents.router import Doing, HandOver
 from app.agent.intents.tally import rows_named
 from app.store.documents import content_words
 from connectors.folding import fold
@@ -312,7 +312,7 @@ def known_of_the_user(doing: Doing, about: str = "") -> str:
     )
     facts = facts[:_MOST_KEPT]
     asked = f"{about}\n\nIs this fact what the user means?".strip()
-    picked = judge_each(doing, asked, facts)
+    picked = doing.judge(asked, facts)
     if not picked:
         return ""
     fact = facts[picked - 1]

@@ -64,7 +64,6 @@ from app.agent.intents.router import (
     HandOver,
     Instead,
     Steps,
-    judge_each,
     numbered,
     outcome,
 )
@@ -432,7 +431,7 @@ def _no_longer_true(doing: Doing, fact: str) -> dict[str, Any] | None:
     if len(named) == 1:
         return named[0]
     shown = held[:9]
-    picked = judge_each(doing, _NO_LONGER_TRUE, [str(m.get("fact")) for m in shown])
+    picked = doing.judge(_NO_LONGER_TRUE, [str(m.get("fact")) for m in shown])
     return shown[picked - 1] if picked else None
 
 

@@ -292,6 +292,20 @@ class Doing:
         self.report.steps += 1
         return result.text.strip()
 
+    def _scores(self, system: str, user: str, replies: list[str]) -> dict[str, float] | None:
+        """The model's score of each of `replies` to one narrow question (one step); None
+        where the model cannot be asked that way (a server, a script)."""
+        backend = self.agent.backend
+        if not isinstance(backend, ScoresReplies):
+            return None
+        request = StepRequest(
+            messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+            sampling=self.agent.sampling,
+        )
+        scores = backend.score_replies(request, replies, self.cancel)
+        self.report.steps += 1
+        return scores or None
+
     def pick(self, question: str, options: list[str]) -> int | None:
         """A narrow choice for the model: which of `options` (numbered from 1) the user's
         message means, or None for none of them. Read from the model's probabilities over
@@ -299,60 +313,43 @@ class Doing:
         favours a place in a list, so only an item it picks in both orders counts. None too
         where the model cannot be asked that way (a server, a script): the steps then ask
         the user."""
-        backend = self.agent.backend
-        if not options or not isinstance(backend, ScoresReplies):
+        if not options:
             return None
         picks = []
+        replies = [str(n) for n in range(len(options) + 1)]
         for order in (list(range(len(options))), list(reversed(range(len(options))))):
             listing = "\n".join(f"{n}. {options[i]}" for n, i in enumerate(order, 1))
-            request = StepRequest(
-                messages=[
-                    {"role": "system", "content": _PICK_PROMPT},
-                    {"role": "user", "content": f"{question}\n\n{listing}\n0. none of these"
-                     f"\n\nThe user's message: {self.request}"},
-                ],
-                sampling=self.agent.sampling,
-            )  # fmt: skip
-            replies = [str(n) for n in range(len(options) + 1)]
-            scores = backend.score_replies(request, replies, self.cancel)
-            self.report.steps += 1
-            if not scores:
+            asked = (
+                f"{question}\n\n{listing}\n0. none of these\n\nThe user's message: {self.request}"
+            )
+            scores = self._scores(_PICK_PROMPT, asked, replies)
+            if scores is None:
                 return None
             best = int(max(replies, key=lambda reply: scores[reply]))
             picks.append(order[best - 1] + 1 if best else None)
         log.info("picked %s of %d in the two orders", picks, len(options))
         return picks[0] if picks[0] == picks[1] else None
 
-
-def judge_each(doing: Doing, question: str, options: list[str]) -> int | None:
-    """The 1-based number of the one option the model says "yes" of, asked of each alone
-    (`question` about "this fact"), when its "yes" leads its "no" by more than any other's
-    does by `_JUDGED_APART`; None if none leads, two are close, or the model cannot be asked
-    so. Asked alone, no option has a place in a list to be chosen for."""
-    backend = doing.agent.backend
-    if not options or not isinstance(backend, ScoresReplies):
-        return None
-    leads = []
-    for option in options:
-        request = StepRequest(
-            messages=[
-                {"role": "system", "content": _JUDGE_PROMPT},
-                {"role": "user", "content": f"The user's message: {doing.request}\n\n"
-                 f"This fact: {option}\n\n{question}"},
-            ],
-            sampling=doing.agent.sampling,
-        )  # fmt: skip
-        scores = backend.score_replies(request, ["yes", "no"], doing.cancel)
-        doing.report.steps += 1
-        if not scores:
+    def judge(self, question: str, options: list[str]) -> int | None:
+        """The 1-based number of the one option the model says "yes" of, asked of each alone
+        (`question` about "this fact"), when its "yes" leads its "no" by more than any
+        other's does by `_JUDGED_APART`; None if none leads, two are close, or the model
+        cannot be asked so. Asked alone, no option has a place in a list to be chosen for."""
+        leads = []
+        for option in options:
+            asked = f"The user's message: {self.request}\n\nThis fact: {option}\n\n{question}"
+            scores = self._scores(_JUDGE_PROMPT, asked, ["yes", "no"])
+            if scores is None:
+                return None
+            leads.append(scores["yes"] - scores["no"])
+        if not leads:
             return None
-        leads.append(scores["yes"] - scores["no"])
-    log.info("judged yes-no leads %s", [round(lead, 2) for lead in leads])
-    best = max(range(len(options)), key=lambda i: leads[i])
-    others = [lead for i, lead in enumerate(leads) if i != best]
-    if leads[best] <= 0 or (others and leads[best] - max(others) < _JUDGED_APART):
-        return None
-    return best + 1
+        log.info("judged yes-no leads %s", [round(lead, 2) for lead in leads])
+        best = max(range(len(options)), key=lambda i: leads[i])
+        others = [lead for i, lead in enumerate(leads) if i != best]
+        if leads[best] <= 0 or (others and leads[best] - max(others) < _JUDGED_APART):
+            return None
+        return best + 1
 
 
 def outcome(doing: Doing, record: Any, done: str) -> str:

@@ -555,3 +555,12 @@ def test_two_days_one_after_the_other_are_both(phrase: str) -> None:
     # two days apart are each their own ("Friday and Monday" is no stretch of four)
     apart = read_when("Friday and Monday", NOW)
     assert apart is not None and apart.days == 1
+
+
+def test_an_english_verb_is_said_in_its_ing_form_and_back() -> None:
+    assert grounded("hike", "Hiking trip")
+    assert grounded("hiking", "we hike on Saturday")
+    assert grounded("dance", "Dancing class")
+    assert not grounded("hike", "Hikaru's visit")
+    assert not grounded("ring", "Rent due")
+    assert not grounded("soupe", "Priya's soup")  # another language's word, not a verb form

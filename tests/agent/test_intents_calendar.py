@@ -1807,3 +1807,45 @@ def test_a_question_of_what_is_on_a_day_taken_for_another_lookup_shows_the_calen
     report = agent.run_turn(Conversation(), request_)
     assert {c.name for c in report.calls} <= {"list_events", "list_tasks"}, report.answer
     assert "Hike in Grunewald" in report.answer and "Budget meeting" not in report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("I need two hours for the tax stuff, somewhere between 9 and 6 on Monday. Tell me the "
+      "options?", call("ask_files", about="tax stuff")),
+     ("Für die Steuer brauch ich am Montag zwei Stunden am Stück. Wann hätte ich Zeit?",
+      call("find_emails", about="Steuer")),
+     ("Il me faut deux heures lundi pour les impôts, tu vois quand ça passe ?",
+      call("recall_fact", about="impôts")),
+     ("Necesito dos horas el lunes para los impuestos, ¿cuándo tengo un hueco?",
+      call("ask_files", about="impuestos"))],
+)  # fmt: skip
+def test_a_length_of_time_on_a_day_taken_for_a_lookup_is_free_time_found(
+    account: CalendarAccount, request_: str, taken_for: str
+) -> None:
+    """A length of time asked for on a day said, taken for the files, the mail or a memory:
+    the free time of that length on that day, what is there already shown."""
+    create_event(account, "Budget meeting", at(21, 9), at(21, 12), tz=TZ)
+    agent = _agent(account, [taken_for, call("find_free_time", when="Monday", duration="2h")])
+    report = agent.run_turn(Conversation(), request_)
+    assert [c.name for c in report.calls][:1] == ["find_free_time"], report.answer
+    assert "12:00" in report.answer and "Budget meeting" in report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "place"),
+    [("Meine Schwester kommt am Donnerstagvormittag um 10 zu Besuch, trag das bitte ein",
+      "Vormittag"),
+     ("My sister's visiting Thursday morning at 10, put it in the calendar", "Thursday morning"),
+     ("Ma sœur vient jeudi matin à 10h, mets-le dans l'agenda", "le matin"),
+     ("Mi hermana viene el jueves a las 10 de la mañana, apúntalo", "de la mañana")],
+)  # fmt: skip
+def test_a_place_that_names_only_when_is_no_place_of_the_new_event(
+    account: CalendarAccount, request_: str, place: str
+) -> None:
+    turns = [call("add_event", title="Besuch", when="Donnerstag 10 Uhr", location=place)]
+    agent = _agent(account, turns)
+    report = agent.run_turn(Conversation(), request_)
+    [event] = _all(account)
+    assert event.start == at(17, 10), report.answer
+    assert not event.location, event

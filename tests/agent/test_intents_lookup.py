@@ -1477,6 +1477,10 @@ def test_a_reminder_an_hour_before_an_event_is_set_by_the_events_start(
                            when="eine halbe Stunde bevor wir uns treffen"), "meet"]),
         ("We're off hiking on Saturday. Remind me half an hour before we set off.",
          [call("set_reminder", what="hiking", when="half an hour before we set off"), "set off"]),
+        # the model's time is its own: the request says no clock time, only an amount before
+        ("Am Samstag gehen wir wandern 🥾 Erinnere mich bitte eine halbe Stunde vorher.",
+         [call("set_reminder", what="please a halbe Stunde vorher", when="Sonntag um 9 Uhr"),
+          "hike"]),
         # the model's text is the request's "remind me" sentence
         ("Samedi on part en randonnée. Rappelle-moi une demi-heure avant le départ, s'il te "
          "plaît.", [call("set_reminder", what="rappelle-moi une demi-heure avant le départ",
@@ -1496,7 +1500,8 @@ def test_a_reminder_before_what_no_event_is_called_is_set_by_the_one_event_of_th
     assert reminder.due == at(19, 8), report.answer
     # what it is for, not the request's "remind me"
     assert not re.search(r"(?i)remind|rappel|erinner", reminder.text), reminder.text
-    if "départ" in request_:  # only what it is before is left: the event's title says it
+    if "départ" in request_ or "🥾" in request_:
+        # only what it is before is left, or only the time: the event's title says it
         assert reminder.text == "Hike in Grunewald"
 
 

@@ -529,6 +529,16 @@ def test_a_todo_named_in_german_is_found_by_its_english_title(
         pytest.param("¡Por fin! Esta mañana hice la transferencia del alquiler a la "
                      "administración. ¿Me lo marcas como hecho en mis pendientes?",
                      call("complete_todo", which="paid it"), "", "", "Pay rent", id="es-marcas"),
+        # taken off "my list", no list of a file named: the to-do list
+        pytest.param("Die Miete ist überwiesen, kannst du das von meiner Liste streichen?",
+                     call("list_todos"), "die Miete", "rent", "Pay rent", id="de-streichen"),
+        pytest.param("Paid the rent this morning, take it off my list please",
+                     call("list_todos"), "rent", "", "Pay rent", id="en-take-off-my-list"),
+        pytest.param("J'ai rendu les livres à la bibliothèque, enlève ça de ma liste de tâches",
+                     call("list_todos"), "les livres", "library books", "Return library books",
+                     id="fr-enleve-de-ma-liste"),
+        pytest.param("Ya pagué el alquiler, quítalo de mi lista de pendientes",
+                     call("list_todos"), "el alquiler", "rent", "Pay rent", id="es-quitalo"),
     ],
 )  # fmt: skip
 def test_a_request_to_tick_off_is_completing_a_todo_whatever_it_was_taken_for(

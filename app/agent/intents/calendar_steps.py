@@ -58,12 +58,14 @@ from app.agent.intents.when import (
     When,
     days_named,
     days_until,
+    is_part_of_day,
     next_weekday_said,
     periods_named,
     read_duration,
     read_shift,
     read_when,
 )
+from app.store.documents import content_words
 from connectors.folding import fold
 
 DEFAULT_LENGTH = timedelta(hours=1)
@@ -632,10 +634,21 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         title=title,
         start=iso(start),
         end=iso(end),
-        location=slots.get("location"),
+        location=_a_new_events_place(slots.get("location") or "", doing.now),
         **({"attendees": invited} if invited else {}),
     )
     return outcome(doing, record, doing.say("event_added", title=title, start=start, end=end))
+
+
+def _a_new_events_place(location: str, now: datetime) -> str | None:
+    """The model's place for a new event, unless it names only when ("Vormittag" of "am
+    Donnerstagvormittag", "tomorrow at 3"): that is no place. None when there is none."""
+    if all(
+        is_function_word(w) or names_a_time(w, now) or is_part_of_day(w) or w.isdigit()
+        for w in content_words(location)
+    ):
+        return None
+    return location.strip()
 
 
 # "lunch with Tom", "déjeuner avec Priya", "Essen mit Jonas", "comida con Lena".

@@ -641,9 +641,27 @@ _TICK_OFF = re.compile(
 )
 
 
+# "My list" with no list of a file named, or the to-do list by name (folded): what a thing
+# taken off it is on ("streich das von meiner Liste", "quítalo de mi lista de pendientes").
+_THE_TODO_LIST = re.compile(
+    r"\b(?:my|meiner|meine|ma|mi)\s+(?:list|liste|lista)\b|"
+    r"\b(?:to-?do|task|aufgaben|todo)[- ]?(?:list|liste)\b|"
+    r"\bliste (?:de |des )?(?:taches|choses a faire)\b|"
+    r"\blista de (?:tareas|pendientes|cosas por hacer)\b"
+)
+
+
 def asks_to_tick_off(text: str) -> bool:
-    """Whether `text` asks to mark something on a list as done."""
-    return _says(_TICK_OFF, text)
+    """Whether `text` asks to mark something on a list as done, or to take it off the to-do
+    list (or "my list", no list of a file named)."""
+    if _says(_TICK_OFF, text):
+        return True
+    folded = _folded(text)
+    return bool(
+        _TAKE_OFF.search(folded)
+        and _THE_TODO_LIST.search(folded)
+        and not _A_LIST_FILE.search(folded)
+    )
 
 
 # A request to put something in the calendar in one of the four languages (accents folded):
@@ -1188,12 +1206,13 @@ def asks_when_and_more(text: str) -> bool:
 
 
 # Free time asked for (folded): a word for it ("free", "a slot", "Zeit", "un créneau", "un
-# hueco", "dispo"), or the user asking when they could or can ("when could I swing by",
-# "wann kann ich", "quand est-ce que je peux", "cuándo puedo").
+# hueco", "dispo", "quand ça passe"), or the user asking when they could or can ("when could
+# I swing by", "wann kann ich", "quand est-ce que je peux", "cuándo puedo").
 _FREE_TIME = re.compile(
     r"\b(?:free|slot|gap|available|availability|fit|squeeze|spare|time for|"
     r"have time|got time|frei(?:e[nmrs]?)?|zeit|lucke\w*|luecke\w*|passt|verfugbar|libres?|dispos?|"
     r"disponibles?|temps|creneaux?|caser|hueco\w*|tiempo|cabe|caber)\b"
+    r"|\bquand (?:est-ce que )?(?:ca|cela) (?:passe|irait|colle)\b"
     r"|\b(?:when|wann|quand|cuando)\b\s+(?:(?:could|can|would|shall|should|do|am|est-ce que|"
     r"kann|konnte|konnen|habe|hab|bin|haben|sind)\s+)?(?:i|we|ich|wir|je|j'|on|nous)\b"
     # not when something makes the user be somewhere ("when do I need to be home for it?")
@@ -1202,7 +1221,9 @@ _FREE_TIME = re.compile(
     r"(?!\s+que\b)"
     # a length of time to be found ("find me an hour", "such mir zwei Stunden", "trouve-moi
     # une demi-heure", "búscame media hora")
-    r"|\b(?:find|such\w*|trouve|cherche|busca\w*|encuentra\w*)(?:[\s-]+(?:me|mir|moi|us|uns|nous))?"
+    # or needed ("I need two hours", "il me faut deux heures", "necesito dos horas")
+    r"|\b(?:find|such\w*|trouve|cherche|busca\w*|encuentra\w*|need|faut|necesit\w*)"
+    r"(?:[\s-]+(?:me|mir|moi|us|uns|nous))?"
     r"(?:\s+(?:an?|one|two|three|four|half|\d+|eine?n?|zwei|drei|vier|halbe|une?|deux|trois|"
     r"quatre|demi|una?|dos|tres|cuatro|media|good|quiet|free|gute|ruhige|freie|bonnes?|"
     r"tranquilles?|libres?|buenas?|tranquilas?)){1,3}[\s-]+"

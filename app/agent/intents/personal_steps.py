@@ -116,7 +116,7 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         if before is not None:
             moment, event, title = before
             text = _what_to_remind(doing, _said_after_the_thing(what.strip()), asked=True)
-            if title and _names_only_the_thing(text, doing.request):
+            if title and (_names_only_the_thing(text, doing.request) or _only_the_time(text)):
                 # "Samedi on part en randonnée. Rappelle-moi une heure avant le départ": what
                 # is left names only what it is before ("départ"): the event's title says it
                 text = title
@@ -237,6 +237,13 @@ def _names_only_the_thing(text: str, request: str) -> bool:
         return False
     thing = {fold(w) for w in relative[1].split()}
     return all(fold(w) in thing for w in telling_words(text))
+
+
+def _only_the_time(text: str) -> bool:
+    """Whether a reminder's text says no more than how long before or after ("please a
+    Stunde vorher", the model's half-translated "bitte eine Stunde vorher")."""
+    rest = _FROM_NOW.sub(" ", text)
+    return not [w for w in telling_words(rest) if fold(w) not in _JOINING]
 
 
 def _set_reminder(doing: Doing, what: str, at: datetime) -> str:

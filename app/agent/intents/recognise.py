@@ -541,9 +541,23 @@ def _occurs(word: str, said: list[str]) -> bool:
     stem = word[:5] if len(word) > 5 else word
     if len(stem) >= 4 and any(s.startswith(stem) for s in said):
         return True  # "dentist's" / "dentist", "Zahnarzttermin" / "Zahnarzt…"
+    if len(base := _verb_base(word)) >= 3 and any(
+        _verb_base(s) == base and "ing" in (word[-3:], s[-3:]) for s in said
+    ):
+        return True  # "hike" / "Hiking trip", "dancing" / "dance" (not "soupe" / "soup")
     # The head of a compound: "arzttermin" in "Zahnarzttermin" (a word inside another's
     # middle is a different word: "cita" is not in "recital").
     return len(word) >= 4 and any(s.endswith(word) for s in said)
+
+
+def _verb_base(word: str) -> str:
+    """An English verb's stem as its "-ing" form and its "-e" form share it ("hiking",
+    "hike": "hik"); the word itself when it has neither ending."""
+    if word.endswith("ing") and len(word) > 5:
+        return word[:-3]
+    if word.endswith("e") and len(word) >= 4:
+        return word[:-1]
+    return word
 
 
 def most_words_of(words: str, items: list[dict[str, Any]], label: str) -> list[dict[str, Any]]:

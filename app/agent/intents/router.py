@@ -87,7 +87,7 @@ from app.agent.intents.recognise import (
     recognise,
     recognition_request,
 )
-from app.agent.intents.when import read_relative, read_shift, read_when
+from app.agent.intents.when import read_duration, read_relative, read_shift, read_when
 from app.agent.tools.declarations import BUILTIN_TOOLS
 from app.agent.turn.loop import AgentEvent, CallRecord, TurnReport, add_stats
 from app.llm.backend import (
@@ -531,6 +531,8 @@ class IntentRouter:
             return True
         fact = remembers_a_fact(text)
         chosen = recognised.intent.name if recognised is not None else SOMETHING_ELSE
+        if fact is not None and chosen == "add_event" and _a_day_and_time(text, doing.now):
+            fact = None  # "Mi hermana viene el jueves a las 10, apúntalo": an appointment
         if fact is not None and chosen not in ("remember_fact", "set_reminder"):
             # "Merk dir, Jonas trinkt keinen Kaffee" taken for a plain answer, "Retiens que
             # Claire est allergique aux chats" for a to-do, or no usable call at all: a fact
@@ -593,6 +595,19 @@ class IntentRouter:
             # hab ich am Donnerstag eigentlich alles vor?" for the mail: the calendar says
             return self._instead(doing, BY_NAME["show_calendar"], text,
                                  given={"when": question})  # fmt: skip
+        if (
+            chosen in ("ask_files", "recall_fact", "find_contact", "find_emails", "list_todos")
+            and asks_for_free_time(text)
+            and read_duration(text) is not None
+            and (when := read_when(text, doing.now)) is not None
+            and when.day_given
+            and not speaks_of_a_message(text)
+            and not _DOCUMENT.search(text)
+        ):
+            # "I need two hours for the tax stuff, somewhere between 9 and 6 on Friday. Tell
+            # me the options" taken for the files: a length of time to find on a day said is
+            # free time
+            return self._instead(doing, BY_NAME["find_free_time"], text)
         if asks_to_cancel_a_reminder(text) and recognised.intent.name not in (
             "cancel_reminder",
             "list_reminders",
@@ -1138,6 +1153,12 @@ def _general_question(doing: Doing) -> str | None:
     from app.agent.intents.general import general_question
 
     return general_question(doing)
+
+
+def _a_day_and_time(text: str, now: datetime) -> bool:
+    """Whether `text` names a day to come and a clock time on it."""
+    when = read_when(text, now)
+    return when is not None and when.day_given and when.start is not None and when.day >= now.date()
 
 
 def _names_more_than_a_day(words: str, now: datetime) -> bool:

@@ -185,6 +185,13 @@ def test_translations_are_the_models_most_likely_words_and_the_answer_a_sample(
          "Kontinente gibt es?", [call("something_else"), "continents",
                                  "How many continents are there?", "Seven.", "Sieben."],
          "Sieben."),
+        # who is right about a claim told before: the claim is asked about, "we" or not
+        ("Sam and I had a whole debate at dinner: Pluto is still a planet, right? We said "
+         "yes. Were we actually wrong??", [call("something_else"), "Yes, since 2006."],
+         "Yes, since 2006."),
+        ("Ma sœur dit que la Grande Muraille se voit depuis l'espace. Qui a raison ?",
+         [call("something_else"), "Great Wall", "Non, à l'œil nu elle ne se voit pas."],
+         "Non, à l'œil nu elle ne se voit pas."),
     ],
 )  # fmt: skip
 def test_a_question_of_general_knowledge_taken_for_something_else_is_answered_plainly(

@@ -1524,13 +1524,18 @@ def test_a_subject_leaves_out_the_users_instruction_to_tell_them(
 
 
 @pytest.mark.parametrize(
-    ("request_", "taken_for"),
+    ("request_", "taken_for", "judged"),
     [("Marta wollte bis Freitag von allen wissen, worauf sie beim Essen achten muss. Kannst du "
       "ihr kurz für mich antworten? Du weißt ja, was bei mir gilt.",
-      call("reply_to_email", which="Marta", message="")),
+      call("reply_to_email", which="Marta", message=""), "vegetarian"),
      ("Marta keeps asking everyone about food for the retreat. Can you just email her my "
       "dietary needs? You know what I eat.",
-      call("send_email", to="Marta", message="my dietary needs"))],
+      call("send_email", to="Marta", message="my dietary needs"), "vegetarian"),
+     # the model judging another memory the one: what is eaten is the one on food
+     ("Marta demande à tout le monde ce qu'on mange. Réponds-lui pour moi, tu sais ce qu'il "
+      "en est.", call("reply_to_email", which="Marta", message=""), "bike"),
+     ("Marta quiere saber lo de la comida para el retiro. Contéstale tú, ya sabes lo mío.",
+      call("reply_to_email", which="Marta", message=""), "partner")],
 )  # fmt: skip
 def test_an_email_pointing_at_what_hearth_knows_of_the_user_gives_the_memory_meant(
     servers: tuple[Dovecot, SmtpServer],
@@ -1538,10 +1543,11 @@ def test_an_email_pointing_at_what_hearth_knows_of_the_user_gives_the_memory_mea
     database: Database,
     request_: str,
     taken_for: str,
+    judged: str,
 ) -> None:
-    """ "Du weißt ja, was bei mir gilt": the fact is not said, but kept; the model is asked
-    of each memory alone whether it is the one meant, and the email gives the one it says
-    "yes" of, through the dialog."""
+    """ "Du weißt ja, was bei mir gilt": the fact is not said, but kept; the one on what is
+    eaten when the request or the email asks about food, else the model is asked of each
+    memory alone whether it is the one meant; the email gives it, through the dialog."""
     _empty_inbox(servers)
     dovecot, _ = servers
     _deliver(dovecot, ALICE, "Marta Klein <marta@example.test>", "Retreat food",
@@ -1554,7 +1560,7 @@ def test_an_email_pointing_at_what_hearth_knows_of_the_user_gives_the_memory_mea
     answers = Answers(approve=False)
     turns = [taken_for, "Hi Marta, here is what I eat.", "Hi Marta, here is what I eat."]
     intent = taken_for.split("function=")[1].split(">")[0]
-    agent = Agent(Picking(turns, "vegetarian", intent=intent),
+    agent = Agent(Picking(turns, judged, intent=intent),
                   build_registry(mail=mail, data=database), confirmer=answers)  # fmt: skip
     agent.front = IntentRouter()
     report = agent.run_turn(Conversation(), request_)

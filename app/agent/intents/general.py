@@ -26,6 +26,7 @@ from app.agent.intents.language import (
     asking_clause,
     asks_a_past_cost,
     asks_for_a_record,
+    asks_who_is_right,
     points_back,
     refers_to_someone,
     reported_question,
@@ -81,6 +82,11 @@ def general_question(doing: Doing) -> str | None:
         for w in [*_THE.findall(asked.lower()), *named_inside(asked)]
         if not names_a_time(w, doing.now)  # "el crucigrama del domingo" names no thing
     }
+    if asks_who_is_right(clause):
+        # who argued ("Sam and I") is not what is asked: their names find nothing to answer
+        people = {fold(n) for n in named_inside(asked)}
+        words = [w for w in words if fold(w) not in people]
+        named = set()
     if _kept_by_the_user(doing, words, named):
         return None
     # The translation's words are the model's: how the user named things is not in them.
@@ -103,6 +109,11 @@ def _asked_apart(doing: Doing) -> tuple[str, str, str | None] | None:
     record or a past cost, or names nothing."""
     question = the_question(doing.request)
     clause = asking_clause(question)
+    if asks_who_is_right(question) and not asks_for_a_record(doing.request):
+        # "… she says Pluto is still a planet. Were we actually wrong??": the claim told
+        # before is what is asked about, whoever says "we"
+        story = doing.request[: doing.request.rfind(question)].strip()
+        return (story, clause, None) if _asked_words(story) else None
     told = asked_before(doing.request, clause)
     if told is not None:  # "… quiere saber cuántas patas tiene una araña. ¿me lo dices?"
         clause = told

@@ -141,6 +141,31 @@ def glossed(text: str) -> str:
     return " ".join(dict.fromkeys(w for w in words if w))
 
 
+# What is eaten, in the four languages (folded): a request pointing at what the user keeps
+# about it ("you know what I eat", "Du weißt ja, was bei mir gilt" beside Maria's question on
+# dietary requirements) means the memory on it ("Alex is vegetarian"). A word starting with
+# one of six letters or more is of it ("Ernährungsvorgaben", "vegetarians"; not "essential").
+_FOOD = frozenset((
+    "eat", "eats", "eating", "ate", "food", "foods", "diet", "dietary", "meal", "meals",
+    "vegetarian", "vegan", "allergic", "allergy", "allergies", "gluten", "lactose", "meat",
+    "fish", "nuts", "peanuts", "pescatarian", "halal", "kosher",
+    "essen", "isst", "esse", "ernahrung", "vegetarisch", "vegetarier", "vegetarierin",
+    "veganer", "allergie", "allergisch", "fleisch", "fisch", "nusse", "laktose", "diat",
+    "mange", "manger", "mangent", "nourriture", "regime", "alimentaire", "alimentation",
+    "vegetarien", "vegetarienne", "vegetalien", "allergique", "viande", "poisson", "repas",
+    "comer", "comida", "dieta", "alimentaria", "vegetariano", "vegetariana", "vegano",
+    "alergia", "alergico", "alergica", "carne", "pescado",
+))  # fmt: skip
+_FOOD_STARTS = tuple(w for w in _FOOD if len(w) >= 6)
+
+
+def speaks_of_food(text: str) -> bool:
+    """Whether `text` speaks of what is eaten ("dietary requirements", "was ich esse", "je
+    suis végétarien", "¿comes carne?")."""
+    words = re.findall(r"[^\W\d_]+", fold(text))
+    return any(w in _FOOD or w.startswith(_FOOD_STARTS) for w in words)
+
+
 def forms_of(word: str) -> list[str]:
     """The other forms of the everyday thing `word` is, in the four languages, for a search
     by part of a name ("dentaire": "dentist", "zahnarzt", …, which finds "Zahnarztpraxis Dr.

@@ -1509,12 +1509,34 @@ def asks_for_family_details(text: str) -> str | None:
 
 # The user pointing at what Hearth knows of them instead of saying it (folded): "you know
 # what I eat", "Du weißt ja, was bei mir gilt", "tu sais ce que je mange", "ya sabes lo que
-# como".
+# como", "ya sabes lo mío".
 _YOU_KNOW = re.compile(
     r"\b(?:you know (?:what|how|that|my|which|where)|du weisst (?:ja|doch|schon|was|wie)|"
     r"(?:tu sais|vous savez) (?:bien |deja )?(?:ce qu|comment|que|quel|mon|ma|mes)|"
-    r"(?:ya |tu )?sabes (?:lo que|que|como|cual|mi|mis))"
+    r"(?:ya |tu )?sabes (?:lo que|lo mio|que|como|cual|mi|mis))"
 )
+
+
+# A question asking who is right about what was said before it (folded): "were we actually
+# wrong?", "who's right?", "hatten wir Unrecht?", "wer hat recht?", "on avait tort ?",
+# "qui a raison ?", "¿teníamos razón?", "¿quién tiene razón?", "¿nos equivocamos?".
+_WHO_IS_RIGHT = re.compile(
+    r"\b(?:am|was|were|are|is) (?:i|we|she|he|they|my \w+) (?:\w+ )?(?:right|wrong|correct)\b|"
+    r"\bwho(?:'s| is| was) (?:\w+ )?right\b|"
+    r"\b(?:hab|habe|hatte|hatten|haben) (?:ich|wir|er|sie) (?:\w+ )?(?:recht|unrecht)\b|"
+    r"\bwer hat(?:te)? (?:\w+ )?recht\b|\b(?:lag|lagen|liege|liegen) (?:ich|wir) (?:\w+ )?falsch\b|"
+    r"\b(?:j'ai|j'avais|on a|on avait|nous avons|nous avions|avions-nous|avons-nous|ai-je|"
+    r"avais-je|il a|elle a|il avait|elle avait) (?:\w+ )?(?:raison|tort)\b|"
+    r"\bqui a (?:\w+ )?raison\b|"
+    r"\b(?:tengo|tenia|tenemos|teniamos|tiene|tenia) (?:\w+ )?razon\b|\bquien tiene razon\b|"
+    r"\b(?:me|nos|se) equivoc\w+|\bestaba(?:mos|n)? equivocad\w*"
+)
+
+
+def asks_who_is_right(text: str) -> bool:
+    """Whether `text` asks who is right about a claim ("were we actually wrong??", "qui a
+    raison ?"): a question of knowledge about what is told, though it says "we"."""
+    return _says(_WHO_IS_RIGHT, text)
 
 
 def points_at_what_is_known(text: str) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from app.agent.intents.calendar_steps import event_named_shown, free_times_on
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import ok_result, telling_words
-from app.agent.intents.glossary import glossed
+from app.agent.intents.glossary import glossed, speaks_of_food
 from app.agent.intents.language import (
     asks_for_a_record_number,
     asks_for_free_time,
@@ -311,6 +311,14 @@ def known_of_the_user(doing: Doing, about: str = "") -> str:
         else []
     )
     facts = facts[:_MOST_KEPT]
+    if speaks_of_food(f"{doing.request} {about}"):
+        # what is eaten, asked about ("dietary requirements") or pointed at ("you know what
+        # I eat"): the memories on it, the one there is taken as it is
+        on_food = [fact for fact in facts if speaks_of_food(fact)]
+        if len(on_food) == 1:
+            doing.call("recall", query=on_food[0])
+            return on_food[0]
+        facts = on_food or facts
     asked = f"{about}\n\nIs this fact what the user means?".strip()
     picked = doing.judge(asked, facts)
     if not picked:

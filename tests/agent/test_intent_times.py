@@ -564,3 +564,14 @@ def test_an_english_verb_is_said_in_its_ing_form_and_back() -> None:
     assert not grounded("hike", "Hikaru's visit")
     assert not grounded("ring", "Rent due")
     assert not grounded("soupe", "Priya's soup")  # another language's word, not a verb form
+
+
+@pytest.mark.parametrize(
+    ("phrase", "hour"),
+    [("el sábado por la mañana … a eso de las 7", 7), ("Saturday morning. At 7", 7),
+     ("samedi matin vers 7", 7), ("Samstag morgens so gegen 7", 7),
+     ("el sábado a las 7", 19), ("mañana a las 7", 19), ("Saturday morning at 3pm", 15)],
+)  # fmt: skip
+def test_a_bare_hour_is_in_the_morning_when_the_morning_is_said(phrase: str, hour: int) -> None:
+    when = read_when(phrase, NOW)
+    assert when is not None and when.start == time(hour), when

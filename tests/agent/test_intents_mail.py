@@ -15,6 +15,7 @@ from email.message import EmailMessage
 import pytest
 from imapclient import IMAPClient
 
+from app import clock
 from app.agent.intents.router import IntentRouter
 from app.agent.tools.toolbox import build_registry
 from app.agent.turn.chat import Conversation
@@ -1568,3 +1569,39 @@ def test_an_email_pointing_at_what_hearth_knows_of_the_user_gives_the_memory_mea
     [shown] = answers.seen
     assert "vegetarian" in str(shown.arguments["body"]), shown.arguments
     assert "partner" not in str(shown.arguments["body"])
+
+
+@pytest.mark.parametrize(
+    ("request_", "about", "since"),
+    [("hey can you check if there's anything in my inbox from the bank this week?",
+      "the bank's statements, notes or documents", "Monday 14 May"),
+     ("Hab ich heute schon was von der Bank bekommen?", "Bank", "Dienstag, 15. Mai"),
+     ("Est-ce que la banque m'a écrit cette semaine ?", "banque", "lundi 14 mai"),
+     ("¿Me ha escrito el banco esta semana?", "banco", "lunes 14 de mayo")],
+)  # fmt: skip
+def test_mail_asked_for_since_a_day_is_that_stretchs_or_none_and_the_newest_said(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, about: str, since: str
+) -> None:
+    """ "anything from the bank this week?": the bank's mail of that week; none, and the
+    newest it sent is said, with the day it was looked from. The model's own words ("notes
+    or documents") look for nothing."""
+    _empty_inbox(servers)
+    bank = "Spreebank <noreply@spreebank.example>"
+    _deliver_dated(servers, bank, "Your April statement is available", "Your statement.",
+                   "Thu, 03 May 2029 08:00:00 +0000")  # fmt: skip
+    _deliver_dated(servers, "Sophie Martin <sophie@example.test>", "Kickoff notes",
+                   "The notes and documents from the kickoff.",
+                   "Mon, 14 May 2029 08:00:00 +0000")  # fmt: skip
+    turns = [call("find_emails", about=about), "bank", "bank", "bank"]
+    agent = _agent(turns, mail=mail)
+    with clock.frozen_at(datetime(2029, 5, 15, 9, 30).astimezone()):
+        report = agent.run_turn(Conversation(), request_)
+    assert since in report.answer and "April statement" in report.answer, report.answer
+    assert "Kickoff" not in report.answer
+    # a message of that week is listed
+    _deliver_dated(servers, bank, "Your card was renewed", "Your new card.",
+                   "Tue, 15 May 2029 07:00:00 +0000")  # fmt: skip
+    agent = _agent(turns, mail=mail)
+    with clock.frozen_at(datetime(2029, 5, 15, 9, 30).astimezone()):
+        report = agent.run_turn(Conversation(), request_)
+    assert "card was renewed" in report.answer and "April statement" not in report.answer

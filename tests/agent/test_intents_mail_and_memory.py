@@ -141,6 +141,9 @@ def test_a_reminder_in_two_hours_and_a_memory_are_stored(tmp_path: Path, frozen:
         ("Avísame mañana a las 9 de llamar al seguro", "mañana a las 9", "llamar al seguro"),
         ("Erinnere mich am Freitag um 8 daran, die Pflanzen zu gießen", "am Freitag um 8",
          "die Pflanzen zu gießen"),
+        # the part of the day and a time said roughly are when, not what
+        ("¿Me recuerdas el sábado por la mañana que tengo que llevar agua para la excursión? "
+         "A eso de las 7", "", "tengo que llevar agua para la excursión"),
     ],
 )  # fmt: skip
 def test_a_text_the_model_translated_is_taken_from_the_users_words(
@@ -160,6 +163,8 @@ def test_a_text_the_model_translated_is_taken_from_the_users_words(
         assert report.stop_reason == "answered"
         [reminder] = ReminderStore(database).pending()
         assert reminder.text == text and "call the bank" not in report.answer
+        if "excursión" in request_:  # seven in the morning said, not in the evening
+            assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 19, 7)
     finally:
         database.close()
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from app.agent.intents import file_steps, tally
@@ -34,13 +34,14 @@ from app.agent.intents.language import (
     asks_which_day,
     document_named,
     in_their_language,
+    is_function_word,
     sentences,
     speaks_of_a_message,
     the_question,
 )
 from app.agent.intents.mailbox import found_messages, heading_holds, listing, search_messages
 from app.agent.intents.phrases import counted
-from app.agent.intents.recognise import any_word_of, grounded
+from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, FoundNothing, HandOver, Instead, Steps
 from app.agent.intents.when import read_month, read_when
 from connectors.folding import fold
@@ -471,8 +472,22 @@ def said_sum(doing: Doing, found: tally.Sum) -> str:
 def find_emails(doing: Doing, slots: dict[str, str]) -> str:
     """The messages found, and for a narrow search ("any news from Lena?", "when is my parcel
     coming?") what the newest of them says, answering the user's own question."""
+    about = slots.get("about", "")
+    if (said := _words_said(about, doing.request)) != about:
+        # "the bank's statements, notes or documents" for "anything from the bank": the
+        # model's own words would find other mail
+        slots = {**slots, "about": said}
     found = found_messages(doing, slots)
     words = slots.get("about", "")
+    if found and (since := _period_until_now(doing)) is not None:
+        # "anything from the bank this week?": the messages of that stretch of time; none,
+        # and the newest is said
+        within = [m for m in found if (day := _dated(m)) is not None and day >= since]
+        if not within:
+            newest = max(found, key=lambda m: str(m.get("date") or ""))
+            lines = listing(doing, [newest], words).split("\n", 1)[-1]
+            return doing.say("no_email_since", words=words, since=since.date(), lines=lines)
+        found = within
     listed = listing(doing, found, words)
     if words and not found:
         raise FoundNothing(listed)
@@ -492,6 +507,43 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
     if (file := _a_file_holding_more(doing, source)) is not None:
         return _answer(doing, file)  # "What's the name of my hotel in Lisbon?": the itinerary
     return f"{listed}\n\n{_answer(doing, source)}"
+
+
+def _words_said(about: str, request: str) -> str:
+    """The words of the model's `about` the request says (each in its own words), in their
+    order; `about` itself when it says none or all (a translation, or the user's own)."""
+    words = [POSSESSIVE.sub("", w) for w in re.findall(r"[\w'’-]+", about)]
+    said = [w for w in words if grounded(w, request)]
+    telling = [w for w in said if not is_function_word(w)]
+    return " ".join(said) if telling and len(said) < len(words) else about
+
+
+def _period_until_now(doing: Doing) -> datetime | None:
+    """The start of the stretch of time up to now the request names ("this week", "today",
+    "seit Montag"); None if it names none, or one to come (a day the email is about)."""
+    when = read_when(doing.request, doing.now)
+    if when is None or not when.day_given:
+        return None
+    start, end = when.window(doing.now)
+    if not start <= doing.now < end:
+        return None
+    if when.days > 1 and when.day == doing.now.date():
+        # "this week" read from today on (for free time): for mail, from its Monday, and
+        # "this month" from its first
+        day = (
+            when.day - timedelta(days=when.day.weekday())
+            if when.days <= 7
+            else when.day.replace(day=1)
+        )
+        start = datetime.combine(day, time(0), tzinfo=start.tzinfo)
+    return start
+
+
+def _dated(message: dict[str, Any]) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(message.get("date")))
+    except ValueError:
+        return None
 
 
 def _a_file_holding_more(doing: Doing, message: Source) -> Source | None:
@@ -514,6 +566,9 @@ def write_note(doing: Doing, slots: dict[str, str]) -> str:
     from the kickoff notes"), the model's copy of what they asked for from the email or file
     holding most of their words. Neither: the user is asked what the note should say."""
     content, name = slots.get("content", "").strip(), slots["name"]
+    if not content and (dictated := _dictated_after(name, doing.request)):
+        slots["content"] = dictated  # 'Mach mir eine Notiz "Geschenkideen Sam": Kochbuch, …'
+        return file_steps.write_note(doing, slots)
     if not content or fold(name) in fold(content) or _PLACEHOLDER.search(content):
         # no text, the request copied whole, or a heading with a gap for the text ("June
         # delivery dates: ...")
@@ -531,6 +586,17 @@ def write_note(doing: Doing, slots: dict[str, str]) -> str:
         slots["content"] = written
         return file_steps.write_note(doing, slots, shown=True)
     return file_steps.write_note(doing, slots)
+
+
+def _dictated_after(name: str, request: str) -> str:
+    """The text the request dictates after the note's name and a colon or dash ('a note
+    "Gift ideas Sam": cookbook, concert tickets'); "" if none follows it."""
+    if not name.strip():
+        return ""
+    found = re.search(
+        re.escape(name.strip()) + r"""\s*["'“”»«]?\s*[:–—-]\s*(\S.*)$""", request, re.I | re.S
+    )
+    return found.group(1).strip() if found else ""
 
 
 _NOTE_QUESTION = "What should the note say?"

@@ -18,6 +18,7 @@ from app.agent.intents import tally
 from app.agent.intents.catalog import JUST_ANSWER
 from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import ok_result, read_text, telling_words
+from app.agent.intents.glossary import glossed
 from app.agent.intents.language import is_function_word, speaks_of_the_user, the_question
 from app.agent.intents.lookup import answer_from_file, ask_things, balance_changed, said_sum
 from app.agent.intents.recognise import any_word_of
@@ -124,6 +125,12 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
         found = _paid_to(doing, subject, by_merchant, during)
         tables = {} if found else _tables(doing, files)
         found = found or _table_lines(doing, subject, tables, month)
+        if not found and (kind := glossed(subject)) and fold(kind) != fold(subject):
+            # "restaurants" of a table whose lines say "eating out": the everyday thing's
+            # English name, no model step
+            found = _paid_to(doing, kind, by_merchant, during) or _table_lines(
+                doing, kind, tables, month
+            )
         english = english_words(doing, the_question(doing.request)) if not found else ""
         if english := subject_words(english):
             # "Lebensmittel" of an expense table kept in English ("groceries")

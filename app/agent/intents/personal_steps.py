@@ -73,6 +73,7 @@ from app.agent.intents.when import (
     read_relative,
     read_when,
     said_beside,
+    without_parts_of_day,
 )
 from app.store.documents import content_words
 from connectors.folding import fold
@@ -170,6 +171,9 @@ _JOINING = {
     "to", "that", "about", "at", "on", "in", "of", "for", "um", "daran", "dass", "an", "zu",
     "a", "las", "la", "de", "que", "pour", "para", "el", "le", "al", "en", "et", "and", "und",
     "y", "dans", "o'clock", "dran", "bitte", "please", "mal", "stp",
+    # a time said roughly ("a eso de las 7", "so gegen acht", "vers 7h", "around 7")
+    "eso", "sobre", "hacia", "gegen", "so", "ungefahr", "etwa", "vers", "environ", "around",
+    "circa", "ca",
     # before or after what the sentences around name ("eine Stunde vorher, dass ich …")
     "before", "beforehand", "vorher", "davor", "zuvor", "avant", "auparavant", "antes",
     "after", "afterwards", "nachher", "danach", "apres", "despues",
@@ -189,7 +193,7 @@ def _what_to_remind(doing: Doing, what: str, asked: bool = False) -> str:
     seguro"); `what` itself if nothing else is left."""
     if not ("what" in doing.from_request or asked) or not asks_for_a_reminder(what):
         return what
-    rest = _FROM_NOW.sub(" ", without_remind_me(what))
+    rest = _FROM_NOW.sub(" ", without_parts_of_day(without_remind_me(what)))
     kept = [
         w
         for w in rest.split()

@@ -260,6 +260,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "J'ai trouvé {n} e-mails :\n{lines}",
         "es": "He encontrado {n} correos:\n{lines}",
     },
+    "no_email_since": {
+        "en": "No email about “{words}” since {since:day}. The latest:\n{lines}",
+        "de": "Seit {since:day} keine E-Mail zu „{words}“. Die neueste:\n{lines}",
+        "fr": "Aucun e-mail sur « {words} » depuis {since:day}. Le plus récent :\n{lines}",
+        "es": "Ningún correo sobre «{words}» desde el {since:day}. El más reciente:\n{lines}",
+    },
     "no_email_matching": {
         "en": "I found no email matching “{words}”. Which email do you mean?",
         "de": "Ich habe keine E-Mail zu „{words}“ gefunden. Welche E-Mail meinst du?",

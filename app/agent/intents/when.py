@@ -269,8 +269,9 @@ def read_when(phrase: str, now: datetime) -> When | None:
             day, days = first, (second - first).days + 1
     if (stretch := _DAY_RANGE.search(text)) is not None:
         text = f"{text[: stretch.start()]} {text[stretch.end() :]}"  # "12-13 June": no time
-    start, end = _read_times(in_digits(text))
     part = _read_part(text)
+    # "el sábado por la mañana … a eso de las 7": the morning said, a bare 7 is seven then
+    start, end = _read_times(in_digits(text), morning=part is not None and part[1] <= 12)
     if day is None:
         if start is None and part is None:
             return None
@@ -728,8 +729,9 @@ def _hour_in_digits(match: re.Match[str]) -> str:
     return f"{match.group(5)} {_HOUR_WORDS[match.group(6)]} {match.group(7)}"
 
 
-def _read_times(text: str) -> tuple[time | None, time | None]:
-    """The first clock time in `text`, and an end time after "to"/"until"/"-" if given."""
+def _read_times(text: str, morning: bool = False) -> tuple[time | None, time | None]:
+    """The first clock time in `text`, and an end time after "to"/"until"/"-" if given;
+    `morning`: the text names the morning, so a bare hour is not guessed afternoon."""
     found: list[tuple[time, int, int]] = []
     guessed: list[bool] = []  # the hour made afternoon by "nobody means three at night"
     mornings: list[bool] = []  # said "am"
@@ -760,7 +762,7 @@ def _read_times(text: str) -> tuple[time | None, time | None]:
             hour += 12
         elif suffix.startswith("a") and hour == 12:
             hour = 0
-        guess = not suffix and not match.group(2) and 1 <= hour <= 7
+        guess = not suffix and not match.group(2) and 1 <= hour <= 7 and not morning
         if guess:
             hour += 12  # "at 3": nobody means three in the morning
         found.append((time(hour % 24, minute), match.start(), match.end()))
@@ -797,6 +799,24 @@ def is_part_of_day(word: str) -> bool:
     """Whether `word` is a part of the day ("noche", "abends"); "lunch" names an event too."""
     folded = fold(word)
     return folded in _PARTS and folded not in ("lunch", "lunchtime")
+
+
+def without_parts_of_day(text: str) -> str:
+    """`text` without the parts of the day it names ("el sábado por la mañana que tengo …":
+    "el sábado que tengo …")."""
+    words = text.split()
+    folded = [fold(w).strip(".,;:!?¿¡") for w in words]
+    phrases = sorted((p.split() for p in _PARTS), key=len, reverse=True)
+    kept: list[str] = []
+    i = 0
+    while i < len(words):
+        length = next((len(p) for p in phrases if folded[i : i + len(p)] == p), 0)
+        if length:
+            i += length
+            continue
+        kept.append(words[i])
+        i += 1
+    return " ".join(kept)
 
 
 def _read_part(text: str) -> tuple[int, int] | None:

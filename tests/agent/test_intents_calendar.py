@@ -1849,3 +1849,26 @@ def test_a_place_that_names_only_when_is_no_place_of_the_new_event(
     [event] = _all(account)
     assert event.start == at(17, 10), report.answer
     assert not event.location, event
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "title"),
+    [("ugh I totally forgot I'm at the optician thursday 4pm, can u pop that in?",
+      call("ask_files", about="optician"), "optician"),
+     ("Optiker am Donnerstag um 16 Uhr, hab ich fast vergessen. Trag das bitte ein.",
+      call("remember_fact", fact="Optiker am Donnerstag um 16 Uhr"), "Optiker"),
+     ("J'ai l'opticien jeudi à 16h, note-le stp", call("recall_fact", about="opticien"),
+      "opticien"),
+     ("Tengo el óptico el jueves a las 16, apúntalo", call("remember_fact", fact="óptico"),
+      "óptico")],
+)  # fmt: skip
+def test_a_day_and_time_told_and_asked_to_be_noted_is_an_appointment(
+    account: CalendarAccount, request_: str, taken_for: str, title: str
+) -> None:
+    """Told a day and a time to come and asked to "pop that in" (no calendar named), taken
+    for a look in the files or a memory: the appointment is added."""
+    agent = _agent(account, [taken_for, call("add_event", title=title, when="Thursday 4pm")])
+    report = agent.run_turn(Conversation(), request_)
+    [event] = _all(account)
+    assert event.start == at(17, 16), report.answer
+    assert title.lower() in event.title.lower()

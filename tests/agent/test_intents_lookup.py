@@ -218,6 +218,41 @@ def test_an_answer_to_when_without_the_days_the_email_gives_shows_them_beside_it
     assert f"\n\n{shown}\n\n(" in report.answer, report.answer
 
 
+@pytest.mark.parametrize(
+    ("question", "translated"),
+    [("Est-ce que Maria m'a écrit pour l'offsite ? Elle voulait savoir quoi ?",
+      "Elle demande vos besoins alimentaires d'ici vendredi."),
+     ("Hat Maria wegen dem Offsite geschrieben? Was wollte sie wissen?",
+      "Sie fragt bis Freitag nach deinen Essenswünschen."),
+     ("¿Maria me escribió por lo del offsite? ¿Qué quería saber?",
+      "Pide tus necesidades alimentarias antes del viernes.")],
+)  # fmt: skip
+def test_an_answer_the_model_wrote_in_english_is_said_in_the_users_language(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    home: Path,
+    question: str,
+    translated: str,
+) -> None:
+    """Asked in French, the small model answers from the email in English: the answer is
+    put into the user's language (a translation, its most likely words)."""
+    maria = "Maria Klein <maria@work.example>"
+    _deliver(servers[0], ALICE, maria, "Offsite planning",
+             "Hi all, please send me your dietary requirements by Friday.")  # fmt: skip
+    english = "She asks for your dietary requirements by Friday."
+    # (the Spanish question's words are put into English for the search first)
+    looked = ["Maria wrote offsite"] if question.startswith("¿") else []
+    agent, backend = _agent([call("find_emails", about="Maria offsite"), *looked, english,
+                             translated], home, mail=mail)  # fmt: skip
+    try:
+        report = agent.run_turn(Conversation(), question)
+    finally:
+        _remove_from(servers, "maria@work.example")
+    assert f"\n\n{translated}\n\n(" in report.answer, report.answer
+    last = backend.requests[-1]
+    assert "Translate into" in str(last.messages) and last.sampling.temperature == 0.0
+
+
 def test_a_question_a_file_holds_is_answered_from_the_file_beside_the_mail(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
 ) -> None:

@@ -35,6 +35,26 @@ def in_their_language(language: str, line: bool = False) -> str:
     return f"\nWrite it in {name}." if line else f" Write it in {name}."
 
 
+def english_instead(text: str, language: str) -> bool:
+    """Whether the model wrote `text` in English though asked to write in `language` ("No,
+    Maria has not replied to the email." for a question in French)."""
+    if language not in _NAMES:
+        return False
+    found = {str(key): count for key, count in scores(text).items()}
+    english = found.get("en", 0)
+    return english >= 2 and english > 2 * found.get(language, 0)
+
+
+def translation(language: str, text: str) -> tuple[str, str]:
+    """The system prompt and the request of `text`'s translation into `language` (one of
+    the other three)."""
+    name = _NAMES[language]
+    return (
+        f"You translate messages into {name}. Write only the {name} translation.",
+        f"Translate into {name}: {text}",
+    )
+
+
 def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
@@ -731,6 +751,25 @@ def off_the_calendar(text: str) -> bool:
 def asks_to_put_in_the_calendar(text: str) -> bool:
     """Whether `text` asks to put something in the calendar (not to take it off)."""
     return _says(_PUT_IN_THE_CALENDAR, text) and not asks_to_cancel(text)
+
+
+# Something told asked to be noted, as a pronoun (folded): "can u pop that in?", "put it
+# down", "trag das ein", "notier dir das", "note-le", "mets-le", "apúntalo", "anótamelo".
+_NOTE_IT = re.compile(
+    r"\b(?:pop|put|stick|throw|add|pencil|note|write|jot)\s+(?:that|it|this)\s+"
+    r"(?:in|down|on)\b"
+    r"|\btrag\w*\s+(?:mir\s+)?(?:das|es|ihn|sie|den|die)\s+(?:\w+\s+){0,2}?ein\b|\btrag's ein\b"
+    r"|\bnotier\w*\s+(?:(?:dir|mir)\s+)?(?:das|es)\b"
+    r"|\b(?:note|notez|mets|mettez|ajoute|ajoutez|inscris)[- ](?:le|la|ca|moi ca)\b"
+    r"|\b(?:apunta|anota|pon|agenda|anade|guarda)(?:lo|la|melo|mela)\b"
+)
+
+
+def asks_to_note_it_down(text: str) -> bool:
+    """Whether `text` asks to note down what it tells, naming it by a pronoun ("I'm at the
+    optician thursday 4pm, can u pop that in?", "Mi hermana viene el jueves a las 10,
+    apúntalo")."""
+    return _says(_NOTE_IT, text)
 
 
 # A verb of taking a time that was found, with it as a pronoun (folded): "… and book it",

@@ -33,11 +33,13 @@ from app.agent.intents.language import (
     asks_when_and_more,
     asks_which_day,
     document_named,
+    english_instead,
     in_their_language,
     is_function_word,
     sentences,
     speaks_of_a_message,
     the_question,
+    translation,
 )
 from app.agent.intents.mailbox import found_messages, heading_holds, listing, search_messages
 from app.agent.intents.phrases import counted
@@ -308,6 +310,9 @@ def _answer(doing: Doing, source: Source) -> str:
             # "by when does she need something from me?" answered "By Friday": the days the
             # text gives ("18 May") are shown beside it
             answer = f"{answer}\n\n{doing.say('details_left_out', items=left)}"
+        if answer and english_instead(answer, doing.language):
+            # asked in French, answered in English (the 0.5B model, often): said in theirs
+            answer = doing.write(*translation(doing.language, answer), exact=True).strip() or answer
     return f"{_the_event_asked_about(doing)}{answer or source.text[:600]}\n\n({source.cited})"
 
 

@@ -53,6 +53,7 @@ from app.agent.intents.language import (
     asks_to_forward,
     asks_to_keep_in_mind,
     asks_to_move,
+    asks_to_note_it_down,
     asks_to_put_in_the_calendar,
     asks_to_put_on_the_todo_list,
     asks_to_tick_off,
@@ -533,6 +534,15 @@ class IntentRouter:
         chosen = recognised.intent.name if recognised is not None else SOMETHING_ELSE
         if fact is not None and chosen == "add_event" and _a_day_and_time(text, doing.now):
             fact = None  # "Mi hermana viene el jueves a las 10, apúntalo": an appointment
+        if (
+            chosen in _NOT_AN_ACT
+            and asks_to_note_it_down(text)
+            and _a_day_and_time(text, doing.now)
+        ):
+            # "ugh I totally forgot I'm at the optician thursday 4pm, can u pop that in?"
+            # taken for the files, "… apúntalo" for a memory: a day and time to come, noted
+            # down, is an appointment
+            return self._instead(doing, BY_NAME["add_event"], text)
         if fact is not None and chosen not in ("remember_fact", "set_reminder"):
             # "Merk dir, Jonas trinkt keinen Kaffee" taken for a plain answer, "Retiens que
             # Claire est allergique aux chats" for a to-do, or no usable call at all: a fact
@@ -1193,6 +1203,9 @@ _REMINDERS = {"set_reminder", "cancel_reminder", "list_reminders"}
 _TODOS = {"add_todo", "complete_todo", "list_todos"}
 # Intents a request to put something in the calendar may rightly be.
 _EVENTS = {"add_event", "move_event", "cancel_event", "find_free_time", "set_reminder"}
+# What acts on nothing: a lookup, a memory kept, the model's own answer, or no intent.
+_NOT_AN_ACT = {"ask_files", "find_emails", "recall_fact", "find_contact", "remember_fact",
+               "show_calendar", JUST_ANSWER, SOMETHING_ELSE}  # fmt: skip
 
 
 # A request asking for a reply: "reply"/"answer" opening it or one of its sentences, in

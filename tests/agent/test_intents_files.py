@@ -943,7 +943,14 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
       "Added Lukas Brandt to your contacts: lukas.brandt@example.de, +49 151 5550177."),
      # the family name alone, no address typed: the first name the request writes before it
      ("Weirdly Nina Sauer isn't in my contacts at all. Can you put her in? Her mobile is "
-      "0171 5550103.", "Sauer", "Added Nina Sauer to your contacts: 0171 5550103.")],
+      "0171 5550103.", "Sauer", "Added Nina Sauer to your contacts: 0171 5550103."),
+     # the model went on past the name with the request's words
+     ("Add Jonas Weber to my contacts, his number is 0171 2233445",
+      "Jonas Weber to my contacts, his number is 0171 2233445",
+      "Added Jonas Weber to your contacts: 0171 2233445."),
+     ("Ajoute Inès de la Fuente à mes contacts, son numéro c'est le 0171 2233446",
+      "Inès de la Fuente à mes contacts, son numéro",
+      "Inès de la Fuente ajouté à vos contacts : 0171 2233446.")],
 )  # fmt: skip
 def test_a_new_contacts_name_is_as_the_request_writes_it(
     radicale: RadicaleServer, text: str, given: str, answer: str

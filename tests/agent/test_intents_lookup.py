@@ -2149,3 +2149,48 @@ def test_an_appointment_to_put_down_without_a_time_asks_it_then_adds_the_event(
     [made] = [c for c in second.calls if c.name == "create_event"]
     assert made.arguments["start"] == "2029-05-17T15:00", second.answer
     assert sorted(e.start for e in _all(account)) == [at(17, 8), at(17, 15)]
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["quick q - where did I put the notes from the car service? some txt file I think",
+     "¿Dónde guardé las notas del servicio del coche? Un txt, creo"],
+)  # fmt: skip
+def test_a_contact_lookup_that_names_no_one_looks_in_the_files(home: Path, request_: str) -> None:
+    """Taken for a contact's details with no one named, and no card's word asked for: the
+    files are looked at, not "Whom should I look up?"."""
+    (home / "car").mkdir()
+    (home / "car" / "service-history.txt").write_text(
+        "Car service notes\n2029-03-12 oil change at AutoHaus Mitte, next one due in 2030.\n"
+    )
+    answer = "The oil change was on 12 March at AutoHaus Mitte."
+    agent, _ = _agent([call("find_contact", who=""), *["car service notes"] * 3, answer] * 2,
+                      home)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "car/service-history.txt" in report.answer, report.answer
+    assert report.stop_reason == "answered"
+
+
+def test_a_topic_asked_after_a_question_about_someones_email_is_no_general_question(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    """ "What did the landlord say in his last email? Something about the heating?": the
+    last question names a topic, the one before whose it is: never answered as general
+    knowledge ("Heating is a process that …")."""
+    _deliver(servers[0], ALICE, "Hausverwaltung Lindner <service@lindner-hv.example>",
+             "Water shut-off on Wednesday 16 May",
+             "The water will be turned off on Wednesday 16 May from 10:00 to 12:00.")  # fmt: skip
+    agent, backend = _agent(
+        [call("find_emails", about="heating"), *["The water is turned off on 16 May."] * 4],
+        home, mail=mail,
+    )  # fmt: skip
+    try:
+        report = agent.run_turn(
+            Conversation(),
+            "What did the landlord say in his last email? Something about the heating?",
+        )
+    finally:
+        _remove_from(servers, "service@lindner-hv.example")
+    assert all(r.tool_choice != "none" or "text below" in str(r.messages) or
+               "Translate" in str(r.messages) for r in backend.requests), report.answer  # fmt: skip
+    assert "Water shut-off" in report.answer or "water" in report.answer, report.answer

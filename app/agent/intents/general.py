@@ -21,6 +21,7 @@ from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import named_inside, telling_words
 from app.agent.intents.language import (
     ASKING_BACK,
+    a_question_fragment,
     about_the_users_own,
     asked_before,
     asking_clause,
@@ -114,6 +115,14 @@ def _asked_apart(doing: Doing) -> tuple[str, str, str | None] | None:
         # before is what is asked about, whoever says "we"
         story = doing.request[: doing.request.rfind(question)].strip()
         return (story, clause, None) if _asked_words(story) else None
+    if a_question_fragment(question) and any(
+        speaks_of_the_user(other) or refers_to_someone(other)
+        for other in sentences(doing.request)
+        if other.rstrip().endswith("?") and other.strip() != question.strip()
+    ):
+        # "What did the landlord say in his last email? Something about the heating?": the
+        # question before says whose it is
+        return None
     told = asked_before(doing.request, clause)
     if told is not None:  # "… quiere saber cuántas patas tiene una araña. ¿me lo dices?"
         clause = told

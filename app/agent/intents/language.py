@@ -1144,6 +1144,17 @@ _MESSAGES_ASKED = re.compile(
 )
 
 
+def a_question_fragment(question: str) -> bool:
+    """Whether a question names a topic but asks nothing itself ("Something about the
+    heating?", "Wegen der Heizung?"): no question word, and a few words only."""
+    folded = _folded(question)
+    return (
+        not _QUESTION_WORD.search(folded)
+        and not _ASKED_LAST.search(folded)
+        and (len(folded.split()) <= 6)
+    )
+
+
 def asks_of_a_message(text: str) -> bool:
     """Whether `text` asks something a message holds ("could you dig out my booking
     reference? Also what time does the plane leave"), not for the messages themselves."""

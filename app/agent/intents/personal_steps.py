@@ -707,6 +707,15 @@ _CARD_WORDS = re.compile(
     r"joindre|appel|correo|movil|celular|direcci|llam)"
 )
 _ASKS_MORE = 3
+
+
+def names_no_one(request: str) -> bool:
+    """Whether a request taken for a contact's details, the person left out (no name
+    written that a card holds), asks for no one's ("where did I put the notes from the car
+    service? some txt file I think"): no family word, no word of a card."""
+    return not kin_words(request) and not any(_CARD_WORDS.match(w) for w in fold(request).split())
+
+
 # Asking for an email address ("e-mail", "Mailadresse", "courriel", "correo"), folded.
 _ASKS_AN_ADDRESS = re.compile(r"e-?mail|mail|courriel|correo")
 
@@ -1014,6 +1023,7 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
     # The model may copy the address or number as the name: they are not one; nor is a
     # name said over and over ("Anna Schulz Anna Schulz …") more than once.
     name = _once(" ".join(_PHONE.sub(" ", ADDRESS.sub(" ", slots["name"])).split()).strip(" ,;:"))
+    name = _the_name_before_the_rest(name)
     name = _as_written(name, doing.request, doing.now) or named_by_address(doing.request, emails)
     spelt = named_by_address(doing.request, emails)
     if len(name.split()) == 1 and len(spelt.split()) > 1 and fold(name) in fold(spelt).split():
@@ -1044,6 +1054,25 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
         else doing.say("contact_added", name=name)
     )
     return outcome(doing, record, done)
+
+
+# The little words inside a family name ("Ludwig van Beethoven", "Ana de la Cruz").
+_NAME_PARTICLES = {"von", "van", "der", "den", "de", "del", "la", "le", "da", "di", "du", "dos"}
+
+
+def _the_name_before_the_rest(name: str) -> str:
+    """The capitalised words a name starts with, when the model went on past it with the
+    request's words ("Jonas Weber to my contacts, his number is"): "Jonas Weber"."""
+    words = name.split()
+    kept: list[str] = []
+    for word in words:
+        if not (word[:1].isupper() or (kept and word in _NAME_PARTICLES)):
+            break
+        kept.append(word)
+    while kept and kept[-1] in _NAME_PARTICLES:
+        kept.pop()
+    rest = words[len(kept) :]
+    return " ".join(kept).strip(" ,;:") if kept and len(rest) >= 2 else name
 
 
 # Words saying someone's address or number is another now (folded): "new", "changed",

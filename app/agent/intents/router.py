@@ -402,6 +402,12 @@ def _looked_up(doing: Doing, asked_for: bool = False) -> str | None:
     return None
 
 
+def _names_no_one(request: str) -> bool:
+    from app.agent.intents.personal_steps import names_no_one
+
+    return names_no_one(request)
+
+
 def _named_by_an_address(request: str, address: bool) -> str:
     """The name the request writes that the one address it types spells (`address`: that
     address, where it spells one), or ""."""
@@ -905,6 +911,11 @@ class IntentRouter:
                     raise FoundNothing("")
                 if intent.looks_up and (found := _looked_up(doing, asked_for=True)) is not None:
                     return self._say(doing, found, "answered")
+                if intent.name == "find_contact" and not instead and _names_no_one(request):
+                    # "where did I put the notes from the car service?" taken for a contact:
+                    # no one is asked about, the files are
+                    log.info("intent %s names no one: the files", intent.name)
+                    return self._instead(doing, BY_NAME["ask_files"], request)
                 pending = Pending(intent, slots, slot.name, request=request,
                                   language=doing.language)  # fmt: skip
                 return self._ask(doing, pending, doing.question(slot.question))

@@ -1872,3 +1872,19 @@ def test_a_day_and_time_told_and_asked_to_be_noted_is_an_appointment(
     [event] = _all(account)
     assert event.start == at(17, 16), report.answer
     assert title.lower() in event.title.lower()
+
+
+@pytest.mark.parametrize(
+    ("request_", "said", "event"),
+    [("how many days until the hiking trip?", "In 4 days.", "hiking trip"),
+     ("Wie viele Tage noch bis zur Wanderung?", "In 4 Tagen.", "Wanderung"),
+     ("Dans combien de jours c'est la randonnée ?", "Dans 4 jours.", "randonnée"),
+     ("¿Cuántos días faltan para la excursión?", "Dentro de 4 días.", "excursión")],
+)  # fmt: skip
+def test_how_many_days_until_an_event_is_counted_beside_it(
+    account: CalendarAccount, request_: str, said: str, event: str
+) -> None:
+    create_event(account, "Hiking trip", at(19, 9), at(19, 17), tz=TZ)
+    agent = _agent(account, [call("show_calendar", when="", event=event), "hike"])
+    report = agent.run_turn(Conversation(), request_)
+    assert report.answer.startswith(f"{said}\nHiking trip:"), report.answer

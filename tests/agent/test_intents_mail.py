@@ -1488,6 +1488,28 @@ def test_an_email_is_forwarded_to_the_one_other_person_named_who_can_be_written_
     assert shown.arguments["subject"] == "Fwd: Kite festival"
 
 
+@pytest.mark.parametrize(
+    "request_",
+    ["Can you forward the Lufthansa booking to Sam? He needs the flight times",
+     "Schick die Lufthansa-Buchung bitte an Sam weiter",
+     "¿Le reenvías la reserva de Lufthansa a Sam?"],
+)  # fmt: skip
+def test_a_forward_to_someone_no_address_is_known_for_asks_for_it(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str
+) -> None:
+    """ "forward the Lufthansa booking to Sam": Sam has no card and never wrote; the address
+    is asked for, never the one who sent the booking taken instead."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "Lufthansa <booking@lufthansa.example>", "Booking confirmed",
+             "Flight LH 1166 leaves Berlin on 8 June at 07:05.")  # fmt: skip
+    answers = Answers(approve=False)
+    agent = _agent([call("send_email", to="Sam", message=""), "Lufthansa booking"] * 2, answers,
+                   mail=mail)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert answers.seen == [] and report.stop_reason == "asked", report.answer
+    assert "Sam" in report.answer
+
+
 def test_money_transferred_is_no_email_forwarded() -> None:
     from app.agent.intents.language import asks_to_forward
 

@@ -24,6 +24,7 @@ from app.agent.intents.language import (
     asking_clause,
     asks_a_time_or_place,
     asks_for_free_time,
+    asks_how_many_days,
     asks_to_book_it,
     asks_to_move,
     asks_to_put_in_the_calendar,
@@ -570,8 +571,13 @@ def find(doing: Doing, slots: dict[str, str]) -> str:
 
 def _when_is(doing: Doing, slots: dict[str, str]) -> str:
     """When and where one event is, with its notes: where to meet, what to bring or the
-    dial-in are often written there ("Meet at the station at 8:30")."""
-    return shown(doing, find_event(doing, slots))
+    dial-in are often written there ("Meet at the station at 8:30"); how many days are left,
+    where that is asked."""
+    event = find_event(doing, slots)
+    days = (datetime.fromisoformat(str(event["start"])).date() - doing.now.date()).days
+    if asks_how_many_days(doing.request) and days > 1:
+        return f"{doing.say('days_until', n=days)}\n{shown(doing, event)}"
+    return shown(doing, event)
 
 
 def shown(doing: Doing, event: dict[str, Any]) -> str:

@@ -790,7 +790,8 @@ _BOOK_IT = re.compile(
 # "weiterleiten", "transférer", "faire suivre", "reenviar".
 _FORWARD = re.compile(
     r"\b(?:forward\w*|fwd|pass (?:it|this|that) on|send (?:it|this|that) on|weiterleit\w*|"
-    r"leite\w*\b[^?!]{0,60}?\bweiter|reenvi\w*)"
+    r"leite\w*\b[^?!]{0,60}?\bweiter|(?:schick|send)\w*\b[^?!]{0,60}?\bweiter\b|"
+    r"weiterschick\w*|weitersend\w*|reenvi\w*)"
 )
 # French forwards with the verb of transferring money too: an email must be named.
 _TRANSFER = re.compile(r"\b(?:transfer(?:e|er|ez|es)|fais(?:-le)? suivre|faire suivre)\b")
@@ -1153,6 +1154,22 @@ def a_question_fragment(question: str) -> bool:
         and not _ASKED_LAST.search(folded)
         and (len(folded.split()) <= 6)
     )
+
+
+# How many days until something, asked (folded): "how many days until", "how long until",
+# "wie viele Tage (noch) bis", "in wie vielen Tagen", "combien de jours avant", "dans combien
+# de jours", "cuántos días faltan", "en cuántos días".
+_DAYS_UNTIL = re.compile(
+    r"\bhow (?:many (?:more )?days|long) (?:until|till|to go|before|left)\b|"
+    r"\bwie ?viele tage\b|\bin wie vielen tagen\b|\bcombien de jours\b|"
+    r"\bcuantos dias\b"
+)
+
+
+def asks_how_many_days(text: str) -> bool:
+    """Whether `text` asks how many days are left until something ("how many days until
+    the hiking trip?")."""
+    return _says(_DAYS_UNTIL, text)
 
 
 def asks_of_a_message(text: str) -> bool:

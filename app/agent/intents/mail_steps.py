@@ -230,7 +230,12 @@ def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
                 break
     if not contacts:
         contacts = senders_named(doing, to)
-    if not contacts and "to" not in doing.chosen and (other := one_other_reachable(doing, to)):
+    if (
+        not contacts
+        and "to" not in doing.chosen
+        and not _written_as_the_recipient(to, doing.request)
+        and (other := one_other_reachable(doing, to))
+    ):
         # "Tom se quiere apuntar al mismo vuelo a Lisboa … ¿Le reenvías la confirmación?"
         # taken for mail to "Lisboa": no one to write to; the one person named who is
         return _address(doing, {**slots, "to": other})
@@ -242,6 +247,16 @@ def _address(doing: Doing, slots: dict[str, str]) -> tuple[str, str]:
         raise numbered(doing.say("which_person", to=to), "to", choices)
     contact = (chosen or contacts)[0]
     return str(contact["emails"][0]), str(contact.get("name") or to)
+
+
+def _written_as_the_recipient(to: str, request: str) -> bool:
+    """Whether the request writes `to` as whom it goes to ("forward the Lufthansa booking to
+    Sam", "schick sie an Sam", "envoie-le à Sam", "mándaselo a Sam"): that person is asked
+    for, never another name the request writes."""
+    name = fold(to).strip()
+    if not name:
+        return False
+    return re.search(rf"\b(?:to|an|a|para|pour)\s+{re.escape(name)}\b", fold(request)) is not None
 
 
 def senders_named(doing: Doing, to: str) -> list[dict[str, Any]]:

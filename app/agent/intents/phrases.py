@@ -260,6 +260,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "J'ai trouvé {n} e-mails :\n{lines}",
         "es": "He encontrado {n} correos:\n{lines}",
     },
+    "days_until": {
+        "en": "In {n} days.",
+        "de": "In {n} Tagen.",
+        "fr": "Dans {n} jours.",
+        "es": "Dentro de {n} días.",
+    },
     "no_email_since": {
         "en": "No email about “{words}” since {since:day}. The latest:\n{lines}",
         "de": "Seit {since:day} keine E-Mail zu „{words}“. Die neueste:\n{lines}",

@@ -1547,6 +1547,30 @@ def test_a_subject_leaves_out_the_users_instruction_to_tell_them(
 
 
 @pytest.mark.parametrize(
+    ("request_", "said"),
+    [(f"Peux-tu écrire à {BOB} que je serai en retard demain matin, genre 20 minutes ?",
+      "Je serai en retard demain matin, genre 20 minutes."),
+     (f"Schreib {BOB}, dass ich morgen früh so 20 Minuten später komme",
+      "Ich komme morgen früh so 20 Minuten später.")],
+)  # fmt: skip
+def test_a_body_the_model_wrote_in_a_loop_is_the_users_words_in_a_letter(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, said: str
+) -> None:
+    """The small model's body went round in a loop ("Cher Bob, …" again and again) and its
+    message slot was English: the email is the user's own words under a greeting, and its
+    subject is theirs too."""
+    looping = "Bonjour Bob,\n\n" + "Je serai en retard.\n\nCher Bob,\n\n" * 6
+    answers = Answers(approve=False)
+    agent = _agent([call("send_email", to=BOB, message="I will be late tomorrow, 20 minutes"),
+                    looping], answers, mail=mail)  # fmt: skip
+    agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    body = str(shown.arguments["body"])
+    assert said in body and body.count(",\n") <= 2, body
+    assert "late" not in str(shown.arguments["subject"]), shown.arguments
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for", "judged"),
     [("Marta wollte bis Freitag von allen wissen, worauf sie beim Essen achten muss. Kannst du "
       "ihr kurz für mich antworten? Du weißt ja, was bei mir gilt.",

@@ -185,7 +185,10 @@ def _written(doing: Doing, to: str, asked: str, allowed: str, must_hold: str) ->
     """The model's body for `asked`, less the sentences that are not `allowed`'s words
     (`kept_to`); "" when what is left no longer holds most of `must_hold`, or turns round
     what the user says (`keeps_the_stance`)."""
-    kept = kept_to(doing.write(_BODY_PROMPT, asked), allowed, to)
+    written = doing.write(_BODY_PROMPT, asked)
+    if _repeats_itself(written):
+        return ""  # the small model caught in a loop ("Cher Sophie, …" sixteen times)
+    kept = kept_to(written, allowed, to)
     if (
         not kept
         or not keeps_the_stance(kept, allowed)
@@ -193,6 +196,13 @@ def _written(doing: Doing, to: str, asked: str, allowed: str, must_hold: str) ->
     ):
         return ""
     return kept if grounded(must_hold, kept, copied=False) else ""
+
+
+def _repeats_itself(written: str) -> bool:
+    """Whether a paragraph of the model's text comes again, or its greeting does."""
+    paragraphs = [" ".join(p.split()) for p in written.split("\n\n") if p.strip()]
+    greetings = [p for p in paragraphs if p.endswith(",") and len(p.split()) <= 4]
+    return len(set(paragraphs)) < len(paragraphs) or len(greetings) > 1
 
 
 def _keeps_the_when(written: str, said: str, now: datetime) -> bool:
@@ -300,7 +310,8 @@ def said_after(request: str) -> str:
     found = _saying(request)
     if found is None:
         return ""
-    said = request[found.end() :].strip().rstrip(".!")
+    # (the "?" of "Peux-tu écrire à Bob que … ?" is the request's, not what it says)
+    said = request[found.end() :].strip().rstrip(" .!?")
     if len(content_words(said)) < 1:
         return ""
     # "… que ya revisé la factura y que está todo bien": the second "that" joins, unsaid;

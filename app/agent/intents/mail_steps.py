@@ -20,6 +20,7 @@ from app.agent.intents.language import (
     asks_to_forward,
     asks_what_it_says,
     contact_queries,
+    english_instead,
     is_function_word,
 )
 from app.agent.intents.mail_body import (
@@ -306,6 +307,8 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
     # A subject the model wrote is kept only in the user's words, each of them ("Slides look
     # great on Jonas's birthday" for "… saying the slides look great" is not).
     given = slots.get("subject", "")
+    if english_instead(said, doing.language):
+        said = _first_said(body)  # the model's English is no subject for a French email
     subject = given if given and grounded(given, doing.request) else _subject(said)
     record = doing.call("send_email", to=[address], subject=subject, body=body)
     return outcome(doing, record, doing.say("sent", name=name, address=address, subject=subject))
@@ -400,6 +403,14 @@ def _forward(doing: Doing, slots: dict[str, str], address: str, name: str) -> st
     body = f"{head}\n\n{read.get('text') or ''}".strip()
     sent = doing.call("send_email", to=[address], subject=f"Fwd: {subject}", body=body)
     return outcome(doing, sent, doing.say("forwarded", name=name, address=address, subject=subject))
+
+
+def _first_said(body: str) -> str:
+    """The first paragraph of a body after its greeting ("Bonjour Sophie,")."""
+    paragraphs = [p.strip() for p in body.split("\n\n") if p.strip()]
+    if len(paragraphs) > 1 and paragraphs[0].endswith(","):
+        paragraphs = paragraphs[1:]
+    return paragraphs[0] if paragraphs else body
 
 
 def _subject(message: str) -> str:

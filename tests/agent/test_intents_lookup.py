@@ -1066,6 +1066,7 @@ def test_a_calendar_question_with_nothing_copied_looks_for_what_the_request_name
 def test_a_question_taken_for_free_time_is_answered_from_the_mail_before_the_day_is_asked(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:
+    _empty_inbox(servers)  # the flight's email alone: no other test's "call" in the mail
     _deliver_flight(servers)
     agent, backend = _agent(
         [call("find_free_time", when=""), "flight Lisbon", "A las 07:05 del 8 de junio."],

@@ -1651,3 +1651,23 @@ def test_mail_asked_for_since_a_day_is_that_stretchs_or_none_and_the_newest_said
     with clock.frozen_at(datetime(2029, 5, 15, 9, 30).astimezone()):
         report = agent.run_turn(Conversation(), request_)
     assert "card was renewed" in report.answer and "April statement" not in report.answer
+
+
+def test_an_email_named_by_an_everyday_word_and_a_day_is_found_by_the_thing_not_the_day(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount
+) -> None:
+    """ "a package coming at some point this week": the parcel's email, found by the thing's
+    other name ("parcel"), not the newsletter "week" finds ("TechWeekly", "This week: …")."""
+    _empty_inbox(servers)
+    _deliver_dated(servers, "TechWeekly <news@techweekly.example>", "TechWeekly #230",
+                   "This week: five laptops.", "Tue, 01 May 2029 07:00:00 +0000")  # fmt: skip
+    _deliver_dated(servers, "DHL <noreply@dhl.example>", "Your parcel arrives on Thursday",
+                   "Delivery between 10:00 and 14:00.",
+                   "Mon, 14 May 2029 07:00:00 +0000")  # fmt: skip
+    agent = _agent([call("read_email", which="package this week"),
+                    "It comes on Thursday between 10:00 and 14:00."], mail=mail)  # fmt: skip
+    report = agent.run_turn(
+        Conversation(),
+        "I think I've got a package coming at some point this week? When do I need to be home?",
+    )
+    assert "DHL" in report.answer and "TechWeekly" not in report.answer, report.answer

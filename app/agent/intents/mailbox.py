@@ -12,8 +12,11 @@ from datetime import datetime
 from typing import Any
 
 from app.agent.intents.english import english_words
+from app.agent.intents.glossary import forms_of
+from app.agent.intents.language import is_function_word
 from app.agent.intents.recognise import POSSESSIVE, any_word_of
 from app.agent.intents.router import Doing, HandOver
+from app.agent.intents.when import read_when
 
 
 def _found(record: Any) -> list[dict[str, Any]]:
@@ -33,7 +36,15 @@ def search_messages(doing: Doing, words: str, leading: str = "") -> list[dict[st
     # messages found by the most words win, so a word every message has ("from", "mail")
     # decides nothing.
     said = [POSSESSIVE.sub("", w) for w in re.findall(r"[\w@.'-]+", words)]
-    long = dict.fromkeys(w for w in said if len(w) > 3 or (len(w) == 3 and a_name(w)))
+    # (a stretch of days names no message: "week" finds every "TechWeekly" and "This week"
+    # of a newsletter; a weekday may be the one the message says)
+    long = dict.fromkeys(
+        w
+        for w in said
+        if (len(w) > 3 or (len(w) == 3 and a_name(w)))
+        and not _a_stretch_of_days(w, doing.now)
+        and not is_function_word(w)  # "this" finds "This week: …"
+    )
     seen: dict[str, dict[str, Any]] = {}
     hits: dict[str, int] = {}
     first = set(leading.split())
@@ -46,7 +57,21 @@ def search_messages(doing: Doing, words: str, leading: str = "") -> list[dict[st
             seen.setdefault(key, message)
             hits[key] = hits.get(key, 0) + (2 if a_name(word) else 1)  # a name tells most
     most = max(hits.values(), default=0)
+    if not seen:
+        # "a package coming": the mail's subject says "parcel" (the everyday thing's other
+        # names; in the subject, where the message is about it)
+        for word in list(long)[:3]:
+            for form in forms_of(word)[:3]:
+                found = _found(doing.call("search_emails", query=form))
+                if titled := [m for m in found if heading_holds(m, [form])]:
+                    return titled
     return [message for key, message in seen.items() if hits[key] == most]
+
+
+def _a_stretch_of_days(word: str, now: datetime) -> bool:
+    """Whether `word` names a week, a weekend or a month ("week", "Woche", "semaine")."""
+    when = read_when(word, now)
+    return when is not None and when.days > 1
 
 
 def _singular(word: str) -> str:

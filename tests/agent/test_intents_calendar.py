@@ -1888,3 +1888,23 @@ def test_how_many_days_until_an_event_is_counted_beside_it(
     agent = _agent(account, [call("show_calendar", when="", event=event), "hike"])
     report = agent.run_turn(Conversation(), request_)
     assert report.answer.startswith(f"{said}\nHiking trip:"), report.answer
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["Mein Yoga am Donnerstag fällt diese Woche aus, die Lehrerin ist krank. Nimmst du das "
+     "bitte für diese Woche raus?",
+     "Das Yoga am Donnerstag fällt aus."],
+)  # fmt: skip
+def test_a_german_cancel_said_with_raus_or_fallt_aus_taken_for_a_move_cancels(
+    account: CalendarAccount, request_: str
+) -> None:
+    """ "fällt … aus", "nimmst du das … raus?" taken for a move to a place the model made up
+    ("Lehrerin's office"): nothing is moved, the event is cancelled (after the dialog)."""
+    create_event(account, "Yoga", at(17, 18, 30), at(17, 19, 30), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("move_event", event="Yoga", to="Lehrerin's office"),
+                             "yoga", "yoga"], answers)  # fmt: skip
+    agent.run_turn(Conversation(), request_)
+    assert [seen.tool for seen in answers.seen] == ["delete_event"]
+    assert _events(account) == {}

@@ -192,6 +192,15 @@ def test_translations_are_the_models_most_likely_words_and_the_answer_a_sample(
         ("Ma sœur dit que la Grande Muraille se voit depuis l'espace. Qui a raison ?",
          [call("something_else"), "Great Wall", "Non, à l'œil nu elle ne se voit pas."],
          "Non, à l'œil nu elle ne se voit pas."),
+        # a bet to settle, taken for a reminder or a move
+        ("Settle something for me: my flatmate swears Sydney is the capital of Australia and "
+         "we've got a fiver riding on it. Who wins?",
+         [call("set_reminder", what="capital of Australia", when=""), "You do: Canberra."],
+         "You do: Canberra."),
+        ("Un collègue jure que la capitale de l'Australie, c'est Sydney. J'ai comme un "
+         "doute… tu peux nous départager ?",
+         [call("move_event", event="collègue", to=""), "capital Australia",
+          "C'est Canberra."], "C'est Canberra."),
     ],
 )  # fmt: skip
 def test_a_question_of_general_knowledge_taken_for_something_else_is_answered_plainly(

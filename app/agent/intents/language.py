@@ -633,6 +633,8 @@ _CANCEL = re.compile(
     # taken out of the calendar: "nimm die Garage aus meinem Kalender", "enlève-le de mon
     # agenda", "tu peux la virer de mon agenda ?"
     r"|\b(?:nimm|nehm\w*|trag)\b[^.?!]{0,60}\b(?:aus|vom) (?:meinem |dem )?kalender\b"
+    # "Nimmst du das bitte für diese Woche raus?", "das Yoga fällt diese Woche aus"
+    r"|\b(?:nimm|nimmst|nehm\w*)\b[^.?!]{0,60}\braus\b|\bfallt\b[^.?!]{0,40}\baus\b"
     r"|\b(?:enleve|retire|vire|degage|ote|sort)\w*\b[^.?!]{0,60}\bde (?:mon |l')"
     r"(?:agenda|calendrier)\b"
     # "sácame lo del dentista del calendario"
@@ -1596,7 +1598,11 @@ _WHO_IS_RIGHT = re.compile(
     r"avais-je|il a|elle a|il avait|elle avait) (?:\w+ )?(?:raison|tort)\b|"
     r"\bqui a (?:\w+ )?raison\b|"
     r"\b(?:tengo|tenia|tenemos|teniamos|tiene|tenia) (?:\w+ )?razon\b|\bquien tiene razon\b|"
-    r"\b(?:me|nos|se) equivoc\w+|\bestaba(?:mos|n)? equivocad\w*"
+    r"\b(?:me|nos|se) equivoc\w+|\bestaba(?:mos|n)? equivocad\w*|"
+    # a bet or an argument to settle: "who wins?", "settle something for me", "tu peux nous
+    # départager ?", "wer gewinnt?", "¿quién gana?"
+    r"\bwho wins\b|\bsettle (?:this|it|something|a bet|an argument|a debate)\b|"
+    r"\bdepartager\b|\bwer (?:von uns )?gewinnt\b|\bquien gana\b"
 )
 
 

@@ -60,6 +60,7 @@ from app.agent.intents.language import (
     asks_to_write_a_note,
     asks_whats_on,
     asks_when_or_where,
+    asks_who_is_right,
     is_function_word,
     kin_recipient,
     language_of_talk,
@@ -573,6 +574,16 @@ class IntentRouter:
             # or for a look in the files ("Sophie m'a écrit ce matin … Elle veut quoi, en deux
             # mots ?"): her email is read and summarised
             return self._instead(doing, BY_NAME["read_email"], text)
+        if (
+            chosen not in _WRITING
+            and asks_who_is_right(text)
+            and not asks_for_a_reminder(text)
+            and (general := _general_question(doing)) is not None
+        ):
+            # "Settle something for me: my flatmate swears Sydney is the capital of
+            # Australia … Who wins?" taken for a reminder or a move: a question of knowledge
+            return self._chat(agent, conversation, emit, cancel, report, asked=general,
+                              doing=doing)  # fmt: skip
         if recognised is not None and chosen == SOMETHING_ELSE:
             general = _general_question(doing)
             if general is not None and read_when(general, doing.now) is None:

@@ -2194,3 +2194,53 @@ def test_a_topic_asked_after_a_question_about_someones_email_is_no_general_quest
     assert all(r.tool_choice != "none" or "text below" in str(r.messages) or
                "Translate" in str(r.messages) for r in backend.requests), report.answer  # fmt: skip
     assert "Water shut-off" in report.answer or "water" in report.answer, report.answer
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["Sam voudrait prévenir sa sœur de l'endroit où on loge à Lisbonne. C'est quoi déjà le nom "
+     "de l'hôtel, et tu as le numéro de réservation quelque part ?",
+     "Sam wants to tell his sister where we're staying in Lisbon. What's the hotel again, and "
+     "do you have the booking number somewhere?"],
+)  # fmt: skip
+def test_a_booking_number_taken_for_a_contact_is_looked_up_in_the_files(
+    home: Path, request_: str
+) -> None:
+    """A booking's number asked beside a person named (Sam), taken for Sam's card: the files
+    hold it, not the address book."""
+    (home / "travel" / "lisbon-itinerary.md").write_text(
+        "# Lisbon, 2-5 June\nHotel: Casa do Rio, Rua da Prata 12\nBooking number: 55120\n"
+    )
+    answer = "Casa do Rio, booking number 55120."
+    agent, _ = _agent([call("find_contact", who="Sam"), *["hotel Lisbon booking number"] * 2,
+                       answer, answer], home)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "55120" in report.answer and "lisbon-itinerary.md" in report.answer, report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("I'm planning to work from home tomorrow, but I've got a feeling the building management "
+      "sent round something about the water being off? What hours was that?",
+      call("find_free_time", when="tomorrow", duration="")),
+     ("Oye, ¿la administración mandó algo sobre el corte de agua de mañana? ¿A qué horas era?",
+      call("find_free_time", when="mañana", duration=""))],
+)  # fmt: skip
+def test_a_question_about_what_was_sent_taken_for_the_calendar_is_answered_from_the_mail(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    request_: str,
+    taken_for: str,
+) -> None:
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "Hausverwaltung Lindner <service@lindner-hv.example>",
+             "Water shut-off on Wednesday 16 May",
+             "The water will be turned off on Wednesday 16 May from 10:00 to 12:00.")  # fmt: skip
+    answer = "From 10:00 to 12:00 on Wednesday 16 May."
+    agent, _ = _agent([taken_for, call("find_emails", about="water"), *[answer] * 3],
+                      home, mail=mail, calendar=account)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "10:00" in report.answer and "Water shut-off" in report.answer, report.answer
+    assert "find_free_time" not in [c.name for c in report.calls]

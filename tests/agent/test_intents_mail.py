@@ -1671,3 +1671,26 @@ def test_an_email_named_by_an_everyday_word_and_a_day_is_found_by_the_thing_not_
         "I think I've got a package coming at some point this week? When do I need to be home?",
     )
     assert "DHL" in report.answer and "TechWeekly" not in report.answer, report.answer
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["Priya mentioned she's going to be late for book club. Tell her it's no problem, I'll "
+     "make sure there's a chair waiting for her.",
+     "Priya kommt später zum Buchclub. Sag ihr, dass das kein Problem ist."],
+)  # fmt: skip
+def test_tell_her_in_a_sentence_of_its_own_writes_to_the_one_person_named(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str
+) -> None:
+    """ "… Tell her it's no problem" taken for a memory lookup: an email, to the one person
+    the request names who can be written to."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "Priya Nair <priya@example.test>", "Book club",
+             "I'll be a bit late tonight, sorry!")  # fmt: skip
+    answers = Answers(approve=False)
+    agent = _agent([call("recall_fact", about="Priya book club"),
+                    call("send_email", to="", message="it's no problem"),
+                    "Hi Priya,\n\nNo problem at all!\n\nAlex"], answers, mail=mail)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert answers.seen, report.answer
+    assert answers.seen[0].arguments["to"] == ["priya@example.test"]

@@ -478,6 +478,11 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
     """The messages found, and for a narrow search ("any news from Lena?", "when is my parcel
     coming?") what the newest of them says, answering the user's own question."""
     about = slots.get("about", "")
+    if not about and "?" in doing.request and speaks_of_a_message(doing.request):
+        # the model's topic not the user's words (dropped: "water" for "el corte de agua"),
+        # and what was sent is asked about: the request's own telling words find it
+        about = " ".join(telling_words(doing.request)[:_MOST_NAMED])
+        slots = {**slots, "about": about}
     if (said := _words_said(about, doing.request)) != about:
         # "the bank's statements, notes or documents" for "anything from the bank": the
         # model's own words would find other mail

@@ -41,6 +41,7 @@ from app.agent.intents.language import (
     asks_a_past_cost,
     asks_for_a_phone_number,
     asks_for_a_record,
+    asks_for_a_record_number,
     asks_for_a_reminder,
     asks_for_family_details,
     asks_for_free_time,
@@ -595,6 +596,20 @@ class IntentRouter:
                                   doing=doing)  # fmt: skip
         if recognised is None or recognised.intent.name == SOMETHING_ELSE:
             return False
+        if (
+            chosen in ("find_free_time", "show_calendar")
+            and speaks_of_a_message(text)
+            and "?" in text
+            and not asks_for_free_time(text)
+            and not asks_whats_on(text)
+        ):
+            # "… the building management sent round something about the water being off?
+            # What hours was that?" taken for tomorrow's free time: the message says
+            return self._instead(doing, BY_NAME["find_emails"], text)
+        if chosen == "find_contact" and asks_for_a_record_number(text):
+            # "C'est quoi le nom de l'hôtel, et tu as le numéro de réservation ?" taken for a
+            # contact (Sam, named before): a booking's number is in a file or an email
+            recognised = Recognised(BY_NAME["ask_files"])
         if _DOCUMENT.search(text) and recognised.intent.name in _KEPT_ELSEWHERE:
             # "How many things are in my todo.txt?" is about that file, not the to-do list
             recognised = Recognised(BY_NAME["ask_files"])
@@ -709,7 +724,9 @@ class IntentRouter:
             if message["name"]:  # said right after the verb: it decides over the model's
                 return self._instead(doing, BY_NAME["send_email"], text,
                                      read={"to": message["name"]})  # fmt: skip
-            return self._instead(doing, BY_NAME["send_email"], text, {"to": _a_person(recognised)})
+            # ("Priya mentioned she's late … Tell her it's no problem": the one named)
+            to = _a_person(recognised) or _the_one_named(doing)
+            return self._instead(doing, BY_NAME["send_email"], text, {"to": to})
         if (
             chosen in ("send_email", "reply_to_email", "remember_fact")
             and asks_for_a_phone_number(text)
@@ -1265,7 +1282,7 @@ _MESSAGE = re.compile(
     r"decirle a|escr[ií]bele a|escribirle a|"
     r"escribe a|m[aá]ndale un (?:correo|email|mensaje) a)\s+(?!(?:I|Me|Mir|Mich|Moi)\b)"
     r"(?P<name>[A-ZÀ-Ý][\w'-]*)"
-    r"|(?i:(?:\b(?:and|und|et|y)|,)\s+(?:then\s+)?(?:(?:e-?mail|mail|write to|tell|text|"
+    r"|(?i:(?:\b(?:and|und|et|y)|,|[.!?])\s+(?:then\s+)?(?:(?:e-?mail|mail|write to|tell|text|"
     r"schreib|sag)\s+(?:her|him|them|ihr|ihm|ihnen)|let\s+(?:her|him|them)\s+know|"
     r"[ée]cris-lui|dis-lui|escr[ií]bele|dile)\b)"
 )
@@ -1293,6 +1310,14 @@ def _said_recipient(recognised: Recognised, name: str) -> None:
     to = recognised.slots.get("to", "")
     if not ADDRESS.search(to) and not any_word_of(name, to):
         recognised.slots["to"] = name
+
+
+def _the_one_named(doing: Doing) -> str:
+    """The one name the request writes that can be written to ("Priya mentioned she's late
+    … Tell her it's no problem": Priya), or ""."""
+    from app.agent.intents.mail_steps import one_other_reachable
+
+    return one_other_reachable(doing, "") or ""
 
 
 def _a_person(recognised: Recognised) -> str:

@@ -1200,3 +1200,28 @@ def test_the_asking_to_put_something_in_the_calendar_is_no_word_to_look_for(
     """ "Trag … ein", "bitte", "calendario": no text holds the thing by them ("trag" ends
     "Betrag", and a bank statement was read for the club's seed swap)."""
     assert telling_words(request_) == words
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("La semana que viene tengo a ocho personas a cenar y quiero hacer la lasaña de verduras "
+      "de mi receta. ¿Cuántas láminas y cuánta ricotta tengo que comprar?",
+      call("find_free_time", when="la semana que viene", duration="")),
+     ("Nächste Woche kommen acht Leute zum Essen, ich mach die Gemüselasagne nach meinem "
+      "Rezept. Wie viel Ricotta brauche ich?", call("show_calendar", when="nächste Woche"))],
+)  # fmt: skip
+def test_a_question_answered_by_the_users_recipe_taken_for_the_calendar_reads_it(
+    home: Path, database: Database, request_: str, taken_for: str
+) -> None:
+    """ "… de mi receta. ¿Cuántas láminas …?" taken for next week's free time: the recipe
+    the user keeps answers it, not the calendar."""
+    (home / "recipes").mkdir()
+    shutil.copy(SEED / "recipes" / "lasagne.txt", home / "recipes")
+    index_folders(database, [home])
+    answer = "250 g ricotta for 4: 500 g for 8."
+    agent, _ = _agent([taken_for, *["vegetable lasagne recipe ricotta"] * 3, answer, answer],
+                      folders=[home], data=database)  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), request_)
+    assert "recipes/lasagne.txt" in report.answer, report.answer
+    assert not any(c.name in ("find_free_time", "list_events") for c in report.calls)

@@ -192,6 +192,11 @@ def test_translations_are_the_models_most_likely_words_and_the_answer_a_sample(
         ("Ma sœur dit que la Grande Muraille se voit depuis l'espace. Qui a raison ?",
          [call("something_else"), "Great Wall", "Non, à l'œil nu elle ne se voit pas."],
          "Non, à l'œil nu elle ne se voit pas."),
+        # a question taken for a reminder, none asked for
+        ("My sister's flying in tomorrow and only thinks in Fahrenheit. It's about 20 degrees "
+         "here this week - what is that in Fahrenheit, so I can tell her what to pack?",
+         [call("set_reminder", what="tell her what to pack", when="tomorrow"), "68 °F."],
+         "68 °F."),
         # a bet to settle, taken for a reminder or a move
         ("Settle something for me: my flatmate swears Sydney is the capital of Australia and "
          "we've got a fiver riding on it. Who wins?",

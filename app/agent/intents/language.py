@@ -1204,7 +1204,9 @@ _BY_A_DOCUMENT = re.compile(
     r"(?:my|our|meine[mnrs]?|unsere[mnrs]?|mon|ma|mes|notre|nos|mi|mis|nuestr[ao]s?)\s+"
     r"(?P<named>(?:[\w-]+\s+){0,2}?(?:(?:spread)?sheets?|tables?|documents?|notes|"
     r"\w*(?:tabelle|datei|dokument|notizen|unterlagen)|tableaux?|fichiers?|documents?|"
-    r"hojas?|tablas?|archivos?|documentos?|notas))\b"
+    r"hojas?|tablas?|archivos?|documentos?|notas|"
+    # a recipe the user keeps ("la lasaña de verduras de mi receta")
+    r"recipes?|\w*rezept\w*|recettes?|recetas?))\b"
 )
 
 

@@ -577,12 +577,14 @@ class IntentRouter:
             return self._instead(doing, BY_NAME["read_email"], text)
         if (
             chosen not in _WRITING
-            and asks_who_is_right(text)
+            and (asks_who_is_right(text) or (chosen == "set_reminder" and "?" in text))
             and not asks_for_a_reminder(text)
             and (general := _general_question(doing)) is not None
         ):
             # "Settle something for me: my flatmate swears Sydney is the capital of
-            # Australia … Who wins?" taken for a reminder or a move: a question of knowledge
+            # Australia … Who wins?" taken for a reminder or a move, "… 20 degrees here this
+            # week - what is that in Fahrenheit?" for a reminder (none asked): a question of
+            # knowledge
             return self._chat(agent, conversation, emit, cancel, report, asked=general,
                               doing=doing)  # fmt: skip
         if recognised is not None and chosen == SOMETHING_ELSE:

@@ -1838,7 +1838,9 @@ def test_a_length_of_time_on_a_day_taken_for_a_lookup_is_free_time_found(
       "Vormittag"),
      ("My sister's visiting Thursday morning at 10, put it in the calendar", "Thursday morning"),
      ("Ma sœur vient jeudi matin à 10h, mets-le dans l'agenda", "le matin"),
-     ("Mi hermana viene el jueves a las 10 de la mañana, apúntalo", "de la mañana")],
+     ("Mi hermana viene el jueves a las 10 de la mañana, apúntalo", "de la mañana"),
+     # the title again
+     ("Trag mir für Donnerstag um 10 Uhr Besuch ein", "Besuch")],
 )  # fmt: skip
 def test_a_place_that_names_only_when_is_no_place_of_the_new_event(
     account: CalendarAccount, request_: str, place: str

@@ -1760,7 +1760,8 @@ def test_memories_holding_none_of_the_words_give_way_to_the_mail_that_names_them
         "recall_fact", "find_emails", home, mail=mail, data=database,
     )  # fmt: skip
     report = agent.run_turn(Conversation(), "¿Qué me escribió Jonas?")
-    assert [c.name for c in report.calls][:2] == ["recall", "search_emails"]
+    # (what someone wrote is looked for in the mail straight away: no memory is read)
+    assert "search_emails" in [c.name for c in report.calls]
     assert "Slides for the kickoff" in report.answer and "Alex cycles" not in report.answer
 
 
@@ -2244,3 +2245,24 @@ def test_a_question_about_what_was_sent_taken_for_the_calendar_is_answered_from_
     report = agent.run_turn(Conversation(), request_)
     assert "10:00" in report.answer and "Water shut-off" in report.answer, report.answer
     assert "find_free_time" not in [c.name for c in report.calls]
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["How do I get off the TechWeekly newsletter? It's getting annoying",
+     "Wie melde ich mich eigentlich von diesem TechWeekly-Newsletter ab? Nervt langsam",
+     "Comment je me désabonne de TechWeekly ?"],
+)  # fmt: skip
+def test_how_to_unsubscribe_answered_without_the_link_shows_the_email_with_it(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path, request_: str
+) -> None:
+    """The small model's answer to "how do I unsubscribe?" leaves out the link the email
+    gives: the email's text is shown, link and all."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "TechWeekly <news@techweekly.example>", "TechWeekly #230",
+             "This week: five laptops. Unsubscribe at techweekly.example/unsubscribe.")  # fmt: skip
+    garbage = "Ich habe mich von diesem Newsletter abgehalten."
+    agent, _ = _agent([call("find_emails", about="TechWeekly"), *[garbage] * 3], home,
+                      mail=mail)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "techweekly.example/unsubscribe" in report.answer, report.answer

@@ -1460,6 +1460,9 @@ def test_an_email_asked_to_be_forwarded_is_sent_on_whole_under_its_subject(
      ("¿Le reenvías a Tom el correo de Carla sobre la fiesta de las cometas?", "Carla"),
      ("Leite Tom bitte die Mail von Carla zum Drachenfest weiter", "Carla"),
      ("Could you forward Tom the Carla email about the kite festival?", "Carla"),
+     # passed on, not said "forward"
+     ("Tom wants to join us at the kite festival. Can you pass him the details from Carla's "
+      "email?", "Carla"),
      # a recipient no contact or sender has: a city
      ("Tom se quiere apuntar a la fiesta de las cometas en Lisboa. ¿Le reenvías el correo de "
       "la fiesta?", "Lisboa"),
@@ -1694,3 +1697,49 @@ def test_tell_her_in_a_sentence_of_its_own_writes_to_the_one_person_named(
     report = agent.run_turn(Conversation(), request_)
     assert answers.seen, report.answer
     assert answers.seen[0].arguments["to"] == ["priya@example.test"]
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [f"Schreib {BOB.split('@')[0].title()} eine kurze Mail: danke für das Rezept, die Suppe "
+     "war super!",
+     f"Write {BOB.split('@')[0].title()} a quick email: thanks for the recipe, the soup was "
+     "great!"],
+)  # fmt: skip
+def test_an_email_to_someone_taken_for_a_note_named_after_them_is_an_email(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str
+) -> None:
+    """ "Schreib Bob eine kurze Mail: …" taken for a note called "Bob": an email to Bob (the
+    dialog first), no file written."""
+    name = BOB.split("@")[0].title()
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, f"{name} <{BOB}>", "Soup", "Here's the recipe!")
+    answers = Answers(approve=False)
+    agent = _agent([call("write_note", name=name, content="danke für das Rezept"),
+                    call("send_email", to=name, message="danke für das Rezept"),
+                    f"Hi {name},\n\nThanks for the recipe!\n\nAlex"], answers,
+                   mail=mail)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert [seen.tool for seen in answers.seen] == ["send_email"], report.answer
+    assert answers.seen[0].arguments["to"] == [BOB]
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("Oye, ¿qué me dijo Tom de la barbacoa? No me acuerdo si era el sábado o el domingo",
+      call("just_answer")),
+     ("What did Tom say about the barbecue again?", call("recall_fact", about="barbecue"))],
+)  # fmt: skip
+def test_what_someone_told_the_user_taken_for_a_plain_answer_is_read_from_their_mail(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, taken_for: str
+) -> None:
+    """ "¿Qué me dijo Tom de la barbacoa?" taken for the model's own answer (which made one
+    up): Tom's email is found and what it says answered."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "Tom Becker <tom@example.test>", "Barbecue",
+             "Barbecue at mine on Saturday from 6pm!")  # fmt: skip
+    answer = "El sábado desde las 18:00."
+    agent = _agent([taken_for, call("find_emails", about="Tom barbacoa"), *[answer] * 3],
+                   mail=mail)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "Tom Becker" in report.answer and "Barbecue" in report.answer, report.answer

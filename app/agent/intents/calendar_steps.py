@@ -640,15 +640,18 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         title=title,
         start=iso(start),
         end=iso(end),
-        location=_a_new_events_place(slots.get("location") or "", doing.now),
+        location=_a_new_events_place(slots.get("location") or "", doing.now, title),
         **({"attendees": invited} if invited else {}),
     )
     return outcome(doing, record, doing.say("event_added", title=title, start=start, end=end))
 
 
-def _a_new_events_place(location: str, now: datetime) -> str | None:
+def _a_new_events_place(location: str, now: datetime, title: str = "") -> str | None:
     """The model's place for a new event, unless it names only when ("Vormittag" of "am
-    Donnerstagvormittag", "tomorrow at 3"): that is no place. None when there is none."""
+    Donnerstagvormittag", "tomorrow at 3") or is the title again ("Kino mit Sam"): that is
+    no place. None when there is none."""
+    if title and fold(location).strip() and fold(location).strip() in fold(title):
+        return None
     if all(
         is_function_word(w) or names_a_time(w, now) or is_part_of_day(w) or w.isdigit()
         for w in content_words(location)

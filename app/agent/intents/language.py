@@ -792,6 +792,8 @@ _BOOK_IT = re.compile(
 # "weiterleiten", "transférer", "faire suivre", "reenviar".
 _FORWARD = re.compile(
     r"\b(?:forward\w*|fwd|pass (?:it|this|that) on|send (?:it|this|that) on|weiterleit\w*|"
+    r"pass (?:him|her|them) (?:on )?(?:the|that|this)\b[^.?!]{0,40}\b(?:info|details|"
+    r"confirmation|e-?mail|mail|message)|"
     r"leite\w*\b[^?!]{0,60}?\bweiter|(?:schick|send)\w*\b[^?!]{0,60}?\bweiter\b|"
     r"weiterschick\w*|weitersend\w*|reenvi\w*)"
 )
@@ -1172,6 +1174,23 @@ def asks_how_many_days(text: str) -> bool:
     """Whether `text` asks how many days are left until something ("how many days until
     the hiking trip?")."""
     return _says(_DAYS_UNTIL, text)
+
+
+# What someone told or wrote the user, asked (folded): "what did Tom say about …", "¿qué me
+# dijo Tom de …?", "qu'est-ce que Tom m'a dit", "was hat Tom (mir) geschrieben".
+_WHAT_THEY_SAID = re.compile(
+    r"\bwhat did (?!you\b)[\w'-]+ (?:say|tell me|write|mention)\b|"
+    r"\bque (?:me |te |nos )?(?:dijo|escribio|conto|comento) [a-z]|"
+    r"\bqu'est-ce que [\w-]+ (?:m'a|nous a|a) (?:dit|ecrit|raconte)\b|"
+    r"\bwas hat (?:mir |uns )?(?:der |die )?(?!du\b)[\w-]+ (?:\w+ ){0,5}?"
+    r"(?:gesagt|geschrieben|erzahlt)\b"
+)
+
+
+def asks_what_they_said(text: str) -> bool:
+    """Whether `text` asks what someone told or wrote the user ("¿qué me dijo Tom de la
+    barbacoa?"): their message holds it, never the model's guess."""
+    return _says(_WHAT_THEY_SAID, text)
 
 
 def asks_of_a_message(text: str) -> bool:

@@ -323,14 +323,29 @@ _CLOCK_TIME = re.compile(r"\b\d{1,2}[:.h]\d{2}\b|\b\d{1,2}\s?(?:am|pm|a\.m\.|p\.
 
 def _lacks_what_is_asked(answer: str, question: str, text: str) -> bool:
     """Whether the model's answer leaves out what the question plainly asks and the text
-    holds: a clock time ("what time does the plane leave?": "07:05"), or a record's number or
-    code ("my booking reference": "QX7P2L")."""
+    holds: a clock time ("what time does the plane leave?": "07:05"), a record's number or
+    code ("my booking reference": "QX7P2L"), or the link to unsubscribe ("Wie melde ich mich
+    von diesem Newsletter ab?": "techweekly.example/unsubscribe")."""
     asks_the_time = _ASKS_THE_TIME.search(fold(question)) and _CLOCK_TIME.search(text)
     asks_a_record = asks_for_a_record_number(question) and re.search(r"\d", text)
+    link = _LINK.search(text)
+    asks_to_unsubscribe = _UNSUBSCRIBE.search(fold(question)) and link
     return bool(
         (asks_the_time and not _CLOCK_TIME.search(answer))
         or (asks_a_record and not re.search(r"\d", answer))
+        or (asks_to_unsubscribe and link is not None and link.group(0) not in answer)
     )
+
+
+# Leaving a newsletter or a list, in the four languages (folded): "unsubscribe", "abmelden"
+# ("melde ich mich … ab"), "se désabonner", "se désinscrire", "darse de baja".
+_UNSUBSCRIBE = re.compile(
+    r"\b(?:unsubscrib\w*|opt out|(?:get|take) (?:me )?off|stop (?:getting|receiving)|"
+    r"abmeld\w*|abbestell\w*|melde\w* (?:[\w-]+ ){0,6}?ab\b|"
+    r"desabonn\w*|desinscri\w*|dar(?:me|se)? de baja|desuscrib\w*|baja del?)"
+)
+# A link in a text: "https://…", "www.…", or a domain with a path ("techweekly.example/x").
+_LINK = re.compile(r"(?:https?://|www\.)[^\s<>\"]*[\w/]|\b[\w-]+(?:\.[\w-]+)+/[\w./?=&%-]*[\w/]")
 
 
 def _says_the_request_again(answer: str, request: str, text: str) -> bool:

@@ -330,6 +330,7 @@ _MAIL_FROM = re.compile(
     r"\b(?:e-?mails?|mails?|messages?|correos?|courriels?|nachricht(?:en)?)\s+"
     r"(?:from|von|vom|de|del|d'|des)\s*(?:l'|la |le |el |der |dem |the )?([\w-]+)"
     r"|\bthe ([\w-]+) (?:e-?mail|mail|message)\b"
+    r"|\b([\w-]+)['’]s (?:e-?mail|mail|message)\b"
 )
 
 
@@ -341,7 +342,7 @@ def _not_the_sender(doing: Doing, slots: dict[str, str]) -> str | None:
     request = fold(doing.request)
     to = fold(slots.get("to", "")).split()
     senders = [m.group(1) for m in _SENT_BY.finditer(request)]
-    senders += [m.group(1) or m.group(2) for m in _MAIL_FROM.finditer(request)]
+    senders += [m.group(1) or m.group(2) or m.group(3) for m in _MAIL_FROM.finditer(request)]
     sender = next((s for s in senders if fold(s) in to), None)
     return None if sender is None else one_other_reachable(doing, sender)
 

@@ -59,6 +59,7 @@ from app.agent.intents.language import (
     asks_to_put_on_the_todo_list,
     asks_to_tick_off,
     asks_to_write_a_note,
+    asks_what_they_said,
     asks_whats_on,
     asks_when_or_where,
     asks_who_is_right,
@@ -719,6 +720,19 @@ class IntentRouter:
         if asks_to_forward(text) and recognised.intent.name != "send_email":
             # "Forward Tom the email from the bank" taken for reading it: it is sent on
             return self._instead(doing, BY_NAME["send_email"], text, {"to": _a_person(recognised)})
+        if chosen in (JUST_ANSWER, SOMETHING_ELSE, "recall_fact") and asks_what_they_said(text):
+            # "Oye, ¿qué me dijo Tom de la barbacoa?" taken for the model's own answer (which
+            # made one up): what Tom wrote is in the mail
+            return self._instead(doing, BY_NAME["find_emails"], text)
+        if (
+            chosen == "write_note"
+            and (named := _MESSAGE.search(text))
+            and named["name"]
+            and _MAIL_ASKED.search(fold(text))
+        ):
+            # "Schreib Priya eine kurze Mail: danke für das Rezept …" taken for a note called
+            # "Priya": an email to her
+            return self._instead(doing, BY_NAME["send_email"], text, read={"to": named["name"]})
         if (message := _MESSAGE.search(text)) and recognised.intent.name not in _WRITING:
             # "Tell Maria my dietary requirement: vegetarian" taken for a memory, "Look up
             # Sophie and email her that …" for a contact: what is asked for is an email, to
@@ -1279,7 +1293,7 @@ _REPLY = re.compile(
 _MESSAGE = re.compile(
     r"^\s*(?i:please\s+|bitte\s+)?(?i:(?:can|could|would|will) you\s+(?:please\s+)?|"
     r"tu peux\s+|peux-tu\s+|pourrais-tu\s+|(?:me\s+)?puedes\s+|podr[ií]as\s+)?"
-    r"(?i:tell|let|e-?mail|mail|write to|drop|message|sag|"
+    r"(?i:tell|let|e-?mail|mail|write(?: to)?|drop|message|sag|"
     r"schreib\w*|schick\w*|dis [àa]|dire [àa]|[ée]cri(?:s|re) [àa]|[ée]cris-lui|dile a|"
     r"decirle a|escr[ií]bele a|escribirle a|"
     r"escribe a|m[aá]ndale un (?:correo|email|mensaje) a)\s+(?!(?:I|Me|Mir|Mich|Moi)\b)"

@@ -1910,3 +1910,20 @@ def test_a_german_cancel_said_with_raus_or_fallt_aus_taken_for_a_move_cancels(
     agent.run_turn(Conversation(), request_)
     assert [seen.tool for seen in answers.seen] == ["delete_event"]
     assert _events(account) == {}
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["ugh something came up at work this afternoon 😩 can u push my dentist thing to friday "
+     "instead? same time is fine",
+     "Kannst du den Zahnarzt auf Freitag verschieben? Zur gleichen Zeit."],
+)  # fmt: skip
+def test_a_move_to_a_day_at_the_same_time_taken_for_a_new_event_moves_it(
+    account: CalendarAccount, request_: str
+) -> None:
+    """ "push my dentist thing to friday instead? same time is fine" taken for a new event on
+    Friday with no time: the dentist is moved to Friday at its own time (no time asked)."""
+    create_event(account, "Dentist", at(15, 14), at(15, 15), tz=TZ)
+    agent = _agent(account, [call("add_event", title="dentist", when="friday"), "dentist"])
+    report = agent.run_turn(Conversation(), request_)
+    assert _events(account) == {"Dentist": (at(18, 14), at(18, 15))}, report.answer

@@ -781,6 +781,10 @@ def event_named(
         for other in _other_periods(doing, when):
             if found := _named_within(doing, other, whole, True):
                 break
+    if found is None and moving and when is not None and when.day_given:
+        # "push my dentist thing to friday instead": the day is where it goes, and no other
+        # is said: the one event around now its whole title names
+        found = _named_within(doing, None, whole, False)
     return found
 
 

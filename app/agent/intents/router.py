@@ -822,7 +822,11 @@ class IntentRouter:
             )
             and asks_to_move(text)
             and (when := read_when(text, doing.now)) is not None
-            and when.start_at(doing.now) is not None
+            # a time, or a day at the same time ("to friday instead? same time is fine")
+            and (
+                when.start_at(doing.now) is not None
+                or (when.day_given and _SAME_TIME.search(fold(text)))
+            )
             and (event := _event_named(doing, whole=True, on_the_day=True, moving=True))
         ):
             # "Sophie hat gefragt, ob wir unser 1:1 morgen auf 14 Uhr verlegen können …"
@@ -1310,6 +1314,9 @@ _WRITING = {
 }  # fmt: skip
 # An email or message asked for anywhere in the request (folded): "eine kurze Mail schicken",
 # "send … an email", "un mail", "un correo", "a message".
+# The same time of day, kept on another day (folded): "same time", "zur gleichen Zeit",
+# "à la même heure", "a la misma hora".
+_SAME_TIME = re.compile(r"\bsame time\b|\bgleichen? (?:uhr)?zeit\b|\bmeme heure\b|\bmisma hora\b")
 _MAIL_ASKED = re.compile(
     r"\b(?:e-?mail|mail|nachricht|message|courriel|correo|mensaje)\b|\b(?:text|write to)\b"
 )

@@ -248,3 +248,28 @@ def test_the_name_of_a_thing_of_the_users_asked_for_is_what_a_memory_says_it_is(
     assert "Café Rosa." in body and "Sam" not in body, body
     assert "recall" in [c.name for c in report.calls]
     database.close()
+
+
+@pytest.mark.parametrize(
+    ("request_", "when"),
+    [("Die Hausverwaltung dreht morgen ja das Wasser ab 🙄 erinner mich bitte morgen um halb "
+      "neun, dass ich vorher noch ein paar Flaschen abfülle", "vorher"),
+     ("They're cutting the water tomorrow, remind me tomorrow at 8:30 to fill some bottles "
+      "before", "before")],
+)  # fmt: skip
+def test_a_reminders_time_the_model_wrote_as_a_word_is_the_requests_own(
+    tmp_path: Path, frozen: None, request_: str, when: str
+) -> None:
+    """The model's time is a word that names none ("vorher"): the request's own "morgen um
+    halb neun" is when, not asked again."""
+    database = Database.open(tmp_path)
+    try:
+        agent = _agent([call("set_reminder", what="Flaschen abfüllen", when=when)], Answers(),
+                       data=database)  # fmt: skip
+        report = agent.run_turn(Conversation(), request_)
+        [reminder] = ReminderStore(database).pending()
+        assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 16, 8, 30), (
+            report.answer
+        )
+    finally:
+        database.close()

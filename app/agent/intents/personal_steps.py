@@ -91,6 +91,14 @@ def _items(record: Any) -> list[dict[str, Any]]:
 def reminder(doing: Doing, slots: dict[str, str]) -> str:
     when = read_when(slots["when"], doing.now)
     if (
+        when is None
+        and (said := read_when(doing.request, doing.now)) is not None
+        and (said.start is not None or said.part is not None)
+    ):
+        # the model's "vorher" for "erinner mich bitte morgen um halb neun, dass ich vorher
+        # …": the request's own day and time
+        when = said
+    if (
         when is not None
         and not when.day_given
         and (said := read_when(doing.request, doing.now)) is not None

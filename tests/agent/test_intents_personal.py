@@ -622,6 +622,22 @@ def test_a_days_question_taken_for_completing_a_todo_shows_that_day(
     assert _statuses(server) == {"Buy stamps": "NEEDS-ACTION"}
 
 
+def test_a_past_days_question_taken_for_the_todo_list_shows_that_days_calendar(
+    account: CalendarAccount,
+) -> None:
+    """ "What did I do last Friday evening?" taken for the to-do list (the model's "Friday
+    evening" is next Friday's): a day gone by has no to-dos to list, its calendar answers."""
+    add_task(account, "Buy stamps")
+    create_event(account, "Dinner with Anna", datetime(2029, 5, 11, 19, 0),
+                 datetime(2029, 5, 11, 21, 0), tz=NOW.tzinfo)  # fmt: skip
+    turns = [call("list_todos", due="Friday evening"),
+             call("show_calendar", when="last Friday evening")]  # fmt: skip
+    agent = _agent(turns, calendar=account)
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "What did I do last Friday evening?")
+    assert "Dinner with Anna" in report.answer and "Buy stamps" not in report.answer
+
+
 def test_a_todo_due_on_the_day_named_is_still_the_one_to_tick_off(
     account: CalendarAccount, server: RadicaleServer
 ) -> None:

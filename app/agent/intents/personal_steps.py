@@ -630,6 +630,9 @@ def todo_add(doing: Doing, slots: dict[str, str]) -> str:
 def todo_list(doing: Doing, slots: dict[str, str]) -> str:
     """The open to-dos; with a day or period ("this week"), those due by its end, and what the
     calendar holds then: a day's question is about both, whichever the model took it for."""
+    said = read_when(doing.request, doing.now)
+    if said is not None and said.day_given and said.window(doing.now)[1] <= doing.now:
+        raise Instead("show_calendar")  # "What did I do last Friday evening?": the calendar
     due = _due(doing, slots)
     when = read_when(slots["due"], doing.now) if due is not None else None
     before, window = None, None

@@ -68,7 +68,10 @@ def test_scoring_leaves_the_context_as_it_found_it(
 ) -> None:
     """On a transformer each branch is cut off the cache; on a hybrid model (a recurrent
     state that only moves forward) the state is restored: either way the next branch, and
-    the next step, start from the same place."""
+    the next step, start from the same place. (The same scores up to the drift of a prompt
+    evaluated in other batches, which differs by CPU: 1.2% of an unlikely reply's
+    log-probability, -8.68 against -8.79, with the AVX2 ("haswell") backend; a branch left in
+    the context moves them by far more, and changes their order.)"""
     model: LocalModel = request.getfixturevalue(which)
     step = _request("Send Ana an email saying I'm late")
     cancel = threading.Event()
@@ -79,7 +82,8 @@ def test_scoring_leaves_the_context_as_it_found_it(
     assert model.cache.cached == held  # every branch was cut off again
     assert first is not None and again is not None
     for name in REPLIES:
-        assert again[name] == pytest.approx(first[name], abs=1e-3)
+        assert again[name] == pytest.approx(first[name], rel=0.05, abs=0.02)
+    assert sorted(REPLIES, key=again.__getitem__) == sorted(REPLIES, key=first.__getitem__)
     assert sum(math.exp(s) for s in first.values()) == pytest.approx(1.0, abs=1e-4)
 
 

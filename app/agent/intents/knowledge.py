@@ -22,6 +22,7 @@ from app.agent.intents.language import (
     refers_to_someone,
     speaks_of_the_user,
     the_question,
+    translation,
 )
 
 _NAMES = {"de": "German", "fr": "French", "es": "Spanish"}
@@ -80,9 +81,4 @@ def through_english(
         answer = write(ANSWER_PLAINLY, english, False)
     if not answer or refused(answer):
         return ""
-    name = _NAMES[language]
-    return translate(
-        f"You translate messages into {name}. Write only the {name} translation.",
-        f"Translate into {name}: {answer}",
-        True,
-    )
+    return translate(*translation(language, answer), True)

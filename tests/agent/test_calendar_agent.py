@@ -4,7 +4,7 @@ server on 127.0.0.1, with a scripted model (so a fooled model is exact)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -110,6 +110,19 @@ def test_an_approved_event_is_created_exactly_as_shown(account: CalendarAccount)
     # The model's times are the user's local time (the system zone), as the dialog showed.
     assert event.start == parse_when("2026-12-04T15:00")
     assert (event.title, event.attendees) == ("Dentist", ("ann@example.org",))
+
+
+def test_two_plain_dates_make_an_all_day_event(account: CalendarAccount) -> None:
+    # (the steps of an intent write them; the model's own calls must be date-times)
+    tool = build_registry(calendar=account).get("create_event")
+    assert tool is not None
+    tool.handler({"title": "Offsite", "start": "2026-12-10", "end": "2026-12-11"})
+    [event] = list_events(
+        account, datetime(2026, 12, 9, tzinfo=TZ), datetime(2026, 12, 13, tzinfo=TZ), tz=TZ
+    )
+    # the last day is the 11th: iCalendar keeps the day after it as the end
+    assert event.all_day, event
+    assert (event.start.date(), event.end.date()) == (date(2026, 12, 10), date(2026, 12, 12))
 
 
 def test_a_wrong_password_reaches_the_model_as_a_clear_error(server: RadicaleServer) -> None:

@@ -332,7 +332,7 @@ def test_a_refused_list_change_leaves_the_file_as_it_was(home: Path) -> None:
 
 
 def test_two_lists_of_that_name_are_a_numbered_choice(home: Path) -> None:
-    (home / "travel" / "shopping-lisbon.txt").write_text("1. sun hat\n")
+    (home / "travel" / "shopping-list-lisbon.txt").write_text("1. sun hat\n")
     agent, _ = _agent([call("add_to_list", item="sandals", list="shopping")], folders=[home])
     conversation = Conversation()
     report = agent.run_turn(conversation, "Add sandals to my shopping list")
@@ -341,6 +341,26 @@ def test_two_lists_of_that_name_are_a_numbered_choice(home: Path) -> None:
     agent.run_turn(conversation, "2")
     chosen = home / second.removeprefix("2. ")
     assert chosen.read_text().splitlines()[-1] in ("2. sandals", "- sandals")
+
+
+@pytest.mark.parametrize(
+    ("request_", "item", "named"),
+    [("almost forgot - can you stick my swimsuit on the packing list for lisbon?", "swimsuit",
+      "packing list for lisbon"),
+     ("Setz noch die Sonnencreme auf die Packliste für Lissabon", "Sonnencreme",
+      "Packliste Lissabon")],
+)  # fmt: skip
+def test_of_two_files_the_words_name_the_one_named_as_a_list_is_the_list(
+    home: Path, request_: str, item: str, named: str
+) -> None:
+    # "lisbon" names the itinerary too; the list is the file named as a list.
+    (home / "notes" / "packing-list.md").write_text("# Packing\n- passport\n")
+    (home / "travel" / "lisbon-itinerary.md").write_text("# Lisbon\nHotel: Casa do Rio\n")
+    agent, _ = _agent([call("add_to_list", item=item, list=named), "packing list Lisbon"],
+                      folders=[home])  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert (home / "notes" / "packing-list.md").read_text() == f"# Packing\n- passport\n- {item}\n"
+    assert "Casa do Rio" in (home / "travel" / "lisbon-itinerary.md").read_text(), report.answer
 
 
 @pytest.mark.parametrize(
@@ -473,6 +493,25 @@ def test_a_category_the_model_left_out_is_read_from_the_question(home: Path) -> 
     with clock.frozen_at(NOW):
         report = agent.run_turn(Conversation(), "Was habe ich im April insgesamt ausgegeben?")
     assert report.answer.startswith("Du hast 1510.95 EUR ausgegeben im April 2029.")
+
+
+@pytest.mark.parametrize(
+    ("request_", "merchant"),
+    [("quick one: how much did I actually spend on eating out in april? sam reckons we go out "
+      "way too much lol", "Sam's shop or payee, if said"),
+     ("Wie viel hab ich im April fürs Essengehen ausgegeben? Sam meint, zu viel",
+      "Sam shop or payee")],
+)  # fmt: skip
+def test_a_payee_the_model_copied_from_the_slots_description_is_no_payee(
+    home: Path, request_: str, merchant: str
+) -> None:
+    # "Sam's shop or payee, if said": the slot's own words ("the shop or payee, if said"),
+    # not the user's; the category the request names is summed.
+    shutil.copy(SEED / "finance" / "expenses-2029-04.csv", home / "finance")
+    agent, _ = _agent([call("spending", merchant=merchant, month="April")], folders=[home])
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), request_)
+    assert "64.50" in report.answer and "23.50 + 41.00" in report.answer, report.answer
 
 
 def test_a_sum_of_money_taken_for_a_files_question_adds_up_every_table(home: Path) -> None:
@@ -1071,7 +1110,7 @@ def test_german_spending_is_answered_in_german_with_the_banks_own_figures(home: 
 
 
 def test_a_french_list_two_files_match_is_a_numbered_choice_in_french(home: Path) -> None:
-    (home / "travel" / "shopping-lisbon.txt").write_text("1. sun hat\n")
+    (home / "travel" / "shopping-list-lisbon.txt").write_text("1. sun hat\n")
     agent, _ = _agent([call("add_to_list", item="sandales", list="shopping")], folders=[home])
     conversation = Conversation()
     report = agent.run_turn(conversation, "Ajoute des sandales à ma liste shopping")

@@ -496,6 +496,39 @@ def test_a_narrow_mail_search_lists_and_answers_from_the_newest(
     assert "read_email" in names and names[-1] == "search_files"
 
 
+@pytest.mark.parametrize(
+    ("request_", "about"),
+    [
+        ("Any news from Lena at Nordwind?", "Lena Nordwind"),
+        ("Hat sich Lena von Nordwind schon gemeldet?", "Lena Nordwind"),
+        ("Des nouvelles de Lena, chez Nordwind ?", "Lena Nordwind"),
+    ],
+)
+def test_word_from_someone_is_answered_from_their_email_not_notes_naming_them(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    home: Path,
+    request_: str,
+    about: str,
+) -> None:
+    # The notes name Lena and Nordwind; her email names Nordwind only in her address. Word
+    # from her is her email.
+    _empty_inbox(servers)
+    (home / "nordwind-kickoff.md").write_text(
+        "# Kickoff Nordwind\nPresent: Sophie, Alex, Lena (Nordwind, by phone)\n"
+        "- First delivery on 4 June.\n"
+    )
+    _deliver(servers[0], ALICE, "Lena Vogt <lena@nordwind.example>", "Delivery plan",
+             "Three deliveries in June: the 4th, 13th and 25th. Best, Lena")  # fmt: skip
+    agent, backend = _agent(
+        [call("find_emails", about=about), "Three deliveries: 4, 13 and 25 June."], home,
+        mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "13th" in _told(backend) and "by phone" not in _told(backend)
+    assert "Three deliveries: 4, 13 and 25 June." in report.answer
+
+
 def test_a_question_taken_for_a_mail_search_is_answered_from_a_file_holding_more(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
 ) -> None:
@@ -802,6 +835,37 @@ def test_a_day_without_a_time_in_the_email_asks_the_time_then_adds_it(
     assert added == [datetime(2029, 6, 12, 9).astimezone()]
 
 
+@pytest.mark.parametrize(
+    ("request_", "when", "said"),
+    [("Maria wrote about the offsite. Put it in my calendar.", "offsite", "Added “Offsite”"),
+     ("Maria hat wegen dem Offsite geschrieben, trag das bitte in meinen Kalender ein",
+      "", "„Offsite“ eingetragen")],
+)  # fmt: skip
+def test_days_the_email_spans_without_a_time_are_an_all_day_event(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    request_: str,
+    when: str,
+    said: str,
+) -> None:
+    # The model wrote the title as the time ("offsite"), or none: the email's days, all day.
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "Maria Klein <maria@work.example>", "Offsite planning",
+             "Hi all, the offsite will be on 12-13 June in Potsdam.")  # fmt: skip
+    agent, _ = _agent([call("add_event", title="Offsite", when=when), "12-13 June"], home,
+                      mail=mail, calendar=account)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    june = datetime(2029, 6, 11).astimezone()
+    added = [e for e in list_events(account, june, june + timedelta(days=4), tz=TZ)
+             if "offsite" in e.title.lower()]  # fmt: skip
+    assert [(e.all_day, str(e.start)[:10], str(e.end)[:10]) for e in added] == [
+        (True, "2029-06-12", "2029-06-14")  # the day after the last, as iCalendar keeps it
+    ], report.answer
+    assert report.answer.startswith(said), report.answer
+
+
 def test_a_day_beside_something_else_in_the_email_is_not_the_events(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:
@@ -966,7 +1030,7 @@ def test_a_note_the_model_wrote_nothing_of_the_email_for_is_the_emails_text(
          call("something_else"), ()),
         ("Lena von Nordwind hat die Liefertermine für Juni geschickt. Schreib sie mir in eine "
          "Notiz im Ordner Notizen, nenn sie lieferungen.md",
-         call("just_answer"), ("Lena Nordwind delivery dates June", "notes")),
+         call("just_answer"), ("notes",)),
     ],
 )  # fmt: skip
 def test_a_note_asked_for_by_its_file_name_is_written_in_the_folder_named_from_the_email(
@@ -990,9 +1054,9 @@ def test_a_note_asked_for_by_its_file_name_is_written_in_the_folder_named_from_t
     from app.agent.documents.document_index import index_folders
 
     index_folders(database, [home])  # as the app's background indexer does
-    # in German, the request's words in English to find the email, then the folder's name
-    # in English ("Notizen": "notes")
-    turns = [taken_for, *english[:1], written, *english[1:]]
+    # in German, the folder's name in English ("Notizen": "notes"); the email is found by
+    # its sender's name and address ("Lena", "nordwind") in the request's own words
+    turns = [taken_for, written, *english]
     agent, backend = _agent(turns, home, mail=mail, data=database)
     report = agent.run_turn(Conversation(), request_)
     [note] = [n for n in (home / "notes").glob("*.md") if n.name != "kickoff.md"]

@@ -437,6 +437,46 @@ def test_a_reply_goes_to_the_senders_email_on_what_the_request_names_in_its_lang
     assert "Ya revisé la factura y está todo bien." in shown.arguments["body"], shown.arguments
 
 
+@pytest.mark.parametrize(
+    ("request_", "which"),
+    [
+        ("Reply to her that the warehouse address is Hafenstraße 7.",
+         "warehouse address is Hafenstraße 7"),
+        ("Antworte ihr, dass die Lageradresse Hafenstraße 7 ist.", "Lageradresse Hafenstraße 7"),
+        ("Réponds-lui que l'adresse de l'entrepôt est Hafenstraße 7.", "Hafenstraße 7"),
+        ("And reply that the warehouse address is Hafenstraße 7.", ""),
+    ],
+)  # fmt: skip
+def test_a_reply_to_the_one_whose_email_was_just_read_answers_that_email(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, which: str
+) -> None:
+    """ "Any news from Lena?", then "Reply to her that …": the email just read is answered,
+    not the one the reply's own words find (the newest naming Berlin's street)."""
+    _deliver_dated(servers, "Lena Vogt <lena@nordwind.example>", "Delivery plan",
+                   "Three deliveries in June. Please confirm the warehouse address.",
+                   "Mon, 14 May 2029 15:00:00 +0000")  # fmt: skip
+    _deliver_dated(servers, "Lufthansa <booking@lufthansa.example>", "Your booking",
+                   "Pick-up address: Hafenstraße 7, Berlin.",
+                   "Tue, 15 May 2029 06:00:00 +0000")  # fmt: skip
+    answers = Answers(approve=False)
+    said = "the warehouse address is Hafenstraße 7"
+    agent = _agent(
+        [call("read_email", which="Lena"), "Lena sent the June plan.",
+         call("reply_to_email", which=which, message=said), f"Dear Lena, {said}. Alex"],
+        answers, mail=mail,
+    )  # fmt: skip
+    conversation = Conversation()
+    try:
+        first = agent.run_turn(conversation, "What did Lena write?")
+        agent.run_turn(conversation, request_)
+    finally:
+        _remove_from(servers, "lena@nordwind.example")
+        _remove_from(servers, "booking@lufthansa.example")
+    [read] = [c.arguments["email_id"] for c in first.calls if c.name == "read_email"]
+    [shown] = answers.seen
+    assert (shown.tool, shown.arguments["email_id"]) == ("reply_email", read)
+
+
 def test_the_amounts_and_references_a_summary_left_out_follow_it(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

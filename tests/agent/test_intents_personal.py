@@ -1460,6 +1460,58 @@ def test_a_fact_the_model_made_up_is_asked_for_not_stored(database: Database) ->
 # -- answered in the request's language -------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("first_text", "what", "asked", "then"),
+    [
+        ("Erinner mich bitte dran, dass ich bei der Autoversicherung anrufen muss",
+         "bei der Autoversicherung anrufen", "Wann soll ich dich erinnern?",
+         "oh sorry, morgen nachmittag um drei"),
+        ("remind me I have to call the car insurance people", "call the car insurance",
+         "When should I remind you?", "tomorrow at 3pm"),
+        ("Rappelle-moi d'appeler l'assurance auto", "appeler l'assurance auto",
+         "Quand dois-je vous le rappeler ?", "demain à 15h"),
+    ],
+)  # fmt: skip
+def test_a_reminder_the_model_wrote_no_call_for_is_asked_when_then_set(
+    database: Database, first_text: str, what: str, asked: str, then: str
+) -> None:
+    # The model answered the request as talk ("Hallo! …"), no call: the request plainly asks
+    # for a reminder, so it is one, and its time is asked for.
+    with clock.frozen_at(NOW):
+        agent = _agent(["Hallo! Wie kann ich helfen?", call("set_reminder", what=what, when="")],
+                       data=database)  # fmt: skip
+        conversation = Conversation()
+        first = agent.run_turn(conversation, first_text)
+        assert (first.stop_reason, first.answer) == ("asked", asked)
+        agent.run_turn(conversation, then)
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 16, 15, 0)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "what", "when", "word"),
+    [
+        ("Die Hausverwaltung dreht morgen ja das Wasser ab 🙄 erinner mich bitte morgen um "
+         "halb neun, dass ich vorher noch ein paar Flaschen abfülle", "morgen um halb neun",
+         "vorher noch ein paar Flaschen abfülle", "Flaschen"),
+        ("The water is off tomorrow. Remind me tomorrow at 8:30 to fill some bottles first",
+         "tomorrow at 8:30", "tomorrow at 8:30", "bottles"),
+        ("Mañana cortan el agua. Recuérdame mañana a las ocho y media que llene unas botellas",
+         "mañana a las ocho y media", "llene unas botellas", "botellas"),
+    ],
+)  # fmt: skip
+def test_a_reminders_text_that_says_only_when_is_what_the_request_asks_to_do(
+    database: Database, request_text: str, what: str, when: str, word: str
+) -> None:
+    # The model wrote the time as what to be reminded of (and what to do as the time).
+    with clock.frozen_at(NOW):
+        agent = _agent([call("set_reminder", what=what, when=when)], data=database)
+        agent.run_turn(Conversation(), request_text)
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 16, 8, 30)
+    assert word in reminder.text and "8:30" not in reminder.text, reminder.text
+
+
 def test_a_german_reminder_is_asked_for_and_confirmed_in_german(database: Database) -> None:
     with clock.frozen_at(NOW):
         agent = _agent([call("set_reminder", what="die Steuer abgeben", when="")], data=database)

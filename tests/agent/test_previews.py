@@ -34,3 +34,10 @@ def test_event_preview_names_invitees() -> None:
     assert "Create event: Dentist" in text
     assert "2026-12-01T15:00 → 2026-12-01T16:00" in text
     assert "Invitations will be sent to: ann@example.org" in text
+
+
+def test_an_event_of_two_plain_dates_is_shown_all_day() -> None:
+    text = event_preview({"title": "Offsite", "start": "2026-12-10", "end": "2026-12-11"})
+    assert "When: 2026-12-10 → 2026-12-11 (all day)" in text
+    timed = event_preview({"title": "Call", "start": "2026-12-10T09:00", "end": "2026-12-10T10:00"})
+    assert "(all day)" not in timed

@@ -606,12 +606,17 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     # no day, or only a stretch of days ("d'après leur newsletter ça passe la semaine
     # prochaine"): the day in the text, if it holds one
     vague = given is not None and given.start is None and given.days > 1
-    if (not slots.get("when") or vague) and (phrase := when_from_things(doing, slots["title"])):
+    # (a "when" naming no time, "offsite" of "Maria wrote about the offsite. Put it in my
+    # calendar.", is none)
+    if (given is None or vague) and (phrase := when_from_things(doing, slots["title"])):
         slots["when"] = phrase  # kept for the question that follows, if the time is missing
     when = _when(doing, slots)
     if when is None:
         raise Ask(doing.say("when_event"), "when")
     start = when.start_at(doing.now)
+    if start is None and when.days > 1 and _DAYS_SPANNED.search(slots.get("when", "")):
+        # "the offsite will be on 12-13 June": the days named, all day
+        return _add_days(doing, slots, when)
     if start is None:  # the answer ("at 3") is added to the day said ("Friday")
         raise Ask(doing.say("what_time_on", day=when.day), "when")
     # A length the model left out is read from the request ("a 30-minute call"), not from
@@ -644,6 +649,29 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         **({"attendees": invited} if invited else {}),
     )
     return outcome(doing, record, doing.say("event_added", title=title, start=start, end=end))
+
+
+# Days named from one to another ("12-13 June", "vom 12. bis 14. Juni", "du 12 au 13 juin",
+# "del 12 al 13 de junio"): a stretch of whole days, not a week or month to find a time in.
+_DAYS_SPANNED = re.compile(
+    r"\b\d{1,2}\.?\s*(?:-|–|—|to|until|till|bis|au|al|a|y)\s*(?:the\s+)?\d{1,2}(?:\.|st|nd|rd|th)?"
+    r"(?!\s*(?::|h\b|uhr|am|pm|o'clock))",
+    re.IGNORECASE,
+)
+
+
+def _add_days(doing: Doing, slots: dict[str, str], when: When) -> str:
+    """An all-day event over the days `when` spans (the dialog shows them first)."""
+    last = when.day + timedelta(days=when.days - 1)
+    title = _title(doing.users_title(slots["title"]), slots.get("when", ""), doing.now)
+    record = doing.call(
+        "create_event",
+        title=title,
+        start=when.day.isoformat(),
+        end=last.isoformat(),
+        location=_a_new_events_place(slots.get("location") or "", doing.now, title),
+    )
+    return outcome(doing, record, doing.say("days_added", title=title, start=when.day, end=last))
 
 
 def _a_new_events_place(location: str, now: datetime, title: str = "") -> str | None:

@@ -242,6 +242,11 @@ def _with_line(text: str, item: str) -> str:
     return "\n".join([*lines, f"{prefix}{item}"]) + "\n"
 
 
+# A file named as a list ("packing-list.md", "Einkaufsliste.txt", "lista-compra.md",
+# "todo.txt"), folded.
+_A_LIST = re.compile(r"list[^/]*$|to-?do[^/]*$")
+
+
 def add_to_list(doing: Doing, slots: dict[str, str]) -> str:
     which, item = slots["list"], slots["item"].strip()
     found = _named_files(doing, which)
@@ -251,6 +256,8 @@ def add_to_list(doing: Doing, slots: dict[str, str]) -> str:
         found = _named_files(doing, kind)  # "… pour les courses … sur ma liste"
     if not found:
         raise Ask(doing.say("no_list", which=which), "list")
+    if len(found) > 1 and len(lists := [p for p in found if _A_LIST.search(fold(p))]) == 1:
+        found = lists  # "the packing list for lisbon": packing-list.md, not the itinerary
     if len(found) > 1:
         raise numbered(doing.say("which_list"), "list", [(path, path) for path in found])
     path = found[0]

@@ -708,6 +708,13 @@ _PUT_IN_THE_CALENDAR = re.compile(
     r"(?:(?:me|mir|moi|bitte|please|doch|mal)\s+){0,3}"
     r"(?:(?:my|the|an?|la|el|una?|le|mon|ma|den|einen|meinen|die|eine|meine)\s+)?"
     r"(?:appointment|cita|termin|rendez-vous|rdv)\b"
+    # or something booked for the user: "Book me a haircut", "make me an appointment", "buch
+    # mir einen Tisch", "réserve-moi un créneau", "prends-moi rendez-vous", "resérvame una
+    # mesa", "pídeme cita"
+    r"|\bbook (?:me |us )?(?:an?|in for an?) \w+|\bmake (?:me |us )?an appointment\b"
+    r"|\b(?:buch|reservier)\w* (?:mir|uns) (?:einen?|ein|die|den) \w+"
+    r"|\b(?:reserve|prends)[- ](?:moi|nous) (?:une? |)\w+"
+    r"|\b(?:reservame|reservanos|pideme|pidenos) (?:una? |)\w+"
 )
 
 
@@ -1208,6 +1215,10 @@ _SENT = re.compile(
     r"\b(?:sent|mailed|emailed|wrote|messaged|forwarded|geschickt|geschrieben|gemailt|"
     r"weitergeleitet|envoye\w*|ecrit|transfere\w*|mando|envio|escribio|reenvio|escrito|"
     r"mandado|enviado|reenviado|"
+    # word from someone ("any news from Lena?", "hat sich Lena gemeldet?", "des nouvelles de
+    # Lena ?", "¿noticias de Lena?")
+    r"news from|heard (?:back )?from|heard anything from|word from|neues von|"
+    r"nachrichten? von|gemeldet|nouvelles de|noticias de|"
     r"(?:in|from) (?:her|his|their|the|that|this) (?:e-?mail|mail|message)|"
     r"(?:in|aus) (?:ihrer|seiner|der|dieser) (?:e-?mail|mail|nachricht)|"
     r"dans (?:son|le|ce) (?:mail|courriel|message)|en (?:su|el|ese) (?:correo|mensaje))\b"
@@ -1250,6 +1261,22 @@ def speaks_of_a_message(text: str) -> bool:
     """Whether `text` says what it is about was sent or written to the user: an email holds
     it rather than a file, where both hold as much of it."""
     return _says(_SENT, text)
+
+
+# A reply to someone named only by a pronoun (folded): "reply to her", "write back to him",
+# "antworte ihr", "schreib ihm zurück", "réponds-lui", "lui répondre", "respóndele".
+_TO_THE_ONE_BEFORE = re.compile(
+    r"\b(?:(?:reply|respond|answer|write back|get back)(?: to)? (?:her|him|them)|"
+    r"(?:antwort\w*|schreib\w*) (?:ihr|ihm|ihnen)\b(?! \w+ (?:mail|e-mail|nachricht))|"
+    r"repond\w*[- ](?:lui|leur)|(?:lui|leur) repond\w*|"
+    r"(?:respond|contest)\w*(?:le|les)|(?:le|les) (?:respond|contest)\w*)\b"
+)
+
+
+def answers_the_one_before(text: str) -> bool:
+    """Whether `text` asks to reply to someone it names only by a pronoun ("Reply to her
+    that the address is …"): the one whose email was just read."""
+    return _says(_TO_THE_ONE_BEFORE, text)
 
 
 # Asking for the gist of something ("summarise", "what does she want", "fass zusammen",

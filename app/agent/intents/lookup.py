@@ -228,7 +228,7 @@ def best_source(doing: Doing, question: str, dated: bool = False) -> Source | No
             # "Northwind"); the kickoff notes hold the two.
             words = telling_words(f"{question} {english}")
             for found in (s for s in (source, other) if s is not None):
-                found.matched = sum(any_word_of(word, found.text) for word in words)
+                found.matched = words_held(words, found.text)
         if other is not None and (source is None or other.matched > source.matched):
             return other
     return source
@@ -251,7 +251,7 @@ def _best_of(doing: Doing, question: str, dated: bool, leading: str = "") -> Sou
     if not named:
         found += _from_mail(doing, [w.capitalize() if w in names else w for w in words], leading)
     for source in found:
-        source.matched = sum(any_word_of(word, source.text) for word in words)
+        source.matched = words_held(words, source.text)
     found = [s for s in found if (s.matched or named) and (not dated or _has_a_day(doing, s))]
     if dated and not _PAST.search(fold(question)):
         # Of texts holding as many words, one naming a day still to come answers "when will
@@ -594,14 +594,26 @@ def _a_file_holding_more(doing: Doing, message: Source) -> Source | None:
     """A file holding more of the request's telling words than the message found for it
     does (a question taken for a mail search that a file answers); None if none does."""
     words = telling_words(doing.request)
-    message.matched = sum(any_word_of(word, message.text) for word in words)
+    message.matched = words_held(words, message.text)
     if message.matched >= len(words):
         return None
     file = _from_file(doing, doing.request)
     if file is None:
         return None
-    file.matched = sum(any_word_of(word, file.text) for word in words)
-    return file if file.matched > message.matched else None
+    file.matched = words_held(words, file.text)
+    # an email where the request says one was sent counts a word more ("Any news from Lena
+    # at Nordwind?": her email, not the meeting notes naming her and Nordwind)
+    return file if file.matched > message.matched + speaks_of_a_message(doing.request) else None
+
+
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def words_held(words: list[str], text: str) -> int:
+    """How many of `words` the text holds, an address's parts each a word ("Nordwind" is
+    held by "lena@nordwind.example")."""
+    parts = _ADDRESS.sub(lambda m: re.sub(r"[@.]", " ", m.group(0)), text)
+    return sum(any_word_of(word, parts) for word in words)
 
 
 def write_note(doing: Doing, slots: dict[str, str]) -> str:

@@ -17,11 +17,13 @@ from app.agent.intents.file_steps import telling_words
 from app.agent.intents.glossary import glossed
 from app.agent.intents.language import (
     a_word_of_forwarding,
+    answers_the_one_before,
     asks_to_forward,
     asks_what_it_says,
     contact_queries,
     english_instead,
     is_function_word,
+    speaks_of_a_message,
 )
 from app.agent.intents.mail_body import (
     ASKING_TO_WRITE,
@@ -43,7 +45,15 @@ from app.agent.intents.recognise import (
     grounded,
     names_a_time,
 )
-from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
+from app.agent.intents.router import (
+    Ask,
+    Doing,
+    HandOver,
+    Steps,
+    numbered,
+    outcome,
+    read_just_before,
+)
 from app.agent.intents.tally import details_left_out
 from connectors.folding import fold
 
@@ -71,6 +81,9 @@ def _matching(doing: Doing, slots: dict[str, str], slot: str = "which") -> list[
         if fold(w) not in NO_EMAIL_NAMED | ASKING_TO_WRITE
         and (fold(w) not in said or a_name(w))  # "Anna's" names it, whatever is said
     ]
+    if not naming and (earlier := read_just_before(doing)) is not None:
+        # "Any news from Lena?", then "Reply that the address is …": the email just read
+        return [earlier]
     if not naming:
         # "Reply to the email and say yes": no sender, subject or id, no email is meant
         raise Ask(doing.question(_WHICH_QUESTION), slot)
@@ -177,7 +190,15 @@ def _topic(message: dict[str, Any]) -> str:
 
 
 def reply(doing: Doing, slots: dict[str, str]) -> str:
-    found = _matching(doing, slots)
+    if (
+        answers_the_one_before(doing.request)
+        and not speaks_of_a_message(doing.request)  # "Bob hat geschrieben. Antworte ihm …"
+        and (earlier := read_just_before(doing)) is not None
+    ):
+        # "Reply to her that …", "antworte ihm", "réponds-lui": the email just read
+        found = [earlier]
+    else:
+        found = _matching(doing, slots)
     message = found[0]
     # "What did Sophie say about the invoice? And reply that we pay on Monday.": what it
     # says first, then the reply

@@ -69,6 +69,7 @@ from app.agent.intents.router import (
 )
 from app.agent.intents.when import (
     days_named,
+    in_digits,
     read_deadline,
     read_relative,
     read_when,
@@ -150,7 +151,27 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         at += timedelta(days=1)  # "at 6" said at seven in the evening: tomorrow
     elif at <= doing.now:
         at = _a_later_day_beside(doing, at) or at
-    return _set_reminder(doing, slots["what"].strip(), at)
+    what = slots["what"].strip()
+    if _only_when(what, doing.now):
+        # the model's "morgen um halb neun" for "erinner mich bitte morgen um halb neun, dass
+        # ich vorher noch ein paar Flaschen abfülle": what to do, from the sentence asking
+        asking = [s for s in sentences(doing.request) if asks_for_a_reminder(s)]
+        told = _what_to_remind(doing, asking[-1] if asking else doing.request, asked=True)
+        what = told if not _only_when(told, doing.now) else what
+    return _set_reminder(doing, what, at)
+
+
+def _only_when(text: str, now: datetime) -> bool:
+    """Whether a reminder's text says only when it goes off ("morgen um halb neun", "tomorrow
+    at 8"): no telling word besides the day, the clock time and the words joining them."""
+    if read_when(text, now) is None:
+        return False
+    rest = in_digits(without_parts_of_day(text))
+    return not [
+        w
+        for w in telling_words(rest)
+        if fold(w) not in _JOINING and not _CLOCK.fullmatch(w) and not names_a_time(w, now)
+    ]
 
 
 def _a_later_day_beside(doing: Doing, at: datetime) -> datetime | None:

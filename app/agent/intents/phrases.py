@@ -156,6 +156,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "« {title} » ajouté le {start:day}, {start:%H:%M}–{end:%H:%M}.",
         "es": "Añadido «{title}» el {start:day}, {start:%H:%M}–{end:%H:%M}.",
     },
+    "days_added": {
+        "en": "Added “{title}” from {start:day} to {end:day}, all day.",
+        "de": "„{title}“ eingetragen von {start:day} bis {end:day}, ganztägig.",
+        "fr": "« {title} » ajouté du {start:day} au {end:day}, toute la journée.",
+        "es": "Añadido «{title}» del {start:day} al {end:day}, todo el día.",
+    },
     "move_to_when": {
         "en": "When should “{title}” move to?",
         "de": "Wann soll „{title}“ stattdessen sein?",

@@ -240,6 +240,15 @@ def recognise(
     return _grounded(result, text)
 
 
+def _echoes_its_description(value: str, description: str, text: str) -> bool:
+    """Whether `value` holds two words or more of the slot's or intent's own description
+    that the request does not say (the model wrote what the slot is for, not what the user
+    said)."""
+    described = set(_words(description)) - set(_FILLER)
+    echoed = {w for w in _words(value) if w in described and len(w) > 2}
+    return len({w for w in echoed if not any_word_of(w, text)}) >= 2
+
+
 def fill_slots(
     backend: ModelBackend, text: str, intent: Intent, cancel: threading.Event
 ) -> Recognised | None:
@@ -268,6 +277,15 @@ def _grounded(result: StepResult, text: str) -> Recognised | None:
     for name, value in values.items():
         slot = intent.slot(name)
         if slot is None or not value:
+            continue
+        if slot.kind == "thing" and _echoes_its_description(
+            value, f"{slot.description} {intent.description}", text
+        ):
+            # "Sam's shop or payee, if said" for "the shop or payee, if said", "haircut files,
+            # notes or documents" for "… the user's files, notes or documents": the model
+            # copied what the slot or intent is, not the user's words (a text's echoed
+            # examples are cut below)
+            recognised.dropped[name] = value
             continue
         if slot.kind == "person" and _an_address_not_written(value, text):
             # An address the request does not write is the model's: the name the user wrote

@@ -405,6 +405,28 @@ def _looked_up(doing: Doing, asked_for: bool = False) -> str | None:
     return None
 
 
+def read_just_before(doing: Doing) -> dict[str, Any] | None:
+    """The one email the turn before this one read (its id, sender and subject), the one a
+    reply "to her" answers; None if that turn read none, or several."""
+    messages = doing.conversation.messages
+    asked = [i for i, m in enumerate(messages) if m.role == "user"]
+    if len(asked) < 2:
+        return None
+    read = {
+        str(call.arguments.get("email_id"))
+        for message in messages[asked[-2] : asked[-1]]
+        for call in message.tool_calls or []
+        if call.name == "read_email" and call.arguments.get("email_id")
+    }
+    if len(read) != 1:
+        return None
+    email_id = read.pop()
+    found = doing.peek("read_email", untrusted=True, email_id=email_id)
+    if not isinstance(found, dict):
+        return None
+    return {"email_id": email_id, "sender": found.get("from"), "subject": found.get("subject")}
+
+
 def _names_no_one(request: str) -> bool:
     from app.agent.intents.personal_steps import names_no_one
 
@@ -598,7 +620,11 @@ class IntentRouter:
                 return self._chat(agent, conversation, emit, cancel, report, asked=general,
                                   doing=doing)  # fmt: skip
         if recognised is None or recognised.intent.name == SOMETHING_ELSE:
-            return False
+            if not _asks_for_an_act(text):
+                return False
+            # "Erinner mich bitte dran, dass ich bei der Autoversicherung anrufen muss" with no
+            # usable call: what the request plainly asks for decides (the rules below)
+            recognised = Recognised(BY_NAME[SOMETHING_ELSE])
         if (
             chosen in ("find_free_time", "show_calendar")
             and speaks_of_a_message(text)
@@ -954,6 +980,13 @@ class IntentRouter:
                 # "… Du weißt ja, was bei mir gilt": what is kept says it (the steps)
                 slots.setdefault(slot.name, "")
                 continue
+            if (
+                intent.name == "reply_to_email"
+                and slot.name == "which"
+                and not slots.get("which")
+                and read_just_before(doing) is not None
+            ):
+                continue  # "… And reply that …": the email just read (the steps)
             if slot.required and not slots.get(slot.name):
                 if doing.looking_again:  # a second look asks nothing: it found nothing
                     raise FoundNothing("")
@@ -1149,6 +1182,25 @@ _LOOKING = {*_LOOKUPS, "show_calendar", "find_free_time", "list_todos", "list_re
             "spending"}  # fmt: skip
 # The intents whose day is the asking sentence's first: the lookups and a cancellation.
 _OWN_DAY = {*_LOOKING, "cancel_event"}
+
+
+def _asks_for_an_act(text: str) -> bool:
+    """Whether the request plainly asks for one of the acts code recognises whatever the
+    model took it for: a reminder, a to-do, an event put in the calendar, something ticked
+    off or taken off a list, a contact, a reply, a forward or a message to someone."""
+    return any(
+        check(text)
+        for check in (
+            asks_for_a_reminder,
+            asks_to_cancel_a_reminder,
+            asks_to_put_on_the_todo_list,
+            asks_to_tick_off,
+            takes_off_a_list,
+            asks_to_put_in_the_calendar,
+            asks_to_add_a_contact,
+            asks_to_forward,
+        )
+    ) or bool(_REPLY.search(text) or _MESSAGE.search(text))
 
 
 def _a_general_question(recognised: Recognised, text: str, now: datetime) -> bool:

@@ -3,6 +3,7 @@ arguments that will run (never from the model's description of them)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from email.utils import getaddresses
 from typing import Any
@@ -104,7 +105,9 @@ def event_preview(arguments: dict[str, Any], action: str = "Create event") -> st
     """An event card: title, time, place, description, and who will get an invitation."""
     lines = [f"{action}: {arguments.get('title', arguments.get('event_id', ''))}"]
     if arguments.get("start") or arguments.get("end"):
-        lines.append(f"When: {arguments.get('start', '?')} → {arguments.get('end', '?')}")
+        start, end = str(arguments.get("start", "?")), str(arguments.get("end", "?"))
+        whole = all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", t.strip()) for t in (start, end))
+        lines.append(f"When: {start} → {end}" + (" (all day)" if whole else ""))
     if arguments.get("location"):
         lines.append(f"Where: {arguments['location']}")
     attendees = _as_list(arguments.get("attendees"))

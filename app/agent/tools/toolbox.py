@@ -32,6 +32,9 @@ from app.agent.tools.registry import Handler, Precheck, Previewer, Registry, Too
 from app.agent.tools.undo_declarations import UNDO_TOOLS
 from app.llm.tools import ToolSpec
 
+# A plain ISO date, no time: a whole day.
+_A_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
 log = logging.getLogger(__name__)
 
 # What the model is offered, derived from the one declaration per tool.
@@ -365,11 +368,15 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
         return ToolResult([_plain(slot) for slot in slots])
 
     def do_create(args: dict[str, Any]) -> ToolResult:
+        start, end = str(args["start"]).strip(), str(args["end"]).strip()
+        all_day = bool(_A_DATE.fullmatch(start) and _A_DATE.fullmatch(end))
         event = create_event(
             account,
             str(args["title"]),
-            when(args["start"]),
-            when(args["end"]),
+            # two plain dates are whole days, the end the last of them (an offsite 12-13
+            # June); anything else is a time
+            when(start).date() if all_day else when(start),
+            when(end).date() if all_day else when(end),
             location=args.get("location"),
             description=args.get("description"),
             attendees=args.get("attendees"),

@@ -2330,3 +2330,31 @@ def test_how_to_unsubscribe_answered_without_the_link_shows_the_email_with_it(
                       mail=mail)  # fmt: skip
     report = agent.run_turn(Conversation(), request_)
     assert "techweekly.example/unsubscribe" in report.answer, report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("those techweekly newsletters are really getting on my nerves. can you bring up the page "
+      "where I can unsubscribe from them?", call("search_web", query="techweekly newsletters")),
+     ("Öffne mir bitte die Seite, wo ich mich von TechWeekly abmelden kann",
+      call("find_emails", about="TechWeekly")),
+     ("Désabonne-moi de TechWeekly, stp", call("just_answer"))],
+)  # fmt: skip
+def test_asked_to_be_taken_to_the_unsubscribe_page_it_is_opened_from_the_email(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    home: Path,
+    request_: str,
+    taken_for: str,
+) -> None:
+    """Whatever it was taken for, the page the newsletter's email gives for leaving it is
+    opened (through the gate, as every call: the address is the email's, not the model's)."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "TechWeekly <news@techweekly.example>", "TechWeekly #230",
+             "This week: five laptops. Read more at techweekly.example/230. Unsubscribe at "
+             "techweekly.example/unsubscribe.")  # fmt: skip
+    agent, _ = _agent([taken_for], home, mail=mail)
+    report = agent.run_turn(Conversation(), request_)
+    # (".example" resolves nowhere: the opener's check stops it before any dialog)
+    opened = [c.arguments for c in report.calls if c.name == "open_item"]
+    assert opened == [{"url": "https://techweekly.example/unsubscribe"}], report.answer

@@ -44,7 +44,15 @@ from app.agent.intents.language import (
 from app.agent.intents.mailbox import found_messages, heading_holds, listing, search_messages
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
-from app.agent.intents.router import Ask, Doing, FoundNothing, HandOver, Instead, Steps
+from app.agent.intents.router import (
+    Ask,
+    Doing,
+    FoundNothing,
+    HandOver,
+    Instead,
+    Steps,
+    outcome,
+)
 from app.agent.intents.when import read_month, read_when
 from connectors.folding import fold
 
@@ -346,6 +354,39 @@ _UNSUBSCRIBE = re.compile(
 )
 # A link in a text: "https://…", "www.…", or a domain with a path ("techweekly.example/x").
 _LINK = re.compile(r"(?:https?://|www\.)[^\s<>\"]*[\w/]|\b[\w-]+(?:\.[\w-]+)+/[\w./?=&%-]*[\w/]")
+
+
+# Asking to be taken to a page, or to be taken off a list (folded): "bring up the page",
+# "open the link", "take me to", "öffne die Seite", "ouvre la page", "abre la página",
+# "unsubscribe me", "get me off", "melde mich … ab", "désabonne-moi", "dame de baja".
+_TO_THE_PAGE = re.compile(
+    r"\b(?:(?:open|bring up|pull up|take me to|go to|show me)\b[^.?!]{0,30}\b"
+    r"(?:page|link|site|website|form)|offne|ouvre|ouvrir|abre|abrir|"
+    r"unsubscribe me|get me off|take me off|melde? mich|desabonne-moi|desinscris-moi|"
+    r"(?:da|dar)me de baja)\b"
+)
+
+
+def unsubscribe_page(doing: Doing) -> str | None:
+    """The page to leave a newsletter on, opened (the dialog asks first), when the request
+    asks to be taken there or off the list ("can you bring up the page where I can
+    unsubscribe from them?"): the link beside "unsubscribe" in the newest email holding
+    the request's words. None when the request asks no such thing or no email has one."""
+    folded = fold(doing.request)
+    if not (_UNSUBSCRIBE.search(folded) and _TO_THE_PAGE.search(folded)):
+        return None
+    if doing.agent.registry.get("open_item") is None:
+        return None
+    words = [w for w in telling_words(doing.request) if not _UNSUBSCRIBE.search(fold(w))]
+    for source in _from_mail(doing, words):
+        for link in _LINK.finditer(source.text):
+            near = fold(source.text[max(0, link.start() - 80) : link.end()])
+            if _UNSUBSCRIBE.search(near):
+                url = link.group(0)
+                url = url if url.startswith("http") else f"https://{url}"
+                record = doing.call("open_item", url=url)
+                return outcome(doing, record, doing.say("opened", path=url))
+    return None
 
 
 def _says_the_request_again(answer: str, request: str, text: str) -> bool:

@@ -405,6 +405,15 @@ def _looked_up(doing: Doing, asked_for: bool = False) -> str | None:
     return None
 
 
+def _unsubscribe_page(doing: Doing) -> str | None:
+    from app.agent.intents.lookup import unsubscribe_page  # (it imports this module)
+
+    try:
+        return unsubscribe_page(doing)
+    except HandOver:  # the mailbox cannot be read: the request goes on as it was taken
+        return None
+
+
 def read_just_before(doing: Doing) -> dict[str, Any] | None:
     """The one email the turn before this one read (its id, sender and subject), the one a
     reply "to her" answers; None if that turn read none, or several."""
@@ -581,6 +590,10 @@ class IntentRouter:
             return self._instead(doing, BY_NAME["remember_fact"], text, read={"fact": fact})
         if fact is not None and recognised is not None and chosen == "remember_fact":
             recognised.slots["fact"] = fact  # the user's words, not the model's translation
+        if (opened := _unsubscribe_page(doing)) is not None:
+            # "those newsletters are getting on my nerves. can you bring up the page where I
+            # can unsubscribe?" taken for a web search: the link their email gives
+            return self._say(doing, opened, "answered")
         # no intent of the catalogue taken, or the model's own answer
         taken_for_none = recognised is None or chosen in (SOMETHING_ELSE, JUST_ANSWER)
         if taken_for_none and (name := asks_to_write_a_note(text)):

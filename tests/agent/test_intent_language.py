@@ -24,6 +24,7 @@ from app.agent.intents.language import (
     language_of_talk,
     refers_to_someone,
     sentences,
+    separate_questions,
 )
 
 
@@ -329,3 +330,28 @@ def test_a_picture_ends_a_sentence() -> None:
 )  # fmt: skip
 def test_adding_someone_to_the_address_book(text: str, adds: bool) -> None:
     assert asks_to_add_a_contact(text) is adds
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("When is Mum's birthday, and what gift ideas do I have for her?",
+         ["When is Mum's birthday?", "what gift ideas do I have for her?"]),
+        ("Prepare me for the Nordwind call: when is it, and what's their delivery plan?",
+         ["Prepare me for the Nordwind call: when is it?",
+          "Prepare me for the Nordwind call: what's their delivery plan?"]),
+        ("Where do we meet on Saturday? And what time does the hike start on Sunday?",
+         ["Where do we meet on Saturday?", "what time does the hike start on Sunday?"]),
+        ("Quand est l'anniversaire de maman, et quelles idées de cadeau j'ai pour elle ?",
+         ["Quand est l'anniversaire de maman?", "quelles idées de cadeau j'ai pour elle?"]),
+        # one question, or a second that names nothing of its own, or an act asked for
+        ("When and where is the meeting?", []),
+        ("What time is it and where?", []),
+        ("What did Sophie say about the invoice and when do we pay it?", []),
+        ("What is the capital of France and what is its population?", []),
+        ("What do I have on Friday, and can you add lunch with Tom at 1?", []),
+        ("Can you tell me when the water is off tomorrow?", []),
+    ],
+)  # fmt: skip
+def test_two_questions_asked_together_are_told_apart(text: str, parts: list[str]) -> None:
+    assert separate_questions(text) == parts

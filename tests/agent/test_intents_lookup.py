@@ -320,6 +320,38 @@ def test_a_calendar_question_an_event_names_stays_with_the_calendar(
 
 
 @pytest.mark.parametrize(
+    ("request_", "first", "second", "told"),
+    # (told: the English words of a German question to find the file, then the answer)
+    [("When is Mum's birthday, and what gift ideas do I have for her?",
+      call("show_calendar", when="", event="Mum's birthday"), call("ask_files", about="gift ideas"),
+      ["Gardening gloves and a rose."]),
+     ("Wann hat Mama Geburtstag, und welche Ideen für Geschenke hab ich?",
+      call("show_calendar", when="", event="Mama Geburtstag"),
+      call("ask_files", about="Ideen für Geschenke"),
+      ["gift ideas", "Gartenhandschuhe und eine Rose."])],
+)  # fmt: skip
+def test_two_questions_asked_together_are_each_answered(
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    request_: str,
+    first: str,
+    second: str,
+    told: str,
+) -> None:
+    """The calendar answers the first (when), the files the second (the ideas): the answers
+    one after the other."""
+    title = "Mum's birthday" if request_.startswith("When") else "Mamas Geburtstag"
+    create_event(account, title, at(20, 10), at(20, 11), tz=TZ)
+    (home / "gift-ideas.md").write_text("# Gift ideas\n- Mum: gardening gloves, a rose\n")
+    agent, _ = _agent([first, second, *told], home, mail=mail, calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    when, ideas = report.answer.split("\n\n", 1)
+    assert when.startswith(f"{title}: ") and "20" in when, report.answer
+    assert ideas.startswith(told[-1]) and "gift-ideas.md" in ideas, report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "translated"),
     # (translated: the model's words, then the whole request, looked for in English)
     [("when's the seed swap?", []),
@@ -1717,12 +1749,13 @@ def test_a_question_of_when_a_text_answers_also_says_when_the_event_it_names_is(
     account: CalendarAccount, home: Path
 ) -> None:
     """ "When is Mum's birthday, and what gift ideas do I have for her?": the gift ideas are
-    in a file, the day is the calendar's; both are said. Asked only the ideas, the file's
-    answer alone."""
+    in a file, the day is the calendar's; both are said (each question asked alone). Asked
+    only the ideas, the file's answer alone."""
     create_event(account, "Mum's birthday", date(2029, 5, 20), date(2029, 5, 21), tz=TZ)
     (home / "gift-ideas.md").write_text("# Gift ideas\nMum: gardening gloves, a rose bush\n")
     agent, _ = _agent(
-        [call("ask_files", about="Mum's birthday gift ideas"), "Gardening gloves, a rose bush."],
+        [call("ask_files", about="Mum's birthday"), call("ask_files", about="gift ideas"),
+         "Gardening gloves, a rose bush."],
         home, calendar=account,
     )  # fmt: skip
     report = agent.run_turn(

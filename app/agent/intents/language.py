@@ -1142,6 +1142,52 @@ def asks_a_time_or_place(text: str) -> bool:
     return asks_when_or_where(text) or ("?" in text and bool(_TIME_OR_PLACE.search(_folded(text))))
 
 
+# Where a second question starts after a first (folded): ", and what …", " und wo …", "? Et
+# quand …", "; y dónde …" (its question word kept).
+_SECOND_QUESTION = re.compile(
+    rf"(?:[?,;]\s*(?:(?:and|und|et|y|also|plus)\s+)?|\s+(?:and|und|et|y)\s+)(?=(?:{_QUESTION_WORDS}|what's|"
+    r"whats|que|qu'est|ou|où|dónde|cuándo|qué|cuál|cómo|quién)\b)"
+)
+# A question's own opening word (folded), for each part of a request split in two.
+_OPENS_A_QUESTION = re.compile(
+    rf"^(?:(?:and|und|et|y|also|plus)\s+)?(?:{_QUESTION_WORDS}|what's|whats|is|are|do|does|"
+    r"did|que|qu'est|ou|ist|sind|hast|habe|gibt|hay|tengo|est-ce)\b"
+)
+
+
+def separate_questions(text: str) -> list[str]:
+    """The two questions a request asks one after the other, each whole ("When is Mum's
+    birthday, and what gift ideas do I have for her?": "When is Mum's birthday?", "what gift
+    ideas do I have for her?"), each led by what the request says before them ("Prepare me
+    for the Nordwind call: when is it, and what's their plan?"); [] when it asks one, or
+    more than two, or asks for anything to be done."""
+    folded = _folded(text)
+    if folded.count("?") == 0 or folded.count("?") > 2 or not folded.rstrip().endswith("?"):
+        return []
+    lead_end = folded.rfind(":", 0, folded.find("?")) + 1
+    body = folded[lead_end:]
+    cuts = [m.start() for m in _SECOND_QUESTION.finditer(body) if m.start() > 0]
+    if len(cuts) != 1:
+        return []
+    start = lead_end + len(body) - len(body.lstrip())
+    first, second = text[start : lead_end + cuts[0]], text[lead_end + cuts[0] :]
+    first, second = first.strip(" ,;?") + "?", second.strip(" ,;?")
+    second = re.sub(r"^(?:and|und|et|y|also|plus)\s+", "", second, flags=re.I) + "?"
+    if not all(_OPENS_A_QUESTION.match(_folded(part).lstrip("¿¡ ")) for part in (first, second)):
+        return []
+    lead = text[:lead_end].strip()
+    parts = [f"{lead} {part}".strip() for part in (first, second)]
+    if any(len(re.findall(r"\w{3,}", part)) < 2 for part in parts) or len(first.split()) < 3:
+        # "When and where is it?", "what time is it, and where?", "How hot and how long does
+        # my lasagne bake?": one thing asked of
+        return []
+    # the second names what it asks about itself ("what gift ideas do I have for her?"), not
+    # only through the first ("… and when do we pay it?", "… what is its population?")
+    named = [w for w in re.findall(r"\w{4,}", _folded(second))
+             if not is_function_word(w) and not _ASKED_LAST.fullmatch(w)]  # fmt: skip
+    return parts if len(named) >= 2 else []
+
+
 _QUESTION_WORD = re.compile(
     r"\b(?:what|which|how|who|whom|was|welche\w*|wie|wer|quel\w*|quoi|comment|qui|"
     r"combien|qu'est|cual\w*|como|quien|cuanto\w*)\b"

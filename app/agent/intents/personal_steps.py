@@ -125,7 +125,7 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         )
         if before is not None:
             moment, event, title = before
-            text = _what_to_remind(doing, _said_after_the_thing(what.strip()), asked=True)
+            text = _what_to_remind(doing, _said_after_the_thing(what.strip()))
             if title and (_names_only_the_thing(text, doing.request) or _only_the_time(text)):
                 # "Samedi on part en randonnée. Rappelle-moi une heure avant le départ": what
                 # is left names only what it is before ("départ"): the event's title says it
@@ -156,7 +156,7 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         # the model's "morgen um halb neun" for "erinner mich bitte morgen um halb neun, dass
         # ich vorher noch ein paar Flaschen abfülle": what to do, from the sentence asking
         asking = [s for s in sentences(doing.request) if asks_for_a_reminder(s)]
-        told = _what_to_remind(doing, asking[-1] if asking else doing.request, asked=True)
+        told = _what_to_remind(doing, in_digits(asking[-1] if asking else doing.request))
         what = told if not _only_when(told, doing.now) else what
     return _set_reminder(doing, what, at)
 
@@ -215,12 +215,12 @@ _FROM_NOW = re.compile(
 _CLOCK = re.compile(r"\d{1,2}(?:[:.h]\d{2})?(?:h|uhr|am|pm)?|am|pm|uhr|h", re.IGNORECASE)
 
 
-def _what_to_remind(doing: Doing, what: str, asked: bool = False) -> str:
-    """A reminder's text taken from the whole request (the model's was not the user's), or
-    the model's holding the request's "remind me" (`asked`), less the "remind me", the time
+def _what_to_remind(doing: Doing, what: str) -> str:
+    """A reminder's text that still asks for the reminder (the whole request, where the
+    model's was not the user's, or the model's copy of it) less the "remind me", the time
     and the words that joined them ("Avísame mañana a las 9 de llamar al seguro": "llamar al
-    seguro"); `what` itself if nothing else is left."""
-    if not ("what" in doing.from_request or asked) or not asks_for_a_reminder(what):
+    seguro"); `what` itself if it asks for none, or if nothing else is left."""
+    if not asks_for_a_reminder(what):
         return what
     rest = _FROM_NOW.sub(" ", without_parts_of_day(without_remind_me(what)))
     kept = [

@@ -72,6 +72,7 @@ from app.agent.intents.language import (
     points_at_what_is_known,
     remembers_a_fact,
     sentences,
+    separate_questions,
     speaks_of_a_message,
     speaks_of_the_todo_list,
     speaks_of_the_user,
@@ -508,6 +509,10 @@ class IntentRouter:
         # measures which way a model does better.
         self.staged = staged
         self.last: Recognised | None = None  # for tests and the benchmark's failure kinds
+        # The question of two asked in one message that this turn is answering now, if so
+        # (`_each_question`); a plain answer then answers the whole message instead.
+        self.part: str | None = None
+        self.whole = False
 
     def warm(self, backend: ModelBackend, cancel: threading.Event) -> int | None:
         """Evaluate the recognition prompts' shared parts (kept as checkpoints): the first
@@ -559,6 +564,8 @@ class IntentRouter:
             return self._run(doing, pending.intent, slots, f"{pending.request}\n{text}")
         if pending is not None:
             return self._say(doing, doing.say("left_it"), "answered")
+        if self.part is None and (parts := separate_questions(text)):
+            return self._each_question(agent, conversation, parts, emit, cancel, report)
         # "Rappelle-moi, l'appel avec Lena, c'est prévu quand ?" asks when the call is: the
         # model is shown the question without the "remind me" that would make it a reminder
         asked = asked_again(text) or text
@@ -933,6 +940,37 @@ class IntentRouter:
         doing.close = recognised.close
         return self._run(doing, recognised.intent, recognised.slots, text, recognised.dropped)
 
+    def _each_question(
+        self,
+        agent: Agent,
+        conversation: Conversation,
+        parts: list[str],
+        emit: Callable[[AgentEvent], None],
+        cancel: threading.Event,
+        report: TurnReport,
+    ) -> bool:
+        """Two questions asked in one message ("When is Mum's birthday, and what gift ideas
+        do I have for her?"), each answered as if asked alone, the answers one after the
+        other. One that needs asking back, or the model's own answer to the whole, ends it
+        there; the first handed to the loop hands it the whole message."""
+        answers: list[str] = []
+        try:
+            for part in parts:
+                self.part, self.whole = part, False
+                if not self.handle(agent, conversation, part, emit, cancel, report):
+                    if not answers:
+                        return False
+                    break
+                answers.append(report.answer)
+                if self.whole or report.stop_reason != "answered" or cancel.is_set():
+                    break
+                emit(AgentEvent("text", "\n\n"))
+        finally:
+            self.part, self.whole = None, False
+        if len(answers) > 1:
+            report.answer = "\n\n".join(answers)
+        return True
+
     def _run(
         self,
         doing: Doing,
@@ -1132,6 +1170,12 @@ class IntentRouter:
         shown in place of the request (`general.general_question`). `doing`: the turn, when a
         question about the world asked in German, French or Spanish may be answered through
         English (`knowledge`)."""
+        if self.part is not None:
+            # one of two questions asked together, for the model to answer: it answers the
+            # message as the user wrote it, and the other is not asked again
+            self.whole, asked = True, None
+            if doing is not None:
+                doing.request = [m.content for m in conversation.messages if m.role == "user"][-1]
         if doing is not None and (
             question := knowledge_question(doing.request, doing.language, asked)
         ):

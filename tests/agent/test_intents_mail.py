@@ -1614,6 +1614,24 @@ def test_a_body_the_model_wrote_in_a_loop_is_the_users_words_in_a_letter(
 
 
 @pytest.mark.parametrize(
+    "written",
+    ["Hi Bob,\n\nI'll be 20 minutes late tomorrow morning.\n\nBest regards,\n\nAlice",
+     "Dear Bob,\n\nI'll be 20 minutes late tomorrow morning.\n\nKind regards,\nAlice"],
+)  # fmt: skip
+def test_a_body_signed_off_on_a_line_of_its_own_is_no_loop(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, written: str
+) -> None:
+    """ "Best regards," alone before the name is a closing, not a second greeting: the
+    model's body goes out as written."""
+    answers = Answers(approve=False)
+    agent = _agent([call("send_email", to=BOB, message="I'll be 20 minutes late tomorrow morning"),
+                    written], answers, mail=mail)  # fmt: skip
+    agent.run_turn(Conversation(), f"Email {BOB} that I'll be 20 minutes late tomorrow morning")
+    [shown] = answers.seen
+    assert shown.arguments["body"] == written
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for", "judged"),
     [("Marta wollte bis Freitag von allen wissen, worauf sie beim Essen achten muss. Kannst du "
       "ihr kurz für mich antworten? Du weißt ja, was bei mir gilt.",

@@ -201,8 +201,20 @@ def _written(doing: Doing, to: str, asked: str, allowed: str, must_hold: str) ->
 def _repeats_itself(written: str) -> bool:
     """Whether a paragraph of the model's text comes again, or its greeting does."""
     paragraphs = [" ".join(p.split()) for p in written.split("\n\n") if p.strip()]
-    greetings = [p for p in paragraphs if p.endswith(",") and len(p.split()) <= 4]
+    # (an opening's, not a closing's: "Best regards," before the name is no greeting)
+    greetings = [
+        p for p in paragraphs if p.endswith(",") and len(p.split()) <= 4 and _OPENING.match(fold(p))
+    ]
     return len(set(paragraphs)) < len(paragraphs) or len(greetings) > 1
+
+
+# A letter's opening words (folded): "Hi", "Dear", "Hallo", "Liebe", "Bonjour", "Cher",
+# "Hola", "Querida".
+_OPENING = re.compile(
+    r"(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|hallo|liebe[rs]?|sehr geehrte\w*|"
+    r"guten (?:morgen|tag|abend)|bonjour|bonsoir|salut|chere?s?|hola|querid[oa]s?|estimad[oa]s?|"
+    r"buen(?:os|as) \w+)\b"
+)
 
 
 def _keeps_the_when(written: str, said: str, now: datetime) -> bool:

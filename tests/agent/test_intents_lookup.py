@@ -344,8 +344,10 @@ def test_two_questions_asked_together_are_each_answered(
     title = "Mum's birthday" if request_.startswith("When") else "Mamas Geburtstag"
     create_event(account, title, at(20, 10), at(20, 11), tz=TZ)
     (home / "gift-ideas.md").write_text("# Gift ideas\n- Mum: gardening gloves, a rose\n")
-    agent, _ = _agent([first, second, *told], home, mail=mail, calendar=account)
+    agent, backend = _agent([first, second, *told], home, mail=mail, calendar=account)
     report = agent.run_turn(Conversation(), request_)
+    # the file's answer is asked of the whole message: "her" is Mum
+    assert _told(backend).endswith(f"Question: {request_}")
     when, ideas = report.answer.split("\n\n", 1)
     assert when.startswith(f"{title}: ") and "20" in when, report.answer
     assert ideas.startswith(told[-1]) and "gift-ideas.md" in ideas, report.answer
@@ -556,7 +558,10 @@ def test_word_from_someone_is_answered_from_their_email_not_notes_naming_them(
         [call("find_emails", about=about), "Three deliveries: 4, 13 and 25 June."], home,
         mail=mail,
     )  # fmt: skip
-    report = agent.run_turn(Conversation(), request_)
+    try:
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "lena@nordwind.example")
     assert "13th" in _told(backend) and "by phone" not in _told(backend)
     assert "Three deliveries: 4, 13 and 25 June." in report.answer
 
@@ -888,7 +893,10 @@ def test_days_the_email_spans_without_a_time_are_an_all_day_event(
              "Hi all, the offsite will be on 12-13 June in Potsdam.")  # fmt: skip
     agent, _ = _agent([call("add_event", title="Offsite", when=when), "12-13 June"], home,
                       mail=mail, calendar=account)  # fmt: skip
-    report = agent.run_turn(Conversation(), request_)
+    try:
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "maria@work.example")
     june = datetime(2029, 6, 11).astimezone()
     added = [e for e in list_events(account, june, june + timedelta(days=4), tz=TZ)
              if "offsite" in e.title.lower()]  # fmt: skip
@@ -896,6 +904,32 @@ def test_days_the_email_spans_without_a_time_are_an_all_day_event(
         (True, "2029-06-12", "2029-06-14")  # the day after the last, as iCalendar keeps it
     ], report.answer
     assert report.answer.startswith(said), report.answer
+
+
+def test_a_day_the_model_wrote_in_the_requests_language_is_read_from_the_emails_sentence(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    """Asked in German about an English email, the model wrote the day in German ("Dienstag,
+    22. Mai …"), which the email does not hold: the one sentence naming the appointment and
+    a day says it, as code reads it."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "Praxis Dr. Lee <praxis@drlee.example>", "Your appointment",
+             "Dear Alex, this confirms your check-up appointment on Tuesday 22 May 2029 at "
+             "13:00 at Praxis Dr. Lee. Please bring your insurance card.")  # fmt: skip
+    german = "Dienstag, 22. Mai 2029 um 13 Uhr"
+    agent, _ = _agent([call("add_event", title="Arztpraxis Termin", when=""), *[german] * 3],
+                      home, mail=mail, calendar=account)  # fmt: skip
+    try:
+        report = agent.run_turn(
+            Conversation(),
+            "Die Arztpraxis hat mir doch per Mail einen Termin bestätigt, kannst du mir den "
+            "bitte in den Kalender eintragen?",
+        )
+    finally:
+        _remove_from(servers, "praxis@drlee.example")
+    day = datetime(2029, 5, 22).astimezone()
+    added = [e.start for e in list_events(account, day, day + timedelta(days=1), tz=TZ)]
+    assert added == [datetime(2029, 5, 22, 13).astimezone()], report.answer
 
 
 def test_a_day_beside_something_else_in_the_email_is_not_the_events(
@@ -2387,7 +2421,10 @@ def test_asked_to_be_taken_to_the_unsubscribe_page_it_is_opened_from_the_email(
              "This week: five laptops. Read more at techweekly.example/230. Unsubscribe at "
              "techweekly.example/unsubscribe.")  # fmt: skip
     agent, _ = _agent([taken_for], home, mail=mail)
-    report = agent.run_turn(Conversation(), request_)
+    try:
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "news@techweekly.example")
     # (".example" resolves nowhere: the opener's check stops it before any dialog)
     opened = [c.arguments for c in report.calls if c.name == "open_item"]
     assert opened == [{"url": "https://techweekly.example/unsubscribe"}], report.answer

@@ -608,7 +608,9 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     vague = given is not None and given.start is None and given.days > 1
     # (a "when" naming no time, "offsite" of "Maria wrote about the offsite. Put it in my
     # calendar.", is none)
-    if (given is None or vague) and (phrase := when_from_things(doing, slots["title"])):
+    if (given is None or vague) and (
+        phrase := when_from_things(doing, slots["title"], read_by_code=True)
+    ):
         slots["when"] = phrase  # kept for the question that follows, if the time is missing
     when = _when(doing, slots)
     if when is None:

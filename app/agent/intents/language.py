@@ -1184,8 +1184,18 @@ def separate_questions(text: str) -> list[str]:
     # the second names what it asks about itself ("what gift ideas do I have for her?"), not
     # only through the first ("… and when do we pay it?", "… what is its population?")
     named = [w for w in re.findall(r"\w{4,}", _folded(second))
-             if not is_function_word(w) and not _ASKED_LAST.fullmatch(w)]  # fmt: skip
+             if not is_function_word(w) and not _ASKED_LAST.fullmatch(w)
+             and w not in _SAYS_NO_THING]  # fmt: skip
     return parts if len(named) >= 2 else []
+
+
+# Words a question uses without naming what it is about ("what time do we get back?": the
+# hike the first question named), folded.
+_SAYS_NO_THING = frozenset((
+    "time", "back", "there", "here", "much", "many", "long", "later", "early", "then",
+    "about", "also", "thing", "things", "stuff", "zeit", "zuruck", "dort", "hier", "spater",
+    "temps", "retour", "tiempo", "hora", "heure", "vuelta",
+))  # fmt: skip
 
 
 _QUESTION_WORD = re.compile(

@@ -150,14 +150,18 @@ def answer_from_file(doing: Doing, path: str, text: str) -> str:
     return _answer(doing, _file_source(doing, path, text))
 
 
-def when_from_things(doing: Doing, event: str, about: str = "") -> str | None:
+def when_from_things(
+    doing: Doing, event: str, about: str = "", read_by_code: bool = False
+) -> str | None:
     """The words that say when `event` (the new event's title) takes place, copied from the
     email or file holding most of the request's words ("add Tom's barbecue to my calendar":
     "Saturday 26 May from 16:00"); None when nothing holds them. The model only copies, and
     code keeps a phrase only from a sentence of the text that names the event too: a day
     beside something else ("first delivery on 4 June" for "a meeting with Sophie") is not
     the event's, and the user is asked instead. `about`: the words looked for, where not the
-    whole request's ("the water is turned off" of a reminder before it)."""
+    whole request's ("the water is turned off" of a reminder before it). `read_by_code`:
+    where the model copied nothing the text holds, the one sentence naming the event and a
+    day is taken whole (a new event's day and time are read from it)."""
     source = best_source(doing, about or doing.request, dated=True)
     if source is None:
         return None
@@ -165,15 +169,31 @@ def when_from_things(doing: Doing, event: str, about: str = "") -> str | None:
     # last (after the request, it copied the request).
     prompt = f'The user asked: "{doing.request}"\n{_WHEN_PROMPT}'
     phrase = doing.write(prompt, source.text).strip().strip(".\"'“”").strip()
-    if not phrase or len(phrase) > 80:
-        return None
     said = sentences(" ".join(source.text.split()))  # "am Mittwoch, 16. Mai" is one
     named = f"{event} {glossed(event)}"  # "la barbacoa" of "a barbecue at my place"
+    if not phrase or len(phrase) > 80:
+        return _the_one_dated(doing, said, named) if read_by_code else None
     kept = _copied_beside(doing, phrase, said, named)
     if kept is None and (english := english_words(doing, event)):
         # "Intercambio de semillas" of the club's "our seed swap is on Saturday 2 June"
         kept = _copied_beside(doing, phrase, said, english)
-    return kept
+    # (the model's phrase in the request's language, not the text's: "Dienstag, 22. Mai" of
+    # "… your check-up appointment on Tuesday 22 May 2029 at 13:00")
+    return kept or (_the_one_dated(doing, said, named) if read_by_code else None)
+
+
+def _the_one_dated(doing: Doing, said: list[str], named: str) -> str | None:
+    """The one sentence of the text naming the event that says its day (and time), as code
+    reads it; None if none does, or several say different ones."""
+    dated = {
+        (when.day, when.start): sentence
+        for sentence in said
+        if any_word_of(named, sentence)
+        and (when := read_when(sentence, doing.now)) is not None
+        and when.day_given
+        and when.days == 1
+    }
+    return next(iter(dated.values())) if len(dated) == 1 else None
 
 
 def _copied_beside(doing: Doing, phrase: str, said: list[str], named: str) -> str | None:
@@ -301,7 +321,8 @@ def _answer(doing: Doing, source: Source) -> str:
     answer = _tallied(doing, source)
     if not answer:
         prompt = _ANSWER_PROMPT + in_their_language(doing.language)
-        answer = doing.write(prompt, f"{source.text}\n\nQuestion: {doing.request}")
+        asked = doing.together or doing.request  # (both questions: "her" is Mum)
+        answer = doing.write(prompt, f"{source.text}\n\nQuestion: {asked}")
         if _invented_numbers(answer, f"{source.text} {doing.request}", doing.now):
             # "Bake at 190 °C for 40 minutes." read as "190 °C … 20 minutes": a number the
             # text does not hold is the model's; the text itself is shown instead
@@ -395,6 +416,8 @@ def _says_the_request_again(answer: str, request: str, text: str) -> bool:
     said = {fold(w) for w in re.findall(r"\w{3,}", answer)}
     if len(said) < 3:
         return False
+    if fold(answer).strip(" ?.!") in fold(request):
+        return True  # "Prepare me for the call: what's their delivery plan?" word for word
     asked = {fold(w) for w in re.findall(r"\w+", request)}
     read = {fold(w) for w in re.findall(r"\w+", text)}
     return len(said & asked) >= 0.8 * len(said) and len(said & read) < 0.5 * len(said)

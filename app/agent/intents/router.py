@@ -217,6 +217,9 @@ class Doing:
         self.looking_again = False
         # Texts of this turn the model put into English (`english.english_words`), by text.
         self.english: dict[str, str] = {}
+        # The whole message, when `request` is one of two questions it asks together
+        # (`IntentRouter._each_question`): what the model is asked to answer from a text.
+        self.together = ""
         sent = [m.sent_at for m in conversation.messages if m.role == "user" and m.sent_at]
         self.now: datetime = sent[-1].astimezone() if sent else clock.now()
 
@@ -545,6 +548,8 @@ class IntentRouter:
         earlier = [m.content for m in conversation.messages if m.role == "user"][:-1]
         language = pending.language if pending else language_of_talk(earlier, text)
         doing = Doing(agent, conversation, text, emit, cancel, report, language)
+        if self.part is not None:  # "… her?" of "When is Mum's birthday, and … for her?"
+            doing.together = [m.content for m in conversation.messages if m.role == "user"][-1]
         if pending is not None and not _NEVER_MIND.search(text):
             slots = dict(pending.slots)
             if pending.choices:

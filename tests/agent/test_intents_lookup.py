@@ -523,11 +523,12 @@ def test_a_narrow_mail_search_lists_and_answers_from_the_newest(
     report = agent.run_turn(Conversation(), "Any news from Lena at Nordwind?")
     listed, answered = report.answer.split("\n\n", 1)
     assert listed.startswith("I found 1 email:\n- Lena Vogt <lena@nordwind.example>: “Warehouse")
-    assert answered.startswith("Nordwind moves on 13 June.\n\n(From the email of Lena Vogt")
+    # word from her: her newest email, summed up (no file is looked at)
+    assert answered == (
+        "From Lena Vogt <lena@nordwind.example>, “Warehouse move”:\nNordwind moves on 13 June."
+    )
     assert "deliveries pause that week" in _told(backend)
-    # The message lacks "news": the files were looked at too, and none holds more.
-    names = [c.name for c in report.calls]
-    assert "read_email" in names and names[-1] == "search_files"
+    assert "search_files" not in [c.name for c in report.calls]
 
 
 @pytest.mark.parametrize(

@@ -1267,14 +1267,17 @@ def asks_of_a_message(text: str) -> bool:
 # Saying something was sent or written to the user ("Lena sent over the dates", "in her
 # email", "hat mir geschrieben", "m'a envoyé", "me mandó"), accents folded; not asking to
 # send one ("send him an email", "le mandas un correo").
+_WORD_FROM = (
+    r"news from|heard (?:back )?from|heard anything from|word from|neues von|"
+    r"nachrichten? von|gemeldet|nouvelles de|noticias de"
+)
 _SENT = re.compile(
     r"\b(?:sent|mailed|emailed|wrote|messaged|forwarded|geschickt|geschrieben|gemailt|"
     r"weitergeleitet|envoye\w*|ecrit|transfere\w*|mando|envio|escribio|reenvio|escrito|"
     r"mandado|enviado|reenviado|"
     # word from someone ("any news from Lena?", "hat sich Lena gemeldet?", "des nouvelles de
     # Lena ?", "¿noticias de Lena?")
-    r"news from|heard (?:back )?from|heard anything from|word from|neues von|"
-    r"nachrichten? von|gemeldet|nouvelles de|noticias de|"
+    rf"{_WORD_FROM}|"
     r"(?:in|from) (?:her|his|their|the|that|this) (?:e-?mail|mail|message)|"
     r"(?:in|aus) (?:ihrer|seiner|der|dieser) (?:e-?mail|mail|nachricht)|"
     r"dans (?:son|le|ce) (?:mail|courriel|message)|en (?:su|el|ese) (?:correo|mensaje))\b"
@@ -1311,6 +1314,12 @@ def document_named(text: str) -> str:
     if found is None or len(folded) != len(text):  # ("ß" folded to "ss"): places differ
         return ""
     return re.split(r"[,;:.!?]", text[found.start("named") :])[0].strip()
+
+
+def asks_for_word_from(text: str) -> bool:
+    """Whether `text` asks for news from someone ("Any news from Lena?", "Hat sich Lena
+    gemeldet?"): what their last email says, summed up."""
+    return _says(re.compile(rf"\b(?:{_WORD_FROM})\b"), text)
 
 
 def speaks_of_a_message(text: str) -> bool:

@@ -29,6 +29,7 @@ from app.agent.intents.file_steps import (
 from app.agent.intents.glossary import forms_of, glossed
 from app.agent.intents.language import (
     asks_for_a_record_number,
+    asks_for_word_from,
     asks_of_a_message,
     asks_when_and_more,
     asks_which_day,
@@ -595,6 +596,12 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
     if not words or not 0 < len(found) <= _FEW:
         return listed
     newest = max(found, key=lambda m: str(m.get("date") or ""))
+    if asks_for_word_from(doing.request):
+        # "Any news from Lena at Nordwind?": what her email says, summed up (asked as a
+        # question, the small model answered "No news from Lena.")
+        from app.agent.intents.mail_steps import summary  # (it imports this module's kin)
+
+        return f"{listed}\n\n{summary(doing, newest, found)}"
     source = _read_message(doing, newest)
     if source is None:
         return listed

@@ -128,10 +128,10 @@ def read(doing: Doing, slots: dict[str, str]) -> str:
     # Several match ("Do I have unread emails from Sophie?"): each one is named, then the
     # newest is read; the user sees what else there is before anything is assumed.
     listed = listing(doing, found, slots["which"]) + "\n\n" if 1 < len(found) <= _LISTED else ""
-    return listed + _summary(doing, message, found)
+    return listed + summary(doing, message, found)
 
 
-def _summary(doing: Doing, message: dict[str, Any], found: list[dict[str, Any]]) -> str:
+def summary(doing: Doing, message: dict[str, Any], found: list[dict[str, Any]]) -> str:
     """Who wrote `message`, and what it says, in the model's words and the details it left
     out as the text writes them."""
     # A reply is read with the messages before it in its thread ("Re: Invoice 2029-117"
@@ -202,9 +202,7 @@ def reply(doing: Doing, slots: dict[str, str]) -> str:
     message = found[0]
     # "What did Sophie say about the invoice? And reply that we pay on Monday.": what it
     # says first, then the reply
-    said_there = (
-        _summary(doing, message, found) + "\n\n" if asks_what_it_says(doing.request) else ""
-    )
+    said_there = summary(doing, message, found) + "\n\n" if asks_what_it_says(doing.request) else ""
     said, fact = with_fact(doing, slots["message"])
     if not fact:
         # "… Du weißt ja, was bei mir gilt": what Hearth keeps of the user, for what the

@@ -328,7 +328,7 @@ def _answer(doing: Doing, source: Source) -> str:
             # "Bake at 190 °C for 40 minutes." read as "190 °C … 20 minutes": a number the
             # text does not hold is the model's; the text itself is shown instead
             answer = ""
-        elif _says_the_request_again(answer, doing.request, source.text):
+        elif _says_the_request_again(answer, asked, source.text):
             # "Sophie m'a écrit ce matin, … Elle veut quoi, en deux mots ?" written back
             answer = ""
         elif _lacks_what_is_asked(answer, doing.request, source.text):

@@ -417,8 +417,8 @@ def _says_the_request_again(answer: str, request: str, text: str) -> bool:
     said = {fold(w) for w in re.findall(r"\w{3,}", answer)}
     if len(said) < 3:
         return False
-    if fold(answer).strip(" ?.!") in fold(request):
-        return True  # "Prepare me for the call: what's their delivery plan?" word for word
+    if fold(request).strip(" ?.!") in fold(answer):
+        return True  # "Prepare me for the call: when is it, and what's …?" word for word
     asked = {fold(w) for w in re.findall(r"\w+", request)}
     read = {fold(w) for w in re.findall(r"\w+", text)}
     return len(said & asked) >= 0.8 * len(said) and len(said & read) < 0.5 * len(said)
@@ -599,7 +599,8 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
     if asks_for_word_from(doing.request):
         # "Any news from Lena at Nordwind?": what her email says, summed up (asked as a
         # question, the small model answered "No news from Lena.")
-        from app.agent.intents.mail_steps import summary  # (it imports this module's kin)
+        # (imported here: mail_steps reads this module's lookups through mail_facts)
+        from app.agent.intents.mail_steps import summary
 
         return f"{listed}\n\n{summary(doing, newest, found)}"
     source = _read_message(doing, newest)

@@ -101,12 +101,18 @@ def sender_shown(email: str, display_name: str = "") -> str:
     return f"{display_name} <{email}>" if display_name else email
 
 
+def is_plain_date(text: str) -> bool:
+    """Whether an event's start or end is a date without a time ("2026-12-10"): with both so,
+    the event is whole days."""
+    return bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()))
+
+
 def event_preview(arguments: dict[str, Any], action: str = "Create event") -> str:
     """An event card: title, time, place, description, and who will get an invitation."""
     lines = [f"{action}: {arguments.get('title', arguments.get('event_id', ''))}"]
     if arguments.get("start") or arguments.get("end"):
         start, end = str(arguments.get("start", "?")), str(arguments.get("end", "?"))
-        whole = all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", t.strip()) for t in (start, end))
+        whole = is_plain_date(start) and is_plain_date(end)
         lines.append(f"When: {start} → {end}" + (" (all day)" if whole else ""))
     if arguments.get("location"):
         lines.append(f"Where: {arguments['location']}")

@@ -32,9 +32,6 @@ from app.agent.tools.registry import Handler, Precheck, Previewer, Registry, Too
 from app.agent.tools.undo_declarations import UNDO_TOOLS
 from app.llm.tools import ToolSpec
 
-# A plain ISO date, no time: a whole day.
-_A_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
 log = logging.getLogger(__name__)
 
 # What the model is offered, derived from the one declaration per tool.
@@ -332,7 +329,7 @@ def _add_web_tools(registry: Registry, engine: Any = None) -> None:
 
 
 def _add_calendar_tools(registry: Registry, account: Any) -> None:
-    from app.agent.tools.previews import change_preview, event_preview
+    from app.agent.tools.previews import change_preview, event_preview, is_plain_date
     from connectors.calendar import (
         CalendarError,
         create_event,
@@ -369,7 +366,7 @@ def _add_calendar_tools(registry: Registry, account: Any) -> None:
 
     def do_create(args: dict[str, Any]) -> ToolResult:
         start, end = str(args["start"]).strip(), str(args["end"]).strip()
-        all_day = bool(_A_DATE.fullmatch(start) and _A_DATE.fullmatch(end))
+        all_day = is_plain_date(start) and is_plain_date(end)
         event = create_event(
             account,
             str(args["title"]),

@@ -44,7 +44,7 @@ from app.agent.intents.language import (
 )
 from app.agent.intents.mailbox import found_messages, heading_holds, listing, search_messages
 from app.agent.intents.phrases import counted
-from app.agent.intents.recognise import POSSESSIVE, any_word_of, grounded
+from app.agent.intents.recognise import ADDRESS, POSSESSIVE, any_word_of, grounded
 from app.agent.intents.router import (
     Ask,
     Doing,
@@ -678,13 +678,10 @@ def _a_file_holding_more(doing: Doing, message: Source) -> Source | None:
     return file if file.matched > message.matched + speaks_of_a_message(doing.request) else None
 
 
-_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-
-
 def words_held(words: list[str], text: str) -> int:
     """How many of `words` the text holds, an address's parts each a word ("Nordwind" is
     held by "lena@nordwind.example")."""
-    parts = _ADDRESS.sub(lambda m: re.sub(r"[@.]", " ", m.group(0)), text)
+    parts = ADDRESS.sub(lambda m: re.sub(r"[@.]", " ", m.group(0)), text)
     return sum(any_word_of(word, parts) for word in words)
 
 

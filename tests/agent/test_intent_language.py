@@ -220,6 +220,14 @@ def test_a_titles_or_a_days_point_ends_no_sentence(text: str, split: int) -> Non
         ("Wann muss ich zu Hause sein?", False),
         ("Quand est-ce que je dois être là ?", False),
         ("¿Cuándo tengo que estar en casa?", False),
+        # when the user can, not when something is that they do
+        ("when can we meet next week?", True),
+        ("quand est-ce que je peux passer ?", True),
+        ("¿Cuándo puedo pasar?", True),
+        ("when do i fly to lisbon again??", False),
+        ("Wann habe ich den Zahnarzt?", False),
+        ("quand est-ce que je pars à Lisbonne ?", False),
+        ("when am I seeing Tom?", False),
     ],
 )
 def test_free_time_is_asked_for_by_its_words_or_the_user_asking_when_they_can(
@@ -260,6 +268,12 @@ def test_spanish_crossing_off_is_no_french_task(text: str, ticks: bool) -> None:
         ("Was hat mir Jonas geschrieben?", True),
         ("Qu'est-ce que Priya m'a écrit ?", True),
         ("¿Qué hay en mis notas sobre las entregas?", False),
+        # the user's mail said to hold it
+        ("also need the booking code, its somewhere in my mails", True),
+        ("Der Code steht irgendwo in meinen Mails", True),
+        ("c'est dans mes mails quelque part", True),
+        ("lo tengo en mis correos", True),
+        ("it's somewhere in my notes", False),
     ],
 )
 def test_a_request_saying_it_was_written_to_the_user_speaks_of_a_message(
@@ -355,3 +369,23 @@ def test_adding_someone_to_the_address_book(text: str, adds: bool) -> None:
 )  # fmt: skip
 def test_two_questions_asked_together_are_told_apart(text: str, parts: list[str]) -> None:
     assert separate_questions(text) == parts
+
+
+@pytest.mark.parametrize(
+    ("request_", "asks"),
+    [
+        ("dis, j'ai un truc jeudi soir ? sam voudrait aller au ciné", True),
+        ("do I have something on Friday evening?", True),
+        ("got anything thursday night?", True),
+        ("est-ce que j'ai quelque chose samedi ?", True),
+        # told, not asked
+        ("j'ai un truc jeudi soir, je ne peux pas", False),
+        ("I have something on Friday, so not then", False),
+    ],
+)
+def test_asking_whether_anything_is_on_by_the_voice_alone_asks_whats_on(
+    request_: str, asks: bool
+) -> None:
+    from app.agent.intents.language import asks_whats_on
+
+    assert asks_whats_on(request_) is asks

@@ -342,6 +342,9 @@ def test_words_without_a_day_or_time_are_no_time(phrase: str) -> None:
         ("dos buenas horas", 120),
         ("a good hour", 60),
         ("zwei Stunden und eine halbe", 150),
+        # spoken German's "eine"
+        ("erinner mich bitte ne stunde vorher", 60),
+        ("'ne Stunde vorher", 60),
     ],
 )
 def test_durations(phrase: str, minutes: int) -> None:
@@ -349,7 +352,14 @@ def test_durations(phrase: str, minutes: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "phrase", ["dinner with Sam on Friday", "Trag den Zahnarzt am Freitag ein", "an h", "at 10-12"]
+    "phrase",
+    [
+        "dinner with Sam on Friday",
+        "Trag den Zahnarzt am Freitag ein",
+        "an h",
+        "at 10-12",
+        "Ich habe keine Stunde Zeit",
+    ],
 )
 def test_words_holding_a_number_word_and_a_letter_are_no_length(phrase: str) -> None:
     assert read_duration(phrase) is None

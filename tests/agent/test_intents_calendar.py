@@ -1794,7 +1794,11 @@ def test_a_question_about_an_event_taken_for_a_move_to_no_time_is_answered(
      ("Sag mal, was hab ich am Samstag eigentlich alles vor? Ich überleg, ob ich da noch was "
       "reinquetschen kann.", call("find_emails", about="Samstag")),
      ("Ma cousine déménage ce week-end. Qu'est-ce que j'ai samedi et dimanche ?",
-      call("recall_fact", about="déménagement"))],
+      call("recall_fact", about="déménagement")),
+     # asked by the voice alone, taken for a new event
+     ("dis, j'ai un truc samedi ? sam voudrait aller au ciné", call("add_event", title="truc")),
+     ("do I have something on Saturday? anna wants to come over",
+      call("add_event", title="anna", when="Saturday"))],
 )  # fmt: skip
 def test_a_question_of_what_is_on_a_day_taken_for_another_lookup_shows_the_calendar(
     account: CalendarAccount, request_: str, taken_for: str

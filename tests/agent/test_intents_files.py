@@ -989,7 +989,14 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
       "Added Jonas Weber to your contacts: 0171 2233445."),
      ("Ajoute Inès de la Fuente à mes contacts, son numéro c'est le 0171 2233446",
       "Inès de la Fuente à mes contacts, son numéro",
-      "Inès de la Fuente ajouté à vos contacts : 0171 2233446.")],
+      "Inès de la Fuente ajouté à vos contacts : 0171 2233446."),
+     # typed all in lower case, the model naming the address: capitals say nothing, the
+     # word after the first name is the family name
+     ("kannst du jamie clarke bei meinen kontakten anlegen? mail ist jamie@example.test, "
+      "handy 0176 55501234", "Jamie@example.test",
+      "Jamie Clarke zu deinen Kontakten hinzugefügt: jamie@example.test, 0176 55501234."),
+     ("add sam to my contacts please, sam@example.test", "sam",
+      "Added sam to your contacts: sam@example.test.")],
 )  # fmt: skip
 def test_a_new_contacts_name_is_as_the_request_writes_it(
     radicale: RadicaleServer, text: str, given: str, answer: str

@@ -148,6 +148,8 @@ def test_an_answer_saying_the_question_again_shows_the_text_instead(
         ("What time does my Porto flight leave?", "It leaves at 07:05.", True),
         ("What's the booking code for my Porto flight?", "Your flight is booked.", False),
         ("What's the booking code for my Porto flight?", "QX7P2L (LH 1166, 07:05).", True),
+        # numbers of the text, but not its code
+        ("What's the booking code for my Porto flight?", "Your flight is LH 1166.", False),
     ],
 )  # fmt: skip
 def test_an_answer_leaving_out_the_time_or_code_asked_shows_the_text_instead(
@@ -2434,3 +2436,27 @@ def test_asked_to_be_taken_to_the_unsubscribe_page_it_is_opened_from_the_email(
     # (".example" resolves nowhere: the opener's check stops it before any dialog)
     opened = [c.arguments for c in report.calls if c.name == "open_item"]
     assert opened == [{"url": "https://techweekly.example/unsubscribe"}], report.answer
+
+
+def test_when_the_user_flies_with_the_code_in_their_mails_is_no_free_time_and_shows_the_code(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    """ "when do i fly to lisbon again?? also need the booking code …, its somewhere in my
+    mails" taken for free time ("when do I" asks when something is, not when the user can):
+    the mail answers; the model's answer naming the return flight and not the code is
+    replaced by the email's text."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "booking@airline.example", "Booking confirmation: Berlin - Lisbon",
+             "Flight LH 1166, Friday 8 June 2029, departs Berlin (BER) 07:05.\n"
+             "Booking code: QX7P2L. Return: LH 1167, Sunday 17 June 2029, 10:35.")  # fmt: skip
+    agent, _ = _agent(
+        [call("find_free_time"), "The flight LH 1167, Sunday 17 June 2029, 10:35 is booked."],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(
+        Conversation(),
+        "when do i fly to lisbon again?? also need the booking code for the flight, its "
+        "somewhere in my mails",
+    )
+    assert "find_free_time" not in [c.name for c in report.calls]
+    assert "QX7P2L" in report.answer and "07:05" in report.answer

@@ -1280,7 +1280,11 @@ _SENT = re.compile(
     rf"{_WORD_FROM}|"
     r"(?:in|from) (?:her|his|their|the|that|this) (?:e-?mail|mail|message)|"
     r"(?:in|aus) (?:ihrer|seiner|der|dieser) (?:e-?mail|mail|nachricht)|"
-    r"dans (?:son|le|ce) (?:mail|courriel|message)|en (?:su|el|ese) (?:correo|mensaje))\b"
+    r"dans (?:son|le|ce) (?:mail|courriel|message)|en (?:su|el|ese) (?:correo|mensaje)|"
+    # the user's mail said to hold it ("it's somewhere in my mails", "in meinen Mails", "dans
+    # mes mails", "en mis correos")
+    r"(?:in|aus|dans|en|entre) (?:my|meine[mn]?|mes|mis) (?:e-?mails?|mails?|inbox|"
+    r"posteingang|courriels?|correos?|mensajes))\b"
 )
 
 
@@ -1395,12 +1399,12 @@ _FREE_TIME = re.compile(
     r"have time|got time|frei(?:e[nmrs]?)?|zeit|lucke\w*|luecke\w*|passt|verfugbar|libres?|dispos?|"
     r"disponibles?|temps|creneaux?|caser|hueco\w*|tiempo|cabe|caber)\b"
     r"|\bquand (?:est-ce que )?(?:ca|cela) (?:passe|irait|colle)\b"
-    r"|\b(?:when|wann|quand|cuando)\b\s+(?:(?:could|can|would|shall|should|do|am|est-ce que|"
-    r"kann|konnte|konnen|habe|hab|bin|haben|sind)\s+)?(?:i|we|ich|wir|je|j'|on|nous)\b"
-    # not when something makes the user be somewhere ("when do I need to be home for it?")
-    r"(?!\s+(?:need|have|must|has|got|dois|devons|doit)\b)"
-    r"|\bcuando\s+(?:\w+\s+)?(?:puedo|podemos|podria|podriamos|tengo|tenemos|estoy|estamos)\b"
-    r"(?!\s+que\b)"
+    # when the user can (not "when do I fly to Lisbon?", "wann habe ich den Zahnarzt?":
+    # when something is)
+    r"|\b(?:when|wann)\s+(?:could|can|shall|kann|konnte|konnen|konnten)\s+(?:i|we|ich|wir)\b"
+    r"|\bquand\s+(?:est-ce\s+qu(?:e\s+|'))?(?:je|j'|on|nous)\s*"
+    r"(?:peux|pourrais|pourrai|peut|pourrait|pourra|pouvons|pourrions|pourrons)\b"
+    r"|\bcuando\s+(?:\w+\s+)?(?:puedo|podemos|podria|podriamos|podre|podremos)\b"
     # a length of time to be found ("find me an hour", "such mir zwei Stunden", "trouve-moi
     # une demi-heure", "búscame media hora")
     # or needed ("I need two hours", "il me faut deux heures", "necesito dos horas")
@@ -1802,6 +1806,9 @@ _WHATS_ON = re.compile(
     r"(?:hab|habe) ich\b[^.?!]{0,40}\b(?:was|etwas|schon was) vor\b|bin ich\b[^.?!]{0,30}"
     r"\b(?:frei|verplant)\b|"
     r"qu'est-ce que j'ai|j'ai quoi|est-ce que j'ai (?:quelque chose|un truc|des trucs)|"
+    # asked by the voice alone ("j'ai un truc jeudi soir ?", "do I have something on Friday?")
+    r"(?:j'ai|ai-je) (?:quelque chose|un truc|des trucs|qqch|qqc|un truc de prevu)\b[^.?!]{0,40}\?|"
+    r"(?:do i have|have i got|got) (?:something|anything)\b[^.?!]{0,40}\?|"
     r"(?:je suis|suis-je) (?:libre|pris|occupe)|"
     r"que tengo|tengo algo|tengo (?:planes|cosas)|estoy (?:libre|ocupad[oa]))"
 )

@@ -358,11 +358,15 @@ def _lacks_what_is_asked(answer: str, question: str, text: str) -> bool:
     von diesem Newsletter ab?": "techweekly.example/unsubscribe")."""
     asks_the_time = _ASKS_THE_TIME.search(fold(question)) and _CLOCK_TIME.search(text)
     asks_a_record = asks_for_a_record_number(question) and re.search(r"\d", text)
+    # a code of capitals and digits the text holds ("QX7P2L"), none of which the answer
+    # names ("The flight LH 1167 …" answered of "… the booking code")
+    codes = set(_CODE.findall(text))
+    code_left_out = codes and not any(code in answer for code in codes)
     link = _LINK.search(text)
     asks_to_unsubscribe = _UNSUBSCRIBE.search(fold(question)) and link
     return bool(
         (asks_the_time and not _CLOCK_TIME.search(answer))
-        or (asks_a_record and not re.search(r"\d", answer))
+        or (asks_a_record and (not re.search(r"\d", answer) or code_left_out))
         or (asks_to_unsubscribe and link is not None and link.group(0) not in answer)
     )
 
@@ -374,6 +378,9 @@ _UNSUBSCRIBE = re.compile(
     r"abmeld\w*|abbestell\w*|melde\w* (?:[\w-]+ ){0,6}?ab\b|"
     r"desabonn\w*|desinscri\w*|dar(?:me|se)? de baja|desuscrib\w*|baja del?)"
 )
+# A booking code or reference: capitals and digits together, five or more ("QX7P2L",
+# "PO-5521"), not a flight's "LH" or a year.
+_CODE = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{3,}[A-Z0-9]\b")
 # A link in a text: "https://…", "www.…", or a domain with a path ("techweekly.example/x").
 _LINK = re.compile(r"(?:https?://|www\.)[^\s<>\"]*[\w/]|\b[\w-]+(?:\.[\w-]+)+/[\w./?=&%-]*[\w/]")
 

@@ -1056,7 +1056,7 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
     # name said over and over ("Anna Schulz Anna Schulz …") more than once.
     name = _once(" ".join(_PHONE.sub(" ", ADDRESS.sub(" ", slots["name"])).split()).strip(" ,;:"))
     name = _the_name_before_the_rest(name)
-    name = _as_written(name, doing.request, doing.now) or named_by_address(doing.request, emails)
+    name = _as_written(name or named_by_address(doing.request, emails), doing.request, doing.now)
     spelt = named_by_address(doing.request, emails)
     if len(name.split()) == 1 and len(spelt.split()) > 1 and fold(name) in fold(spelt).split():
         name = spelt  # "Brandt" of "Add Lukas Brandt …: lukas.brandt@…": the whole name
@@ -1151,6 +1151,8 @@ def _as_written(name: str, request: str, now: datetime) -> str:
     Karim" of "… neighbour from downstairs, Karim Haddad - …": "Karim Haddad"); else as
     it is."""
     words = name.split()
+    if not words:
+        return name
     said = re.findall(r"[^\W\d_][\w'’-]*", request)
     wanted = sorted(fold(w) for w in words)
     for start in range(len(said) - len(words) + 1):
@@ -1167,6 +1169,14 @@ def _as_written(name: str, request: str, now: datetime) -> str:
         and read_when(whole.group(1), now) is None  # "Anna Montag": a day
     ):
         return f"{name} {whole.group(1)}"
+    if (
+        len(words) == 1
+        and request == request.lower()
+        and (lower := _family_name_after(name, request, now))
+    ):
+        # all typed in lower case ("kannst du jamie clarke bei meinen kontakten anlegen?"):
+        # capitals say nothing, the word after the first name is the family name
+        return f"{name} {lower}".title()
     # a family name the request writes with the first name before it ("Weirdly Anna Schulz
     # isn't in my contacts": "Anna Schulz", not "Schulz")
     first = re.search(rf"\b([A-ZÄÖÜÉ][a-zäöüßéèáíóúñ-]+)\s+{re.escape(name)}\b", request)
@@ -1180,6 +1190,31 @@ def _as_written(name: str, request: str, now: datetime) -> str:
     ):
         return f"{first.group(1)} {name}"
     return name
+
+
+# Words saying what is given of someone, not a name ("jamie mail ist …", "sam phone …").
+_DETAIL_WORDS = re.compile(
+    r"(?:e-?mail\w*|mail\w*|address\w*|adresse\w*|phone\w*|number|nummer|handy\w*|mobile?|"
+    r"tel\w*|numero|portable|correo|movil|contacts?|kontakt\w*|stp|pls|plz|svp|porfa|"
+    r"favor)"
+)
+
+
+def _family_name_after(name: str, request: str, now: datetime) -> str:
+    """The word after `name` in a request typed all in lower case, when it can be a family
+    name: letters only, no little word, day, or word for an address or number."""
+    after = re.search(rf"\b{re.escape(name.lower())}\s+([^\W\d_][\w'-]+)\b", request)
+    if after is None:
+        return ""
+    word = after.group(1)
+    if (
+        len(word) < 2
+        or is_function_word(word)
+        or read_when(word, now) is not None
+        or _DETAIL_WORDS.fullmatch(fold(word))
+    ):
+        return ""
+    return word
 
 
 def one_name_in_contacts(doing: Doing) -> str:

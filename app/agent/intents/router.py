@@ -92,6 +92,7 @@ from app.agent.intents.recognise import (
     recognise,
     recognition_request,
 )
+from app.agent.intents.sums import worked_out
 from app.agent.intents.when import read_duration, read_relative, read_shift, read_when
 from app.agent.tools.declarations import BUILTIN_TOOLS
 from app.agent.turn.loop import AgentEvent, CallRecord, TurnReport, add_stats
@@ -606,6 +607,14 @@ class IntentRouter:
             # "those newsletters are getting on my nerves. can you bring up the page where I
             # can unsubscribe?" taken for a web search: the link their email gives
             return self._say(doing, opened, "answered")
+        if (
+            chosen in _LOOKING | {SOMETHING_ELSE, JUST_ANSWER}
+            and not _asks_for_an_act(text)
+            and (sum_ := worked_out(text, doing.language)) is not None
+        ):
+            # "dinner came to 87 euros and there were 3 of us. how much does everyone owe?"
+            # taken for spending, or the model's own sum ("5,000 euros each"): code divides
+            return self._say(doing, sum_, "answered")
         # no intent of the catalogue taken, or the model's own answer
         taken_for_none = recognised is None or chosen in (SOMETHING_ELSE, JUST_ANSWER)
         if taken_for_none and (name := asks_to_write_a_note(text)):
@@ -683,12 +692,15 @@ class IntentRouter:
                 recognised.slots["fact"] = told
         if (
             chosen in ("ask_files", "recall_fact", "find_contact", "find_emails", "list_todos")
-            and asks_whats_on(question := the_question(text))
+            or (chosen == "add_event" and not asks_to_put_in_the_calendar(text))
+        ) and (
+            asks_whats_on(question := the_question(text))
             and (when := read_when(question, doing.now)) is not None
             and when.day_given
         ):
             # "… what have I actually got on, Saturday and Sunday?" taken for the files, "was
-            # hab ich am Donnerstag eigentlich alles vor?" for the mail: the calendar says
+            # hab ich am Donnerstag eigentlich alles vor?" for the mail, "dis, j'ai un truc
+            # jeudi soir ? sam voudrait aller au ciné" for a new event: the calendar says
             return self._instead(doing, BY_NAME["show_calendar"], text,
                                  given={"when": question})  # fmt: skip
         if (

@@ -869,7 +869,8 @@ def read_duration(phrase: str) -> timedelta | None:
             total += timedelta(hours=amount)
         else:
             total += timedelta(minutes=amount)
-    if not total and re.search(r"\b(an hour|one hour|eine stunde|une heure|una hora)\b", text):
+    # ("ne Stunde", "'ne Stunde": spoken German's "eine")
+    if not total and re.search(r"\b(an hour|one hour|(?:ei)?ne stunde|une heure|una hora)\b", text):
         total = timedelta(hours=1)
     # the half of a length right after its hours ("una hora y media"), not a clock time's
     # ("a las cuatro y media …, y ponle una hora": one hour)

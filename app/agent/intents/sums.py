@@ -1,0 +1,137 @@
+"""Everyday sums asked in a chat, worked out by code: a bill shared among people ("dinner
+came to 87 euros and there were 3 of us, how much does everyone owe?") and a percentage of
+an amount ("what's a 15% tip on 64 euros?"). A small model's arithmetic is a guess ("5,000
+euros each"); these need no tool, only the numbers the request gives."""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from app.agent.intents.language import Language
+from connectors.folding import fold
+
+# Numbers of people written as words, in the four languages (folded).
+_COUNTS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "sechs": 6, "sieben": 7, "acht": 8,
+    "neun": 9, "zehn": 10, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7,
+    "huit": 8, "neuf": 9, "dix": 10, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6,
+    "siete": 7, "ocho": 8, "nueve": 9, "diez": 10,
+    # "zu zweit", "zu dritt" …
+    "zweit": 2, "dritt": 3, "viert": 4, "funft": 5, "sechst": 6, "siebt": 7,
+}  # fmt: skip
+_COUNT = r"(\d{1,2}|" + "|".join(sorted(_COUNTS, key=len, reverse=True)) + r")"
+
+# How many share it (folded): "3 of us", "we were 4", "4 people", "split 3 ways", "among 3",
+# "zu dritt", "wir waren 4", "4 Personen", "durch 3", "on était 3", "à 3", "4 personnes",
+# "entre 3", "éramos 4", "4 personas".
+_SHARED_BY = re.compile(
+    rf"\b(?:{_COUNT} (?:of us|of them|people|persons|friends|ways|"
+    r"leute|personen|freunde|freundinnen|"
+    r"personnes|amis|copains|potes|"
+    r"personas|amigos|amigas)|"
+    rf"(?:we were|there were|there are|we are|we're|between|among|amongst|by|for) {_COUNT}"
+    r"(?! (?:euros?|eur|dollars?|pounds?|francs?|percent|minutes?|hours?|days?))|"
+    rf"(?:zu|wir waren|wir sind|durch|unter) {_COUNT}|"
+    rf"(?:on etait|on est|nous etions|nous sommes|entre|a|en) {_COUNT}(?! (?:euros?|h|heures?))|"
+    rf"(?:eramos|somos|entre|para) {_COUNT}(?! (?:euros?|horas?)))\b"
+)
+# Asking what each one pays (folded).
+_EACH = re.compile(
+    r"\b(?:each|everyone|everybody|per person|per head|a head|apiece|split|divide|share|"
+    r"jede[rnms]?|pro (?:person|kopf|nase)|teilen|aufteilen|geteilt|"
+    r"chacun|chacune|par personne|par tete|partager|diviser|"
+    r"cada (?:uno|una|quien)|por persona|por cabeza|a cada|dividir|repartir)\b"
+)
+# An amount of money as people type it: "87 euros", "87€", "€87", "$42.50", "64,90 EUR".
+_MONEY = re.compile(
+    r"(?P<before>[€$£])\s*(?P<a>\d+(?:[.,]\d{1,2})?)\b"
+    r"|\b(?P<b>\d+(?:[.,]\d{1,2})?)\s*(?P<after>€|euros?\b|eur\b|dollars?\b|pounds?\b|"
+    r"chf\b|franken\b|francs?\b|\$|£)"
+)
+# A percentage of an amount: "15% tip on 64 euros", "20 percent of 85", "10 Prozent von 40",
+# "15 % de 80", "el 10 por ciento de 50".
+_PERCENT = re.compile(
+    r"\b(?P<p>\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per cent\b|prozent\b|pour ?cent\b|"
+    r"por ?ciento\b)(?:\s+\w+)?\s+(?:of|on|von|auf|de|sur|del|sobre)\s+(?:[€$£]\s*)?"
+    r"(?P<of>\d+(?:[.,]\d{1,2})?)"
+)
+
+_SYMBOL = {"€": "€", "euro": "€", "euros": "€", "eur": "€", "$": "$", "dollar": "$",
+           "dollars": "$", "£": "£", "pound": "£", "pounds": "£"}  # fmt: skip
+_EACH_SAID: dict[Language, str] = {
+    "en": "{total} ÷ {n} = {each} each.",
+    "de": "{total} ÷ {n} = {each} pro Person.",
+    "fr": "{total} ÷ {n} = {each} par personne.",
+    "es": "{total} ÷ {n} = {each} por persona.",
+}
+_PERCENT_SAID: dict[Language, str] = {
+    "en": "{p} % of {of} is {part}.",
+    "de": "{p} % von {of} sind {part}.",
+    "fr": "{p} % de {of}, c'est {part}.",
+    "es": "El {p} % de {of} es {part}.",
+}
+
+
+def worked_out(text: str, language: Language) -> str | None:
+    """The answer to a sum the request asks, worked out, in its language; None when it asks
+    none of these (or gives more than one amount to share: which is the bill?)."""
+    folded = fold(text).replace("’", "'")
+    if (percent := _PERCENT.search(folded)) is not None:
+        p, of = _decimal(percent["p"]), _decimal(percent["of"])
+        if p is None or of is None:
+            return None
+        unit = _unit(folded, percent["of"])
+        return _PERCENT_SAID[language].format(
+            p=_written(p, language), of=_money(of, unit, language),
+            part=_money(of * p / 100, unit, language),
+        )  # fmt: skip
+    shared = _SHARED_BY.search(folded)
+    amounts = list(_MONEY.finditer(folded))
+    if shared is None or len(amounts) != 1 or not _EACH.search(folded):
+        return None
+    n = _count(next(g for g in shared.groups() if g))
+    amount = amounts[0]
+    total = _decimal(amount["a"] or amount["b"])
+    if n is None or n < 2 or total is None:
+        return None
+    unit = _SYMBOL.get(amount["before"] or amount["after"] or "", amount["after"] or "")
+    return _EACH_SAID[language].format(
+        total=_money(total, unit, language), n=n, each=_money(total / n, unit, language)
+    )
+
+
+def _count(word: str) -> int | None:
+    return int(word) if word.isdigit() else _COUNTS.get(word)
+
+
+def _decimal(number: str) -> Decimal | None:
+    try:
+        return Decimal(number.replace(",", "."))
+    except InvalidOperation:
+        return None
+
+
+def _unit(folded: str, number: str) -> str:
+    """The currency written beside `number`, as a symbol where it has one."""
+    for amount in _MONEY.finditer(folded):
+        if (amount["a"] or amount["b"]) == number:
+            return _SYMBOL.get(amount["before"] or amount["after"] or "", amount["after"] or "")
+    return ""
+
+
+def _written(number: Decimal, language: Language) -> str:
+    """A number as the language writes it: whole if it is, else to the cent."""
+    cents = number.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    text = str(cents.quantize(Decimal(1))) if cents == cents.to_integral() else f"{cents:.2f}"
+    return text if language == "en" else text.replace(".", ",")
+
+
+def _money(number: Decimal, unit: str, language: Language) -> str:
+    amount = _written(number, language)
+    if not unit:
+        return amount
+    if language == "en" and unit in ("€", "$", "£"):
+        return f"{unit}{amount}"
+    return f"{amount} {unit}"

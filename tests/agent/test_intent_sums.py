@@ -1,0 +1,74 @@
+"""Everyday sums worked out by code (`intents.sums`), in the four languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.agent.intents.language import Language
+from app.agent.intents.router import IntentRouter
+from app.agent.intents.sums import worked_out
+from app.agent.tools.toolbox import build_registry
+from app.agent.turn.chat import Conversation
+from app.agent.turn.loop import Agent
+from app.llm.scripted import ScriptedBackend
+from tests.scripting import call
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "answer"),
+    [
+        ("quick one, dinner came to 87 euros and there were 3 of us. how much does everyone "
+         "owe?", "en", "€87 ÷ 3 = €29 each."),
+        ("split the $60 taxi 4 ways", "en", "$60 ÷ 4 = $15 each."),
+        ("Wir waren zu dritt essen, die Rechnung war 94,50 €. Wie viel zahlt jeder?", "de",
+         "94,50 € ÷ 3 = 31,50 € pro Person."),
+        ("on était 4 au resto, 130 euros au total, ça fait combien par personne ?", "fr",
+         "130 € ÷ 4 = 32,50 € par personne."),
+        ("éramos cinco y la cena costó 112 euros, ¿cuánto paga cada uno?", "es",
+         "112 € ÷ 5 = 22,40 € por persona."),
+        # a third of a cent is rounded
+        ("100 euros between 3 people, how much each?", "en", "€100 ÷ 3 = €33.33 each."),
+        ("what's a 15% tip on 64 euros?", "en", "15 % of €64 is €9.60."),
+        ("wie viel sind 20 Prozent von 85?", "de", "20 % von 85 sind 17."),
+    ],
+)  # fmt: skip
+def test_a_shared_bill_or_a_percentage_is_worked_out(
+    text: str, language: Language, answer: str
+) -> None:
+    assert worked_out(text, language) == answer
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I spent 40 euros at the market on Friday",  # no one to share it with
+        "Lunch with 3 people on Friday at 12",  # no amount
+        "we were 3 at dinner: 40 euros for food and 20 euros for wine, how much each?",  # two
+        "How much did I spend on groceries in April?",
+    ],
+)
+def test_no_sum_is_made_up_where_the_request_asks_none(text: str) -> None:
+    assert worked_out(text, "en") is None
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "answer"),
+    [
+        ("quick one, dinner came to 87 euros and there were 3 of us. how much does everyone "
+         "owe?", call("spending"), "€87 ÷ 3 = €29 each."),
+        ("Wir waren zu viert beim Italiener, 98 Euro zusammen. Wie viel muss jeder zahlen?",
+         call("just_answer"), "98 € ÷ 4 = 24,50 € pro Person."),
+    ],
+)  # fmt: skip
+def test_a_sum_taken_for_spending_or_a_plain_answer_is_worked_out_by_code(
+    request_: str, taken_for: str, answer: str
+) -> None:
+    """The 0.5B model took a shared bill for the user's spending and answered "Everyone owes
+    5,000 euros.": code divides, no tool runs and the model writes nothing."""
+    backend = ScriptedBackend.from_data(
+        {"format": "qwen3.5", "intents": True, "turns": [taken_for, "Everyone owes 5,000 euros."]}
+    )
+    agent = Agent(backend, build_registry())
+    agent.front = IntentRouter()
+    report = agent.run_turn(Conversation(), request_)
+    assert report.answer == answer and report.calls == []

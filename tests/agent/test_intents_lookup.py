@@ -393,6 +393,26 @@ def test_a_question_taken_for_a_move_that_names_no_change_is_answered(
     assert "seed swap is on Saturday 2 June" in _told(backend)
 
 
+def test_the_second_of_two_questions_taken_for_a_plain_answer_is_looked_up_when_theirs(
+    mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    """ "When is my dentist appointment, and what's the hotel in Lisbon called?": the second
+    taken for the model's own answer (it made a name up); the message speaks of the user's
+    own, and their files hold the hotel: it is answered from them."""
+    create_event(account, "Dentist", at(22, 9), at(22, 10), tz=TZ)
+    agent, backend = _agent(
+        [call("show_calendar", when="", event="dentist"), call("just_answer"),
+         "Casa do Rio, Rua da Prata 12."],
+        home, mail=mail, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(
+        Conversation(), "When is my dentist appointment, and what's the hotel in Lisbon called?"
+    )
+    when, hotel = report.answer.split("\n\n", 1)
+    assert when.startswith("Dentist: ") and "Casa do Rio" in _told(backend), report.answer
+    assert hotel.startswith("Casa do Rio, Rua da Prata 12.\n\n(From "), report.answer
+
+
 def test_an_event_asked_about_is_shown_with_its_notes(account: CalendarAccount, home: Path) -> None:
     create_event(account, "Hiking trip", at(19, 9), at(19, 17), tz=TZ, location="Grunewald",
                  description="Meet at the station at 8:30.\nBring water and lunch.")  # fmt: skip
@@ -1553,6 +1573,47 @@ def test_a_reminder_before_something_named_by_it_is_set_before_what_the_sentence
     finally:
         _remove_from(servers, address)
     assert [r.due for r in ReminderStore(database).pending()] == [due], report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "body", "slots", "read", "text"),
+    [("die hausverwaltung hat doch geschrieben, dass das wasser abgestellt wird. erinner mich "
+      "bitte ne stunde vorher, dass ich noch wasser abfülle",
+      "Das Wasser wird am Mittwoch, 16. Mai, von 10:00 bis 12:00 Uhr abgestellt.",
+      {"what": "wasser abgestellt wird", "when": "ne stunde vorher, dass ich noch wasser abfülle"},
+      ["property management water turned off", "Mittwoch, 16. Mai, von 10:00"], "wasser abfülle"),
+     ("The building management wrote that the water will be turned off. Remind me an hour "
+      "before to fill some bottles.",
+      "The water will be turned off on Wednesday 16 May, 10:00 to 12:00.",
+      {"what": "water turned off", "when": "an hour before"}, ["Wednesday 16 May, 10:00"],
+      "fill some bottles")],
+)  # fmt: skip
+def test_a_reminder_before_something_told_before_is_of_what_the_asking_sentence_says_to_do(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    database: Database,
+    request_: str,
+    body: str,
+    slots: dict[str, str],
+    read: list[str],
+    text: str,
+) -> None:
+    """The model's text was what the reminder is before ("wasser abgestellt wird"); the
+    sentence asking says what to do ("…, dass ich noch wasser abfülle"): that is the text,
+    set an hour before the time the email gives. (`read`: the German's English words, and
+    the model's reading of the email's time.)"""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "Hausverwaltung <verwaltung@haus.example>", "Notice", body)
+    try:
+        agent, _ = _agent([call("set_reminder", **slots), *read], home, mail=mail,
+                          calendar=account, data=database)  # fmt: skip
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "verwaltung@haus.example")
+    [reminder] = ReminderStore(database).pending()
+    assert (reminder.due, reminder.text) == (at(16, 9), text), report.answer
 
 
 @pytest.mark.parametrize(

@@ -126,6 +126,12 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         if before is not None:
             moment, event, title = before
             text = _what_to_remind(doing, _said_after_the_thing(what.strip()))
+            if relative is not None and relative[1] == "it" and (todo := _to_do_said(doing)):
+                # "die hausverwaltung hat geschrieben, dass das wasser abgestellt wird.
+                # erinner mich ne stunde vorher, dass ich noch wasser abfülle": the model's
+                # "wasser abgestellt wird" is what it is before; the asking sentence says
+                # what to do
+                text = todo
             if title and (_names_only_the_thing(text, doing.request) or _only_the_time(text)):
                 # "Samedi on part en randonnée. Rappelle-moi une heure avant le départ": what
                 # is left names only what it is before ("départ"): the event's title says it
@@ -159,6 +165,18 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         told = _what_to_remind(doing, in_digits(asking[-1] if asking else doing.request))
         what = told if not _only_when(told, doing.now) else what
     return _set_reminder(doing, what, at)
+
+
+def _to_do_said(doing: Doing) -> str:
+    """What the sentence asking for the reminder says to do, less the asking, the time and
+    the words joining them ("Remind me an hour before to fill the kettle": "fill the
+    kettle"); "" when it says nothing more ("Erinner mich eine halbe Stunde vorher")."""
+    asking = [s for s in sentences(doing.request) if asks_for_a_reminder(s)]
+    if not asking:
+        return ""
+    told = _what_to_remind(doing, asking[-1])
+    # (two telling words at least: not the "eine" left of "eine halbe Stunde vorher")
+    return "" if asks_for_a_reminder(told) or len(telling_words(told)) < 2 else told
 
 
 def _only_when(text: str, now: datetime) -> bool:
@@ -206,6 +224,8 @@ _JOINING = {
     # before or after what the sentences around name ("eine Stunde vorher, dass ich …")
     "before", "beforehand", "vorher", "davor", "zuvor", "avant", "auparavant", "antes",
     "after", "afterwards", "nachher", "danach", "apres", "despues",
+    # the German clause's subject and its "still" ("…, dass ich noch Wasser abfülle")
+    "ich", "noch",
 }  # fmt: skip
 _FROM_NOW = re.compile(
     r"\b(?:in|dans|en|dentro de)?\s*(?:\S+\s+)?(?:\w+-)?(?:hours?|minutes?|mins?|stunden?|minuten?|"

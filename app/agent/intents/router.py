@@ -927,6 +927,9 @@ class IntentRouter:
                 about_the_users_own(text)
                 or asks_a_past_cost(text)  # "What did … cost?"
                 or asks_for_a_record(text)  # "¿Cómo se llamaba el hotel …?"
+                # the second of two questions, the message speaking of the user's own ("Wann
+                # ist mein nächster Zahnarzttermin? Und wie heißt das Hotel in Lissabon?")
+                or (bool(doing.together) and about_the_users_own(doing.together))
             )
             # (a question apart from the words about the user, "… my flatmate and I are
             # arguing about this. what temperature does water boil at?", is not theirs)

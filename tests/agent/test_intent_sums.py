@@ -26,6 +26,9 @@ from tests.scripting import call
          "130 € ÷ 4 = 32,50 € par personne."),
         ("éramos cinco y la cena costó 112 euros, ¿cuánto paga cada uno?", "es",
          "112 € ÷ 5 = 22,40 € por persona."),
+        # "a 3-course dinner" is no three people
+        ("a 3-course dinner for 2 came to 87 euros, how much each?", "en",
+         "€87 ÷ 2 = €43.50 each."),
         # a third of a cent is rounded
         ("100 euros between 3 people, how much each?", "en", "€100 ÷ 3 = €33.33 each."),
         ("what's a 15% tip on 64 euros?", "en", "15 % of €64 is €9.60."),

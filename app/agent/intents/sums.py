@@ -24,7 +24,7 @@ _COUNTS = {
 _COUNT = r"(\d{1,2}|" + "|".join(sorted(_COUNTS, key=len, reverse=True)) + r")"
 
 # How many share it (folded): "3 of us", "we were 4", "4 people", "split 3 ways", "among 3",
-# "zu dritt", "wir waren 4", "4 Personen", "durch 3", "on était 3", "à 3", "4 personnes",
+# "zu dritt", "wir waren 4", "4 Personen", "durch 3", "on était 3", "4 personnes",
 # "entre 3", "éramos 4", "4 personas".
 _SHARED_BY = re.compile(
     rf"\b(?:{_COUNT} (?:of us|of them|people|persons|friends|ways|"
@@ -34,7 +34,7 @@ _SHARED_BY = re.compile(
     rf"(?:we were|there were|there are|we are|we're|between|among|amongst|by|for) {_COUNT}"
     r"(?! (?:euros?|eur|dollars?|pounds?|francs?|percent|minutes?|hours?|days?))|"
     rf"(?:zu|wir waren|wir sind|durch|unter) {_COUNT}|"
-    rf"(?:on etait|on est|nous etions|nous sommes|entre|a|en) {_COUNT}(?! (?:euros?|h|heures?))|"
+    rf"(?:on etait|on est|nous etions|nous sommes|entre) {_COUNT}(?! (?:euros?|h|heures?))|"
     rf"(?:eramos|somos|entre|para) {_COUNT}(?! (?:euros?|horas?)))\b"
 )
 # Asking what each one pays (folded).

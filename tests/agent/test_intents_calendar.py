@@ -867,6 +867,11 @@ def test_an_event_named_by_where_it_is_held_is_moved_by_the_amount_said(
          "nachmittags schieben können. Passt mir gut, trag das bitte so um.",
          call("reply_to_email", which="Sophie", message="Passt gut, trag das bitte so um."),
          at(16, 14, 30)),
+        # moved by a verb of everyday talk, or said to be at a time instead
+        ("can u shove my 1:1 with sophie tomorrow to 3pm",
+         call("add_event", title="1:1 with Sophie", when="tomorrow 3pm"), at(16, 15)),
+        ("Could we do my 1:1 with Sophie tomorrow at 2pm instead?",
+         call("add_event", title="1:1 with Sophie", when="tomorrow at 2pm"), at(16, 14)),
     ],
 )  # fmt: skip
 def test_an_event_named_to_be_moved_to_a_time_taken_for_a_new_one_is_moved(
@@ -1811,6 +1816,25 @@ def test_a_question_of_what_is_on_a_day_taken_for_another_lookup_shows_the_calen
     report = agent.run_turn(Conversation(), request_)
     assert {c.name for c in report.calls} <= {"list_events", "list_tasks"}, report.answer
     assert "Hike in Grunewald" in report.answer and "Budget meeting" not in report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "translated"),
+    [("¿a qué hora tengo piano hoy?", call("find_contact", who="Piano"), ["piano"]),
+     ("Where's my piano lesson today again?", call("recall_fact", about="piano lesson"), []),
+     ("Um wie viel Uhr ist heute Klavier?", call("list_todos"), ["piano"])],
+)  # fmt: skip
+def test_when_or_where_an_event_is_taken_for_a_store_without_events_shows_the_event(
+    account: CalendarAccount, request_: str, taken_for: str, translated: list[str]
+) -> None:
+    """ "¿a qué hora tengo piano hoy?" taken for a contact called Piano ("No contact named
+    Piano"): the calendar's event holding the words answers it."""
+    create_event(account, "Piano lesson", at(15, 18), at(15, 19), tz=TZ,
+                 location="Music school Allegro")  # fmt: skip
+    agent = _agent(account, [taken_for, *translated * 3])
+    report = agent.run_turn(Conversation(), request_)
+    assert {c.name for c in report.calls} <= {"list_events", "list_tasks"}, report.answer
+    assert "18:00" in report.answer and "Piano lesson" in report.answer, report.answer
 
 
 @pytest.mark.parametrize(

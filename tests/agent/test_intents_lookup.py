@@ -960,6 +960,26 @@ def test_a_day_the_model_wrote_in_the_requests_language_is_read_from_the_emails_
     assert added == [datetime(2029, 5, 22, 13).astimezone()], report.answer
 
 
+def test_a_new_event_named_only_as_an_appointment_in_an_email_is_not_the_one_asked_for(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    """ "add a dentist appointment": the practice's email confirms a "check-up appointment",
+    which shares only the word for any event: not the dentist's; the day is asked."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "Praxis Dr. Lee <praxis@drlee.example>", "Your appointment",
+             "Dear Alex, this confirms your check-up appointment on Tuesday 22 May 2029 at "
+             "13:00 at Praxis Dr. Lee.")  # fmt: skip
+    agent, _ = _agent([call("add_event", title="Dentist appointment", when=""),
+                       *["Tuesday 22 May 2029 at 13:00"] * 2], home, mail=mail,
+                      calendar=account)  # fmt: skip
+    try:
+        report = agent.run_turn(Conversation(), "add a dentist appointment")
+    finally:
+        _remove_from(servers, "praxis@drlee.example")
+    assert "create_event" not in [c.name for c in report.calls], report.answer
+    assert report.stop_reason == "asked", report.answer
+
+
 def test_a_day_beside_something_else_in_the_email_is_not_the_events(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:

@@ -1031,6 +1031,22 @@ def test_a_reminder_is_set_on_the_day_to_come_its_time_is_said_beside_not_a_day_
 
 
 @pytest.mark.parametrize(
+    ("request_text", "what", "text"),
+    [("rappelle-moi demain à 8h de sortir les poubelles", "sort out the poubelles",
+      "sortir les poubelles"),
+     ("Erinner mich morgen um 8, dass ich Mama anrufen muss", "call mum", "Mama anrufen muss")],
+)  # fmt: skip
+def test_a_reminders_text_the_model_translated_is_in_the_users_words(
+    database: Database, request_text: str, what: str, text: str
+) -> None:
+    with clock.frozen_at(NOW):
+        agent = _agent([call("set_reminder", what=what, when="demain à 8h")], data=database)
+        agent.run_turn(Conversation(), request_text)
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.text == text
+
+
+@pytest.mark.parametrize(
     ("request_text", "taken_for", "kept"),
     [("Good news, my new passport turned up already! So you can scrap that reminder about "
       "renewing it.", call("send_email", to="passport", message="scrap the reminder"),

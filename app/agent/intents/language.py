@@ -1284,7 +1284,9 @@ _SENT = re.compile(
     # the user's mail said to hold it ("it's somewhere in my mails", "in meinen Mails", "dans
     # mes mails", "en mis correos")
     r"(?:in|aus|dans|en|entre) (?:my|meine[mn]?|mes|mis) (?:e-?mails?|mails?|inbox|"
-    r"posteingang|courriels?|correos?|mensajes))\b"
+    r"posteingang|courriels?|correos?|mensajes)|"
+    # sent as one ("per Mail bestätigt", "confirmed by email", "par mail", "por correo")
+    r"(?:per|by|via|par|por) (?:e-?mail|mail|courriel|correo))\b"
 )
 
 

@@ -28,6 +28,7 @@ from app.agent.intents.file_steps import (
 )
 from app.agent.intents.glossary import forms_of, glossed
 from app.agent.intents.language import (
+    ANY_EVENT,
     asks_for_a_record_number,
     asks_for_word_from,
     asks_of_a_message,
@@ -172,6 +173,9 @@ def when_from_things(
     phrase = doing.write(prompt, source.text).strip().strip(".\"'“”").strip()
     said = sentences(" ".join(source.text.split()))  # "am Mittwoch, 16. Mai" is one
     named = f"{event} {glossed(event)}"  # "la barbacoa" of "a barbecue at my place"
+    if not speaks_of_a_message(doing.request):
+        # (a text the request points at may name it only as "the appointment")
+        named = _naming(named)
     if not phrase or len(phrase) > 80:
         return _the_one_dated(doing, said, named) if read_by_code else None
     kept = _copied_beside(doing, phrase, said, named)
@@ -181,6 +185,14 @@ def when_from_things(
     # (the model's phrase in the request's language, not the text's: "Dienstag, 22. Mai" of
     # "… your check-up appointment on Tuesday 22 May 2029 at 13:00")
     return kept or (_the_one_dated(doing, said, named) if read_by_code else None)
+
+
+def _naming(words: str) -> str:
+    """The words of an event's title that tell it from others: not "appointment", "Termin",
+    "rendez-vous", "cita" (a "Dentist appointment" is not the practice's "check-up
+    appointment"); all of them where they are all such words."""
+    telling = [w for w in words.split() if fold(w).strip(".,;:!?") not in ANY_EVENT]
+    return " ".join(telling) if telling else words
 
 
 def _the_one_dated(doing: Doing, said: list[str], named: str) -> str | None:

@@ -164,6 +164,13 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         asking = [s for s in sentences(doing.request) if asks_for_a_reminder(s)]
         told = _what_to_remind(doing, in_digits(asking[-1] if asking else doing.request))
         what = told if not _only_when(told, doing.now) else what
+    elif doing.language != "en":
+        # the model's translation ("sort out the poubelles" of "rappelle-moi demain à 8h de
+        # sortir les poubelles"): the user's words; none of theirs at all ("call mum" of
+        # "…, dass ich Mama anrufen muss"): what the asking sentence says to do
+        what = doing.users_title(what)
+        if not any_word_of(what, doing.request) and (told := _to_do_said(doing)):
+            what = told
     return _set_reminder(doing, what, at)
 
 

@@ -704,6 +704,16 @@ class IntentRouter:
             return self._instead(doing, BY_NAME["show_calendar"], text,
                                  given={"when": question})  # fmt: skip
         if (
+            chosen in _NOT_HOLDING_EVENTS
+            and _WHEN_WHERE.search(fold(the_question(text)))
+            and not asks_for_free_time(text)
+            and (event := _event_named(doing, whole=True, on_the_day=True)) is not None
+        ):
+            # "¿a qué hora tengo piano hoy?" taken for a contact called Piano: when or where,
+            # of an event the calendar holds under the request's words, the calendar says
+            return self._run(doing, BY_NAME["show_calendar"], {"event": event, "when": ""}, text,
+                             instead=True)  # fmt: skip
+        if (
             chosen in ("ask_files", "recall_fact", "find_contact", "find_emails", "list_todos")
             and asks_for_free_time(text)
             and read_duration(text) is not None
@@ -883,7 +893,8 @@ class IntentRouter:
                     and not _MESSAGE.search(text)
                 )
             )
-            and asks_to_move(text)
+            # ("… the budget meeting at 11 instead": a time in place of the one it has)
+            and (asks_to_move(text) or _INSTEAD.search(fold(text)))
             and (when := read_when(text, doing.now)) is not None
             # a time, or a day at the same time ("to friday instead? same time is fine")
             and (
@@ -1445,6 +1456,9 @@ _WRITING = {
 # "send … an email", "un mail", "un correo", "a message".
 # The same time of day, kept on another day (folded): "same time", "zur gleichen Zeit",
 # "à la même heure", "a la misma hora".
+# Lookups that hold no events: asked when or where an event is, they cannot answer.
+_NOT_HOLDING_EVENTS = {"find_contact", "recall_fact", "list_todos", "list_reminders", "spending"}
+_INSTEAD = re.compile(r"\b(?:instead|stattdessen|lieber|plutot|a la place|en vez|en lugar)\b")
 _SAME_TIME = re.compile(r"\bsame time\b|\bgleichen? (?:uhr)?zeit\b|\bmeme heure\b|\bmisma hora\b")
 _MAIL_ASKED = re.compile(
     r"\b(?:e-?mail|mail|nachricht|message|courriel|correo|mensaje)\b|\b(?:text|write to)\b"

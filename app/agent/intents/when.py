@@ -895,7 +895,7 @@ _EARLIER = re.compile(
 # A verb of moving with the amount after "by" and no direction: later, as people mean it
 # ("Décale le cours de piano de ce soir d'une heure", "Verschieb den Zahnarzt um eine Stunde").
 # (folded; `language.asks_to_move` adds the verbs of moving to a time)
-MOVING_VERBS = r"move|shift|push|verschieb\w*|schieb\w*|decal\w*|deplace\w*"
+MOVING_VERBS = r"move|shift|push|shove|bump|verschieb\w*|schieb\w*|decal\w*|deplace\w*"
 _SHIFTING = re.compile(rf"\b(?:{MOVING_VERBS})\b")
 _BY_AMOUNT = re.compile(
     r"(?:\bby|\bum|\bde|\bd')\s*(?:an?|one|two|three|half|eine[nrm]?|zwei|drei|halbe\w*|"

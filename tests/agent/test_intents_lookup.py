@@ -1706,6 +1706,25 @@ def test_a_new_contacts_address_said_to_be_in_their_mail_is_taken_from_it(
     )
 
 
+@pytest.mark.parametrize(
+    ("request_", "text"),
+    [("remind me about mum's birthday the day before", "mum's birthday"),
+     # only what it is of left: the event's title
+     ("Erinner mich am Vortag an Mums Geburtstag", "Mum's birthday")],
+)  # fmt: skip
+def test_a_reminder_the_day_before_an_all_day_event_goes_off_in_the_morning(
+    account: CalendarAccount, home: Path, database: Database, request_: str, text: str
+) -> None:
+    """An all-day event starts at midnight: the day before, the reminder goes off in the
+    morning, not at midnight; its text is what it is of, without "the day before"."""
+    create_event(account, "Mum's birthday", date(2029, 5, 20), date(2029, 5, 21), tz=TZ)
+    agent, _ = _agent([call("set_reminder", what=request_, when=""), *["Mum's birthday"] * 2],
+                      home, calendar=account, data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    [reminder] = ReminderStore(database).pending()
+    assert (reminder.due, reminder.text) == (at(19, 9), text), report.answer
+
+
 def test_a_reminder_an_hour_before_an_event_is_set_by_the_events_start(
     account: CalendarAccount, home: Path, database: Database
 ) -> None:
@@ -2541,3 +2560,49 @@ def test_when_the_user_flies_with_the_code_in_their_mails_is_no_free_time_and_sh
     )
     assert "find_free_time" not in [c.name for c in report.calls]
     assert "QX7P2L" in report.answer and "07:05" in report.answer
+
+
+def test_of_several_emails_found_the_one_whose_subject_names_the_question_answers_it(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    """ "did the garden club say when the seed swap is?": the club's two emails are found;
+    the older one's subject names the seed swap, the newer is about a work day: the older
+    answers."""
+    _empty_inbox(servers)
+    club = "Garden Club <info@club.example>"
+    _deliver_dated(servers, club, "Garden Club news: seed swap on 2 June",
+                   "Our seed swap is on Saturday 2 June, 10:00-13:00.",
+                   "Wed, 02 May 2029 18:10:00 +0200")  # fmt: skip
+    _deliver_dated(servers, club, "Reminder: work day at the community garden",
+                   "Work day this Saturday from 9:00. Gloves provided.",
+                   "Sat, 12 May 2029 08:00:00 +0200")  # fmt: skip
+    try:
+        agent, backend = _agent([call("find_emails", about="garden club"),
+                                 "On Saturday 2 June, 10:00-13:00."], home, mail=mail)  # fmt: skip
+        report = agent.run_turn(Conversation(), "did the garden club say when the seed swap is?")
+    finally:
+        _remove_from(servers, "info@club.example")
+    assert "seed swap is on Saturday 2 June" in _told(backend), report.answer
+    assert "On Saturday 2 June, 10:00-13:00." in report.answer
+
+
+@pytest.mark.parametrize(
+    "request_", ["Was hat mir Anna wegen Freitag geschrieben?", "What did Anna write about Friday?"]
+)
+def test_what_someone_wrote_in_a_short_email_is_shown_as_they_wrote_it(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path, request_: str
+) -> None:
+    """The 0.5B model's German summary of Anna's two lines was nonsense ("Anna schrieb, dass
+    Anna Freitag mit einem Brot von Weißwine geschrieben hat"): a short message is shown as
+    it is, the model not asked."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "Anna Schulz <anna@post.example>", "Re: Dinner on Friday",
+             "Great, see you then! Could you bring a bottle of white wine? Anna")  # fmt: skip
+    try:
+        agent, _ = _agent([call("find_emails", about="Anna"), *["Anna brings bread."] * 3],
+                          home, mail=mail)  # fmt: skip
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "anna@post.example")
+    assert "Could you bring a bottle of white wine?" in report.answer, report.answer
+    assert "Anna brings bread." not in report.answer

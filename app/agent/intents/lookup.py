@@ -32,6 +32,7 @@ from app.agent.intents.language import (
     asks_for_a_record_number,
     asks_for_word_from,
     asks_of_a_message,
+    asks_what_they_said,
     asks_when_and_more,
     asks_which_day,
     document_named,
@@ -332,6 +333,12 @@ def _has_a_day(doing: Doing, source: Source, ahead: bool = False) -> bool:
 
 def _answer(doing: Doing, source: Source) -> str:
     answer = _tallied(doing, source)
+    quoted = not source.path and len(source.text) <= _QUOTED
+    if not answer and quoted and asks_what_they_said(doing.request):
+        # "Was hat mir Anna wegen Freitag geschrieben?": a short message is shown as it is
+        # (the small model's summary in German: "Anna schrieb, dass Anna Freitag mit einem
+        # Brot von Weißwine geschrieben hat")
+        return f"{_the_event_asked_about(doing)}{source.text}\n\n({source.cited})"
     if not answer:
         prompt = _ANSWER_PROMPT + in_their_language(doing.language)
         asked = doing.together or doing.request  # (both questions: "her" is Mum)
@@ -358,6 +365,8 @@ def _answer(doing: Doing, source: Source) -> str:
     return f"{_the_event_asked_about(doing)}{answer or source.text[:600]}\n\n({source.cited})"
 
 
+# The longest message (with its "An email from …" line) shown as it is, not summed up.
+_QUOTED = 400
 # A question of the clock time (folded), and a clock time written ("07:05", "9 am", "15 Uhr").
 _ASKS_THE_TIME = re.compile(r"\b(?:what time|um wie ?viel uhr|a quelle heure|a que hora)\b")
 _CLOCK_TIME = re.compile(r"\b\d{1,2}[:.h]\d{2}\b|\b\d{1,2}\s?(?:am|pm|a\.m\.|p\.m\.|uhr|h)\b", re.I)
@@ -614,7 +623,7 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
             return answered
     if not words or not 0 < len(found) <= _FEW:
         return listed
-    newest = max(found, key=lambda m: str(m.get("date") or ""))
+    newest = _most_named(found, doing.request)
     if asks_for_word_from(doing.request):
         # "Any news from Lena at Nordwind?": what her email says, summed up (asked as a
         # question, the small model answered "No news from Lena.")
@@ -628,6 +637,18 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
     if (file := _a_file_holding_more(doing, source)) is not None:
         return _answer(doing, file)  # "What's the name of my hotel in Lisbon?": the itinerary
     return f"{listed}\n\n{_answer(doing, source)}"
+
+
+def _most_named(found: list[dict[str, Any]], request: str) -> dict[str, Any]:
+    """The message whose subject holds most of the request's telling words, the newest of
+    those ("did the garden club say when the seed swap is?": "Garden Club news: seed swap on
+    2 June", not the club's newer "Reminder: work day")."""
+    words = telling_words(request)
+
+    def named(message: dict[str, Any]) -> int:
+        return sum(1 for w in words if any_word_of(w, str(message.get("subject") or "")))
+
+    return max(found, key=lambda m: (named(m), str(m.get("date") or "")))
 
 
 def _by_other_names(doing: Doing) -> list[dict[str, Any]]:

@@ -75,6 +75,7 @@ from app.agent.intents.when import (
     read_when,
     said_beside,
     without_parts_of_day,
+    without_the_day_before,
 )
 from app.store.documents import content_words
 from connectors.folding import fold
@@ -249,7 +250,7 @@ def _what_to_remind(doing: Doing, what: str) -> str:
     seguro"); `what` itself if it asks for none, or if nothing else is left."""
     if not asks_for_a_reminder(what):
         return what
-    rest = _FROM_NOW.sub(" ", without_parts_of_day(without_remind_me(what)))
+    rest = _FROM_NOW.sub(" ", without_parts_of_day(without_the_day_before(without_remind_me(what))))
     kept = [
         w
         for w in rest.split()
@@ -343,7 +344,10 @@ def _relative_time(
         # the pickup"), else the part of the day's ("the evening before"), else the thing's
         # own time, else the morning (a day the email gives without a time)
         said_at = _time_said_beside(phrase, doing) or _time_said_beside(doing.request, doing)
-        at = said_at or (anchor.timetz() if anchor is not None else _REMINDER_HOUR)
+        # (an all-day event starts at midnight: no time to be reminded at)
+        at = said_at or (
+            anchor.timetz() if anchor is not None and anchor.time() != time(0) else _REMINDER_HOUR
+        )
         anchor = datetime.combine(day + offset, at.replace(tzinfo=None), tzinfo=doing.now.tzinfo)
         offset = timedelta(0)
     if anchor is None or anchor + offset <= doing.now:

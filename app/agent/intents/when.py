@@ -1006,6 +1006,20 @@ _THE_DAY_BEFORE = re.compile(
     r"am vor(?:tag|abend)|am (?:abend|tag|morgen) (?:davor|vorher|zuvor)|"
     r"(?:el dia|la noche|la tarde) (?:anterior|antes)(?: a| al| de| del)?)\b"
 )
+
+
+def without_the_day_before(text: str) -> str:
+    """`text` less its "the day before", "am Vortag", "la veille", "el día anterior" (a
+    reminder's time, not what it is of), the rest as written."""
+    words = text.split()
+    joined = " ".join(fold(w) for w in words)
+    found = _THE_DAY_BEFORE.search(joined)
+    if found is None:
+        return text
+    first, last = joined[: found.start()].count(" "), joined[: found.end()].count(" ") + 1
+    return " ".join(words[:first] + words[last:])
+
+
 # A clock time and what says it ("at 6pm", "um 8", "à 20h", "a las 7"), folded.
 _A_CLOCK_SAID = re.compile(
     r"\b(?:(?:at|um|vers|a las|a la|a)\s+\d{1,2}(?:[:.h]\d{2})?\s*(?:h|uhr|am|pm|heures?|horas?)?|"

@@ -1819,6 +1819,25 @@ def test_a_question_of_what_is_on_a_day_taken_for_another_lookup_shows_the_calen
 
 
 @pytest.mark.parametrize(
+    "request_",
+    ["c'est quand déjà mon rendez-vous chez le dentiste ?", "so when's the dentist again?",
+     "oye, ¿cuándo es el dentista?", "Sag mal, wann ist nochmal der Zahnarzt?"],
+)  # fmt: skip
+def test_when_an_event_is_after_a_word_of_talk_taken_for_free_time_shows_the_event(
+    account: CalendarAccount, request_: str
+) -> None:
+    """ "c'est quand déjà mon rendez-vous chez le dentiste ?" taken for free time: a question
+    of when ("c'est quand", after "so", "oye", "sag mal") is answered by the event holding
+    its words, not asked which day."""
+    create_event(account, "Dentist", at(15, 14), at(15, 15), tz=TZ)
+    create_event(account, "Piano lesson", at(15, 18), at(15, 19), tz=TZ)
+    agent = _agent(account, [call("find_free_time"), *["dentist"] * 4])
+    report = agent.run_turn(Conversation(), request_)
+    assert report.stop_reason == "answered", report.answer
+    assert report.answer.startswith("Dentist: ") and "14:00" in report.answer, report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for", "translated"),
     [("¿a qué hora tengo piano hoy?", call("find_contact", who="Piano"), ["piano"]),
      ("Where's my piano lesson today again?", call("recall_fact", about="piano lesson"), []),

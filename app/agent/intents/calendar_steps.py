@@ -1188,11 +1188,20 @@ def event_asked_about(doing: Doing) -> dict[str, Any] | None:
         return None  # "When is Mum's birthday, and what gift ideas …?": the lookup shows both
     asked = [w for w in telling_words(doing.request) if read_when(w, doing.now) is None]
     events = events_between(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
-    counts: dict[str, int] = {}
-    for event in events:
-        text = f"{event_text(event)} {' '.join(map(str, event.get('attendees') or []))}"
-        title = fold(str(event.get("title") or ""))
-        counts[title] = max(counts.get(title, 0), sum(any_word_of(w, text) for w in asked))
+
+    def counted(words: list[str]) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for event in events:
+            text = f"{event_text(event)} {' '.join(map(str, event.get('attendees') or []))}"
+            title = fold(str(event.get("title") or ""))
+            counts[title] = max(counts.get(title, 0), sum(any_word_of(w, text) for w in words))
+        return counts
+
+    counts = counted(asked)
+    if events and not any(counts.values()) and (english := english_words(doing, doing.request)):
+        # "wann ist nochmal der Zahnarzt?" of the calendar's "Dentist": its English words
+        asked = [w for w in telling_words(english) if read_when(w, doing.now) is None]
+        counts = counted(asked)
     most = max(counts.values(), default=0)
     best = [title for title, n in counts.items() if n == most]
     alone = most == 1 and sum(1 for n in counts.values() if n) == 1

@@ -1096,7 +1096,11 @@ def asks_to_cancel(text: str) -> bool:
 # A question asking when or where ("when's …?", "what time …", "wann …", "um wie viel Uhr",
 # "quand …", "à quelle heure", "cuándo …", "a qué hora", "where …", "wo …", "où …", "dónde …").
 _WHEN_OR_WHERE = re.compile(
-    r"^\s*(?:and\s+|und\s+|et\s+|y\s+)?(?:when(?:'s| is| are| do| does| did)?|what time|where|"
+    # after a word of talk ("so when's …", "dis, c'est quand …", "oye, ¿cuándo …", "sag mal,
+    # wann …"), and French's "c'est" ("c'est quand déjà mon rendez-vous ?")
+    r"^\s*(?:(?:and|und|et|y|so|ok|okay|hey|also|dis|alors|bon|oye|pues|sag mal)[\s,]+)*"
+    r"[¿\s]*(?:c'est\s+|cest\s+)?"
+    r"(?:when(?:'s| is| are| do| does| did)?|what time|where|"
     r"wann|um wie ?viel uhr|wo|wohin|quand|a quelle heure|ou|cuando|a que hora|donde|adonde)\b"
 )
 

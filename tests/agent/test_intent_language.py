@@ -274,6 +274,7 @@ def test_spanish_crossing_off_is_no_french_task(text: str, ticks: bool) -> None:
         ("c'est dans mes mails quelque part", True),
         ("lo tengo en mis correos", True),
         ("it's somewhere in my notes", False),
+        ("what did the bank send me last", True),
     ],
 )
 def test_a_request_saying_it_was_written_to_the_user_speaks_of_a_message(
@@ -389,3 +390,17 @@ def test_asking_whether_anything_is_on_by_the_voice_alone_asks_whats_on(
     from app.agent.intents.language import asks_whats_on
 
     assert asks_whats_on(request_) is asks
+
+
+@pytest.mark.parametrize(
+    ("request_", "rest"),
+    [("pon una alarma para mañana a las 7 para llamar a mi madre",
+      "para mañana a las 7 para llamar a mi madre"),
+     ("set an alarm for 6:30 to catch the train", "for 6:30 to catch the train"),
+     ("Stell mir einen Wecker für 7, ich muss zum Zug", "für 7, ich muss zum Zug"),
+     ("mets une alarme à 7h pour le train", "à 7h pour le train")],
+)  # fmt: skip
+def test_an_alarm_asked_for_is_a_reminder(request_: str, rest: str) -> None:
+    from app.agent.intents.language import without_remind_me
+
+    assert asks_for_a_reminder(request_) and without_remind_me(request_) == rest

@@ -76,3 +76,21 @@ def test_a_german_date_keeps_its_sentence_whole() -> None:
         kept_to("See you at 5. I have been to Mars twice with my uncle.", "see you at 5", "Tom")
         == "See you at 5."
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "said", "kept"),
+    [("Hallo, Tom,\n\nich komme am Samstag zur Grillparty. Wie kann ich Ihnen helfen?",
+      "ich am Samstag zur Grillparty komme", "Hallo, Tom,\n\nich komme am Samstag zur Grillparty."),
+     ("Hi Tom,\n\nI'll be there on Saturday. How can I help you?", "I'll be there on Saturday",
+      "Hi Tom,\n\nI'll be there on Saturday."),
+     # asked by the user, it stays
+     ("Hi Sam,\n\nHow can I help you with the move?", "ask Sam how I can help with the move",
+      "Hi Sam,\n\nHow can I help you with the move?")],
+)  # fmt: skip
+def test_an_assistants_offer_of_help_short_as_it_is_is_not_the_users(
+    written: str, said: str, kept: str
+) -> None:
+    """The 0.5B model ended Tom's email "Wie kann ich Ihnen helfen?": an assistant's line,
+    never the user's unless they say it."""
+    assert kept_to(written, said, "Tom Becker") == kept

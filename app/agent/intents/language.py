@@ -378,6 +378,9 @@ _REMIND_ME = re.compile(
     r"rappelle[sz]?-moi|rappelez-moi|previens-moi|previenez-moi|recuerdame|recordarme|"
     r"me avisas|me recuerdas|me avisaras|me recordaras|fais-moi penser|faites-moi penser|"
     r"hazme (?:acordar|recordar)|"
+    # an alarm, which a reminder is ("set an alarm for 7", "pon una alarma para mañana")
+    r"set (?:me )?an alarm|wake me(?: up)?|stell (?:mir )?(?:einen |den )?wecker|weck mich|"
+    r"mets(?:-moi)? une alarme|reveille-moi|pon(?:me)? una alarma|despiertame|"
     rf"avisame|avisarme|{_ASKING}(?:remind me|ping me|nudge me|recordarme|avisarme|"
     r"recordar|avisar|"
     r"me rappeler|me prevenir|me faire penser|hacerme (?:acordar|recordar))))\b"
@@ -1283,6 +1286,8 @@ _SENT = re.compile(
     # Lena ?", "¿noticias de Lena?")
     rf"{_WORD_FROM}|"
     r"(?:in|from) (?:her|his|their|the|that|this) (?:e-?mail|mail|message)|"
+    # asked what someone sent ("what did the bank send me last?")
+    r"did (?:[\w'-]+ ){1,3}send\b|"
     r"(?:in|aus) (?:ihrer|seiner|der|dieser) (?:e-?mail|mail|nachricht)|"
     r"dans (?:son|le|ce) (?:mail|courriel|message)|en (?:su|el|ese) (?:correo|mensaje)|"
     # the user's mail said to hold it ("it's somewhere in my mails", "in meinen Mails", "dans

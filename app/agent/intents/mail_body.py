@@ -291,7 +291,9 @@ def kept_to(written: str, said: str, to: str) -> str:
         kept = [
             s
             for s in _SENTENCE.split(line.strip())
-            if s and (len(s.split()) <= _SHORT_LINE or grounded(s, allowed, copied=False))
+            if s
+            and (len(s.split()) <= _SHORT_LINE or grounded(s, allowed, copied=False))
+            and not (_OFFER_OF_HELP.search(fold(s)) and not grounded(s, allowed, copied=False))
         ]
         if kept or not line.strip():
             lines.append(" ".join(kept))
@@ -299,6 +301,14 @@ def kept_to(written: str, said: str, to: str) -> str:
 
 
 # A line that is only a gap for the user to fill ("[Your Name]", "<name>").
+# An assistant's offer of help, which the small model ends a letter with ("Wie kann ich
+# Ihnen helfen?" after "ich komme am Samstag zur Grillparty"), folded: never the user's.
+_OFFER_OF_HELP = re.compile(
+    r"\bhow (?:can|may) i (?:help|assist)|\bwie kann ich (?:ihnen|dir|euch) helfen|"
+    r"\bcomment (?:puis-je|je peux|pourrais-je) (?:vous|t')\s*aider|"
+    r"\ben que (?:puedo|te puedo|le puedo|podria) ayudar|\banything else i can do|"
+    r"\bkann ich (?:sonst )?noch (?:etwas|was) fur (?:sie|dich) tun"
+)
 _A_GAP = re.compile(r"\[[^\]]*\]|<[^>]*>")
 
 

@@ -1974,3 +1974,24 @@ def test_a_move_to_a_day_at_the_same_time_taken_for_a_new_event_moves_it(
     agent = _agent(account, [call("add_event", title="dentist", when="friday"), "dentist"])
     report = agent.run_turn(Conversation(), request_)
     assert _events(account) == {"Dentist": (at(18, 14), at(18, 15))}, report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("uf qué semana llevo, y eso que es martes jaja", call("show_calendar", when="martes")),
+     ("pfff, schon wieder Montag 😅", call("show_calendar", when="Montag")),
+     ("haha my week has been wild, and it's only tuesday", call("find_emails", about="week"))],
+)  # fmt: skip
+def test_someone_laughing_or_sighing_who_asks_nothing_is_talking(
+    account: CalendarAccount, request_: str, taken_for: str
+) -> None:
+    """ "uf qué semana llevo, y eso que es martes jaja" taken for Tuesday's calendar: nothing
+    is asked, the user is talking; the model answers, nothing is looked up."""
+    create_event(account, "Dentist", at(15, 14), at(15, 15), tz=TZ)
+    agent = _agent(account, [taken_for, "¡Ánimo!"])
+    report = agent.run_turn(Conversation(), request_)
+    assert (report.calls, report.answer) == ([], "¡Ánimo!")
+    # asked, it is looked up
+    agent = _agent(account, [call("show_calendar", when="today")])
+    report = agent.run_turn(Conversation(), "haha ok, what's on today?")
+    assert "Dentist" in report.answer

@@ -66,6 +66,7 @@ from app.agent.intents.language import (
     is_function_word,
     kin_recipient,
     language_of_talk,
+    laughs_or_sighs,
     list_named,
     off_the_calendar,
     person_answered,
@@ -615,6 +616,16 @@ class IntentRouter:
             # "dinner came to 87 euros and there were 3 of us. how much does everyone owe?"
             # taken for spending, or the model's own sum ("5,000 euros each"): code divides
             return self._say(doing, sum_, "answered")
+        if (
+            chosen in _LOOKING
+            and "?" not in text
+            and laughs_or_sighs(text)
+            and not _asks_for_an_act(text)
+            and not asks_whats_on(text)
+        ):
+            # "uf qué semana llevo, y eso que es martes jaja" taken for Tuesday's calendar:
+            # someone laughing or sighing who asks nothing is talking; the model answers
+            return self._chat(agent, conversation, emit, cancel, report)
         # no intent of the catalogue taken, or the model's own answer
         taken_for_none = recognised is None or chosen in (SOMETHING_ELSE, JUST_ANSWER)
         if taken_for_none and (name := asks_to_write_a_note(text)):

@@ -726,6 +726,26 @@ def test_a_contact_is_looked_up_in_the_real_address_book(
 
 
 @pytest.mark.parametrize(
+    "request_",
+    [
+        "Was weißt du über Sophie?",
+        "what do you know about Sophie",
+    ],
+)
+def test_what_is_known_of_someone_no_memory_holds_is_their_card(
+    account: CalendarAccount, server: RadicaleServer, database: Database, request_: str
+) -> None:
+    """ "Was weißt du über Sophie?" taken for a memory, and none holds her: she is in the
+    address book, so her card answers (the model said "Sophie ist eine bekannte Figur")."""
+    put_card(server, SOPHIE)
+    agent = _agent([call("recall_fact", about="Sophie's email address?"),
+                    *["Sophie ist eine bekannte Figur."] * 3], calendar=account,
+                   data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert report.answer.startswith("- Sophie Martin: sophie.martin@example.org"), report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "who"),
     [("gotta text Tom about the bbq.. whats his mobile again?", "Tom's"),
      ("Wie ist die Handynummer von meiner Mama?", "Mama"),

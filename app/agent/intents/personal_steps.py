@@ -614,8 +614,12 @@ def _asks_apart_of_memories(doing: Doing) -> bool:
 
 def _not_remembered(doing: Doing) -> str:
     """Where a question nothing remembered answers goes: a day's question to the calendar
-    ("Qu'est-ce que j'ai samedi ?"), any other to the model's own answer."""
-    return "show_calendar" if _a_day_named(doing) else JUST_ANSWER
+    ("Qu'est-ce que j'ai samedi ?"), one naming someone of the address book to their card
+    ("Was weißt du über Jonas?": not the model's guess of a famous Jonas), any other to the
+    model's own answer."""
+    if _a_day_named(doing):
+        return "show_calendar"
+    return "find_contact" if one_name_in_contacts(doing) else JUST_ANSWER
 
 
 def _due(doing: Doing, slots: dict[str, str]) -> str | None:

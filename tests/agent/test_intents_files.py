@@ -206,6 +206,19 @@ def test_a_note_the_model_left_empty_has_the_text_dictated_after_its_name(
     assert (home / f"{name}.md").read_text() == f"{content}\n", report.answer
 
 
+def test_a_note_the_model_rewrote_has_the_text_dictated_after_its_name(home: Path) -> None:
+    """The 0.5B model wrote "What is the Q3 budget for Sophie?" for "… ideas.md: ask Sophie
+    about the Q3 budget": the user's words go in."""
+    agent, _ = _agent(
+        [call("write_note", name="ideas.md", content="What is the Q3 budget for Sophie?")],
+        folders=[home],
+    )
+    agent.run_turn(
+        Conversation(), "jot down a note called ideas.md: ask Sophie about the Q3 budget"
+    )
+    assert (home / "ideas.md").read_text() == "ask Sophie about the Q3 budget\n"
+
+
 def test_a_note_without_a_name_is_asked_for(home: Path) -> None:
     # The grammar makes the model write every slot: it leaves the name empty.
     agent, _ = _agent([call("write_note", name="", content="call Bea")], folders=[home])

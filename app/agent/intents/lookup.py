@@ -731,8 +731,12 @@ def write_note(doing: Doing, slots: dict[str, str]) -> str:
     from the kickoff notes"), the model's copy of what they asked for from the email or file
     holding most of their words. Neither: the user is asked what the note should say."""
     content, name = slots.get("content", "").strip(), slots["name"]
-    if not content and (dictated := _dictated_after(name, doing.request)):
-        slots["content"] = dictated  # 'Mach mir eine Notiz "Geschenkideen Sam": Kochbuch, …'
+    dictated = _dictated_after(name, doing.request)
+    if dictated and (not content or not grounded(content, dictated)):
+        # 'Mach mir eine Notiz "Geschenkideen Sam": Kochbuch, …' left empty, or "… called
+        # ideas.md: ask Sophie about the Q3 budget" rewritten as "What is the Q3 budget for
+        # Sophie?": the user's words after the name
+        slots["content"] = dictated
         return file_steps.write_note(doing, slots)
     if not content or fold(name) in fold(content) or _PLACEHOLDER.search(content):
         # no text, the request copied whole, or a heading with a gap for the text ("June

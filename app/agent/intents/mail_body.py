@@ -300,7 +300,6 @@ def kept_to(written: str, said: str, to: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
-# A line that is only a gap for the user to fill ("[Your Name]", "<name>").
 # An assistant's offer of help, which the small model ends a letter with ("Wie kann ich
 # Ihnen helfen?" after "ich komme am Samstag zur Grillparty"), folded: never the user's.
 _OFFER_OF_HELP = re.compile(
@@ -309,6 +308,7 @@ _OFFER_OF_HELP = re.compile(
     r"\ben que (?:puedo|te puedo|le puedo|podria) ayudar|\banything else i can do|"
     r"\bkann ich (?:sonst )?noch (?:etwas|was) fur (?:sie|dich) tun"
 )
+# A line that is only a gap for the user to fill ("[Your Name]", "<name>").
 _A_GAP = re.compile(r"\[[^\]]*\]|<[^>]*>")
 
 

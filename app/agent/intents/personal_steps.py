@@ -162,8 +162,7 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
     if _only_when(what, doing.now):
         # the model's "morgen um halb neun" for "erinner mich bitte morgen um halb neun, dass
         # ich vorher noch ein paar Flaschen abfülle": what to do, from the sentence asking
-        asking = [s for s in sentences(doing.request) if asks_for_a_reminder(s)]
-        told = _what_to_remind(doing, in_digits(asking[-1] if asking else doing.request))
+        told = _what_to_remind(doing, in_digits(_asking_sentence(doing) or doing.request))
         what = told if not _only_when(told, doing.now) else what
     elif doing.language != "en":
         # the model's translation ("sort out the poubelles" of "rappelle-moi demain à 8h de
@@ -179,12 +178,18 @@ def _to_do_said(doing: Doing) -> str:
     """What the sentence asking for the reminder says to do, less the asking, the time and
     the words joining them ("Remind me an hour before to fill the kettle": "fill the
     kettle"); "" when it says nothing more ("Erinner mich eine halbe Stunde vorher")."""
-    asking = [s for s in sentences(doing.request) if asks_for_a_reminder(s)]
+    asking = _asking_sentence(doing)
     if not asking:
         return ""
-    told = _what_to_remind(doing, asking[-1])
+    told = _what_to_remind(doing, asking)
     # (two telling words at least: not the "eine" left of "eine halbe Stunde vorher")
     return "" if asks_for_a_reminder(told) or len(telling_words(told)) < 2 else told
+
+
+def _asking_sentence(doing: Doing) -> str:
+    """The last sentence of the request asking for a reminder; "" if none does."""
+    asking = [s for s in sentences(doing.request) if asks_for_a_reminder(s)]
+    return asking[-1] if asking else ""
 
 
 def _only_when(text: str, now: datetime) -> bool:

@@ -398,9 +398,15 @@ def test_asking_whether_anything_is_on_by_the_voice_alone_asks_whats_on(
       "para mañana a las 7 para llamar a mi madre"),
      ("set an alarm for 6:30 to catch the train", "for 6:30 to catch the train"),
      ("Stell mir einen Wecker für 7, ich muss zum Zug", "für 7, ich muss zum Zug"),
-     ("mets une alarme à 7h pour le train", "à 7h pour le train")],
+     ("mets une alarme à 7h pour le train", "à 7h pour le train"),
+     # a reminder asked for by name
+     ("ponme un recordatorio para mañana a las 9 y media: llenar unas botellas de agua",
+      "mañana a las 9 y media: llenar unas botellas de agua"),
+     ("Can you set a reminder for friday at 9 to water plants", "friday at 9 to water plants"),
+     ("stell mir eine Erinnerung für morgen um 8: Müll rausbringen",
+      "morgen um 8: Müll rausbringen")],
 )  # fmt: skip
-def test_an_alarm_asked_for_is_a_reminder(request_: str, rest: str) -> None:
+def test_an_alarm_or_a_reminder_asked_for_by_name_is_a_reminder(request_: str, rest: str) -> None:
     from app.agent.intents.language import without_remind_me
 
     assert asks_for_a_reminder(request_) and without_remind_me(request_) == rest

@@ -33,6 +33,12 @@ from tests.scripting import call
         ("100 euros between 3 people, how much each?", "en", "€100 ÷ 3 = €33.33 each."),
         ("what's a 15% tip on 64 euros?", "en", "15 % of €64 is €9.60."),
         ("wie viel sind 20 Prozent von 85?", "de", "20 % von 85 sind 17."),
+        # a temperature in the other scale, a length in minutes
+        ("Il fait 68 °F à New York selon mon amie, ça fait combien en Celsius ?", "fr",
+         "68 °F, c'est 20 °C."),
+        ("what is 20 degrees celsius in fahrenheit", "en", "20 °C is 68 °F."),
+        ("Wie viel sind 100 Grad Fahrenheit in Celsius?", "de", "100 °F sind 37,8 °C."),
+        ("uf, qué día. oye, ¿cuántos minutos son 3 horas y media?", "es", "Son 210 minutos."),
     ],
 )  # fmt: skip
 def test_a_shared_bill_or_a_percentage_is_worked_out(
@@ -48,6 +54,8 @@ def test_a_shared_bill_or_a_percentage_is_worked_out(
         "Lunch with 3 people on Friday at 12",  # no amount
         "we were 3 at dinner: 40 euros for food and 20 euros for wine, how much each?",  # two
         "How much did I spend on groceries in April?",
+        "it was 30 C today, way too hot",  # no other scale asked for
+        "What's the boiling point of water in Fahrenheit?",  # no temperature given
     ],
 )
 def test_no_sum_is_made_up_where_the_request_asks_none(text: str) -> None:

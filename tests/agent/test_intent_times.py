@@ -382,6 +382,10 @@ def test_words_holding_a_number_word_and_a_letter_are_no_length(phrase: str) -> 
         ("el jueves a las cinco y media", "el jueves a las 17:30"),
         ("a la una", "a la 1"),
         ("el jueves a las cinco", "el jueves a las 5"),
+        # the hour in digits, the half or quarter in words
+        ("mañana a las 9 y media", "mañana a las 9:30"),
+        ("morgen um halb 9", "morgen um 8:30"),
+        ("demain à 9 heures et quart", "demain à 9:15"),
     ],
 )
 def test_a_clock_time_in_words_is_read_as_in_digits(phrase: str, said_in_digits: str) -> None:

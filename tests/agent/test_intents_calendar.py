@@ -374,7 +374,7 @@ def test_a_free_slot_is_found_between_the_real_events(account: CalendarAccount) 
         "end": "2029-05-21T12:00",
         "duration_minutes": 120,
     }
-    assert report.answer.startswith("The first free 120 minutes: Monday 21 May from 09:00.")
+    assert report.answer.startswith("The first free 120 minutes: Monday 21 May, 09:00–11:00.")
     # ... and what fills the rest of the morning, so "am I free?" is answered either way.
     busy = report.answer.split("Already in your calendar then:\n")[1]
     assert busy.splitlines() == ["- 08:00–09:00 Stand-up", "- 11:30–12:00 Review"]
@@ -656,7 +656,7 @@ def test_a_free_slot_search_without_a_day_asks_which_day(account: CalendarAccoun
     first = agent.run_turn(conversation, "find me a free hour")
     assert (first.stop_reason, first.answer, first.calls) == ("asked", "Which day?", [])
     second = agent.run_turn(conversation, "Thursday")
-    assert second.answer.startswith("The first free 60 minutes: Thursday 17 May from 10:00.")
+    assert second.answer.startswith("The first free 60 minutes: Thursday 17 May, 10:00–11:00.")
 
 
 # -- cancel_event ---------------------------------------------------------------------------------

@@ -1305,7 +1305,9 @@ def free_slot(doing: Doing, slots: dict[str, str]) -> str:
         for s in found[1:4]
     )
     more = doing.say("other_free", others=others) if others else ""
-    return doing.say("first_free", minutes=minutes, start=start, more=more) + busy
+    # (said as a stretch of the clock, "13:00–16:00", as people read free time)
+    end = start + timedelta(minutes=minutes)
+    return doing.say("first_free", minutes=minutes, start=start, end=end, more=more) + busy
 
 
 def _within_part_of_day(

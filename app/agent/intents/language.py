@@ -378,11 +378,18 @@ _REMIND_ME = re.compile(
     r"rappelle[sz]?-moi|rappelez-moi|previens-moi|previenez-moi|recuerdame|recordarme|"
     r"me avisas|me recuerdas|me avisaras|me recordaras|fais-moi penser|faites-moi penser|"
     r"hazme (?:acordar|recordar)|"
+    # a reminder asked for by name ("set a reminder for …", "ponme un recordatorio para …",
+    # "mets-moi un rappel …", "stell mir eine Erinnerung …")
+    r"(?:set|put|add|make|create) (?:me )?a reminder(?: for| to| that)?|"
+    r"(?:pon|crea|haz)(?:me)? un recordatorio(?: para| de)?|"
+    r"(?:mets|cree|fais)(?:-moi)? un rappel(?: pour| de)?|"
+    r"(?:stell|leg|mach|setz)(?:e)? (?:mir )?eine erinnerung(?: fur| an)?|"
     # an alarm, which a reminder is ("set an alarm for 7", "pon una alarma para mañana")
     r"set (?:me )?an alarm|wake me(?: up)?|stell (?:mir )?(?:einen |den )?wecker|weck mich|"
     r"mets(?:-moi)? une alarme|reveille-moi|pon(?:me)? una alarma|despiertame|"
     rf"avisame|avisarme|{_ASKING}(?:remind me|ping me|nudge me|recordarme|avisarme|"
-    r"recordar|avisar|"
+    r"recordar|avisar|set (?:me )?a reminder(?: for| to| that)?|"
+    r"poner(?:me)? un recordatorio(?: para| de)?|"
     r"me rappeler|me prevenir|me faire penser|hacerme (?:acordar|recordar))))\b"
 )
 # German puts the verb last: "Kannst du mich morgen um 9 an den Arzttermin erinnern?", "Denk

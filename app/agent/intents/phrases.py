@@ -235,11 +235,12 @@ PHRASES: dict[str, Phrase] = {
         "es": " Otros huecos libres: {others}.",
     },
     "first_free": {
-        "en": "The first free {minutes} minutes: {start:day} from {start:%H:%M}.{more}",
-        "de": "Die ersten freien {minutes} Minuten: {start:day} ab {start:%H:%M}.{more}",
-        "fr": "Les premières {minutes} minutes libres : {start:day} à partir de "
-        "{start:%H:%M}.{more}",
-        "es": "Los primeros {minutes} minutos libres: {start:day} desde las {start:%H:%M}.{more}",
+        "en": "The first free {minutes} minutes: {start:day}, {start:%H:%M}–{end:%H:%M}.{more}",
+        "de": "Die ersten freien {minutes} Minuten: {start:day}, {start:%H:%M}–{end:%H:%M}.{more}",
+        "fr": "Les premières {minutes} minutes libres : {start:day}, {start:%H:%M}–"
+        "{end:%H:%M}.{more}",
+        "es": "Los primeros {minutes} minutos libres: {start:day}, {start:%H:%M}–{end:%H:%M}."
+        "{more}",
     },
     # -- mail ----------------------------------------------------------------------------------
     "no_email_about": {

@@ -1,7 +1,9 @@
 """Everyday sums asked in a chat, worked out by code: a bill shared among people ("dinner
-came to 87 euros and there were 3 of us, how much does everyone owe?") and a percentage of
-an amount ("what's a 15% tip on 64 euros?"). A small model's arithmetic is a guess ("5,000
-euros each"); these need no tool, only the numbers the request gives."""
+came to 87 euros and there were 3 of us, how much does everyone owe?"), a percentage of an
+amount ("what's a 15% tip on 64 euros?"), a temperature in the other scale ("68 °F in
+Celsius?") and a length of hours in minutes ("¿cuántos minutos son 3 horas y media?"). A
+small model's arithmetic is a guess ("5,000 euros each"); these need no tool, only the
+numbers the request gives."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from app.agent.intents.language import Language
+from app.agent.intents.when import read_duration
 from connectors.folding import fold
 
 # Numbers of people written as words, in the four languages (folded).
@@ -74,10 +77,45 @@ _PERCENT_SAID: dict[Language, str] = {
 }
 
 
+# A temperature said with its scale ("68 °F", "20 degrees Celsius", "68 Grad Fahrenheit",
+# "20 degrés", "68 grados F"), folded, and the scales named.
+_TEMPERATURE = re.compile(
+    r"(?P<n>-?\d+(?:[.,]\d+)?)\s*(?:°|º|degrees?|grad|degres?|grados?)?\s*"
+    r"(?P<scale>fahrenheit|celsius|f|c)\b"
+)
+_SCALE = re.compile(r"\b(fahrenheit|celsius)\b")
+_DEGREES_SAID: dict[Language, str] = {
+    "en": "{given} is {other}.",
+    "de": "{given} sind {other}.",
+    "fr": "{given}, c'est {other}.",
+    "es": "{given} son {other}.",
+}
+# Asking how many minutes a length is ("how many minutes are 3.5 hours?", "wie viele
+# Minuten sind …", "combien de minutes …", "¿cuántos minutos son …?"), folded.
+_HOW_MANY_MINUTES = re.compile(
+    r"\b(?:how many minutes|wie ?viele minuten|combien de minutes|cuantos minutos)\b"
+)
+_HOURS = re.compile(r"\b(?:hours?|stunden?|heures?|horas?)\b")
+_MINUTES_SAID: dict[Language, str] = {
+    "en": "That is {minutes} minutes.",
+    "de": "Das sind {minutes} Minuten.",
+    "fr": "Ça fait {minutes} minutes.",
+    "es": "Son {minutes} minutos.",
+}
+
+
 def worked_out(text: str, language: Language) -> str | None:
     """The answer to a sum the request asks, worked out, in its language; None when it asks
     none of these (or gives more than one amount to share: which is the bill?)."""
     folded = fold(text).replace("’", "'")
+    if (degrees := _in_the_other_scale(folded, language)) is not None:
+        return degrees
+    asked = _HOW_MANY_MINUTES.search(folded)
+    # (hours said after the question: "… 3 horas y media?", not a minute said before it)
+    after = folded[asked.end() :] if asked else ""
+    if asked and _HOURS.search(after) and (length := read_duration(after)) is not None:
+        minutes = int(length.total_seconds() // 60)
+        return _MINUTES_SAID[language].format(minutes=minutes)
     if (percent := _PERCENT.search(folded)) is not None:
         p, of = _decimal(percent["p"]), _decimal(percent["of"])
         if p is None or of is None:
@@ -99,6 +137,30 @@ def worked_out(text: str, language: Language) -> str | None:
     unit = _SYMBOL.get(amount["before"] or amount["after"] or "", amount["after"] or "")
     return _EACH_SAID[language].format(
         total=_money(total, unit, language), n=n, each=_money(total / n, unit, language)
+    )
+
+
+def _in_the_other_scale(folded: str, language: Language) -> str | None:
+    """A temperature in Fahrenheit asked in Celsius, or the other way round (the request
+    names both scales, one beside a number); None if it asks no such thing."""
+    given = _TEMPERATURE.search(folded)
+    named = {m.group(1)[0] for m in _SCALE.finditer(folded)}
+    if given is None or (number := _decimal(given["n"])) is None:
+        return None
+    scale = given["scale"][0]
+    other = "c" if scale == "f" else "f"
+    if other not in named:
+        return None
+    converted = (number - 32) * 5 / 9 if scale == "f" else number * 9 / 5 + 32
+    rounded = converted.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+    def degrees(value: Decimal, which: str) -> str:
+        whole = value == value.to_integral()
+        text = str(value.quantize(Decimal(1))) if whole else str(value)
+        return f"{text if language == 'en' else text.replace('.', ',')} °{which.upper()}"
+
+    return _DEGREES_SAID[language].format(
+        given=degrees(number, scale), other=degrees(rounded, other)
     )
 
 

@@ -658,8 +658,9 @@ _HOUR = "|".join(sorted(_HOUR_WORDS, key=len, reverse=True))
 # the text: they say where a range starts and ends.
 _ES_CUE = r"(?:(?<=\bde )|(?<=\ba )|(?<=\bdesde )|(?<=\bhasta )|(?<=\bsobre )|(?<=\bentre ))"
 # (pattern, minutes past the hour named, hours to take off the hour named)
+# (or in digits: "a las 9 y media", "halb 9", "9 heures et quart")
 _WORDED: tuple[tuple[re.Pattern[str], int, int], ...] = tuple(
-    (re.compile(pattern), minutes, back)
+    (re.compile(pattern.replace(f"({_HOUR})", rf"(\d{{1,2}}|{_HOUR})")), minutes, back)
     for pattern, minutes, back in (
         (rf"\bhalf past ({_HOUR})\b", 30, 0),
         (rf"\bquarter past ({_HOUR})\b", 15, 0),
@@ -710,7 +711,9 @@ def in_digits(text: str) -> str:
     for pattern, minutes, back in _WORDED:
 
         def digits(match: re.Match[str], minutes: int = minutes, back: int = back) -> str:
-            hour = (_HOUR_WORDS[match.group(1)] - back - 1) % 12 + 1
+            named = match.group(1)
+            said = int(named) if named.isdigit() else _HOUR_WORDS[named]
+            hour = (said - back - 1) % 12 + 1
             return f"{hour}:{minutes:02d}{'pm' if afternoon and 1 <= hour <= 7 else ''}"
 
         text = pattern.sub(digits, text)

@@ -746,6 +746,22 @@ def test_what_is_known_of_someone_no_memory_holds_is_their_card(
 
 
 @pytest.mark.parametrize(
+    "request_",
+    ["whats sophies mobile number again? need to text her", "What's Sophie's mobile number?"],
+)
+def test_a_number_asked_for_taken_for_a_plain_answer_is_looked_up_on_the_card(
+    account: CalendarAccount, server: RadicaleServer, database: Database, request_: str
+) -> None:
+    """ "whats priyas mobile number again?" taken for the model's own answer (it made up
+    "967-5028"): her card, found by the name though typed in lower case with its "s"."""
+    put_card(server, SOPHIE)
+    agent = _agent([call("just_answer"), *["Sophie's number is 967-5028."] * 3],
+                   calendar=account, data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "+33 6 12 34 56 78" in report.answer and "967" not in report.answer, report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "who"),
     [("gotta text Tom about the bbq.. whats his mobile again?", "Tom's"),
      ("Wie ist die Handynummer von meiner Mama?", "Mama"),

@@ -1262,12 +1262,31 @@ def one_name_in_contacts(doing: Doing) -> str:
     "Tom's got a new phone", the card "Tom Becker"); "" if none or several. Only code reads
     the cards."""
     held = []
-    for name in names_written(doing):
+    for name in names_written(doing) or _lower_case_names(doing):
         found = doing.peek("find_contact", untrusted=True, query=name)
         cards = found if isinstance(found, list) else []
         if any(isinstance(c, dict) and grounded(name, str(c.get("name") or "")) for c in cards):
             held.append(name)
     return held[0] if len(held) == 1 else ""
+
+
+def _lower_case_names(doing: Doing) -> list[str]:
+    """In a request typed all in lower case, the words that may be a name ("priyas" of
+    "whats priyas mobile number again?": "priya" too), a few at most: capitals say
+    nothing there."""
+    if doing.request != doing.request.lower():
+        return []
+    words = [
+        w
+        for w in re.findall(r"\b[^\W\d_][\w'’-]{2,}", doing.request)
+        if not is_function_word(w) and not names_a_time(w, doing.now)
+    ]
+    stems = [w[:-1] for w in words if w.endswith("s") and len(w) > 4]  # "priyas": "priya"
+    return list(dict.fromkeys(stems + words))[:_LOOKED_AT]
+
+
+# The words of a lower-case request looked up in the address book, at most.
+_LOOKED_AT = 6
 
 
 def named_by_address(request: str, emails: list[str]) -> str:

@@ -828,15 +828,16 @@ class IntentRouter:
             to = _a_person(recognised) or _the_one_named(doing)
             return self._instead(doing, BY_NAME["send_email"], text, {"to": to})
         if (
-            chosen in ("send_email", "reply_to_email", "remember_fact")
+            chosen in ("send_email", "reply_to_email", "remember_fact", JUST_ANSWER)
             and asks_for_a_phone_number(text)
             and not re.search(r"\d{3}", text)  # a number given is to be kept
         ):
             # "¿me pasas el móvil de Priya? le quiero escribir por whatsapp" taken for an
-            # email, "Hast du mal Priyas Handynummer für mich?" for a fact to remember: what
+            # email, "Hast du mal Priyas Handynummer für mich?" for a fact to remember, "whats
+            # priyas mobile number again?" for the model's own answer (it made one up): what
             # is asked for is her number, on her card
-            return self._instead(doing, BY_NAME["find_contact"], text,
-                                 {"who": _a_person(recognised)})  # fmt: skip
+            who = _a_person(recognised) or _one_known_name(doing)
+            return self._instead(doing, BY_NAME["find_contact"], text, {"who": who})
         family = asks_for_family_details(text)
         if family is not None and chosen not in ("find_contact", "add_contact", *_WRITING):
             # "Ich will heute Abend Mutti anrufen, hab aber ihre Nummer nicht …" taken for

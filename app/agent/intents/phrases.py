@@ -33,6 +33,31 @@ Phrase = dict[Language, str]
 
 PHRASES: dict[str, Phrase] = {
     # -- the router --------------------------------------------------------------------------
+    # -- sums worked out by code (`sums`) -------------------------------------------------
+    "sum_shared": {
+        "en": "{total} ÷ {n} = {each} each.",
+        "de": "{total} ÷ {n} = {each} pro Person.",
+        "fr": "{total} ÷ {n} = {each} par personne.",
+        "es": "{total} ÷ {n} = {each} por persona.",
+    },
+    "sum_percent": {
+        "en": "{p} % of {of} is {part}.",
+        "de": "{p} % von {of} sind {part}.",
+        "fr": "{p} % de {of}, c'est {part}.",
+        "es": "El {p} % de {of} es {part}.",
+    },
+    "sum_degrees": {
+        "en": "{given} is {other}.",
+        "de": "{given} sind {other}.",
+        "fr": "{given}, c'est {other}.",
+        "es": "{given} son {other}.",
+    },
+    "sum_minutes": {
+        "en": "That is {minutes} minutes.",
+        "de": "Das sind {minutes} Minuten.",
+        "fr": "Ça fait {minutes} minutes.",
+        "es": "Son {minutes} minutos.",
+    },
     "left_it": {
         "en": "All right, I've left it.",
         "de": "In Ordnung, ich lasse es.",

@@ -11,6 +11,7 @@ import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from app.agent.intents.language import Language
+from app.agent.intents.phrases import say
 from app.agent.intents.when import read_duration
 from connectors.folding import fold
 
@@ -63,18 +64,6 @@ _PERCENT = re.compile(
 
 _SYMBOL = {"€": "€", "euro": "€", "euros": "€", "eur": "€", "$": "$", "dollar": "$",
            "dollars": "$", "£": "£", "pound": "£", "pounds": "£"}  # fmt: skip
-_EACH_SAID: dict[Language, str] = {
-    "en": "{total} ÷ {n} = {each} each.",
-    "de": "{total} ÷ {n} = {each} pro Person.",
-    "fr": "{total} ÷ {n} = {each} par personne.",
-    "es": "{total} ÷ {n} = {each} por persona.",
-}
-_PERCENT_SAID: dict[Language, str] = {
-    "en": "{p} % of {of} is {part}.",
-    "de": "{p} % von {of} sind {part}.",
-    "fr": "{p} % de {of}, c'est {part}.",
-    "es": "El {p} % de {of} es {part}.",
-}
 
 
 # A temperature said with its scale ("68 °F", "20 degrees Celsius", "68 Grad Fahrenheit",
@@ -84,24 +73,12 @@ _TEMPERATURE = re.compile(
     r"(?P<scale>fahrenheit|celsius|f|c)\b"
 )
 _SCALE = re.compile(r"\b(fahrenheit|celsius)\b")
-_DEGREES_SAID: dict[Language, str] = {
-    "en": "{given} is {other}.",
-    "de": "{given} sind {other}.",
-    "fr": "{given}, c'est {other}.",
-    "es": "{given} son {other}.",
-}
 # Asking how many minutes a length is ("how many minutes are 3.5 hours?", "wie viele
 # Minuten sind …", "combien de minutes …", "¿cuántos minutos son …?"), folded.
 _HOW_MANY_MINUTES = re.compile(
     r"\b(?:how many minutes|wie ?viele minuten|combien de minutes|cuantos minutos)\b"
 )
 _HOURS = re.compile(r"\b(?:hours?|stunden?|heures?|horas?)\b")
-_MINUTES_SAID: dict[Language, str] = {
-    "en": "That is {minutes} minutes.",
-    "de": "Das sind {minutes} Minuten.",
-    "fr": "Ça fait {minutes} minutes.",
-    "es": "Son {minutes} minutos.",
-}
 
 
 def worked_out(text: str, language: Language) -> str | None:
@@ -115,13 +92,13 @@ def worked_out(text: str, language: Language) -> str | None:
     after = folded[asked.end() :] if asked else ""
     if asked and _HOURS.search(after) and (length := read_duration(after)) is not None:
         minutes = int(length.total_seconds() // 60)
-        return _MINUTES_SAID[language].format(minutes=minutes)
+        return say(language, "sum_minutes", minutes=minutes)
     if (percent := _PERCENT.search(folded)) is not None:
         p, of = _decimal(percent["p"]), _decimal(percent["of"])
         if p is None or of is None:
             return None
         unit = _unit(folded, percent["of"])
-        return _PERCENT_SAID[language].format(
+        return say(language, "sum_percent",
             p=_written(p, language), of=_money(of, unit, language),
             part=_money(of * p / 100, unit, language),
         )  # fmt: skip
@@ -135,8 +112,12 @@ def worked_out(text: str, language: Language) -> str | None:
     if n is None or n < 2 or total is None:
         return None
     unit = _SYMBOL.get(amount["before"] or amount["after"] or "", amount["after"] or "")
-    return _EACH_SAID[language].format(
-        total=_money(total, unit, language), n=n, each=_money(total / n, unit, language)
+    return say(
+        language,
+        "sum_shared",
+        total=_money(total, unit, language),
+        n=n,
+        each=_money(total / n, unit, language),
     )
 
 
@@ -159,9 +140,7 @@ def _in_the_other_scale(folded: str, language: Language) -> str | None:
         text = str(value.quantize(Decimal(1))) if whole else str(value)
         return f"{text if language == 'en' else text.replace('.', ',')} °{which.upper()}"
 
-    return _DEGREES_SAID[language].format(
-        given=degrees(number, scale), other=degrees(rounded, other)
-    )
+    return say(language, "sum_degrees", given=degrees(number, scale), other=degrees(rounded, other))
 
 
 def _count(word: str) -> int | None:

@@ -687,6 +687,28 @@ def test_the_name_after_the_verb_of_writing_is_the_recipient_when_the_model_chos
     assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
 
 
+@pytest.mark.parametrize("to", ["", "bob"])
+@pytest.mark.parametrize(
+    "request_",
+    ["can u email bob and ask him to send me the slides from monday",
+     "pls mail bob n ask him for the slides",
+     "tu peux écrire à bob pour lui demander les slides stp"],
+)  # fmt: skip
+def test_a_name_typed_in_lower_case_after_the_verb_of_writing_is_the_recipient(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    server: RadicaleServer,
+    request_: str,
+    to: str,
+) -> None:
+    """ "can u email bob …": the address book holds Bob, so the name typed in lower case is
+    who the email is to (it had asked who to write to)."""
+    turns = [call("send_email", to=to, message="send me the slides"), ""]
+    shown = _email_to_bob_shown(server, mail, account, turns, request_)
+    assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
+
+
 @pytest.mark.parametrize(
     ("request_", "to"),
     [("Tell Bob Baker the soup was great", "Bob Baker"),

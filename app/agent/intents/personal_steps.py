@@ -1285,6 +1285,26 @@ def _lower_case_names(doing: Doing) -> list[str]:
     return list(dict.fromkeys(stems + words))[:_LOOKED_AT]
 
 
+def names_capitalised(doing: Doing) -> str:
+    """A request typed all in lower case with the names its address book holds written as
+    the cards write them ("can you email jonas" → "… Jonas", "priyas" → "Priya's"): the rules
+    that find a person, and the model, read capitals. The request's first word is left (a
+    verb like "mark" may be someone's name). Only code reads the cards."""
+    text = doing.request
+    first = re.match(r"\W*([^\W\d_][\w'’-]*)", text)
+    for word in _lower_case_names(doing):
+        if first is not None and fold(first.group(1)).startswith(fold(word)):
+            continue
+        found = doing.peek("find_contact", untrusted=True, query=word)
+        cards = found if isinstance(found, list) else []
+        names = " ".join(str(c.get("name") or "") for c in cards if isinstance(c, dict))
+        spelt = next((n for n in names.split() if fold(n) == fold(word)), "")
+        if spelt:  # "priyas": "Priya's", the possessive the rules read
+            text = re.sub(rf"\b{re.escape(word)}s\b", f"{spelt}'s", text)
+            text = re.sub(rf"\b{re.escape(word)}(?=(?:['’]s)?\b)", spelt, text)
+    return text
+
+
 # The words of a lower-case request looked up in the address book, at most.
 _LOOKED_AT = 6
 

@@ -93,6 +93,7 @@ from app.agent.intents.recognise import (
     recognise,
     recognition_request,
 )
+from app.agent.intents.shorthand import written_out
 from app.agent.intents.sums import worked_out
 from app.agent.intents.when import read_duration, read_relative, read_shift, read_when
 from app.agent.tools.declarations import BUILTIN_TOOLS
@@ -458,6 +459,14 @@ def _named_by_an_address(request: str, address: bool) -> str:
     return typed[0] if name and address else name
 
 
+def _names_capitalised(doing: Doing) -> str:
+    """The request with the names typed in lower case that the address book holds written
+    with capitals."""
+    from app.agent.intents.personal_steps import names_capitalised
+
+    return names_capitalised(doing)
+
+
 def _one_known_name(doing: Doing) -> str:
     """The one name the request writes that a card of the address book holds, or ""."""
     from app.agent.intents.personal_steps import one_name_in_contacts
@@ -542,6 +551,7 @@ class IntentRouter:
         cancel: threading.Event,
         report: TurnReport,
     ) -> bool:
+        text = written_out(text)  # "can u … tmrw": the words the rules and the model know
         pending: Pending | None = getattr(conversation, "pending_intent", None)
         conversation.pending_intent = None
         if pending is not None and _a_new_request(pending, text, clock.now()):
@@ -550,6 +560,8 @@ class IntentRouter:
         earlier = [m.content for m in conversation.messages if m.role == "user"][:-1]
         language = pending.language if pending else language_of_talk(earlier, text)
         doing = Doing(agent, conversation, text, emit, cancel, report, language)
+        if pending is None:
+            text = doing.request = _names_capitalised(doing)  # "email jonas": Jonas
         if self.part is not None:  # "… her?" of "When is Mum's birthday, and … for her?"
             doing.together = [m.content for m in conversation.messages if m.role == "user"][-1]
         if pending is not None and not _NEVER_MIND.search(text):

@@ -1,0 +1,130 @@
+"""Texting shorthand written out before anything reads a request.
+
+People type "can u email jonas", "rdv dem1 stp", "q tengo mñn": the rules that read a request
+and the model that recognises it both know the words these stand for, not the shorthand. Only
+spellings that mean one thing in all four languages are written out (Spanish "u" is "or"
+before an o-word, German "im" and "Grad" are words, French "pq" and Spanish "pq" differ, "dnd"
+and "mtn" are English too: left as typed), and so are the "stp", "svp", "porfa" the rules
+already know.
+"""
+
+from __future__ import annotations
+
+import re
+
+# shorthand (whole word, any case) -> the words it stands for
+_WRITTEN_OUT: dict[str, str] = {
+    # English
+    "u": "you",
+    "ur": "your",
+    "pls": "please",
+    "plz": "please",
+    "plse": "please",
+    "thx": "thanks",
+    "thnx": "thanks",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tmrow": "tomorrow",
+    "2moro": "tomorrow",
+    "2morrow": "tomorrow",
+    "tomoz": "tomorrow",
+    "tonite": "tonight",
+    "2nite": "tonight",
+    "b4": "before",
+    "msg": "message",
+    "msgs": "messages",
+    "appt": "appointment",
+    "appts": "appointments",
+    "mtg": "meeting",
+    "mtgs": "meetings",
+    "bday": "birthday",
+    "ppl": "people",
+    "abt": "about",
+    "cuz": "because",
+    "coz": "because",
+    "wanna": "want to",
+    "gonna": "going to",
+    "gotta": "have to",
+    "lemme": "let me",
+    "gimme": "give me",
+    "whats": "what's",
+    "dont": "don't",
+    "cant": "can't",
+    "didnt": "didn't",
+    "doesnt": "doesn't",
+    "rn": "right now",
+    "nvm": "never mind",
+    "idk": "I don't know",
+    "btw": "by the way",
+    # German
+    "nem": "einem",
+    "nen": "einen",
+    "ner": "einer",
+    "gibts": "gibt es",
+    "gehts": "geht es",
+    "haste": "hast du",
+    "kannste": "kannst du",
+    "biste": "bist du",
+    "vllt": "vielleicht",
+    "vlt": "vielleicht",
+    "nix": "nichts",
+    # French
+    "qd": "quand",
+    "rdv": "rendez-vous",
+    "dem1": "demain",
+    "bcp": "beaucoup",
+    "chui": "je suis",
+    "chuis": "je suis",
+    "jsuis": "je suis",
+    "jpeux": "je peux",
+    "mnt": "maintenant",
+    "pcq": "parce que",
+    "qqch": "quelque chose",
+    "qqn": "quelqu'un",
+    "auj": "aujourd'hui",
+    "ajd": "aujourd'hui",
+    "aujd": "aujourd'hui",
+    "cmt": "comment",
+    "avc": "avec",
+    # Spanish
+    "q": "que",
+    "xq": "porque",
+    "porq": "porque",
+    "xfa": "por favor",
+    "xfavor": "por favor",
+    "tb": "también",
+    "tmb": "también",
+    "tmbn": "también",
+    "mñn": "mañana",
+    "mñna": "mañana",
+    "cdo": "cuando",
+    "msj": "mensaje",
+    "xa": "para",
+}
+
+# a whole word: not part of a longer word, an address or a file name ("u.s.", "q.txt", "Q&A")
+_WORD = re.compile(
+    r"(?<![\w@./'’&-])("
+    + "|".join(sorted(map(re.escape, _WRITTEN_OUT), key=len, reverse=True))
+    + r")(?![\w@'’&-]|\.\w)",
+    re.IGNORECASE,
+)
+# Spanish "u" is "or" before a word starting with an o sound: "siete u ocho"
+_SPANISH_OR = re.compile(r"\s+h?o", re.IGNORECASE)
+
+
+def written_out(text: str) -> str:
+    """`text` with its texting shorthand written out in full ("can u" → "can you")."""
+
+    def out(match: re.Match[str]) -> str:
+        typed = match.group(1)
+        if len(typed) > 1 and typed.isupper():
+            return typed  # "TB", "RN", "AVC": a name in capitals, not shorthand
+        if typed.lower() == "tb" and re.search(r"\d\s*$", text[: match.start()]):
+            return typed  # "2 tb": terabytes
+        if typed.lower() == "u" and _SPANISH_OR.match(text, match.end()):
+            return typed
+        words = _WRITTEN_OUT[typed.lower()]
+        return words[0].upper() + words[1:] if typed[0].isupper() else words
+
+    return _WORD.sub(out, text)

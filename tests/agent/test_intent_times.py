@@ -50,6 +50,11 @@ NOW = datetime(2029, 5, 15, 9, 30, tzinfo=ZoneInfo("Europe/Berlin"))
         ("dans une heure", date(2029, 5, 15), time(10, 30)),
         ("at noon", date(2029, 5, 15), time(12)),
         ("tomorrow from 2 to 4pm", date(2029, 5, 16), time(14)),
+        # a colon after the time, before what it is for
+        ("mañana a las 9 y media: llenar unas botellas", date(2029, 5, 16), time(9, 30)),
+        ("morgen um 8: Müll rausbringen", date(2029, 5, 16), time(8)),
+        ("tomorrow at 9:30: call the bank", date(2029, 5, 16), time(9, 30)),
+        ("am 15.05. um 10", date(2029, 5, 15), time(10)),
     ],
 )
 def test_a_phrase_names_its_day_and_time(phrase: str, day: date, start: time | None) -> None:

@@ -788,6 +788,10 @@ def test_a_day_of_the_week_a_newsletter_names_is_of_the_week_its_sentence_names(
          "ein", call("remember_fact", fact="Termin bestätigt")),
         ("La consulta del Dr. Lee me confirmó la cita por correo, ¿la pones en mi calendario?",
          call("reply_to_email", which="Dr. Lee", message="")),
+        ("Die Praxis Dr. Lee hat mir doch wegen nem Termin geschrieben – trag den bitte in "
+         "meinen Kalender ein", call("add_event", title="Termin Praxis Dr. Lee", when="")),
+        ("Die Praxis Dr. Lee hat mir doch wegen nem Termin geschrieben – trag den bitte in "
+         "meinen Kalender ein", call("ask_files", question="Termin Praxis Dr. Lee")),
     ],
 )  # fmt: skip
 def test_a_request_to_put_something_in_the_calendar_is_a_new_event_whatever_it_was_taken_for(

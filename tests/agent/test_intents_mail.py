@@ -368,6 +368,11 @@ def test_several_emails_matching_are_listed_before_the_newest_is_summarised(
         # asked short, and taken for a look in the files
         ("Sophie m'a écrit pour la facture Kiezbau, pas eu le temps d'ouvrir. Elle veut quoi, "
          "en deux mots ?", call("ask_files", about="facture Kiezbau"), "Sophie facture Kiezbau"),
+        # no word of mail: only who wrote is named
+        ("was wollte sophie nochmal genau wegen der kiezbau rechnung? kurz zusammenfassen "
+         "bitte", call("recall_fact", about="Kiezbau Rechnung"), "Sophie Kiezbau Rechnung"),
+        ("What did Sophie want about the Kiezbau invoice again? Sum it up for me",
+         call("recall_fact", about="Kiezbau invoice"), "Sophie Kiezbau invoice"),
         # only the reply holds the words: its first message is found by its subject
         ("What was that about a purchase order?", None, "purchase order"),
     ],

@@ -1067,6 +1067,26 @@ def test_a_reminder_is_set_on_the_day_to_come_its_time_is_said_beside_not_a_day_
 
 
 @pytest.mark.parametrize(
+    ("request_text", "what", "when", "due", "text"),
+    [("ponme un recordatorio para mañana a las 9 y media: llenar unas botellas de agua antes "
+      "de que corten el agua", "media: llenar unas botellas de agua", "mañana a las 9",
+      datetime(2029, 5, 16, 9, 30), "llenar unas botellas de agua"),
+     ("stell mir eine Erinnerung für morgen um 8: Müll rausbringen", "take out the trash",
+      "morgen", datetime(2029, 5, 16, 8, 0), "Müll rausbringen"),
+     ("remind me tomorrow at 9:30: call the bank", "call the bank", "tomorrow",
+      datetime(2029, 5, 16, 9, 30), "call the bank")],
+)  # fmt: skip
+def test_a_reminder_whose_time_a_colon_follows_is_set_at_that_time_for_what_follows(
+    database: Database, request_text: str, what: str, when: str, due: datetime, text: str
+) -> None:
+    with clock.frozen_at(NOW):
+        agent = _agent([call("set_reminder", what=what, when=when)], data=database)
+        agent.run_turn(Conversation(), request_text)
+    [reminder] = ReminderStore(database).pending()
+    assert (reminder.due.replace(tzinfo=None), reminder.text) == (due, text)
+
+
+@pytest.mark.parametrize(
     ("request_text", "what", "text"),
     [("rappelle-moi demain à 8h de sortir les poubelles", "sort out the poubelles",
       "sortir les poubelles"),
@@ -1170,6 +1190,9 @@ def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
         pytest.param("Retiens que Claire est allergique aux chats",
                      call("add_todo", title="Claire est allergique aux chats"),
                      "Claire est allergique aux chats", id="fr-a-to-do"),
+        pytest.param("Retiens stp que Sam est allergique aux noix, c'est important.",
+                     call("remember_fact", fact=""),
+                     "Sam est allergique aux noix, c'est important.", id="fr-stp"),
         pytest.param("Ten en cuenta que mi vuelo sale de la terminal 2",
                      call("reply_to_email", which="vuelo", message="terminal 2"),
                      "mi vuelo sale de la terminal 2", id="es-a-reply"),

@@ -480,6 +480,8 @@ _FROM_NOW = (
     r"(?:\s+(?:from now on|ab jetzt|ab sofort|von nun an|desormais|a partir de maintenant|"
     r"a partir de ahora|desde ahora|de ahora en adelante))?"
 )
+# "please" after the verb ("Retiens stp que …", "Recuerda porfa que …")
+_PLEASE = r"(?:,?\s+(?:stp|svp|s'il te plait|s'il vous plait|por favor|porfa)\b,?)?"
 _REMEMBER_THAT = re.compile(
     r"\s*" + _OPENER + r"(?:please\s+|bitte\s+)?(?:"
     r"(?:remember|note|keep in mind|bear in mind|don't forget|just so you know|fyi|"
@@ -492,9 +494,13 @@ _REMEMBER_THAT = re.compile(
     r"zu deiner info(?:rmation)?)\s*[:,]\s*(?:dass\s+)?|"
     r"(?:retiens|retenez|souviens-toi|souvenez-vous|note|notez|n'oublie pas|n'oubliez pas|"
     r"garde en memoire|(?:juste\s+)?pour que tu (?:le\s+)?saches|pour info(?:rmation)?|"
-    r"pour ton info(?:rmation)?)(?:\s+bien)?" + _FROM_NOW + r"(?:\s+que\s+|\s+qu'|\s*[:,]\s*)|"
+    r"pour ton info(?:rmation)?)(?:\s+bien)?"
+    + _PLEASE
+    + _FROM_NOW
+    + r"(?:\s+que\s+|\s+qu'|\s*[:,]\s*)|"
     r"(?:recuerda|acuerdate de|ten(?:lo)? en cuenta|apunta|anota|no olvides|"
     r"para que (?:lo\s+)?sepas|que sepas|para tu informacion)"
+    + _PLEASE
     + _FROM_NOW
     + r"(?:\s+que\s+|\s*[:,]\s*))"
 )
@@ -1369,7 +1375,8 @@ def answers_the_one_before(text: str) -> bool:
 # Asking for the gist of something ("summarise", "what does she want", "fass zusammen",
 # "worum geht's", "résume-moi", "de quoi il s'agit", "resúmeme", "qué quiere"), folded.
 _GIST = re.compile(
-    r"\b(?:summar\w*|sum up|gist|what (?:does|did) (?:she|he|they) (?:want|need)|"
+    r"\b(?:summar\w*|sum (?:it |that |this |them )?up|gist|"
+    r"what (?:does|did) (?:she|he|they) (?:want|need)|"
     r"zusammenfass\w*|fass\w* [^.?!]{0,40}zusammen|worum(?:'s| es)? geht|"
     r"was (?:sie|er) (?:will|braucht|mochte|von mir)|resum\w*|de quoi (?:il|ca) (?:s'agit|parle)|"
     r"ce qu'(?:elle|il) (?:veut|demande)|de que (?:va|trata)|que (?:quiere|necesita|pide)|"

@@ -68,6 +68,7 @@ from app.agent.intents.router import (
     outcome,
 )
 from app.agent.intents.when import (
+    When,
     days_named,
     in_digits,
     read_deadline,
@@ -91,7 +92,7 @@ def _items(record: Any) -> list[dict[str, Any]]:
 
 
 def reminder(doing: Doing, slots: dict[str, str]) -> str:
-    when = read_when(slots["when"], doing.now)
+    when = _said_in_full(doing, slots["when"]) or read_when(slots["when"], doing.now)
     if (
         when is None
         and (said := read_when(doing.request, doing.now)) is not None
@@ -172,6 +173,28 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         if not any_word_of(what, doing.request) and (told := _to_do_said(doing)):
             what = told
     return _set_reminder(doing, what, at)
+
+
+def _said_in_full(doing: Doing, phrase: str) -> When | None:
+    """The day and time of the model's phrase read on with the words that follow it in the
+    request, when those give the time it cut off ("mañana a las 9" of "… mañana a las 9 y
+    media: …", "morgen" of "für morgen um 8: …"); None if they add no time."""
+    phrase = phrase.strip()
+    copied = re.search(re.escape(phrase), doing.request, re.IGNORECASE) if phrase else None
+    if copied is None:
+        return None
+    after = re.split(r"[:;,.!?]\s", doing.request[copied.end() :] + " ", maxsplit=1)[0]
+    cut = read_when(phrase, doing.now)
+    full = read_when(f"{phrase} {' '.join(after.split()[:4])}", doing.now)
+    if full is None or full.start is None or (cut is not None and cut.day != full.day):
+        return None
+    if (
+        cut is None
+        or cut.start is None
+        or (cut.start.hour == full.start.hour and cut.start != full.start)
+    ):
+        return full
+    return None
 
 
 def _to_do_said(doing: Doing) -> str:
@@ -313,9 +336,29 @@ def _only_the_time(text: str) -> bool:
 
 
 def _set_reminder(doing: Doing, what: str, at: datetime) -> str:
-    what = _what_to_remind(doing, what)
+    what = _without_a_time_before_a_colon(_what_to_remind(doing, what), doing.now)
     record = doing.call("set_reminder", text=what, at=iso(at))
     return outcome(doing, record, doing.say("reminder_set", at=at, what=what))
+
+
+def _without_a_time_before_a_colon(text: str, now: datetime) -> str:
+    """A reminder's text without the end of its time before a colon ("media: llenar unas
+    botellas" of "a las 9 y media: llenar unas botellas", "8: Müll rausbringen")."""
+    head, colon, rest = text.partition(":")
+    if not colon or not rest.strip() or re.match(r"\d", rest):  # "9:30" is a time
+        return text
+    words = [fold(w) for w in re.findall(r"[\w']+", head)]
+    if all(w in _JOINING | _TIME_LEFTOVERS or _CLOCK.fullmatch(w) or names_a_time(w, now)
+           for w in words):  # fmt: skip
+        return rest.strip()
+    return text
+
+
+# The words of a clock time said in words that a time cut short leaves ("y media", "halb").
+_TIME_LEFTOVERS = {
+    "media", "halb", "half", "demie", "quart", "cuarto", "quarter", "past", "y", "et",
+    "viertel", "nach", "vor", "menos", "moins", "heure", "heures", "uhr",
+}  # fmt: skip
 
 
 def _relative_time(
@@ -1262,7 +1305,7 @@ def one_name_in_contacts(doing: Doing) -> str:
     "Tom's got a new phone", the card "Tom Becker"); "" if none or several. Only code reads
     the cards."""
     held = []
-    for name in names_written(doing) or _lower_case_names(doing):
+    for name in names_written(doing) or lower_case_names(doing):
         found = doing.peek("find_contact", untrusted=True, query=name)
         cards = found if isinstance(found, list) else []
         if any(isinstance(c, dict) and grounded(name, str(c.get("name") or "")) for c in cards):
@@ -1270,7 +1313,7 @@ def one_name_in_contacts(doing: Doing) -> str:
     return held[0] if len(held) == 1 else ""
 
 
-def _lower_case_names(doing: Doing) -> list[str]:
+def lower_case_names(doing: Doing) -> list[str]:
     """In a request typed all in lower case, the words that may be a name ("priyas" of
     "whats priyas mobile number again?": "priya" too), a few at most: capitals say
     nothing there."""
@@ -1292,7 +1335,7 @@ def names_capitalised(doing: Doing) -> str:
     verb like "mark" may be someone's name). Only code reads the cards."""
     text = doing.request
     first = re.match(r"\W*([^\W\d_][\w'’-]*)", text)
-    for word in _lower_case_names(doing):
+    for word in lower_case_names(doing):
         if first is not None and fold(first.group(1)).startswith(fold(word)):
             continue
         found = doing.peek("find_contact", untrusted=True, query=word)

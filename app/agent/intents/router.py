@@ -459,6 +459,16 @@ def _named_by_an_address(request: str, address: bool) -> str:
     return typed[0] if name and address else name
 
 
+def _a_sender_named(doing: Doing) -> bool:
+    """Whether a name the request writes is someone who wrote to the user (a mail search;
+    in a request typed all in lower case, its first words that may be a name)."""
+    from app.agent.intents.mail_steps import names_written, senders_named
+    from app.agent.intents.personal_steps import lower_case_names
+
+    names = sorted(names_written(doing))[:2] or lower_case_names(doing)[:3]
+    return any(senders_named(doing, name) for name in names)
+
+
 def _names_capitalised(doing: Doing) -> str:
     """The request with the names typed in lower case that the address book holds written
     with capitals."""
@@ -648,12 +658,13 @@ class IntentRouter:
         if (
             (taken_for_none or chosen in ("ask_files", "recall_fact", "find_contact"))
             and asks_for_the_gist(text)
-            and speaks_of_a_message(text)
+            and (speaks_of_a_message(text) or _a_sender_named(doing))
         ):
             # "Sophie hat mir wegen einer Rechnung geschrieben … Kannst du mir kurz
             # zusammenfassen, worum's geht?" taken for nothing, for the model's own answer,
             # or for a look in the files ("Sophie m'a écrit ce matin … Elle veut quoi, en deux
-            # mots ?"): her email is read and summarised
+            # mots ?"), or naming only who wrote ("was wollte Sophie nochmal genau wegen der
+            # Nordwind-Rechnung? kurz zusammenfassen bitte"): her email is read and summarised
             return self._instead(doing, BY_NAME["read_email"], text)
         if (
             chosen not in _WRITING

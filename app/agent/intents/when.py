@@ -626,7 +626,7 @@ def _next_date(today: date, month: int, day: int) -> date | None:
 
 _CLOCK = re.compile(
     r"(?<![\d.:/])(\d{1,2})(?:(?::|\.|h)(\d{2}))?\s*"
-    r"(a\.?m\.?|p\.?m\.?|uhr|h(?![a-z])|heures?|hrs?|o'?clock)?(?![\d.:/]|\s*(?:min|minutes|hours|days|tage|jours|dias|st\b|nd\b|rd\b|th\b))"
+    r"(a\.?m\.?|p\.?m\.?|uhr|h(?![a-z])|heures?|hrs?|o'?clock)?(?![\d./]|:\d|\s*(?:min|minutes|hours|days|tage|jours|dias|st\b|nd\b|rd\b|th\b))"
 )  # fmt: skip
 _TIME_CUES = re.compile(
     r"\b(at|um|a|à|las|la|vers|gegen|from|von|de|ab|until|till|to|bis|jusqu'a|hasta|"

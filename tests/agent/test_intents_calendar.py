@@ -1692,6 +1692,26 @@ def test_cancelling_tonights_occurrence_keeps_the_other_weeks_and_undo_puts_it_b
     assert deleted.undo is not None and deleted.undo.name == "restore_event"
 
 
+@pytest.mark.parametrize(
+    "request_", ["cancel yoga tonight pls, not feeling it", "Sag Yoga heute Abend ab"]
+)
+def test_cancelling_an_event_on_a_day_it_is_not_on_asks_which_of_its_days(
+    account: CalendarAccount, request_: str
+) -> None:
+    """Yoga is on Thursdays; "cancel yoga tonight" on a Tuesday: Thursday's is not taken
+    unasked; the user is told and shown the days it is on, and the one picked goes."""
+    create_event(account, "Yoga", at(17, 18, 30), at(17, 19, 30), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("cancel_event", event="yoga")], answers)
+    conversation = Conversation()
+    first = agent.run_turn(conversation, request_)
+    assert first.stop_reason == "asked" and not answers.seen, first.answer
+    assert "Thu 17 May" in first.answer or "Do 17. Mai" in first.answer, first.answer
+    second = agent.run_turn(conversation, "1")
+    assert [c.tool for c in answers.seen] == ["delete_event"], second.answer
+    assert _all(account) == []
+
+
 def test_a_move_to_when_the_event_already_is_changes_nothing_and_says_when_it_is(
     account: CalendarAccount,
 ) -> None:

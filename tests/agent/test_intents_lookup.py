@@ -794,6 +794,7 @@ def test_a_day_of_the_week_a_newsletter_names_is_of_the_week_its_sentence_names(
          "meinen Kalender ein", call("ask_files", question="Termin Praxis Dr. Lee")),
     ],
 )  # fmt: skip
+@pytest.mark.parametrize("title", ["Dr Lee", "Trag den bitte in meinen Kalender ein"])
 def test_a_request_to_put_something_in_the_calendar_is_a_new_event_whatever_it_was_taken_for(
     servers: tuple[Dovecot, SmtpServer],
     mail: MailAccount,
@@ -801,19 +802,23 @@ def test_a_request_to_put_something_in_the_calendar_is_a_new_event_whatever_it_w
     home: Path,
     request_: str,
     taken_for: str,
+    title: str,
 ) -> None:
     """Taken for a to-do, a mail search, a memory or a reply: what is asked for is an event,
     its day copied from the practice's email (found by the doctor's name in any language);
-    the dialog shows it."""
+    the dialog shows it. A title that is only the asking ("trag den bitte in meinen Kalender
+    ein") names nothing: the request's other words find the email."""
     _deliver_dated(servers, "Praxis Dr. Lee <practice@drlee.example>", "Your appointment",
                    "We confirm your check-up on Tuesday 22 May 2029 at 13:00.",
                    "Mon, 14 May 2029 08:00:00 +0200")  # fmt: skip
-    turns = [taken_for, call("add_event", title="Dr Lee", when=""),
+    turns = [taken_for, call("add_event", title=title, when=""),
              "Tuesday 22 May 2029 at 13:00"]  # fmt: skip
     report, answers = _event_from_mail(servers, mail, account, home, turns, request_,
                                        "practice@drlee.example")  # fmt: skip
     assert [r.tool for r in answers.seen] == ["create_event"], report.answer
     assert answers.seen[0].arguments["start"] == "2029-05-22T13:00"
+    assert "Lee" in answers.seen[0].arguments["title"]
+    assert "Kalender" not in answers.seen[0].arguments["title"]
     assert [e.start for e in _all(account)] == [at(22, 13)]
 
 

@@ -1336,6 +1336,32 @@ def test_a_question_of_what_or_when_to_pass_on_is_asked_of_the_recipient(
 
 
 @pytest.mark.parametrize(
+    ("request_", "letter"),
+    [
+        ("can you email {bob} and ask him to send me the slides from mondays kickoff? he said "
+         "they'd follow that night but i never got them",
+         "Hello,\n\nCould you send me the slides from mondays kickoff?\n\nBest wishes"),
+        ("Schreib {bob} und bitte ihn, mir seine Folien vom Montag zu schicken",
+         "Hallo,\n\nKönntest du mir deine Folien vom Montag schicken?\n\nViele Grüße"),
+        ("Écris à {bob} et demande-lui de m'envoyer les slides de lundi",
+         "Bonjour,\n\nEst-ce que tu pourrais m'envoyer les slides de lundi ?\n\nBonne journée"),
+        ("Escríbele a {bob} y pídele que me mande las diapositivas del lunes",
+         "Hola:\n\nQuería pedirte que me mandes las diapositivas del lunes.\n\nUn saludo"),
+    ],
+)  # fmt: skip
+def test_something_to_ask_the_recipient_to_do_is_asked_of_them(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, letter: str
+) -> None:
+    """ "ask him to send me the slides": the model's own body ("I never got them. It's been
+    so frustrating!") left out what is asked; code asks it of the recipient, in the request's
+    language."""
+    answers = Answers(approve=False)
+    report = _with_a_stray_body(mail, answers, request_.format(bob=BOB))
+    [shown] = answers.seen
+    assert shown.arguments["body"] == letter, report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "written", "thanks", "question"),
     [
         ("Envoie un petit mot à {bob} pour la remercier encore pour son risotto de vendredi, "

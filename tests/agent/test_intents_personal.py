@@ -762,6 +762,23 @@ def test_a_number_asked_for_taken_for_a_plain_answer_is_looked_up_on_the_card(
 
 
 @pytest.mark.parametrize(
+    "request_", ["whats priyas mobile number again? need to text her", "What's Priya's number?"]
+)
+def test_a_number_of_someone_in_the_address_book_is_no_question_of_general_knowledge(
+    account: CalendarAccount, server: RadicaleServer, request_: str
+) -> None:
+    """ "What's Priya's number?", chosen right: her card holds no word of "number", but its
+    name is the one the question names, so it is hers, looked up (the model had answered
+    "0789-123456" itself)."""
+    priya = SOPHIE.replace("Sophie Martin", "Priya Nair").replace("sophie-phone", "priya")
+    put_card(server, priya.replace("N:Martin;Sophie", "N:Nair;Priya"), "priya.vcf")
+    agent = _agent([call("find_contact", who="Priya"), *["It is 0789-123456."] * 3],
+                   calendar=account)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "+33 6 12 34 56 78" in report.answer and "0789" not in report.answer, report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "who"),
     [("gotta text Tom about the bbq.. whats his mobile again?", "Tom's"),
      ("Wie ist die Handynummer von meiner Mama?", "Mama"),
@@ -1074,7 +1091,11 @@ def test_a_reminder_is_set_on_the_day_to_come_its_time_is_said_beside_not_a_day_
      ("stell mir eine Erinnerung für morgen um 8: Müll rausbringen", "take out the trash",
       "morgen", datetime(2029, 5, 16, 8, 0), "Müll rausbringen"),
      ("remind me tomorrow at 9:30: call the bank", "call the bank", "tomorrow",
-      datetime(2029, 5, 16, 9, 30), "call the bank")],
+      datetime(2029, 5, 16, 9, 30), "call the bank"),
+     # the model's own time, its minutes left out
+     ("ponme un recordatorio para mañana a las 9 y media: llenar unas botellas de agua",
+      "llenar unas botellas de agua", "9 AM", datetime(2029, 5, 16, 9, 30),
+      "llenar unas botellas de agua")],
 )  # fmt: skip
 def test_a_reminder_whose_time_a_colon_follows_is_set_at_that_time_for_what_follows(
     database: Database, request_text: str, what: str, when: str, due: datetime, text: str

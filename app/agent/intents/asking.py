@@ -35,6 +35,16 @@ _ASKING_WH = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[\w'’-]+|[^\w\s]+")
+# Asking someone to do something ("ask him to send me the slides", "bitte sie, mir die Folien
+# zu schicken", "demande-lui de m'envoyer les slides", "pídele que me mande las fotos"): what
+# follows is what they are asked to do.
+_ASKING_TO = re.compile(
+    r"\b(?:ask|tell)(?:ing|s)?\s+(?:him|her|them|[\w'’-]+(?:\s+[A-Z][\w'’-]*)?)\s+to\s+|"
+    r"\b(?:bitte|bitt\w*)\s+(?:ihn|sie|[A-ZÄÖÜ][\w'’-]*),?\s+(?=[^.?!]*\bzu\s+\w+)|"
+    r"\b(?:demande[rz]?|dis|dire)(?:-lui|-leur|\s+à\s+[\w'’-]+)?\s+(?:de\s+|d['’](?=\w))|"
+    r"\b(?:p[ií]de(?:le|les)?|pedirle|pedirles|dile|decirle)\s+(?:a\s+[\w'’-]+\s+)?que\s+",
+    re.IGNORECASE,
+)
 
 
 def asked_of(request: str) -> str:
@@ -57,10 +67,21 @@ def asked_what(request: str) -> tuple[str, str]:
     return (found.group(1), rest) if rest else ("", "")
 
 
+def asked_to_do(request: str) -> str:
+    """What a request asks someone to do, as it says it ("send me the slides from Monday"
+    of "email Jonas and ask him to send me the slides from Monday? he said …"; the German
+    "zu" before the verb left out), or "" when it asks nothing of them."""
+    found = _ASKING_TO.search(request)
+    if found is None or asked_of(request):
+        return ""
+    rest = re.split(r"[.?!]", request[found.end() :], maxsplit=1)[0].strip(" ,")
+    return re.sub(r"\bzu\s+(\w+)\s*$", r"\1", rest)
+
+
 def said_before_asking(request: str) -> str:
     """The words of a request before it asks its question ("Envoie un mot à Anna pour la
     remercier pour son risotto. Et demande-lui si …": up to "Et"); "" when it asks none."""
-    found = _ASKING.search(request) or _ASKING_WH.search(request)
+    found = _ASKING.search(request) or _ASKING_WH.search(request) or _ASKING_TO.search(request)
     if found is None:
         return ""
     before = request[: found.start()]

@@ -366,7 +366,8 @@ def find_event(
     event holds the words, before the nearest are offered, or when the best holds only some
     of them (with True: something else may hold them all); it may answer by raising."""
     words = slots.get(slot, "")
-    when = _when(doing, slots) or (None if _an_event_id(words) else _day_in(words, doing))
+    # (an event picked from choices is looked for around now, whatever day was said)
+    when = None if _an_event_id(words) else _when(doing, slots) or _day_in(words, doing)
     if when is not None and when.day_given:
         start, end = when.window(doing.now)
         if when.start is not None:  # "the 3pm meeting": that day, whatever its length
@@ -461,6 +462,17 @@ def _most_named(
     return (upcoming or best)[0]
 
 
+def _day_beside(doing: Doing, events: list[dict[str, Any]]) -> bool:
+    """Whether the request names a day in the clause that names the event ("cancel yoga
+    tonight pls"), not only in another ("… came over on Sunday …, so we don't need the
+    plumber")."""
+    for clause in re.split(r"[,.;:!?]|\b(?:so|and|und|et|y)\b", doing.request):
+        when = read_when(clause, doing.now)
+        if when and when.day_given and _titles_in(events, _without_days(clause, doing.now), True):
+            return True
+    return False
+
+
 def _picked(
     doing: Doing,
     words: str,
@@ -482,6 +494,14 @@ def _picked(
         days = set(days_named(doing.request, doing.now))  # of one that repeats, that day's
         on_the_day = [e for e in named if _start(e).astimezone(doing.now.tzinfo).date() in days]
         upcoming = [e for e in named if datetime.fromisoformat(str(e["end"])) >= doing.now]
+        if not on_the_day and upcoming and window is not None and _day_beside(doing, named):
+            # "cancel yoga tonight" with yoga on Thursdays: not Thursday's unasked; the days
+            # it is on are the choices
+            said = doing.say("event_not_found_on", words=words, days=_day_words(doing, window))
+            shown = upcoming[:3]
+            choices = [(e["event_id"], f"{e.get('title')} {_line(doing, e, True)}") for e in shown]
+            listing = "\n".join(f"{n}. {_line(doing, e, True)[2:]}" for n, e in enumerate(shown, 1))
+            raise Ask(f"{said}. {doing.say('which_one')}\n{listing}", slot, choices)
         return (on_the_day or upcoming or named)[0]
     named_days = set(days_named(doing.request, doing.now)) if window is None else set()
     on_those_days = [
@@ -602,6 +622,7 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     """A new event. No day in the user's words ("Tom invited me to a barbecue, add it"): the
     day and time are copied from the email or file the request is about, if one is; the
     dialog shows them before anything is added."""
+    slots["title"] = _named_beside_the_asking(doing, slots["title"])
     given = read_when(slots["when"], doing.now) if slots.get("when") else None
     # no day, or only a stretch of days ("d'après leur newsletter ça passe la semaine
     # prochaine"): the day in the text, if it holds one
@@ -892,6 +913,25 @@ def _without_any_visit(title: str) -> str:
     """`title` without the words saying it is a visit or an appointment, unless that is all."""
     kept = [w for w in title.split() if fold(w) not in ANY_EVENT]
     return " ".join(kept) if kept else title
+
+
+def _named_beside_the_asking(doing: Doing, title: str) -> str:
+    """A title that only asks to put something in the calendar ("Trag den bitte in meinen
+    Kalender ein" of "Die Praxis Dr. Lee hat mir wegen einem Termin geschrieben – trag den
+    bitte in meinen Kalender ein"): the names the rest of the request writes with capitals
+    ("Praxis Dr. Lee Termin"), by which the text holding its day is found; else `title`."""
+    if not asks_to_put_in_the_calendar(title):
+        return title
+    clauses = re.split(r"\s*(?:[,;:!?–—]|\s-\s|\.\s)\s*", doing.request)
+    rest = " ".join(c for c in clauses if not asks_to_put_in_the_calendar(c))
+    words = re.findall(r"[^\W\d_][\w'’.-]*", rest)
+    named = [
+        w.rstrip(".")
+        for i, w in enumerate(words)
+        if w[0].isupper() and not is_function_word(w.rstrip(".")) and (i or len(words) == 1)
+    ]
+    named = [w for w in named if not names_a_time(w, doing.now)]
+    return " ".join(dict.fromkeys(named)) if named else title
 
 
 def _without_the_asking(title: str, request: str, now: datetime) -> str:

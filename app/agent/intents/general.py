@@ -35,7 +35,7 @@ from app.agent.intents.language import (
     speaks_of_the_user,
     the_question,
 )
-from app.agent.intents.recognise import any_word_of, names_a_time
+from app.agent.intents.recognise import POSSESSIVE, any_word_of, names_a_time
 from app.agent.intents.router import Doing
 from connectors.folding import fold
 
@@ -79,7 +79,7 @@ def general_question(doing: Doing) -> str | None:
     asked, clause, told = parsed
     words = _asked_words(asked)
     named = {
-        fold(w)
+        fold(POSSESSIVE.sub("", w))  # "Priya's": Priya
         for w in [*_THE.findall(asked.lower()), *named_inside(asked)]
         if not names_a_time(w, doing.now)  # "el crucigrama del domingo" names no thing
     }

@@ -21,6 +21,7 @@ from app.agent.intents.asking import (
     as_question,
     asked_directly,
     asked_of,
+    asked_to_do,
     asked_what,
     opened,
     said_before_asking,
@@ -141,6 +142,10 @@ def question_for(doing: Doing) -> tuple[str, str]:
         turned = to_you(rest, language, wh=True)
         sentence = doing.say("asking_what", question=opened(opening, turned))
         return sentence, asked_directly(opening, turned, language)
+    if content_words(to_do := asked_to_do(doing.request)):
+        # "ask him to send me the slides": "Could you send me the slides?"
+        turned = to_you(to_do, language)
+        return doing.say("asking_to", request=turned), turned[:1].upper() + turned[1:]
     return "", ""
 
 

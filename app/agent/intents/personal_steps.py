@@ -178,22 +178,26 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
 def _said_in_full(doing: Doing, phrase: str) -> When | None:
     """The day and time of the model's phrase read on with the words that follow it in the
     request, when those give the time it cut off ("mañana a las 9" of "… mañana a las 9 y
-    media: …", "morgen" of "für morgen um 8: …"); None if they add no time."""
+    media: …", "morgen" of "für morgen um 8: …"); a phrase of its own ("9 AM") with the hour
+    of the request's one time but not its minutes: the request's. None if neither."""
     phrase = phrase.strip()
     copied = re.search(re.escape(phrase), doing.request, re.IGNORECASE) if phrase else None
-    if copied is None:
-        return None
-    after = re.split(r"[:;,.!?]\s", doing.request[copied.end() :] + " ", maxsplit=1)[0]
     cut = read_when(phrase, doing.now)
-    full = read_when(f"{phrase} {' '.join(after.split()[:4])}", doing.now)
-    if full is None or full.start is None or (cut is not None and cut.day != full.day):
+    if copied is not None:
+        after = re.split(r"[:;,.!?]\s", doing.request[copied.end() :] + " ", maxsplit=1)[0]
+        full = read_when(f"{phrase} {' '.join(after.split()[:4])}", doing.now)
+    elif cut is not None and cut.start is not None:
+        full = read_when(doing.request, doing.now)
+    else:
         return None
-    if (
-        cut is None
-        or cut.start is None
-        or (cut.start.hour == full.start.hour and cut.start != full.start)
-    ):
+    if full is None or full.start is None:
+        return None
+    if cut is not None and cut.day_given and cut.day != full.day:
+        return None
+    if copied is not None and (cut is None or cut.start is None):
         return full
+    if cut is not None and cut.start is not None and cut.start.hour == full.start.hour:
+        return full if cut.start != full.start else None
     return None
 
 
@@ -1339,6 +1343,8 @@ def names_capitalised(doing: Doing) -> str:
         if first is not None and fold(first.group(1)).startswith(fold(word)):
             continue
         found = doing.peek("find_contact", untrusted=True, query=word)
+        if found is None:
+            break  # no address book (or it failed): nothing more to ask of it
         cards = found if isinstance(found, list) else []
         names = " ".join(str(c.get("name") or "") for c in cards if isinstance(c, dict))
         spelt = next((n for n in names.split() if fold(n) == fold(word)), "")

@@ -362,6 +362,12 @@ PHRASES: dict[str, Phrase] = {
         "es": "Quería preguntarte si {question}.",
     },
     # A question of what, when … to pass on ("what you'd like for your birthday").
+    "asking_to": {
+        "en": "Could you {request}?",
+        "de": "Könntest du {request}?",
+        "fr": "Est-ce que tu pourrais {request} ?",
+        "es": "Quería pedirte que {request}.",
+    },
     "asking_what": {
         "en": "I wanted to ask {question}.",
         "de": "Ich wollte fragen, {question}.",

@@ -1472,7 +1472,7 @@ _REPLY = re.compile(
 _MESSAGE = re.compile(
     r"^\s*(?i:please\s+|bitte\s+)?(?i:(?:can|could|would|will) you\s+(?:please\s+)?|"
     r"tu peux\s+|peux-tu\s+|pourrais-tu\s+|(?:me\s+)?puedes\s+|podr[ií]as\s+)?"
-    r"(?i:tell|let|e-?mail|mail|write(?: to)?|drop|message|sag|"
+    r"(?i:tell|let|e-?mail|mail|write(?: to)?|drop|message|sag(?![^.!?]*\sab\b)|"
     r"schreib\w*|schick\w*|dis [àa]|dire [àa]|[ée]cri(?:s|re) [àa]|[ée]cris-lui|dile a|"
     r"decirle a|escr[ií]bele a|escribirle a|"
     r"escribe a|m[aá]ndale un (?:correo|email|mensaje) a)\s+(?!(?:I|Me|Mir|Mich|Moi)\b)"

@@ -142,6 +142,30 @@ def test_an_answer_saying_the_question_again_shows_the_text_instead(
 
 
 @pytest.mark.parametrize(
+    ("question", "read_as"),
+    [("Did anyone email me about my parcel?", "No one email me about my parcel."),
+     ("Hat mir jemand wegen meinem Paket geschrieben?",
+      "Niemand hat mir wegen meinem Paket geschrieben.")],
+)  # fmt: skip
+def test_a_no_made_of_the_questions_words_shows_the_text_found_instead(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    home: Path,
+    question: str,
+    read_as: str,
+) -> None:
+    """The email about the parcel was found, and the 0.5B model answered "No one email me
+    about my parcel.": a "no" in the request's own words answers nothing; the text is
+    shown."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, COURIER, "Your parcel 4711 is on its way",
+             "Your parcel arrives on Thursday 17 May between 10:00 and 14:00.")  # fmt: skip
+    agent, _ = _agent([call("find_emails", about="parcel"), *[read_as] * 3], home, mail=mail)
+    report = agent.run_turn(Conversation(), question)
+    assert "Thursday 17 May between 10:00" in report.answer and read_as not in report.answer
+
+
+@pytest.mark.parametrize(
     ("question", "read_as", "kept"),
     [
         ("What time does my Porto flight leave?", "The email is about your flight.", False),

@@ -347,8 +347,10 @@ def _answer(doing: Doing, source: Source) -> str:
             # "Bake at 190 °C for 40 minutes." read as "190 °C … 20 minutes": a number the
             # text does not hold is the model's; the text itself is shown instead
             answer = ""
-        elif _says_the_request_again(answer, asked, source.text):
-            # "Sophie m'a écrit ce matin, … Elle veut quoi, en deux mots ?" written back
+        elif _says_the_request_again(answer, asked, source.text) or _denies_it(answer, asked):
+            # "Sophie m'a écrit ce matin, … Elle veut quoi, en deux mots ?" written back, or
+            # "did anyone email me about the water being off?" answered "No one email me
+            # about the water being off." beside the email that does
             answer = ""
         elif _lacks_what_is_asked(answer, doing.request, source.text):
             # "what time does the plane leave?" answered without a time the email holds
@@ -450,6 +452,23 @@ def _says_the_request_again(answer: str, request: str, text: str) -> bool:
     asked = {fold(w) for w in re.findall(r"\w+", request)}
     read = {fold(w) for w in re.findall(r"\w+", text)}
     return len(said & asked) >= 0.8 * len(said) and len(said & read) < 0.5 * len(said)
+
+
+def _denies_it(answer: str, request: str) -> bool:
+    """Whether `answer` is a "no" made of the request's own words ("No one email me about the
+    water being off"): said of a text found by those words, it answers nothing."""
+    folded = " ".join(fold(w) for w in re.findall(r"\w+", answer))
+    if (no := _NO.match(folded)) is None:
+        return False
+    rest = [w for w in folded[no.end() :].split() if any_word_of(w, w) and not _NO.fullmatch(w)]
+    return len(rest) >= 2 and sum(any_word_of(w, request) for w in rest) >= 0.8 * len(rest)
+
+
+# A "no" opening an answer (folded).
+_NO = re.compile(
+    r"(?:no one|nobody|nothing|none|no|not|nein|niemand|nichts|keine?n?|non|personne|rien|"
+    r"aucune?|nadie|nada|ningun[oa]?)\b"
+)
 
 
 def _invented_numbers(answer: str, read: str, now: datetime) -> bool:

@@ -382,6 +382,10 @@ def test_two_questions_asked_together_are_told_apart(text: str, parts: list[str]
         # told, not asked
         ("j'ai un truc jeudi soir, je ne peux pas", False),
         ("I have something on Friday, so not then", False),
+        # what is on a list or a note is no question of the calendar
+        ("what's on my to-do list that's due this week?", False),
+        ("what's on my shopping list", False),
+        ("hey what's on my plate tomorrow", True),
     ],
 )
 def test_asking_whether_anything_is_on_by_the_voice_alone_asks_whats_on(

@@ -1877,6 +1877,24 @@ def test_when_or_where_an_event_is_taken_for_a_store_without_events_shows_the_ev
 
 
 @pytest.mark.parametrize(
+    ("request_", "title", "said"),
+    [("whens my car being serviced again", "Car service", "17 May"),
+     ("¿cuántos días faltan para el cumpleaños de mamá?", "Mum's birthday", "13")],
+)  # fmt: skip
+def test_when_an_event_is_or_how_long_until_it_taken_for_free_time_shows_the_event(
+    account: CalendarAccount, request_: str, title: str, said: str
+) -> None:
+    """ "whens my car being serviced again" taken for free time ("Which day?"): the event the
+    request names is when; how many days until it, counted."""
+    create_event(account, "Car service", at(17, 8), at(17, 9), tz=TZ)
+    create_event(account, "Mum's birthday", at(28, 0), at(29, 0), tz=TZ)
+    agent = _agent(account, [call("find_free_time"), *["birthday of mum"] * 3])
+    report = agent.run_turn(Conversation(), request_)
+    assert report.answer.startswith(title) or said in report.answer, report.answer
+    assert title in report.answer and said in report.answer, report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for"),
     [("I need two hours for the tax stuff, somewhere between 9 and 6 on Monday. Tell me the "
       "options?", call("ask_files", about="tax stuff")),

@@ -1839,7 +1839,10 @@ def test_an_email_to_someone_taken_for_a_note_named_after_them_is_an_email(
     ("request_", "taken_for"),
     [("Oye, ¿qué me dijo Tom de la barbacoa? No me acuerdo si era el sábado o el domingo",
       call("just_answer")),
-     ("What did Tom say about the barbecue again?", call("recall_fact", about="barbecue"))],
+     ("What did Tom say about the barbecue again?", call("recall_fact", about="barbecue")),
+     # asked whether they said it
+     ("did tom say what time the barbecue starts?", call("recall_fact", about="barbecue")),
+     ("Hat Tom gesagt, wann das Barbecue anfängt?", call("just_answer"))],
 )  # fmt: skip
 def test_what_someone_told_the_user_taken_for_a_plain_answer_is_read_from_their_mail(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, taken_for: str

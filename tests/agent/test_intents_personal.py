@@ -1149,6 +1149,25 @@ def test_a_reminder_asked_to_be_scrapped_is_cancelled_whatever_it_was_taken_for(
     assert [r.text for r in store.pending()] == ["water the plants"]
 
 
+def test_a_reminder_named_only_in_another_language_is_found_by_the_requests_english(
+    database: Database,
+) -> None:
+    """ "supprime le rappel pour le passeport, c'est fait", the model naming nothing: the
+    reminder "Renew passport" is the one the request names in English (it had asked
+    which)."""
+    store = ReminderStore(database)
+    store.add("Renew passport", datetime(2029, 5, 20, 9, 0).astimezone())
+    store.add("Call Mum for her birthday", datetime(2029, 5, 16, 19, 0).astimezone())
+    answers = Answers()
+    turns = [call("cancel_reminder", which="le rappel"), "the reminder",
+             "delete the reminder for the passport"]  # fmt: skip
+    with clock.frozen_at(NOW):
+        agent = _agent(turns, answers, data=database)
+        report = agent.run_turn(Conversation(), "supprime le rappel pour le passeport, c'est fait")
+    assert [shown.tool for shown in answers.seen] == ["cancel_reminder"], report.answer
+    assert [r.text for r in store.pending()] == ["Call Mum for her birthday"]
+
+
 def test_moving_a_reminder_sets_it_at_the_new_time_before_the_old_one_goes(
     database: Database,
 ) -> None:

@@ -125,6 +125,8 @@ def in_english(word: str) -> str | None:
     first = next((f for f in _PARTS if folded.startswith(f)), None)
     rest = folded[len(first) :] if first is not None else folded
     head = next((f for f in _PARTS if len(rest) >= 4 and rest.endswith(f)), None)
+    if head is not None and first is None and 0 < len(rest) - len(head) < 3:
+        head = None  # "rappel" is no kind of "appel": a word before the thing is one of 3+
     if head is None and first is not None and rest in _ENGLISH and rest not in _WHOLE_ONLY:
         head = rest  # a short thing after a first part: "Lieblings|cafe"
     parts = [_ENGLISH[p] for p in (first, head) if p is not None]

@@ -1263,6 +1263,13 @@ def asks_how_many_days(text: str) -> bool:
 # dijo Tom de …?", "qu'est-ce que Tom m'a dit", "was hat Tom (mir) geschrieben".
 _WHAT_THEY_SAID = re.compile(
     r"\bwhat did (?!you\b)[\w'-]+ (?:say|tell me|write|mention)\b|"
+    # asked whether they said it ("did Tom say what time the bbq starts?", "hat Tom gesagt,
+    # wann …", "est-ce que Tom a dit à quelle heure …", "¿dijo Tom a qué hora …")
+    r"^\s*(?:so |and |hey |oh )?(?:did|has) (?!you\b|i\b|we\b)[\w'-]+ (?:say|mention|"
+    r"tell me)\b|"
+    r"^\s*(?:hat|haben) (?!du\b|ich\b)[\w-]+ (?:\w+ ){0,3}?(?:gesagt|erwahnt)\b|"
+    r"\best-ce que (?!tu\b|je\b|j')[\w-]+ (?:m'a |a )(?:dit|precise)\b|"
+    r"^\s*[¿]?(?:dijo|comento|menciono) (?!tu\b|yo\b)[\w-]+\b|"
     r"\bque (?:me |te |nos )?(?:dijo|escribio|conto|comento) [a-z]|"
     r"\bqu'est-ce que [\w-]+ (?:m'a|nous a|a) (?:dit|ecrit|raconte)\b|"
     r"\bwas hat (?:mir |uns )?(?:der |die )?(?!du\b)[\w-]+ (?:\w+ ){0,5}?"
@@ -1826,7 +1833,8 @@ _ANOTHER_THING_ADDED = re.compile(
 _WHATS_ON = re.compile(
     r"\b(?:what(?:'ve| have| do) i (?:\w+ ){0,2}?(?:got |have )?(?:on|planned|going on|"
     r"scheduled)\b|"
-    r"what's on|what is on|am i (?:free|busy)|do i have anything|have i got anything|"
+    r"(?:what's|what is) on(?! (?:my|the|our) (?:[\w-]+ ){0,2}(?:list|lists|note|notes|file|page|"
+    r"card|receipt|bill|menu|tv)\b)|am i (?:free|busy)|do i have anything|have i got anything|"
     r"was (?:hab|habe) ich\b[^.?!]{0,40}\bvor\b|was steht\b[^.?!]{0,40}\ban\b|"
     r"(?:hab|habe) ich\b[^.?!]{0,40}\b(?:was|etwas|schon was) vor\b|bin ich\b[^.?!]{0,30}"
     r"\b(?:frei|verplant)\b|"

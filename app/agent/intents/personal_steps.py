@@ -959,6 +959,10 @@ def _choose(
         # "J'ai fini de réparer la lumière du vélo": the everyday things it names in English
         # ("light bike"), of "Fix the bike light"
         chosen = most_words_of(things, items, label)
+    if not chosen and doing.language != "en" and (english := english_words(doing, doing.request)):
+        # "supprime le rappel pour le passeport": the request in English names "Renew
+        # passport"
+        chosen = most_words_of(english, items, label)
     shown = items[:9]  # one digit each
     if not chosen and (picked := doing.pick(_WHICH_ITEM, [str(i.get(label)) for i in shown])):
         # no word of theirs in any language names one ("Hab endlich das Fahrradlicht

@@ -46,6 +46,7 @@ from app.agent.intents.language import (
     asks_for_family_details,
     asks_for_free_time,
     asks_for_the_gist,
+    asks_how_many_days,
     asks_to_add_a_contact,
     asks_to_book_it,
     asks_to_cancel,
@@ -61,6 +62,7 @@ from app.agent.intents.language import (
     asks_to_write_a_note,
     asks_what_they_said,
     asks_whats_on,
+    asks_when_and_more,
     asks_when_or_where,
     asks_who_is_right,
     is_function_word,
@@ -738,13 +740,23 @@ class IntentRouter:
             return self._instead(doing, BY_NAME["show_calendar"], text,
                                  given={"when": question})  # fmt: skip
         if (
-            chosen in _NOT_HOLDING_EVENTS
-            and _WHEN_WHERE.search(fold(the_question(text)))
+            (
+                chosen in _NOT_HOLDING_EVENTS
+                # (free time: unless a length to find is said, or more is asked than when)
+                or (
+                    chosen == "find_free_time"
+                    and read_duration(text) is None
+                    and not asks_when_and_more(text)
+                )
+            )
+            and (_WHEN_WHERE.search(fold(the_question(text))) or asks_how_many_days(text))
             and not asks_for_free_time(text)
             and (event := _event_named(doing, whole=True, on_the_day=True)) is not None
         ):
-            # "¿a qué hora tengo piano hoy?" taken for a contact called Piano: when or where,
-            # of an event the calendar holds under the request's words, the calendar says
+            # "¿a qué hora tengo piano hoy?" taken for a contact called Piano, "whens my car
+            # being serviced again" or "¿cuántos días faltan para el cumpleaños de mamá?" for
+            # free time: when or where, or how long until, an event the calendar holds under
+            # the request's words, the calendar says
             return self._run(doing, BY_NAME["show_calendar"], {"event": event, "when": ""}, text,
                              instead=True)  # fmt: skip
         if (

@@ -83,6 +83,22 @@ def _agent(account: CalendarAccount, turns: list[str], answers: Answers | None =
     return agent
 
 
+@pytest.mark.parametrize(
+    ("location", "kept"), [("my photos folder", None), ("Café Rosa", "Café Rosa")]
+)
+def test_a_new_events_place_the_request_does_not_say_is_left_out(
+    account: CalendarAccount, location: str, kept: str | None
+) -> None:
+    """ "my photos folder" for "… the photo walk on the 27th …" is the model's: no place; one
+    the request names is the event's."""
+    agent = _agent(account, [call("add_event", title="photo walk", when="the 27th at 10",
+                                  location=location)])  # fmt: skip
+    request = "put the photo walk on the 27th at 10 in my calendar"
+    agent.run_turn(Conversation(), f"{request}, at Café Rosa" if kept else request)
+    [event] = _all(account)
+    assert (event.location or None) == kept
+
+
 def test_a_new_event_on_the_tuesday_after_next_is_computed_by_code(
     account: CalendarAccount,
 ) -> None:

@@ -174,6 +174,9 @@ def test_a_no_made_of_the_questions_words_shows_the_text_found_instead(
         ("What's the booking code for my Porto flight?", "QX7P2L (LH 1166, 07:05).", True),
         # numbers of the text, but not its code
         ("What's the booking code for my Porto flight?", "Your flight is LH 1166.", False),
+        # "the code" asked beside the booking it is of
+        ("¿me buscas lo del vuelo a Oporto? necesito el código",
+         "El correo es: booking@example.", False),
     ],
 )  # fmt: skip
 def test_an_answer_leaving_out_the_time_or_code_asked_shows_the_text_instead(

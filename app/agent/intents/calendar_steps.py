@@ -668,7 +668,7 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         title=title,
         start=iso(start),
         end=iso(end),
-        location=_a_new_events_place(slots.get("location") or "", doing.now, title),
+        location=_a_new_events_place(_said_place(doing, slots), doing.now, title),
         **({"attendees": invited} if invited else {}),
     )
     return outcome(doing, record, doing.say("event_added", title=title, start=start, end=end))
@@ -695,6 +695,15 @@ def _add_days(doing: Doing, slots: dict[str, str], when: When) -> str:
         location=_a_new_events_place(slots.get("location") or "", doing.now, title),
     )
     return outcome(doing, record, doing.say("days_added", title=title, start=when.day, end=last))
+
+
+def _said_place(doing: Doing, slots: dict[str, str]) -> str:
+    """The model's place for a new event if its words are the request's (or the time's copied
+    from a text): "my photos folder" for "put the photo walk on the 27th in my calendar" is
+    its own."""
+    location = slots.get("location") or ""
+    said = f"{doing.request} {slots.get('when', '')}"
+    return location if grounded(location, said) else ""
 
 
 def _a_new_events_place(location: str, now: datetime, title: str = "") -> str | None:

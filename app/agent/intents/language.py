@@ -309,8 +309,21 @@ _NAME_ASKED_BACK = re.compile(
 
 
 def asks_for_a_record_number(text: str) -> bool:
-    """Whether `text` asks for a booking, order or customer number or code of the user's."""
-    return _says(_RECORD, text)
+    """Whether `text` asks for a booking, order or customer number or code of the user's
+    (or for "the code" beside a booking it names: "… la reserva del vuelo? necesito el
+    código")."""
+    return _says(_RECORD, text) or (_says(_THE_CODE, text) and _says(_BOOKED, text))
+
+
+# "the code", "el código", "le code", "den Code", "the reference" (folded), and a booking
+# named: a flight, a hotel, a reservation.
+_THE_CODE = re.compile(
+    r"\b(?:the|el|le|la|den|der|die|das)\s+(?:code|codigo|reference|referencia|nummer|numero)\b"
+)
+_BOOKED = re.compile(
+    r"\b(?:booking|booked|reservation|flight|hotel|reserva\w*|vuelo|vol|buchung\w*|flug\w*|"
+    r"gebucht|reserv\w*)\b"
+)
 
 
 def asks_for_a_record(text: str) -> bool:

@@ -1879,7 +1879,8 @@ def test_when_or_where_an_event_is_taken_for_a_store_without_events_shows_the_ev
 @pytest.mark.parametrize(
     ("request_", "title", "said"),
     [("whens my car being serviced again", "Car service", "17 May"),
-     ("¿cuántos días faltan para el cumpleaños de mamá?", "Mum's birthday", "13")],
+     ("¿cuántos días faltan para el cumpleaños de mamá?", "Mum's birthday", "13"),
+     ("is my dentist appointment today or tomorrow?", "Dentist", "16 May")],
 )  # fmt: skip
 def test_when_an_event_is_or_how_long_until_it_taken_for_free_time_shows_the_event(
     account: CalendarAccount, request_: str, title: str, said: str
@@ -1888,6 +1889,7 @@ def test_when_an_event_is_or_how_long_until_it_taken_for_free_time_shows_the_eve
     request names is when; how many days until it, counted."""
     create_event(account, "Car service", at(17, 8), at(17, 9), tz=TZ)
     create_event(account, "Mum's birthday", at(28, 0), at(29, 0), tz=TZ)
+    create_event(account, "Dentist", at(16, 14), at(16, 15), tz=TZ)
     agent = _agent(account, [call("find_free_time"), *["birthday of mum"] * 3])
     report = agent.run_turn(Conversation(), request_)
     assert report.answer.startswith(title) or said in report.answer, report.answer

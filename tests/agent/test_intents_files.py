@@ -1008,8 +1008,9 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
      ("kannst du jamie clarke bei meinen kontakten anlegen? mail ist jamie@example.test, "
       "handy 0176 55501234", "Jamie@example.test",
       "Jamie Clarke zu deinen Kontakten hinzugefügt: jamie@example.test, 0176 55501234."),
+     # a name typed in lower case is written with its capital
      ("add sam to my contacts please, sam@example.test", "sam",
-      "Added sam to your contacts: sam@example.test.")],
+      "Added Sam to your contacts: sam@example.test.")],
 )  # fmt: skip
 def test_a_new_contacts_name_is_as_the_request_writes_it(
     radicale: RadicaleServer, text: str, given: str, answer: str

@@ -118,6 +118,24 @@ def _agent(turns: list[str], answers: Answers | None = None, **tools: object) ->
 
 
 @pytest.mark.parametrize(
+    ("request_", "title"),
+    [("Leg mir ne Aufgabe an: Fahrradlicht reparieren bis Donnerstag",
+      "Fahrradlicht reparieren bis Donnerstag"),
+     ("add a todo: fix the bike light by thursday", "fix the bike light by thursday")],
+)  # fmt: skip
+def test_a_todos_title_keeps_no_word_of_its_day(
+    account: CalendarAccount, request_: str, title: str
+) -> None:
+    """ "Fahrradlicht reparieren bis Sonntag": the day is the due day, and its "bis" goes
+    with it ("Fahrradlicht reparieren bis" had been the title)."""
+    agent = _agent([call("add_todo", title=title, due="")], calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    [task] = list_tasks(account)
+    assert task.title.lower() in ("fahrradlicht reparieren", "fix the bike light"), report.answer
+    assert task.due is not None and task.due.date() == date(2029, 5, 17)
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for", "title"),
     [
         ("Ich muss Jonas noch die Fotos von der Hochzeit schicken. Setz das bitte auf meine "

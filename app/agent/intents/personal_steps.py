@@ -711,6 +711,14 @@ def _a_day_named(doing: Doing) -> date | None:
     return when.day if when is not None and when.day_given else None
 
 
+# A word of "by when" left at a to-do's end once its day is taken out (folded or not).
+_UNTIL_LEFT = re.compile(
+    r"[\s,]+(?:by|until|till|before|due|bis|vor|zum|avant|pour|jusqu'au|d'ici|para|antes del?|"
+    r"hasta)\s*$",
+    re.IGNORECASE,
+)
+
+
 def todo_add(doing: Doing, slots: dict[str, str]) -> str:
     said = slots["title"]
     if "title" in doing.from_request:
@@ -726,6 +734,8 @@ def todo_add(doing: Doing, slots: dict[str, str]) -> str:
         # restrictions alimentaires …"), kept beside it
         title = f"{title[:1].upper()}{title[1:]}: {around}"
     due = _due(doing, slots) or _due_before_or_after(doing, slots) or _due_by(doing, slots)
+    if due:  # "Fahrradlicht reparieren bis" of "… bis Sonntag": the day's word goes with it
+        title = _UNTIL_LEFT.sub("", title) or title
     record = doing.call("add_task", title=title, due=due)
     done = (
         doing.say("todo_added_due", title=title, due=due)
@@ -1169,6 +1179,8 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
         # (the dialog shows the address before the card is made)
         wrote = [p for p in senders_named(doing, name) if grounded(name, str(p.get("name")))]
         emails = [str(wrote[0]["emails"][0])] if len(wrote) == 1 else []
+    if name == name.lower():  # "add jamie to my contacts": a name is written "Jamie"
+        name = " ".join(w[:1].upper() + w[1:] for w in name.split())
     record = doing.call("add_contact", name=name, emails=emails, phones=phones)
     said = ", ".join([*emails, *phones])
     done = (

@@ -97,7 +97,13 @@ from app.agent.intents.recognise import (
 )
 from app.agent.intents.shorthand import written_out
 from app.agent.intents.sums import worked_out
-from app.agent.intents.when import read_duration, read_relative, read_shift, read_when
+from app.agent.intents.when import (
+    days_named,
+    read_duration,
+    read_relative,
+    read_shift,
+    read_when,
+)
 from app.agent.tools.declarations import BUILTIN_TOOLS
 from app.agent.turn.loop import AgentEvent, CallRecord, TurnReport, add_stats
 from app.llm.backend import (
@@ -749,7 +755,11 @@ class IntentRouter:
                     and not asks_when_and_more(text)
                 )
             )
-            and (_WHEN_WHERE.search(fold(the_question(text))) or asks_how_many_days(text))
+            and (
+                _WHEN_WHERE.search(fold(the_question(text)))
+                or asks_how_many_days(text)
+                or _which_of_two_days(text, doing.now)
+            )
             and not asks_for_free_time(text)
             and (event := _event_named(doing, whole=True, on_the_day=True)) is not None
         ):
@@ -1358,6 +1368,17 @@ def _a_general_question(recognised: Recognised, text: str, now: datetime) -> boo
 # Words past which a message that asks nothing is someone talking, not a terse command
 # ("the team lunch is at Café Rosa now").
 _TALK = 15
+
+
+def _which_of_two_days(text: str, now: datetime) -> bool:
+    """Whether the question asks which of two days something is on ("is my dentist
+    appointment today or tomorrow?", "ist das Konzert Freitag oder Samstag?")."""
+    question = the_question(text)
+    return (
+        "?" in question
+        and re.search(r"\s(?:or|oder|ou|o)\s", question) is not None
+        and len(days_named(question, now)) >= 2
+    )
 
 
 def _talk_taken_for_a_change(recognised: Recognised, text: str, now: datetime) -> bool:

@@ -350,6 +350,12 @@ def test_words_without_a_day_or_time_are_no_time(phrase: str) -> None:
         # spoken German's "eine"
         ("erinner mich bitte ne stunde vorher", 60),
         ("'ne Stunde vorher", 60),
+        # an hour and a half said without "una", in one German word, in tens of minutes
+        ("el viernes por la tarde necesito hora y media para ir al banco", 90),
+        ("anderthalb Stunden", 90),
+        ("eineinhalb Stunden für die Steuer", 90),
+        ("noventa minutos", 90),
+        ("sixty minutes", 60),
     ],
 )
 def test_durations(phrase: str, minutes: int) -> None:

@@ -151,6 +151,9 @@ _NUMBER_WORDS = {
     "veinte": 20, "treinta": 30, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9,
     "vierzehn": 14, "funfzehn": 15, "sept": 7, "huit": 8, "neuf": 9, "quinze": 15, "seis": 6,
     "siete": 7, "ocho": 8, "nueve": 9, "quince": 15, "catorce": 14, "fourteen": 14,
+    "sixty": 60, "ninety": 90, "vierzig": 40, "sechzig": 60, "neunzig": 90, "quarante": 40,
+    "soixante": 60, "quatre-vingt-dix": 90, "cuarenta": 40, "sesenta": 60, "noventa": 90,
+    "anderthalb": 1.5, "eineinhalb": 1.5,
 }  # fmt: skip
 _NUMBER = r"\d+(?:[.,]\d+)?|" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len)[::-1])
 
@@ -874,6 +877,10 @@ def read_duration(phrase: str) -> timedelta | None:
             total += timedelta(minutes=amount)
     # ("ne Stunde", "'ne Stunde": spoken German's "eine")
     if not total and re.search(r"\b(an hour|one hour|(?:ei)?ne stunde|une heure|una hora)\b", text):
+        total = timedelta(hours=1)
+    # "necesito hora y media" (no "una"): an hour, and its half below (a clock time says
+    # "las")
+    if not total and re.search(r"(?<!\blas )(?<!\bla )\bhora y media\b", text):
         total = timedelta(hours=1)
     # the half of a length right after its hours ("una hora y media"), not a clock time's
     # ("a las cuatro y media …, y ponle una hora": one hour)

@@ -436,9 +436,7 @@ def find_event(
     titles = {fold(str(e.get("title") or "")) for e in matches}
     if len(titles) == 1:
         return matches[0]  # one event, or the next occurrence of a repeating one
-    choices = [(e["event_id"], f"{e.get('title')} {_line(doing, e, True)}") for e in matches[:6]]
-    listing = "\n".join(f"{n}. {_line(doing, e, True)[2:]}" for n, e in enumerate(matches[:6], 1))
-    raise Ask(f"{doing.say('which_one')}\n{listing}", slot, choices)
+    raise _which_of(doing, matches[:6], slot)
 
 
 def _most_named(
@@ -498,10 +496,7 @@ def _picked(
             # "cancel yoga tonight" with yoga on Thursdays: not Thursday's unasked; the days
             # it is on are the choices
             said = doing.say("event_not_found_on", words=words, days=_day_words(doing, window))
-            shown = upcoming[:3]
-            choices = [(e["event_id"], f"{e.get('title')} {_line(doing, e, True)}") for e in shown]
-            listing = "\n".join(f"{n}. {_line(doing, e, True)[2:]}" for n, e in enumerate(shown, 1))
-            raise Ask(f"{said}. {doing.say('which_one')}\n{listing}", slot, choices)
+            raise _which_of(doing, upcoming[:3], slot, said)
         return (on_the_day or upcoming or named)[0]
     named_days = set(days_named(doing.request, doing.now)) if window is None else set()
     on_those_days = [
@@ -529,9 +524,16 @@ def _picked(
     )
     if not nearest:
         raise Ask(f"{said}. {doing.say('which_event')}", slot)
-    choices = [(e["event_id"], line) for e, line in zip(nearest, lines, strict=True)]
-    listing = "\n".join(f"{n}. {_line(doing, e, True)[2:]}" for n, e in enumerate(nearest, 1))
-    raise Ask(f"{said}. {doing.say('which_one')}\n{listing}", slot, choices)
+    raise _which_of(doing, nearest, slot, said)
+
+
+def _which_of(doing: Doing, events: list[dict[str, Any]], slot: str, said: str = "") -> Ask:
+    """The numbered question of which of `events` is meant, after `said` (what was not
+    found); each choice answers with the event's id."""
+    choices = [(e["event_id"], f"{e.get('title')} {_line(doing, e, True)}") for e in events]
+    listing = "\n".join(f"{n}. {_line(doing, e, True)[2:]}" for n, e in enumerate(events, 1))
+    opening = f"{said}. " if said else ""
+    return Ask(f"{opening}{doing.say('which_one')}\n{listing}", slot, choices)
 
 
 def _start(event: dict[str, Any]) -> datetime:

@@ -306,7 +306,12 @@ def test_the_things_a_text_lists_join_the_list_each_on_its_line(
      ("J'ai oublié deux trucs pour les courses : tu peux ajouter des œufs et du beurre sur ma "
       "liste ?", [call("add_todo", title="œufs et beurre"),
                   call("add_to_list", item="œufs", list="ma liste"), "my list"],
-      ["œufs", "beurre"])],
+      ["œufs", "beurre"]),
+     # the list named, lower case, taken for a new note with no name
+     ("schreib bitte noch eier und batterien auf meine einkaufsliste",
+      [call("write_note", name="", content="eier und batterien"),
+       call("add_to_list", item="eier", list="einkaufsliste"), "shopping list"],
+      ["eier", "batterien"])],
 )  # fmt: skip
 def test_every_item_a_request_lists_joins_the_list(
     home: Path, request_: str, turns: str | list[str], added: list[str]
@@ -1285,3 +1290,19 @@ def test_a_question_answered_by_the_users_recipe_taken_for_the_calendar_reads_it
         report = agent.run_turn(Conversation(), request_)
     assert "recipes/lasagne.txt" in report.answer, report.answer
     assert not any(c.name in ("find_free_time", "list_events") for c in report.calls)
+
+
+@pytest.mark.parametrize(
+    ("request_", "question"),
+    [("Make a new packing list called camping.md with: tent, stove",
+      "What should the file be called?"),
+     ("Leg eine neue Einkaufsliste an: Milch, Brot", "Wie soll die Datei heißen?")],
+)  # fmt: skip
+def test_a_new_list_asked_for_is_a_new_note(home: Path, request_: str, question: str) -> None:
+    """A new list asked for is written as a new file, not added to the one kept."""
+    agent, _ = _agent([call("write_note", name="", content="tent, stove")], folders=[home])
+    report = agent.run_turn(Conversation(), request_)
+    assert (home / "notes" / "shopping-list.md").read_text() == (
+        "# Shopping list\n- oat milk\n- basil\n"
+    )
+    assert report.answer == question

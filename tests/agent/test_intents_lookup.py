@@ -819,6 +819,11 @@ def test_a_day_of_the_week_a_newsletter_names_is_of_the_week_its_sentence_names(
          "meinen Kalender ein", call("add_event", title="Termin Praxis Dr. Lee", when="")),
         ("Die Praxis Dr. Lee hat mir doch wegen nem Termin geschrieben – trag den bitte in "
          "meinen Kalender ein", call("ask_files", question="Termin Praxis Dr. Lee")),
+        # typed in lower case, in shorthand
+        ("j'ai reçu un mail du cabinet du dr lee pour un rdv, tu peux me le mettre dans "
+         "l'agenda stp ?", call("add_event", title="rdv", when="")),
+        ("j'ai reçu un mail du cabinet du dr lee pour un rdv, tu peux me le mettre dans "
+         "l'agenda stp ?", call("add_event", title="mettre dans l'agenda", when="")),
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("title", ["Dr Lee", "Trag den bitte in meinen Kalender ein"])

@@ -714,6 +714,37 @@ def test_a_name_typed_in_lower_case_after_the_verb_of_writing_is_the_recipient(
     assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
 
 
+@pytest.mark.parametrize("to", ["", "maria"])
+@pytest.mark.parametrize(
+    "request_",
+    ["escríbele a maria klein que soy vegetariano, es por lo de la comida del offsite. gracias!",
+     "email maria that i'm vegetarian, for the offsite lunch",
+     "Schreib maria, dass ich Vegetarier bin"],
+)  # fmt: skip
+def test_a_name_typed_in_lower_case_that_only_the_mailbox_knows_is_the_recipient(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    request_: str,
+    to: str,
+) -> None:
+    """ "escríbele a maria klein que …": no card holds Maria, but she wrote about the
+    offsite; the name after the verb of writing is hers, so the email is to her address (it
+    had asked who to write to)."""
+    maria = "maria.klein@work.example"
+    _deliver(servers[0], ALICE, f"Maria Klein <{maria}>", "Offsite lunch",
+             "Please tell me your dietary requirements for the offsite lunch.")  # fmt: skip
+    try:
+        answers = Answers(approve=False)
+        agent = _agent([call("send_email", to=to, message="I am vegetarian"), ""], answers,
+                       mail=mail, calendar=account)  # fmt: skip
+        report = agent.run_turn(Conversation(), request_)
+        assert [shown.tool for shown in answers.seen] == ["send_email"], report.answer
+        assert answers.seen[0].arguments["to"] == [maria]
+    finally:
+        _remove_from(servers, maria)
+
+
 @pytest.mark.parametrize(
     ("request_", "to"),
     [("Tell Bob Baker the soup was great", "Bob Baker"),

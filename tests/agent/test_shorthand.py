@@ -20,6 +20,11 @@ from app.agent.intents.shorthand import written_out
             "Hab einem Kumpel geschrieben, vielleicht kommt er",
         ),
         ("yo tb voy xfa", "yo también voy por favor"),
+        # a name typed in lower case after a title
+        ("un mail du cabinet du dr lee", "un mail du cabinet du Dr Lee"),
+        ("call mrs. okafor", "call Mrs. Okafor"),
+        ("la cita con la dra garcía", "la cita con la Dra García"),
+        ("mr and mrs smith", "mr and Mrs Smith"),
     ],
 )
 def test_shorthand_is_written_out(typed: str, meant: str) -> None:
@@ -39,6 +44,8 @@ def test_shorthand_is_written_out(typed: str, meant: str) -> None:
         "a TB test",
         "Die U-Bahn",
         "stp svp porfa",  # politeness the rules already read
+        "Dr. Lee",
+        "the address is 12 dr. ave",
     ],
 )
 def test_words_that_only_look_like_shorthand_stay(typed: str) -> None:

@@ -899,6 +899,20 @@ def asks_to_write_a_note(text: str) -> str:
     return named.group(0) if named and _WRITING_DOWN.search(folded) else ""
 
 
+# A new file or list asked for (folded): "start a new shopping list", "leg eine neue
+# Einkaufsliste an", "crée une nouvelle liste", "crea una lista nueva".
+_NEW = re.compile(
+    r"\b(?:new|create|start|neue?[nmrs]?|erstell\w*|anleg\w*|leg\w* .{0,30}\ban|nouv(?:el|elle)|"
+    r"cree[rz]?|nuev[ao]s?|crea[rs]?)\b"
+)
+
+
+def asks_for_a_new_file(text: str) -> bool:
+    """Whether `text` names a new file to write ("… call it deliveries.md") or asks for a
+    new one ("make a new packing list: …"), not a line more on a list the user keeps."""
+    return bool(asks_to_write_a_note(text) or _NEW.search(_folded(text)))
+
+
 _A_TODO = re.compile(rf"\b(?:{_TODO_LIST}|task|aufgabe|tache|tarea)\b")
 
 

@@ -39,6 +39,7 @@ from app.agent.intents.language import (
     asked_again,
     asking_clause,
     asks_a_past_cost,
+    asks_for_a_new_file,
     asks_for_a_phone_number,
     asks_for_a_record,
     asks_for_a_record_number,
@@ -479,10 +480,41 @@ def _a_sender_named(doing: Doing) -> bool:
 
 def _names_capitalised(doing: Doing) -> str:
     """The request with the names typed in lower case that the address book holds written
-    with capitals."""
+    with capitals, and the one after a verb of writing that the mailbox holds."""
     from app.agent.intents.personal_steps import names_capitalised
 
-    return names_capitalised(doing)
+    return _recipient_capitalised(doing, names_capitalised(doing))
+
+
+def _recipient_capitalised(doing: Doing, text: str) -> str:
+    """`text` with the name typed in lower case right after a verb of writing written as the
+    mail of someone of that name writes it ("escríbele a maria klein que …": "Maria Klein",
+    who wrote about the offsite): the rules that find the recipient read capitals. One
+    mailbox search, only for such a name."""
+    from app.agent.intents.mail_steps import senders_named
+
+    typed = _MESSAGE_ANY_CASE.search(text)
+    name = typed["name"] if typed is not None else None
+    if typed is None or not name or not name.islower() or is_function_word(name):
+        return text
+    if re.match(r"[@.+]\w", text[typed.end("name") :]):
+        return text  # "Schreib bob@example.test …": an address, written as typed
+    spelt = {
+        fold(word): word
+        for sender in senders_named(doing, name)
+        for word in re.findall(r"[^\W\d_][\w'’-]*", str(sender.get("name") or ""))
+        if word[:1].isupper()
+    }
+    # the name's words the sender's name holds, in a row: "maria klein"
+    end = start = typed.start("name")
+    written = ""
+    for word in re.finditer(r"[^\W\d_][\w'’-]*", text[start:]):
+        gap = text[end : start + word.start()]
+        if gap.strip() or fold(word[0]) not in spelt:
+            break
+        written += gap + spelt[fold(word[0])]
+        end = start + word.end()
+    return text[:start] + written + text[end:]
 
 
 def _one_known_name(doing: Doing) -> str:
@@ -798,9 +830,13 @@ class IntentRouter:
             # "Nimm den Parmesan von der Einkaufsliste runter" taken for a to-do done or an
             # event cancelled: a line of the list's file goes
             return self._instead(doing, BY_NAME["add_to_list"], text)
-        if recognised.intent.name in ("add_todo", "remember_fact") and list_named(text):
+        if list_named(text) and (
+            recognised.intent.name in ("add_todo", "remember_fact")
+            or (recognised.intent.name == "write_note" and not asks_for_a_new_file(text))
+        ):
             # "J'ai oublié deux trucs pour les courses : tu peux ajouter des œufs et du beurre
-            # sur ma liste ?" taken for a to-do: the shopping list's file gets the lines
+            # sur ma liste ?" taken for a to-do, "schreib bitte noch eier und batterien auf
+            # meine einkaufsliste" for a new note: the shopping list's file gets the lines
             return self._instead(doing, BY_NAME["add_to_list"], text)
         if asks_to_tick_off(text) and recognised.intent.name != "complete_todo":
             # "die Bücher hab ich zurückgebracht, kannst du abhaken" taken for cancelling an
@@ -1514,6 +1550,9 @@ _MESSAGE = re.compile(
     r"schreib|sag)\s+(?:her|him|them|ihr|ihm|ihnen)|let\s+(?:her|him|them)\s+know|"
     r"[ée]cris-lui|dis-lui|escr[ií]bele|dile)\b)"
 )
+# The same, with the name typed in any case ("escríbele a maria …"): a lower-case name
+# there is looked for in the mailbox.
+_MESSAGE_ANY_CASE = re.compile(_MESSAGE.pattern, re.IGNORECASE)
 # Intents a message to someone may rightly be (writing one, or what goes with a file or the
 # web), which the request's "tell"/"email" does not overrule.
 _WRITING = {

@@ -5,12 +5,15 @@ and the model that recognises it both know the words these stand for, not the sh
 spellings that mean one thing in all four languages are written out (Spanish "u" is "or"
 before an o-word, German "im" and "Grad" are words, French "pq" and Spanish "pq" differ, "dnd"
 and "mtn" are English too: left as typed), and so are the "stp", "svp", "porfa" the rules
-already know.
+already know. A name typed in lower case after a title is written as a name ("le cabinet du dr
+lee": "Dr Lee"), so it is searched for as one.
 """
 
 from __future__ import annotations
 
 import re
+
+from app.agent.intents.language import is_function_word
 
 # shorthand (whole word, any case) -> the words it stands for
 _WRITTEN_OUT: dict[str, str] = {
@@ -135,4 +138,25 @@ def written_out(text: str) -> str:
         words = _WRITTEN_OUT[typed.lower()]
         return words[0].upper() + words[1:] if typed[0].isupper() else words
 
-    return _WORD.sub(out, text)
+    return _titled_names(_WORD.sub(out, text))
+
+
+# A title of address, abbreviated, and the word after it: "dr lee", "mrs. smith", "sra garcía".
+_TITLED = re.compile(
+    r"(?<![\w@./'’&-])(dr|dra|prof|mr|mrs|ms|mme|mlle|sr|sra|herr)(\.?\s+)([^\W\d_][\w'’-]*)",
+    re.IGNORECASE,
+)
+
+
+def _titled_names(text: str) -> str:
+    """`text` with a title and the name after it capitalised ("dr lee" → "Dr Lee"); not a
+    little word after it ("mr and mrs smith": "Mrs Smith"), nor a street's ("12 dr. ave")."""
+
+    def capitalised(match: re.Match[str]) -> str:
+        title, gap, name = match.groups()
+        if is_function_word(name) or re.search(r"\d\s*$", text[: match.start()]):
+            # ("12 dr. ave": a street)
+            return match.group(0)
+        return f"{title[0].upper()}{title[1:]}{gap}{name[0].upper()}{name[1:]}"
+
+    return _TITLED.sub(capitalised, text)

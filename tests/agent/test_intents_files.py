@@ -467,6 +467,25 @@ def test_a_category_that_is_no_payee_is_asked_of_the_files(home: Path) -> None:
     assert "Casa do Rio" in _told(backend)
 
 
+@pytest.mark.parametrize(
+    ("request_", "merchant", "said"),
+    [("wie viel hab ich im april beim bäcker gelassen?", "Bäcker",
+      "Deine Kontoauszüge zeigen keine Zahlungen an „Bäcker“ im April 2029."),
+     ("How much did I spend at Starbucks in April?", "Starbucks",
+      "Your bank statements show no payments to “Starbucks” in April 2029.")],
+)  # fmt: skip
+def test_a_payee_nothing_names_was_paid_nothing(
+    home: Path, request_: str, merchant: str, said: str
+) -> None:
+    """No statement line, table, file or email names the bakery: nothing was paid there
+    (not April's statement shown, chosen for the word "April")."""
+    agent, _ = _agent([call("spending", merchant=merchant, month="April"), "baker"],
+                      folders=[home])  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), request_)
+    assert report.answer == said
+
+
 def test_a_sum_asked_of_a_table_is_added_up_by_code(home: Path, database: Database) -> None:
     (home / "finance" / "expenses-2029-03.csv").write_text(
         "date,category,amount_eur,description\n2029-03-30,groceries,19.99,Weekly shop\n"

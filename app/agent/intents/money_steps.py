@@ -6,7 +6,8 @@ four languages (`read_month`). What the question asks about, from the model's sl
 from the request's own words ("eating out", "Lebensmittel"), is a payee the statements name,
 or else the lines of an expense table holding it (tried once more in English, the language
 such tables are often kept in); a "payee" neither holds ("the Lisbon hotel") is a question for
-the files and emails instead. A balance is read from the month's statement, not summed."""
+the files and emails instead, and one nothing names ("beim Bäcker") was paid nothing. A
+balance is read from the month's statement, not summed."""
 
 from __future__ import annotations
 
@@ -20,7 +21,13 @@ from app.agent.intents.english import english_words
 from app.agent.intents.file_steps import ok_result, read_text, telling_words
 from app.agent.intents.glossary import glossed
 from app.agent.intents.language import is_function_word, speaks_of_the_user, the_question
-from app.agent.intents.lookup import answer_from_file, ask_things, balance_changed, said_sum
+from app.agent.intents.lookup import (
+    answer_from_file,
+    ask_things,
+    balance_changed,
+    best_source,
+    said_sum,
+)
 from app.agent.intents.recognise import any_word_of
 from app.agent.intents.router import Doing, HandOver, Instead, Steps
 from app.agent.intents.when import read_month, read_when, without_month
@@ -139,6 +146,10 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
             )
         if found:
             return found
+        if merchant and spent and best_source(doing, merchant) is None:
+            # no payee, no table's line, and no file or email names it ("beim Bäcker"):
+            # nothing was paid there, as the statements read say
+            return doing.say("spent_nothing_at", merchant=merchant, during=during)
         if merchant:  # not a payee and in no table ("the Lisbon hotel"): for the files
             return ask_things(doing, {"about": merchant})
     if not spent:

@@ -722,6 +722,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Vos dépenses{during} :\n{lines}",
         "es": "Lo que gastaste{during}:\n{lines}",
     },
+    "spent_nothing_at": {
+        "en": "Your bank statements show no payments to “{merchant}”{during}.",
+        "de": "Deine Kontoauszüge zeigen keine Zahlungen an „{merchant}“{during}.",
+        "fr": "Vos relevés ne montrent aucun paiement à « {merchant} »{during}.",
+        "es": "Tus extractos no muestran pagos a «{merchant}»{during}.",
+    },
     "spent_total": {
         "en": "You spent {totals}{during}. The most went to:\n{lines}",
         "de": "Du hast {totals} ausgegeben{during}. Das meiste ging an:\n{lines}",

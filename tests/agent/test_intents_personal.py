@@ -1210,6 +1210,38 @@ def test_moving_a_reminder_sets_it_at_the_new_time_before_the_old_one_goes(
     assert report.answer == "Reminder set for Friday 01 June at 10:00: renew the passport"
 
 
+def _kept(database: Database, *facts: str) -> None:
+    with database.session() as session, session.begin():
+        session.add_all(MemoryRecord(created=NOW, text=fact) for fact in facts)
+
+
+@pytest.mark.parametrize(
+    ("request_", "turns", "answer"),
+    [("Erinnerst du dich, wo Sam allergisch drauf ist?",
+      [call("recall_fact", about="Sam allergisch"), "Do you remember what Sam is allergic to?"],
+      "Zu „Sam allergisch“ habe ich mir nichts gemerkt."),
+     ("When is Sam's birthday?", [call("recall_fact", about="Sam's birthday")],
+      "I have nothing remembered about “Sam's birthday”.")],
+)  # fmt: skip
+def test_a_memory_holding_only_the_name_asked_about_is_no_answer(
+    database: Database, request_: str, turns: list[str], answer: str
+) -> None:
+    """ "Alex's partner is Sam" holds the name the question says, not what it asks of Sam
+    (in its words or in English): nothing is remembered of it."""
+    _kept(database, "Alex's partner is Sam.")
+    with clock.frozen_at(NOW):
+        report = _agent(turns, data=database).run_turn(Conversation(), request_)
+    assert report.answer == answer
+
+
+def test_what_is_remembered_of_someone_named_is_listed(database: Database) -> None:
+    _kept(database, "Alex's partner is Sam.")
+    with clock.frozen_at(NOW):
+        agent = _agent([call("recall_fact", about="Sam")], data=database)
+        report = agent.run_turn(Conversation(), "Was weißt du über Sam?")
+    assert "Alex's partner is Sam" in report.answer
+
+
 def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
     database: Database,
 ) -> None:

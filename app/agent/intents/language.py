@@ -237,6 +237,15 @@ ASKING_BACK = _set(
     "hiess nochmal wieder noch gleich"
 )
 
+# Words asking the memory itself, not naming what is asked (folded): "remember", "what did I
+# tell you", "weißt du", "tu te souviens", "¿te acuerdas?".
+ASKING_MEMORY = _set(
+    "remember remembered recall know knew tell told said saved kept noted erinnerst erinnern "
+    "erinnere weisst wissen gesagt erzahlt gemerkt gespeichert notiert souviens souvenir "
+    "rappelles sais savoir dit retenu enregistre note recuerdas acuerdas sabes saber dije "
+    "dicho guardado apuntado"
+)
+
 
 def speaks_of_us(text: str) -> bool:
     """Whether `text` speaks of the user with others ("how much we spent", "bei uns")."""

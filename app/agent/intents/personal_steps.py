@@ -23,11 +23,12 @@ from app.agent.intents.calendar_steps import (
 )
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
-from app.agent.intents.file_steps import named_inside, telling_words
+from app.agent.intents.file_steps import named_inside, names_in, telling_words
 from app.agent.intents.general import general_question
 from app.agent.intents.glossary import forms_of, glossed
 from app.agent.intents.language import (
     ASKING_BACK,
+    ASKING_MEMORY,
     asking_clause,
     asks_a_past_cost,
     asks_for_a_reminder,
@@ -596,6 +597,10 @@ def recall(doing: Doing, slots: dict[str, str]) -> str:
     if not facts:
         raise FoundNothing(doing.say("nothing_remembered", about=about))
     held = _holding_words_of(doing, facts)
+    if held and _only_names_held(doing, held):
+        # "Erinnerst du dich, wo Sam allergisch drauf ist?": "Alex's partner is Sam" holds the
+        # name, not what is asked of Sam; another lookup may hold it
+        raise FoundNothing(doing.say("nothing_remembered", about=about))
     # those holding a word of the request, not others the search found by meaning beside them
     listed = doing.say("remembered_list", lines="\n".join(f"- {f}" for f in (held or facts)[:8]))
     if not held:
@@ -603,6 +608,29 @@ def recall(doing: Doing, slots: dict[str, str]) -> str:
         # eat": "Alex is vegetarian"), unless another lookup finds what it names.
         raise FoundNothing(listed)
     return listed
+
+
+def _only_names_held(doing: Doing, held: list[str]) -> bool:
+    """Whether the memories holding words of the request hold only the names it says, none
+    of what it asks of them, in its words or in English ("Erinnerst du dich, wo Sam
+    allergisch drauf ist?": "Alex's partner is Sam" holds "Sam" alone)."""
+    names = {fold(n) for n in names_in(doing.request)}
+
+    def asked(text: str) -> list[str]:
+        return [
+            w for w in telling_words(text)
+            if fold(w) not in names and fold(w) not in ASKING_MEMORY | ASKING_BACK
+            and not is_function_word(w)
+        ]  # fmt: skip
+
+    def holds_any(words: list[str]) -> bool:
+        return any(any_word_of(w, fact) for w in words for fact in held)
+
+    words = asked(doing.request)
+    if not names or not words or holds_any(words):
+        return False
+    english = english_words(doing, doing.request)
+    return not holds_any(asked(english)) if english else True
 
 
 def remembered_plainly(doing: Doing) -> str | None:

@@ -447,6 +447,30 @@ def test_listing_todos_shows_the_open_ones_and_a_due_day_narrows_them(
     assert "In your calendar then" not in soon.answer
 
 
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("¿tengo que devolver algo a la biblioteca?", call("cancel_event", event="biblioteca")),
+     ("Muss ich noch Bücher in die Bibliothek zurückbringen?",
+      call("complete_todo", which="Bücher Bibliothek")),
+     ("do i still need to return the library books?", call("list_todos"))],
+)  # fmt: skip
+def test_a_question_of_what_the_user_has_to_do_is_the_todos_it_names(
+    account: CalendarAccount, request_: str, taken_for: str
+) -> None:
+    """ "¿tengo que devolver algo a la biblioteca?" taken for cancelling an event or ticking
+    off a to-do: a question, which changes nothing; the to-dos it names (by the glossary's
+    English) are the answer."""
+    add_task(account, "Return the library books", due=date(2029, 5, 17))
+    add_task(account, "Renew passport", due=date(2029, 5, 30))
+    create_event(account, "Yoga", at(17, 18), at(17, 19), tz=TZ)
+    answers = Answers()
+    agent = _agent([taken_for, call("list_todos")], answers, calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    assert "Return the library books" in report.answer
+    assert "passport" not in report.answer
+    assert answers.seen == [] and len(list_tasks(account)) == 2 and len(_all(account)) == 1
+
+
 def test_todos_for_a_period_are_those_due_by_its_end_with_the_calendar_then(
     account: CalendarAccount,
 ) -> None:

@@ -1096,6 +1096,22 @@ _HAVE_TO = re.compile(
 )
 
 
+# A question whether the user has to do something (folded): "do I have to …?", "muss ich
+# noch …?", "est-ce que je dois …?", "¿tengo que …?".
+_MUST_I = re.compile(
+    r"\b(?:do i (?:still )?(?:have|need) to|have i got to|must i|muss ich|soll(?:te)? ich|"
+    r"dois-je|est-ce que je dois|je dois|faut-il que je|il faut que je|tengo que|debo|"
+    r"necesito|hay que)\b"
+)
+
+
+def asks_whether_to_do(text: str) -> bool:
+    """Whether `text` asks if the user has something to do ("¿tengo que devolver algo a la
+    biblioteca?"): a question of their to-dos, never an act."""
+    question = the_question(text)
+    return question.rstrip().endswith("?") and bool(_MUST_I.search(_folded(question)))
+
+
 def todo_said_around(request: str) -> str | None:
     """The to-do a request says in a sentence of its own beside the one asking to put it on
     the list ("Tengo que confirmarle a Lena la dirección del almacén antes de la llamada.

@@ -787,6 +787,13 @@ def todo_list(doing: Doing, slots: dict[str, str]) -> str:
         at = when.start_at(doing.now)
         before = iso(at) if at is not None and when.days == 1 else iso(window[1])
     tasks = _items(doing.call("list_tasks", due_before=before))
+    # the to-dos the request names, in its words or as the glossary says them ("¿tengo que
+    # devolver algo a la biblioteca?": "Return the library books"), else all
+    tasks = (
+        most_words_of(doing.request, tasks, "title")
+        or most_words_of(glossed(doing.request), tasks, "title")
+        or tasks
+    )
     calendar = busy_in(doing, window, "calendar_then") if window is not None else ""
     if not tasks:
         empty = doing.say("no_todos_due", due=due) if due else doing.say("no_todos")

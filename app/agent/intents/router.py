@@ -65,6 +65,7 @@ from app.agent.intents.language import (
     asks_whats_on,
     asks_when_and_more,
     asks_when_or_where,
+    asks_whether_to_do,
     asks_who_is_right,
     is_function_word,
     kin_recipient,
@@ -1022,6 +1023,15 @@ class IntentRouter:
             # at what is kept
             other = next((n for n in recognised.close if n in _LOOKING), "recall_fact")
             return self._instead(doing, BY_NAME[other], text)
+        if (
+            recognised.intent.name in _CANCELLING
+            and asks_whether_to_do(text)
+            and not asks_to_cancel(text)
+            and not asks_to_tick_off(text)
+        ):
+            # "¿tengo que devolver algo a la biblioteca?" taken for cancelling an event: a
+            # question of what the user has to do, which changes nothing: the to-dos
+            return self._instead(doing, BY_NAME["list_todos"], text)
         if _talk_taken_for_a_change(recognised, text, doing.now):
             return self._chat(agent, conversation, emit, cancel, report)
         if recognised.intent.name == JUST_ANSWER:

@@ -307,6 +307,9 @@ def test_the_things_a_text_lists_join_the_list_each_on_its_line(
       "liste ?", [call("add_todo", title="œufs et beurre"),
                   call("add_to_list", item="œufs", list="ma liste"), "my list"],
       ["œufs", "beurre"]),
+     # the model's item in English, a word the request does not hold
+     ("schreib bitte noch eier und batterien auf meine einkaufsliste",
+      call("add_to_list", item="batteries", list="einkaufsliste"), ["eier", "batterien"]),
      # the list named, lower case, taken for a new note with no name
      ("schreib bitte noch eier und batterien auf meine einkaufsliste",
       [call("write_note", name="", content="eier und batterien"),

@@ -765,6 +765,45 @@ def test_an_events_end_is_the_one_its_sentence_says_where_the_copy_left_it_out(
     ), report.answer
 
 
+@pytest.mark.parametrize(
+    ("said", "copied", "end"),
+    [("on Tuesday 22 May 2029 at 13:00 (about 30 minutes) at Praxis Dr. Lee.",
+      "Tuesday 22 May 2029 at 13:00", "2029-05-22T13:30"),
+     # the model copied nothing the text holds: the sentence is read whole
+     ("on Tuesday 22 May 2029 at 13:00 (about 30 minutes) at Praxis Dr. Lee.", "",
+      "2029-05-22T13:30"),
+     ("am Dienstag, 22. Mai 2029 um 13:00 Uhr. Die Untersuchung dauert etwa 45 Minuten.",
+      "Dienstag, 22. Mai 2029 um 13:00 Uhr", "2029-05-22T14:00"),
+     # a time before it is no length
+     ("on Tuesday 22 May 2029 at 13:00; please arrive 15 minutes early.",
+      "Tuesday 22 May 2029 at 13:00", "2029-05-22T14:00")],
+)  # fmt: skip
+def test_an_events_length_is_the_one_its_sentence_says(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    said: str,
+    copied: str,
+    end: str,
+) -> None:
+    """ "… at 13:00 (about 30 minutes)": the event from the practice's email ends half an
+    hour after it starts, as the email's sentence says (a length in another sentence, or
+    a time to arrive before it, is not the event's)."""
+    body = f"This confirms your check-up {said}"
+    _deliver_dated(servers, "Praxis Dr. Lee <practice@drlee.example>", "Your appointment", body,
+                   "Mon, 14 May 2029 08:00:00 +0200")  # fmt: skip
+    turns = [call("add_event", title="Check-up Dr. Lee", when=""), copied]
+    request = "Dr Lee's practice emailed me about my check-up, put it in my calendar please"
+    report, answers = _event_from_mail(servers, mail, account, home, turns, request,
+                                       "practice@drlee.example")  # fmt: skip
+    assert [shown.tool for shown in answers.seen] == ["create_event"], report.answer
+    assert (answers.seen[0].arguments["start"], answers.seen[0].arguments["end"]) == (
+        "2029-05-22T13:00",
+        end,
+    )
+
+
 _SCREENING = "Put the Perfect Days screening from the Paradiso newsletter in my calendar, 2 hours."
 
 

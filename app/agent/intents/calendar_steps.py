@@ -33,7 +33,7 @@ from app.agent.intents.language import (
     is_function_word,
     the_question,
 )
-from app.agent.intents.lookup import answer_from_things, when_from_things
+from app.agent.intents.lookup import answer_from_things, length_beside, when_from_things
 from app.agent.intents.phrases import counted
 from app.agent.intents.recognise import (
     ADDRESS,
@@ -631,10 +631,11 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     vague = given is not None and given.start is None and given.days > 1
     # (a "when" naming no time, "offsite" of "Maria wrote about the offsite. Put it in my
     # calendar.", is none)
+    from_a_text = ""
     if (given is None or vague) and (
         phrase := when_from_things(doing, slots["title"], read_by_code=True)
     ):
-        slots["when"] = phrase  # kept for the question that follows, if the time is missing
+        slots["when"] = from_a_text = phrase  # kept for the question that follows, if missing
     when = _when(doing, slots)
     if when is None:
         raise Ask(doing.say("when_event"), "when")
@@ -651,6 +652,8 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     length = (
         _a_length(slots.get("duration", ""), when, doing.now)
         or _a_length(said, when, doing.now)
+        # the text's sentence read whole: "… at 13:00 (about 30 minutes) …"
+        or (length_beside(from_a_text, when.start) if from_a_text and when.start else None)
         or DEFAULT_LENGTH
     )
     end = (

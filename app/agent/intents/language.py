@@ -1016,7 +1016,7 @@ def items_listed_with(text: str, item: str) -> list[str]:
         None,
     )
     if start is None or not said:
-        return [item]
+        return _listed_around_a_join(text, tokens) or [item]
     end = start + len(said)
     items = [" ".join(w for w, _ in tokens[start:end])]
     while end < len(tokens) and tokens[end][1] in _JOINS:  # after it: "… und Eier"
@@ -1037,6 +1037,18 @@ def items_listed_with(text: str, item: str) -> list[str]:
             return items
         items.insert(0, " ".join(w for w, _ in tokens[taken[0] : taken[1]]))
         start = taken[0]
+
+
+def _listed_around_a_join(text: str, tokens: list[tuple[str, str]]) -> list[str]:
+    """The items `text` lists itself around its first "and" ("schreib noch eier und
+    batterien auf …": "eier", "batterien"), where the model's item is none of its words
+    ("batteries"); [] if it joins none."""
+    for i, (_, folded) in enumerate(tokens):
+        if folded in _JOINS - {","} and _item_at(tokens, i - 1, -1):
+            after = _item_at(tokens, i + 1, 1)
+            if after is not None:
+                return items_listed_with(text, " ".join(w for w, _ in tokens[after[0] : after[1]]))
+    return []
 
 
 def _item_at(tokens: list[tuple[str, str]], at: int, step: int) -> tuple[int, int] | None:

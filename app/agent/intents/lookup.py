@@ -56,7 +56,7 @@ from app.agent.intents.router import (
     Steps,
     outcome,
 )
-from app.agent.intents.when import read_month, read_when
+from app.agent.intents.when import read_duration, read_month, read_when
 from connectors.folding import fold
 
 _ANSWER_PROMPT = (
@@ -232,8 +232,34 @@ def _copied_beside(doing: Doing, phrase: str, said: list[str], named: str) -> st
                     # "Saturday 2 June, 10:00" copied of "… on Saturday 2 June at the
                     # community garden, 10:00-13:00": until the end the sentence says
                     return f"{dated}-{until.group(1)}:{until.group(2)}"
+                if when.start is not None and when.end is None:
+                    # "on Tuesday 22 May 2029 at 13:00 (about 30 minutes)": until its end
+                    length = length_beside(sentence, when.start)
+                    ends = datetime.combine(when.day, when.start) + length if length else None
+                    if ends is not None and ends.date() == when.day:
+                        return f"{dated}-{ends:%H:%M}"
                 return dated
     return None
+
+
+def length_beside(sentence: str, start: time) -> timedelta | None:
+    """How long a text's sentence says the event starting at `start` lasts ("at 13:00 (about
+    30 minutes)", "dauert etwa 45 Minuten"); None if it says none, or says a time before or
+    after it ("please arrive 15 minutes early")."""
+    text = fold(sentence.replace(f"{start:%H:%M}", " "))  # the clock time is no length
+    if _BEFORE_OR_AFTER.search(text):
+        return None
+    length = read_duration(text)
+    return length if length is not None and length < timedelta(hours=12) else None
+
+
+# A time before or after something (folded): "15 minutes early", "24 hours before", "10 Minuten
+# vorher", "15 minutes avant", "con 10 minutos de antelación".
+_BEFORE_OR_AFTER = re.compile(
+    r"\b(?:min\w*|hours?|hrs?|stunden?|heures?|horas?)\b[^.;]{0,25}\b(?:before|after|early|"
+    r"earlier|beforehand|ahead|prior|vorher|fruher|davor|danach|vorab|avant|apres|plus tot|"
+    r"a l'avance|antes|despues|de antelacion)\b"
+)
 
 
 # The end of a stretch of time after its start (marked "\0"): "\0-13:00", "\0 to 13.00",

@@ -55,6 +55,10 @@ NOW = datetime(2029, 5, 15, 9, 30, tzinfo=ZoneInfo("Europe/Berlin"))
         ("morgen um 8: Müll rausbringen", date(2029, 5, 16), time(8)),
         ("tomorrow at 9:30: call the bank", date(2029, 5, 16), time(9, 30)),
         ("am 15.05. um 10", date(2029, 5, 15), time(10)),
+        # a weekday's short English form after a word naming a day
+        ("next wed same time", date(2029, 5, 16), None),
+        ("on sat at 10", date(2029, 5, 19), time(10)),
+        ("this fri", date(2029, 5, 18), None),
     ],
 )
 def test_a_phrase_names_its_day_and_time(phrase: str, day: date, start: time | None) -> None:
@@ -314,7 +318,9 @@ def test_a_number_word_before_a_part_of_the_day_without_a_connector_is_no_time()
     assert when is not None and when.start is None and when.part == (8, 12)
 
 
-@pytest.mark.parametrize("phrase", ["dinner with Sam", "the dentist", "Sophie", "send it"])
+@pytest.mark.parametrize(
+    "phrase", ["dinner with Sam", "the dentist", "Sophie", "send it", "I sat down", "mon ami"]
+)
 def test_words_without_a_day_or_time_are_no_time(phrase: str) -> None:
     assert read_when(phrase, NOW) is None
 

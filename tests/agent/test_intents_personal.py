@@ -274,6 +274,13 @@ def test_a_todo_due_before_an_event_is_due_on_its_day(
         pytest.param("Put cancelling the gym membership on my to-do list for Friday",
                      call("complete_todo", which="cancelling the gym membership"),
                      "cancelling the gym membership", date(2029, 5, 18), id="en-ticked-off"),
+        # the list named as the things to do
+        pytest.param("ajoute « rappeler l'assurance » à ma liste de choses à faire pour jeudi",
+                     call("complete_todo", which="rappeler l'assurance"),
+                     "rappeler l'assurance", date(2029, 5, 17), id="fr-choses-a-faire"),
+        pytest.param("añade llamar al banco a mi lista de cosas por hacer",
+                     call("add_to_list", item="llamar al banco", list="cosas por hacer"),
+                     "llamar al banco", None, id="es-cosas-por-hacer"),
     ],
 )  # fmt: skip
 def test_a_request_to_put_something_on_the_todo_list_adds_a_todo_whatever_it_was_taken_for(
@@ -1307,6 +1314,8 @@ def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
         pytest.param("Retiens stp que Sam est allergique aux noix, c'est important.",
                      call("remember_fact", fact=""),
                      "Sam est allergique aux noix, c'est important.", id="fr-stp"),
+        pytest.param("write down that sam doesn't like coriander", call("remember_fact"),
+                     "sam doesn't like coriander", id="en-write-down"),
         pytest.param("Ten en cuenta que mi vuelo sale de la terminal 2",
                      call("reply_to_email", which="vuelo", message="terminal 2"),
                      "mi vuelo sale de la terminal 2", id="es-a-reply"),
@@ -1398,6 +1407,8 @@ def test_remembering_together_or_a_task_is_no_fact_to_keep(request_text: str) ->
         ),
         ("Hey, remember that Ana's flight lands at 6", "Ana's flight lands at 6"),
         ("Merk dir ab jetzt: Paul trinkt keinen Alkohol", "Paul trinkt keinen Alkohol"),
+        ("write down that sam doesn't like coriander", "sam doesn't like coriander"),
+        ("Schreib dir auf, dass Sam keinen Koriander mag", "Sam keinen Koriander mag"),
     ],
 )
 def test_just_so_you_know_in_four_languages_opens_a_fact(request_text: str, fact: str) -> None:
@@ -1484,7 +1495,9 @@ def test_a_fact_after_an_opening_mark_keeps_its_first_letter() -> None:
 @pytest.mark.parametrize(
     "question",
     ["Mi hermana insiste en que vaya a verla este finde. ¿Tengo ya algo comprometido o lo "
-     "tengo libre?", "My sister wants me to visit on Saturday. Have I got anything on?"],
+     "tengo libre?", "My sister wants me to visit on Saturday. Have I got anything on?",
+     # typed without its question mark
+     "what do i owe stadtwerke"],
 )  # fmt: skip
 def test_a_question_taken_for_a_fact_to_keep_keeps_nothing(
     database: Database, question: str

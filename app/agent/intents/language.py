@@ -506,9 +506,10 @@ _FROM_NOW = (
 _PLEASE = r"(?:,?\s+(?:stp|svp|s'il te plait|s'il vous plait|por favor|porfa)\b,?)?"
 _REMEMBER_THAT = re.compile(
     r"\s*" + _OPENER + r"(?:please\s+|bitte\s+)?(?:"
-    r"(?:remember|note|keep in mind|bear in mind|don't forget|just so you know|fyi|"
+    r"(?:remember|note|note down|write down|jot down|make a note|keep in mind|bear in mind|"
+    r"don't forget|just so you know|fyi|"
     r"for the record|for your information)" + _FROM_NOW + r"(?:\s+that\s+|\s*[:,]\s*)|"
-    r"(?:merke?|notiere?)\s+dir(?:\s+bitte)?"
+    r"(?:merke?|notiere?|schreib)\s+dir(?:\s+bitte)?(?:\s+auf)?"
     + _FROM_NOW
     + r"(?:\s*[:,]\s*(?:dass\s+)?|\s+dass\s+)|"
     r"behalte? im kopf,?\s+dass\s+|"
@@ -874,8 +875,9 @@ def asks_to_book_it(text: str) -> bool:
 # folded): "pop … on my to-do list", "nimm … in meine Aufgaben auf", "ajoute … à ma liste de
 # tâches", "apúntame en las tareas …". A shopping or packing list is a file's, not this one.
 _TODO_LIST = (
-    r"(?:to-?do(?:-?list[e]?|s)?|task list|tasks|aufgaben(?:liste)?|liste de taches|taches|"
-    r"lista de tareas|tareas|pendientes)"
+    r"(?:to-?do(?:-?list[e]?|s)?|to do list|task list|tasks|things to do|aufgaben(?:liste)?|"
+    r"liste (?:de|des) (?:taches|choses a faire)|choses a faire|taches|lista de tareas|"
+    r"lista de cosas (?:que|por) hacer|cosas (?:que|por) hacer|tareas|pendientes)"
 )
 _PUT_ON_THE_TODO_LIST = re.compile(
     rf"\b(?:{_PUTTING}|nimm\w*|agreg\w*|anot\w*)"
@@ -1232,6 +1234,23 @@ _SECOND_QUESTION = re.compile(
     rf"(?:[?,;]\s*(?:(?:and|und|et|y|also|plus)\s+)?|\s+(?:and|und|et|y)\s+)(?=(?:{_QUESTION_WORDS}|what's|"
     r"whats|que|qu'est|ou|où|dónde|cuándo|qué|cuál|cómo|quién)\b)"
 )
+# A question's opening word, after a greeting or "so" (folded): "what do i owe stadtwerke",
+# "hey when is …", "also wann …", "bon, combien …", "oye, cuánto …".
+_OPENING_QUESTION = re.compile(
+    r"^(?:(?:hey|hi|so|ok|okay|and|also|na|und|bon|alors|et|oye|pues|y)[,!]?\s+)?"
+    rf"(?:{_QUESTION_WORDS}|what's|whats|when's|whens|where's|who's|how's|qu'est|pourquoi|why|"
+    r"warum|wieso|por que)\b"
+)
+
+
+def asks_a_question(text: str) -> bool:
+    """Whether `text` asks a question, with its question mark or typed without one
+    ("what do i owe stadtwerke")."""
+    return the_question(text).rstrip().endswith("?") or bool(
+        _OPENING_QUESTION.match(_folded(text).lstrip("¿¡ "))
+    )
+
+
 # A question's own opening word (folded), for each part of a request split in two.
 _OPENS_A_QUESTION = re.compile(
     rf"^(?:(?:and|und|et|y|also|plus)\s+)?(?:{_QUESTION_WORDS}|what's|whats|is|are|do|does|"

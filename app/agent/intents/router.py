@@ -39,6 +39,7 @@ from app.agent.intents.language import (
     asked_again,
     asking_clause,
     asks_a_past_cost,
+    asks_a_question,
     asks_for_a_new_file,
     asks_for_a_phone_number,
     asks_for_a_record,
@@ -1013,7 +1014,7 @@ class IntentRouter:
         if (
             fact is None
             and recognised.intent.name == "remember_fact"
-            and the_question(text).endswith("?")
+            and asks_a_question(text)
             and not asks_to_keep_in_mind(text)
             and not asks_to_correct_what_is_known(text)
         ):

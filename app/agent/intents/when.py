@@ -220,6 +220,12 @@ _SHORT_DAY = re.compile(
     rf"\b({'|'.join(sorted(_FULL_DAY, key=len, reverse=True))})\.?\s+"
     r"(?=\d{1,2}(?::\d\d|h\d\d|\s*(?:am|pm|h|uhr)\b))"
 )
+# The same after a word that names a day next ("next wed", "on sat", "this fri", "by tue"),
+# lower case as typed: "on Sun" of a title is left.
+_SAID_SHORT_DAY = re.compile(
+    r"\b(?:next|this|on|coming|last|by|until|till|before|every)\s+"
+    rf"({'|'.join(sorted(_FULL_DAY, key=len, reverse=True))})\b\.?"
+)
 
 
 # A day something is to be done before or by ("before Friday", "bis Freitag", "d'ici
@@ -262,6 +268,9 @@ def read_when(phrase: str, now: datetime) -> When | None:
         moment = now + delta
         return When(moment.date(), start=time(moment.hour, moment.minute))
     text = _SHORT_DAY.sub(lambda m: f"{_FULL_DAY[m.group(1)]} ", text)  # "wed 20:00"
+    text = _SAID_SHORT_DAY.sub(  # "next wed same time"
+        lambda m: m.group(0)[: m.start(1) - m.start(0)] + _FULL_DAY[m.group(1)], text
+    )
     text = _INSTEAD_OF.sub(" ", text)  # "um 11 statt um 15 Uhr": 11, not 11 to 15
     day, days, given = _read_day(text, today)
     if days == 1 and (both := _TWO_WEEKDAYS.search(text)) is not None:

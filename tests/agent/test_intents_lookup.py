@@ -2642,8 +2642,16 @@ def test_when_the_user_flies_with_the_code_in_their_mails_is_no_free_time_and_sh
     assert "QX7P2L" in report.answer and "07:05" in report.answer
 
 
+@pytest.mark.parametrize(
+    ("request_", "asked"),
+    [("did the garden club say when the seed swap is?",
+      "did the garden club say when the seed swap is?"),
+     # the words asking to look and tell left out: the model answered "Yes, I can find …"
+     ("can you find the email from the garden club and tell me when the seed swap is",
+      "when the seed swap is?")],
+)  # fmt: skip
 def test_of_several_emails_found_the_one_whose_subject_names_the_question_answers_it(
-    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path, request_: str, asked: str
 ) -> None:
     """ "did the garden club say when the seed swap is?": the club's two emails are found;
     the older one's subject names the seed swap, the newer is about a work day: the older
@@ -2659,10 +2667,11 @@ def test_of_several_emails_found_the_one_whose_subject_names_the_question_answer
     try:
         agent, backend = _agent([call("find_emails", about="garden club"),
                                  "On Saturday 2 June, 10:00-13:00."], home, mail=mail)  # fmt: skip
-        report = agent.run_turn(Conversation(), "did the garden club say when the seed swap is?")
+        report = agent.run_turn(Conversation(), request_)
     finally:
         _remove_from(servers, "info@club.example")
     assert "seed swap is on Saturday 2 June" in _told(backend), report.answer
+    assert _told(backend).endswith(f"Question: {asked}")
     assert "On Saturday 2 June, 10:00-13:00." in report.answer
 
 

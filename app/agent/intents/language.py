@@ -1662,6 +1662,31 @@ _SENTENCE_END = re.compile(
 )
 
 
+# A request's words asking to be told what follows (folded): "… and tell me when …", "check
+# if …", "sag mir, wann …", "schau mal, ob …", "dis-moi quand …", "regarde si …", "dime
+# cuándo …", "mira si …".
+_TELL_ME_WHAT = re.compile(
+    r"\b(?:tell me|let me know|find out|check|look up|sag(?: mir| mal)|schau(?: mal)?(?: nach)?|"
+    r"guck(?: mal)?|dis-moi|dites-moi|regarde|verifie|dime|mira|fijate|comprueba)[,:]?\s+"
+    r"(?:(?:if|whether|ob|si)\s+)?"
+    rf"(?=(?:{_QUESTION_WORDS}|what's|que|qu'est|ce qu|a quelle heure|[^\W\d_]+\s+(?:said|"
+    r"wrote|says|sagt|schreibt|a dit|a ecrit|dijo|escribio))\b)"
+)
+
+
+def question_asked(request: str) -> str:
+    """The question a request asks, without the words asking to look and tell ("can you
+    find the email from the garden club and tell me when the seed swap is": "when the seed
+    swap is?"; "check if anna said what time dinner is": "anna said what time dinner is?"):
+    a small model asked the whole request answers "Yes, I can find …". The request itself
+    if it asks no such way."""
+    found = list(_TELL_ME_WHAT.finditer(_folded(request)))
+    if not found:
+        return request
+    asked = request[_in_original(request, found[-1].end()) :].strip(" .!")
+    return asked if asked.endswith("?") else f"{asked}?"
+
+
 def asking_clause(question: str) -> str:
     """The clause of a question that asks, when it is its last ("j'ai un gros blanc, c'est
     quoi déjà ?": "c'est quoi déjà ?"; "ma fille me demande : c'est qui qui a peint la

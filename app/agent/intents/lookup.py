@@ -39,6 +39,7 @@ from app.agent.intents.language import (
     english_instead,
     in_their_language,
     is_function_word,
+    question_asked,
     sentences,
     speaks_of_a_message,
     the_question,
@@ -367,7 +368,8 @@ def _answer(doing: Doing, source: Source) -> str:
         return f"{_the_event_asked_about(doing)}{source.text}\n\n({source.cited})"
     if not answer:
         prompt = _ANSWER_PROMPT + in_their_language(doing.language)
-        asked = doing.together or doing.request  # (both questions: "her" is Mum)
+        # (both questions: "her" is Mum; "… and tell me when …": what is asked)
+        asked = doing.together or question_asked(doing.request)
         answer = doing.write(prompt, f"{source.text}\n\nQuestion: {asked}")
         if _invented_numbers(answer, f"{source.text} {doing.request}", doing.now):
             # "Bake at 190 °C for 40 minutes." read as "190 °C … 20 minutes": a number the

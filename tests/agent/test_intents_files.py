@@ -1074,6 +1074,9 @@ def test_a_new_contacts_name_is_as_the_request_writes_it(
          ["olek@old.example"], ["0176 5550188"]),
         ("Zofia", "Zofia ya no usa su móvil de antes, el nuevo es el 0176 5550199. ¿Me lo "
          "cambias en los contactos?", "add_contact", ["zofia@old.example"], ["0176 5550199"]),
+        # typed in lower case, with the possessive
+        ("Wanda", "add wanda's new number 0176 5550177 to her contact", "add_contact",
+         ["wanda@old.example"], ["0176 5550177"]),
     ],
 )  # fmt: skip
 def test_a_new_address_or_number_of_someone_in_the_contacts_changes_their_card(
@@ -1091,9 +1094,13 @@ def test_a_new_address_or_number_of_someone_in_the_contacts_changes_their_card(
     add_contact(account, f"{who} Nowak", emails=[f"{who.lower()}@old.example"],
                 phones=["+48 600 111 222"])  # fmt: skip
     answers = Answers()
-    given = {"Karla": "karla.nowak@home.example", "Teo": "", "Olek": "", "Zofia": ""}.get(
-        who, who
-    )  # the model's
+    given = {
+        "Karla": "karla.nowak@home.example",
+        "Teo": "",
+        "Olek": "",
+        "Zofia": "",
+        "Wanda": "",
+    }.get(who, who)  # the model's
     chosen = call(taken_for, **({"who": who} if taken_for == "find_contact" else {"name": given}))
     agent, _ = _agent([chosen, call("add_contact", name=who)], answers, calendar=account)
     report = agent.run_turn(Conversation(), request_)

@@ -1375,7 +1375,7 @@ def lower_case_names(doing: Doing) -> list[str]:
     if doing.request != doing.request.lower():
         return []
     words = [
-        w
+        POSSESSIVE.sub("", w)  # "priya's": "priya"
         for w in re.findall(r"\b[^\W\d_][\w'’-]{2,}", doing.request)
         if not is_function_word(w) and not names_a_time(w, doing.now)
     ]

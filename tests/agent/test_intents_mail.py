@@ -1888,3 +1888,26 @@ def test_what_someone_told_the_user_taken_for_a_plain_answer_is_read_from_their_
                    mail=mail)  # fmt: skip
     report = agent.run_turn(Conversation(), request_)
     assert "Tom Becker" in report.answer and "Barbecue" in report.answer, report.answer
+
+
+def test_a_question_of_what_an_email_says_is_no_general_question(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount
+) -> None:
+    """ "was steht in der mail von den stadtwerken?": the question speaks of a message the
+    user got (its sender typed in lower case and declined), so it is not answered as general
+    knowledge: the email is found and read, and the model answers from it."""
+    sender = "billing@stadtwerke.example"
+    _deliver(servers[0], ALICE, f"Stadtwerke Berlin <{sender}>", "Your electricity bill",
+             "Your electricity bill for April 2029 is 86.40 EUR.")  # fmt: skip
+    try:
+        agent = _agent([call("ask_files", about="mail from the city"), "86,40 EUR."],
+                       mail=mail, calendar=account)  # fmt: skip
+        report = agent.run_turn(
+            Conversation(), "was steht in der mail von den stadtwerken? wie viel muss ich zahlen"
+        )
+    finally:
+        _remove_from(servers, sender)
+    assert "read_email" in [c.name for c in report.calls], report.answer
+    assert "86,40 EUR." in report.answer
+    asked = str(agent.backend.requests[-1].messages[-1]["content"])  # type: ignore[attr-defined]
+    assert "86.40 EUR" in asked

@@ -32,6 +32,7 @@ from app.agent.intents.language import (
     refers_to_someone,
     reported_question,
     sentences,
+    speaks_of_a_message,
     speaks_of_the_user,
     the_question,
 )
@@ -133,6 +134,8 @@ def _asked_apart(doing: Doing) -> tuple[str, str, str | None] | None:
         or refers_to_someone(clause)
         or asks_for_a_record(doing.request)  # "Je dois remplir … Comment s'appelait l'hôtel ?"
         or asks_a_past_cost(clause)
+        # "was steht in der mail von den stadtwerken?": a message the user got
+        or speaks_of_a_message(clause)
     ):
         return None
     asked = _what_is_asked(doing.request, question, clause)

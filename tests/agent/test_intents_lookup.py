@@ -2618,6 +2618,36 @@ def test_asked_to_be_taken_to_the_unsubscribe_page_it_is_opened_from_the_email(
     assert opened == [{"url": "https://techweekly.example/unsubscribe"}], report.answer
 
 
+@pytest.mark.parametrize(
+    ("said", "shown"),
+    [("El vuelo sale el 9 de junio de 2029 a las 07:05.", False),  # the 9 of "09:40"
+     ("El vuelo sale el 8 de junio de 2029 a las 07:05.", True)],
+)  # fmt: skip
+def test_an_answer_naming_a_day_the_email_does_not_is_replaced_by_the_email(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    said: str,
+    shown: bool,
+) -> None:
+    """ "¿cuándo sale mi vuelo a lisboa?" answered "el 9 de junio" of a booking for 8 June:
+    a day the email does not say is the model's, and the email's own text is shown; the
+    right day is kept."""
+    _empty_inbox(servers)
+    booked = "Flight LH 1166 on 8 June 2029 departs Berlin 07:05, arrives Lisbon 09:40."
+    _deliver(servers[0], ALICE, "booking@airline.example", "Booking confirmation: Berlin - Lisbon",
+             booked)  # fmt: skip
+    agent, _ = _agent([call("find_emails", about="vuelo Lisboa"), *[said] * 3], home, mail=mail,
+                      calendar=account)  # fmt: skip
+    try:
+        report = agent.run_turn(Conversation(), "¿cuándo sale mi vuelo a lisboa?")
+    finally:
+        _remove_from(servers, "booking@airline.example")
+    assert (said in report.answer) is shown, report.answer
+    assert "8 June 2029" in report.answer or "8 de junio" in report.answer
+
+
 def test_when_the_user_flies_with_the_code_in_their_mails_is_no_free_time_and_shows_the_code(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:

@@ -383,6 +383,10 @@ def _answer(doing: Doing, source: Source) -> str:
         elif _lacks_what_is_asked(answer, doing.request, source.text):
             # "what time does the plane leave?" answered without a time the email holds
             answer = ""
+        elif tally.days_not_held(source.text, answer):
+            # "¿cuándo sale mi vuelo a lisboa?" answered "el 9 de junio" of the booking for
+            # "8 June" (the "09:40" beside it holds the 9): the text itself is shown
+            answer = ""
         elif asks_which_day(doing.request) and (
             left := tally.details_left_out(source.text, answer, days_only=True)
         ):

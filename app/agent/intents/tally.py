@@ -218,6 +218,28 @@ def details_left_out(text: str, summary: str, days_only: bool = False) -> str:
     return "; ".join(left[:6])
 
 
+def days_not_held(text: str, answer: str) -> list[str]:
+    """The days (a day of a month) `answer` says that `text` does not, where the text says
+    its days that way ("el 9 de junio" of a booking for "8 June": the model's); [] if it
+    says none the text lacks, or the text dates nothing so."""
+    held = {_a_day(m) for m in _DAY_MONTH.finditer(text)}
+    if not held:
+        return []
+    return [m.group(0) for m in _DAY_MONTH.finditer(answer) if _a_day(m) not in held]
+
+
+def _a_day(match: re.Match[str]) -> tuple[int, int]:
+    """A day and month read by `_DAY_MONTH`: (day, month index), the month in any of the
+    four languages (June and July share "jui": told apart by "juin"/"juil")."""
+    name = fold(match.group(2))
+    if name.startswith(("juin", "jun")):
+        return int(match.group(1)), 6
+    if name.startswith(("juil", "jul")):
+        return int(match.group(1)), 7
+    month = next((i for i, forms in enumerate(_MONTHS, 1) if name[:3] in forms), 0)
+    return int(match.group(1)), month
+
+
 # Each month's first letters in English, German, French and Spanish, folded.
 _MONTHS = (
     ("jan", "ene"), ("feb", "fev"), ("mar",), ("apr", "avr", "abr"), ("may", "mai"),

@@ -2705,6 +2705,31 @@ def test_of_several_emails_found_the_one_whose_subject_names_the_question_answer
     assert "On Saturday 2 June, 10:00-13:00." in report.answer
 
 
+def test_a_reply_is_read_with_the_message_it_answers(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    """ "check if anna said what time dinner is on friday": her newest email, "Re: Dinner on
+    Friday", says "see you then"; the time is in the message it answers, which the model is
+    given beside it."""
+    _empty_inbox(servers)
+    anna = "Anna Schulz <anna@post.example>"
+    _deliver_dated(servers, anna, "Dinner on Friday", "Hi Alex, dinner at mine on Friday at 7?",
+                   "Sun, 06 May 2029 12:40:00 +0200")  # fmt: skip
+    _deliver_dated(servers, anna, "Re: Dinner on Friday", "Great, see you then! Anna",
+                   "Mon, 07 May 2029 08:05:00 +0200")  # fmt: skip
+    try:
+        agent, backend = _agent([call("find_emails", about="Anna dinner"), "At 7."], home,
+                                mail=mail)  # fmt: skip
+        report = agent.run_turn(
+            Conversation(), "hey can u check if anna said what time dinner is on friday"
+        )
+    finally:
+        _remove_from(servers, "anna@post.example")
+    told = _told(backend)
+    assert "see you then" in told and "on Friday at 7?" in told, report.answer
+    assert "At 7." in report.answer
+
+
 @pytest.mark.parametrize(
     "request_", ["Was hat mir Anna wegen Freitag geschrieben?", "What did Anna write about Friday?"]
 )

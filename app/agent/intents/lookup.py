@@ -685,9 +685,34 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
     source = _read_message(doing, newest)
     if source is None:
         return listed
+    if (before := _answered_by(newest, found)) is not None and (
+        first := _read_message(doing, before)
+    ) is not None:
+        # "Re: Dinner on Friday" says "see you then": the time is in the message it answers
+        source = Source(f"{source.text}\n\n{first.text}"[:READ_CHARS], source.cited)
     if (file := _a_file_holding_more(doing, source)) is not None:
         return _answer(doing, file)  # "What's the name of my hotel in Lisbon?": the itinerary
     return f"{listed}\n\n{_answer(doing, source)}"
+
+
+# A reply's subject, its mark ("Re: Dinner on Friday", "AW: …", "RV: …"), folded.
+_REPLY_MARK = re.compile(r"^\s*(?:(?:re|aw|antw|rv|sv)\s*:\s*)+")
+
+
+def _answered_by(reply: dict[str, Any], found: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The newest message found before `reply` whose subject it answers ("Dinner on Friday"
+    of "Re: Dinner on Friday"); None if `reply` is no reply, or its first is not found."""
+    subject = fold(str(reply.get("subject") or ""))
+    if not _REPLY_MARK.match(subject):
+        return None
+    base = _REPLY_MARK.sub("", subject)
+    sent = str(reply.get("date") or "")
+    earlier = [
+        m for m in found
+        if m is not reply and _REPLY_MARK.sub("", fold(str(m.get("subject") or ""))) == base
+        and str(m.get("date") or "") < sent
+    ]  # fmt: skip
+    return max(earlier, key=lambda m: str(m.get("date") or ""), default=None)
 
 
 def _most_named(found: list[dict[str, Any]], request: str) -> dict[str, Any]:

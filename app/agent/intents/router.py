@@ -6,6 +6,18 @@ make goes through the agent's own `_handle_call`: the gate, the confirmation dia
 log and the conversation's labels see exactly what the free loop would show them. "Just
 answer" is a model step with no tools at all; "something else", a call the model could not
 make, or steps that cannot go on hand the turn to the free loop.
+
+Before the steps run, `handle` sets what the model took the request for beside what the
+request plainly says, and the first rule that fits decides, in this order: the answer to a
+pending question; a fact told ("remember that …"); a page or note asked for by name; a
+message asked about (its gist, what someone said, a forward); record numbers and documents;
+a correction of what is kept; free time; reminders; lists kept in files; to-dos; contacts;
+the calendar; replies and messages to someone; phone numbers and family; cancelling and
+moving; then a question taken for a change (a fact to keep, a cancel, a tick-off) changes
+nothing; talk is answered; general knowledge is answered plainly. A verb the request says
+("put … on my list", "tell Maria …") comes before what a question asks, so that a rule
+further down only ever takes back a change the request did not ask for. Each rule's comment
+quotes a request it was written for.
 """
 
 from __future__ import annotations

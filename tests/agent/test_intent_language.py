@@ -313,6 +313,10 @@ def test_a_pronoun_standing_for_no_one_refers_to_no_one(clause: str, someone: bo
         ("Find the email from Tom", False),
         ("I need to find the hours sheet", False),
         ("find my notes about the 2 hours meeting", False),
+        # needed, the day said between
+        ("ich brauch am donnerstag nachmittag zwei stunden am stück, wann geht das?", True),
+        ("j'ai besoin de deux heures jeudi après-midi, c'est possible quand ?", True),
+        ("I need to pay two hours of parking", False),
     ],
 )
 def test_a_length_of_time_to_find_asks_for_free_time(text: str, asks: bool) -> None:

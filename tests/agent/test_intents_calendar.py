@@ -381,6 +381,24 @@ def test_a_free_slot_is_found_between_the_real_events(account: CalendarAccount) 
     assert answers.seen == [] and len(_all(account)) == 3  # a read: nothing asked, nothing changed
 
 
+@pytest.mark.parametrize(
+    "request_",
+    ["ich brauch am donnerstag nachmittag zwei stunden am stück, wann geht das?",
+     "j'ai besoin de deux heures jeudi après-midi, c'est possible quand ?"],
+)  # fmt: skip
+def test_a_length_needed_on_a_day_asked_when_is_free_time(
+    account: CalendarAccount, request_: str
+) -> None:
+    """ "ich brauch … zwei stunden am stück, wann geht das?": "when does that work" asks for
+    room for the two hours needed, not when a thing of the mail or files is."""
+    create_event(account, "Workshop", at(17, 12), at(17, 15), tz=TZ)
+    agent = _agent(account, [call("find_free_time"), "", ""])
+    report = agent.run_turn(Conversation(), request_)
+    [looked] = [c.arguments for c in report.calls if c.name == "find_free_time"]
+    assert looked["duration_minutes"] == 120 and looked["start"].startswith("2029-05-17")
+    assert "15:00" in report.answer, report.answer
+
+
 def test_a_day_without_such_a_gap_says_so(account: CalendarAccount) -> None:
     create_event(account, "Workshop", at(17, 8), at(17, 17), tz=TZ)
     agent = _agent(account, [call("find_free_time", when="Thursday", duration="2 hours")])

@@ -1509,6 +1509,17 @@ def asks_when_and_more(text: str) -> bool:
 # Free time asked for (folded): a word for it ("free", "a slot", "Zeit", "un créneau", "un
 # hueco", "dispo", "quand ça passe"), or the user asking when they could or can ("when could
 # I swing by", "wann kann ich", "quand est-ce que je peux", "cuándo puedo").
+
+# Words saying a day or part of one, between a verb of needing and the length needed
+# (folded): "am donnerstag nachmittag", "on friday morning", "jeudi apres-midi", "el jueves
+# por la tarde".
+_DAY_GAP = (
+    r"am|on|this|next|le|el|la|ce|este|esta|diesen|dieses|nachsten?|por|in the|"
+    r"today|tomorrow|heute|morgen|demain|aujourd'hui|hoy|manana|"
+    r"\w+day|\w+tag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|"
+    r"miercoles|jueves|viernes|sabado|domingo|morning|afternoon|evening|vormittag|"
+    r"nachmittag|abend|apres-midi|matin|soir|tarde|noche"
+)
 _FREE_TIME = re.compile(
     r"\b(?:free|slot|gap|available|availability|fit|squeeze|spare|time for|"
     r"have time|got time|frei(?:e[nmrs]?)?|zeit|lucke\w*|luecke\w*|passt|verfugbar|libres?|dispos?|"
@@ -1523,8 +1534,11 @@ _FREE_TIME = re.compile(
     # a length of time to be found ("find me an hour", "such mir zwei Stunden", "trouve-moi
     # une demi-heure", "búscame media hora")
     # or needed ("I need two hours", "il me faut deux heures", "necesito dos horas")
-    r"|\b(?:find|such\w*|trouve|cherche|busca\w*|encuentra\w*|need|faut|necesit\w*)"
+    r"|\b(?:find|such\w*|trouve|cherche|busca\w*|encuentra\w*|need|faut|necesit\w*|"
+    r"brauch\w*|besoin d[e']|hace falta)"
     r"(?:[\s-]+(?:me|mir|moi|us|uns|nous))?"
+    # the day said between ("ich brauch am donnerstag nachmittag zwei stunden")
+    rf"(?:\s+(?:{_DAY_GAP})){{0,4}}"
     r"(?:\s+(?:an?|one|two|three|four|half|\d+|eine?n?|zwei|drei|vier|halbe|une?|deux|trois|"
     r"quatre|demi|una?|dos|tres|cuatro|media|good|quiet|free|gute|ruhige|freie|bonnes?|"
     r"tranquilles?|libres?|buenas?|tranquilas?)){1,3}[\s-]+"

@@ -478,6 +478,25 @@ def test_a_question_of_what_the_user_has_to_do_is_the_todos_it_names(
     assert answers.seen == [] and len(list_tasks(account)) == 2 and len(_all(account)) == 1
 
 
+@pytest.mark.parametrize(
+    "request_",
+    ["je dois rendre les livres à la bibliothèque quand déjà ?",
+     "Bis wann muss ich die Bücher in die Bibliothek zurückbringen?"],
+)  # fmt: skip
+def test_a_question_a_todo_answers_taken_for_a_memory_is_the_todo(
+    account: CalendarAccount, database: Database, request_: str
+) -> None:
+    """Taken for a memory, and nothing remembered holds it: the open to-do holding its
+    words (by the glossary's English) answers, with its due day."""
+    add_task(account, "Return the library books", due=date(2029, 5, 17))
+    add_task(account, "Renew passport", due=date(2029, 5, 30))
+    agent = _agent([call("recall_fact", about="livres bibliothèque"), "", ""], calendar=account,
+                   data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    assert "Return the library books" in report.answer and "2029-05-17" in report.answer
+    assert "passport" not in report.answer
+
+
 def test_todos_for_a_period_are_those_due_by_its_end_with_the_calendar_then(
     account: CalendarAccount,
 ) -> None:

@@ -805,6 +805,20 @@ def todo_list(doing: Doing, slots: dict[str, str]) -> str:
     return doing.say("todos", lines=lines) + calendar
 
 
+def names_a_todo(doing: Doing) -> bool:
+    """Whether an open to-do holds two of the request's telling words, in its words or as
+    the glossary says them in English ("je dois rendre les livres à la bibliothèque quand
+    déjà ?": "Return the library books"). Only code looks."""
+    found = doing.peek("list_tasks", untrusted=True)  # (words counted, none passed on)
+    tasks = [t for t in found if isinstance(t, dict)] if isinstance(found, list) else []
+    said = [telling_words(doing.request), telling_words(glossed(doing.request))]
+    return any(
+        sum(any_word_of(w, str(t.get("title") or "")) for w in words) >= 2
+        for t in tasks
+        for words in said
+    )
+
+
 def todo_done(doing: Doing, slots: dict[str, str]) -> str:
     tasks = _items(doing.call("list_tasks"))
     day = _a_day_named(doing)

@@ -531,6 +531,12 @@ def _recipient_capitalised(doing: Doing, text: str) -> str:
     return text[:start] + written + text[end:]
 
 
+def _names_a_todo(doing: Doing) -> bool:
+    from app.agent.intents.personal_steps import names_a_todo
+
+    return names_a_todo(doing)
+
+
 def _one_known_name(doing: Doing) -> str:
     """The one name the request writes that a card of the address book holds, or ""."""
     from app.agent.intents.personal_steps import one_name_in_contacts
@@ -1253,6 +1259,10 @@ class IntentRouter:
             # whole title named: "What did Tom say?" is not about "Lunch with Tom")
             return self._run(doing, BY_NAME["show_calendar"], {"event": event}, request,
                              instead=True)  # fmt: skip
+        if intent.name != "list_todos" and _names_a_todo(doing):
+            # "je dois rendre les livres à la bibliothèque quand déjà ?" taken for a memory:
+            # the open to-do holding its words ("Return the library books", due Thursday)
+            return self._run(doing, BY_NAME["list_todos"], {}, request, instead=True)
         return self._say(doing, nothing, "answered")
 
     def _handed_over(self, doing: Doing, intent: Intent, why: str) -> bool:

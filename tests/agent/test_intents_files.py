@@ -334,6 +334,19 @@ def test_every_item_a_request_lists_joins_the_list(
     assert [dialog.tool for dialog in answers.seen] == ["write_file"]
 
 
+@pytest.mark.parametrize(
+    "request_", ["what's in my packing list", "Was steht auf meiner Packliste?"]
+)
+def test_a_look_at_a_list_kept_in_a_file_reads_the_file(home: Path, request_: str) -> None:
+    """Taken for the to-dos: the list named is a file's, shown as it is."""
+    (home / "notes" / "packing-list.md").write_text("# Packing\n- passport\n- sun hat\n")
+    agent, _ = _agent([call("list_todos"), "packing list"], folders=[home])
+    report = agent.run_turn(Conversation(), request_)
+    assert "list_tasks" not in [c.name for c in report.calls], report.answer
+    assert report.answer.startswith("# Packing\n- passport\n- sun hat\n\n(")
+    assert "notes/packing-list.md" in report.answer
+
+
 def test_an_item_on_the_list_already_is_not_written_again(home: Path) -> None:
     answers = Answers()
     agent, _ = _agent([call("add_to_list", item="basilic", list="liste de courses")], answers,

@@ -2705,6 +2705,34 @@ def test_of_several_emails_found_the_one_whose_subject_names_the_question_answer
     assert "On Saturday 2 June, 10:00-13:00." in report.answer
 
 
+def test_of_many_emails_from_someone_those_whose_subject_names_the_question_answer_it(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    """ "¿qué me escribió sophie sobre la factura?" with the model's topic "Sophie's number?":
+    her four emails are found; the two whose subject names the invoice (by the glossary's
+    English) are listed and read, not all four only listed."""
+    _empty_inbox(servers)
+    sophie = "Sophie Martin <sophie@post.example>"
+    for subject, body, sent in [
+        ("Invoice 2029-117 from Nordwind", "Nordwind's invoice 2029-117 is due on 31 May.",
+         "Wed, 09 May 2029 09:00:00 +0200"),
+        ("Re: Invoice 2029-117 from Nordwind", "Paid it today, all fine.",
+         "Mon, 14 May 2029 10:00:00 +0200"),
+        ("Kickoff follow-up", "Thanks for the kickoff.", "Mon, 14 May 2029 11:00:00 +0200"),
+        ("Budget sheet", "Here is the budget sheet.", "Tue, 15 May 2029 08:00:00 +0200"),
+    ]:  # fmt: skip
+        _deliver_dated(servers, sophie, subject, body, sent)
+    try:
+        agent, _ = _agent([call("find_emails", about="Sophie's number?"),
+                           *["La factura está pagada."] * 3], home, mail=mail)  # fmt: skip
+        report = agent.run_turn(Conversation(), "¿qué me escribió sophie sobre la factura?")
+    finally:
+        _remove_from(servers, "sophie@post.example")
+    assert "Budget sheet" not in report.answer and "Kickoff" not in report.answer, report.answer
+    # (short: shown as written, the reply and the message it answers)
+    assert "Paid it today" in report.answer and "due on 31 May" in report.answer
+
+
 def test_a_reply_is_read_with_the_message_it_answers(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
 ) -> None:

@@ -284,6 +284,20 @@ def add_to_list(doing: Doing, slots: dict[str, str]) -> str:
     return outcome(doing, record, f"{done}\n\n({cited})" if items and cited else done)
 
 
+def list_kept(doing: Doing) -> str | None:
+    """The list a request names by its kind, shown as its file writes it ("what's in my
+    packing list", "Was steht auf meiner Packliste?": notes/packing-list.md); None if no one
+    file is that list."""
+    kind = list_named(doing.request)
+    found = _named_files(doing, kind) if kind else []
+    if len(found) > 1 and len(lists := [p for p in found if _A_LIST.search(fold(p))]) == 1:
+        found = lists
+    if len(found) != 1:
+        return None
+    text = read_text(doing, found[0]).strip()
+    return f"{text}\n\n({doing.say('from_file_cited', path=found[0])})"
+
+
 def _taken_off(doing: Doing, path: str, item: str) -> str:
     """The list's lines naming `item` (in its words, or their English: "le parmesan" of
     "- parmesan") taken out; the dialog shows the change. Said so when no line names it."""

@@ -662,6 +662,9 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
             lines = listing(doing, [newest], words).split("\n", 1)[-1]
             return doing.say("no_email_since", words=words, since=since.date(), lines=lines)
         found = within
+    if len(found) > _FEW and 0 < len(named := _subjects_naming(found, doing.request)) <= _FEW:
+        # "¿qué me escribió sophie sobre la factura?": her emails about the invoice, not all
+        found = named
     listed = listing(doing, found, words)
     if words and not found:
         raise FoundNothing(listed)
@@ -713,6 +716,19 @@ def _answered_by(reply: dict[str, Any], found: list[dict[str, Any]]) -> dict[str
         and str(m.get("date") or "") < sent
     ]  # fmt: skip
     return max(earlier, key=lambda m: str(m.get("date") or ""), default=None)
+
+
+def _subjects_naming(found: list[dict[str, Any]], request: str) -> list[dict[str, Any]]:
+    """The messages whose subject holds a telling word of the request, or of its glossary
+    English, that is not their sender's ("factura": "Invoice 2029-117 from Nordwind")."""
+
+    def named(message: dict[str, Any]) -> bool:
+        sender = str(message.get("sender") or "")
+        subject = str(message.get("subject") or "")
+        words = [*telling_words(request), *glossed(request).split()]
+        return any(any_word_of(w, subject) and not any_word_of(w, sender) for w in words)
+
+    return [m for m in found if named(m)]
 
 
 def _most_named(found: list[dict[str, Any]], request: str) -> dict[str, Any]:

@@ -531,6 +531,12 @@ def _recipient_capitalised(doing: Doing, text: str) -> str:
     return text[:start] + written + text[end:]
 
 
+def _list_kept(doing: Doing) -> str | None:
+    from app.agent.intents.file_steps import list_kept
+
+    return list_kept(doing) if list_named(doing.request) else None
+
+
 def _names_a_todo(doing: Doing) -> bool:
     from app.agent.intents.personal_steps import names_a_todo
 
@@ -858,6 +864,9 @@ class IntentRouter:
             # sur ma liste ?" taken for a to-do, "schreib bitte noch eier und batterien auf
             # meine einkaufsliste" for a new note: the shopping list's file gets the lines
             return self._instead(doing, BY_NAME["add_to_list"], text)
+        if recognised.intent.name == "list_todos" and (kept := _list_kept(doing)) is not None:
+            # "what's in my packing list" taken for the to-dos: the list's file, as it is
+            return self._say(doing, kept, "answered")
         if asks_to_tick_off(text) and recognised.intent.name != "complete_todo":
             # "die Bücher hab ich zurückgebracht, kannst du abhaken" taken for cancelling an
             # event, "tu peux le cocher ?" for forgetting: a to-do is done

@@ -1600,6 +1600,37 @@ def test_the_events_clock_time_is_not_read_as_its_length(
     assert (event.start, event.end) == (at(21, 10), at(21, 11))
 
 
+_KINO = (
+    "Kannst du mir bitte für Mittwoch, den 23., abends um 20 Uhr Kino eintragen? Perfect Days "
+    "im Paradiso, geht ungefähr zwei Stunden."
+)
+
+
+@pytest.mark.parametrize(
+    ("when", "duration"),
+    [("Mittwoch, den 23., abends um 20 Uhr", "1 hour"), ("abends um 20 Uhr", "")],
+)  # fmt: skip
+def test_a_length_the_request_says_beats_one_the_model_made_up(
+    account: CalendarAccount, when: str, duration: str
+) -> None:
+    """ "geht ungefähr zwei Stunden": the model's "1 hour" is none of the request's words;
+    the request's two hours are the event's length."""
+    agent = _agent(account, [call("add_event", title="Kino", when=when, duration=duration)])
+    agent.run_turn(Conversation(), _KINO)
+    [event] = _all(account)
+    assert (event.start, event.end) == (at(23, 20), at(23, 22))
+
+
+def test_a_second_time_said_before_the_first_is_no_end(account: CalendarAccount) -> None:
+    """ "me lo puedes pasar a las 17:30? a las 4 no llego": 4 is the old time, not where the
+    new one ends; the haircut keeps its 45 minutes."""
+    create_event(account, "Haircut", at(18, 16), at(18, 16, 45), tz=TZ)
+    agent = _agent(account, [call("move_event", event="peluquería", to="17:30? a las 4")])
+    agent.run_turn(Conversation(), "oye, lo de la peluquería del viernes, me lo puedes pasar a "
+                   "las 17:30? a las 4 no llego")  # fmt: skip
+    assert _events(account)["Haircut"] == (at(18, 17, 30), at(18, 18, 15))
+
+
 def test_a_moves_new_clock_time_is_not_read_as_its_length(account: CalendarAccount) -> None:
     create_event(account, "Piano", at(18, 17), at(18, 18), tz=TZ)
     agent = _agent(account, [call("move_event", event="piano", to="19h", length="19h")])

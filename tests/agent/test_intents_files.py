@@ -310,6 +310,9 @@ def test_the_things_a_text_lists_join_the_list_each_on_its_line(
      # the model's item in English, a word the request does not hold
      ("schreib bitte noch eier und batterien auf meine einkaufsliste",
       call("add_to_list", item="batteries", list="einkaufsliste"), ["eier", "batterien"]),
+     # the list left out by the model, named by its kind
+     ("¿Me puedes añadir leche y pan a la lista de la compra? Gracias",
+      call("add_to_list", item="leche", list=""), ["leche", "pan"]),
      # the list named, lower case, taken for a new note with no name
      ("schreib bitte noch eier und batterien auf meine einkaufsliste",
       [call("write_note", name="", content="eier und batterien"),

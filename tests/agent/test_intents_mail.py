@@ -1016,6 +1016,31 @@ def test_an_answer_asked_for_someone_is_a_reply_though_taken_for_a_new_event(
     assert [shown.tool for shown in answers.seen] == ["reply_email"], report.answer
 
 
+def test_a_name_typed_in_lower_case_beside_a_word_in_capitals_is_still_looked_up(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    server: RadicaleServer,
+) -> None:
+    """ "can you answer bob about the picnic? … the PO number": typed in lower case but for
+    "PO"; Bob is in the address book, so the name is his and the answer to him is a reply."""
+    put_card(server, _card("bob-baker", "Bob Baker", BOB), "baker.vcf")
+    _deliver_dated(servers, BOB, "Picnic on Sunday", "Picnic in the park on Sunday, join us?",
+                   "Sat, 12 May 2029 08:00:00 +0000")  # fmt: skip
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("ask_files", about="picnic"),
+         call("reply_to_email", which="Bob picnic", message="sunday suits me"),
+         "Hi Bob,\n\nSunday suits me, PO-17.\n\nAlice"],
+        answers, mail=mail, calendar=account,
+    )  # fmt: skip
+    report = agent.run_turn(
+        Conversation(),
+        "can you answer bob about the picnic? sunday suits me. and put the PO number 17 in",
+    )
+    assert [shown.tool for shown in answers.seen] == ["reply_email"], report.answer
+
+
 def test_a_message_the_model_translated_is_written_from_the_users_own_request(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:

@@ -1201,7 +1201,9 @@ def test_a_reminders_text_the_model_translated_is_in_the_users_words(
      ("Mon passeport est arrivé, tu peux supprimer le rappel pour le passeport ?",
       call("add_todo", what="passeport"), "renouveler le passeport"),
      ("Mi pasaporte ya llegó, borra el recordatorio del pasaporte.",
-      call("set_reminder", what="pasaporte", when="mañana"), "renovar el pasaporte")],
+      call("set_reminder", what="pasaporte", when="mañana"), "renovar el pasaporte"),
+     ("tu peux virer le rappel pour le passeport stp, il est arrivé",
+      call("recall_fact", about="passeport"), "renouveler le passeport")],
 )  # fmt: skip
 def test_a_reminder_asked_to_be_scrapped_is_cancelled_whatever_it_was_taken_for(
     database: Database, request_text: str, taken_for: str, kept: str

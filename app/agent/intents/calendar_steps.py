@@ -649,11 +649,15 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     # its time ("in two hours" is when).
     when_words = slots.get("when", "")
     said = doing.request.replace(when_words, " ") if when_words else doing.request
+    # (the model's length first where the request says it: "1 hour" for "geht ungefähr zwei
+    # Stunden" is the model's own)
+    duration = slots.get("duration", "")
     length = (
-        _a_length(slots.get("duration", ""), when, doing.now)
+        (_a_length(duration, when, doing.now) if grounded(duration, doing.request) else None)
         or _a_length(said, when, doing.now)
         # the text's sentence read whole: "… at 13:00 (about 30 minutes) …"
         or (length_beside(from_a_text, when.start) if from_a_text and when.start else None)
+        or _a_length(duration, when, doing.now)
         or DEFAULT_LENGTH
     )
     end = (

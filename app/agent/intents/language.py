@@ -1158,7 +1158,7 @@ def asks_to_move(text: str) -> bool:
 # recordatorio de …".
 _CANCEL_A_REMINDER = re.compile(
     r"\b(?:cancel|scrap|delete|remove|drop|get rid of|turn off|streich\w*|losch\w*|entfern\w*|"
-    r"annule[rz]?|supprime[rz]?|enleve[rz]?|cancel\w*|borr\w*|elimin\w*|quit\w*)"
+    r"annule[rz]?|supprime[rz]?|enleve[rz]?|vire[rz]?|cancel\w*|borr\w*|elimin\w*|quit\w*)"
     r"(?:\s+[\w'-]+){0,3}?\s+(?:reminders?|erinnerung\w*|rappels?|recordatorios?)\b"
 )
 

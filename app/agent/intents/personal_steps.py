@@ -1383,10 +1383,10 @@ def one_name_in_contacts(doing: Doing) -> str:
 
 
 def lower_case_names(doing: Doing) -> list[str]:
-    """In a request typed all in lower case, the words that may be a name ("priyas" of
-    "whats priyas mobile number again?": "priya" too), a few at most: capitals say
-    nothing there."""
-    if doing.request != doing.request.lower():
+    """In a request typed in lower case (`_typed_in_lower_case`), the words that may be a
+    name ("priyas" of "whats priyas mobile number again?": "priya" too), a few at most:
+    capitals say nothing there."""
+    if not _typed_in_lower_case(doing.request):
         return []
     words = [
         POSSESSIVE.sub("", w)  # "priya's": "priya"
@@ -1397,8 +1397,18 @@ def lower_case_names(doing: Doing) -> list[str]:
     return list(dict.fromkeys(stems + words))[:_LOOKED_AT]
 
 
+def _typed_in_lower_case(text: str) -> bool:
+    """Whether `text` writes no word inside a sentence with a capital and then small
+    letters: a sentence's first word ("Can you …", a phone's capital) and a word in capitals
+    ("PO", "TB") say nothing of how names are typed."""
+    inside = re.sub(r"(?:^|[.!?]\s+)\W*[\w'’-]+", " ", text)
+    return not any(
+        w[0].isupper() and not w.isupper() for w in re.findall(r"[^\W\d_][\w'’-]*", inside)
+    )
+
+
 def names_capitalised(doing: Doing) -> str:
-    """A request typed all in lower case with the names its address book holds written as
+    """A request typed in lower case with the names its address book holds written as
     the cards write them ("can you email jonas" → "… Jonas", "priyas" → "Priya's"): the rules
     that find a person, and the model, read capitals. The request's first word is left (a
     verb like "mark" may be someone's name). Only code reads the cards."""

@@ -1189,6 +1189,10 @@ class IntentRouter:
                 # ("Tom's got a new phone … sort that out in my contacts"): that one (a
                 # recipient is never guessed)
                 slots[slot.name] = _one_known_name(doing)
+            if intent.name == "add_to_list" and slot.name == "list" and not slots.get("list"):
+                # left out, but the request names the list by its kind ("a la lista de
+                # equipaje": the packing list)
+                slots["list"] = list_named(request)
             if slot.name == "message" and points_at_what_is_known(request):
                 # "… Du weißt ja, was bei mir gilt": what is kept says it (the steps)
                 slots.setdefault(slot.name, "")

@@ -292,6 +292,9 @@ def read_when(phrase: str, now: datetime) -> When | None:
         start = time(start.hour + 12, start.minute)  # "3 in the afternoon"
     if end is not None and start is not None and end <= start and end.hour < 12:
         end = time(end.hour + 12, end.minute)  # "from 11 to 1"
+    if end is not None and start is not None and end <= start:
+        # "a las 17:30? a las 4 no llego": a second time said, not where the first ends
+        end = None
     return When(day, days, start, end, part if start is None else None, given)
 
 

@@ -652,12 +652,13 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     # (the model's length first where the request says it: "1 hour" for "geht ungefähr zwei
     # Stunden" is the model's own)
     duration = slots.get("duration", "")
+    models = _a_length(duration, when, doing.now)
     length = (
-        (_a_length(duration, when, doing.now) if grounded(duration, doing.request) else None)
+        (models if grounded(duration, doing.request) else None)
         or _a_length(said, when, doing.now)
         # the text's sentence read whole: "… at 13:00 (about 30 minutes) …"
         or (length_beside(from_a_text, when.start) if from_a_text and when.start else None)
-        or _a_length(duration, when, doing.now)
+        or models
         or DEFAULT_LENGTH
     )
     end = (

@@ -247,6 +247,13 @@ def _with_line(text: str, item: str) -> str:
 _A_LIST = re.compile(r"list[^/]*$|to-?do[^/]*$")
 
 
+def _the_list_among(found: list[str]) -> list[str]:
+    """Of several files found, the one named as a list ("packing-list.md", not the
+    itinerary beside it), where one is; else all of them."""
+    lists = [p for p in found if _A_LIST.search(fold(p))]
+    return lists if len(found) > 1 and len(lists) == 1 else found
+
+
 def add_to_list(doing: Doing, slots: dict[str, str]) -> str:
     which, item = slots["list"], slots["item"].strip()
     found = _named_files(doing, which)
@@ -256,8 +263,7 @@ def add_to_list(doing: Doing, slots: dict[str, str]) -> str:
         found = _named_files(doing, kind)  # "… pour les courses … sur ma liste"
     if not found:
         raise Ask(doing.say("no_list", which=which), "list")
-    if len(found) > 1 and len(lists := [p for p in found if _A_LIST.search(fold(p))]) == 1:
-        found = lists  # "the packing list for lisbon": packing-list.md, not the itinerary
+    found = _the_list_among(found)  # "the packing list for lisbon": not the itinerary
     if len(found) > 1:
         raise numbered(doing.say("which_list"), "list", [(path, path) for path in found])
     path = found[0]
@@ -289,9 +295,7 @@ def list_kept(doing: Doing) -> str | None:
     packing list", "Was steht auf meiner Packliste?": notes/packing-list.md); None if no one
     file is that list."""
     kind = list_named(doing.request)
-    found = _named_files(doing, kind) if kind else []
-    if len(found) > 1 and len(lists := [p for p in found if _A_LIST.search(fold(p))]) == 1:
-        found = lists
+    found = _the_list_among(_named_files(doing, kind) if kind else [])
     if len(found) != 1:
         return None
     text = read_text(doing, found[0]).strip()

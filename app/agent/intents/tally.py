@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.recognise import any_word_of
-from app.agent.intents.when import read_month
+from app.agent.intents.when import month_number, read_month
 from app.store.documents import content_words
 from connectors.folding import fold
 from connectors.statements.values import decimal_comma, parse_amount
@@ -229,15 +229,9 @@ def days_not_held(text: str, answer: str) -> list[str]:
 
 
 def _a_day(match: re.Match[str]) -> tuple[int, int]:
-    """A day and month read by `_DAY_MONTH`: (day, month index), the month in any of the
-    four languages (June and July share "jui": told apart by "juin"/"juil")."""
-    name = fold(match.group(2))
-    if name.startswith(("juin", "jun")):
-        return int(match.group(1)), 6
-    if name.startswith(("juil", "jul")):
-        return int(match.group(1)), 7
-    month = next((i for i, forms in enumerate(_MONTHS, 1) if name[:3] in forms), 0)
-    return int(match.group(1)), month
+    """A day and month read by `_DAY_MONTH`: (day, month), the month in any of the four
+    languages."""
+    return int(match.group(1)), month_number(match.group(2))
 
 
 # Each month's first letters in English, German, French and Spanish, folded.

@@ -1098,6 +1098,12 @@ def without_month(phrase: str) -> str:
     return re.sub(rf"\b(?:{_MONTH_NAMES})\b(?:\s+\d{{4}})?", " ", text)
 
 
+def month_number(name: str) -> int:
+    """The month a name or its short form says in any of the four languages ("juin",
+    "März", "Sept": 6, 3, 9); 0 if none."""
+    return _MONTHS.get(fold(name).strip("."), 0)
+
+
 def read_month(phrase: str, now: datetime) -> str | None:
     """The calendar month a phrase names, as "2029-04": a month's name (the latest such
     month up to now, unless a year is said), "last month" or "this month"; None if none.

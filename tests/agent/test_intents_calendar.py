@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 from types import SimpleNamespace
 
 import icalendar
@@ -1608,17 +1609,27 @@ _KINO = (
 
 @pytest.mark.parametrize(
     ("when", "duration"),
-    [("Mittwoch, den 23., abends um 20 Uhr", "1 hour"), ("abends um 20 Uhr", "")],
+    [("Mittwoch, den 23., abends um 20 Uhr", "1 hour"), ("abends um 20 Uhr", ""), ("", "20")],
 )  # fmt: skip
 def test_a_length_the_request_says_beats_one_the_model_made_up(
     account: CalendarAccount, when: str, duration: str
 ) -> None:
     """ "geht ungefähr zwei Stunden": the model's "1 hour" is none of the request's words;
-    the request's two hours are the event's length."""
+    the request's two hours are the event's length, also when the model left "when" out and
+    the whole request is read for it."""
     agent = _agent(account, [call("add_event", title="Kino", when=when, duration=duration)])
     agent.run_turn(Conversation(), _KINO)
     [event] = _all(account)
     assert (event.start, event.end) == (at(23, 20), at(23, 22))
+
+
+def test_in_two_hours_is_when_not_how_long(account: CalendarAccount) -> None:
+    """The model left "when" out: "in two hours" is read from the request as the start, and
+    the call lasts the usual hour, not two."""
+    agent = _agent(account, [call("add_event", title="Call with Tom", when="", duration="")])
+    agent.run_turn(Conversation(), "Put a call with Tom in my calendar in two hours")
+    [event] = _all(account)
+    assert (event.start, event.end) == (at(15, 11, 30), at(15, 12, 30))
 
 
 def test_a_second_time_said_before_the_first_is_no_end(account: CalendarAccount) -> None:
@@ -1903,6 +1914,22 @@ def test_when_an_event_is_after_a_word_of_talk_taken_for_free_time_shows_the_eve
     agent = _agent(account, [call("find_free_time"), *["dentist"] * 4])
     report = agent.run_turn(Conversation(), request_)
     assert report.stop_reason == "answered", report.answer
+    assert report.answer.startswith("Dentist: ") and "14:00" in report.answer, report.answer
+
+
+def test_an_event_named_in_the_users_language_is_not_looked_for_elsewhere(
+    account: CalendarAccount, tmp_path: Path
+) -> None:
+    """ "wann ist nochmal mein zahnarzttermin": the event "Dentist" holds it (its English from
+    the glossary, no model asked); no file is searched for it first."""
+    create_event(account, "Dentist", at(15, 14), at(15, 15), tz=TZ)
+    (tmp_path / "notes.md").write_text("Zahnarzttermin: Sophie muss noch warten.\n")
+    backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": [
+        call("show_calendar", event="zahnarzttermin", when="")]})  # fmt: skip
+    agent = Agent(backend, build_registry([tmp_path], calendar=account), confirmer=Answers())
+    agent.front = IntentRouter()
+    report = agent.run_turn(Conversation(), "wann ist nochmal mein zahnarzttermin")
+    assert {c.name for c in report.calls} == {"list_events"}, report.calls
     assert report.answer.startswith("Dentist: ") and "14:00" in report.answer, report.answer
 
 

@@ -122,6 +122,24 @@ def test_an_answer_with_a_number_the_text_does_not_hold_shows_the_text_instead(
 
 
 @pytest.mark.parametrize(
+    ("read_as", "kept"),
+    [("Il n'y a pas d'hôtel à Lisbonne dans ce fichier.", False),
+     ("L'hôtel Casa do Rio, Rua da Prata 12.", True),
+     ("Il n'y a pas de piscine, mais l'hôtel est Casa do Rio.", True)],
+)  # fmt: skip
+def test_an_answer_saying_there_is_none_of_what_the_text_holds_shows_the_text_instead(
+    home: Path, read_as: str, kept: bool
+) -> None:
+    """ "c'est où déjà l'hôtel à lisbonne ?" answered "Il n'y a pas d'hôtel" of the itinerary
+    naming the hotel: a "there is no" of a thing asked about that the text holds is false,
+    and the text is shown; a "no" of something else stands."""
+    agent, _ = _agent([call("ask_files", about="hôtel lisbonne"), "hotel Lisbon", read_as], home)
+    report = agent.run_turn(Conversation(), "c'est où déjà l'hôtel à lisbonne ?")
+    assert report.answer.startswith(read_as) == kept, report.answer
+    assert "Casa do Rio" in report.answer and "lisbon-itinerary.md" in report.answer
+
+
+@pytest.mark.parametrize(
     "question",
     ["Le colis m'a écrit ce matin, pas eu le temps d'ouvrir. Il arrive quand, en deux mots ?",
      "My parcel people wrote this morning and I had no time to open it. When's it coming?"],

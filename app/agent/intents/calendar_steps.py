@@ -614,10 +614,12 @@ _NOTES = 240
 
 
 def _held_by_an_event(doing: Doing, words: str) -> bool:
-    """Whether an event around now has the user's words in its title, place or notes."""
+    """Whether an event around now has the user's words in its title, place or notes, or
+    their English ("zahnarzttermin": the event "Dentist")."""
     events = events_between(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
     words = _without_days(words, doing.now)
-    return any(_score(words, event) > 0 for event in events)
+    things = glossed(words)
+    return any(_score(words, e) > 0 or (things and _titled(things, e)) for e in events)
 
 
 def add(doing: Doing, slots: dict[str, str]) -> str:
@@ -647,8 +649,11 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         raise Ask(doing.say("what_time_on", day=when.day), "when")
     # A length the model left out is read from the request ("a 30-minute call"), not from
     # its time ("in two hours" is when).
+    # (a "when" that is the whole request, filled by code where the model left it out, leaves
+    # the request whole)
     when_words = slots.get("when", "")
-    said = doing.request.replace(when_words, " ") if when_words else doing.request
+    whole = when_words.strip() == doing.request.strip()
+    said = doing.request.replace(when_words, " ") if when_words and not whole else doing.request
     # (the model's length first where the request says it: "1 hour" for "geht ungefähr zwei
     # Stunden" is the model's own)
     duration = slots.get("duration", "")
@@ -777,7 +782,14 @@ def _a_length(phrase: str, when: When | None, now: datetime) -> timedelta | None
     clock = timedelta(hours=when.start.hour, minutes=when.start.minute)
     # ("starts at quarter past nine and runs for two hours": a length beside the time)
     the_time = said is not None and said.start == when.start and said.end is None
-    return None if the_time and length in (clock, timedelta(hours=when.start.hour)) else length
+    if the_time and length in (clock, timedelta(hours=when.start.hour)):
+        return None
+    # ("in two hours" is when, not how long)
+    start = when.start_at(now)
+    return None if start is not None and abs(start - now - length) < _A_MINUTE else length
+
+
+_A_MINUTE = timedelta(minutes=1)
 
 
 # Where the clauses of a request part ("nicht um vier, erst um halb sechs", "not at 4 but

@@ -375,7 +375,11 @@ def _answer(doing: Doing, source: Source) -> str:
             # "Bake at 190 °C for 40 minutes." read as "190 °C … 20 minutes": a number the
             # text does not hold is the model's; the text itself is shown instead
             answer = ""
-        elif _says_the_request_again(answer, asked, source.text) or _denies_it(answer, asked):
+        elif (
+            _says_the_request_again(answer, asked, source.text)
+            or _denies_it(answer, asked)
+            or _denies_what_it_holds(answer, asked, source.text)
+        ):
             # "Sophie m'a écrit ce matin, … Elle veut quoi, en deux mots ?" written back, or
             # "did anyone email me about the water being off?" answered "No one email me
             # about the water being off." beside the email that does
@@ -494,6 +498,29 @@ def _denies_it(answer: str, request: str) -> bool:
         return False
     rest = [w for w in folded[no.end() :].split() if any_word_of(w, w) and not _NO.fullmatch(w)]
     return len(rest) >= 2 and sum(any_word_of(w, request) for w in rest) >= 0.8 * len(rest)
+
+
+def _denies_what_it_holds(answer: str, request: str, text: str) -> bool:
+    """Whether `answer` says there is no such thing as the request asks about while the text
+    it was given holds it ("c'est où déjà l'hôtel à lisbonne ?" answered "Il n'y a pas
+    d'hôtel à Lisbonne" of the itinerary naming "hotel Casa do Rio")."""
+    folded = " ".join(fold(w) for w in re.findall(r"\w+", answer))
+    held = " ".join(fold(w) for w in re.findall(r"\w+", text))
+    for none in _THERE_IS_NO.finditer(folded):
+        after = [
+            w for w in folded[none.end() :].split()[:3] if len(w) > 1 and not is_function_word(w)
+        ]
+        if after and any_word_of(after[0], request) and re.search(rf"\b{after[0]}", held):
+            return True
+    return False
+
+
+# Saying a thing does not exist, in the four languages (folded, words joined by spaces).
+_THERE_IS_NO = re.compile(
+    r"\b(?:there (?:is|are|was|were|s) no|there (?:isn t|aren t|wasn t) an?y?|"
+    r"es gibt kein\w*|(?:ist|sind|war) kein\w*|"
+    r"il n y a (?:pas|plus|aucun\w*)|aucun\w*|no (?:hay|existe|tengo)(?: ningun\w*)?)\b"
+)
 
 
 # A "no" opening an answer (folded).

@@ -39,6 +39,13 @@ from tests.scripting import call
         ("what is 20 degrees celsius in fahrenheit", "en", "20 °C is 68 °F."),
         ("Wie viel sind 100 Grad Fahrenheit in Celsius?", "de", "100 °F sind 37,8 °C."),
         ("uf, qué día. oye, ¿cuántos minutos son 3 horas y media?", "es", "Son 210 minutos."),
+        # a measure in another unit of its kind
+        ("dis, au fait, un pouce ça fait combien de centimètres déjà ?", "fr",
+         "1 in, c'est 2,54 cm."),
+        ("how many grams in an ounce", "en", "1 oz is 28.35 g."),
+        ("Was sind 5 Meilen in Kilometern?", "de", "5 mi sind 8,05 km."),
+        ("¿cuántos kilos son 10 libras?", "es", "10 lb son 4,54 kg."),
+        ("a 3 m cable, how long is that in feet?", "en", "3 m is 9.84 ft."),
     ],
 )  # fmt: skip
 def test_a_shared_bill_or_a_percentage_is_worked_out(
@@ -56,6 +63,12 @@ def test_a_shared_bill_or_a_percentage_is_worked_out(
         "How much did I spend on groceries in April?",
         "it was 30 C today, way too hot",  # no other scale asked for
         "What's the boiling point of water in Fahrenheit?",  # no temperature given
+        "I ran 5 miles today",  # no other unit asked for
+        "buy 2 kg apples and 500 g flour",  # two amounts, none asked
+        "add 2 lb of flour to the list, about 1 kg",
+        "is 5 km more than 3 miles?",
+        "Put a 10 km run in my calendar for tomorrow at 7",
+        "how many km is it to Lisbon?",  # one unit, no amount
     ],
 )
 def test_no_sum_is_made_up_where_the_request_asks_none(text: str) -> None:
@@ -69,6 +82,8 @@ def test_no_sum_is_made_up_where_the_request_asks_none(text: str) -> None:
          "owe?", call("spending"), "€87 ÷ 3 = €29 each."),
         ("Wir waren zu viert beim Italiener, 98 Euro zusammen. Wie viel muss jeder zahlen?",
          call("just_answer"), "98 € ÷ 4 = 24,50 € pro Person."),
+        ("dis, au fait, un pouce ça fait combien de centimètres déjà ?",
+         call("show_calendar"), "1 in, c'est 2,54 cm."),
     ],
 )  # fmt: skip
 def test_a_sum_taken_for_spending_or_a_plain_answer_is_worked_out_by_code(

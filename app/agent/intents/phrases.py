@@ -46,7 +46,7 @@ PHRASES: dict[str, Phrase] = {
         "fr": "{p} % de {of}, c'est {part}.",
         "es": "El {p} % de {of} es {part}.",
     },
-    "sum_degrees": {
+    "sum_converted": {
         "en": "{given} is {other}.",
         "de": "{given} sind {other}.",
         "fr": "{given}, c'est {other}.",

@@ -1,9 +1,10 @@
 """Everyday sums asked in a chat, worked out by code: a bill shared among people ("dinner
 came to 87 euros and there were 3 of us, how much does everyone owe?"), a percentage of an
 amount ("what's a 15% tip on 64 euros?"), a temperature in the other scale ("68 °F in
-Celsius?") and a length of hours in minutes ("¿cuántos minutos son 3 horas y media?"). A
-small model's arithmetic is a guess ("5,000 euros each"); these need no tool, only the
-numbers the request gives."""
+Celsius?"), a length of hours in minutes ("¿cuántos minutos son 3 horas y media?") and a
+measure in another unit ("un pouce ça fait combien de centimètres ?"). A small model's
+arithmetic is a guess ("5,000 euros each", an inch of "2.5 cm"); these need no tool, only
+the numbers the request gives and the units' own sizes."""
 
 from __future__ import annotations
 
@@ -87,6 +88,8 @@ def worked_out(text: str, language: Language) -> str | None:
     folded = fold(text).replace("’", "'")
     if (degrees := _in_the_other_scale(folded, language)) is not None:
         return degrees
+    if (measure := _in_another_unit(folded, language)) is not None:
+        return measure
     asked = _HOW_MANY_MINUTES.search(folded)
     # (hours said after the question: "… 3 horas y media?", not a minute said before it)
     after = folded[asked.end() :] if asked else ""
@@ -140,7 +143,91 @@ def _in_the_other_scale(folded: str, language: Language) -> str | None:
         text = str(value.quantize(Decimal(1))) if whole else str(value)
         return f"{text if language == 'en' else text.replace('.', ',')} °{which.upper()}"
 
-    return say(language, "sum_degrees", given=degrees(number, scale), other=degrees(rounded, other))
+    return say(
+        language, "sum_converted", given=degrees(number, scale), other=degrees(rounded, other)
+    )
+
+
+# Units of length, weight, volume and speed, each with its size in the base unit of its kind
+# and the names people write in the four languages (folded). A name of one or two letters
+# ("m", "in", "mi": also words) counts only right after a number.
+_UNITS: dict[str, tuple[str, float, tuple[str, ...]]] = {
+    "mm": ("length", 0.001, ("mm", "millimeter", "millimeters", "millimetre", "millimetres",
+                             "millimetern", "milimetro", "milimetros")),
+    "cm": ("length", 0.01, ("cm", "centimeter", "centimeters", "centimetre", "centimetres",
+                            "zentimeter", "zentimetern", "centimetro", "centimetros")),
+    "m": ("length", 1.0, ("m", "meter", "meters", "metre", "metres", "metern", "metro",
+                          "metros")),
+    "km": ("length", 1000.0, ("km", "kilometer", "kilometers", "kilometre", "kilometres",
+                              "kilometern", "kilometro", "kilometros")),
+    "in": ("length", 0.0254, ("in", "inch", "inches", "zoll", "pouce", "pouces", "pulgada",
+                              "pulgadas")),
+    "ft": ("length", 0.3048, ("ft", "foot", "feet", "fuss", "pied", "pieds", "pie", "pies")),
+    "yd": ("length", 0.9144, ("yd", "yard", "yards", "yarda", "yardas")),
+    "mi": ("length", 1609.344, ("mi", "mile", "miles", "meile", "meilen", "milla", "millas")),
+    "g": ("weight", 0.001, ("g", "gram", "grams", "gramm", "gramme", "grammes", "gramo",
+                            "gramos")),
+    "kg": ("weight", 1.0, ("kg", "kilo", "kilos", "kilogram", "kilograms", "kilogramm",
+                           "kilogramme", "kilogrammes", "kilogramo", "kilogramos")),
+    "lb": ("weight", 0.45359237, ("lb", "lbs", "pound", "pounds", "pfund", "livre", "livres",
+                                  "libra", "libras")),
+    "oz": ("weight", 0.028349523125, ("oz", "ounce", "ounces", "unze", "unzen", "once",
+                                      "onces", "onza", "onzas")),
+    "ml": ("volume", 0.001, ("ml", "milliliter", "milliliters", "millilitre", "millilitres",
+                             "millilitern", "mililitro", "mililitros")),
+    "l": ("volume", 1.0, ("l", "liter", "liters", "litre", "litres", "litern", "litro",
+                          "litros")),
+    "gal (US)": ("volume", 3.785411784, ("gal", "gallon", "gallons", "gallone", "gallonen",
+                                         "galon", "galones")),
+    "km/h": ("speed", 1.0, ("km/h", "kmh", "kph", "stundenkilometer")),
+    "mph": ("speed", 1.609344, ("mph",)),
+}  # fmt: skip
+_UNIT_OF = {name: unit for unit, (_, _, names) in _UNITS.items() for name in names}
+_A_UNIT = re.compile(
+    r"(?<![\w/])(?:(?P<n>\d+(?:[.,]\d+)?)\s*|(?P<one>an?|one|eine[nm]?|ein|une?|una?|uno)\s+)?"
+    rf"(?P<unit>{'|'.join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True))})(?![\w/])"
+)
+# Asking for a measure in a unit, said just before the unit asked for (folded): "in", "into",
+# "to", "how many", "in wie viel", "combien de", "en", "cuántos".
+_ASKED_IN = re.compile(
+    r"\b(?:in|into|to|how many|how much|wie ?viele?|umgerechnet|en|combien(?: de| d)?|"
+    r"cuant[oa]s?|a)\s*$"
+)
+
+
+def _in_another_unit(folded: str, language: Language) -> str | None:
+    """A measure in another unit of its kind ("how many cm is an inch?", "5 Meilen in
+    Kilometern", "combien de centimètres fait un pouce"): one unit with an amount (a number,
+    or "a"/"un"), another asked for; None if the request says no such thing."""
+    found = [
+        m for m in _A_UNIT.finditer(folded)
+        if len(m["unit"]) > 2 or m["n"] or m["unit"] in ("cm", "mm", "km", "kg", "ml", "lb",
+                                                        "oz", "ft", "yd", "lbs", "kmh", "kph")
+    ]  # fmt: skip
+    units = {_UNIT_OF[m["unit"]] for m in found}
+    if len(units) != 2 or len({_UNITS[u][0] for u in units}) != 1:
+        return None
+    given = [m for m in found if m["n"] or m["one"]]
+    asked = [m for m in found if _UNIT_OF[m["unit"]] != _UNIT_OF[given[0]["unit"]]] if given else []
+    if len({_UNIT_OF[m["unit"]] for m in given}) != 1 or not asked:
+        return None
+    if any(m["n"] for m in asked) or not _ASKED_IN.search(folded[: asked[0].start()]):
+        return None  # two amounts ("is 5 km more than 3 miles?"), or none asked for
+    number = _decimal(given[0]["n"]) if given[0]["n"] else Decimal(1)
+    if number is None:
+        return None
+    source, target = _UNIT_OF[given[0]["unit"]], _UNIT_OF[asked[0]["unit"]]
+    size = Decimal(str(_UNITS[source][1])) / Decimal(str(_UNITS[target][1]))
+    return say(language, "sum_converted",
+        given=f"{_measure(number, language)} {source}",
+        other=f"{_measure(number * size, language)} {target}",
+    )  # fmt: skip
+
+
+def _measure(number: Decimal, language: Language) -> str:
+    """A measure to two decimals, without trailing zeros ("2.54", "8.05", "1")."""
+    text = f"{number.quantize(Decimal('0.01'), rounding=ROUND_HALF_UP):f}".rstrip("0").rstrip(".")
+    return text if language == "en" else text.replace(".", ",")
 
 
 def _count(word: str) -> int | None:

@@ -453,6 +453,22 @@ def test_spending_at_a_payee_in_a_month_is_summed_by_code(home: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    "request_",
+    ["did i spend more at rewe in april or march?", "War ich im März öfter bei REWE als im April?"],
+)
+def test_spending_in_two_months_named_is_shown_for_each(home: Path, request_: str) -> None:
+    """Two months asked about, to compare: each one's payments, side by side (the model's
+    slot names only one)."""
+    agent, _ = _agent([call("spending", merchant="REWE", month="April")], folders=[home])
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), request_)
+    months = [c.arguments.get("month") for c in report.calls if c.name == "summarise_spending"]
+    assert set(months) == {"2029-03", "2029-04"}
+    assert "156.70 EUR (4 " in report.answer and "April 2029" in report.answer
+    assert ("March 2029" if request_.startswith("did") else "März 2029") in report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for", "english"),
     [
         ("Quick check on my finances: what went out of my current account in March "

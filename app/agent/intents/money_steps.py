@@ -30,7 +30,7 @@ from app.agent.intents.lookup import (
 )
 from app.agent.intents.recognise import any_word_of
 from app.agent.intents.router import Doing, HandOver, Instead, Steps
-from app.agent.intents.when import read_month, read_when, without_month
+from app.agent.intents.when import months_named, read_month, read_when, without_month
 from connectors.folding import fold
 
 # An indefinite article before a word (folded): a kind of thing ("an egg", "ein Ei", "des
@@ -108,6 +108,22 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
         general = not speaks_of_the_user(doing.request) and _A_KIND.search(said)
         raise Instead(JUST_ANSWER if general else "ask_files")
     files = _money_files(doing)
+    months = months_named(asked, doing.now)
+    if month in months and 1 < len(months) <= _MONTHS_COMPARED:
+        # "did i spend more on groceries in april or march?": each month's, side by side
+        return "\n\n".join(_spent(doing, slots, files, said, each) for each in months)
+    return _spent(doing, slots, files, said, month)
+
+
+# Months shown side by side at most ("in March, April or May?").
+_MONTHS_COMPARED = 3
+
+
+def _spent(
+    doing: Doing, slots: dict[str, str], files: list[str], said: str, month: str | None
+) -> str:
+    """What was spent in `month` (all the statements hold if None): at the payee or on the
+    thing the request names, else in all, with the largest payees."""
     if tally.BALANCE.search(said):
         # "What was the closing balance on my April statement?": the statement says it; a
         # sum of payments does not

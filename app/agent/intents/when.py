@@ -1104,6 +1104,23 @@ def month_number(name: str) -> int:
     return _MONTHS.get(fold(name).strip("."), 0)
 
 
+def months_named(phrase: str, now: datetime) -> list[str]:
+    """Each calendar month a phrase names, in the order said ("did I spend more in april or
+    march?": "2029-04", "2029-03"); read as `read_month` reads one."""
+    text = " " + re.sub(r"\s+", " ", fold(phrase)).strip(" .,!?") + " "
+    said = [
+        (m.start(), month)
+        for pattern in (
+            _THIS_MONTH,
+            _LAST_MONTH,
+            re.compile(rf"\b(?:{_MONTH_NAMES})\b(?:\s+\d{{4}})?"),
+        )
+        for m in pattern.finditer(text)
+        if (month := read_month(m.group(0), now)) is not None
+    ]
+    return list(dict.fromkeys(month for _, month in sorted(said)))
+
+
 def read_month(phrase: str, now: datetime) -> str | None:
     """The calendar month a phrase names, as "2029-04": a month's name (the latest such
     month up to now, unless a year is said), "last month" or "this month"; None if none.

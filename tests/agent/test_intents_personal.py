@@ -1389,6 +1389,11 @@ def test_a_fact_remembered_in_one_conversation_is_recalled_in_another(
         pytest.param("The gate code at Mum's is 4512. I keep forgetting it!",
                      call("find_contact", who="Mum"), "The gate code at Mum's is 4512.",
                      id="en-keep-forgetting"),
+        # "save this: …" taken for a new note named by the whole sentence
+        pytest.param("save this: my passport number is in the blue folder",
+                     call("write_note", name="my passport number is in the blue folder",
+                          content="I have a passport number in the blue folder."),
+                     "my passport number is in the blue folder", id="en-save-this"),
     ],
 )  # fmt: skip
 def test_a_request_opening_with_remember_that_keeps_the_fact_in_the_users_words(
@@ -1403,7 +1408,7 @@ def test_a_request_opening_with_remember_that_keeps_the_fact_in_the_users_words(
 
 @pytest.mark.parametrize(
     "request_text",
-    ["Remember when we went to Lisbon?", "Remember to call Tom at 5",
+    ["Remember when we went to Lisbon?", "Remember to call Tom at 5", "save this file as notes.md",
      "Erinnerst du dich, dass ich Tom angerufen habe?",
      "Sam was in Lisbon last year. Remember?"],
 )  # fmt: skip
@@ -1430,8 +1435,13 @@ def test_remembering_together_or_a_task_is_no_fact_to_keep(request_text: str) ->
         ("Merk dir ab jetzt: Paul trinkt keinen Alkohol", "Paul trinkt keinen Alkohol"),
         ("write down that sam doesn't like coriander", "sam doesn't like coriander"),
         ("Schreib dir auf, dass Sam keinen Koriander mag", "Sam keinen Koriander mag"),
+        ("save this: my passport number is in the blue folder",
+         "my passport number is in the blue folder"),
+        ("Speicher dir das: der WLAN-Code ist 4711", "der WLAN-Code ist 4711"),
+        ("garde ça : le code du portail est 1234", "le code du portail est 1234"),
+        ("guarda esto: mi talla de zapatos es 42", "mi talla de zapatos es 42"),
     ],
-)
+)  # fmt: skip
 def test_just_so_you_know_in_four_languages_opens_a_fact(request_text: str, fact: str) -> None:
     assert remembers_a_fact(request_text) == fact
 

@@ -506,6 +506,9 @@ _FROM_NOW = (
 _PLEASE = r"(?:,?\s+(?:stp|svp|s'il te plait|s'il vous plait|por favor|porfa)\b,?)?"
 _REMEMBER_THAT = re.compile(
     r"\s*" + _OPENER + r"(?:please\s+|bitte\s+)?(?:"
+    # ("save this: …", "speicher dir das: …", "garde ça : …", "guarda esto: …")
+    r"(?:save|keep|store|speicher\w*|merk\w*|garde|enregistre|sauvegarde|guarda|apunta|anota)"
+    r"\s+(?:dir\s+)?(?:this|that|das|folgendes|ca|ceci|cela|esto|eso)\s*:\s*|"
     r"(?:remember|note|note down|write down|jot down|make a note|keep in mind|bear in mind|"
     r"don't forget|just so you know|fyi|"
     r"for the record|for your information)" + _FROM_NOW + r"(?:\s+that\s+|\s*[:,]\s*)|"

@@ -6,9 +6,10 @@ another app edited it. A due date is either a day (an iCalendar DATE: "by Friday
 in the user's zone; times the model writes go through the same strict parsing as events
 (``times.parse_when``), so the dialog and the server agree on what "17:00" means.
 
-Only open tasks are listed (NEEDS-ACTION or IN-PROCESS, no COMPLETED time): a to-do list
-is what is still to do. Completing a repeating task completes this occurrence and moves the
-series on to its next occurrence, as task apps do.
+Open tasks are listed (NEEDS-ACTION or IN-PROCESS, no COMPLETED time): a to-do list is
+what is still to do; the done ones only when asked ("have I sent the tax papers yet?").
+Completing a repeating task completes this occurrence and moves the series on to its next
+occurrence, as task apps do.
 """
 
 from __future__ import annotations
@@ -179,10 +180,12 @@ def list_tasks(
     due_before: date | datetime | None = None,
     *,
     tz: tzinfo | None = None,
+    include_done: bool = False,
 ) -> list[Task]:
     """Open tasks of every list that holds tasks (or of ``list_name``), soonest due first,
-    those without a due date last. ``due_before`` keeps tasks due before that time (a day
-    means its start); tasks without a due date are then left out."""
+    those without a due date last; with ``include_done``, the done ones too. ``due_before``
+    keeps tasks due before that time (a day means its start); tasks without a due date are
+    then left out."""
     zone = tz or local_zone()
     limit = to_zone(due_before, zone) if due_before is not None else None
     tasks: list[Task] = []
@@ -191,9 +194,11 @@ def list_tasks(
             [_pick_list(client, account, list_name)] if list_name else _task_lists(client, account)
         )
         for cal in lists:
-            for obj in cal.search(todo=True, include_completed=False):
+            for obj in cal.search(todo=True, include_completed=include_done):
                 component = obj.icalendar_component
-                if component is None or component.name != "VTODO" or not _is_open(component):
+                if component is None or component.name != "VTODO":
+                    continue
+                if not include_done and not _is_open(component):
                     continue
                 task = _to_task(component, cal, zone)
                 if limit is None or (task.due is not None and task.due < limit):

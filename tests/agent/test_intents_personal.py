@@ -33,7 +33,13 @@ from app.llm.scripted import ScriptedBackend
 from app.store.database import Database
 from app.store.models import MemoryRecord
 from app.store.reminders import ReminderStore
-from connectors.calendar import CalendarAccount, add_task, create_event, list_tasks
+from connectors.calendar import (
+    CalendarAccount,
+    add_task,
+    complete_task,
+    create_event,
+    list_tasks,
+)
 from connectors.web import DuckDuckGoEngine
 from tests.agent.test_intents import TZ, Answers, _all, at
 from tests.agent.test_web_agent import _Handler
@@ -476,6 +482,34 @@ def test_a_question_of_what_the_user_has_to_do_is_the_todos_it_names(
     assert "Return the library books" in report.answer
     assert "passport" not in report.answer
     assert answers.seen == [] and len(list_tasks(account)) == 2 and len(_all(account)) == 1
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "said"),
+    [("hab ich die steuerunterlagen schon erledigt?",
+      call("remember_fact", fact="Steuerunterlagen erledigt"),
+      "Ja, erledigt: „Send the tax papers to the accountant“ ist abgehakt."),
+     ("did I already pay the rent?", call("complete_todo", which="rent"),
+      "Not yet: “Pay the rent for June” is still open (due 2029-05-30)."),
+     ("¿ya pagué el alquiler?", call("list_todos"),
+      "Todavía no: «Pay the rent for June» sigue pendiente (vence 2029-05-30).")],
+)  # fmt: skip
+def test_a_question_whether_a_todo_is_done_is_answered_from_done_and_open_ones(
+    account: CalendarAccount, request_: str, taken_for: str, said: str
+) -> None:
+    """ "hab ich die steuerunterlagen schon erledigt?" taken for a fact to keep or for ticking
+    off: the to-do it names (by the glossary's English), done or still open; nothing
+    changes and no dialog is shown."""
+    add_task(account, "Pay the rent for June", due=date(2029, 5, 30))
+    taxes = add_task(account, "Send the tax papers to the accountant", due=date(2029, 5, 10))
+    complete_task(account, taxes.task_id)
+    answers = Answers()
+    agent = _agent([taken_for, call("list_todos")], answers, calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    assert report.answer == said
+    assert answers.seen == [] and [t.title for t in list_tasks(account)] == [
+        "Pay the rent for June"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -1129,6 +1129,30 @@ def asks_whether_to_do(text: str) -> bool:
     return question.rstrip().endswith("?") and bool(_MUST_I.search(_folded(question)))
 
 
+# A question whether something is done yet (folded): "have I sent the tax papers yet?", "did
+# I already pay the rent?", "is the bike light done?", "hab ich die Steuerunterlagen schon
+# erledigt?", "ist das schon erledigt?", "j'ai déjà rendu les livres ?", "c'est fait ?",
+# "¿ya pagué el alquiler?", "¿ya está hecho?".
+_DONE_YET = re.compile(
+    r"\b(?:(?:have|did) i (?:already |ever )?\w+(?: [\w'-]+){0,6}? (?:yet|already)|"
+    r"did i already|have i already|(?:is|are) (?:it|that|this|they|the [\w -]{1,30}) "
+    r"(?:done|finished|sorted|dealt with|taken care of)|"
+    r"(?:hab|habe|hast) ich (?:[\w-]+ ){0,6}?(?:schon|bereits)|(?:schon|bereits) erledigt|"
+    r"(?:ist|sind) (?:[\w-]+ ){0,4}?(?:schon )?(?:erledigt|fertig)|"
+    r"(?:j'ai|ai-je|est-ce que j'ai) (?:deja|bien)|deja (?:fait|fini|envoye|paye|rendu|regle)|"
+    r"(?:c'est|c est) (?:deja )?fait|"
+    r"\bya (?:he|hice|pague|mande|envie|devolvi|llame|compre|termine|esta hech[oa]|"
+    r"lo hice|esta)|(?:he|has) (?:[\w-]+ ){0,5}?ya)\b"
+)
+
+
+def asks_whether_done(text: str) -> bool:
+    """Whether `text` asks if something is done yet ("hab ich die steuerunterlagen schon
+    erledigt?"): a question of the to-dos done and open, never an act."""
+    question = the_question(text)
+    return asks_a_question(question) and bool(_DONE_YET.search(_folded(question)))
+
+
 def todo_said_around(request: str) -> str | None:
     """The to-do a request says in a sentence of its own beside the one asking to put it on
     the list ("Tengo que confirmarle a Lena la dirección del almacén antes de la llamada.

@@ -33,6 +33,7 @@ from app.agent.intents.language import (
     asks_a_past_cost,
     asks_for_a_reminder,
     asks_to_tick_off,
+    asks_whether_done,
     contact_queries,
     is_function_word,
     kin_words,
@@ -786,14 +787,16 @@ def todo_list(doing: Doing, slots: dict[str, str]) -> str:
         window = when.window(doing.now)
         at = when.start_at(doing.now)
         before = iso(at) if at is not None and when.days == 1 else iso(window[1])
-    tasks = _items(doing.call("list_tasks", due_before=before))
+    done = asks_whether_done(doing.request)  # "have I sent the tax papers yet?"
+    tasks = _items(doing.call("list_tasks", due_before=before, **({"done": True} if done else {})))
     # the to-dos the request names, in its words or as the glossary says them ("¿tengo que
     # devolver algo a la biblioteca?": "Return the library books"), else all
-    tasks = (
-        most_words_of(doing.request, tasks, "title")
-        or most_words_of(glossed(doing.request), tasks, "title")
-        or tasks
+    named = most_words_of(doing.request, tasks, "title") or most_words_of(
+        glossed(doing.request), tasks, "title"
     )
+    if done and named:
+        return "\n".join(_done_or_not(doing, t) for t in named)
+    tasks = named or [t for t in tasks if not t.get("done")]
     calendar = busy_in(doing, window, "calendar_then") if window is not None else ""
     if not tasks:
         empty = doing.say("no_todos_due", due=due) if due else doing.say("no_todos")
@@ -805,18 +808,35 @@ def todo_list(doing: Doing, slots: dict[str, str]) -> str:
     return doing.say("todos", lines=lines) + calendar
 
 
-def names_a_todo(doing: Doing) -> bool:
-    """Whether an open to-do holds two of the request's telling words, in its words or as
-    the glossary says them in English ("je dois rendre les livres à la bibliothèque quand
-    déjà ?": "Return the library books"). Only code looks."""
-    found = doing.peek("list_tasks", untrusted=True)  # (words counted, none passed on)
+def _done_or_not(doing: Doing, task: dict[str, Any]) -> str:
+    """Whether a to-do is done, said with its title (and its due day, if still open)."""
+    if task.get("done"):
+        return doing.say("todo_is_done", title=task.get("title"))
+    due = doing.say("due_note", due=task.get("due")) if task.get("due") else ""
+    return doing.say("todo_is_open", title=task.get("title"), due=due)
+
+
+def names_a_todo(doing: Doing, done: bool = False) -> bool:
+    """Whether an open to-do (or, with `done`, one done) holds two of the request's telling
+    words, in its words or as the glossary says them in English ("je dois rendre les livres
+    à la bibliothèque quand déjà ?": "Return the library books"). Only code looks."""
+    # (words counted, none passed on)
+    found = doing.peek("list_tasks", untrusted=True, **({"done": True} if done else {}))
     tasks = [t for t in found if isinstance(t, dict)] if isinstance(found, list) else []
     said = [telling_words(doing.request), telling_words(glossed(doing.request))]
+    if done:  # "did I already pay the rent?": half the words that are not of being done
+        said = [[w for w in words if fold(w) not in _OF_BEING_DONE] for words in said]
     return any(
-        sum(any_word_of(w, str(t.get("title") or "")) for w in words) >= 2
+        (held := sum(any_word_of(w, str(t.get("title") or "")) for w in words)) >= 2
+        or (done and held and held * 2 >= len(words))
         for t in tasks
         for words in said
     )
+
+
+# The words of asking whether something is done (folded), which name no to-do.
+_OF_BEING_DONE = {"already", "yet", "done", "finished", "schon", "bereits", "erledigt", "fertig",
+                  "deja", "fait", "fini", "ya", "hecho", "hecha"}  # fmt: skip
 
 
 def todo_done(doing: Doing, slots: dict[str, str]) -> str:

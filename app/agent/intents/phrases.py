@@ -465,6 +465,18 @@ PHRASES: dict[str, Phrase] = {
         "fr": " (échéance {due})",
         "es": " (vence {due})",
     },
+    "todo_is_done": {
+        "en": "Yes, that's done: “{title}” is ticked off.",
+        "de": "Ja, erledigt: „{title}“ ist abgehakt.",
+        "fr": "Oui, c'est fait : « {title} » est cochée.",
+        "es": "Sí, ya está hecho: «{title}» está marcada.",
+    },
+    "todo_is_open": {
+        "en": "Not yet: “{title}” is still open{due}.",
+        "de": "Noch nicht: „{title}“ ist noch offen{due}.",
+        "fr": "Pas encore : « {title} » est toujours à faire{due}.",
+        "es": "Todavía no: «{title}» sigue pendiente{due}.",
+    },
     "todos": {
         "en": "Your open to-dos:\n{lines}",
         "de": "Deine offenen Aufgaben:\n{lines}",

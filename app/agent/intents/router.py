@@ -78,6 +78,7 @@ from app.agent.intents.language import (
     asks_whats_on,
     asks_when_and_more,
     asks_when_or_where,
+    asks_whether_done,
     asks_whether_to_do,
     asks_who_is_right,
     is_function_word,
@@ -537,10 +538,10 @@ def _list_kept(doing: Doing) -> str | None:
     return list_kept(doing) if list_named(doing.request) else None
 
 
-def _names_a_todo(doing: Doing) -> bool:
+def _names_a_todo(doing: Doing, done: bool = False) -> bool:
     from app.agent.intents.personal_steps import names_a_todo
 
-    return names_a_todo(doing)
+    return names_a_todo(doing, done)
 
 
 def _one_known_name(doing: Doing) -> str:
@@ -692,6 +693,15 @@ class IntentRouter:
             return self._instead(doing, BY_NAME["remember_fact"], text, read={"fact": fact})
         if fact is not None and recognised is not None and chosen == "remember_fact":
             recognised.slots["fact"] = fact  # the user's words, not the model's translation
+        if (
+            asks_whether_done(text)
+            and not asks_to_tick_off(text)
+            and _names_a_todo(doing, done=True)
+        ):
+            # "hab ich die steuerunterlagen schon erledigt?" taken for a fact to keep, or for
+            # ticking it off: whether the to-do it names is done, from the list with the
+            # done ones (changes nothing)
+            return self._instead(doing, BY_NAME["list_todos"], text)
         if (opened := _unsubscribe_page(doing)) is not None:
             # "those newsletters are getting on my nerves. can you bring up the page where I
             # can unsubscribe?" taken for a web search: the link their email gives

@@ -237,7 +237,7 @@ def _free_time(a: Mapping[str, Any]) -> str:
 def _list_tasks(a: Mapping[str, Any]) -> str:
     where = f" in {quoted(a['list'])}" if a.get("list") else ""
     due = f" due before {when(a['due_before'])}" if a.get("due_before") else ""
-    return f"List your open tasks{where}{due}"
+    return f"List your {'tasks, done or not,' if a.get('done') else 'open tasks'}{where}{due}"
 
 
 def _add_task(a: Mapping[str, Any]) -> str:
@@ -637,6 +637,7 @@ _TASKS = (
         {
             "list": {**LINE, "description": "a task list's name"},
             "due_before": {**DUE, "description": "only tasks due before this day or time"},
+            "done": {"type": "boolean", "description": "also the tasks already done"},
         },
         (),
         _R,

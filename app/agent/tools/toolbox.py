@@ -502,7 +502,7 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
     def shown(task: Any) -> dict[str, Any]:
         due = task.due.date().isoformat() if task.due_is_day else _plain(task.due)
         return {"task_id": task.task_id, "title": task.title, "due": due, "list": task.list,
-                "notes": task.notes}  # fmt: skip
+                "notes": task.notes, **({"done": True} if task.done else {})}  # fmt: skip
 
     def guarded(function: Handler) -> Handler:
         return _failing_as(function, CalendarError)
@@ -516,8 +516,11 @@ def _add_task_tools(registry: Registry, account: Any) -> None:
             account,
             args.get("list") or None,
             parse_due(str(before), now=clock.now()) if before else None,
+            include_done=bool(args.get("done")),
         )
-        content = [shown(t) for t in tasks] or "No open tasks."
+        content = [shown(t) for t in tasks] or (
+            "No tasks." if args.get("done") else "No open tasks."
+        )
         return ToolResult(content, trusted=False, source=source())
 
     def do_add(args: dict[str, Any]) -> ToolResult:

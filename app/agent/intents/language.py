@@ -1125,8 +1125,15 @@ _MUST_I = re.compile(
 def asks_whether_to_do(text: str) -> bool:
     """Whether `text` asks if the user has something to do ("¿tengo que devolver algo a la
     biblioteca?"): a question of their to-dos, never an act."""
+    return _asked_so(_MUST_I, text, marked=True)
+
+
+def _asked_so(pattern: re.Pattern[str], text: str, marked: bool = False) -> bool:
+    """Whether the asking sentence of `text` is a question (`marked`: with its "?") saying
+    `pattern` (folded)."""
     question = the_question(text)
-    return question.rstrip().endswith("?") and bool(_MUST_I.search(_folded(question)))
+    asked = question.rstrip().endswith("?") if marked else asks_a_question(question)
+    return asked and bool(pattern.search(_folded(question)))
 
 
 # A question whether something is done yet (folded): "have I sent the tax papers yet?", "did
@@ -1149,8 +1156,7 @@ _DONE_YET = re.compile(
 def asks_whether_done(text: str) -> bool:
     """Whether `text` asks if something is done yet ("hab ich die steuerunterlagen schon
     erledigt?"): a question of the to-dos done and open, never an act."""
-    question = the_question(text)
-    return asks_a_question(question) and bool(_DONE_YET.search(_folded(question)))
+    return _asked_so(_DONE_YET, text)
 
 
 def todo_said_around(request: str) -> str | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from app.agent.intents.when import MOVING_VERBS
+from app.agent.intents.when import DAY_AND_PART_NAMES, MOVING_VERBS
 from connectors.folding import fold
 
 Language = Literal["en", "de", "fr", "es"]
@@ -1548,10 +1548,7 @@ def asks_when_and_more(text: str) -> bool:
 # por la tarde".
 _DAY_GAP = (
     r"am|on|this|next|le|el|la|ce|este|esta|diesen|dieses|nachsten?|por|in the|"
-    r"today|tomorrow|heute|morgen|demain|aujourd'hui|hoy|manana|"
-    r"\w+day|\w+tag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|"
-    r"miercoles|jueves|viernes|sabado|domingo|morning|afternoon|evening|vormittag|"
-    r"nachmittag|abend|apres-midi|matin|soir|tarde|noche"
+    rf"today|tomorrow|heute|morgen|demain|aujourd'hui|hoy|manana|{DAY_AND_PART_NAMES}"
 )
 _FREE_TIME = re.compile(
     r"\b(?:free|slot|gap|available|availability|fit|squeeze|spare|time for|"

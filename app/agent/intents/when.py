@@ -409,6 +409,11 @@ _ORDINALS = {
     "tercer": 3, "tercero": 3, "cuarto": 4, "ultimo": -1,
 }  # fmt: skip
 _DAY_NAMES = "|".join(sorted(_WEEKDAY_WORDS, key=len, reverse=True))
+# The weekdays' and the parts of the day's names (folded, one word each): "donnerstag",
+# "nachmittag", "apres-midi" (for patterns elsewhere that let a day be said in between).
+DAY_AND_PART_NAMES = "|".join(
+    sorted({*_WEEKDAY_WORDS, *(p for p in _PARTS if " " not in p)}, key=len, reverse=True)
+)
 # The time or day a new one replaces, named after it (folded): "at 11 instead of 3pm", "um 11
 # statt um 15 Uhr", "à 11h au lieu de 15h", "el lunes en vez del viernes".
 _INSTEAD_OF = re.compile(

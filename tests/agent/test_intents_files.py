@@ -1067,6 +1067,9 @@ def test_a_new_contact_has_exactly_the_address_and_number_typed(radicale: Radica
      ("kannst du jamie clarke bei meinen kontakten anlegen? mail ist jamie@example.test, "
       "handy 0176 55501234", "Jamie@example.test",
       "Jamie Clarke zu deinen Kontakten hinzugefügt: jamie@example.test, 0176 55501234."),
+     # … with the phone's capital at the start
+     ("Can you add robin hale to my contacts? robin@example.test", "robin",
+      "Added Robin Hale to your contacts: robin@example.test."),
      # a name typed in lower case is written with its capital
      ("add sam to my contacts please, sam@example.test", "sam",
       "Added Sam to your contacts: sam@example.test.")],
@@ -1109,6 +1112,9 @@ def test_a_new_contacts_name_is_as_the_request_writes_it(
         # typed in lower case, with the possessive
         ("Wanda", "add wanda's new number 0176 5550177 to her contact", "add_contact",
          ["wanda@old.example"], ["0176 5550177"]),
+        # typed in lower case, the name also inside the new address (kept as typed)
+        ("Ula", "new email for ula: ula@newmail.example, can you update it", "add_contact",
+         ["ula@newmail.example"], ["+48 600 111 222"]),
     ],
 )  # fmt: skip
 def test_a_new_address_or_number_of_someone_in_the_contacts_changes_their_card(

@@ -1343,7 +1343,7 @@ def _as_written(name: str, request: str, now: datetime) -> str:
         return f"{name} {whole.group(1)}"
     if (
         len(words) == 1
-        and request == request.lower()
+        and _typed_in_lower_case(request)
         and (lower := _family_name_after(name, request, now))
     ):
         # all typed in lower case ("kannst du jamie clarke bei meinen kontakten anlegen?"):
@@ -1444,8 +1444,9 @@ def names_capitalised(doing: Doing) -> str:
         names = " ".join(str(c.get("name") or "") for c in cards if isinstance(c, dict))
         spelt = next((n for n in names.split() if fold(n) == fold(word)), "")
         if spelt:  # "priyas": "Priya's", the possessive the rules read
-            text = re.sub(rf"\b{re.escape(word)}s\b", f"{spelt}'s", text)
-            text = re.sub(rf"\b{re.escape(word)}(?=(?:['’]s)?\b)", spelt, text)
+            # (not inside an address typed: "jamie@example.test")
+            text = re.sub(rf"(?<![@.])\b{re.escape(word)}s\b(?![@.]\w)", f"{spelt}'s", text)
+            text = re.sub(rf"(?<![@.])\b{re.escape(word)}(?=(?:['’]s)?\b)(?![@.]\w)", spelt, text)
     return text
 
 

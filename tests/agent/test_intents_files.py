@@ -219,14 +219,25 @@ def test_a_note_the_model_rewrote_has_the_text_dictated_after_its_name(home: Pat
     assert (home / "ideas.md").read_text() == "ask Sophie about the Q3 budget\n"
 
 
-def test_a_note_without_a_name_is_asked_for(home: Path) -> None:
-    # The grammar makes the model write every slot: it leaves the name empty.
-    agent, _ = _agent([call("write_note", name="", content="call Bea")], folders=[home])
-    conversation = Conversation()
-    report = agent.run_turn(conversation, "Write a note: call Bea")
+@pytest.mark.parametrize(
+    ("request_", "content", "path"),
+    [("Write a note: call Bea", "call Bea", "call Bea.md"),
+     ("Escribe una nota: llamar a Bea", "llamar a Bea", "llamar a Bea.md"),
+     ("kannst du mir eine kurze notiz anlegen: Einkauf: Milch, Eier, Brot",
+      "Einkauf: Milch, Eier, Brot", "Einkauf.md")],
+)  # fmt: skip
+def test_a_note_without_a_name_is_named_by_its_first_words(
+    home: Path, request_: str, content: str, path: str
+) -> None:
+    """The model left the name empty: the note is named by its first words, as a notes app
+    names a note by its first line; with nothing said to write, the name is asked."""
+    agent, _ = _agent([call("write_note", name="", content=content)], folders=[home])
+    report = agent.run_turn(Conversation(), request_)
+    # (a heading before a colon names the note, and what follows it is the text)
+    assert (home / path).read_text() == f"{content.split(': ')[-1]}\n", report.answer
+    agent, _ = _agent([call("write_note", name="", content="")], folders=[home])
+    report = agent.run_turn(Conversation(), "Write a note")
     assert report.answer == "What should the file be called?" and report.calls == []
-    report = agent.run_turn(conversation, "reminders.txt")
-    assert (home / "reminders.txt").read_text() == "call Bea\n"
 
 
 def test_an_item_joins_the_list_in_its_own_style_after_the_dialog(home: Path) -> None:
@@ -1216,13 +1227,10 @@ def test_a_french_list_two_files_match_is_a_numbered_choice_in_french(home: Path
 
 
 def test_a_spanish_note_without_a_name_is_asked_for_in_spanish(home: Path) -> None:
-    agent, _ = _agent([call("write_note", name="", content="llamar a Bea")], folders=[home])
+    agent, _ = _agent([call("write_note", name="", content="")], folders=[home])
     conversation = Conversation()
-    report = agent.run_turn(conversation, "Escribe una nota: llamar a Bea")
+    report = agent.run_turn(conversation, "Escribe una nota")
     assert report.answer == "¿Cómo debe llamarse el archivo?" and report.calls == []
-    done = agent.run_turn(conversation, "recados.txt")
-    assert (home / "recados.txt").read_text() == "llamar a Bea\n"
-    assert done.answer == "recados.txt guardado."
 
 
 @pytest.mark.parametrize(
@@ -1361,8 +1369,8 @@ def test_a_question_answered_by_the_users_recipe_taken_for_the_calendar_reads_it
 
 @pytest.mark.parametrize(
     ("request_", "question"),
-    [("Make a new packing list called camping.md with: tent, stove",
-      "What should the file be called?"),
+    [("Make a new packing list called camping.md with: tent, stove", "Saved camping.md."),
+     # (the model's text none of the request's words: no name is made of it)
      ("Leg eine neue Einkaufsliste an: Milch, Brot", "Wie soll die Datei heißen?")],
 )  # fmt: skip
 def test_a_new_list_asked_for_is_a_new_note(home: Path, request_: str, question: str) -> None:

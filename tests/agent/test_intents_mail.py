@@ -1936,3 +1936,33 @@ def test_a_question_of_what_an_email_says_is_no_general_question(
     assert "86,40 EUR." in report.answer
     asked = str(agent.backend.requests[-1].messages[-1]["content"])  # type: ignore[attr-defined]
     assert "86.40 EUR" in asked
+
+
+@pytest.mark.parametrize(
+    ("request_", "about"),
+    [("¿tengo algún correo sin leer?", ""), ("any unread emails?", "unread emails"),
+     ("Hab ich ungelesene Mails von Kim?", "Kim")],
+)  # fmt: skip
+def test_mail_not_read_yet_is_listed_alone(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, about: str
+) -> None:
+    """ "¿tengo algún correo sin leer?": the messages not read yet, not the newest ten (the
+    words "unread" are no topic); none left unread, and that is said."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "kim@example.test", "Old news", "Read already.")
+    _deliver(servers[0], ALICE, "kim@example.test", "Fresh news", "Not read yet.")
+    client = IMAPClient("127.0.0.1", servers[0].imap_port, ssl=False, timeout=5)
+    try:
+        client.plain_login(ALICE, USERS[ALICE].password)
+        client.select_folder("INBOX")
+        client.add_flags(client.search(["SUBJECT", "Old news"]), [b"\\Seen"])
+        agent = _agent([call("find_emails", about=about)] * 2, mail=mail)
+        report = agent.run_turn(Conversation(), request_)
+        assert "Fresh news" in report.answer and "Old news" not in report.answer, report.answer
+        client.add_flags(client.search(["SUBJECT", "Fresh news"]), [b"\\Seen"])
+        if not about:
+            report = agent.run_turn(Conversation(), request_)
+            assert report.answer == "No tienes correos sin leer."
+    finally:
+        client.logout()
+        _remove_from(servers, "kim@example.test")

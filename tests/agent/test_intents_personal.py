@@ -127,7 +127,12 @@ def _agent(turns: list[str], answers: Answers | None = None, **tools: object) ->
     ("request_", "title"),
     [("Leg mir ne Aufgabe an: Fahrradlicht reparieren bis Donnerstag",
       "Fahrradlicht reparieren bis Donnerstag"),
-     ("add a todo: fix the bike light by thursday", "fix the bike light by thursday")],
+     ("add a todo: fix the bike light by thursday", "fix the bike light by thursday"),
+     # nor where it is put
+     ("could you add fix the bike light to my to-do list for thursday",
+      "fix the bike light to my to-dos for Thursday"),
+     ("Setz Fahrradlicht reparieren auf meine Liste für Donnerstag",
+      "Fahrradlicht reparieren auf meine Liste für Donnerstag")],
 )  # fmt: skip
 def test_a_todos_title_keeps_no_word_of_its_day(
     account: CalendarAccount, request_: str, title: str

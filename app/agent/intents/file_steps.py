@@ -19,7 +19,7 @@ from app.agent.intents.language import (
     list_named,
     takes_off_a_list,
 )
-from app.agent.intents.recognise import any_word_of, grounded
+from app.agent.intents.recognise import ADDRESS, any_word_of, grounded
 from app.agent.intents.router import Ask, Doing, HandOver, Steps, numbered, outcome
 from app.store.documents import content_words
 from connectors.folding import fold
@@ -171,6 +171,21 @@ def show_folder(doing: Doing, slots: dict[str, str]) -> str:
     if not inside:
         return doing.say("folder_empty", name=name)
     return doing.say("folder_holds", name=name, listing=_listing(inside))
+
+
+def note_named_by(text: str, request: str) -> str:
+    """A note's name: the file name the request types ("… called camping.md with: …"), else
+    its text's first words, as a notes app names a note by its first line: those before the
+    first colon or comma, at most four ("Einkauf: Milch, Eier": "Einkauf")."""
+    if (typed := FILE_NAME.search(request)) is not None and not ADDRESS.search(request):
+        return typed.group(0)
+    first = re.split(r"[:,;.!?\n]", text.strip(), maxsplit=1)[0]
+    words = re.findall(r"[\w'’-]+", first)[:_NAME_WORDS]
+    return " ".join(words) or "note"
+
+
+# The words of a note's text its name is made of, at most.
+_NAME_WORDS = 4
 
 
 def _note_path(name: str) -> str:

@@ -715,6 +715,23 @@ _THE_TODO_LIST = re.compile(
 )
 
 
+# Where a to-do is put, said after it ("buy stamps to my to-do list", "Briefmarken auf meine
+# Liste", "timbres sur ma liste de tâches", "sellos a mi lista de pendientes").
+_ONTO_THE_LIST = re.compile(
+    r"\s+(?:to|on|onto|in|into|auf|zu|a|à|sur|dans|en)\s+(?:my|the|meine[rn]?|die|ma|la|mes|mi)"
+    r"\s+(?:(?:to-?do|task|todo|aufgaben|einkaufs)[- ]?(?:list|liste)|to-?dos|tasks|aufgaben|"
+    r"liste (?:de |des )?(?:t[aâ]ches|choses [aà] faire)|t[aâ]ches|"
+    r"lista de (?:tareas|pendientes|cosas por hacer)|tareas|pendientes|list|liste|lista)\b",
+    re.IGNORECASE,
+)
+
+
+def without_the_list(title: str) -> str:
+    """A to-do's title without where it is put ("buy stamps to my to-do list": "buy
+    stamps")."""
+    return _ONTO_THE_LIST.sub("", title).strip()
+
+
 def asks_to_tick_off(text: str) -> bool:
     """Whether `text` asks to mark something on a list as done, or to take it off the to-do
     list (or "my list", no list of a file named)."""
@@ -1465,6 +1482,36 @@ def document_named(text: str) -> str:
     if found is None or len(folded) != len(text):  # ("ß" folded to "ss"): places differ
         return ""
     return re.split(r"[,;:.!?]", text[found.start("named") :])[0].strip()
+
+
+# Mail not read yet, in the four languages (folded): "unread", "new emails", "ungelesene",
+# "neue Mails", "non lus", "nouveaux courriels", "sin leer", "correos nuevos".
+_UNREAD = re.compile(
+    r"\b(?:unread|unseen|new (?:e-?)?mails?|new messages|ungelesen\w*|neuen? (?:e-?)?mails?|"
+    r"neue nachrichten|non lus?|non lues?|nouveaux (?:e-?)?mails|nouveaux (?:courriels|messages)|"
+    r"sin leer|no leid[oa]s|(?:correos|mensajes|emails) nuevos)\b"
+)
+
+
+def asks_for_unread(text: str) -> bool:
+    """Whether `text` asks about mail not read yet ("¿tengo algún correo sin leer?")."""
+    return _says(_UNREAD, text)
+
+
+def without_unread(words: str) -> str:
+    """`words` without those saying "unread" or naming mail ("unread emails", "sin leer": no
+    topic)."""
+    if not _says(_UNREAD, words):
+        return words
+    kept = [w for w in _UNREAD.sub(" ", _folded(words)).split() if not _MAIL_NOUN.fullmatch(w)]
+    return " ".join(kept)
+
+
+# What mail is called (folded), which says no topic of its own.
+_MAIL_NOUN = re.compile(
+    r"(?:e-?mails?|mails?|messages?|nachrichten|courriels?|correos?|mensajes?|any|some|"
+    r"irgendwelche|des|algun[oa]?s?)"
+)
 
 
 def asks_for_word_from(text: str) -> bool:

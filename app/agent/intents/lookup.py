@@ -30,6 +30,7 @@ from app.agent.intents.glossary import forms_of, glossed
 from app.agent.intents.language import (
     ANY_EVENT,
     asks_for_a_record_number,
+    asks_for_unread,
     asks_for_word_from,
     asks_of_a_message,
     asks_what_they_said,
@@ -44,6 +45,7 @@ from app.agent.intents.language import (
     speaks_of_a_message,
     the_question,
     translation,
+    without_unread,
 )
 from app.agent.intents.mailbox import found_messages, heading_holds, listing, search_messages
 from app.agent.intents.phrases import counted
@@ -673,6 +675,9 @@ def find_emails(doing: Doing, slots: dict[str, str]) -> str:
         # "the bank's statements, notes or documents" for "anything from the bank": the
         # model's own words would find other mail
         slots = {**slots, "about": said}
+    if asks_for_unread(doing.request):
+        # "any unread emails?": "unread emails" is no topic, only which to list
+        slots = {**slots, "about": without_unread(slots.get("about", ""))}
     found = found_messages(doing, slots)
     words = slots.get("about", "")
     if not found and words:
@@ -857,7 +862,9 @@ def write_note(doing: Doing, slots: dict[str, str]) -> str:
         # Sophie?": the user's words after the name
         slots["content"] = dictated
         return file_steps.write_note(doing, slots)
-    if not content or fold(name) in fold(content) or _PLACEHOLDER.search(content):
+    # (a name made of the text's first words is no copy of the request: "call Bea")
+    copied = fold(name) in fold(content) and name != file_steps.note_named_by(content, "")
+    if not content or copied or _PLACEHOLDER.search(content):
         # no text, the request copied whole, or a heading with a gap for the text ("June
         # delivery dates: ...")
         about = doing.request.replace(name, " ")

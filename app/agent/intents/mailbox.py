@@ -13,7 +13,7 @@ from typing import Any
 
 from app.agent.intents.english import english_words
 from app.agent.intents.glossary import forms_of
-from app.agent.intents.language import is_function_word
+from app.agent.intents.language import asks_for_unread, is_function_word
 from app.agent.intents.recognise import POSSESSIVE, any_word_of
 from app.agent.intents.router import Doing, HandOver
 from app.agent.intents.when import read_when
@@ -92,18 +92,25 @@ def _summary_line(doing: Doing, message: dict[str, Any]) -> str:
 
 
 def found_messages(doing: Doing, slots: dict[str, str]) -> list[dict[str, Any]]:
-    """The messages `find_emails` means: those matching its words, else the newest ten."""
+    """The messages `find_emails` means: those matching its words, else the newest ten;
+    only those not read yet where the request asks so ("¿tengo algún correo sin leer?")."""
+    unread = asks_for_unread(doing.request)
     words = slots.get("about", "")
     if not words:
-        return _found(doing.call("list_emails", limit=10))
+        return _found(
+            doing.call("list_emails", limit=10, **({"unread_only": True} if unread else {}))
+        )
     found = search_messages(doing, words)
     if not found and (english := english_words(doing, words)):
         found = search_messages(doing, english)  # "Wasser" asked of an English mailbox
-    return found
+    # ("any unread mail from Sophie?": hers not read yet, if any; else hers)
+    return ([m for m in found if m.get("unread")] or found) if unread else found
 
 
 def listing(doing: Doing, found: list[dict[str, Any]], words: str) -> str:
     """The messages found, one line each (sender, subject, day), or that there are none."""
+    if not found and not words and asks_for_unread(doing.request):
+        return doing.say("no_unread_email")
     if not found:
         return doing.say("no_email_about", words=words) if words else doing.say("inbox_empty")
     lines = "\n".join(_summary_line(doing, m) for m in found[:10])

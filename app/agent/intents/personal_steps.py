@@ -46,6 +46,7 @@ from app.agent.intents.language import (
     the_question,
     todo_said_around,
     without_remind_me,
+    without_the_list,
 )
 from app.agent.intents.lookup import answer_from_things, when_from_things
 from app.agent.intents.mail_steps import names_written, senders_named
@@ -742,8 +743,8 @@ def _a_day_named(doing: Doing) -> date | None:
 
 # A word of "by when" left at a to-do's end once its day is taken out (folded or not).
 _UNTIL_LEFT = re.compile(
-    r"[\s,]+(?:by|until|till|before|due|bis|vor|zum|avant|pour|jusqu'au|d'ici|para|antes del?|"
-    r"hasta)\s*$",
+    r"[\s,]+(?:by|until|till|before|due|for|on|bis|vor|zum|für|am|avant|pour|jusqu'au|d'ici|"
+    r"para|antes del?|hasta)\s*$",
     re.IGNORECASE,
 )
 
@@ -757,6 +758,7 @@ def todo_add(doing: Doing, slots: dict[str, str]) -> str:
         if not said and (slot := BY_NAME["add_todo"].slot("title")) is not None:
             raise Ask(doing.question(slot.question), "title")
     title = without_when(doing.users_title(said), slots.get("due", ""), doing.now)
+    title = without_the_list(title) or title  # "buy stamps to my to-do list"
     around = todo_said_around(doing.request) if "title" not in doing.from_request else None
     if around and refers_to_someone(title) and not grounded(around, title):
         # "pour répondre à lui": to whom, the sentence before says ("Maria attend mes

@@ -274,6 +274,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Je n'ai trouvé aucun e-mail sur « {words} ».",
         "es": "No he encontrado ningún correo sobre «{words}».",
     },
+    "no_unread_email": {
+        "en": "You have no unread emails.",
+        "de": "Du hast keine ungelesenen E-Mails.",
+        "fr": "Vous n'avez aucun e-mail non lu.",
+        "es": "No tienes correos sin leer.",
+    },
     "inbox_empty": {
         "en": "Your inbox is empty.",
         "de": "Dein Posteingang ist leer.",

@@ -538,6 +538,12 @@ def _list_kept(doing: Doing) -> str | None:
     return list_kept(doing) if list_named(doing.request) else None
 
 
+def _note_named_by(text: str, request: str) -> str:
+    from app.agent.intents.file_steps import note_named_by
+
+    return note_named_by(text, request)
+
+
 def _names_a_todo(doing: Doing, done: bool = False) -> bool:
     from app.agent.intents.personal_steps import names_a_todo
 
@@ -1214,6 +1220,16 @@ class IntentRouter:
                 and read_just_before(doing) is not None
             ):
                 continue  # "… And reply that …": the email just read (the steps)
+            if (
+                intent.name == "write_note"
+                and slot.name == "name"
+                and not slots.get("name")
+                and grounded(content := slots.get("content", ""), request)
+            ):
+                # "eine kurze Notiz anlegen: Einkauf Milch, Eier, Brot": named by its first
+                # words, as a notes app names a note by its first line
+                slots["name"] = _note_named_by(content, request)
+                continue
             if slot.required and not slots.get(slot.name):
                 if doing.looking_again:  # a second look asks nothing: it found nothing
                     raise FoundNothing("")

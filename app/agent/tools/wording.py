@@ -70,6 +70,7 @@ _FIELDS: Mapping[str, str] = {
     "reminder_id": "Reminder number",
     "list": "Task list",
     "due_before": "Due before",
+    "done": "Done ones too",
     "due": "Due",
     "notes": "Notes",
     "task_id": "Task",

@@ -2052,15 +2052,16 @@ def asks_whats_on(text: str) -> bool:
     return _says(_WHATS_ON, text)
 
 
-# Laughing or sighing in writing (folded): "haha", "jaja", "hihi", "lol", "mdr", "xD", "😂",
-# "😅", "uff", "puh", "ugh", "pfff".
+# Laughing, sighing or smiling in writing (folded): "haha", "jaja", "hihi", "lol", "mdr",
+# "xD", "uff", "puh", "ugh", "pfff", and the faces ("😂", "😅", "😊", "🙂", "😩").
 _LAUGHS = re.compile(
     r"(?:^|\s)(?:(?:ha){2,}h?|(?:ja){2,}|(?:he){2,}|(?:hi){2,}|(?:ji){2,}|lol|lmao|mdr|ptdr|xd+|"
-    r"u+f+|puh+|ugh+|pf+|seufz)(?=$|[\s,.!])|[\U0001F602\U0001F923\U0001F605\U0001F62D\U0001F643]"
+    r"u+f+|puh+|ugh+|pf+|seufz)(?=$|[\s,.!])|[\U0001F600-\U0001F64F\U0001F923\u263A]"
 )
 
 
 def laughs_or_sighs(text: str) -> bool:
-    """Whether `text` laughs or sighs in writing ("uf qué semana llevo, y eso que es martes
-    jaja"): someone talking, where nothing is asked (no "?")."""
+    """Whether `text` laughs, sighs or smiles in writing ("uf qué semana llevo, y eso que es
+    martes jaja", "… j'en avais bien besoin après cette semaine 😊"): someone talking, where
+    nothing is asked (no "?")."""
     return bool(_LAUGHS.search(_folded(text)))

@@ -9,15 +9,15 @@ make, or steps that cannot go on hand the turn to the free loop.
 
 Before the steps run, `handle` sets what the model took the request for beside what the
 request plainly says, and the first rule that fits decides, in this order: the answer to a
-pending question; a fact told ("remember that …"); a page or note asked for by name; a
-message asked about (its gist, what someone said, a forward); record numbers and documents;
-a correction of what is kept; free time; reminders; lists kept in files; to-dos; contacts;
-the calendar; replies and messages to someone; phone numbers and family; cancelling and
-moving; then a question taken for a change (a fact to keep, a cancel, a tick-off) changes
-nothing; talk is answered; general knowledge is answered plainly. A verb the request says
-("put … on my list", "tell Maria …") comes before what a question asks, so that a rule
-further down only ever takes back a change the request did not ask for. Each rule's comment
-quotes a request it was written for.
+pending question; a fact told ("remember that …"); whether a to-do is done yet; a page or
+note asked for by name; a sum or a measure worked out; a message asked about (its gist, what
+someone said, a forward); record numbers and documents; a correction of what is kept; free
+time; reminders; lists kept in files; to-dos; contacts; the calendar; replies and messages
+to someone; phone numbers and family; cancelling and moving; then a question taken for a
+change (a fact to keep, a cancel, a tick-off) changes nothing; talk is answered; general
+knowledge is answered plainly. A verb the request says ("put … on my list", "tell Maria …")
+comes before what a question asks, so that a rule further down only ever takes back a change
+the request did not ask for. Each rule's comment quotes a request it was written for.
 """
 
 from __future__ import annotations

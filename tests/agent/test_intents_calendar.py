@@ -2025,7 +2025,10 @@ def test_a_place_that_names_only_when_is_no_place_of_the_new_event(
      ("J'ai l'opticien jeudi à 16h, note-le stp", call("recall_fact", about="opticien"),
       "opticien"),
      ("Tengo el óptico el jueves a las 16, apúntalo", call("remember_fact", fact="óptico"),
-      "óptico")],
+      "óptico"),
+     # an appointment by name, taken for a new note
+     ("j'ai rdv chez l'opticien jeudi à 16h, tu peux le noter ?",
+      call("write_note", name="opticien rendez-vous", content=""), "opticien")],
 )  # fmt: skip
 def test_a_day_and_time_told_and_asked_to_be_noted_is_an_appointment(
     account: CalendarAccount, request_: str, taken_for: str, title: str

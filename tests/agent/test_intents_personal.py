@@ -1218,7 +1218,8 @@ def test_a_reminder_whose_time_a_colon_follows_is_set_at_that_time_for_what_foll
     ("request_text", "what", "text"),
     [("rappelle-moi demain à 8h de sortir les poubelles", "sort out the poubelles",
       "sortir les poubelles"),
-     ("Erinner mich morgen um 8, dass ich Mama anrufen muss", "call mum", "Mama anrufen muss")],
+     ("Erinner mich morgen um 8, dass ich Mama anrufen muss", "call mum", "Mama anrufen muss"),
+     ("Erinnere mich morgen um 8 daran, Mama anzurufen", "mama's birthday", "Mama anzurufen")],
 )  # fmt: skip
 def test_a_reminders_text_the_model_translated_is_in_the_users_words(
     database: Database, request_text: str, what: str, text: str

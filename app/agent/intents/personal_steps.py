@@ -173,7 +173,8 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         # sortir les poubelles"): the user's words; none of theirs at all ("call mum" of
         # "…, dass ich Mama anrufen muss"): what the asking sentence says to do
         what = doing.users_title(what)
-        if not any_word_of(what, doing.request) and (told := _to_do_said(doing)):
+        if not grounded(what, doing.request) and (told := _to_do_said(doing)):
+            # (nor only some: "mama's birthday" of "… in 2 Stunden daran, Mama anzurufen")
             what = told
     return _set_reminder(doing, what, at)
 

@@ -681,8 +681,16 @@ class IntentRouter:
             return True
         fact = remembers_a_fact(text)
         chosen = recognised.intent.name if recognised is not None else SOMETHING_ELSE
-        if fact is not None and chosen == "add_event" and _a_day_and_time(text, doing.now):
-            fact = None  # "Mi hermana viene el jueves a las 10, apúntalo": an appointment
+        if (
+            fact is not None
+            and (chosen == "add_event" or _names_an_appointment(text))
+            and _a_day_and_time(text, doing.now)
+        ):
+            # "Mi hermana viene el jueves a las 10, apúntalo", "j'ai rdv chez l'ophtalmo
+            # jeudi prochain à 10h30, tu peux le noter ?" (taken for a note): an appointment
+            fact = None
+            if chosen != "add_event":
+                return self._instead(doing, BY_NAME["add_event"], text)
         if (
             chosen in _NOT_AN_ACT
             and asks_to_note_it_down(text)
@@ -1538,6 +1546,11 @@ def _general_question(doing: Doing) -> str | None:
     from app.agent.intents.general import general_question
 
     return general_question(doing)
+
+
+def _names_an_appointment(text: str) -> bool:
+    """Whether `text` has a word for an appointment ("rdv", "Termin", "Zahnarzttermin")."""
+    return any(w in ANY_EVENT or w.endswith("termin") for w in re.findall(r"[\w'-]+", fold(text)))
 
 
 def _a_day_and_time(text: str, now: datetime) -> bool:

@@ -1135,6 +1135,28 @@ def test_a_reminder_without_a_time_is_asked_for_and_set_for_that_minute(
     assert second.answer == "Reminder set for Wednesday 16 May at 08:00: water the plants"
 
 
+@pytest.mark.parametrize(
+    ("first_", "then", "text"),
+    [("remind me", "tomorrow at 9 to call the insurance", "call the insurance"),
+     ("Erinner mich", "morgen um 9, dass ich die Versicherung anrufe",
+      "die Versicherung anrufe")],
+)  # fmt: skip
+def test_a_reminder_asked_for_alone_is_told_what_with_its_time(
+    database: Database, first_: str, then: str, text: str
+) -> None:
+    """Only "remind me", asked when, and told "tomorrow at 9 to call the insurance": what to
+    do is what the answer says after its time."""
+    with clock.frozen_at(NOW):
+        agent = _agent([call("set_reminder", what=first_, when="")], data=database)
+        conversation = Conversation()
+        first = agent.run_turn(conversation, first_)
+        assert first.stop_reason == "asked", first.answer
+        agent.run_turn(conversation, then)
+    [reminder] = ReminderStore(database).pending()
+    assert reminder.text == text
+    assert reminder.local_due().replace(tzinfo=None) == datetime(2029, 5, 16, 9, 0)
+
+
 def test_a_reminder_for_a_clock_time_already_past_today_goes_off_tomorrow(
     database: Database,
 ) -> None:

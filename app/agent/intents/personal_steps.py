@@ -163,6 +163,11 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
     elif at <= doing.now:
         at = _a_later_day_beside(doing, at) or at
     what = slots["what"].strip()
+    if asks_for_a_reminder(what) and _what_to_remind(doing, what) == what:
+        # only "remind me", asked when and told "tomorrow at 9 to call the insurance": what
+        # to do is in the answer, after its time
+        told = _what_to_remind(doing, f"remind me {in_digits(slots['when'])}")
+        what = told if told and not asks_for_a_reminder(told) else what
     if _only_when(what, doing.now):
         # the model's "morgen um halb neun" for "erinner mich bitte morgen um halb neun, dass
         # ich vorher noch ein paar Flaschen abfülle": what to do, from the sentence asking

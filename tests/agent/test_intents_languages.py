@@ -432,7 +432,8 @@ def test_asking_to_be_reminded_of_something_said_is_no_reminder(request_text: st
     "request_text",
     ["Can you remind me at 5 to check how the build went?",
      "Tu peux me rappeler demain que je dois appeler le garage ?",
-     "Remind me tomorrow at 9, the bins, they go out on Wednesday"],
+     "Remind me tomorrow at 9, the bins, they go out on Wednesday",
+     "Recuérdame que llame a Sam mañana"],
 )  # fmt: skip
 def test_a_reminder_holding_a_question_word_is_still_a_reminder(request_text: str) -> None:
     assert asks_for_a_reminder(request_text) and asked_again(request_text) is None
@@ -445,7 +446,9 @@ def test_a_reminder_holding_a_question_word_is_still_a_reminder(request_text: st
       "I'm doing my lasagne tonight. what temperature does it go in at?"),
      ("Erinnere mich mal, der Termin mit Lena, wann war der nochmal?",
       "der Termin mit Lena, wann war der nochmal?"),
-     ("¿Recuérdame cuándo es la cena?", "cuándo es la cena?")],
+     ("¿Recuérdame cuándo es la cena?", "cuándo es la cena?"),
+     # "qué" with its accent asks; "que" without it says what to be reminded of
+     ("¿Me recuerdas qué le gusta a Sam?", "qué le gusta a Sam?")],
 )  # fmt: skip
 def test_the_question_behind_remind_me_keeps_what_comes_before(
     request_text: str, question: str

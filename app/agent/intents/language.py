@@ -439,9 +439,16 @@ def _remind_me(text: str) -> tuple[int, int] | None:
     if (last := _REMIND_ME_LAST.search(folded)) is not None:
         return last.start("rest"), last.end("rest")
     found = _REMIND_ME.search(folded)
-    if found is None or _asks_again(folded[found.end() :]):
+    if found is None or _asks_again(folded[found.end() :]) or _asked_in_spanish(text, found):
         return None
     return found.end(), len(folded)
+
+
+def _asked_in_spanish(text: str, found: re.Match[str]) -> bool:
+    """Whether a Spanish question word follows "me recuerdas", with its accent ("¿Me
+    recuerdas qué le gusta a Sam?"; "recuérdame que llame a Sam" asks for a reminder)."""
+    after = text[_in_original(text, found.end()) :]
+    return bool(re.match(r"[\s,:]*(?:qué|quién|quiénes|cuándo|dónde|cómo|cuál|cuánto)\b", after))
 
 
 def _asks_again(rest: str) -> bool:
@@ -463,7 +470,7 @@ def asked_again(text: str) -> str | None:
     if found is None or re.match(r"\s*(?:of|qui|ce qu)\b", folded[found.end() :]):
         return None
     rest = folded[found.end() :]
-    if not (_ASKED_AGAIN.match(rest) or _asks_again(rest)):
+    if not (_ASKED_AGAIN.match(rest) or _asks_again(rest) or _asked_in_spanish(text, found)):
         return None
     before = text[: _in_original(text, found.start("verb"))].strip()
     after = text[_in_original(text, found.end()) :].strip(" ,:;-")

@@ -1098,6 +1098,26 @@ def test_a_web_search_shows_the_query_first_then_lists_the_results(
     assert "Sourdough - Wiki Example" in report.answer
 
 
+@pytest.mark.parametrize(
+    ("request_", "taken_for"),
+    [("what's the weather like in berlin today?", call("show_calendar", when="today")),
+     ("Wie wird das Wetter morgen in Hamburg?", call("just_answer"))],
+)  # fmt: skip
+def test_the_weather_asked_is_searched_on_the_web(
+    results_server: object, account: CalendarAccount, request_: str, taken_for: str
+) -> None:
+    """ "what's the weather like in berlin today?" taken for the day's calendar, or for the
+    model's own answer: only the web knows; the search is shown first."""
+    port = results_server.server_address[1]  # type: ignore[attr-defined]
+    engine = DuckDuckGoEngine(search_url=f"http://127.0.0.1:{port}/html/", timeout=5)
+    answers = Answers()
+    agent = _agent([taken_for], answers, search_engine=engine, calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.preview == f"Search the web (DuckDuckGo) for: {request_.strip(' ?')}"
+    assert [c.name for c in report.calls] == ["web_search"], report.answer
+
+
 def test_a_web_search_the_user_refuses_never_reaches_the_server(results_server: object) -> None:
     port = results_server.server_address[1]  # type: ignore[attr-defined]
     engine = DuckDuckGoEngine(search_url=f"http://127.0.0.1:{port}/html/", timeout=5)

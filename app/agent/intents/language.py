@@ -1500,6 +1500,21 @@ _UNREAD = re.compile(
 )
 
 
+# The weather asked about, in the four languages (folded): "weather", "forecast", "Wetter",
+# "regnet es", "météo", "quel temps", "il va pleuvoir", "qué tiempo", "va a llover".
+_WEATHER = re.compile(
+    r"\b(?:weather|forecast|(?:is it|will it|going to) (?:rain|snow)|wetter\w*|regnet es|"
+    r"wird es regnen|schneit es|meteo|quel temps|(?:il va|va-t-il) (?:pleuvoir|neiger)|"
+    r"(?:que|el) tiempo (?:hace|hara|va a hacer)|pronostico|va a llover|llovera)\b"
+)
+
+
+def asks_for_the_weather(text: str) -> bool:
+    """Whether `text` asks about the weather ("what's the weather like in berlin today?"),
+    which only the web knows."""
+    return _says(_WEATHER, text)
+
+
 def asks_for_unread(text: str) -> bool:
     """Whether `text` asks about mail not read yet ("¿tengo algún correo sin leer?")."""
     return _says(_UNREAD, text)

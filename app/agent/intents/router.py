@@ -60,6 +60,7 @@ from app.agent.intents.language import (
     asks_for_family_details,
     asks_for_free_time,
     asks_for_the_gist,
+    asks_for_the_weather,
     asks_how_many_days,
     asks_to_add_a_contact,
     asks_to_book_it,
@@ -728,6 +729,16 @@ class IntentRouter:
             # "dinner came to 87 euros and there were 3 of us. how much does everyone owe?"
             # taken for spending, or the model's own sum ("5,000 euros each"): code divides
             return self._say(doing, sum_, "answered")
+        if (
+            chosen in _LOOKING | {SOMETHING_ELSE, JUST_ANSWER}
+            and asks_for_the_weather(text)
+            and not _asks_for_an_act(text)
+            and agent.registry.get("web_search") is not None
+        ):
+            # "what's the weather like in berlin today?" taken for the day's calendar, or the
+            # model's own guess: only the web knows (the dialog shows the search first)
+            return self._instead(doing, BY_NAME["search_web"], text,
+                                 read={"query": the_question(text).strip(" ?¿!")})  # fmt: skip
         if (
             chosen in _LOOKING
             and "?" not in text

@@ -1883,7 +1883,10 @@ def test_a_question_about_an_event_taken_for_a_move_to_no_time_is_answered(
      # asked by the voice alone, taken for a new event
      ("dis, j'ai un truc samedi ? sam voudrait aller au ciné", call("add_event", title="truc")),
      ("do I have something on Saturday? anna wants to come over",
-      call("add_event", title="anna", when="Saturday"))],
+      call("add_event", title="anna", when="Saturday")),
+     # asked whether, taken for free time (none asked for)
+     ("can you check if i have anything on saturday", call("find_free_time", when="saturday")),
+     ("mira si tengo algo el sábado", call("find_free_time", when="sábado"))],
 )  # fmt: skip
 def test_a_question_of_what_is_on_a_day_taken_for_another_lookup_shows_the_calendar(
     account: CalendarAccount, request_: str, taken_for: str

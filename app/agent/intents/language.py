@@ -2063,6 +2063,11 @@ _WHATS_ON = re.compile(
     # asked by the voice alone ("j'ai un truc jeudi soir ?", "do I have something on Friday?")
     r"(?:j'ai|ai-je) (?:quelque chose|un truc|des trucs|qqch|qqc|un truc de prevu)\b[^.?!]{0,40}\?|"
     r"(?:do i have|have i got|got) (?:something|anything)\b[^.?!]{0,40}\?|"
+    # asked whether ("can you check if i have anything on the 22nd", "schau mal, ob ich am
+    # Freitag was vorhabe", "regarde si j'ai quelque chose jeudi", "mira si tengo algo el
+    # viernes")
+    r"(?:if|whether) i (?:have|'ve got|got) (?:anything|something)|ob ich\b[^.?!]{0,30}\bwas\b|"
+    r"si j'ai (?:quelque chose|un truc|qqch)|si tengo algo|"
     r"(?:je suis|suis-je) (?:libre|pris|occupe)|"
     r"que tengo|tengo algo|tengo (?:planes|cosas)|estoy (?:libre|ocupad[oa]))"
 )

@@ -828,6 +828,12 @@ class IntentRouter:
         if (
             chosen in ("ask_files", "recall_fact", "find_contact", "find_emails", "list_todos")
             or (chosen == "add_event" and not asks_to_put_in_the_calendar(text))
+            # ("can you check if i have anything on the 22nd": no free time asked for)
+            or (
+                chosen == "find_free_time"
+                and read_duration(text) is None
+                and not asks_for_free_time(text)
+            )
         ) and (
             asks_whats_on(question := the_question(text))
             and (when := read_when(question, doing.now)) is not None

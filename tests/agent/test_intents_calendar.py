@@ -530,7 +530,7 @@ def test_a_free_time_to_book_on_one_of_two_days_is_found_in_the_first_with_room(
 @pytest.mark.parametrize(
     ("request_", "busy_heading"),
     [
-        ("Hab ich am Donnerstag was vor?", "An dem Tag steht in deinem Kalender:"),
+        ("Bin ich am Donnerstag frei?", "An dem Tag steht in deinem Kalender:"),
         ("Am I free on Thursday?", "That day your calendar has:"),
     ],
 )
@@ -1886,7 +1886,8 @@ def test_a_question_about_an_event_taken_for_a_move_to_no_time_is_answered(
       call("add_event", title="anna", when="Saturday")),
      # asked whether, taken for free time (none asked for)
      ("can you check if i have anything on saturday", call("find_free_time", when="saturday")),
-     ("mira si tengo algo el sábado", call("find_free_time", when="sábado"))],
+     ("mira si tengo algo el sábado", call("find_free_time", when="sábado")),
+     ("Hab ich am Samstag was vor?", call("find_free_time", when="Samstag"))],
 )  # fmt: skip
 def test_a_question_of_what_is_on_a_day_taken_for_another_lookup_shows_the_calendar(
     account: CalendarAccount, request_: str, taken_for: str

@@ -639,6 +639,20 @@ def test_word_from_someone_is_answered_from_their_email_not_notes_naming_them(
     assert "Three deliveries: 4, 13 and 25 June." in report.answer
 
 
+def test_the_users_own_thing_taken_for_a_web_search_is_found_among_their_files(
+    home: Path,
+) -> None:
+    """ "find my lisbon itinerary" taken for a web search: the file holding its words
+    answers; nothing goes to the web."""
+    agent, _ = _agent(
+        [call("search_web", query="lisbon itinerary"), "Hotel: Casa do Rio, Rua da Prata 12."],
+        home,
+    )
+    report = agent.run_turn(Conversation(), "find my lisbon itinerary")
+    assert "web_search" not in [c.name for c in report.calls]
+    assert "Casa do Rio" in report.answer and "lisbon-itinerary.md" in report.answer
+
+
 def test_a_question_taken_for_a_mail_search_is_answered_from_a_file_holding_more(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
 ) -> None:

@@ -121,6 +121,26 @@ def _named_files(doing: Doing, words: str) -> list[str]:
     return [path for path, count in hits.items() if count == most]
 
 
+def named_whole(doing: Doing, words: str) -> str | None:
+    """The one file whose name holds the telling words of `words`, two at least and all but
+    one (the asking verb: "find my lisbon itinerary": travel/lisbon-itinerary.md); None if
+    none, or more than one."""
+    telling = telling_words(words)[:3]
+    if len(telling) < _NAMED_BY_ALL:
+        return None
+
+    def held(path: str) -> int:
+        return sum(fold(w) in fold(PurePosixPath(path).name) for w in telling)
+
+    least = max(_NAMED_BY_ALL, len(telling) - 1)
+    whole = [p for p in _named_files(doing, words) if held(p) >= least]
+    return whole[0] if len(whole) == 1 else None
+
+
+# Telling words a file's name must hold to be the one a request names whole.
+_NAMED_BY_ALL = 2
+
+
 def files_named(doing: Doing, words: str) -> list[str]:
     """Files whose names hold the words, or their English ("Budgettabelle": budget-2029.csv)."""
     named = _named_files(doing, words)

@@ -1509,6 +1509,18 @@ _WEATHER = re.compile(
 )
 
 
+# The web named (folded): "online", "on the internet", "google", "im Netz", "en ligne", "en
+# internet", "web".
+_THE_WEB = re.compile(
+    r"\b(?:web|online|internet|google\w*|netz|websites?|webseiten?|en ligne|sitio|pagina web)\b"
+)
+
+
+def names_the_web(text: str) -> bool:
+    """Whether `text` says to look on the web ("look it up online")."""
+    return _says(_THE_WEB, text)
+
+
 def asks_for_the_weather(text: str) -> bool:
     """Whether `text` asks about the weather ("what's the weather like in berlin today?"),
     which only the web knows."""

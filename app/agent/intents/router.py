@@ -87,6 +87,7 @@ from app.agent.intents.language import (
     language_of_talk,
     laughs_or_sighs,
     list_named,
+    names_the_web,
     off_the_calendar,
     person_answered,
     points_at_what_is_known,
@@ -545,6 +546,12 @@ def _note_named_by(text: str, request: str) -> str:
     return note_named_by(text, request)
 
 
+def _a_file_named_whole(doing: Doing) -> bool:
+    from app.agent.intents.file_steps import named_whole
+
+    return named_whole(doing, doing.request) is not None
+
+
 def _names_a_todo(doing: Doing, done: bool = False) -> bool:
     from app.agent.intents.personal_steps import names_a_todo
 
@@ -739,6 +746,15 @@ class IntentRouter:
             # model's own guess: only the web knows (the dialog shows the search first)
             return self._instead(doing, BY_NAME["search_web"], text,
                                  read={"query": the_question(text).strip(" ?¿!")})  # fmt: skip
+        if (
+            chosen == "search_web"
+            and about_the_users_own(text)
+            and not names_the_web(text)
+            and _a_file_named_whole(doing)
+        ):
+            # "find my lisbon itinerary" taken for a web search: the user's file its name
+            # holds every word of (else the web is searched, the dialog first)
+            return self._instead(doing, BY_NAME["ask_files"], text, read={"about": text})
         if (
             chosen in _LOOKING
             and "?" not in text

@@ -16,6 +16,7 @@ from app.agent.intents.catalog import INTENTS
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.language import (
     LANGUAGES,
+    asks_a_question,
     asks_for_a_reminder,
     asks_for_free_time,
     asks_to_add_a_contact,
@@ -418,3 +419,15 @@ def test_an_alarm_or_a_reminder_asked_for_by_name_is_a_reminder(request_: str, r
     from app.agent.intents.language import without_remind_me
 
     assert asks_for_a_reminder(request_) and without_remind_me(request_) == rest
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [("what do i owe stadtwerke", True), ("como se llama el hotel", True),
+     ("Wie gesagt, wann kommt Tom?", True),
+     # a question word opening a remark
+     ("Como ya sabes, Sam es vegano", False), ("como te dije, mañana no puedo", False),
+     ("Wie gesagt, Sam ist Veganer", False)],
+)  # fmt: skip
+def test_a_question_is_asked_with_or_without_its_mark(text: str, asked: bool) -> None:
+    assert asks_a_question(text) == asked

@@ -1303,9 +1303,18 @@ _OPENING_QUESTION = re.compile(
 def asks_a_question(text: str) -> bool:
     """Whether `text` asks a question, with its question mark or typed without one
     ("what do i owe stadtwerke")."""
+    opening = _folded(text).lstrip("¿¡ ")
     return the_question(text).rstrip().endswith("?") or bool(
-        _OPENING_QUESTION.match(_folded(text).lstrip("¿¡ "))
+        _OPENING_QUESTION.match(opening) and not _AS_SAID.match(opening)
     )
+
+
+# A question word opening a remark, not a question (folded): "como ya sabes", "como te dije",
+# "wie gesagt", "wie besprochen", "how about that".
+_AS_SAID = re.compile(
+    r"(?:como (?:ya )?(?:sabes|sabeis|sabe|te dije|te decia|dije|siempre|acordamos|quedamos)|"
+    r"wie (?:gesagt|besprochen|abgemacht|versprochen|immer|du weisst|schon gesagt))\b"
+)
 
 
 # A question's own opening word (folded), for each part of a request split in two.

@@ -737,7 +737,7 @@ class IntentRouter:
             # taken for spending, or the model's own sum ("5,000 euros each"): code divides
             return self._say(doing, sum_, "answered")
         if (
-            chosen in _LOOKING | {SOMETHING_ELSE, JUST_ANSWER}
+            chosen in _LOOKING | {JUST_ANSWER}  # (the loop searches the web itself)
             and asks_for_the_weather(text)
             and not _asks_for_an_act(text)
             and agent.registry.get("web_search") is not None

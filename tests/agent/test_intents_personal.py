@@ -1935,3 +1935,19 @@ def test_a_todo_ticked_off_is_named_by_the_words_the_user_wrote_not_the_models(
     assert [t.title for t in list_tasks(account) if not t.done] == [
         "Call the car insurance about the new policy"
     ]
+
+
+def test_cancelling_an_event_taken_for_a_reminder_cancels_the_event(
+    account: CalendarAccount, database: Database
+) -> None:
+    """ "cancel my 1:1 with sophie tomorrow" taken for a reminder: no reminder is named, nor
+    holds its words; the event is cancelled (after the dialog), the reminders kept."""
+    create_event(account, "1:1 with Sophie", at(16, 11), at(16, 11, 30), tz=TZ)
+    ReminderStore(database).add("Water the plants", datetime(2029, 5, 16, 8, 0).astimezone())
+    answers = Answers()
+    agent = _agent([call("cancel_reminder", which="1:1 with Sophie tomorrow")], answers,
+                   calendar=account, data=database)  # fmt: skip
+    with clock.frozen_at(NOW):
+        report = agent.run_turn(Conversation(), "cancel my 1:1 with sophie tomorrow")
+    assert [d.tool for d in answers.seen] == ["delete_event"], report.answer
+    assert _all(account) == [] and len(ReminderStore(database).pending()) == 1

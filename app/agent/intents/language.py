@@ -1220,6 +1220,18 @@ _CANCEL_A_REMINDER = re.compile(
 )
 
 
+# A reminder named (folded): "reminder", "Erinnerung", "rappel", "recordatorio", "alarm".
+_A_REMINDER = re.compile(
+    r"\b(?:reminders?|remind\w*|erinnerung\w*|erinner\w*|rappel\w*|recordatorios?|"
+    r"recuerd\w*|avis\w*|alarm\w*|alarma|wecker|reveil)\b"
+)
+
+
+def speaks_of_a_reminder(text: str) -> bool:
+    """Whether `text` names a reminder ("delete the reminder about the passport")."""
+    return _says(_A_REMINDER, text)
+
+
 def asks_to_cancel_a_reminder(text: str) -> bool:
     """Whether `text` asks to cancel a reminder ("Good news, my passport came! So you can scrap
     that reminder about renewing it")."""

@@ -41,6 +41,7 @@ from app.agent.intents.language import (
     refers_to_someone,
     reported_question,
     sentences,
+    speaks_of_a_reminder,
     speaks_of_the_user,
     speaks_of_us,
     the_question,
@@ -1154,6 +1155,12 @@ def reminder_cancel(doing: Doing, slots: dict[str, str]) -> str:
     pending = _reminders(doing)
     if seen is None:  # code could not look first: the listing's own result decides
         _a_new_reminder(doing, pending, "text", pending)
+    if not speaks_of_a_reminder(doing.request) and not most_words_of(
+        doing.request, pending, "text"
+    ):
+        # "cancel my 1:1 with sophie tomorrow": no reminder named, nor one holding its words:
+        # an event (asked which, if none holds them either)
+        raise Instead("cancel_event", read={"event": slots["which"], "when": ""})
     if not pending:
         return doing.say("no_reminders")
     reminder = _choose(doing, pending, "reminder_id", "text", slots, "no_reminder_like",

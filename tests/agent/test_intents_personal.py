@@ -40,6 +40,7 @@ from connectors.calendar import (
     create_event,
     list_tasks,
 )
+from connectors.contacts import add_contact
 from connectors.web import DuckDuckGoEngine
 from tests.agent.test_intents import TZ, Answers, _all, at
 from tests.agent.test_web_agent import _Handler
@@ -1951,3 +1952,16 @@ def test_cancelling_an_event_taken_for_a_reminder_cancels_the_event(
         report = agent.run_turn(Conversation(), "cancel my 1:1 with sophie tomorrow")
     assert [d.tool for d in answers.seen] == ["delete_event"], report.answer
     assert _all(account) == [] and len(ReminderStore(database).pending()) == 1
+
+
+@pytest.mark.parametrize("request_", ["who is helen morgan?", "Wer ist Helen Morgan?"])
+def test_who_someone_in_the_address_book_is_taken_for_general_knowledge_shows_their_card(
+    account: CalendarAccount, request_: str
+) -> None:
+    """ "who is helen morgan?" taken for a question of general knowledge ("an American
+    actress"): the address book's card of that name answers."""
+    add_contact(account, "Helen Morgan", emails=["helen.morgan@example.test"],
+                phones=["+44 20 5550107"])  # fmt: skip
+    agent = _agent([call("just_answer"), "An American actress."], calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    assert "helen.morgan@example.test" in report.answer and "actress" not in report.answer

@@ -1227,6 +1227,16 @@ _A_REMINDER = re.compile(
 )
 
 
+# Asking who someone is (folded): "who is", "who's", "wer ist", "qui est", "c'est qui",
+# "quién es".
+_WHO_IS = re.compile(r"\b(?:who is|who's|wer ist|wer war|qui est|c'est qui|quien es)\b")
+
+
+def asks_who_someone_is(text: str) -> bool:
+    """Whether `text` asks who someone is ("who is helen morgan?")."""
+    return _says(_WHO_IS, text)
+
+
 def speaks_of_a_reminder(text: str) -> bool:
     """Whether `text` names a reminder ("delete the reminder about the passport")."""
     return _says(_A_REMINDER, text)

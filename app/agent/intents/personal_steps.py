@@ -1408,13 +1408,20 @@ def one_name_in_contacts(doing: Doing) -> str:
     """The one name the request writes that a card of the address book holds ("Tom" of
     "Tom's got a new phone", the card "Tom Becker"); "" if none or several. Only code reads
     the cards."""
-    held = []
+    held: dict[str, set[str]] = {}  # each name held, and the cards holding it
     for name in names_written(doing) or lower_case_names(doing):
         found = doing.peek("find_contact", untrusted=True, query=name)
         cards = found if isinstance(found, list) else []
-        if any(isinstance(c, dict) and grounded(name, str(c.get("name") or "")) for c in cards):
-            held.append(name)
-    return held[0] if len(held) == 1 else ""
+        holding = {
+            str(c.get("name")) for c in cards
+            if isinstance(c, dict) and grounded(name, str(c.get("name") or ""))
+        }  # fmt: skip
+        if holding:
+            held[name] = holding
+    if len(held) > 1 and len(set.intersection(*held.values())) == 1:
+        # first and family name written apart ("who is helen morgan?"): one card, both
+        return " ".join(sorted(held, key=lambda n: fold(doing.request).find(fold(n))))
+    return next(iter(held)) if len(held) == 1 else ""
 
 
 def lower_case_names(doing: Doing) -> list[str]:

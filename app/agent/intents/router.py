@@ -82,6 +82,7 @@ from app.agent.intents.language import (
     asks_whether_done,
     asks_whether_to_do,
     asks_who_is_right,
+    asks_who_someone_is,
     is_function_word,
     kin_recipient,
     language_of_talk,
@@ -1119,6 +1120,13 @@ class IntentRouter:
             return self._instead(doing, BY_NAME["list_todos"], text)
         if _talk_taken_for_a_change(recognised, text, doing.now):
             return self._chat(agent, conversation, emit, cancel, report)
+        if (
+            recognised.intent.name == JUST_ANSWER
+            and asks_who_someone_is(text)
+            and (name := _one_known_name(doing))
+        ):
+            # "who is helen morgan?" taken for general knowledge: the address book's card
+            return self._run(doing, BY_NAME["find_contact"], {"who": name}, text, instead=True)
         if recognised.intent.name == JUST_ANSWER:
             # "What's the name of my hotel in Lisbon?" taken for a general question: what
             # the mail or files plainly hold answers it; else the model answers as asked.

@@ -15,6 +15,7 @@ import icalendar
 import pytest
 from caldav.davclient import DAVClient
 
+from app.agent.gate.policy import ContextState
 from app.agent.intents.router import IntentRouter
 from app.agent.intents.when import read_when
 from app.agent.tools.toolbox import build_registry
@@ -2060,6 +2061,26 @@ def test_how_many_days_until_an_event_is_counted_beside_it(
     agent = _agent(account, [call("show_calendar", when="", event=event), "hike"])
     report = agent.run_turn(Conversation(), request_)
     assert report.answer.startswith(f"{said}\nHiking trip:"), report.answer
+
+
+def test_an_event_holding_only_a_word_of_something_a_file_holds_is_not_the_one_asked(
+    account: CalendarAccount, tmp_path: Path
+) -> None:
+    """ "how many days until my lisbon trip?": the "Hiking trip" holds "trip" only, the
+    itinerary holds "Lisbon" too; it answers, not the hike."""
+    create_event(account, "Hiking trip", at(19, 9), at(19, 17), tz=TZ)
+    (tmp_path / "travel").mkdir()
+    (tmp_path / "travel" / "lisbon-itinerary.md").write_text(
+        "# Lisbon trip, 8-17 June\n- 8 June: arrive 09:40, hotel Casa do Rio\n"
+    )
+    backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": [
+        call("show_calendar", event="lisbon trip", when=""), "On 8 June."]})  # fmt: skip
+    registry = build_registry([tmp_path], calendar=account)
+    agent = Agent(backend, registry, ContextState(allowed_folders=[str(tmp_path)]),
+                  confirmer=Answers())  # fmt: skip
+    agent.front = IntentRouter()
+    report = agent.run_turn(Conversation(), "how many days until my lisbon trip?")
+    assert "Hiking" not in report.answer and "lisbon-itinerary.md" in report.answer, report.answer
 
 
 @pytest.mark.parametrize(

@@ -591,11 +591,42 @@ def find(doing: Doing, slots: dict[str, str]) -> str:
     return _when_is(doing, slots)
 
 
+class _Answered(Exception):
+    """A question of when something is, answered from what the mail or files hold."""
+
+    def __init__(self, answer: str) -> None:
+        super().__init__(answer)
+        self.answer = answer
+
+
 def _when_is(doing: Doing, slots: dict[str, str]) -> str:
     """When and where one event is, with its notes: where to meet, what to bring or the
     dial-in are often written there ("Meet at the station at 8:30"); how many days are left,
-    where that is asked."""
-    event = find_event(doing, slots)
+    where that is asked. An event holding only some of the words, where the request names
+    something no event holds and the mail or files plainly do ("how many days until my
+    lisbon trip?": not the "Hiking trip"), is none: what those hold answers."""
+
+    def elsewhere(partly: bool) -> None:
+        if not partly:
+            return
+        events = events_between(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
+
+        def held(word: str) -> bool:  # (in the user's words or the glossary's English)
+            said = [word, *filter(None, [glossed(word)])]
+            return any(_score(w, e) > 0 for w in said for e in events)
+
+        lacking = [
+            w for w in telling_words(doing.request)
+            if fold(w) not in ANY_EVENT and read_when(w, doing.now) is None and not held(w)
+        ]  # fmt: skip
+        answer = answer_from_things(doing, doing.request, plainly=True) if lacking else None
+        if answer is not None and any(any_word_of(w, answer) for w in lacking):
+            raise _Answered(answer)
+
+    try:
+        event = find_event(doing, slots, not_found=elsewhere)
+    except _Answered as answered:
+        return answered.answer
     days = (datetime.fromisoformat(str(event["start"])).date() - doing.now.date()).days
     if asks_how_many_days(doing.request) and days > 1:
         return f"{doing.say('days_until', n=days)}\n{shown(doing, event)}"

@@ -332,6 +332,34 @@ def _flight_asked(
     return agent.run_turn(Conversation(), request), backend
 
 
+@pytest.mark.parametrize(
+    ("question", "read_as", "kept"),
+    [("what time does my flight to lisbon leave?", "It leaves at 9:40.", False),
+     ("what time does my flight to lisbon leave?", "It leaves at 07:05.", True),
+     ("when do i land in lisbon?", "At 7:05.", False)],
+)  # fmt: skip
+def test_a_time_of_leaving_answered_with_the_arrivals_shows_the_text_instead(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    home: Path,
+    question: str,
+    read_as: str,
+    kept: bool,
+) -> None:
+    """ "departs Berlin (BER) 07:05, arrives Lisbon 09:40" read as "It leaves at 9:40": the
+    time the text gives for the other leg is no answer; the text is shown."""
+    _deliver(servers[0], ALICE, "booking@airline.example", "Booking confirmed: Berlin-Lisbon",
+             "Flight LH 1166, Friday 8 June, departs Berlin (BER) 07:05, arrives Lisbon "
+             "09:40.")  # fmt: skip
+    try:
+        agent, _ = _agent([call("find_emails", about="flight Lisbon"), read_as], home, mail=mail)
+        report = agent.run_turn(Conversation(), question)
+    finally:
+        _remove_from(servers, "booking@airline.example")
+    assert (read_as in report.answer) == kept, report.answer
+    assert "departs Berlin (BER) 07:05" in report.answer or kept
+
+
 def test_a_calendar_question_no_event_names_is_answered_from_the_mail(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
 ) -> None:

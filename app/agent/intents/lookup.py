@@ -386,7 +386,10 @@ def _answer(doing: Doing, source: Source) -> str:
             # "did anyone email me about the water being off?" answered "No one email me
             # about the water being off." beside the email that does
             answer = ""
-        elif _lacks_what_is_asked(answer, doing.request, source.text):
+        elif _lacks_what_is_asked(answer, doing.request, source.text) or _the_other_leg(
+            answer, doing.request, source.text
+        ):
+            # "what time does my flight to lisbon leave?" answered with the arrival's 09:40
             # "what time does the plane leave?" answered without a time the email holds
             answer = ""
         elif tally.days_not_held(source.text, answer):
@@ -430,6 +433,47 @@ def _lacks_what_is_asked(answer: str, question: str, text: str) -> bool:
         or (asks_a_record and (not re.search(r"\d", answer) or code_left_out))
         or (asks_to_unsubscribe and link is not None and link.group(0) not in answer)
     )
+
+
+def _the_other_leg(answer: str, question: str, text: str) -> bool:
+    """Whether a question of when something leaves (or arrives) is answered with the clock
+    time the text gives for its arrival (or departure): "departs Berlin (BER) 07:05,
+    arrives Lisbon 09:40" read as "leaves at 9:40"."""
+    asked = fold(question)
+    leg = "out" if _LEAVING.search(asked) else "in" if _ARRIVING.search(asked) else ""
+    if not leg:
+        return False
+    legs: dict[str, set[str]] = {"out": set(), "in": set()}
+    folded = fold(text)
+    for clock in _CLOCK_TIME.finditer(folded):
+        before = folded[max(0, clock.start() - _NEAR) : clock.start()]
+        said = [(m.start(), "out") for m in _LEAVING.finditer(before)]
+        said += [(m.start(), "in") for m in _ARRIVING.finditer(before)]
+        if said:
+            legs[max(said)[1]].add(_hh_mm(clock.group(0)))
+    given = {_hh_mm(c.group(0)) for c in _CLOCK_TIME.finditer(fold(answer))}
+    other = "in" if leg == "out" else "out"
+    return bool(given & legs[other]) and not given & legs[leg]
+
+
+def _hh_mm(clock: str) -> str:
+    """A clock time as "7:05" ("07:05", "7.05", "7h05" alike)."""
+    numbers = re.findall(r"\d+", clock)
+    return f"{int(numbers[0])}:{numbers[1] if len(numbers) > 1 else '00'}"
+
+
+# Leaving and arriving, in the four languages (folded); the words a clock time follows.
+_LEAVING = re.compile(
+    r"\b(?:leav\w*|depart\w*|take off|takes off|boarding|abflug|abfahrt|abfliegt|fliegt ab|"
+    r"fahrt ab|geht (?:mein|der) (?:flug|zug)|part|partira|partent|decoll\w*|sale|salen|"
+    r"salida|saldra|despega\w*)\b"
+)
+_ARRIVING = re.compile(
+    r"\b(?:arriv\w*|land\w*|get in|gets in|ankunft|ankomm\w*|kommt\w* an|atterri\w*|"
+    r"lleg\w*|aterriz\w*)\b"
+)
+# How far before a clock time its leg is said, at most (characters).
+_NEAR = 40
 
 
 # Leaving a newsletter or a list, in the four languages (folded): "unsubscribe", "abmelden"

@@ -932,6 +932,27 @@ def test_a_contact_named_by_what_they_do_in_another_language_is_found(
 
 
 @pytest.mark.parametrize(
+    ("request_", "who"),
+    [("¿cuál es la dirección de la consulta del dentista?", "dentista"),
+     ("where is the dentist's practice?", "dentist")],
+)  # fmt: skip
+def test_where_someone_is_is_the_place_of_their_event_in_the_calendar(
+    account: CalendarAccount, server: RadicaleServer, request_: str, who: str
+) -> None:
+    """Cards keep no street address: "la dirección de la consulta del dentista" is the
+    place of the calendar's "Dentist" (beside the card, where one was found)."""
+    vcard = SOPHIE.replace("Sophie Martin", "Zahnarztpraxis Dr. Weber").replace(
+        "sophie-phone", "praxis"
+    )
+    put_card(server, vcard.replace("N:Martin;Sophie", "N:Zahnarztpraxis Dr. Weber;"), "p.vcf")
+    create_event(account, "Dentist", at(15, 14), at(15, 15), tz=TZ,
+                 location="Dr. Weber, Hauptstraße 5")  # fmt: skip
+    agent = _agent([call("find_contact", who=who)], calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    assert "Hauptstraße 5" in report.answer, report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "taken_for"),
     [("Ich will heute Abend Mutti anrufen, hab aber ihre Nummer nicht im neuen Handy.",
       call("find_emails", about="Mutti Nummer")),

@@ -1278,6 +1278,23 @@ def cancel(doing: Doing, slots: dict[str, str]) -> str:
     )
 
 
+def place_of(doing: Doing, words: str) -> dict[str, Any] | None:
+    """The next event (or the latest) whose title holds `words` or their English and that
+    has a place ("la dirección de la consulta del dentista": "Dentist" at "Dr. Weber,
+    Hauptstraße 5"); None if none. The address book keeps no street addresses; the
+    calendar's places often are."""
+    if doing.agent.registry.get("list_events") is None:
+        return None
+    events = events_between(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
+    said = [w for w in (words, glossed(words)) if w]
+    placed = [
+        e for e in events
+        if e.get("location") and any(_titled(w, e) or _score(w, e) >= 2.0 for w in said)
+    ]  # fmt: skip
+    upcoming = [e for e in placed if datetime.fromisoformat(str(e["end"])) >= doing.now]
+    return next(iter(upcoming or placed[::-1]), None)
+
+
 def event_asked_about(doing: Doing) -> dict[str, Any] | None:
     """The one event around now a when or where question naming no day is about: the one
     holding the most of its telling words in its title, place, notes or guests (two at

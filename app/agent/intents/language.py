@@ -1237,6 +1237,24 @@ def asks_who_someone_is(text: str) -> bool:
     return _says(_WHO_IS, text)
 
 
+# Asking where someone or something is, or its street address (folded; not an email
+# address): "where is", "address", "wo ist", "Adresse", "Anschrift", "où est", "adresse",
+# "dónde está", "dirección".
+_WHERE = re.compile(
+    r"\b(?:where(?:'s| is| are)|(?:street |postal |home )?address|wo (?:ist|sind|finde)|"
+    r"adresse|anschrift|ou (?:est|se trouve|sont)|c'est ou|donde (?:esta|queda)|direccion)\b"
+)
+
+
+def asks_where(text: str) -> bool:
+    """Whether `text` asks where someone or something is, or its street address ("¿cuál es
+    la dirección de la consulta del dentista?"), not an email address."""
+    folded = _folded(text)
+    return bool(_WHERE.search(folded)) and not re.search(
+        r"\b(?:e-?mail|mail|courriel|correo)\w*", folded
+    )
+
+
 def speaks_of_a_reminder(text: str) -> bool:
     """Whether `text` names a reminder ("delete the reminder about the passport")."""
     return _says(_A_REMINDER, text)

@@ -33,6 +33,7 @@ from app.agent.intents.language import (
     asks_a_past_cost,
     asks_for_a_reminder,
     asks_to_tick_off,
+    asks_where,
     asks_whether_done,
     contact_queries,
     is_function_word,
@@ -897,6 +898,11 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
         details = [*person.get("emails", []), *person.get("phones", [])]
         lines.append(f"- {person.get('name')}: {', '.join(details) or doing.say('no_details')}")
     card = "\n".join(lines)
+    if asks_where(doing.request) and (event := _placed_event(doing, who)) is not None:
+        # "¿cuál es la dirección de la consulta del dentista?": cards keep no street; the
+        # calendar's event there does
+        card += "\n\n" + doing.say("place_in_calendar", title=event.get("title"),
+                                    place=event.get("location"))  # fmt: skip
     names = " ".join([who, *(str(p.get("name")) for p in found[:5])])
     if len(_besides_a_card(doing.request, names)) >= _ASKS_MORE:
         # "sophie keeps chasing me about the nordwind invoice.. whats the PO number finance
@@ -904,6 +910,12 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
         also = answer_from_things(doing, doing.request, plainly=True)
         return f"{card}\n\n{also}" if also else card
     return card
+
+
+def _placed_event(doing: Doing, who: str) -> dict[str, Any] | None:
+    from app.agent.intents.calendar_steps import place_of  # (it reads this module's steps)
+
+    return place_of(doing, who)
 
 
 # Words of a contact question that a card answers, in four languages (accents folded, word

@@ -471,6 +471,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": " (échéance {due})",
         "es": " (vence {due})",
     },
+    "place_in_calendar": {
+        "en": "In your calendar, “{title}” is at {place}.",
+        "de": "In deinem Kalender ist „{title}“ hier: {place}.",
+        "fr": "Dans votre agenda, « {title} » a lieu à : {place}.",
+        "es": "En tu calendario, «{title}» es en {place}.",
+    },
     "todo_is_done": {
         "en": "Yes, that's done: “{title}” is ticked off.",
         "de": "Ja, erledigt: „{title}“ ist abgehakt.",

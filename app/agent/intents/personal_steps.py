@@ -18,6 +18,7 @@ from app.agent.intents.calendar_steps import (
     events_between,
     iso,
     next_event,
+    place_of,
     shown,
     without_when,
 )
@@ -898,7 +899,7 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
         details = [*person.get("emails", []), *person.get("phones", [])]
         lines.append(f"- {person.get('name')}: {', '.join(details) or doing.say('no_details')}")
     card = "\n".join(lines)
-    if asks_where(doing.request) and (event := _placed_event(doing, who)) is not None:
+    if asks_where(doing.request) and (event := place_of(doing, who)) is not None:
         # "¿cuál es la dirección de la consulta del dentista?": cards keep no street; the
         # calendar's event there does
         card += "\n\n" + doing.say("place_in_calendar", title=event.get("title"),
@@ -910,12 +911,6 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
         also = answer_from_things(doing, doing.request, plainly=True)
         return f"{card}\n\n{also}" if also else card
     return card
-
-
-def _placed_event(doing: Doing, who: str) -> dict[str, Any] | None:
-    from app.agent.intents.calendar_steps import place_of  # (it reads this module's steps)
-
-    return place_of(doing, who)
 
 
 # Words of a contact question that a card answers, in four languages (accents folded, word

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.agent.intents.language import Language
@@ -46,6 +48,8 @@ from tests.scripting import call
         ("Was sind 5 Meilen in Kilometern?", "de", "5 mi sind 8,05 km."),
         ("¿cuántos kilos son 10 libras?", "es", "10 lb son 4,54 kg."),
         ("a 3 m cable, how long is that in feet?", "en", "3 m is 9.84 ft."),
+        ("quick q - how many tablespoons are in a cup?", "en", "1 cup (US) is 16 tbsp."),
+        ("¿cuántas cucharadas tiene una taza?", "es", "1 cup (US) son 16 tbsp."),
     ],
 )  # fmt: skip
 def test_a_shared_bill_or_a_percentage_is_worked_out(
@@ -69,6 +73,7 @@ def test_a_shared_bill_or_a_percentage_is_worked_out(
         "is 5 km more than 3 miles?",
         "Put a 10 km run in my calendar for tomorrow at 7",
         "how many km is it to Lisbon?",  # one unit, no amount
+        "add 2 tbsp of sugar and a cup of milk to the list",
     ],
 )
 def test_no_sum_is_made_up_where_the_request_asks_none(text: str) -> None:
@@ -98,3 +103,18 @@ def test_a_sum_taken_for_spending_or_a_plain_answer_is_worked_out_by_code(
     agent.front = IntentRouter()
     report = agent.run_turn(Conversation(), request_)
     assert report.answer == answer and report.calls == []
+
+
+def test_a_measure_asked_of_something_taken_for_spending_is_answered_plainly(
+    tmp_path: Path,
+) -> None:
+    """ "un marathon complet ça fait combien de km exactement ?" taken for spending at
+    "Marathon": no money is asked; the model answers, no statement is read."""
+    backend = ScriptedBackend.from_data({"format": "qwen3.5", "intents": True, "turns": [
+        call("spending", merchant="Marathon", month=""), "42,195 km."]})  # fmt: skip
+    agent = Agent(backend, build_registry([tmp_path]))
+    agent.front = IntentRouter()
+    report = agent.run_turn(
+        Conversation(), "au fait un marathon complet ça fait combien de km exactement ?"
+    )
+    assert report.answer == "42,195 km." and report.calls == [], report.answer

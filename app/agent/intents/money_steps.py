@@ -30,6 +30,7 @@ from app.agent.intents.lookup import (
 )
 from app.agent.intents.recognise import any_word_of
 from app.agent.intents.router import Doing, HandOver, Instead, Steps
+from app.agent.intents.sums import asks_a_measure
 from app.agent.intents.when import months_named, read_month, read_when, without_month
 from connectors.folding import fold
 
@@ -101,6 +102,8 @@ def spending(doing: Doing, slots: dict[str, str]) -> str:
         # "How much are we under plan on software?": a budget's two amounts, which the files'
         # steps subtract (a statement's sums would add the plan up)
         raise Instead("ask_files")
+    if month is None and asks_a_measure(doing.request):
+        raise Instead(JUST_ANSWER)  # "un marathon ça fait combien de km ?": no money asked
     if month is None and not about_money:
         # No money, month or sum in it: a question of the user's things ("How long does the
         # lasagne bake?": their recipe), or a general one about a kind of thing ("Wie lange

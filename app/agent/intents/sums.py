@@ -179,6 +179,14 @@ _UNITS: dict[str, tuple[str, float, tuple[str, ...]]] = {
                           "litros")),
     "gal (US)": ("volume", 3.785411784, ("gal", "gallon", "gallons", "gallone", "gallonen",
                                          "galon", "galones")),
+    "cup (US)": ("volume", 0.2365882365, ("cup", "cups", "tasse", "tassen", "tasses", "taza",
+                                           "tazas")),
+    "tbsp": ("volume", 0.01478676478, ("tbsp", "tablespoon", "tablespoons", "essloffel", "el",
+                                       "cuillere a soupe", "cuilleres a soupe", "cucharada",
+                                       "cucharadas")),
+    "tsp": ("volume", 0.00492892159, ("tsp", "teaspoon", "teaspoons", "teeloffel", "tl",
+                                      "cuillere a cafe", "cuilleres a cafe", "cucharadita",
+                                      "cucharaditas")),
     "km/h": ("speed", 1.0, ("km/h", "kmh", "kph", "stundenkilometer")),
     "mph": ("speed", 1.609344, ("mph",)),
 }  # fmt: skip
@@ -195,14 +203,26 @@ _ASKED_IN = re.compile(
 )
 
 
+def asks_a_measure(text: str) -> bool:
+    """Whether `text` asks how many of a unit of measure something is ("un marathon complet
+    ça fait combien de km exactement ?"): a question of knowledge, not of money."""
+    folded = fold(text).replace("’", "'")
+    return any(
+        _ASKED_IN.search(folded[: m.start()]) and not m["n"]
+        for m in _A_UNIT.finditer(folded)
+        if len(m["unit"]) > 1
+    ) and not _MONEY.search(folded)
+
+
 def _in_another_unit(folded: str, language: Language) -> str | None:
     """A measure in another unit of its kind ("how many cm is an inch?", "5 Meilen in
     Kilometern", "combien de centimètres fait un pouce"): one unit with an amount (a number,
     or "a"/"un"), another asked for; None if the request says no such thing."""
     found = [
         m for m in _A_UNIT.finditer(folded)
-        if len(m["unit"]) > 2 or m["n"] or m["unit"] in ("cm", "mm", "km", "kg", "ml", "lb",
-                                                        "oz", "ft", "yd", "lbs", "kmh", "kph")
+        if (len(m["unit"]) > 2 and (m["unit"] != "tasse" or m["one"]))  # (not "ma tasse")
+        or m["n"] or m["unit"] in ("cm", "mm", "km", "kg", "ml", "lb", "oz", "ft", "yd", "lbs",
+                                   "kmh", "kph")
     ]  # fmt: skip
     units = {_UNIT_OF[m["unit"]] for m in found}
     if len(units) != 2 or len({_UNITS[u][0] for u in units}) != 1:

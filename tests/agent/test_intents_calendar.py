@@ -2127,7 +2127,10 @@ def test_a_move_to_a_day_at_the_same_time_taken_for_a_new_event_moves_it(
      ("haha my week has been wild, and it's only tuesday", call("find_emails", about="week")),
      ("Coucou ! Je rentre tout juste d'une balade le long du canal, il faisait un temps "
       "magnifique, j'en avais bien besoin après cette semaine 😊",
-      call("show_calendar", when="cette semaine"))],
+      call("show_calendar", when="cette semaine")),
+     # taken for a reply no verb of writing asks for
+     ("coucou ! j'ai couru mon premier semi dimanche, je suis complètement cassée 😅",
+      call("reply_to_email", which="", message=""))],
 )  # fmt: skip
 def test_someone_laughing_or_sighing_who_asks_nothing_is_talking(
     account: CalendarAccount, request_: str, taken_for: str

@@ -757,7 +757,16 @@ class IntentRouter:
             # holds every word of (else the web is searched, the dialog first)
             return self._instead(doing, BY_NAME["ask_files"], text, read={"about": text})
         if (
-            chosen in _LOOKING
+            (
+                chosen in _LOOKING
+                # a message no verb of writing asks for ("coucou ! j'ai couru mon premier
+                # semi dimanche, je suis complètement cassée 😅" taken for a reply)
+                or (
+                    chosen in ("reply_to_email", "send_email")
+                    and not _REPLY.search(text)
+                    and not _MESSAGE.search(text)
+                )
+            )
             and "?" not in text
             and laughs_or_sighs(text)
             and not _asks_for_an_act(text)

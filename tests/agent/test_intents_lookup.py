@@ -1805,6 +1805,25 @@ def test_an_email_address_no_card_holds_is_the_one_their_emails_come_from(
     assert report.answer == answer
 
 
+def test_a_new_contact_the_model_named_no_one_is_the_one_name_written_the_mail_knows(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount, home: Path
+) -> None:
+    """ "Jamie isn't in my address book yet - can you add them? use the email address they
+    wrote to me from", the model naming no one: the one name written that a sender has."""
+    _deliver(servers[0], ALICE, "Jamie Clarke <jamie.c@post.example>", "Hi", "Hello there!")
+    try:
+        agent, _ = _agent([call("add_contact", name="")], home, mail=mail, calendar=account)
+        report = agent.run_turn(
+            Conversation(),
+            "Jamie isn't in my address book yet - can you "
+            "add them? use the email address they wrote to me from",
+        )
+    finally:
+        _remove_from(servers, "jamie.c@post.example")
+    [card] = find_contacts(account, "Jamie")
+    assert card.emails == ("jamie.c@post.example",), report.answer
+
+
 @pytest.mark.parametrize(
     ("request_", "name", "taken_for"),
     [("Leg Clara Voss bitte als Kontakt an. Ihre Mailadresse findest du in ihren Mails an "

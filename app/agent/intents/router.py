@@ -553,6 +553,12 @@ def _a_file_named_whole(doing: Doing) -> bool:
     return named_whole(doing, doing.request) is not None
 
 
+def _one_reachable(doing: Doing) -> str:
+    from app.agent.intents.mail_steps import one_other_reachable
+
+    return one_other_reachable(doing, "") or ""
+
+
 def _names_a_todo(doing: Doing, done: bool = False) -> bool:
     from app.agent.intents.personal_steps import names_a_todo
 
@@ -1263,6 +1269,10 @@ class IntentRouter:
                 # ("Tom's got a new phone … sort that out in my contacts"): that one (a
                 # recipient is never guessed)
                 slots[slot.name] = _one_known_name(doing)
+            if intent.name == "add_contact" and slot.name == "name" and not slots.get("name"):
+                # "Jamie isn't in my address book yet - can you add them? use the email
+                # address they wrote to me from": the one name written that the mail knows
+                slots["name"] = _one_reachable(doing)
             if intent.name == "add_to_list" and slot.name == "list" and not slots.get("list"):
                 # left out, but the request names the list by its kind ("a la lista de
                 # equipaje": the packing list)

@@ -714,12 +714,13 @@ def test_a_name_typed_in_lower_case_after_the_verb_of_writing_is_the_recipient(
     assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
 
 
-@pytest.mark.parametrize("to", ["", "maria"])
+@pytest.mark.parametrize("to", ["", "maria", "note"])
 @pytest.mark.parametrize(
     "request_",
     ["escríbele a maria klein que soy vegetariano, es por lo de la comida del offsite. gracias!",
      "email maria that i'm vegetarian, for the offsite lunch",
-     "Schreib maria, dass ich Vegetarier bin"],
+     "Schreib maria, dass ich Vegetarier bin",
+     "schreib bitte maria klein, dass ich beim offsite vegetarisch esse"],
 )  # fmt: skip
 def test_a_name_typed_in_lower_case_that_only_the_mailbox_knows_is_the_recipient(
     servers: tuple[Dovecot, SmtpServer],
@@ -736,8 +737,14 @@ def test_a_name_typed_in_lower_case_that_only_the_mailbox_knows_is_the_recipient
              "Please tell me your dietary requirements for the offsite lunch.")  # fmt: skip
     try:
         answers = Answers(approve=False)
-        agent = _agent([call("send_email", to=to, message="I am vegetarian"), ""], answers,
-                       mail=mail, calendar=account)  # fmt: skip
+        # (or taken for a note called by her name)
+        taken_for = (
+            call("send_email", to=to, message="I am vegetarian")
+            if to != "note"
+            else (call("write_note", name="maria klein", content="vegetarian"))
+        )
+        agent = _agent([taken_for, call("send_email", to="", message="I am vegetarian"), ""],
+                       answers, mail=mail, calendar=account)  # fmt: skip
         report = agent.run_turn(Conversation(), request_)
         assert [shown.tool for shown in answers.seen] == ["send_email"], report.answer
         assert answers.seen[0].arguments["to"] == [maria]

@@ -995,10 +995,11 @@ class IntentRouter:
             chosen == "write_note"
             and (named := _MESSAGE.search(text))
             and named["name"]
-            and _MAIL_ASKED.search(fold(text))
+            and (_MAIL_ASKED.search(fold(text)) or _TOLD_THAT.match(text, named.end("name")))
         ):
-            # "Schreib Priya eine kurze Mail: danke für das Rezept …" taken for a note called
-            # "Priya": an email to her
+            # "Schreib Priya eine kurze Mail: danke für das Rezept …", "schreib bitte maria
+            # klein, dass ich … vegetarisch esse" taken for a note called by her name: an
+            # email to her
             return self._instead(doing, BY_NAME["send_email"], text, read={"to": named["name"]})
         if (message := _MESSAGE.search(text)) and recognised.intent.name not in _WRITING:
             # "Tell Maria my dietary requirement: vegetarian" taken for a memory, "Look up
@@ -1690,11 +1691,15 @@ _MESSAGE = re.compile(
     r"schreib\w*|schick\w*|dis [àa]|dire [àa]|[ée]cri(?:s|re) [àa]|[ée]cris-lui|dile a|"
     r"decirle a|escr[ií]bele a|escribirle a|"
     r"escribe a|m[aá]ndale un (?:correo|email|mensaje) a)\s+(?!(?:I|Me|Mir|Mich|Moi)\b)"
+    r"(?:(?i:bitte|mal|doch|please|stp|porfa|noch)\s+)*"  # ("schreib bitte maria klein, …")
     r"(?P<name>[A-ZÀ-Ý][\w'-]*)"
     r"|(?i:(?:\b(?:and|und|et|y)|,|[.!?])\s+(?:then\s+)?(?:(?:e-?mail|mail|write to|tell|text|"
     r"schreib|sag)\s+(?:her|him|them|ihr|ihm|ihnen)|let\s+(?:her|him|them)\s+know|"
     r"[ée]cris-lui|dis-lui|escr[ií]bele|dile)\b)"
 )
+# What someone is told, right after their name ("schreib Maria Klein, dass …", "write Tom
+# that …", "écris à Léa que …").
+_TOLD_THAT = re.compile(r"(?:\s+[A-ZÀ-Ý][\w'-]*)?\s*,?\s*(?:dass|that|que|qu['’])", re.IGNORECASE)
 # The same, with the name typed in any case ("escríbele a maria …"): a lower-case name
 # there is looked for in the mailbox.
 _MESSAGE_ANY_CASE = re.compile(_MESSAGE.pattern, re.IGNORECASE)

@@ -667,6 +667,33 @@ def test_word_from_someone_is_answered_from_their_email_not_notes_naming_them(
     assert "Three deliveries: 4, 13 and 25 June." in report.answer
 
 
+def test_days_asked_of_an_email_writing_them_as_ordinals_are_said_with_their_month(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path
+) -> None:
+    """ "did lena from nordwind ever get back to me about the june deliveries? which days
+    are they" answered "the 4th, 13th and 25th": the days the email gives, with the month
+    its sentence names, are said beside (her email, not the notes naming her)."""
+    _empty_inbox(servers)
+    (home / "nordwind-kickoff.md").write_text(
+        "# Kickoff Nordwind\nPresent: Sophie, Alex, Lena (Nordwind, by phone)\n"
+        "- First delivery on 4 June.\n"
+    )
+    _deliver(servers[0], ALICE, "Lena Vogt <lena@nordwind.example>", "Delivery plan",
+             "Ahead of our call on 23 May, the plan: 3 deliveries in June, on the 4th, 13th "
+             "and 25th. Best, Lena")  # fmt: skip
+    agent, _ = _agent([call("find_emails", about="Lena June deliveries"),
+                       "On the 4th, 13th and 25th."], home, mail=mail)  # fmt: skip
+    try:
+        report = agent.run_turn(
+            Conversation(),
+            "did lena from nordwind ever get back to me "
+            "about the june deliveries? which days are they",
+        )
+    finally:
+        _remove_from(servers, "lena@nordwind.example")
+    assert "13 June" in report.answer and "25 June" in report.answer, report.answer
+
+
 def test_the_users_own_thing_taken_for_a_web_search_is_found_among_their_files(
     home: Path,
 ) -> None:

@@ -1296,7 +1296,8 @@ _WHEN_OR_WHERE_LAST = re.compile(
 # A question of the day (folded): "when", "by when", "what day", "wann", "bis wann", "quand",
 # "quel jour", "cuándo", "qué día".
 _WHICH_DAY = re.compile(
-    r"\b(?:when|what day|which day|wann|welche[nmr]? tag|quand|quel jour|cuando|que dia)\b"
+    r"\b(?:when|what days?|which days?|wann|welche[nmr]? tage?|an welchen tagen|quand|"
+    r"quels? jours?|cuando|que dias?)\b"
 )
 
 
@@ -1485,7 +1486,9 @@ def asks_of_a_message(text: str) -> bool:
 # send one ("send him an email", "le mandas un correo").
 _WORD_FROM = (
     r"news from|heard (?:back )?from|heard anything from|word from|neues von|"
-    r"nachrichten? von|gemeldet|nouvelles de|noticias de"
+    r"nachrichten? von|gemeldet|nouvelles de|noticias de|"
+    # ("did lena from nordwind ever get back to me about …?", "m'a répondu", "me contestó")
+    r"(?:get|got|gotten) back to (?:me|us)|(?:m'a|nous a) repondu|(?:me|nos) (?:contesto|respondio)"
 )
 _SENT = re.compile(
     r"\b(?:sent|mailed|emailed|wrote|messaged|forwarded|geschickt|geschrieben|gemailt|"

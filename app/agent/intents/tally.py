@@ -213,9 +213,41 @@ def details_left_out(text: str, summary: str, days_only: bool = False) -> str:
     model's summary drops numbers; these are the user's to see. `days_only`: the days."""
     kept = re.sub(r"[\s.,]", "", fold(summary))
     detail = re.compile(_DAY_MONTH.pattern, re.I) if days_only else _DETAIL
+    text = with_their_month(text)  # ("in June, on the 4th, 13th and 25th": "13 June")
     found = dict.fromkeys(m.group(0).strip() for m in detail.finditer(text))
     left = [f for f in found if not any(form in kept for form in _forms(f))]
     return "; ".join(left[:6])
+
+
+def with_their_month(text: str) -> str:
+    """`text` with days written as ordinals after a month their sentence names given that
+    month ("3 deliveries in June, on the 4th, 13th and 25th": "… on the 4 June, 13 June and
+    25 June"), so that they read as days."""
+
+    def dated(sentence: re.Match[str]) -> str:
+        said = sentence.group(0)
+
+        def with_month(day: re.Match[str]) -> str:
+            before = list(_MONTH_NAME.finditer(said, 0, day.start()))
+            return f"{day.group(1)} {before[-1].group(0)}" if before else day.group(0)
+
+        return _ORDINAL.sub(with_month, said)
+
+    return re.sub(r"[^.!?]+[.!?]?", dated, text)
+
+
+# A month's name in English, German, French or Spanish.
+_MONTH_NAME = re.compile(
+    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|mars|avril|"
+    r"juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|"
+    r"junio|julio|agosto|septiembre|octubre|noviembre|diciembre)\b",
+    re.I,
+)
+# A day written as an ordinal, not before a month's name ("the 13th", not "13th June").
+_ORDINAL = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_MONTH_NAME.pattern}))", re.I
+)
 
 
 def days_not_held(text: str, answer: str) -> list[str]:

@@ -899,7 +899,8 @@ def contact(doing: Doing, slots: dict[str, str]) -> str:
         details = [*person.get("emails", []), *person.get("phones", [])]
         lines.append(f"- {person.get('name')}: {', '.join(details) or doing.say('no_details')}")
     card = "\n".join(lines)
-    if asks_where(doing.request) and (event := place_of(doing, who)) is not None:
+    street = asks_where(doing.request) and not _ASKS_AN_ADDRESS.search(fold(doing.request))
+    if street and (event := place_of(doing, who)) is not None:
         # "¿cuál es la dirección de la consulta del dentista?": cards keep no street; the
         # calendar's event there does
         card += "\n\n" + doing.say("place_in_calendar", title=event.get("title"),

@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.recognise import any_word_of
-from app.agent.intents.when import month_number, read_month
+from app.agent.intents.when import MONTH_NAMES, month_number, read_month
 from app.store.documents import content_words
 from connectors.folding import fold
 from connectors.statements.values import decimal_comma, parse_amount
@@ -226,27 +226,27 @@ def with_their_month(text: str) -> str:
 
     def dated(sentence: re.Match[str]) -> str:
         said = sentence.group(0)
+        folded = fold(said)
+        if len(folded) != len(said):  # ("ß" folded to "ss"): places differ
+            return said
+        months = list(_MONTH_NAME.finditer(folded))
 
         def with_month(day: re.Match[str]) -> str:
-            before = list(_MONTH_NAME.finditer(said, 0, day.start()))
-            return f"{day.group(1)} {before[-1].group(0)}" if before else day.group(0)
+            before = [m for m in months if m.end() <= day.start()]
+            if not before:
+                return day.group(0)
+            return f"{day.group(1)} {said[before[-1].start() : before[-1].end()]}"
 
         return _ORDINAL.sub(with_month, said)
 
     return re.sub(r"[^.!?]+[.!?]?", dated, text)
 
 
-# A month's name in English, German, French or Spanish.
-_MONTH_NAME = re.compile(
-    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december|januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|mars|avril|"
-    r"juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|"
-    r"junio|julio|agosto|septiembre|octubre|noviembre|diciembre)\b",
-    re.I,
-)
-# A day written as an ordinal, not before a month's name ("the 13th", not "13th June").
+# A month's name (folded), as the calendar reads them; a day written as an ordinal, not
+# before a month's name ("the 13th", not "13th June").
+_MONTH_NAME = re.compile(rf"\b(?:{MONTH_NAMES})\b")
 _ORDINAL = re.compile(
-    rf"\b(\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_MONTH_NAME.pattern}))", re.I
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{MONTH_NAMES})\b)", re.IGNORECASE
 )
 
 

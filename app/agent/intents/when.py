@@ -1087,7 +1087,8 @@ def _days_said(text: str) -> timedelta | None:
 
 
 # Whole names only: a month's short forms collide with words ("mar", "ago", "dic").
-_MONTH_NAMES = "|".join(sorted((n for n in _MONTHS if len(n) >= 4 or n in ("may", "mai")),
+# The months' names and short forms in the four languages (folded), for patterns elsewhere.
+MONTH_NAMES = "|".join(sorted((n for n in _MONTHS if len(n) >= 4 or n in ("may", "mai")),
                                key=len, reverse=True))  # fmt: skip
 _LAST_MONTH = re.compile(
     r"\b(?:last month|letzten monat|vorigen monat|vormonat|le mois dernier|"
@@ -1100,7 +1101,7 @@ def without_month(phrase: str) -> str:
     """`phrase` (folded) without the words that name a month ("in April 2029", "le mois
     dernier"): what is left says what was asked of that month."""
     text = _LAST_MONTH.sub(" ", _THIS_MONTH.sub(" ", fold(phrase)))
-    return re.sub(rf"\b(?:{_MONTH_NAMES})\b(?:\s+\d{{4}})?", " ", text)
+    return re.sub(rf"\b(?:{MONTH_NAMES})\b(?:\s+\d{{4}})?", " ", text)
 
 
 def month_number(name: str) -> int:
@@ -1118,7 +1119,7 @@ def months_named(phrase: str, now: datetime) -> list[str]:
         for pattern in (
             _THIS_MONTH,
             _LAST_MONTH,
-            re.compile(rf"\b(?:{_MONTH_NAMES})\b(?:\s+\d{{4}})?"),
+            re.compile(rf"\b(?:{MONTH_NAMES})\b(?:\s+\d{{4}})?"),
         )
         for m in pattern.finditer(text)
         if (month := read_month(m.group(0), now)) is not None
@@ -1136,7 +1137,7 @@ def read_month(phrase: str, now: datetime) -> str | None:
     if _LAST_MONTH.search(text):
         year, month = (now.year, now.month - 1) if now.month > 1 else (now.year - 1, 12)
         return f"{year:04d}-{month:02d}"
-    named = re.search(rf"\b({_MONTH_NAMES})\b(?:\s+(\d{{4}}))?", text)
+    named = re.search(rf"\b({MONTH_NAMES})\b(?:\s+(\d{{4}}))?", text)
     if named is None:
         return None
     month = _MONTHS[named.group(1)]

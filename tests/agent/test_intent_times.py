@@ -313,6 +313,16 @@ def test_a_part_of_the_day_after_an_hour_says_which_half_of_the_day(
     assert when is not None and when.start == start
 
 
+@pytest.mark.parametrize(
+    "phrase", ["esa mañana a las 9", "aquella mañana", "an diesem Morgen um 9", "am selben Morgen"]
+)
+def test_a_morning_pointed_back_at_is_no_tomorrow(phrase: str) -> None:
+    """ "esa mañana", "an diesem Morgen": the morning of a day said before, not "mañana",
+    "morgen" (tomorrow)."""
+    when = read_when(phrase, NOW)
+    assert when is None or not when.day_given
+
+
 def test_a_number_word_before_a_part_of_the_day_without_a_connector_is_no_time() -> None:
     when = read_when("one morning last week", NOW)
     assert when is not None and when.start is None and when.part == (8, 12)
@@ -533,6 +543,13 @@ def test_an_amount_before_or_after_something_named_is_read(
         ("Remind me an hour before to print the scores", -60),
         ("erinner mich zwei Stunden vorher, dass ich Snacks besorge", -120),
         ("eine Stunde davor", -60),
+        # a day pointed back at: that day, no amount before or after
+        ("ponme un recordatorio esa mañana a las 9", 0),
+        ("remind me that morning at 9", 0),
+        ("rappelle-moi ce jour-là à 9h", 0),
+        ("erinnere mich am selben Abend um 8", 0),
+        ("an diesem Morgen um 9", 0),
+        ("el mismo día a las 10", 0),
         ("rappelle-moi une heure avant, pour les partitions", -60),
         ("recuérdame una hora antes que tengo que imprimirlas", -60),
         ("and the day before", -24 * 60),

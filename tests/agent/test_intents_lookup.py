@@ -1763,6 +1763,49 @@ def test_a_reminder_before_something_named_by_it_is_set_before_what_the_sentence
 
 
 @pytest.mark.parametrize(
+    ("request_", "slots", "read", "said"),
+    [("¿qué día me llega el paquete de DHL? ponme un recordatorio esa mañana a las 9 para no "
+      "salir de casa", {"what": "no salir de casa", "when": "esa mañana a las 9"},
+      ["parcel DHL arrives", "Thursday 17 May between 10:00"], "jueves 17 de mayo"),
+     ("When is my parcel coming? Remind me that morning at 9 to stay in.",
+      {"what": "stay in", "when": "that morning at 9"}, ["Thursday 17 May between 10:00"],
+      "Thursday 17 May"),
+     ("Mon colis arrive quel jour ? Rappelle-moi ce matin-là à 9h de rester à la maison.",
+      {"what": "rester à la maison", "when": "ce matin-là à 9h"},
+      ["parcel arrives", "Thursday 17 May between 10:00"], "jeudi 17 mai"),
+     ("Wann kommt mein Paket? Erinnere mich an dem Tag um 9, dass ich zu Hause bleibe.",
+      {"what": "zu Hause bleiben", "when": "an dem Tag um 9"},
+      ["parcel", "Thursday 17 May between 10:00"], "Donnerstag, 17. Mai")],
+)  # fmt: skip
+def test_a_reminder_on_the_day_pointed_back_at_is_set_on_the_day_the_question_before_finds(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    database: Database,
+    request_: str,
+    slots: dict[str, str],
+    read: list[str],
+    said: str,
+) -> None:
+    """ "¿qué día me llega el paquete? ponme un recordatorio esa mañana a las 9": "esa
+    mañana" is not tomorrow ("mañana") but the morning of the day the question asks, which
+    the email holding its words gives; the answer says that day."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "DHL <noreply@dhl.example>", "Your parcel arrives on Thursday",
+             "Your parcel 00340434161094 will be delivered on Thursday 17 May between 10:00 "
+             "and 14:00.")  # fmt: skip
+    try:
+        agent, _ = _agent([call("set_reminder", **slots), *read], home, mail=mail,
+                          calendar=account, data=database)  # fmt: skip
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "noreply@dhl.example")
+    assert [r.due for r in ReminderStore(database).pending()] == [at(17, 9)], report.answer
+    assert said in report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "body", "slots", "read", "text"),
     [("die hausverwaltung hat doch geschrieben, dass das wasser abgestellt wird. erinner mich "
       "bitte ne stunde vorher, dass ich noch wasser abfülle",

@@ -344,7 +344,10 @@ def _german_parts(text: str) -> str:
 
 
 # Spanish "mañana" as tomorrow, not the morning ("mañana por la mañana": tomorrow morning).
-_TOMORROW_ES = re.compile(r"(?<!la )(?<!esta )(?<![\w-])manana(?![\w-])")
+# ("esa mañana", "aquella mañana", "esa misma mañana": that morning, a day said before)
+_TOMORROW_ES = re.compile(
+    r"(?<!la )(?<!esta )(?<!esa )(?<!aquella )(?<!misma )(?<![\w-])manana(?![\w-])"
+)
 
 
 def _read_day(text: str, today: date) -> tuple[date | None, int, bool]:
@@ -355,7 +358,9 @@ def _read_day(text: str, today: date) -> tuple[date | None, int, bool]:
         if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text):
             if phrase == "manana" and not _TOMORROW_ES.search(text):
                 continue  # "por la mañana", "esta mañana": in the morning, not tomorrow
-            if phrase == "morgen" and re.search(r"\bmorgens\b|guten morgen", text):
+            if phrase == "morgen" and re.search(
+                r"\bmorgens\b|guten morgen|\b(?:diesem|dem|jenem|selben|gleichen) morgen\b", text
+            ):  # ("an diesem Morgen": that morning)
                 continue
             return today + timedelta(days=offset), 1, True
     if match := re.search(r"\b(?:in|within|dans|en|binnen|dentro de)\s+(" + _NUMBER + r")\s+"
@@ -965,7 +970,9 @@ def read_relative(phrase: str) -> tuple[timedelta, str] | None:
     found = [m for m in (_BEFORE.search(text), _AFTER.search(text)) if m is not None]
     eve = _THE_DAY_BEFORE.search(text)
     if not found and eve is None:
-        return None
+        # "ponme un recordatorio esa mañana a las 9": on the day of what the sentences
+        # before name (the parcel's), as a pronoun says it
+        return (timedelta(0), "it") if _THAT_DAY.search(text) else None
     if eve is not None and (not found or eve.start() <= min(m.start() for m in found)):
         # "the evening before the pickup", "la veille du barbecue", "am Vortag"
         amount: timedelta | None = timedelta(days=1)
@@ -1032,6 +1039,20 @@ _THE_DAY_BEFORE = re.compile(
     r"la veille(?: au soir)?(?: de| du| des)?|le soir (?:d'avant|precedent)|"
     r"am vor(?:tag|abend)|am (?:abend|tag|morgen) (?:davor|vorher|zuvor)|"
     r"(?:el dia|la noche|la tarde) (?:anterior|antes)(?: a| al| de| del)?)\b"
+)
+
+
+# A day said before, pointed back at, maybe with its part ("that morning", "the same day",
+# "an dem Tag", "am selben Abend", "ce jour-là", "le jour même", "ese día", "esa mañana"),
+# folded.
+_THAT_DAY = re.compile(
+    r"\b(?:(?:that|the same)(?: same)? (?:day|morning|afternoon|evening|night)|"
+    r"(?:an|in) (?:dem|diesem|jenem) (?:tag|morgen|vormittag|nachmittag|abend)|"
+    r"(?:am|an dem) (?:selben|gleichen) (?:tag|morgen|vormittag|nachmittag|abend)|"
+    r"(?:ce|cette) (?:jour|matin|soir|midi|apres-midi|matinee|soiree|nuit)-la|"
+    r"le jour meme|le meme jour|el mismo dia|"
+    r"(?:ese|aquel)(?: mismo)? (?:dia|mediodia)|(?:esa|aquella)(?: misma)? (?:manana|tarde|noche))"
+    r"(?![\w-])"
 )
 
 

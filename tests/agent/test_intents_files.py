@@ -12,7 +12,6 @@ choice where two things match.
 from __future__ import annotations
 
 import shutil
-import stat
 import sys
 from collections.abc import Iterator
 from datetime import datetime
@@ -41,6 +40,7 @@ from tests.agent.test_intents_personal import server as radicale
 from tests.connectors.test_contacts import PASSWORD
 from tests.connectors.test_files import make_pdf
 from tests.scripting import call
+from tests.support.opener import recording_opener
 from tests.support.radicale_server import RadicaleServer
 
 __all__ = ["radicale"]  # the personal intents' Radicale with an address book, shared
@@ -433,12 +433,7 @@ def test_a_file_named_in_words_is_opened_after_the_dialog(
     home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (home / "menu.pdf").write_bytes(b"%PDF-1.4\n%%EOF\n")
-    bin_dir, log = tmp_path / "bin", tmp_path / "opened.log"
-    bin_dir.mkdir()
-    opener = bin_dir / "xdg-open"
-    opener.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" >> "{log}"\n')
-    opener.chmod(opener.stat().st_mode | stat.S_IXUSR)
-    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    log = recording_opener(tmp_path, monkeypatch)
     answers = Answers()
     agent, _ = _agent([call("open_file", which="menu.pdf")], answers, folders=[home])
     report = agent.run_turn(Conversation(), "Open menu.pdf for me")

@@ -381,6 +381,17 @@ INTENTS: tuple[Intent, ...] = (
         ),
     ),
     Intent(
+        "open_website",
+        "Open a website, named or by its address, in the user's browser. Example: 'open the "
+        "BBC website'",
+        (Slot("site", "thing", "the website's name or address", "Which website should I open?"),),
+        examples=(
+            "Pull up the Deutsche Bahn website",
+            "Öffne mir die Seite von Wikipedia",
+            "Ouvre le site de la SNCF",
+        ),
+    ),
+    Intent(
         "forget_fact",
         "Forget something the user asked Hearth to remember. Example: 'forget my old address'",
         (
@@ -546,7 +557,7 @@ AREAS: tuple[Area, ...] = (
          ("set_reminder", "remember_fact", "recall_fact", "forget_fact", "list_reminders",
           "cancel_reminder", "add_todo", "list_todos", "complete_todo", "find_contact",
           "add_contact")),
-    Area("web", "Searching the internet.", ("search_web",)),
+    Area("web", "Searching the internet, opening a website.", ("search_web", "open_website")),
     Area("files", "The user's files, notes, documents and bank statements.",
          ("ask_files", "show_folder", "write_note", "add_to_list", "open_file", "spending")),
     Area("other", "Anything else, or several steps at once.", (SOMETHING_ELSE,)),

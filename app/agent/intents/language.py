@@ -1569,6 +1569,23 @@ def names_the_web(text: str) -> bool:
     return _says(_THE_WEB, text)
 
 
+# Asking to open a website (folded): a verb of opening, then a word for a site within a few
+# words ("open the BBC website", "pull up amazon's homepage", "ábreme la web de la BVG",
+# "öffne mir die Seite von Wikipedia", "ouvre le site de la SNCF"); not a page of a
+# document ("Seite 3").
+_OPENS_A_SITE = re.compile(
+    r"\b(?:open|bring up|pull up|go to|take me to|load|offne|offnen|ouvre|ouvrir|ouvre-moi|"
+    r"abre|abreme|abrir|abrirme|entra en)\b(?:\s+[\w'-]+){0,5}?\s+"
+    r"(?:websites?|web ?pages?|homepage|site|webseite|internetseite|seite(?!\s+\d)|site web|"
+    r"web|pagina(?: web)?|sitio(?: web)?)\b"
+)
+
+
+def asks_to_open_a_site(text: str) -> bool:
+    """Whether `text` asks for a website to be opened ("ábreme la web de la BVG")."""
+    return _says(_OPENS_A_SITE, text)
+
+
 def asks_for_the_weather(text: str) -> bool:
     """Whether `text` asks about the weather ("what's the weather like in berlin today?"),
     which only the web knows."""

@@ -1,4 +1,4 @@
-"""Steps for the user's own things: reminders, memories, to-dos, contacts, and web searches.
+"""Steps for the user's own things: reminders, memories, to-dos and contacts.
 
 Each is one lookup or one change with its arguments resolved by code (a reminder's time from
 the user's words, a to-do found among the open ones by its title).
@@ -998,21 +998,6 @@ def _a_memory(doing: Doing) -> str | None:
     return "recall_fact" if whole else None
 
 
-def web(doing: Doing, slots: dict[str, str]) -> str:
-    query = slots["query"]
-    record = doing.call("web_search", query=query)
-    if record.status != "ok":
-        return outcome(doing, record, "")
-    results = _items(record)
-    if not results:
-        return doing.say("web_nothing", query=query)
-    lines = "\n".join(
-        f"- {r.get('title')} ({r.get('url')}): {str(r.get('snippet') or '')[:160]}"
-        for r in results[:5]
-    )
-    return doing.say("web_results", query=query, lines=lines)
-
-
 def _choose(
     doing: Doing,
     items: list[dict[str, Any]],
@@ -1505,7 +1490,6 @@ STEPS: dict[str, Steps] = {
     "list_todos": todo_list,
     "complete_todo": todo_done,
     "find_contact": contact,
-    "search_web": web,
     "forget_fact": forget,
     "list_reminders": reminders_list,
     "cancel_reminder": reminder_cancel,

@@ -710,6 +710,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Quel fichier voulez-vous dire ?",
         "es": "¿Qué archivo quieres decir?",
     },
+    "which_address": {
+        "en": "What is the address of the {site} website?",
+        "de": "Wie lautet die Adresse der Website von {site}?",
+        "fr": "Quelle est l'adresse du site de {site} ?",
+        "es": "¿Cuál es la dirección de la web de {site}?",
+    },
     "opened": {
         "en": "Opened {path}.",
         "de": "{path} geöffnet.",

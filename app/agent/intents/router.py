@@ -71,6 +71,7 @@ from app.agent.intents.language import (
     asks_to_keep_in_mind,
     asks_to_move,
     asks_to_note_it_down,
+    asks_to_open_a_site,
     asks_to_put_in_the_calendar,
     asks_to_put_on_the_todo_list,
     asks_to_tick_off,
@@ -598,6 +599,7 @@ def _steps() -> tuple[dict[str, Steps], dict[str, Before]]:
         money_steps,
         moves,
         personal_steps,
+        web_steps,
     )
 
     steps = {
@@ -608,6 +610,7 @@ def _steps() -> tuple[dict[str, Steps], dict[str, Before]]:
         **lookup.STEPS,
         **money_steps.STEPS,
         **moves.STEPS,
+        **web_steps.STEPS,
     }
     return steps, {**calendar_steps.BEFORE, **personal_steps.BEFORE}
 
@@ -735,6 +738,14 @@ class IntentRouter:
             # "those newsletters are getting on my nerves. can you bring up the page where I
             # can unsubscribe?" taken for a web search: the link their email gives
             return self._say(doing, opened, "answered")
+        if (
+            chosen != "open_website"
+            and asks_to_open_a_site(text)
+            and agent.registry.get("open_item") is not None
+        ):
+            # "ábreme la web de la BVG porfa, que quiero mirar los horarios del metro" taken
+            # for a web search: the site is opened (the dialog shows its address first)
+            return self._instead(doing, BY_NAME["open_website"], text)
         if (
             chosen in _LOOKING | {SOMETHING_ELSE, JUST_ANSWER}
             and not _asks_for_an_act(text)

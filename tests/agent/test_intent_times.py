@@ -10,7 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.agent.intents.recognise import grounded
-from app.agent.intents.when import read_duration, read_relative, read_shift, read_when
+from app.agent.intents.when import (
+    read_anchored,
+    read_duration,
+    read_relative,
+    read_shift,
+    read_when,
+)
 from connectors.folding import fold
 
 # Tuesday 15 May 2029, 09:30.
@@ -559,7 +565,7 @@ def test_an_amount_before_or_after_what_the_sentences_around_name_is_read_as_it(
     phrase: str, offset: int
 ) -> None:
     """Nothing named after "before": what the sentences around name, as "it" would."""
-    assert read_relative(phrase) == (timedelta(minutes=offset), "it")
+    assert read_anchored(phrase) == (timedelta(minutes=offset), "it")
 
 
 @pytest.mark.parametrize(

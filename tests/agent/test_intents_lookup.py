@@ -1662,6 +1662,36 @@ def test_a_reminder_the_day_before_an_event_is_set_on_that_day_at_the_time_said(
     assert [r.due for r in ReminderStore(database).pending()] == [due], report.answer
 
 
+@pytest.mark.parametrize(
+    ("request_", "slots", "start"),
+    [("Add 'pack the car' to my calendar the evening before the barbecue at 7pm",
+      {"title": "pack the car", "when": "the evening before the barbecue at 7pm"}, at(25, 19)),
+     ("When is Tom's barbecue? Put 'buy charcoal' in my calendar that morning at 10",
+      {"title": "buy charcoal", "when": "that morning at 10"}, at(26, 10)),
+     ("Trag mir am Tag vor dem Barbecue um 18 Uhr Kohle kaufen ein",
+      {"title": "Kohle kaufen", "when": "am Tag vor dem Barbecue um 18 Uhr"}, at(25, 18))],
+)  # fmt: skip
+def test_a_new_event_said_from_another_is_on_the_day_and_time_counted_from_it(
+    account: CalendarAccount,
+    home: Path,
+    database: Database,
+    request_: str,
+    slots: dict[str, str],
+    start: datetime,
+) -> None:
+    """ "the evening before the barbecue at 7pm", "When is Tom's barbecue? … that morning at
+    10": a new event's day counted from the event the calendar holds, at the time said;
+    not today."""
+    create_event(account, "Barbecue at Tom's", at(26, 16), at(26, 20), tz=TZ)
+    agent, _ = _agent([call("add_event", **slots), "barbecue", "barbecue"], home,
+                      calendar=account, data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    added = list_events(account, at(15, 0), at(28, 0), tz=TZ)
+    assert [(e.title.lower(), e.start) for e in added if "Barbecue" not in e.title] == [
+        (slots["title"].lower(), start)
+    ], report.answer
+
+
 def test_a_reminder_before_something_copied_whole_is_of_what_follows_it(
     account: CalendarAccount, home: Path, database: Database
 ) -> None:

@@ -62,6 +62,7 @@ from app.agent.intents.when import (
     is_part_of_day,
     next_weekday_said,
     periods_named,
+    read_anchored,
     read_duration,
     read_shift,
     read_when,
@@ -670,6 +671,11 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     ):
         slots["when"] = from_a_text = phrase  # kept for the question that follows, if missing
     when = _when(doing, slots)
+    if when is None or not when.day_given:
+        # "Add 'pack the car' the evening before the hiking trip at 7pm", "When is Tom's
+        # barbecue? Block 10 to 11 that morning to buy charcoal": counted from the day and
+        # time the calendar, mail or files give it
+        when = _anchored(doing, slots) or when
     if when is None:
         raise Ask(doing.say("when_event"), "when")
     start = when.start_at(doing.now)
@@ -718,6 +724,17 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
         **({"attendees": invited} if invited else {}),
     )
     return outcome(doing, record, doing.say("event_added", title=title, start=start, end=end))
+
+
+def _anchored(doing: Doing, slots: dict[str, str]) -> When | None:
+    """A new event's day and time said from something else's (`anchored.relative_time`),
+    by the model's "when" or the request; None if neither says one."""
+    from app.agent.intents.anchored import relative_time  # (it imports this module)
+
+    for phrase in (slots.get("when", ""), doing.request):
+        if read_anchored(phrase) and (found := relative_time(doing, phrase, slots["title"])):
+            return When(found[0].date(), start=found[0].time())
+    return None
 
 
 # Days named from one to another ("12-13 June", "vom 12. bis 14. Juni", "du 12 au 13 juin",

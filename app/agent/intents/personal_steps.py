@@ -12,14 +12,17 @@ from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from app.agent.intents.anchored import (
+    JOINING,
+    MORNING,
+    dated,
+    relative_time,
+    whole_days,
+)
 from app.agent.intents.calendar_steps import (
     busy_in,
-    event_text,
-    events_between,
     iso,
-    next_event,
     place_of,
-    shown,
     without_when,
 )
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
@@ -39,7 +42,6 @@ from app.agent.intents.language import (
     contact_queries,
     is_function_word,
     kin_words,
-    names_by_a_pronoun,
     refers_to_someone,
     reported_question,
     sentences,
@@ -51,7 +53,7 @@ from app.agent.intents.language import (
     without_remind_me,
     without_the_list,
 )
-from app.agent.intents.lookup import answer_from_things, when_from_things
+from app.agent.intents.lookup import answer_from_things
 from app.agent.intents.mail_steps import names_written, senders_named
 from app.agent.intents.recognise import (
     ADDRESS,
@@ -77,10 +79,10 @@ from app.agent.intents.when import (
     When,
     days_named,
     in_digits,
+    read_anchored,
     read_deadline,
     read_relative,
     read_when,
-    said_beside,
     without_parts_of_day,
     without_the_day_before,
 )
@@ -88,7 +90,7 @@ from app.store.documents import content_words
 from connectors.folding import fold
 
 # A reminder for a day without a time goes off in the morning.
-_REMINDER_HOUR = time(9, 0)
+_REMINDER_HOUR = MORNING
 
 
 def _items(record: Any) -> list[dict[str, Any]]:
@@ -116,19 +118,19 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         # "erinner mich bitte übermorgen um sechs abends dran …": the model's "sechs abends"
         # without the day the request names, and maybe without its clock time
         when = replace(when, day=said.day, day_given=True, start=when.start or said.start)
-    relative = read_relative(doing.request)
+    relative = read_anchored(doing.request)
     if when is None or (
         relative is not None
         # an amount before something, or whole days before it at a time of the day said
         # ("at 7pm the evening before the pickup")
-        and (when.start is None or (not when.day_given and _whole_days(relative[0])))
+        and (when.start is None or (not when.day_given and whole_days(relative[0])))
     ):
         # The slot's phrase, then the request's: the model may shorten what is named ("the
         # gas is off" for "the gas is shut off"), and the request's words find the email. A
         # day without a time is what the event is on ("Wann ist diese Woche Chorprobe?
         # Erinner mich eine Stunde vorher").
         what = slots["what"]
-        before = _relative_time(doing, slots["when"], what) or _relative_time(
+        before = relative_time(doing, slots["when"], what) or relative_time(
             doing, doing.request, what
         )
         if before is not None:
@@ -240,7 +242,7 @@ def _only_when(text: str, now: datetime) -> bool:
     return not [
         w
         for w in telling_words(rest)
-        if fold(w) not in _JOINING and not _CLOCK.fullmatch(w) and not names_a_time(w, now)
+        if fold(w) not in JOINING and not _CLOCK.fullmatch(w) and not names_a_time(w, now)
     ]
 
 
@@ -263,22 +265,8 @@ def _a_later_day_beside(doing: Doing, at: datetime) -> datetime | None:
     return None
 
 
-# Words that join a reminder's time and what it is about ("at", "um", "a las", "to", "daran",
-# "de"), accents folded; an amount of time from now ("in two hours", "dans deux heures"); a
-# clock time's number and unit ("6", "8h", "pm", "Uhr").
-_JOINING = {
-    "to", "that", "about", "at", "on", "in", "of", "for", "um", "daran", "dass", "an", "zu",
-    "a", "las", "la", "de", "que", "pour", "para", "el", "le", "al", "en", "et", "and", "und",
-    "y", "dans", "o'clock", "dran", "bitte", "please", "mal", "stp",
-    # a time said roughly ("a eso de las 7", "so gegen acht", "vers 7h", "around 7")
-    "eso", "sobre", "hacia", "gegen", "so", "ungefahr", "etwa", "vers", "environ", "around",
-    "circa", "ca",
-    # before or after what the sentences around name ("eine Stunde vorher, dass ich …")
-    "before", "beforehand", "vorher", "davor", "zuvor", "avant", "auparavant", "antes",
-    "after", "afterwards", "nachher", "danach", "apres", "despues",
-    # the German clause's subject and its "still" ("…, dass ich noch Wasser abfülle")
-    "ich", "noch",
-}  # fmt: skip
+# An amount of time from now ("in two hours", "dans deux heures"); a clock time's number and
+# unit ("6", "8h", "pm", "Uhr").
 _FROM_NOW = re.compile(
     r"\b(?:in|dans|en|dentro de)?\s*(?:\S+\s+)?(?:\w+-)?(?:hours?|minutes?|mins?|stunden?|minuten?|"
     r"heures?|horas?|minutos?)\b",
@@ -300,9 +288,9 @@ def _what_to_remind(doing: Doing, what: str) -> str:
         for w in rest.split()
         if not _CLOCK.fullmatch(w.strip(",.")) and not names_a_time(w.strip(",."), doing.now)
     ]
-    while kept and fold(kept[-1].strip(",.")) in _JOINING:
+    while kept and fold(kept[-1].strip(",.")) in JOINING:
         kept.pop()
-    while kept and fold(kept[0].strip(",.")) in _JOINING:
+    while kept and fold(kept[0].strip(",.")) in JOINING:
         kept.pop(0)
     if kept and re.match(r"(?:d|l|qu)['’]\w", kept[0], re.IGNORECASE):
         kept[0] = re.split(r"['’]", kept[0], maxsplit=1)[1]  # "d'appeler" → "appeler"
@@ -324,7 +312,7 @@ def _said_after_the_thing(what: str) -> str:
         if folded[i : i + len(named)] != named:
             continue
         rest = [w for w in words[i + len(named) :] if not _CLOCK.fullmatch(w.strip(",."))]
-        while rest and fold(rest[0].strip(",.")) in _JOINING | {"a", "um", "at", "las"}:
+        while rest and fold(rest[0].strip(",.")) in JOINING | {"a", "um", "at", "las"}:
             rest.pop(0)
         if rest and re.match(r"(?:d|l|qu)['’]\w", rest[0], re.IGNORECASE):
             rest[0] = re.split(r"['’]", rest[0], maxsplit=1)[1]  # "d'appeler" → "appeler"
@@ -348,7 +336,7 @@ def _only_the_time(text: str) -> bool:
     """Whether a reminder's text says no more than how long before or after ("please a
     Stunde vorher", the model's half-translated "bitte eine Stunde vorher")."""
     rest = _FROM_NOW.sub(" ", text)
-    return not [w for w in telling_words(rest) if fold(w) not in _JOINING]
+    return not [w for w in telling_words(rest) if fold(w) not in JOINING]
 
 
 def _set_reminder(doing: Doing, what: str, at: datetime) -> str:
@@ -364,7 +352,7 @@ def _without_a_time_before_a_colon(text: str, now: datetime) -> str:
     if not colon or not rest.strip() or re.match(r"\d", rest):  # "9:30" is a time
         return text
     words = [fold(w) for w in re.findall(r"[\w']+", head)]
-    if all(w in _JOINING | _TIME_LEFTOVERS or _CLOCK.fullmatch(w) or names_a_time(w, now)
+    if all(w in JOINING | _TIME_LEFTOVERS or _CLOCK.fullmatch(w) or names_a_time(w, now)
            for w in words):  # fmt: skip
         return rest.strip()
     return text
@@ -375,135 +363,6 @@ _TIME_LEFTOVERS = {
     "media", "halb", "half", "demie", "quart", "cuarto", "quarter", "past", "y", "et",
     "viertel", "nach", "vor", "menos", "moins", "heure", "heures", "uhr",
 }  # fmt: skip
-
-
-def _relative_time(
-    doing: Doing, phrase: str, besides: str = ""
-) -> tuple[datetime, str, str] | None:
-    """The moment an amount before or after something named ("30 minutes before the water
-    is turned off", "eine Stunde vor dem Zahnarzt"): the next event holding its words (and
-    that event, shown, and its title), else the time the email or file holding them gives
-    (and "", ""); None
-    if neither, or if it is past. `besides`: what the reminder or to-do is, said after what
-    it is before."""
-    relative = read_relative(phrase)
-    if relative is None:
-        return None
-    offset, named = relative
-    if (what := fold(besides).strip(" .")) and f" {what}" in f" {named}":
-        # "the evening before the pharmacy pickup deadline to get my prescription": what to
-        # be reminded of or to do is not what it is before
-        kept = named[: f" {named}".index(f" {what}")].split()
-        while kept and kept[-1] in _JOINING:
-            kept.pop()
-        named = " ".join(kept) if telling_words(" ".join(kept)) else named
-    if names_by_a_pronoun(named):
-        # "The water's off tomorrow. Remind me 15 minutes before it goes off": what "it" is,
-        # the sentences beside the one asking say
-        around = [s for s in sentences(doing.request) if not asks_for_a_reminder(s)]
-        named = f"{' '.join(around) or doing.request} {named}"
-    day, anchor, event = _dated(doing, named)
-    if _whole_days(offset) and day is not None:
-        # Whole days before or after: at the time said beside ("at 7pm the evening before
-        # the pickup"), else the part of the day's ("the evening before"), else the thing's
-        # own time, else the morning (a day the email gives without a time)
-        said_at = _time_said_beside(phrase, doing) or _time_said_beside(doing.request, doing)
-        # (an all-day event starts at midnight: no time to be reminded at)
-        at = said_at or (
-            anchor.timetz() if anchor is not None and anchor.time() != time(0) else _REMINDER_HOUR
-        )
-        anchor = datetime.combine(day + offset, at.replace(tzinfo=None), tzinfo=doing.now.tzinfo)
-        offset = timedelta(0)
-    if anchor is None or anchor + offset <= doing.now:
-        return None
-    if event is None:
-        return anchor + offset, "", ""
-    return anchor + offset, shown(doing, event), str(event.get("title") or "")
-
-
-def _dated(doing: Doing, named: str) -> tuple[date | None, datetime | None, dict[str, Any] | None]:
-    """The day and time of what `named` names: the next event holding its words (in English
-    too: "la barbacoa" of "Barbecue at Tom's"), with that event; else the day and time the
-    email or file holding them gives; else the one event of the day the request names;
-    (None, None, None) if none."""
-    event = next_event(doing, named)
-    # named by no event in the user's own words: the one event of the day the request names
-    # may be it ("Samstag geht's wandern. Erinner mich … bevor wir uns treffen"), read once
-    by_the_day = event is None and doing.agent.registry.get("list_events") is not None
-    on_the_day = None
-    if by_the_day:
-        english = english_words(doing, named)
-        event = next_event(doing, english) if english else None
-        if event is not None and not _holds_the_names(event, english, doing.request):
-            event = None  # "Meet with Dr. Lee" is not the "Budget meeting"
-        if event is not None and (on_the_day := _the_one_event_of_the_day_said(doing)):
-            # the English found one on another day than the one the request names
-            # ("treffen": Monday's "Budget meeting")
-            event = None if _start(event) != _start(on_the_day) else event
-    if event is not None:
-        start = datetime.fromisoformat(str(event["start"]))
-        return start.date(), start, event
-    said = when_from_things(doing, named, about=named)
-    when = read_when(said, doing.now) if said else None
-    if (when is None or not when.day_given) and by_the_day:
-        # nothing the user keeps dates it either: the one event of that day
-        on_the_day = on_the_day or _the_one_event_of_the_day_said(doing)
-        if on_the_day is not None:
-            return _start(on_the_day).date(), _start(on_the_day), on_the_day
-    if when is None or not when.day_given:
-        return None, None, None
-    return when.day, when.start_at(doing.now), None
-
-
-def _the_one_event_of_the_day_said(doing: Doing) -> dict[str, Any] | None:
-    """The one event on the one day the request names (today's or later); None if it names
-    none, or that day holds none or several."""
-    said = read_when(doing.request, doing.now)
-    if said is None or not said.day_given or said.days != 1 or said.day < doing.now.date():
-        return None
-    start = datetime.combine(said.day, time(0), tzinfo=doing.now.tzinfo)
-    held = events_between(doing, start, start + timedelta(days=1))
-    return held[0] if len(held) == 1 else None
-
-
-def _start(event: dict[str, Any]) -> datetime:
-    return datetime.fromisoformat(str(event["start"]))
-
-
-def _holds_the_names(event: dict[str, Any], english: str, request: str) -> bool:
-    """Whether the event found by the English words holds each name they kept from the
-    request as written ("Lee" of "Meet with Dr. Lee" for "le rendez-vous chez le Dr Lee";
-    "Tom" of "Tom's barbecue"): a name is not translated, and an event holding only the
-    other words ("meet") is another."""
-    said = {w.strip(".,;:!?") for w in re.findall(r"[\w.'’-]+", request)}
-    names = [
-        name
-        for w in english.split()[1:]  # not the first word, capital as a sentence's
-        if w[:1].isupper()
-        and len(name := re.sub(r"['’]s$", "", w.strip(".,;:!?"))) > 2
-        and name in said
-    ]
-    return all(any_word_of(name, event_text(event)) for name in names)
-
-
-def _time_said_beside(text: str, doing: Doing) -> time | None:
-    """The clock time, else the start of the part of the day, that the sentence of `text`
-    saying days before or after something gives beside it ("at 7pm the evening before the
-    pickup": 19:00; "la noche anterior": 18:00); None if it gives none."""
-    for sentence in sentences(text):
-        relative = read_relative(sentence)
-        if relative is None:
-            continue
-        beside = read_when(said_beside(sentence, relative[1]), doing.now)
-        if beside is not None and beside.start is not None:
-            return beside.start
-        if beside is not None and beside.part is not None:
-            return time(beside.part[0])
-    return None
-
-
-def _whole_days(offset: timedelta) -> bool:
-    return offset % timedelta(days=1) == timedelta(0)
 
 
 def remember(doing: Doing, slots: dict[str, str]) -> str:
@@ -726,11 +585,11 @@ def _due_before_or_after(doing: Doing, slots: dict[str, str]) -> str | None:
     de la barbacoa": the day before the barbecue Tom's email dates); None if none is."""
     for phrase in (slots.get("due", ""), doing.request):
         relative = read_relative(phrase)
-        found = _relative_time(doing, phrase, slots.get("title", ""))
+        found = relative_time(doing, phrase, slots.get("title", ""))
         if relative is None or found is None:
             continue
         at = found[0]
-        return at.date().isoformat() if _whole_days(relative[0]) else iso(at)
+        return at.date().isoformat() if whole_days(relative[0]) else iso(at)
     return None
 
 
@@ -739,7 +598,7 @@ def _due_by(doing: Doing, slots: dict[str, str]) -> str | None:
     "avant la réunion budget", "before Tom's barbecue"): that thing's day; None if none."""
     for phrase in (slots.get("due", ""), doing.request):
         named = read_deadline(phrase, doing.now)
-        if named and (day := _dated(doing, named)[0]) is not None and day >= doing.now.date():
+        if named and (day := dated(doing, named)[0]) is not None and day >= doing.now.date():
             return day.isoformat()
     return None
 

@@ -970,9 +970,7 @@ def read_relative(phrase: str) -> tuple[timedelta, str] | None:
     found = [m for m in (_BEFORE.search(text), _AFTER.search(text)) if m is not None]
     eve = _THE_DAY_BEFORE.search(text)
     if not found and eve is None:
-        # "ponme un recordatorio esa mañana a las 9": on the day of what the sentences
-        # before name (the parcel's), as a pronoun says it
-        return (timedelta(0), "it") if _THAT_DAY.search(text) else None
+        return None
     if eve is not None and (not found or eve.start() <= min(m.start() for m in found)):
         # "the evening before the pickup", "la veille du barbecue", "am Vortag"
         amount: timedelta | None = timedelta(days=1)
@@ -992,6 +990,15 @@ def read_relative(phrase: str) -> tuple[timedelta, str] | None:
         # name, as a pronoun says it ("two hours before it")
         named = "it"
     return (amount if match.re is _AFTER else -amount), " ".join(named.split())
+
+
+def read_anchored(phrase: str) -> tuple[timedelta, str] | None:
+    """`read_relative`'s amount before or after something, or a day pointed back at ("ponme un
+    recordatorio esa mañana a las 9": no amount, of what the sentences before name, the
+    parcel, as a pronoun says it); None if neither."""
+    if (relative := read_relative(phrase)) is not None:
+        return relative
+    return (timedelta(0), "it") if _THAT_DAY.search(fold(phrase)) else None
 
 
 # A to-do due before or by a thing, not a day ("before the barbecue", "vor dem Grillfest",

@@ -862,6 +862,11 @@ QUESTIONS: dict[str, Phrase] = {
         "es": "¿Qué añado?",
     },
     "Which list?": {"de": "Welche Liste?", "fr": "Quelle liste ?", "es": "¿Qué lista?"},
+    "Which website should I open?": {
+        "de": "Welche Website soll ich öffnen?",
+        "fr": "Quel site dois-je ouvrir ?",
+        "es": "¿Qué web abro?",
+    },
     "Which file should I open?": {
         "de": "Welche Datei soll ich öffnen?",
         "fr": "Quel fichier dois-je ouvrir ?",

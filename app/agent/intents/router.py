@@ -7,17 +7,9 @@ log and the conversation's labels see exactly what the free loop would show them
 answer" is a model step with no tools at all; "something else", a call the model could not
 make, or steps that cannot go on hand the turn to the free loop.
 
-Before the steps run, `handle` sets what the model took the request for beside what the
-request plainly says, and the first rule that fits decides, in this order: the answer to a
-pending question; a fact told ("remember that …"); whether a to-do is done yet; a page or
-note asked for by name; a sum or a measure worked out; a message asked about (its gist, what
-someone said, a forward); record numbers and documents; a correction of what is kept; free
-time; reminders; lists kept in files; to-dos; contacts; the calendar; replies and messages
-to someone; phone numbers and family; cancelling and moving; then a question taken for a
-change (a fact to keep, a cancel, a tick-off) changes nothing; talk is answered; general
-knowledge is answered plainly. A verb the request says ("put … on my list", "tell Maria …")
-comes before what a question asks, so that a rule further down only ever takes back a change
-the request did not ask for. Each rule's comment quotes a request it was written for.
+Before the steps run, what the request plainly says is set beside what the model took it for:
+the rules of `rules`, in their order; the first that decides, decides (another intent, an
+answer, talk), else the model's choice runs. A pending question's answer comes first.
 """
 
 from __future__ import annotations
@@ -43,63 +35,20 @@ from app.agent.intents.knowledge import (
     through_english,
 )
 from app.agent.intents.language import (
-    ANY_EVENT,
     DEFAULT,
     Language,
-    about_the_users_own,
-    answered_by_a_document,
     asked_again,
-    asking_clause,
-    asks_a_past_cost,
-    asks_a_question,
-    asks_for_a_new_file,
-    asks_for_a_phone_number,
-    asks_for_a_record,
-    asks_for_a_record_number,
     asks_for_a_reminder,
-    asks_for_family_details,
-    asks_for_free_time,
-    asks_for_the_gist,
-    asks_for_the_weather,
-    asks_how_many_days,
-    asks_to_add_a_contact,
-    asks_to_book_it,
     asks_to_cancel,
-    asks_to_cancel_a_reminder,
-    asks_to_correct_what_is_known,
     asks_to_forward,
-    asks_to_keep_in_mind,
-    asks_to_move,
-    asks_to_note_it_down,
-    asks_to_open_a_site,
     asks_to_put_in_the_calendar,
     asks_to_put_on_the_todo_list,
-    asks_to_tick_off,
-    asks_to_write_a_note,
-    asks_what_they_said,
-    asks_whats_on,
-    asks_when_and_more,
     asks_when_or_where,
-    asks_whether_done,
-    asks_whether_to_do,
-    asks_who_is_right,
-    asks_who_someone_is,
-    is_function_word,
-    kin_recipient,
     language_of_talk,
-    laughs_or_sighs,
     list_named,
-    names_the_web,
-    off_the_calendar,
     person_answered,
     points_at_what_is_known,
-    remembers_a_fact,
-    sentences,
     separate_questions,
-    speaks_of_a_message,
-    speaks_of_the_todo_list,
-    speaks_of_the_user,
-    takes_off_a_list,
     the_question,
 )
 from app.agent.intents.recognise import (
@@ -110,18 +59,13 @@ from app.agent.intents.recognise import (
     fill_slots,
     grounded,
     in_users_words,
-    names_a_time,
     plan_said,
     recognise,
     recognition_request,
 )
 from app.agent.intents.shorthand import written_out
-from app.agent.intents.sums import worked_out
 from app.agent.intents.when import (
-    days_named,
-    read_duration,
     read_relative,
-    read_shift,
     read_when,
 )
 from app.agent.tools.declarations import BUILTIN_TOOLS
@@ -136,6 +80,7 @@ from app.llm.tools import ToolCall
 from connectors.folding import fold
 
 if TYPE_CHECKING:
+    from app.agent.intents.rules import Verdict
     from app.agent.turn.chat import Conversation
     from app.agent.turn.loop import Agent
 
@@ -190,7 +135,7 @@ class FoundNothing(Exception):
 
 # The intents that only look something up among the user's things: one that finds nothing
 # passes the request to another of them the choice was close to (`FoundNothing`).
-_LOOKUPS = ("ask_files", "find_emails", "find_contact", "recall_fact")
+LOOKUPS = ("ask_files", "find_emails", "find_contact", "recall_fact")
 # How many other lookups are tried: each costs a slot-filling step.
 _SECOND_LOOKS = 2
 
@@ -412,7 +357,7 @@ _JUDGED_APART = 1.0
 Steps = Callable[[Doing, dict[str, str]], str]
 
 
-def _looked_up(doing: Doing, asked_for: bool = False) -> str | None:
+def looked_up(doing: Doing, asked_for: bool = False) -> str | None:
     """The answer from the email or file plainly holding the request's words, if one does.
     `asked_for`: a lookup missing a slot; a question of when or where is then also the
     calendar event holding its words ("l'appel avec Lena, c'est prévu quand ?"), or what a
@@ -438,15 +383,6 @@ def _looked_up(doing: Doing, asked_for: bool = False) -> str | None:
         except HandOver:  # that store cannot be read: the next may answer
             continue
     return None
-
-
-def _unsubscribe_page(doing: Doing) -> str | None:
-    from app.agent.intents.lookup import unsubscribe_page  # (it imports this module)
-
-    try:
-        return unsubscribe_page(doing)
-    except HandOver:  # the mailbox cannot be read: the request goes on as it was taken
-        return None
 
 
 def read_just_before(doing: Doing) -> dict[str, Any] | None:
@@ -487,71 +423,10 @@ def _named_by_an_address(request: str, address: bool) -> str:
     return typed[0] if name and address else name
 
 
-def _a_sender_named(doing: Doing) -> bool:
-    """Whether a name the request writes is someone who wrote to the user (a mail search;
-    in a request typed all in lower case, its first words that may be a name)."""
-    from app.agent.intents.mail_steps import names_written, senders_named
-    from app.agent.intents.personal_steps import lower_case_names
-
-    names = sorted(names_written(doing))[:2] or lower_case_names(doing)[:3]
-    return any(senders_named(doing, name) for name in names)
-
-
-def _names_capitalised(doing: Doing) -> str:
-    """The request with the names typed in lower case that the address book holds written
-    with capitals, and the one after a verb of writing that the mailbox holds."""
-    from app.agent.intents.personal_steps import names_capitalised
-
-    return _recipient_capitalised(doing, names_capitalised(doing))
-
-
-def _recipient_capitalised(doing: Doing, text: str) -> str:
-    """`text` with the name typed in lower case right after a verb of writing written as the
-    mail of someone of that name writes it ("escríbele a maria klein que …": "Maria Klein",
-    who wrote about the offsite): the rules that find the recipient read capitals. One
-    mailbox search, only for such a name."""
-    from app.agent.intents.mail_steps import senders_named
-
-    typed = _MESSAGE_ANY_CASE.search(text)
-    name = typed["name"] if typed is not None else None
-    if typed is None or not name or not name.islower() or is_function_word(name):
-        return text
-    if re.match(r"[@.+]\w", text[typed.end("name") :]):
-        return text  # "Schreib bob@example.test …": an address, written as typed
-    spelt = {
-        fold(word): word
-        for sender in senders_named(doing, name)
-        for word in re.findall(r"[^\W\d_][\w'’-]*", str(sender.get("name") or ""))
-        if word[:1].isupper()
-    }
-    # the name's words the sender's name holds, in a row: "maria klein"
-    end = start = typed.start("name")
-    written = ""
-    for word in re.finditer(r"[^\W\d_][\w'’-]*", text[start:]):
-        gap = text[end : start + word.start()]
-        if gap.strip() or fold(word[0]) not in spelt:
-            break
-        written += gap + spelt[fold(word[0])]
-        end = start + word.end()
-    return text[:start] + written + text[end:]
-
-
-def _list_kept(doing: Doing) -> str | None:
-    from app.agent.intents.file_steps import list_kept
-
-    return list_kept(doing) if list_named(doing.request) else None
-
-
 def _note_named_by(text: str, request: str) -> str:
     from app.agent.intents.file_steps import note_named_by
 
     return note_named_by(text, request)
-
-
-def _a_file_named_whole(doing: Doing) -> bool:
-    from app.agent.intents.file_steps import named_whole
-
-    return named_whole(doing, doing.request) is not None
 
 
 def _one_reachable(doing: Doing) -> str:
@@ -560,20 +435,20 @@ def _one_reachable(doing: Doing) -> str:
     return one_other_reachable(doing, "") or ""
 
 
-def _names_a_todo(doing: Doing, done: bool = False) -> bool:
+def a_todo_named(doing: Doing, done: bool = False) -> bool:
     from app.agent.intents.personal_steps import names_a_todo
 
     return names_a_todo(doing, done)
 
 
-def _one_known_name(doing: Doing) -> str:
+def one_known_name(doing: Doing) -> str:
     """The one name the request writes that a card of the address book holds, or ""."""
     from app.agent.intents.personal_steps import one_name_in_contacts
 
     return one_name_in_contacts(doing)
 
 
-def _event_named(
+def named_event(
     doing: Doing, whole: bool = False, on_the_day: bool = False, moving: bool = False
 ) -> str | None:
     """The title of the one calendar event the request names, if it names one."""
@@ -652,6 +527,8 @@ class IntentRouter:
         cancel: threading.Event,
         report: TurnReport,
     ) -> bool:
+        from app.agent.intents import rules  # (it imports this module)
+
         text = written_out(text)  # "can u … tmrw": the words the rules and the model know
         pending: Pending | None = getattr(conversation, "pending_intent", None)
         conversation.pending_intent = None
@@ -662,7 +539,7 @@ class IntentRouter:
         language = pending.language if pending else language_of_talk(earlier, text)
         doing = Doing(agent, conversation, text, emit, cancel, report, language)
         if pending is None:
-            text = doing.request = _names_capitalised(doing)  # "email jonas": Jonas
+            text = doing.request = rules.with_names_capitalised(doing)  # "email jonas": Jonas
         if self.part is not None:  # "… her?" of "When is Mum's birthday, and … for her?"
             doing.together = [m.content for m in conversation.messages if m.role == "user"][-1]
         if pending is not None and not _NEVER_MIND.search(text):
@@ -697,502 +574,31 @@ class IntentRouter:
         if cancel.is_set():
             report.stop_reason = "cancelled"
             return True
-        fact = remembers_a_fact(text)
         chosen = recognised.intent.name if recognised is not None else SOMETHING_ELSE
-        if (
-            fact is not None
-            and (chosen == "add_event" or _names_an_appointment(text))
-            and _a_day_and_time(text, doing.now)
-        ):
-            # "Mi hermana viene el jueves a las 10, apúntalo", "j'ai rdv chez l'ophtalmo
-            # jeudi prochain à 10h30, tu peux le noter ?" (taken for a note): an appointment
-            fact = None
-            if chosen != "add_event":
-                return self._instead(doing, BY_NAME["add_event"], text)
-        if (
-            chosen in _NOT_AN_ACT
-            and asks_to_note_it_down(text)
-            and _a_day_and_time(text, doing.now)
-        ):
-            # "ugh I totally forgot I'm at the optician thursday 4pm, can u pop that in?"
-            # taken for the files, "… apúntalo" for a memory: a day and time to come, noted
-            # down, is an appointment
-            return self._instead(doing, BY_NAME["add_event"], text)
-        if fact is not None and chosen not in ("remember_fact", "set_reminder"):
-            # "Merk dir, Jonas trinkt keinen Kaffee" taken for a plain answer, "Retiens que
-            # Claire est allergique aux chats" for a to-do, or no usable call at all: a fact
-            # to keep, as the user said it (code read it whole)
-            return self._instead(doing, BY_NAME["remember_fact"], text, read={"fact": fact})
-        if fact is not None and recognised is not None and chosen == "remember_fact":
-            recognised.slots["fact"] = fact  # the user's words, not the model's translation
-        if (
-            asks_whether_done(text)
-            and not asks_to_tick_off(text)
-            and _names_a_todo(doing, done=True)
-        ):
-            # "hab ich die steuerunterlagen schon erledigt?" taken for a fact to keep, or for
-            # ticking it off: whether the to-do it names is done, from the list with the
-            # done ones (changes nothing)
-            return self._instead(doing, BY_NAME["list_todos"], text)
-        if (opened := _unsubscribe_page(doing)) is not None:
-            # "those newsletters are getting on my nerves. can you bring up the page where I
-            # can unsubscribe?" taken for a web search: the link their email gives
-            return self._say(doing, opened, "answered")
-        if (
-            chosen != "open_website"
-            and asks_to_open_a_site(text)
-            and agent.registry.get("open_item") is not None
-        ):
-            # "ábreme la web de la BVG porfa, que quiero mirar los horarios del metro" taken
-            # for a web search: the site is opened (the dialog shows its address first)
-            return self._instead(doing, BY_NAME["open_website"], text)
-        if (
-            chosen in _LOOKING | {SOMETHING_ELSE, JUST_ANSWER}
-            and not _asks_for_an_act(text)
-            and (sum_ := worked_out(text, doing.language)) is not None
-        ):
-            # "dinner came to 87 euros and there were 3 of us. how much does everyone owe?"
-            # taken for spending, or the model's own sum ("5,000 euros each"): code divides
-            return self._say(doing, sum_, "answered")
-        if (
-            chosen in _LOOKING | {JUST_ANSWER}  # (the loop searches the web itself)
-            and asks_for_the_weather(text)
-            and not _asks_for_an_act(text)
-            and agent.registry.get("web_search") is not None
-        ):
-            # "what's the weather like in berlin today?" taken for the day's calendar, or the
-            # model's own guess: only the web knows (the dialog shows the search first)
-            return self._instead(doing, BY_NAME["search_web"], text,
-                                 read={"query": the_question(text).strip(" ?¿!")})  # fmt: skip
-        if (
-            chosen == "search_web"
-            and about_the_users_own(text)
-            and not names_the_web(text)
-            and _a_file_named_whole(doing)
-        ):
-            # "find my lisbon itinerary" taken for a web search: the user's file its name
-            # holds every word of (else the web is searched, the dialog first)
-            return self._instead(doing, BY_NAME["ask_files"], text, read={"about": text})
-        if (
-            (
-                chosen in _LOOKING
-                # a message no verb of writing asks for ("coucou ! j'ai couru mon premier
-                # semi dimanche, je suis complètement cassée 😅" taken for a reply)
-                or (
-                    chosen in ("reply_to_email", "send_email")
-                    and not _REPLY.search(text)
-                    and not _MESSAGE.search(text)
-                )
-            )
-            and "?" not in text
-            and laughs_or_sighs(text)
-            and not _asks_for_an_act(text)
-            and not asks_whats_on(text)
-        ):
-            # "uf qué semana llevo, y eso que es martes jaja" taken for Tuesday's calendar:
-            # someone laughing or sighing who asks nothing is talking; the model answers
-            return self._chat(agent, conversation, emit, cancel, report)
-        # no intent of the catalogue taken, or the model's own answer
-        taken_for_none = recognised is None or chosen in (SOMETHING_ELSE, JUST_ANSWER)
-        if taken_for_none and (name := asks_to_write_a_note(text)):
-            # "… can you jot them down in a little note? Call it deliveries.md" taken for
-            # nothing the catalogue has: a new note, its text looked up where the request says
-            return self._instead(doing, BY_NAME["write_note"], text,
-                                 read={"name": name, "content": ""})  # fmt: skip
-        if (
-            (taken_for_none or chosen in ("ask_files", "recall_fact", "find_contact"))
-            and asks_for_the_gist(text)
-            and (speaks_of_a_message(text) or _a_sender_named(doing))
-        ):
-            # "Sophie hat mir wegen einer Rechnung geschrieben … Kannst du mir kurz
-            # zusammenfassen, worum's geht?" taken for nothing, for the model's own answer,
-            # or for a look in the files ("Sophie m'a écrit ce matin … Elle veut quoi, en deux
-            # mots ?"), or naming only who wrote ("was wollte Sophie nochmal genau wegen der
-            # Nordwind-Rechnung? kurz zusammenfassen bitte"): her email is read and summarised
-            return self._instead(doing, BY_NAME["read_email"], text)
-        if (
-            chosen not in _WRITING
-            and (asks_who_is_right(text) or (chosen == "set_reminder" and "?" in text))
-            and not asks_for_a_reminder(text)
-            and (general := _general_question(doing)) is not None
-        ):
-            # "Settle something for me: my flatmate swears Sydney is the capital of
-            # Australia … Who wins?" taken for a reminder or a move, "… 20 degrees here this
-            # week - what is that in Fahrenheit?" for a reminder (none asked): a question of
-            # knowledge
-            return self._chat(agent, conversation, emit, cancel, report, asked=general,
-                              doing=doing)  # fmt: skip
-        if recognised is not None and chosen == SOMETHING_ELSE:
-            general = _general_question(doing)
-            if general is not None and read_when(general, doing.now) is None:
-                # "Long night, the neighbours partied till three. Anyway: which planet is the
-                # biggest?" taken for something the catalogue lacks: a question of general
-                # knowledge that nothing the user keeps names, and no day's (the weather,
-                # the news), is answered plainly, not searched for in every store
-                return self._chat(agent, conversation, emit, cancel, report, asked=general,
-                                  doing=doing)  # fmt: skip
-        if recognised is None or recognised.intent.name == SOMETHING_ELSE:
-            if not _asks_for_an_act(text):
-                return False
-            # "Erinner mich bitte dran, dass ich bei der Autoversicherung anrufen muss" with no
-            # usable call: what the request plainly asks for decides (the rules below)
-            recognised = Recognised(BY_NAME[SOMETHING_ELSE])
-        if (
-            chosen in ("find_free_time", "show_calendar")
-            and speaks_of_a_message(text)
-            and "?" in text
-            and not asks_for_free_time(text)
-            and not asks_whats_on(text)
-        ):
-            # "… the building management sent round something about the water being off?
-            # What hours was that?" taken for tomorrow's free time: the message says
-            return self._instead(doing, BY_NAME["find_emails"], text)
-        if chosen == "find_contact" and asks_for_a_record_number(text):
-            # "C'est quoi le nom de l'hôtel, et tu as le numéro de réservation ?" taken for a
-            # contact (Sam, named before): a booking's number is in a file or an email
-            recognised = Recognised(BY_NAME["ask_files"])
-        if _DOCUMENT.search(text) and recognised.intent.name in _KEPT_ELSEWHERE:
-            # "How many things are in my todo.txt?" is about that file, not the to-do list
-            recognised = Recognised(BY_NAME["ask_files"])
-        elif answered_by_a_document(text) and recognised.intent.name in _LOOKING:
-            # "Lundi j'ai la réunion budget … On a dépassé de combien, d'après mon tableau de
-            # budget ?" taken for Monday's free time: the spreadsheet answers it
-            recognised = Recognised(BY_NAME["ask_files"])
-        if asks_to_correct_what_is_known(text) and chosen != "forget_fact":
-            # "Le Café Rosa a fermé … Mon nouveau QG, c'est le Café Liebling. Tu peux corriger
-            # ça dans ce que tu sais de moi ?" (taken for moving an event, too): the new fact
-            # is kept in the user's words, the sentences told (and the one it replaces goes)
-            told = " ".join(t for t in sentences(text) if not asks_to_correct_what_is_known(t))
-            read = {"fact": told} if len(told.split()) >= 2 else None
-            if chosen != "remember_fact":
-                return self._instead(doing, BY_NAME["remember_fact"], text, read=read)
-            if read and recognised is not None:
-                recognised.slots["fact"] = told
-        if (
-            chosen in ("ask_files", "recall_fact", "find_contact", "find_emails", "list_todos")
-            or (chosen == "add_event" and not asks_to_put_in_the_calendar(text))
-            # ("can you check if i have anything on the 22nd": no free time asked for)
-            or (
-                chosen == "find_free_time"
-                and read_duration(text) is None
-                and not asks_for_free_time(text)
-            )
-        ) and (
-            asks_whats_on(question := the_question(text))
-            and (when := read_when(question, doing.now)) is not None
-            and when.day_given
-        ):
-            # "… what have I actually got on, Saturday and Sunday?" taken for the files, "was
-            # hab ich am Donnerstag eigentlich alles vor?" for the mail, "dis, j'ai un truc
-            # jeudi soir ? sam voudrait aller au ciné" for a new event: the calendar says
-            return self._instead(doing, BY_NAME["show_calendar"], text,
-                                 given={"when": question})  # fmt: skip
-        if (
-            (
-                chosen in _NOT_HOLDING_EVENTS
-                # (free time: unless a length to find is said, or more is asked than when)
-                or (
-                    chosen == "find_free_time"
-                    and read_duration(text) is None
-                    and not asks_when_and_more(text)
-                )
-            )
-            and (
-                _WHEN_WHERE.search(fold(the_question(text)))
-                or asks_how_many_days(text)
-                or _which_of_two_days(text, doing.now)
-            )
-            and not asks_for_free_time(text)
-            and (event := _event_named(doing, whole=True, on_the_day=True)) is not None
-        ):
-            # "¿a qué hora tengo piano hoy?" taken for a contact called Piano, "whens my car
-            # being serviced again" or "¿cuántos días faltan para el cumpleaños de mamá?" for
-            # free time: when or where, or how long until, an event the calendar holds under
-            # the request's words, the calendar says
-            return self._run(doing, BY_NAME["show_calendar"], {"event": event, "when": ""}, text,
-                             instead=True)  # fmt: skip
-        if (
-            chosen in ("ask_files", "recall_fact", "find_contact", "find_emails", "list_todos")
-            and asks_for_free_time(text)
-            and read_duration(text) is not None
-            and (when := read_when(text, doing.now)) is not None
-            and when.day_given
-            and not speaks_of_a_message(text)
-            and not _DOCUMENT.search(text)
-        ):
-            # "I need two hours for the tax stuff, somewhere between 9 and 6 on Friday. Tell
-            # me the options" taken for the files: a length of time to find on a day said is
-            # free time
-            return self._instead(doing, BY_NAME["find_free_time"], text)
-        if asks_to_cancel_a_reminder(text) and recognised.intent.name not in (
-            "cancel_reminder",
-            "list_reminders",
-        ):
-            # "… So you can scrap that reminder about renewing it" taken for an email, "tu
-            # peux supprimer le rappel …" for a new one: the reminder is cancelled (the
-            # dialog asks first)
-            return self._instead(doing, BY_NAME["cancel_reminder"], text)
-        if asks_for_a_reminder(text) and recognised.intent.name not in _REMINDERS:
-            # "Erinnere mich am Freitag um 8 daran, die Pflanzen zu gießen" taken for free
-            # time, "Remind me to email Tom at 5" for an email: a new reminder
-            return self._instead(doing, BY_NAME["set_reminder"], text)
-        if takes_off_a_list(text) and recognised.intent.name != "add_to_list":
-            # "Nimm den Parmesan von der Einkaufsliste runter" taken for a to-do done or an
-            # event cancelled: a line of the list's file goes
-            return self._instead(doing, BY_NAME["add_to_list"], text)
-        if list_named(text) and (
-            recognised.intent.name in ("add_todo", "remember_fact")
-            or (recognised.intent.name == "write_note" and not asks_for_a_new_file(text))
-        ):
-            # "J'ai oublié deux trucs pour les courses : tu peux ajouter des œufs et du beurre
-            # sur ma liste ?" taken for a to-do, "schreib bitte noch eier und batterien auf
-            # meine einkaufsliste" for a new note: the shopping list's file gets the lines
-            return self._instead(doing, BY_NAME["add_to_list"], text)
-        if recognised.intent.name == "list_todos" and (kept := _list_kept(doing)) is not None:
-            # "what's in my packing list" taken for the to-dos: the list's file, as it is
-            return self._say(doing, kept, "answered")
-        if asks_to_tick_off(text) and recognised.intent.name != "complete_todo":
-            # "die Bücher hab ich zurückgebracht, kannst du abhaken" taken for cancelling an
-            # event, "tu peux le cocher ?" for forgetting: a to-do is done
-            return self._instead(doing, BY_NAME["complete_todo"], text)
-        if asks_to_put_on_the_todo_list(text) and (
-            recognised.intent.name not in _TODOS
-            # "Put cancelling the membership on my to-do list" taken for ticking one off
-            or (recognised.intent.name == "complete_todo" and not asks_to_tick_off(text))
-        ):
-            # "Pop 'renew the parking permit' on my to-do list for Friday" taken for an
-            # event, "Nimm … in meine Aufgaben auf" for a list in a file: a new to-do
-            return self._instead(doing, BY_NAME["add_todo"], text)
-        if (
-            asks_to_add_a_contact(text)
-            and chosen != "add_contact"
-            and not (_REPLY.search(text) or _MESSAGE.search(text) or asks_to_forward(text))
-        ):
-            # "Anna Schulz ist gar nicht in meinem Adressbuch … Leg sie doch bitte an" taken
-            # for an email to her, "… trägst du sie bitte ein?" for a look at her card: a new
-            # card (its address from her mail, where the request says so)
-            return self._instead(doing, BY_NAME["add_contact"], text)
-        if asks_to_put_in_the_calendar(text) and (
-            recognised.intent.name not in _EVENTS
-            or (recognised.intent.name == "find_free_time" and not asks_for_free_time(text))
-        ):
-            # "Le cabinet du Dr Lee m'a envoyé un mail …, tu peux le mettre dans mon agenda ?"
-            # taken for a to-do, "He quedado con Priya para ir al cine el miércoles … ¿Me lo
-            # apuntas en el calendario?" for free time: a new event (its day copied from the
-            # email, if none is said)
-            return self._instead(doing, BY_NAME["add_event"], text)
-        if (
-            recognised.intent.name == "add_event"
-            and asks_for_free_time(text)
-            and asks_to_book_it(text)
-            and (when := read_when(text, doing.now)) is not None
-            and when.start is None
-        ):
-            # "Such mir am Freitag eine freie Stunde am Nachmittag und trag sie … ein" taken
-            # for a new event with no time: the free time is found first, then booked
-            return self._instead(doing, BY_NAME["find_free_time"], text)
-        if _REPLY.search(text) and recognised.intent.name != "reply_to_email":
-            # "Jamie wants coffee. Reply that Wednesday at 15:00 works": the time made the
-            # model pick a new event (or a new email), but what is asked for is a reply
-            return self._instead(doing, BY_NAME["reply_to_email"], text)
-        if asks_to_forward(text) and recognised.intent.name != "send_email":
-            # "Forward Tom the email from the bank" taken for reading it: it is sent on
-            return self._instead(doing, BY_NAME["send_email"], text, {"to": _a_person(recognised)})
-        if chosen in (JUST_ANSWER, SOMETHING_ELSE, "recall_fact") and asks_what_they_said(text):
-            # "Oye, ¿qué me dijo Tom de la barbacoa?" taken for the model's own answer (which
-            # made one up): what Tom wrote is in the mail
-            return self._instead(doing, BY_NAME["find_emails"], text)
-        if (
-            chosen == "write_note"
-            and (named := _MESSAGE.search(text))
-            and named["name"]
-            and (_MAIL_ASKED.search(fold(text)) or _TOLD_THAT.match(text, named.end("name")))
-        ):
-            # "Schreib Priya eine kurze Mail: danke für das Rezept …", "schreib bitte maria
-            # klein, dass ich … vegetarisch esse" taken for a note called by her name: an
-            # email to her
-            return self._instead(doing, BY_NAME["send_email"], text, read={"to": named["name"]})
-        if (message := _MESSAGE.search(text)) and recognised.intent.name not in _WRITING:
-            # "Tell Maria my dietary requirement: vegetarian" taken for a memory, "Look up
-            # Sophie and email her that …" for a contact: what is asked for is an email, to
-            # the name the request gives if the model's words leave it out
-            if message["name"]:  # said right after the verb: it decides over the model's
-                return self._instead(doing, BY_NAME["send_email"], text,
-                                     read={"to": message["name"]})  # fmt: skip
-            # ("Priya mentioned she's late … Tell her it's no problem": the one named)
-            to = _a_person(recognised) or _the_one_named(doing)
-            return self._instead(doing, BY_NAME["send_email"], text, {"to": to})
-        if (
-            chosen in ("send_email", "reply_to_email", "remember_fact", JUST_ANSWER)
-            and asks_for_a_phone_number(text)
-            and not re.search(r"\d{3}", text)  # a number given is to be kept
-        ):
-            # "¿me pasas el móvil de Priya? le quiero escribir por whatsapp" taken for an
-            # email, "Hast du mal Priyas Handynummer für mich?" for a fact to remember, "whats
-            # priyas mobile number again?" for the model's own answer (it made one up): what
-            # is asked for is her number, on her card
-            who = _a_person(recognised) or _one_known_name(doing)
-            return self._instead(doing, BY_NAME["find_contact"], text, {"who": who})
-        family = asks_for_family_details(text)
-        if family is not None and chosen not in ("find_contact", "add_contact", *_WRITING):
-            # "Ich will heute Abend Mutti anrufen, hab aber ihre Nummer nicht …" taken for
-            # the mail: her card (the one noted "Mum")
-            return self._instead(doing, BY_NAME["find_contact"], text, read={"who": family})
-        kin = kin_recipient(text)
-        if kin is not None and _MAIL_ASKED.search(fold(text)) and chosen not in _WRITING:
-            # "Kannst du meiner Mama eine kurze Mail schicken? Sam und ich …" taken for a
-            # new event: an email, to the one the request names
-            return self._instead(doing, BY_NAME["send_email"], text, read={"to": kin})
-        if recognised.intent.name == "send_email" and message and message["name"]:
-            _said_recipient(recognised, message["name"])
-        elif recognised.intent.name == "send_email" and kin is not None:
-            _said_recipient(recognised, kin)  # "… meiner Mama eine Mail …", not "Sam"
-        if (
-            asks_to_cancel(text)
-            and recognised.intent.name not in _CANCELLING
-            and not _a_new_time(recognised, text, doing.now)
-            # a plain question ("Can you remove the background from a photo?") is looked
-            # at only when it speaks of the user's own ("Scrap my dentist appointment")
-            and (recognised.intent.name != JUST_ANSWER or speaks_of_the_user(text))
-            and (event := _event_named(doing, whole=True, on_the_day=True)) is not None
-        ):
-            # "Scrap my dentist appointment today" taken for a new email, "Sag den Zahnarzt
-            # heute ab" for a new event: the event the calendar holds under its words is
-            # cancelled (the dialog asks first)
-            return self._run(doing, BY_NAME["cancel_event"], {"event": event}, text, instead=True)
-        if (
-            asks_to_cancel(text)
-            and recognised.intent.name in (_CANCELLING | _EVENTS) - {"cancel_event"}
-            and off_the_calendar(text)
-        ):
-            # "Tu peux supprimer le rendez-vous au garage de mon agenda ?" taken for a
-            # reminder, "Tu peux la virer de mon agenda ?" for a move: what is taken off the
-            # calendar is an event
-            return self._instead(doing, BY_NAME["cancel_event"], text)
-        if (
-            read_shift(text) is not None
-            and recognised.intent.name not in _NOT_A_SHIFT
-            and (event := _event_named(doing, whole=True, on_the_day=True)) is not None
-        ):
-            # "das Budgetmeeting am Montag fängt ne halbe Stunde später an, kannst du das
-            # ändern?" taken for a new event: the event the calendar holds under its words
-            # is moved by that amount (the dialog asks first)
-            return self._run(doing, BY_NAME["move_event"], {"event": event}, text, instead=True)
-        if (
-            recognised.intent.name in _TODOS | _LOOKING
-            and asks_to_move(text)
-            and speaks_of_the_todo_list(text)
-            and (when := read_when(text, doing.now)) is not None
-            and when.day_given
-        ):
-            # "repousser ce truc dans ma liste de tâches au vendredi 25" taken for ticking it
-            # off or a look at the list: the to-do's due day is moved (the dialog asks first);
-            # what the model leaves out, the request's words name and its asking sentence
-            # dates ("… d'ici mercredi prochain. Tu peux repousser … au vendredi 25 ?")
-            given = {"event": text, "to": the_question(text)}
-            return self._instead(doing, BY_NAME["move_event"], text, given=given)
-        if (
-            (
-                recognised.intent.name == "add_event"
-                or (
-                    recognised.intent.name in ("reply_to_email", "send_email")
-                    and not _REPLY.search(text)
-                    and not _MESSAGE.search(text)
-                )
-            )
-            # ("… the budget meeting at 11 instead": a time in place of the one it has)
-            and (asks_to_move(text) or _INSTEAD.search(fold(text)))
-            and (when := read_when(text, doing.now)) is not None
-            # a time, or a day at the same time ("to friday instead? same time is fine")
-            and (
-                when.start_at(doing.now) is not None
-                or (when.day_given and _SAME_TIME.search(fold(text)))
-            )
-            and (event := _event_named(doing, whole=True, on_the_day=True, moving=True))
-        ):
-            # "Sophie hat gefragt, ob wir unser 1:1 morgen auf 14 Uhr verlegen können …"
-            # taken for a new event, or for an answer to Sophie the request does not ask for:
-            # the event the calendar holds under its words is moved to the time named (the
-            # dialog asks first)
-            return self._run(doing, BY_NAME["move_event"], {"event": event}, text, instead=True)
-        if (
-            recognised.intent.name in ("cancel_event", "move_event")
-            and not _names_more_than_a_day(recognised.slots.get("event", ""), doing.now)
-            and (event := _event_named(doing, whole=True, on_the_day=True)) is not None
-        ):
-            # "…, así que hoy no hay clase. ¿Me la quitas del calendario?": the model named no
-            # event (or only a day: "dienstag"), the request names one of the calendar's
-            recognised.slots["event"] = event
-        if (
-            fact is None
-            and recognised.intent.name == "remember_fact"
-            and asks_a_question(text)
-            and not asks_to_keep_in_mind(text)
-            and not asks_to_correct_what_is_known(text)
-        ):
-            # "Mi hermana insiste en que vaya a verla este finde. ¿Tengo ya algo comprometido?"
-            # taken for a fact to keep: a question asking nothing to be kept is no fact; the
-            # next lookup the choice was close to (a question changes nothing), else a look
-            # at what is kept
-            other = next((n for n in recognised.close if n in _LOOKING), "recall_fact")
-            return self._instead(doing, BY_NAME[other], text)
-        if (
-            recognised.intent.name in _CANCELLING
-            and asks_whether_to_do(text)
-            and not asks_to_cancel(text)
-            and not asks_to_tick_off(text)
-        ):
-            # "¿tengo que devolver algo a la biblioteca?" taken for cancelling an event: a
-            # question of what the user has to do, which changes nothing: the to-dos
-            return self._instead(doing, BY_NAME["list_todos"], text)
-        if _talk_taken_for_a_change(recognised, text, doing.now):
-            return self._chat(agent, conversation, emit, cancel, report)
-        if (
-            recognised.intent.name == JUST_ANSWER
-            and asks_who_someone_is(text)
-            and (name := _one_known_name(doing))
-        ):
-            # "who is helen morgan?" taken for general knowledge: the address book's card
-            return self._run(doing, BY_NAME["find_contact"], {"who": name}, text, instead=True)
-        if recognised.intent.name == JUST_ANSWER:
-            # "What's the name of my hotel in Lisbon?" taken for a general question: what
-            # the mail or files plainly hold answers it; else the model answers as asked.
-            of_theirs = (
-                about_the_users_own(text)
-                or asks_a_past_cost(text)  # "What did … cost?"
-                or asks_for_a_record(text)  # "¿Cómo se llamaba el hotel …?"
-                # the second of two questions, the message speaking of the user's own ("Wann
-                # ist mein nächster Zahnarzttermin? Und wie heißt das Hotel in Lissabon?")
-                or (bool(doing.together) and about_the_users_own(doing.together))
-            )
-            # (a question apart from the words about the user, "… my flatmate and I are
-            # arguing about this. what temperature does water boil at?", is not theirs)
-            general = _general_question(doing) if of_theirs else None
-            if of_theirs and general is None and (found := _looked_up(doing)) is not None:
-                return self._say(doing, found, "answered")
-            return self._chat(agent, conversation, emit, cancel, report, asked=general, doing=doing)
-        if _a_general_question(recognised, text, doing.now):
-            return self._chat(agent, conversation, emit, cancel, report, doing=doing)
-        looking = recognised.intent.name in _LOOKING - set(_LOOKUPS)
-        general = (
-            _general_question(doing)
-            if recognised.intent.name in _LOOKUPS
-            or (looking and _asks_apart_from_the_calendar(text, doing.now))
-            # an email to read, though the request speaks of none ("… 20 degrees here this
-            # week - what is that in Fahrenheit?" read as "the email from the school")
-            or (recognised.intent.name == "read_email" and not speaks_of_a_message(text))
-            else None
-        )
-        # (taken for the calendar, to-dos or spending, only a question saying itself what it
-        # asks: "Vendredi, j'aimerais bloquer trois heures … Ça rentre ?" needs the sentence
-        # before it, and is of the calendar after all)
-        if general and not (looking and general == text):
-            # "… what temperature does water boil at in fahrenheit?" taken for a lookup: what
-            # the user keeps does not name it, the model answers (the question alone, when it
-            # says itself what it asks)
-            return self._chat(agent, conversation, emit, cancel, report, asked=general, doing=doing)
+        decision, recognised = rules.decide(doing, recognised, chosen)
+        if decision is not None:
+            return self._decided(doing, decision)
+        assert recognised is not None  # (no intent at all is handed back by a rule)
         doing.close = recognised.close
         return self._run(doing, recognised.intent, recognised.slots, text, recognised.dropped)
+
+    def _decided(self, doing: Doing, decision: Verdict) -> bool:
+        """Do what a rule decided over the model's choice (`rules`)."""
+        from app.agent.intents import rules  # (it imports this module)
+
+        match decision:
+            case rules.Take(intent, read, given):
+                return self._instead(doing, BY_NAME[intent], doing.request, given, read)
+            case rules.Run(intent, slots):
+                return self._run(doing, BY_NAME[intent], slots, doing.request, instead=True)
+            case rules.Say(answer):
+                return self._say(doing, answer, "answered")
+            case rules.Talk(asked, knowledge):
+                return self._chat(
+                    doing.agent, doing.conversation, doing.emit, doing.cancel, doing.report,
+                    asked=asked, doing=doing if knowledge else None,
+                )  # fmt: skip
+        return False  # handed back: the free loop takes the turn
 
     def _each_question(
         self,
@@ -1280,7 +686,7 @@ class IntentRouter:
                 # left out, but the request writes one name of someone the user knows
                 # ("Tom's got a new phone … sort that out in my contacts"): that one (a
                 # recipient is never guessed)
-                slots[slot.name] = _one_known_name(doing)
+                slots[slot.name] = one_known_name(doing)
             if intent.name == "add_contact" and slot.name == "name" and not slots.get("name"):
                 # "Jamie isn't in my address book yet - can you add them? use the email
                 # address they wrote to me from": the one name written that the mail knows
@@ -1313,7 +719,7 @@ class IntentRouter:
             if slot.required and not slots.get(slot.name):
                 if doing.looking_again:  # a second look asks nothing: it found nothing
                     raise FoundNothing("")
-                if intent.looks_up and (found := _looked_up(doing, asked_for=True)) is not None:
+                if intent.looks_up and (found := looked_up(doing, asked_for=True)) is not None:
                     return self._say(doing, found, "answered")
                 if intent.name == "find_contact" and not instead and _names_no_one(request):
                     # "where did I put the notes from the car service?" taken for a contact:
@@ -1357,7 +763,7 @@ class IntentRouter:
         plumber's phone number?": no contact, but a note about the plumber); then the one
         calendar event the request names whole; else what the first said when it found
         nothing."""
-        others = [n for n in doing.close if n in _LOOKUPS and n != intent.name][:_SECOND_LOOKS]
+        others = [n for n in doing.close if n in LOOKUPS and n != intent.name][:_SECOND_LOOKS]
         doing.looking_again = True
         try:
             for other in others:
@@ -1371,14 +777,14 @@ class IntentRouter:
         # The files are looked at plainly unless a lookup searched them (one that searched
         # only the mail, "find_emails", has not: "wann ich zuletzt gegen Tetanus geimpft
         # wurde" is in a file)
-        if "ask_files" not in {intent.name, *others} and (found := _looked_up(doing)) is not None:
+        if "ask_files" not in {intent.name, *others} and (found := looked_up(doing)) is not None:
             return self._say(doing, found, "answered")
-        if intent.name != "show_calendar" and (event := _event_named(doing, whole=True)):
+        if intent.name != "show_calendar" and (event := named_event(doing, whole=True)):
             # "¿A qué hora tengo hoy el dentista?" taken for a contact: today's Dentist (its
             # whole title named: "What did Tom say?" is not about "Lunch with Tom")
             return self._run(doing, BY_NAME["show_calendar"], {"event": event}, request,
                              instead=True)  # fmt: skip
-        if intent.name != "list_todos" and _names_a_todo(doing):
+        if intent.name != "list_todos" and a_todo_named(doing):
             # "je dois rendre les livres à la bibliothèque quand déjà ?" taken for a memory:
             # the open to-do holding its words ("Return the library books", due Thursday)
             return self._run(doing, BY_NAME["list_todos"], {}, request, instead=True)
@@ -1494,273 +900,17 @@ class IntentRouter:
         return True
 
 
-# A document named by its file name, and the intents that read what is kept elsewhere (the
-# to-do list, reminders, memories, the calendar, contacts) or nothing: a question naming a
-# document is about it, whichever of those the model took it for.
-_DOCUMENT = re.compile(
-    r"\b[\w-]+\.(?:txt|md|pdf|docx?|xlsx?|csv|od[tsp]|pptx?|rtf|json|html?)\b", re.I
-)
-_KEPT_ELSEWHERE = {
-    JUST_ANSWER, "list_todos", "list_reminders", "recall_fact", "show_calendar", "find_contact"
-}  # fmt: skip
-
-
-# The intents a request to cancel may rightly be besides cancelling an event: deleting one of
-# the other kinds of things. (A move is, when it names a new time.)
-_CANCELLING = {"cancel_event", "cancel_reminder", "forget_fact", "complete_todo"}
-
-
 # The intents that only look something of the user's up.
-_LOOKING = {*_LOOKUPS, "show_calendar", "find_free_time", "list_todos", "list_reminders",
+LOOKING = {*LOOKUPS, "show_calendar", "find_free_time", "list_todos", "list_reminders",
             "spending"}  # fmt: skip
 # The intents whose day is the asking sentence's first: the lookups and a cancellation.
-_OWN_DAY = {*_LOOKING, "cancel_event"}
-
-
-def _asks_for_an_act(text: str) -> bool:
-    """Whether the request plainly asks for one of the acts code recognises whatever the
-    model took it for: a reminder, a to-do, an event put in the calendar, something ticked
-    off or taken off a list, a contact, a reply, a forward or a message to someone."""
-    return any(
-        check(text)
-        for check in (
-            asks_for_a_reminder,
-            asks_to_cancel_a_reminder,
-            asks_to_put_on_the_todo_list,
-            asks_to_tick_off,
-            takes_off_a_list,
-            asks_to_put_in_the_calendar,
-            asks_to_add_a_contact,
-            asks_to_forward,
-        )
-    ) or bool(_REPLY.search(text) or _MESSAGE.search(text))
-
-
-def _a_general_question(recognised: Recognised, text: str, now: datetime) -> bool:
-    """ "¿Cuántos lados tiene un hexágono?" taken for a lookup, a plain answer close behind:
-    the model kept none of the request's words in the slots, and the request names nothing
-    of the user's, nor a day, but asks about two things or more. Looked up, what the user
-    keeps would be searched for a hexagon."""
-    from app.agent.intents.file_steps import telling_words
-
-    return (
-        recognised.intent.name in _LOOKING
-        and JUST_ANSWER in recognised.close
-        and not any(recognised.slots.values())
-        and not speaks_of_the_user(text)
-        and read_when(text, now) is None
-        and len(telling_words(text)) >= 2
-    )
-
-
-# Words past which a message that asks nothing is someone talking, not a terse command
-# ("the team lunch is at Café Rosa now").
-_TALK = 15
-
-
-def _which_of_two_days(text: str, now: datetime) -> bool:
-    """Whether the question asks which of two days something is on ("is my dentist
-    appointment today or tomorrow?", "ist das Konzert Freitag oder Samstag?")."""
-    question = the_question(text)
-    return (
-        "?" in question
-        and re.search(r"\s(?:or|oder|ou|o)\s", question) is not None
-        and len(days_named(question, now)) >= 2
-    )
-
-
-def _talk_taken_for_a_change(recognised: Recognised, text: str, now: datetime) -> bool:
-    """ "Puh, in two weeks is my piano recital and the nocturne still isn't right …" taken
-    for moving an event: the message asks nothing (no question), says no verb of moving or
-    cancelling and no new time, and is long or a plain answer was close. An event is moved
-    only when the user asks for it. (A cancellation is often told, not asked: "Der
-    Zahnarzttermin fällt aus".)"""
-    return (
-        recognised.intent.name == "move_event"
-        and "?" not in text
-        and not asks_to_move(text)
-        and not asks_to_cancel(text)
-        and not _a_new_time(recognised, text, now)
-        and (JUST_ANSWER in recognised.close or len(text.split()) > _TALK)
-    )
-
-
-def _asks_apart_from_the_calendar(text: str, now: datetime) -> bool:
-    """Whether the request's question says itself what it asks (two telling words), and
-    asks no when, where, how much of theirs, and names no day or time ("¿cuál es el océano
-    más grande del mundo?" after "hoy ha sido un día de locos"): the calendar, to-dos or
-    spending cannot be what it asks ("Passt das?" can)."""
-    from app.agent.intents.file_steps import telling_words
-
-    question = the_question(text)
-    return (
-        len(telling_words(asking_clause(question))) >= 2
-        and read_when(question, now) is None
-        and not _WHEN_WHERE.search(fold(question))
-        and not asks_a_past_cost(question)
-    )
-
-
-# Asking when or where anywhere in a question ("any idea when the delivery is …"), folded.
-_WHEN_WHERE = re.compile(
-    r"\b(?:when|what time|where|wann|wie ?viel uhr|wo|wohin|quand|quelle heure|ou|"
-    r"cuando|que hora|donde|adonde)\b"
-)
+_OWN_DAY = {*LOOKING, "cancel_event"}
 
 
 def _question_shown(doing: Doing) -> str | None:
     from app.agent.intents.general import question_shown
 
     return question_shown(doing)
-
-
-def _general_question(doing: Doing) -> str | None:
-    from app.agent.intents.general import general_question
-
-    return general_question(doing)
-
-
-def _names_an_appointment(text: str) -> bool:
-    """Whether `text` has a word for an appointment ("rdv", "Termin", "Zahnarzttermin")."""
-    return any(w in ANY_EVENT or w.endswith("termin") for w in re.findall(r"[\w'-]+", fold(text)))
-
-
-def _a_day_and_time(text: str, now: datetime) -> bool:
-    """Whether `text` names a day to come and a clock time on it."""
-    when = read_when(text, now)
-    return when is not None and when.day_given and when.start is not None and when.day >= now.date()
-
-
-def _names_more_than_a_day(words: str, now: datetime) -> bool:
-    """Whether an event's slot names something besides days and times ("dienstag" names no
-    event; "Friseur" and "Tuesday's dentist" do), and besides the verb of cancelling the
-    model copied ("löschen") or the word for any event ("den Termin")."""
-    return any(
-        not names_a_time(w, now)
-        and not is_function_word(w)
-        and not asks_to_cancel(w)
-        and fold(w) not in ANY_EVENT
-        for w in re.findall(r"[\w'-]+", words)
-    )
-
-
-def _a_new_time(recognised: Recognised, text: str, now: datetime) -> bool:
-    """Whether a move was chosen with a new time or shift ("Cancel the 3pm and move it to
-    Thursday"): a move, whatever else the request says. ("Ya no voy al concierto del jueves,
-    quítalo" taken for a move names none; nor does "to": "mon agenda" of "tu peux enlever le
-    rendez-vous de mon agenda ?": the event is cancelled.)"""
-    slots = recognised.slots
-    to = slots.get("to", "")
-    return recognised.intent.name == "move_event" and bool(
-        (to and (read_when(to, now) or read_shift(to))) or slots.get("shift") or read_shift(text)
-    )
-
-
-# The intents a request to be reminded may rightly be: a reminder set, or one already set
-# (cancelling it is told from a new one by the reminders there are: `personal_steps`).
-_REMINDERS = {"set_reminder", "cancel_reminder", "list_reminders"}
-# Intents a request to put something on the to-do list may rightly be.
-_TODOS = {"add_todo", "complete_todo", "list_todos"}
-# Intents a request to put something in the calendar may rightly be.
-_EVENTS = {"add_event", "move_event", "cancel_event", "find_free_time", "set_reminder"}
-# What acts on nothing: a lookup, a memory kept, the model's own answer, or no intent.
-_NOT_AN_ACT = {"ask_files", "find_emails", "recall_fact", "find_contact", "remember_fact",
-               "show_calendar", JUST_ANSWER, SOMETHING_ELSE}  # fmt: skip
-
-
-# A request asking for a reply: "reply"/"answer" opening it or one of its sentences, in
-# its own language ("Antworte ihm, dass …", "Réponds-lui que …", "Contéstale que …").
-_REPLY = re.compile(
-    r"(?:^|[.!?;]\s*)(?:(?:and|und|et|y)\s+)?(?:please\s+|bitte\s+|s'il te pla[iî]t,?\s+)?"
-    r"(?:reply|answer|write back|respond to|get back to (?:her|him|them|(?-i:[A-Z][\w'-]+))|"
-    r"antworte|antwortet|antworten sie|schreib(?:t|en sie)?(?:\s+\S+){0,3}?\s+zurück|réponds|"
-    r"répondez|responde|respóndele|respondele|contesta|contéstale|contestale)\b"
-    # asked, wherever in a sentence (":( can you write back to him"): "Can you reply that …",
-    # "Kannst du ihm antworten, dass …", "Tu peux lui répondre qu'on sera là", "¿Le puedes
-    # responder que sí?", "¿Puedes contestarle a Tom …?"
-    r"|(?<![\w'])(?:(?:can|could|would|will) you\s+(?:please\s+)?(?:reply|write back|respond|"
-    r"get back to (?:her|him|them|(?-i:[A-Z][\w'-]+))|"
-    # "Can you answer for me?", "Could you answer him that …", not "answer a question"
-    r"answer (?:for me|on my behalf|her|him|them|(?-i:[A-Z][\w'-]+)))|"
-    r"(?:kannst|könntest|konntest|würdest|wurdest) du\s+(?:\S+\s+){0,4}?(?:antworten|"
-    r"zurückschreiben)|(?:tu peux|peux-tu|pourrais-tu|vous pouvez|pouvez-vous)\s+"
-    r"(?:lui\s+|leur\s+)?r[ée]pondre|(?:le\s+|les\s+)?(?:puedes|podrías|podrias)\s+"
-    r"(?:responder|contestar)(?:le|les)?)\b",
-    re.IGNORECASE,
-)
-
-
-# A request asking to write to someone: a verb of telling or writing opening it (or asked
-# for: "Could you drop Priya …", "Tu peux dire à Paul …") before a capitalised name ("Tell
-# Maria …", "Drop Priya a line", "Schreib Jonas, …", "Dis à Paul que …", "Dile a Lena que
-# …"), or "… and email her" after a lookup, or after what the
-# person wants ("Jamie wants coffee, tell him Wednesday works", "…, sag ihm, dass …").
-_MESSAGE = re.compile(
-    r"^\s*(?i:please\s+|bitte\s+)?(?i:(?:can|could|would|will) you\s+(?:please\s+)?|"
-    r"tu peux\s+|peux-tu\s+|pourrais-tu\s+|(?:me\s+)?puedes\s+|podr[ií]as\s+)?"
-    r"(?i:tell|let|e-?mail|mail|write(?: to)?|drop|message|sag(?![^.!?]*\sab\b)|"
-    r"schreib\w*|schick\w*|dis [àa]|dire [àa]|[ée]cri(?:s|re) [àa]|[ée]cris-lui|dile a|"
-    r"decirle a|escr[ií]bele a|escribirle a|"
-    r"escribe a|m[aá]ndale un (?:correo|email|mensaje) a)\s+(?!(?:I|Me|Mir|Mich|Moi)\b)"
-    r"(?:(?i:bitte|mal|doch|please|stp|porfa|noch)\s+)*"  # ("schreib bitte maria klein, …")
-    r"(?P<name>[A-ZÀ-Ý][\w'-]*)"
-    r"|(?i:(?:\b(?:and|und|et|y)|,|[.!?])\s+(?:then\s+)?(?:(?:e-?mail|mail|write to|tell|text|"
-    r"schreib|sag)\s+(?:her|him|them|ihr|ihm|ihnen)|let\s+(?:her|him|them)\s+know|"
-    r"[ée]cris-lui|dis-lui|escr[ií]bele|dile)\b)"
-)
-# What someone is told, right after their name ("schreib Maria Klein, dass …", "write Tom
-# that …", "écris à Léa que …").
-_TOLD_THAT = re.compile(r"(?:\s+[A-ZÀ-Ý][\w'-]*)?\s*,?\s*(?:dass|that|que|qu['’])", re.IGNORECASE)
-# The same, with the name typed in any case ("escríbele a maria …"): a lower-case name
-# there is looked for in the mailbox.
-_MESSAGE_ANY_CASE = re.compile(_MESSAGE.pattern, re.IGNORECASE)
-# Intents a message to someone may rightly be (writing one, or what goes with a file or the
-# web), which the request's "tell"/"email" does not overrule.
-_WRITING = {
-    "send_email", "reply_to_email", "ask_files", "show_folder", "write_note", "add_to_list",
-    "open_file", "spending", "search_web", "add_contact",
-}  # fmt: skip
-# An email or message asked for anywhere in the request (folded): "eine kurze Mail schicken",
-# "send … an email", "un mail", "un correo", "a message".
-# The same time of day, kept on another day (folded): "same time", "zur gleichen Zeit",
-# "à la même heure", "a la misma hora".
-# Lookups that hold no events: asked when or where an event is, they cannot answer.
-_NOT_HOLDING_EVENTS = {"find_contact", "recall_fact", "list_todos", "list_reminders", "spending"}
-_INSTEAD = re.compile(r"\b(?:instead|stattdessen|lieber|plutot|a la place|en vez|en lugar)\b")
-_SAME_TIME = re.compile(r"\bsame time\b|\bgleichen? (?:uhr)?zeit\b|\bmeme heure\b|\bmisma hora\b")
-_MAIL_ASKED = re.compile(
-    r"\b(?:e-?mail|mail|nachricht|message|courriel|correo|mensaje)\b|\b(?:text|write to)\b"
-)
-# Intents a request naming an amount later or earlier may rightly be: a move, a message
-# about it ("tell Sophie the meeting starts an hour later"), a reminder.
-_NOT_A_SHIFT = {"move_event", *_WRITING, *_REMINDERS}
-
-
-def _said_recipient(recognised: Recognised, name: str) -> None:
-    """The name said right after the verb of writing as the new email's recipient, over
-    another word of the request the model took ("Schick Priya eine kurze Mail: Suppe war
-    super" with the recipient "Suppe"); a typed address, or the name among the model's
-    words ("Priya Nair"), is kept."""
-    to = recognised.slots.get("to", "")
-    if not ADDRESS.search(to) and not any_word_of(name, to):
-        recognised.slots["to"] = name
-
-
-def _the_one_named(doing: Doing) -> str:
-    """The one name the request writes that can be written to ("Priya mentioned she's late
-    … Tell her it's no problem": Priya), or ""."""
-    from app.agent.intents.mail_steps import one_other_reachable
-
-    return one_other_reachable(doing, "") or ""
-
-
-def _a_person(recognised: Recognised) -> str:
-    """The person a recognised intent's slots name ("Bob" of find_contact's "who"), or ""."""
-    return next(
-        (value for name, value in recognised.slots.items()
-         if (slot := recognised.intent.slot(name)) is not None and slot.kind == "person"),
-        "",
-    )  # fmt: skip
 
 
 def _when_told_instead(pending: Pending, text: str, now: datetime) -> str | None:

@@ -329,6 +329,28 @@ def test_a_morning_pointed_back_at_is_no_tomorrow(phrase: str) -> None:
     assert when is None or not when.day_given
 
 
+@pytest.mark.parametrize(
+    ("phrase", "day", "part"),
+    [("add a 2 hour block to write the report tomorrow morning", date(2029, 5, 16), (8, 12)),
+     ("a 2-hour block tomorrow morning", date(2029, 5, 16), (8, 12)),
+     ("ein Block von 2 Stunden morgen früh", date(2029, 5, 16), (8, 12)),
+     ("bloque de 2 horas mañana por la mañana", date(2029, 5, 16), (8, 12))],
+)  # fmt: skip
+def test_a_number_of_hours_is_a_length_not_a_clock_time(
+    phrase: str, day: date, part: tuple[int, int]
+) -> None:
+    """ "a 2 hour block … tomorrow morning": tomorrow morning, no time at 2:00."""
+    when = read_when(phrase, NOW)
+    assert when is not None and (when.day, when.start, when.part) == (day, None, part)
+    assert read_duration(phrase) == timedelta(hours=2)
+
+
+def test_a_number_of_hours_after_the_is_no_day_of_the_month() -> None:
+    """ "the 2 hour meeting at 3": today's 3pm, not the 2nd."""
+    when = read_when("the 2 hour meeting at 3", NOW)
+    assert when is not None and not when.day_given and when.start == time(15)
+
+
 def test_a_number_word_before_a_part_of_the_day_without_a_connector_is_no_time() -> None:
     when = read_when("one morning last week", NOW)
     assert when is not None and when.start is None and when.part == (8, 12)

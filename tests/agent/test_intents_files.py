@@ -1337,6 +1337,12 @@ def test_the_asking_to_put_something_in_the_calendar_is_no_word_to_look_for(
     assert telling_words(request_) == words
 
 
+def test_how_much_more_or_less_is_no_word_to_look_for() -> None:
+    """ "le plus haut sommet": a newsletter's "Plus: passkeys explained" holds no answer."""
+    assert telling_words("quel est le plus haut sommet des Alpes ?") == ["alpes", "sommet", "haut"]
+    assert "more" not in telling_words("which costs more, the train or the plane?")
+
+
 @pytest.mark.parametrize(
     ("request_", "taken_for"),
     [("La semana que viene tengo a ocho personas a cenar y quiero hacer la lasaña de verduras "

@@ -2571,6 +2571,23 @@ def test_a_general_question_after_chatter_naming_a_day_is_no_look_at_the_calenda
 
 
 @pytest.mark.parametrize(
+    ("request_", "chosen"),
+    [("quel est le plus haut sommet des Alpes ?", call("show_calendar", event="Alpes")),
+     ("what's the longest river in africa?", call("list_todos")),
+     ("¿cuántos huesos tiene el cuerpo humano?", call("list_reminders"))],
+)  # fmt: skip
+def test_a_general_question_alone_taken_for_the_calendar_is_answered_plainly(
+    account: CalendarAccount, database: Database, home: Path, request_: str, chosen: str
+) -> None:
+    """A question of general knowledge, all the request says, taken for the calendar, the
+    to-dos or the reminders: nothing the user keeps is searched (a newsletter is no source for
+    the Alps), the model answers."""
+    english = [] if request_.startswith("what") else ["English words."]
+    assert request_.endswith(_answered_plainly([chosen, *english], home, account, database,
+                                               request_))  # fmt: skip
+
+
+@pytest.mark.parametrize(
     "request_",
     [
         "Friday I'd like to block three hours in a row for the tax return, between 9 and 5. "

@@ -216,6 +216,29 @@ def test_a_name_the_address_book_lacks_is_the_sender_who_wrote_then_the_mail_arr
     assert _inbox_subjects(servers, BOB).count("I'll bring a cake") == 1
 
 
+def test_a_message_the_model_made_up_is_no_subject(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount
+) -> None:
+    """ "email Greta that I'll call her on Sunday" with the model's message and subject
+    "call the plumber on Sunday": the body keeps the user's words, and so does the
+    subject; the plumber is in neither."""
+    _deliver_dated(servers, f"Greta Holm <{BOB}>", "Garden party", "Come on Sunday!",
+                   "Mon, 14 May 2029 10:00:00 +0200")  # fmt: skip
+    answers = Answers(approve=False)
+    made_up = "call the plumber on Sunday"
+    agent = _agent(
+        [call("send_email", to="Greta", message=made_up, subject=made_up), ""],
+        answers,
+        mail=mail,
+        calendar=account,
+    )
+    agent.run_turn(Conversation(), "Can you email Greta that I'll call her on Sunday?")
+    [shown] = answers.seen
+    assert "plumber" not in shown.arguments["body"].lower()
+    assert "plumber" not in shown.arguments["subject"].lower()
+    assert "sunday" in shown.arguments["subject"].lower()
+
+
 def test_an_address_the_model_made_up_for_a_name_is_the_name_looked_up(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount
 ) -> None:

@@ -55,6 +55,9 @@ _GENERIC = {
     "trag", "trage", "eintragen", "setz", "setze", "notier", "notiere", "bitte", "please",
     "ajoute", "rajoute", "mets", "mettre", "apunta", "apuntas", "apuntar", "apuntame",
     "anota", "anotar", "anade", "agrega", "ponlo", "ponla", "porfa",
+    # nor how much more or less ("le plus haut sommet": a newsletter's "Plus: passkeys
+    # explained" is no answer)
+    "plus", "moins", "more", "most", "less", "least", "mehr", "meisten", "weniger", "menos",
 }  # fmt: skip
 
 

@@ -59,7 +59,7 @@ _THE = re.compile(
 _HERE = re.compile(r"\b(?:here|there|hier|dort|da|ici|la-bas|aqui|alli|alla)\b")
 
 
-def general_question(doing: Doing) -> str | None:
+def general_question(doing: Doing, alone: bool = False) -> str | None:
     """The text the model is to answer, when the request's question is general knowledge
     (None when it is not): the question's own clause when it says itself what it asks ("¿A
     cuántos grados hierve el agua a nivel del mar?", not the chatter before it, "Él dice que
@@ -73,8 +73,9 @@ def general_question(doing: Doing) -> str | None:
     nor is an item of theirs called by a word it names ("the concert"). A question whose
     words find nothing in its own language is looked for once more in English, as the
     lookups do. (A question alone, "How long is the warranty on the dishwasher?", may be of
-    the user's though nothing holds it: the lookup says what it found.)"""
-    parsed = _asked_apart(doing)
+    the user's though nothing holds it: the lookup says what it found; `alone`: such a
+    question too, where the lookup cannot be of it.)"""
+    parsed = _asked_apart(doing, alone)
     if parsed is None:
         return None
     asked, clause, told = parsed
@@ -105,10 +106,10 @@ def question_shown(doing: Doing) -> str | None:
     return _shown(doing, *parsed) if parsed is not None else None
 
 
-def _asked_apart(doing: Doing) -> tuple[str, str, str | None] | None:
+def _asked_apart(doing: Doing, alone: bool = False) -> tuple[str, str, str | None] | None:
     """What the request's question asks (its telling part), its asking clause, and the
     question a "do you know?" reports; None if it speaks of the user or someone, asks for a
-    record or a past cost, or names nothing."""
+    record or a past cost, or names nothing (or is all the request says, unless `alone`)."""
     question = the_question(doing.request)
     clause = asking_clause(question)
     if asks_who_is_right(question) and not asks_for_a_record(doing.request):
@@ -129,7 +130,7 @@ def _asked_apart(doing: Doing) -> tuple[str, str, str | None] | None:
         clause = told
     if (
         not clause.strip()
-        or clause.strip() == doing.request.strip()
+        or (clause.strip() == doing.request.strip() and not alone)
         or speaks_of_the_user(clause)
         or refers_to_someone(clause)
         or asks_for_a_record(doing.request)  # "Je dois remplir … Comment s'appelait l'hôtel ?"

@@ -318,6 +318,10 @@ def send(doing: Doing, slots: dict[str, str]) -> str:
         said = said_after(slots["message"]) or (
             body if "message" in doing.from_request else slots["message"]
         )
+        if "message" not in doing.from_request and not grounded(said, doing.request):
+            # words the user never wrote ("call the plumber on Sunday" for "email Helen that
+            # I'll call her on Sunday"), which the body left out: no subject either
+            said = _first_said(body)
     _, asked = question_for(doing)
     if asked:
         said = asked

@@ -953,6 +953,18 @@ def _a_general_question_asked_apart(choice: Choice) -> Verdict | None:
     )
     if general and not (looking and general == text):
         return Talk(asked=general, knowledge=True)
+    if (
+        general is None
+        and looking
+        and name != "spending"  # (its steps tell a sum from a general question themselves)
+        and len(sentences(text)) == 1
+        and _asks_apart_from_the_calendar(text, choice.doing.now)
+        and (alone := _general_question(choice.doing, alone=True))
+    ):
+        # "quel est le plus haut sommet des Alpes ?" taken for the calendar, "what's the
+        # longest river in africa?" for the to-dos: a question alone, of no day and nothing
+        # of the user's, which nothing they keep holds
+        return Talk(asked=alone, knowledge=True)
     return None
 
 
@@ -1039,10 +1051,10 @@ def _a_sender_named(doing: Doing) -> bool:
     return any(senders_named(doing, name) for name in names)
 
 
-def _general_question(doing: Doing) -> str | None:
+def _general_question(doing: Doing, alone: bool = False) -> str | None:
     from app.agent.intents.general import general_question
 
-    return general_question(doing)
+    return general_question(doing, alone)
 
 
 # A document named by its file name, and the intents that read what is kept elsewhere (the

@@ -596,7 +596,7 @@ def _read_date(text: str, today: date) -> date | None:
         return beside
     ordinal = re.search(
         r"\b(?:the\s+|on\s+the\s+|le\s+|el\s+(?:dia\s+)?|am\s+)(\d{1,2})(st|nd|rd|th|er|\.)?"
-        r"(?!\s*(?:uhr|h\b|:|am\b|pm\b|minutes|min|hours))\b",
+        r"(?!\s*-?\s*(?:uhr|h\b|:|am\b|pm\b|minutes|min|hours?|stunden?|horas?))\b",
         text,
     )
     if ordinal and (ordinal.group(2) or re.search(r"\b(the|le|el)\s+\d", ordinal.group(0))):
@@ -652,6 +652,8 @@ def _next_date(today: date, month: int, day: int) -> date | None:
 _CLOCK = re.compile(
     r"(?<![\d.:/])(\d{1,2})(?:(?::|\.|h)(\d{2}))?\s*"
     r"(a\.?m\.?|p\.?m\.?|uhr|h(?![a-z])|heures?|hrs?|o'?clock)?(?![\d./]|:\d|\s*(?:min|minutes|hours|days|tage|jours|dias|st\b|nd\b|rd\b|th\b))"
+    # a length, not a clock time ("a 2 hour block", "a 2-hour call", "2 Stunden", "2 horas")
+    r"(?!\s*-?\s*(?:hours?|hrs?|stunden?|horas?)\b)"
 )  # fmt: skip
 _TIME_CUES = re.compile(
     r"\b(at|um|a|à|las|la|vers|gegen|from|von|de|ab|until|till|to|bis|jusqu'a|hasta|"

@@ -413,7 +413,12 @@ def test_asking_whether_anything_is_on_by_the_voice_alone_asks_whats_on(
       "mañana a las 9 y media: llenar unas botellas de agua"),
      ("Can you set a reminder for friday at 9 to water plants", "friday at 9 to water plants"),
      ("stell mir eine Erinnerung für morgen um 8: Müll rausbringen",
-      "morgen um 8: Müll rausbringen")],
+      "morgen um 8: Müll rausbringen"),
+     # its time said between
+     ("Leg mir an dem Tag um 8 eine Erinnerung an, dass ich zuhause bleibe",
+      ", dass ich zuhause bleibe"),
+     ("ponme para mañana a las 9 un recordatorio de llamar a Tom", "llamar a Tom"),
+     ("mets-moi demain à 8h un rappel pour sortir les poubelles", "sortir les poubelles")],
 )  # fmt: skip
 def test_an_alarm_or_a_reminder_asked_for_by_name_is_a_reminder(request_: str, rest: str) -> None:
     from app.agent.intents.language import without_remind_me

@@ -570,6 +570,33 @@ def test_a_reply_to_an_email_the_model_could_not_name_asks_which_then_arrives(
 
 
 @pytest.mark.parametrize(
+    ("request_", "said"),
+    [("Antworte Bob bitte, dass Donnerstag um 10 passt", "Donnerstag um 10 passt"),
+     ("reply to Bob that thursday at 10 works", "thursday at 10 works"),
+     ("Réponds à Bob que jeudi à 10h me va", "jeudi à 10h me va")],
+)  # fmt: skip
+def test_a_reply_to_someone_named_whose_email_the_model_named_by_what_to_say_answers_theirs(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, request_: str, said: str
+) -> None:
+    """The model named the email by what to say ("Donnerstag um 10 passt"), which no email
+    holds: the newest from the one person named, who wrote to the user, is answered."""
+    _empty_inbox(servers)
+    dovecot, _ = servers
+    _deliver(dovecot, ALICE, f"Bob Baker <{BOB}>", "Coffee?", "Does Thursday at 10 work?")
+    answers = Answers()
+    agent = _agent(
+        [call("reply_to_email", which=said, message=said), "Hi Bob,\n\nThursday at 10 works."],
+        answers,
+        mail=mail,
+    )
+    before = _inbox_subjects(servers, BOB).count("Re: Coffee?")
+    agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "reply_email"
+    assert _inbox_subjects(servers, BOB).count("Re: Coffee?") == before + 1
+
+
+@pytest.mark.parametrize(
     "request_",
     [
         "Bob wants to meet for coffee. Reply that Wednesday 23 May at 15:00 works for me.",
@@ -802,6 +829,7 @@ def test_the_models_recipient_holding_the_name_or_a_typed_address_is_kept(
         "Bob braucht die Schlüssel, sag ihm, dass sie unter der Matte liegen",
         "Bob cherche les clés, dis-lui qu'elles sont sous le paillasson",
         "Bob busca las llaves, dile que están debajo del felpudo",
+        "bob needs the keys back - tell him they are under the mat",
     ],
 )
 def test_telling_someone_after_a_comma_is_an_email_though_the_model_took_it_for_a_move(

@@ -403,9 +403,12 @@ _REMIND_ME = re.compile(
     # a reminder asked for by name ("set a reminder for …", "ponme un recordatorio para …",
     # "mets-moi un rappel …", "stell mir eine Erinnerung …")
     r"(?:set|put|add|make|create) (?:me )?a reminder(?: for| to| that)?|"
-    r"(?:pon|crea|haz)(?:me)? un recordatorio(?: para| de)?|"
-    r"(?:mets|cree|fais)(?:-moi)? un rappel(?: pour| de)?|"
-    r"(?:stell|leg|mach|setz)(?:e)? (?:mir )?eine erinnerung(?: fur| an)?|"
+    # (with its time between: "Leg mir an dem Tag um 8 eine Erinnerung an", "ponme para
+    # mañana a las 9 un recordatorio")
+    r"(?:pon|crea|haz|programa)(?:me)? (?:[\w:.]+ ){0,6}?un recordatorio(?: para| de)?|"
+    r"(?:mets|cree|fais|programme)(?:-moi)? (?:[\w:.']+ ){0,6}?un rappel(?: pour| de)?|"
+    r"(?:stell|leg|mach|setz|erstell)(?:e)? (?:mir )?(?:[\w:.]+ ){0,6}?eine erinnerung"
+    r"(?: fur| an)?|"
     # an alarm, which a reminder is ("set an alarm for 7", "pon una alarma para mañana")
     r"set (?:me )?an alarm|wake me(?: up)?|stell (?:mir )?(?:einen |den )?wecker|weck mich|"
     r"mets(?:-moi)? une alarme|reveille-moi|pon(?:me)? una alarma|despiertame|"

@@ -198,7 +198,14 @@ def reply(doing: Doing, slots: dict[str, str]) -> str:
         # "Reply to her that …", "antworte ihm", "réponds-lui": the email just read
         found = [earlier]
     else:
-        found = _matching(doing, slots)
+        try:
+            found = _matching(doing, slots)
+        except Ask:
+            # "Antworte Jamie bitte, dass Donnerstag um 10 passt" with the email named by what
+            # to say, which none holds: the newest from the one person the request names
+            found = _from_the_one_named(doing)
+            if not found:
+                raise
     message = found[0]
     # "What did Sophie say about the invoice? And reply that we pay on Monday.": what it
     # says first, then the reply
@@ -214,6 +221,22 @@ def reply(doing: Doing, slots: dict[str, str]) -> str:
     done = outcome(doing, record, doing.say("replied", sender=message.get("sender"),
                                             subject=message.get("subject")))  # fmt: skip
     return said_there + done
+
+
+def _from_the_one_named(doing: Doing) -> list[dict[str, Any]]:
+    """The messages from the one person the request names who wrote to the user, the newest
+    first (a peek: the reply is the call shown); none if it names no one who did, or
+    several."""
+    by_sender: dict[str, list[dict[str, Any]]] = {}
+    for name in names_written(doing):
+        found = doing.peek("search_emails", untrusted=True, query=name)
+        for message in found if isinstance(found, list) else []:
+            if isinstance(message, dict) and any_word_of(name, str(message.get("sender") or "")):
+                by_sender.setdefault(name, []).append(message)
+    if len(by_sender) != 1:
+        return []
+    [found] = by_sender.values()
+    return sorted(found, key=lambda m: str(m.get("date") or ""), reverse=True)
 
 
 def _body(doing: Doing, to: str, message: str, fact: str, question: str) -> str:

@@ -1204,8 +1204,9 @@ _REPLY = re.compile(
 # A request asking to write to someone: a verb of telling or writing opening it (or asked
 # for: "Could you drop Priya …", "Tu peux dire à Paul …") before a capitalised name ("Tell
 # Maria …", "Drop Priya a line", "Schreib Jonas, …", "Dis à Paul que …", "Dile a Lena que
-# …"), or "… and email her" after a lookup, or after what the
-# person wants ("Jamie wants coffee, tell him Wednesday works", "…, sag ihm, dass …").
+# …"), or "… and email her" after a lookup, or after what the person wants ("Jamie wants
+# coffee, tell him Wednesday works", "…, sag ihm, dass …", "jamie asked if thursday works -
+# tell him yes").
 _MESSAGE = re.compile(
     r"^\s*(?i:please\s+|bitte\s+)?(?i:(?:can|could|would|will) you\s+(?:please\s+)?|"
     r"tu peux\s+|peux-tu\s+|pourrais-tu\s+|(?:me\s+)?puedes\s+|podr[ií]as\s+)?"
@@ -1215,9 +1216,9 @@ _MESSAGE = re.compile(
     r"escribe a|m[aá]ndale un (?:correo|email|mensaje) a)\s+(?!(?:I|Me|Mir|Mich|Moi)\b)"
     r"(?:(?i:bitte|mal|doch|please|stp|porfa|noch)\s+)*"  # ("schreib bitte maria klein, …")
     r"(?P<name>[A-ZÀ-Ý][\w'-]*)"
-    r"|(?i:(?:\b(?:and|und|et|y)|,|[.!?])\s+(?:then\s+)?(?:(?:e-?mail|mail|write to|tell|text|"
-    r"schreib|sag)\s+(?:her|him|them|ihr|ihm|ihnen)|let\s+(?:her|him|them)\s+know|"
-    r"[ée]cris-lui|dis-lui|escr[ií]bele|dile)\b)"
+    r"|(?i:(?:\b(?:and|und|et|y)|,|[.!?]|\s[-–—])\s+(?:then\s+)?"
+    r"(?:(?:e-?mail|mail|write to|tell|text|schreib|sag)\s+(?:her|him|them|ihr|ihm|ihnen)|"
+    r"let\s+(?:her|him|them)\s+know|[ée]cris-lui|dis-lui|escr[ií]bele|dile)\b)"
 )
 # What someone is told, right after their name ("schreib Maria Klein, dass …", "write Tom
 # that …", "écris à Léa que …").

@@ -1425,6 +1425,22 @@ def test_a_move_whose_place_and_length_only_repeat_the_event_and_the_shift_moves
     )
 
 
+def test_a_place_the_model_made_up_for_a_move_leaves_the_events_place(
+    account: CalendarAccount,
+) -> None:
+    """ "Mi cita en la peluquería, ¿la puedes retrasar media hora?" with the model's place "el
+    centro de la peluquería": words the user never wrote are no new place; the move is."""
+    create_event(account, "Haircut", at(18, 16), at(18, 16, 45), tz=TZ, location="Salon Lux")
+    agent = _agent(
+        account,
+        [call("move_event", event="cita en la peluquería", shift="media hora",
+              place="el centro de la peluquería")],
+    )  # fmt: skip
+    agent.run_turn(Conversation(), "Mi cita en la peluquería, ¿la puedes retrasar media hora?")
+    [haircut] = _all(account)
+    assert (haircut.start, haircut.location) == (at(18, 16, 30), "Salon Lux")
+
+
 @pytest.mark.parametrize(
     ("request_", "event"),
     [

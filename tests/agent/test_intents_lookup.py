@@ -1792,6 +1792,37 @@ def test_a_reminder_before_something_named_by_it_is_set_before_what_the_sentence
     assert [r.due for r in ReminderStore(database).pending()] == [due], report.answer
 
 
+def test_a_word_of_time_names_no_event_a_reminder_is_set_before(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    account: CalendarAccount,
+    home: Path,
+    database: Database,
+) -> None:
+    """ "… turning the water off this week. remind me the evening before": "week" is no word
+    of the "Weekend at the lake"; the email dating the water's shut-off sets the evening,
+    found by "water" where the longer words ("management", "building", "turning") found
+    none."""
+    create_event(account, "Weekend at the lake", at(26, 0), at(28, 0), tz=TZ)
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "Hausverwaltung <verwaltung@haus.example>", "Water shut-off",
+             "The water will be turned off on Wednesday 16 May from 10:00 to 12:00.")  # fmt: skip
+    try:
+        agent, _ = _agent(
+            [call("set_reminder", what="fill some bottles", when="the evening before"),
+             "Wednesday 16 May from 10:00"],
+            home, mail=mail, calendar=account, data=database,
+        )  # fmt: skip
+        report = agent.run_turn(
+            Conversation(),
+            "the building management is turning the water off this week. remind me the "
+            "evening before to fill some bottles",
+        )
+    finally:
+        _remove_from(servers, "verwaltung@haus.example")
+    assert [r.due for r in ReminderStore(database).pending()] == [at(15, 18)], report.answer
+
+
 @pytest.mark.parametrize(
     ("request_", "slots", "read", "said"),
     [("¿qué día me llega el paquete de DHL? ponme un recordatorio esa mañana a las 9 para no "

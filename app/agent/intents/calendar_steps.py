@@ -298,6 +298,8 @@ def next_event(doing: Doing, words: str) -> dict[str, Any] | None:
     event holds any, or there is no calendar."""
     if doing.agent.registry.get("list_events") is None:
         return None
+    # (a word of time names no event: "the water off this week" is not "Weekend at the lake")
+    words = " ".join(w for w in words.split() if not names_a_time(w, doing.now)) or words
     named = most_words_of(words, events_between(doing, doing.now, doing.now + _LOOK_AHEAD), "title")
     return min(named, key=lambda e: datetime.fromisoformat(str(e["start"])), default=None)
 
@@ -1242,11 +1244,15 @@ def _place_in(request: str, event: str, now: datetime) -> str:
 
 def _new_place(doing: Doing, slots: dict[str, str]) -> str:
     """The event's new place, unless the model only copied the event's own words or a time
-    into it ("move the dentist to Thursday": the dentist is the event, not its place)."""
+    into it ("move the dentist to Thursday": the dentist is the event, not its place), or
+    wrote words the user never did ("el centro de la peluquería" for "Mi cita en la
+    peluquería, ¿la puedes retrasar media hora?")."""
     place = slots.get("place", "").strip()
     words = set(fold(place).split())
     others = set(fold(" ".join((slots.get("event", ""), slots.get("to", "")))).split())
     if not words or words <= others or read_when(place, doing.now) is not None:
+        return ""
+    if not grounded(place, doing.request):
         return ""
     return place if _a_place(place) else ""
 

@@ -48,14 +48,21 @@ def search_messages(doing: Doing, words: str, leading: str = "") -> list[dict[st
     seen: dict[str, dict[str, Any]] = {}
     hits: dict[str, int] = {}
     first = set(leading.split())
-    for word in sorted(long, key=lambda w: (a_name(w), w in first, len(w)), reverse=True)[:3]:
-        # a long word searched by its stem: "delivery" finds "will be delivered", "seeds"
-        # "seed swap"
-        query = word if a_name(word) else word[:-2] if len(word) >= 7 else _singular(word)
-        for message in _found(doing.call("search_emails", query=query)):
-            key = str(message.get("email_id"))
-            seen.setdefault(key, message)
-            hits[key] = hits.get(key, 0) + (2 if a_name(word) else 1)  # a name tells most
+    ranked = sorted(long, key=lambda w: (a_name(w), w in first, len(w)), reverse=True)
+    # three words at a time, the next three only where those found nothing ("the building
+    # management is turning the water off": "water", after "management", "building",
+    # "turning")
+    for words in (ranked[:3], ranked[3:6]):
+        if seen:
+            break
+        for word in words:
+            # a long word searched by its stem: "delivery" finds "will be delivered", "seeds"
+            # "seed swap"
+            query = word if a_name(word) else word[:-2] if len(word) >= 7 else _singular(word)
+            for message in _found(doing.call("search_emails", query=query)):
+                key = str(message.get("email_id"))
+                seen.setdefault(key, message)
+                hits[key] = hits.get(key, 0) + (2 if a_name(word) else 1)  # a name tells most
     most = max(hits.values(), default=0)
     if not seen:
         # "a package coming": the mail's subject says "parcel" (the everyday thing's other

@@ -52,10 +52,10 @@ def search_messages(doing: Doing, words: str, leading: str = "") -> list[dict[st
     # three words at a time, the next three only where those found nothing ("the building
     # management is turning the water off": "water", after "management", "building",
     # "turning")
-    for words in (ranked[:3], ranked[3:6]):
+    for batch in (ranked[:3], ranked[3:6]):
         if seen:
             break
-        for word in words:
+        for word in batch:
             # a long word searched by its stem: "delivery" finds "will be delivered", "seeds"
             # "seed swap"
             query = word if a_name(word) else word[:-2] if len(word) >= 7 else _singular(word)

@@ -1121,6 +1121,9 @@ def test_a_new_contacts_name_is_as_the_request_writes_it(
         # typed in lower case, the name also inside the new address (kept as typed)
         ("Ula", "new email for ula: ula@newmail.example, can you update it", "add_contact",
          ["ula@newmail.example"], ["+48 600 111 222"]),
+        # taken for a fact to keep
+        ("Pia", "can you save 0176 5550166 as pia's new mobile number", "remember_fact",
+         ["pia@old.example"], ["0176 5550166"]),
     ],
 )  # fmt: skip
 def test_a_new_address_or_number_of_someone_in_the_contacts_changes_their_card(
@@ -1145,7 +1148,11 @@ def test_a_new_address_or_number_of_someone_in_the_contacts_changes_their_card(
         "Zofia": "",
         "Wanda": "",
     }.get(who, who)  # the model's
-    chosen = call(taken_for, **({"who": who} if taken_for == "find_contact" else {"name": given}))
+    slots = {
+        "find_contact": {"who": who},
+        "remember_fact": {"fact": f"{who}'s new mobile number is {phones[0]}"},
+    }.get(taken_for, {"name": given})
+    chosen = call(taken_for, **slots)
     agent, _ = _agent([chosen, call("add_contact", name=who)], answers, calendar=account)
     report = agent.run_turn(Conversation(), request_)
     assert [r.tool for r in answers.seen] == ["update_contact"], report.answer

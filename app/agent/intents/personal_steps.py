@@ -1084,6 +1084,13 @@ def _phones_in(text: str) -> list[str]:
     return [" ".join(p.split()) for p in found if sum(ch.isdigit() for ch in p) >= 7]
 
 
+def tells_new_details(request: str) -> bool:
+    """Whether `request` types an email address or a phone number said to be someone's new
+    one ("save 0176 5551234 as priya's new mobile number", "Tom hat eine neue Adresse: …")."""
+    typed = bool(ADDRESS.search(request) or _phones_in(request))
+    return typed and bool(_CHANGED.search(fold(request)))
+
+
 def contact_add(doing: Doing, slots: dict[str, str]) -> str:
     """The name from the model; the addresses and numbers read by code from the user's own
     words, exactly as typed."""

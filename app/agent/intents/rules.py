@@ -199,6 +199,21 @@ def _an_appointment_to_note(choice: Choice) -> Verdict | None:
     return None
 
 
+def _new_details_of_someone(choice: Choice) -> Verdict | None:
+    """ "can you save 0176 5551234 as priya's new mobile number" taken for a fact to keep or
+    a look at her card: the card the address book holds for her gets the new number (the
+    dialog shows the old and the new)."""
+    from app.agent.intents.personal_steps import tells_new_details
+
+    if (
+        choice.chosen in ("remember_fact", "find_contact", JUST_ANSWER, SOMETHING_ELSE)
+        and tells_new_details(choice.text)
+        and (name := one_known_name(choice.doing))
+    ):
+        return Take("add_contact", read={"name": name})
+    return None
+
+
 def _a_fact_told(choice: Choice) -> Verdict | None:
     """ "Merk dir, Jonas trinkt keinen Kaffee" taken for a plain answer, "Retiens que Claire
     est allergique aux chats" for a to-do, or no usable call at all: a fact to keep, as the
@@ -971,6 +986,7 @@ def _a_general_question_asked_apart(choice: Choice) -> Verdict | None:
 RULES: tuple[Rule, ...] = (
     _an_appointment_told,
     _an_appointment_to_note,
+    _new_details_of_someone,
     _a_fact_told,
     _whether_a_todo_is_done,
     _an_unsubscribe_page,

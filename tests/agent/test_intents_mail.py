@@ -821,6 +821,30 @@ def test_the_models_recipient_holding_the_name_or_a_typed_address_is_kept(
     assert shown.tool == "send_email" and shown.arguments["to"] == expected
 
 
+def test_telling_someone_typed_in_lower_case_who_wrote_is_an_email_to_them(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, account: CalendarAccount
+) -> None:
+    """ "jamie asked if thursday works for coffee - tell him yes, 10am works for me" taken
+    for a reminder: an email to the one who wrote, found by the name typed in lower case."""
+    _empty_inbox(servers)
+    _deliver_dated(servers, f"Jamie Clarke <{BOB}>", "Coffee?", "Does Thursday work?",
+                   "Mon, 14 May 2029 10:00:00 +0200")  # fmt: skip
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("set_reminder", what="thursday works for coffee", when="10am"),
+         call("send_email", to="", message="yes, 10am works for me"),
+         "Hi Jamie,\n\nYes, 10am works for me."],
+        answers,
+        mail=mail,
+        calendar=account,
+    )  # fmt: skip
+    agent.run_turn(
+        Conversation(), "jamie asked if thursday works for coffee - tell him yes, 10am works for me"
+    )
+    [shown] = answers.seen
+    assert shown.tool == "send_email" and shown.arguments["to"] == [BOB]
+
+
 @pytest.mark.parametrize(
     "request_",
     [

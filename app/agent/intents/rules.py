@@ -686,14 +686,19 @@ def _a_message_to_someone(choice: Choice) -> Verdict | None:
     and email her that …" for a contact: what is asked for is an email, to the name said
     right after the verb (it decides over the model's), else the one the model's words
     name, else the one the request names ("Priya mentioned she's late … Tell her it's no
-    problem")."""
+    problem"), in lower case too."""
     from app.agent.intents.mail_steps import one_other_reachable
 
     if (message := _MESSAGE.search(choice.text)) is None or choice.name in _WRITING:
         return None
     if message["name"]:
         return Take("send_email", read={"to": message["name"]})
-    to = _a_person(choice.taken) or one_other_reachable(choice.doing, "") or ""
+    to = (
+        _a_person(choice.taken)
+        or one_other_reachable(choice.doing, "")
+        # typed in lower case: "jamie asked if thursday works for coffee - tell him yes"
+        or _one_sender_in_lower_case(choice.doing)
+    )
     return Take("send_email", given={"to": to})
 
 
@@ -1065,6 +1070,16 @@ def _a_sender_named(doing: Doing) -> bool:
 
     names = sorted(names_written(doing))[:2] or lower_case_names(doing)[:3]
     return any(senders_named(doing, name) for name in names)
+
+
+def _one_sender_in_lower_case(doing: Doing) -> str:
+    """In a request typed in lower case, the one word that may be a name whose person wrote
+    to the user ("jamie"), or ""."""
+    from app.agent.intents.mail_steps import senders_named
+    from app.agent.intents.personal_steps import lower_case_names
+
+    found = [name for name in lower_case_names(doing)[:3] if senders_named(doing, name)]
+    return found[0] if len(found) == 1 else ""
 
 
 def _general_question(doing: Doing, alone: bool = False) -> str | None:

@@ -840,6 +840,25 @@ def test_an_event_named_with_an_amount_later_or_earlier_is_moved_by_it(
     assert "location" not in answers.seen[0].arguments
 
 
+def test_an_event_moved_by_an_amount_with_its_own_time_said_beside_is_moved(
+    account: CalendarAccount,
+) -> None:
+    """ "kannst du den friseur am freitag ne stunde später legen? um 4 schaff ichs nicht"
+    taken for free time: "um 4" is where the haircut is, not where it goes; it moves by the
+    hour said."""
+    create_event(account, "Haircut", at(18, 16), at(18, 16, 45), tz=TZ)
+    create_event(account, "Team lunch", at(18, 12), at(18, 13), tz=TZ)
+    answers = Answers()
+    agent = _agent(account, [call("find_free_time", when="am freitag", duration="ne stunde")],
+                   answers)  # fmt: skip
+    agent.run_turn(
+        Conversation(),
+        "kannst du den friseur am freitag ne stunde später legen? um 4 schaff ichs nicht",
+    )
+    assert [shown.tool for shown in answers.seen] == ["update_event"]
+    assert _events(account)["Haircut"][0] == at(18, 17)
+
+
 @pytest.mark.parametrize(
     ("request_", "taken_for", "english"),
     [

@@ -1776,8 +1776,9 @@ def test_a_reminder_before_something_named_by_it_is_set_before_what_the_sentence
     due: datetime,
 ) -> None:
     """ "… before it goes off": "it" names nothing to look for; the sentence before the one
-    asking says what ("the water"), and the email dating that sets the reminder's time. (A
-    German request's words are looked for in English too: one more model turn.)"""
+    asking says what ("the water"), and the email dating that sets the reminder's time, and
+    its words for when are shown beside the reminder. (A German request's words are looked
+    for in English too: one more model turn.)"""
     create_event(account, "Budget meeting", at(21, 9, 30), at(21, 10, 30), tz=TZ)
     address = sender.split("<")[1].rstrip(">")
     _deliver(servers[0], ALICE, sender, "Notice", body)
@@ -1790,6 +1791,7 @@ def test_a_reminder_before_something_named_by_it_is_set_before_what_the_sentence
     finally:
         _remove_from(servers, address)
     assert [r.due for r in ReminderStore(database).pending()] == [due], report.answer
+    assert when in report.answer  # when the thing is, as the text says it
 
 
 def test_a_word_of_time_names_no_event_a_reminder_is_set_before(
@@ -1799,28 +1801,29 @@ def test_a_word_of_time_names_no_event_a_reminder_is_set_before(
     home: Path,
     database: Database,
 ) -> None:
-    """ "… turning the water off this week. remind me the evening before": "week" is no word
-    of the "Weekend at the lake"; the email dating the water's shut-off sets the evening,
-    found by "water" where the longer words ("management", "building", "turning") found
-    none."""
+    """ "… turning the water off this week. remind me half an hour before": "week" is no word
+    of the "Weekend at the lake"; the email dating the water's shut-off sets the time, found
+    by "water" where the longer words ("management", "building", "turning") found none; no
+    "half" is left of "half an hour" in what to remind of."""
     create_event(account, "Weekend at the lake", at(26, 0), at(28, 0), tz=TZ)
     _empty_inbox(servers)
     _deliver(servers[0], ALICE, "Hausverwaltung <verwaltung@haus.example>", "Water shut-off",
              "The water will be turned off on Wednesday 16 May from 10:00 to 12:00.")  # fmt: skip
     try:
         agent, _ = _agent(
-            [call("set_reminder", what="fill some bottles", when="the evening before"),
+            [call("set_reminder", what="fill some bottles", when="half an hour before"),
              "Wednesday 16 May from 10:00"],
             home, mail=mail, calendar=account, data=database,
         )  # fmt: skip
         report = agent.run_turn(
             Conversation(),
-            "the building management is turning the water off this week. remind me the "
-            "evening before to fill some bottles",
+            "the building management is turning the water off this week. remind me half an "
+            "hour before to fill some bottles",
         )
     finally:
         _remove_from(servers, "verwaltung@haus.example")
-    assert [r.due for r in ReminderStore(database).pending()] == [at(15, 18)], report.answer
+    [reminder] = ReminderStore(database).pending()
+    assert (reminder.due, reminder.text) == (at(16, 9, 30), "fill some bottles"), report.answer
 
 
 @pytest.mark.parametrize(

@@ -293,6 +293,10 @@ def test_a_todo_due_before_an_event_is_due_on_its_day(
         pytest.param("añade llamar al banco a mi lista de cosas por hacer",
                      call("add_to_list", item="llamar al banco", list="cosas por hacer"),
                      "llamar al banco", None, id="es-cosas-por-hacer"),
+        # "as a task"
+        pytest.param("notier mir als aufgabe: geschenkpapier besorgen, spätestens samstag",
+                     call("send_email", to="", message="geschenkpapier besorgen"),
+                     "geschenkpapier besorgen", date(2029, 5, 19), id="de-als-aufgabe"),
     ],
 )  # fmt: skip
 def test_a_request_to_put_something_on_the_todo_list_adds_a_todo_whatever_it_was_taken_for(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.agent.intents.calendar_steps import event_text, events_between, next_event, shown
 from app.agent.intents.english import english_words
@@ -65,7 +65,7 @@ def relative_time(doing: Doing, phrase: str, besides: str = "") -> tuple[datetim
         # the sentences beside the one asking say
         around = [s for s in sentences(doing.request) if not asks_for_a_reminder(s)]
         named = f"{' '.join(around) or doing.request} {named}"
-    day, anchor, event = dated(doing, named)
+    day, anchor, event, said = dated(doing, named)
     if whole_days(offset) and day is not None:
         # Whole days before or after: at the time said beside ("at 7pm the evening before
         # the pickup"), else the part of the day's ("the evening before"), else the thing's
@@ -80,15 +80,27 @@ def relative_time(doing: Doing, phrase: str, besides: str = "") -> tuple[datetim
     if anchor is None or anchor + offset <= doing.now:
         return None
     if event is None:
-        return anchor + offset, "", ""
+        # (the text's own words for when, shown: "when exactly are they turning the water
+        # off? … half an hour before" is answered beside the reminder)
+        return anchor + offset, said, ""
     return anchor + offset, shown(doing, event), str(event.get("title") or "")
 
 
-def dated(doing: Doing, named: str) -> tuple[date | None, datetime | None, dict[str, Any] | None]:
+class Dated(NamedTuple):
+    """When something named is: its day and time (None: not known), the event that holds
+    it, or the words of the email or file that say it."""
+
+    day: date | None
+    at: datetime | None
+    event: dict[str, Any] | None
+    said: str = ""
+
+
+def dated(doing: Doing, named: str) -> Dated:
     """The day and time of what `named` names: the next event holding its words (in English
     too: "la barbacoa" of "Barbecue at Tom's"), with that event; else the day and time the
     email or file holding them gives; else the one event of the day the request names;
-    (None, None, None) if none."""
+    none of these if none (`Dated` of Nones)."""
     event = next_event(doing, named)
     # named by no event in the user's own words: the one event of the day the request names
     # may be it ("Samstag geht's wandern. Erinner mich … bevor wir uns treffen"), read once
@@ -105,17 +117,17 @@ def dated(doing: Doing, named: str) -> tuple[date | None, datetime | None, dict[
             event = None if _start(event) != _start(on_the_day) else event
     if event is not None:
         start = datetime.fromisoformat(str(event["start"]))
-        return start.date(), start, event
+        return Dated(start.date(), start, event)
     said = when_from_things(doing, named, about=named)
     when = read_when(said, doing.now) if said else None
     if (when is None or not when.day_given) and by_the_day:
         # nothing the user keeps dates it either: the one event of that day
         on_the_day = on_the_day or _the_one_event_of_the_day_said(doing)
         if on_the_day is not None:
-            return _start(on_the_day).date(), _start(on_the_day), on_the_day
+            return Dated(_start(on_the_day).date(), _start(on_the_day), on_the_day)
     if when is None or not when.day_given:
-        return None, None, None
-    return when.day, when.start_at(doing.now), None
+        return Dated(None, None, None)
+    return Dated(when.day, when.start_at(doing.now), None, str(said))
 
 
 def _the_one_event_of_the_day_said(doing: Doing) -> dict[str, Any] | None:

@@ -918,6 +918,9 @@ _PUT_ON_THE_TODO_LIST = re.compile(
     rf"|\b(?:{_PUTTING}|nimm\w*|agreg\w*|anot\w*|cree[rz]?|crea\w*|create|make|leg\w*)\b"
     r"[\w' -]{0,12}?\b(?:a|an|une|un|eine|einen|una)\s+(?:new\s+|nouvelle\s+|neue\s+|"
     r"nueva\s+)?(?:to-?do|task|tache|aufgabe|tarea)\b"
+    # "notier mir als Aufgabe: …", "ajoute comme tâche : …", "apúntame como tarea: …"
+    rf"|\b(?:{_PUTTING}|nimm\w*|agreg\w*|anot\w*|leg\w*)\b[\w' -]{{0,20}}?\b(?:as|als|comme|como)"
+    r"\s+(?:a\s+|an\s+|une\s+|eine\s+|una\s+)?(?:to-?do|task|tache|aufgabe|tarea)\b"
 )
 
 

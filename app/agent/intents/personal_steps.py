@@ -268,7 +268,8 @@ def _a_later_day_beside(doing: Doing, at: datetime) -> datetime | None:
 # An amount of time from now ("in two hours", "dans deux heures"); a clock time's number and
 # unit ("6", "8h", "pm", "Uhr").
 _FROM_NOW = re.compile(
-    r"\b(?:in|dans|en|dentro de)?\s*(?:\S+\s+)?(?:\w+-)?(?:hours?|minutes?|mins?|stunden?|minuten?|"
+    r"\b(?:in|dans|en|dentro de)?\s*(?:half\s+)?(?:\S+\s+)?(?:\w+-)?(?:hours?|minutes?|mins?|"
+    r"stunden?|minuten?|"
     r"heures?|horas?|minutos?)\b",
     re.IGNORECASE,
 )

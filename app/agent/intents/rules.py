@@ -788,7 +788,9 @@ def _an_event_shifted(choice: Choice) -> Verdict | None:
     if (
         read_shift(choice.text) is not None
         and choice.name not in _NOT_A_SHIFT
-        and (event := named_event(choice.doing, whole=True, on_the_day=True)) is not None
+        # (a clock time said beside is where it is now, not where it goes: "ne stunde später
+        # legen? um 4 schaff ichs nicht")
+        and (event := named_event(choice.doing, whole=True, on_the_day=True, moving=True))
     ):
         return Run("move_event", {"event": event})
     return None

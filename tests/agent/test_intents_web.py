@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.agent.intents.language import asks_to_open_a_site
+from app.agent.intents.language import asks_to_open_a_site, site_named
 from app.agent.intents.router import IntentRouter
 from app.agent.intents.web_steps import names_the_site, written_address
 from app.agent.tools.toolbox import build_registry
@@ -50,18 +50,41 @@ def _agent(turns: list[str], answers: Answers, engine: DuckDuckGoEngine) -> Agen
       call("search_web", query="horarios del metro"), "BVG", "www.bvg.de", "https://www.bvg.de"),
      ("open the BBC website", call("open_file", which="BBC website"), "BBC",
       "https://www.bbc.co.uk/", "https://www.bbc.co.uk"),
-     ("Öffne mir bitte die Seite der Deutschen Bahn", call("just_answer"), "Deutsche Bahn",
+     ("Öffne mir bitte die Seite der Deutschen Bahn", call("just_answer"), "Deutschen Bahn",
       "bahn.de", "https://bahn.de")],
 )  # fmt: skip
 def test_a_website_named_is_opened_at_the_address_the_model_knows_for_its_name(
     opened: Path, request_: str, taken_for: str, site: str, known: str, url: str
 ) -> None:
     """Taken for a search, a file or the model's own answer: the site is opened, at the
-    address the model knows, its name being the site's; nothing is searched."""
+    address the model knows for the name the request writes, its name being the site's;
+    nothing is searched."""
     answers = Answers()
-    agent = _agent([taken_for, call("open_website", site=site), known], answers, _OFFLINE)
+    agent = _agent([taken_for, known], answers, _OFFLINE)  # the site's name read by code
     report = agent.run_turn(Conversation(), request_)
+    backend = agent.backend
+    assert isinstance(backend, ScriptedBackend)
+    assert backend.requests[-1].messages[-1]["content"] == site  # what the model was asked
     assert [(d.tool, d.arguments) for d in answers.seen] == [("open_item", {"url": url})]
+    assert opened.read_text().split() == [url], report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "url"),
+    [("ábreme la web de la BVG porfa, que quiero mirar los horarios del metro",
+      call("open_website", site=""), "https://www.bvg.de"),
+     ("Öffne mir bitte die Seite der Deutschen Bahn", call("search_web", query=""),
+      "https://bahn.de")],
+)  # fmt: skip
+def test_a_site_the_model_leaves_unnamed_is_the_one_the_request_names(
+    opened: Path, request_: str, taken_for: str, url: str
+) -> None:
+    """The model named no site: the name beside the request's word for it is the site's
+    ("la web de la BVG": "BVG"), and nothing is asked."""
+    answers = Answers()
+    known = url.split("://")[1]
+    agent = _agent([taken_for, known], answers, _OFFLINE)
+    report = agent.run_turn(Conversation(), request_)
     assert opened.read_text().split() == [url], report.answer
 
 
@@ -125,6 +148,19 @@ def test_a_written_address_is_its_host_and_a_file_or_email_is_none(
     text: str, url: str | None
 ) -> None:
     assert written_address(text) == url
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("ábreme la web de la BVG porfa, que quiero mirar los horarios del metro", "BVG"),
+     ("open the BBC website", "BBC"),
+     ("pull up amazon's homepage", "amazon"),
+     ("Öffne mir bitte die Seite der Deutschen Bahn", "Deutschen Bahn"),
+     ("ouvre le site de la SNCF", "SNCF"),
+     ("open my CV", "")],
+)  # fmt: skip
+def test_the_sites_name_is_read_beside_the_word_for_a_site(text: str, name: str) -> None:
+    assert site_named(text) == name
 
 
 @pytest.mark.parametrize(

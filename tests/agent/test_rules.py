@@ -46,7 +46,7 @@ def _taken(name: str, **slots: str) -> Recognised:
         ("Jamie wants coffee. Reply that Wednesday at 15:00 works", _taken("add_event"),
          rules.Take("reply_to_email")),
         ("ábreme la web de la BVG porfa", _taken("search_web", query="BVG"),
-         rules.Take("open_website")),
+         rules.Take("open_website", read={"site": "BVG"})),
         # a fact told, kept as said
         ("Merk dir, Jonas trinkt keinen Kaffee", _taken(JUST_ANSWER),
          rules.Take("remember_fact", read={"fact": "Jonas trinkt keinen Kaffee"})),

@@ -1592,6 +1592,36 @@ def asks_to_open_a_site(text: str) -> bool:
     return _says(_OPENS_A_SITE, text)
 
 
+# The site's name beside its word (as typed): after it ("la web de la BVG", "die Seite von
+# Wikipedia", "le site de la SNCF", "la página de Renfe") or before it ("the BBC website",
+# "amazon's homepage").
+_SITE_AFTER = re.compile(
+    r"\b(?:website|site|web|p[aá]gina|seite|webseite|homepage)\s+(?:of|de|von|der|des|del|du|"
+    r"vom)\s+(?:(?:the|la|le|el|les|los|die|der|dem|l')\s*)?(?P<name>[\w.&'-]+(?:\s+(?-i:[A-ZÀ-Ý])[\w&-]*)*)",
+    re.IGNORECASE,
+)
+_SITE_BEFORE = re.compile(
+    r"(?P<name>(?:(?-i:[A-ZÀ-Ý0-9])[\w.&-]*\s+)*[\w.&-]+?)(?:'s)?\s+(?:website|web ?site|homepage|"
+    r"web ?page|site)\b",
+    re.IGNORECASE,
+)
+
+
+def site_named(text: str) -> str:
+    """The website's name a request to open one says ("BVG" of "ábreme la web de la BVG"),
+    or ""."""
+    if (after := _SITE_AFTER.search(text)) is not None:
+        return after["name"].strip(" .,")
+    if (before := _SITE_BEFORE.search(text)) is not None:
+        name = before["name"].split()
+        while name and is_function_word(name[0]):  # "open the BBC website": "BBC"
+            name = name[1:]
+        while name and fold(name[0]) in {"open", "pull", "bring", "up", "load", "go"}:
+            name = name[1:]
+        return " ".join(name)
+    return ""
+
+
 def asks_for_the_weather(text: str) -> bool:
     """Whether `text` asks about the weather ("what's the weather like in berlin today?"),
     which only the web knows."""

@@ -75,6 +75,7 @@ from app.agent.intents.language import (
     off_the_calendar,
     remembers_a_fact,
     sentences,
+    site_named,
     speaks_of_a_message,
     speaks_of_the_todo_list,
     speaks_of_the_user,
@@ -256,12 +257,14 @@ def _an_unsubscribe_page(choice: Choice) -> Verdict | None:
 def _a_website_to_open(choice: Choice) -> Verdict | None:
     """ "ábreme la web de la BVG porfa, que quiero mirar los horarios del metro" taken for a
     web search: the site is opened (the dialog shows its address first)."""
-    if (
-        choice.chosen != "open_website"
-        and asks_to_open_a_site(choice.text)
-        and choice.doing.agent.registry.get("open_item") is not None
-    ):
-        return Take("open_website")
+    if not asks_to_open_a_site(choice.text) or choice.doing.agent.registry.get("open_item") is None:
+        return None
+    # the site's name as the request writes it, where the model leaves it out
+    named = site_named(choice.text)
+    if choice.chosen != "open_website":
+        return Take("open_website", read={"site": named} if named else None)
+    if named and choice.recognised is not None and not choice.recognised.slots.get("site"):
+        choice.recognised.slots["site"] = named
     return None
 
 

@@ -1066,15 +1066,17 @@ _THAT_DAY = re.compile(
 
 
 def without_the_day_before(text: str) -> str:
-    """`text` less its "the day before", "am Vortag", "la veille", "el día anterior" (a
-    reminder's time, not what it is of), the rest as written."""
-    words = text.split()
-    joined = " ".join(fold(w) for w in words)
-    found = _THE_DAY_BEFORE.search(joined)
-    if found is None:
-        return text
-    first, last = joined[: found.start()].count(" "), joined[: found.end()].count(" ") + 1
-    return " ".join(words[:first] + words[last:])
+    """`text` less its "the day before", "am Vortag", "la veille", "el día anterior", and a
+    day pointed back at ("esa mañana", "that day") (a reminder's time, not what it is of),
+    the rest as written."""
+    for pattern in (_THE_DAY_BEFORE, _THAT_DAY):
+        words = text.split()
+        joined = " ".join(fold(w) for w in words)
+        found = pattern.search(joined)
+        if found is not None:
+            first, last = joined[: found.start()].count(" "), joined[: found.end()].count(" ") + 1
+            text = " ".join(words[:first] + words[last:])
+    return text
 
 
 # A clock time and what says it ("at 6pm", "um 8", "à 20h", "a las 7"), folded.

@@ -12,7 +12,7 @@ from datetime import date, datetime
 import pytest
 
 from app.agent.intents import phrases
-from app.agent.intents.catalog import INTENTS
+from app.agent.intents.catalog import BY_RULE, INTENTS
 from app.agent.intents.file_steps import telling_words
 from app.agent.intents.language import (
     LANGUAGES,
@@ -107,7 +107,9 @@ def test_every_phrase_is_in_all_four_languages_with_the_same_facts(key: str) -> 
 
 
 def test_every_slot_question_of_the_catalogue_has_its_translations() -> None:
-    asked = {slot.question for intent in INTENTS for slot in intent.slots if slot.question}
+    asked = {
+        slot.question for intent in (*INTENTS, *BY_RULE) for slot in intent.slots if slot.question
+    }
     missing = {
         question: [
             lang for lang in LANGUAGES[1:] if not phrases.QUESTIONS.get(question, {}).get(lang)

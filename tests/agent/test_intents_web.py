@@ -72,7 +72,7 @@ def test_a_website_named_is_opened_at_the_address_the_model_knows_for_its_name(
 @pytest.mark.parametrize(
     ("request_", "taken_for", "url"),
     [("ábreme la web de la BVG porfa, que quiero mirar los horarios del metro",
-      call("open_website", site=""), "https://www.bvg.de"),
+      call("show_folder"), "https://www.bvg.de"),
      ("Öffne mir bitte die Seite der Deutschen Bahn", call("search_web", query=""),
       "https://bahn.de")],
 )  # fmt: skip

@@ -255,17 +255,15 @@ def _an_unsubscribe_page(choice: Choice) -> Verdict | None:
 
 
 def _a_website_to_open(choice: Choice) -> Verdict | None:
-    """ "ábreme la web de la BVG porfa, que quiero mirar los horarios del metro" taken for a
-    web search: the site is opened (the dialog shows its address first)."""
+    """ "ábreme la web de la BVG porfa, que quiero mirar los horarios del metro", taken for a
+    web search or anything else: the site is opened (the dialog shows its address first).
+    The model is never offered this intent (`catalog.BY_RULE`): the request's words choose
+    it."""
     if not asks_to_open_a_site(choice.text) or choice.doing.agent.registry.get("open_item") is None:
         return None
-    # the site's name as the request writes it, where the model leaves it out
+    # the site's name as the request writes it (the model is asked only where it names none)
     named = site_named(choice.text)
-    if choice.chosen != "open_website":
-        return Take("open_website", read={"site": named} if named else None)
-    if named and choice.recognised is not None and not choice.recognised.slots.get("site"):
-        choice.recognised.slots["site"] = named
-    return None
+    return Take("open_website", read={"site": named} if named else None)
 
 
 def _a_sum(choice: Choice) -> Verdict | None:

@@ -89,9 +89,6 @@ from app.agent.intents.when import (
 from app.store.documents import content_words
 from connectors.folding import fold
 
-# A reminder for a day without a time goes off in the morning.
-_REMINDER_HOUR = MORNING
-
 
 def _items(record: Any) -> list[dict[str, Any]]:
     if record.status != "ok":
@@ -160,7 +157,7 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
         if when.part is not None:
             at = datetime.combine(when.day, time(when.part[0]), tzinfo=doing.now.tzinfo)
         elif when.day > doing.now.date():
-            at = datetime.combine(when.day, _REMINDER_HOUR, tzinfo=doing.now.tzinfo)
+            at = datetime.combine(when.day, MORNING, tzinfo=doing.now.tzinfo)  # (a day alone)
         else:
             raise Ask(doing.say("what_time_on", day=when.day), "when")
     if at <= doing.now and not when.day_given:

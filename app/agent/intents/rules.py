@@ -23,7 +23,7 @@ it was written for.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -1068,21 +1068,32 @@ def decide(
 def _a_sender_named(doing: Doing) -> bool:
     """Whether a name the request writes is someone who wrote to the user (a mail search;
     in a request typed all in lower case, its first words that may be a name)."""
-    from app.agent.intents.mail_steps import names_written, senders_named
-    from app.agent.intents.personal_steps import lower_case_names
+    from app.agent.intents.mail_steps import names_written
 
-    names = sorted(names_written(doing))[:2] or lower_case_names(doing)[:3]
-    return any(senders_named(doing, name) for name in names)
+    names = sorted(names_written(doing))[:2] or _maybe_names(doing)
+    return next(_senders_among(doing, names), None) is not None
 
 
 def _one_sender_in_lower_case(doing: Doing) -> str:
     """In a request typed in lower case, the one word that may be a name whose person wrote
     to the user ("jamie"), or ""."""
-    from app.agent.intents.mail_steps import senders_named
+    found = list(_senders_among(doing, _maybe_names(doing)))
+    return found[0] if len(found) == 1 else ""
+
+
+def _maybe_names(doing: Doing) -> list[str]:
+    """In a request typed in lower case, its first words that may be a name."""
     from app.agent.intents.personal_steps import lower_case_names
 
-    found = [name for name in lower_case_names(doing)[:3] if senders_named(doing, name)]
-    return found[0] if len(found) == 1 else ""
+    return lower_case_names(doing)[:3]
+
+
+def _senders_among(doing: Doing, names: list[str]) -> Iterator[str]:
+    """Those of `names` someone who wrote to the user is called, one mail search each, as
+    they are asked for."""
+    from app.agent.intents.mail_steps import senders_named
+
+    return (name for name in names if senders_named(doing, name))
 
 
 def _general_question(doing: Doing, alone: bool = False) -> str | None:

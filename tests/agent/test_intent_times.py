@@ -112,6 +112,13 @@ def test_a_phrase_names_its_day_and_time(phrase: str, day: date, start: time | N
         ("vendredi de la semaine prochaine", date(2029, 5, 25), None),
         ("el viernes de la semana que viene", date(2029, 5, 25), None),
         ("on Thursday this week", date(2029, 5, 17), None),
+        # ("in a" that is no count of weeks: "pencil in a coffee")
+        (
+            "Jamie's in Berlin next week - pencil in a coffee on the wednesday",
+            date(2029, 5, 23),
+            None,
+        ),
+        ("Jamie est là la semaine prochaine, mets en un café le mercredi", date(2029, 5, 23), None),
         # The end of a month.
         ("by the end of the month", date(2029, 5, 31), None),
         ("bis Ende des Monats", date(2029, 5, 31), None),

@@ -1250,6 +1250,9 @@ def test_a_spanish_note_without_a_name_is_asked_for_in_spanish(home: Path) -> No
          call("ask_files", about="Reisen")),
         ("¿Cuánto nos hemos pasado en viajes según mi hoja de presupuesto?",
          call("recall_fact", about="viajes")),
+        # the line named by a word for travel expenses the model translates as no row's
+        ("de combien on a dépassé le budget déplacements cette année ? chiffre exact stp",
+         call("ask_files", about="budget déplacements")),
         # under the plan, taken for spending (whose sums would add the plan up)
         ("How much are we under plan on software, going by my budget sheet?",
          call("spending", merchant="Software")),
@@ -1274,6 +1277,8 @@ def test_how_far_a_budget_line_is_over_is_subtracted_by_code(
     )
     index_folders(database, [home])
     english = ["How much did we overspend on travel according to my budget table?"] * 3
+    if "déplacements" in request_:
+        english = ["By how much did we exceed the displacements budget this year?"] * 3
     agent, _ = _agent([taken_for, *english, "The model's sum."], folders=[home], data=database)
     with clock.frozen_at(NOW):
         report = agent.run_turn(Conversation(), request_)

@@ -2003,6 +2003,31 @@ def test_a_new_contacts_address_said_to_be_in_their_mail_is_taken_from_it(
 
 
 @pytest.mark.parametrize(
+    ("request_", "named"),
+    [("Lena Sommer fehlt noch in meinem Adressbuch. Leg sie bitte an, Mail und Handynr. stehen "
+      "in der people.csv", "Sommer"),
+     ("add Lena Sommer to my contacts - her details are in people.csv", "Lena Sommer Lena Sommer"),
+     ("Ajoute Lena Sommer à mes contacts, tout est dans people.csv", "lena sommer")],
+)  # fmt: skip
+def test_a_new_contacts_details_are_read_from_the_file_the_request_names(
+    account: CalendarAccount, home: Path, request_: str, named: str
+) -> None:
+    """The one line of the named file holding the name gives the address and the number
+    (the dialog shows them before the card is made), and the name as the file writes it
+    where the model copied part of it."""
+    (home / "people.csv").write_text(
+        "name,email,phone\nLena Sommerfeld,lena.s@post.example,+49 30 5550190\n"
+        "Lena Sommer,lena@post.example,+49 171 5550199\nTom Becker,tom@post.example,0170 555\n"
+    )
+    agent, _ = _agent([call("add_contact", name=named)], home, calendar=account)
+    report = agent.run_turn(Conversation(), request_)
+    cards = [c for c in find_contacts(account, "Sommer") if c.name == "Lena Sommer"]
+    assert [(list(c.emails), list(c.phones)) for c in cards] == [
+        (["lena@post.example"], ["+49 171 5550199"])
+    ], report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "text"),
     [("remind me about mum's birthday the day before", "mum's birthday"),
      # only what it is of left: the event's title

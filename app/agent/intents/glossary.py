@@ -77,6 +77,9 @@ _THINGS: tuple[tuple[str, ...], ...] = (
     ("rehearsal", "probe", "repetition", "ensayo"),
     ("walk", "spaziergang", "balade", "paseo"),
     ("trip", "reise", "ausflug", "voyage", "viaje"),
+    # travel as a budget's or an expense report's line ("le budget déplacements")
+    ("travel", "travelling", "traveling", "reisekosten", "fahrtkosten", "deplacement",
+     "deplacements", "desplazamiento", "desplazamientos"),
     ("photo", "photos", "foto", "fotos"),
     ("recipe", "rezept", "recette", "receta"),
     ("soup", "suppe", "soupe", "sopa"),

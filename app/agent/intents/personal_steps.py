@@ -27,7 +27,14 @@ from app.agent.intents.calendar_steps import (
 )
 from app.agent.intents.catalog import BY_NAME, JUST_ANSWER
 from app.agent.intents.english import english_words
-from app.agent.intents.file_steps import named_inside, names_in, telling_words
+from app.agent.intents.file_steps import (
+    FILE_NAME,
+    files_named,
+    named_inside,
+    names_in,
+    read_text,
+    telling_words,
+)
 from app.agent.intents.general import general_question
 from app.agent.intents.glossary import forms_of, glossed
 from app.agent.intents.language import (
@@ -1115,6 +1122,14 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
             said = ", ".join([*emails, *phones])
             return outcome(doing, record, doing.say("contact_changed", name=card.get("name"),
                                                     details=said))  # fmt: skip
+    if not emails and not phones and (line := _line_of_a_named_file(doing, name)):
+        # "Mail und Handynr. stehen in der contacts.csv": what the file's one line holding
+        # the name gives, and the name as the file writes it when the request does too
+        # ("Schulz" copied from "Anna Schulz fehlt …": "Anna Schulz")
+        emails, phones = ADDRESS.findall(line), _phones_in(ADDRESS.sub(" ", line))
+        written = re.split(r"[,;\t|]", line)[0].strip(' "')
+        if set(_letters(name)) <= set(_letters(written)) and grounded(written, doing.request):
+            name = written
     if not emails and _THEIR_MAIL.search(fold(doing.request)):
         # "Ihre Mailadresse findest du in ihren Mails an mich": the one sender of that name
         # (the dialog shows the address before the card is made)
@@ -1134,6 +1149,28 @@ def contact_add(doing: Doing, slots: dict[str, str]) -> str:
 
 # The little words inside a family name ("Ludwig van Beethoven", "Ana de la Cruz").
 _NAME_PARTICLES = {"von", "van", "der", "den", "de", "del", "la", "le", "da", "di", "du", "dos"}
+
+
+def _line_of_a_named_file(doing: Doing, name: str) -> str:
+    """The one line holding every word of `name` in the file the request names by its file
+    name ("… stehen in der contacts.csv"); "" if it names none, or no line or several hold
+    the name."""
+    if not name or not FILE_NAME.search(ADDRESS.sub(" ", doing.request)):
+        return ""
+    for path in files_named(doing, ADDRESS.sub(" ", doing.request))[:1]:
+        wanted = set(_letters(name))
+        lines = [
+            line
+            for line in read_text(doing, path).splitlines()
+            if wanted <= set(_letters(ADDRESS.sub(" ", line)))  # (not "Lena Sommerfeld")
+        ]
+        if len(lines) == 1:
+            return lines[0]
+    return ""
+
+
+def _letters(text: str) -> list[str]:
+    return re.findall(r"[^\W\d_]+", fold(text))
 
 
 def _the_name_before_the_rest(name: str) -> str:

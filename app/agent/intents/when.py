@@ -548,8 +548,10 @@ def _read_week(text: str, today: date) -> tuple[date, int, bool] | None:
         if shift == 0 and today > saturday + timedelta(days=1):
             saturday += timedelta(days=7)
         return saturday, 2, True
-    if re.search(r"\b(in|dans|en)\s+(\d+|a|one|two|zwei|deux|dos)\s", text):
-        return None  # "in two weeks": handled as days
+    if re.search(
+        r"\b(in|dans|en)\s+(\d+|a|one|two|zwei|deux|dos)\s+(weeks?|wochen|semaines|semanas)\b", text
+    ):
+        return None  # "in two weeks": handled as days ("pencil in a coffee … next week": not)
     start = monday + timedelta(days=shift)
     named = {d for n, d in _WEEKDAY_WORDS.items() if re.search(rf"\b{n}s?\b", text)}
     if len(named) == 1:  # "Friday next week", "vendredi de la semaine prochaine": that day

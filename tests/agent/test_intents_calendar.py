@@ -1534,6 +1534,36 @@ def test_a_new_event_whose_title_the_model_made_up_asks_what_it_is(
     assert _events(account) == {"Haircut": (at(18, 10), at(18, 11))}
 
 
+@pytest.mark.parametrize(
+    ("request_", "title", "when", "answer", "added"),
+    [("add a 2 hour block to write the report tomorrow morning",
+      "2 hour block to write the report", "tomorrow morning", "9", ("Write the report", 9)),
+     ("ajoute un créneau de 2h pour écrire le rapport demain matin",
+      "un créneau de 2h pour écrire le rapport", "demain matin", "10h",
+      ("Écrire le rapport", 10)),
+     ("Pon un bloque de 2 horas para el informe mañana", "bloque de 2 horas para el informe",
+      "mañana", "14h", ("El informe", 14))],
+)  # fmt: skip
+def test_a_block_of_hours_on_a_day_asks_the_time_and_a_bare_hour_answers_it(
+    account: CalendarAccount,
+    request_: str,
+    title: str,
+    when: str,
+    answer: str,
+    added: tuple[str, int],
+) -> None:
+    """ "a 2 hour block … tomorrow morning": a length, not two o'clock ("un créneau de 2h"
+    too), so the time is asked; the hour answered alone ("9", "14h") is the time, not a
+    length; the title is what the block is for."""
+    agent = _agent(account, [call("add_event", title=title, when=when, duration="")])
+    conversation = Conversation()
+    first = agent.run_turn(conversation, request_)
+    assert (first.stop_reason, first.calls) == ("asked", [])
+    agent.run_turn(conversation, answer)
+    name, hour = added
+    assert _events(account) == {name: (at(16, hour), at(16, hour + 2))}
+
+
 def test_a_days_question_whose_words_name_no_event_lists_that_day(
     account: CalendarAccount,
 ) -> None:

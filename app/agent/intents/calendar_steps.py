@@ -66,6 +66,7 @@ from app.agent.intents.when import (
     read_duration,
     read_shift,
     read_when,
+    without_a_length,
 )
 from app.store.documents import content_words
 from connectors.folding import fold
@@ -716,7 +717,7 @@ def add(doing: Doing, slots: dict[str, str]) -> str:
     title = _without_the_asking(doing.users_title(slots["title"]), doing.request, doing.now)
     if not invited:
         title = with_whom(title, doing.request, doing.now)
-    title = _title(title, slots.get("when", ""), doing.now)
+    title = _title(without_a_length(title), slots.get("when", ""), doing.now)
     record = doing.call(
         "create_event",
         title=title,

@@ -549,7 +549,9 @@ class IntentRouter:
                 doing.chosen.add(pending.slot)
             elif (slot := pending.intent.slot(pending.slot)) and slot.kind == "when":
                 # "Friday", asked the time, then "at 3": Friday at 3.
-                slots[pending.slot] = f"{slots.get(pending.slot, '')} {text.strip()}".strip()
+                said = slots.get(pending.slot, "")
+                text = _as_an_hour(said, text, doing.now)  # ("at 10h": not ten hours long)
+                slots[pending.slot] = f"{said} {text}".strip()
             elif told := _when_told_instead(pending, text, doing.now):
                 # asked what it is, told when ("ah sí, a las ocho y media"): the time, and
                 # what it is still asked
@@ -911,6 +913,19 @@ def _question_shown(doing: Doing) -> str | None:
     from app.agent.intents.general import question_shown
 
     return question_shown(doing)
+
+
+# An hour answered alone ("9", "14h", "10:30"), to a question of the time.
+_BARE_HOUR = re.compile(r"\s*(?:[01]?\d|2[0-3])(?:[:.h]\d{2}|h)?\s*[.!]?\s*")
+
+
+def _as_an_hour(said: str, answer: str, now: datetime) -> str:
+    """The answer as a clock time when it is a bare hour and what was said names a day but
+    no time ("tomorrow morning", asked "At what time?", then "9": at 9); else as it is."""
+    when = read_when(said, now) if said else None
+    if _BARE_HOUR.fullmatch(answer) and when is not None and when.day_given and not when.start:
+        return f"at {answer.strip(' .!')}"
+    return answer.strip()
 
 
 def _when_told_instead(pending: Pending, text: str, now: datetime) -> str | None:

@@ -761,6 +761,17 @@ def _hour_in_digits(match: re.Match[str]) -> str:
     return f"{match.group(5)} {_HOUR_WORDS[match.group(6)]} {match.group(7)}"
 
 
+# A stretch of time kept for something (folded): "block", "slot", "créneau", "bloque".
+_A_BLOCK = r"blocks?|slots?|chunks?|zeitblock|zeitfenster|block|creneau|plage|bloque|hueco"
+# What says a length follows (folded): "un créneau de 2h", "a block of 2h", "pendant 2
+# heures", "für 2h", "durante 2 horas"; not "de 2h à 4h", a time from and to.
+_A_LENGTH_BEFORE = re.compile(
+    rf"\b(?:{_A_BLOCK}|bloc|pause|session|seance|sesion|rato)\s+(?:de|d'|von|of)\s*$"
+    r"|\b(?:pendant|durant|durante|fur|during)\s*$"
+)
+_RANGE_AFTER = re.compile(r"\s*(?:a|-|–|bis|to|hasta|jusqu'a)\s*\d")
+
+
 def _read_times(text: str, morning: bool = False) -> tuple[time | None, time | None]:
     """The first clock time in `text`, and an end time after "to"/"until"/"-" if given;
     `morning`: the text names the morning, so a bare hour is not guessed afternoon."""
@@ -785,6 +796,12 @@ def _read_times(text: str, morning: bool = False) -> tuple[time | None, time | N
             continue
         if re.search(r"\b(in|dans|en|within)\s*$", before[-6:]):
             continue  # "in 2 hours" is not two o'clock
+        if (
+            _A_LENGTH_BEFORE.search(before[-16:])
+            and not suffix.startswith(("a", "p"))
+            and not _RANGE_AFTER.match(text, match.end())
+        ):
+            continue  # "un créneau de 2h", "pendant 2 heures": how long, not two o'clock
         if part is not None and not suffix.startswith(("a", "p")) and hour <= 12:
             # "7 in the morning", "3 in the afternoon", "10 at night", "sechs abends"
             said = part.group(part.lastindex or 0)
@@ -864,6 +881,27 @@ _MINUTE_UNITS = r"minut\w*|mins?|m\b"
 _HOUR_UNITS = r"hours?|hrs?|h\b|stund\w*|std|heures?|horas?"
 
 
+# A length said before what it is for, opening a new event's title (folded): "2 hour block
+# to write the report", "30-minute slot for the call", "un créneau de 2h pour le rapport",
+# "zwei Stunden für den Bericht", "un bloque de 2 horas para el informe".
+_LENGTH = rf"(?:{_NUMBER})[\s-]*(?:{_HOUR_UNITS}|{_MINUTE_UNITS})\w*|half an hour|(?:an|one) hour"
+_LENGTH_FIRST = re.compile(
+    rf"^(?:(?:a|an|ein\w*|un|une|una)\s+)?"
+    rf"(?:(?:{_LENGTH})(?:\s+(?:{_A_BLOCK}))?|(?:{_A_BLOCK})\s+(?:de|von|of)\s+(?:{_LENGTH}))"
+    r"\s*(?:to|for|fur|zum|zur|um|pour|para|:|-)\s+(?=\S)"
+)
+
+
+def without_a_length(title: str) -> str:
+    """A new event's title without the length said before what it is for ("2 hour block to
+    write the report": "write the report"); the title itself if it opens with none, or is
+    nothing else."""
+    found = _LENGTH_FIRST.match(fold(title))
+    if found is None or len(fold(title)) != len(title):
+        return title
+    return title[found.end() :]
+
+
 # Words before a clock time written "9h" (folded): "entre 9h et 17h", "à 10h", "vers 8h".
 _CLOCK_BEFORE = re.compile(
     r"\b(?:entre|et|a|vers|jusqu'a|des|avant|apres|um|ab|bis|von|at|from|until|to|and|hasta|"
@@ -895,8 +933,8 @@ def read_duration(phrase: str) -> timedelta | None:
         unit = match.group(2)
         if amount is None or (len(unit) == 1 and not match.group(1)[0].isdigit()):
             continue  # "am" is not "a" minute; "2h" is two hours
-        if unit == "h" and _CLOCK_BEFORE.search(text[: match.start()]):
-            continue  # "entre 9h et 17h", "à 9h": clock times, not hours long
+        if unit == "h" and (_CLOCK_BEFORE.search(text[: match.start()]) or amount > 12):
+            continue  # "entre 9h et 17h", "à 9h", "14h": clock times, not hours long
         if re.fullmatch(_HOUR_UNITS, unit):
             total += timedelta(hours=amount)
         else:

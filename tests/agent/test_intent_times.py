@@ -112,6 +112,7 @@ def test_a_phrase_names_its_day_and_time(phrase: str, day: date, start: time | N
         ("vendredi de la semaine prochaine", date(2029, 5, 25), None),
         ("el viernes de la semana que viene", date(2029, 5, 25), None),
         ("on Thursday this week", date(2029, 5, 17), None),
+        ("Recuérdame pagar el alquiler el día 30 a las 9", date(2029, 5, 30), time(9, 0)),
         # ("in a" that is no count of weeks: "pencil in a coffee")
         (
             "Jamie's in Berlin next week - pencil in a coffee on the wednesday",

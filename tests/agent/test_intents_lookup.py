@@ -2003,6 +2003,29 @@ def test_a_new_contacts_address_said_to_be_in_their_mail_is_taken_from_it(
 
 
 @pytest.mark.parametrize(
+    "request_",
+    ["could you look up the opening hours of the Pergamon museum",
+     "¿me buscas el horario de apertura del museo Pergamon?"],
+)  # fmt: skip
+def test_no_email_answers_a_question_naming_a_place_none_of_them_names(
+    servers: tuple[Dovecot, SmtpServer], mail: MailAccount, home: Path, request_: str
+) -> None:
+    """The pharmacy's email holds "opening hours" but not "Pergamon": it is not about the
+    museum, and its hours are not the museum's."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, "Apotheke am Markt <info@apotheke.example>", "Your order",
+             "Your order is ready. Opening hours: Mon-Sat 8:00-19:00.")  # fmt: skip
+    try:
+        answer = "The opening hours of the Pergamon museum are Mon-Sat 8:00-19:00."
+        agent, _ = _agent([call("find_emails", about="Pergamon Museum opening hours"),
+                           *[answer] * 4], home, mail=mail)  # fmt: skip
+        report = agent.run_turn(Conversation(), request_)
+    finally:
+        _remove_from(servers, "info@apotheke.example")
+    assert "8:00" not in report.answer and "Apotheke" not in report.answer, report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "named"),
     [("Lena Sommer fehlt noch in meinem Adressbuch. Leg sie bitte an, Mail und Handynr. stehen "
       "in der people.csv", "Sommer"),
@@ -2061,6 +2084,25 @@ def test_a_reminder_an_hour_before_an_event_is_set_by_the_events_start(
                       data=database)  # fmt: skip
     asked = agent.run_turn(Conversation(), "Remind me ten minutes before the ferry")
     assert asked.stop_reason == "asked" and asked.answer.startswith("When should I remind you?")
+
+
+@pytest.mark.parametrize(
+    ("request_", "what"),
+    [("mets-moi un rappel 2h avant le dentiste", "2h before the dentist"),
+     ("Erinner mich 2h vorher an den Zahnarzt", "Zahnarzt"),
+     ("remind me 2h before the dentist", "dentist")],
+)  # fmt: skip
+def test_hours_written_2h_before_an_event_are_an_amount_not_two_oclock(
+    account: CalendarAccount, home: Path, database: Database, request_: str, what: str
+) -> None:
+    """ "2h avant le dentiste": two hours before the dentist's start, not a reminder at
+    02:00."""
+    create_event(account, "Dentist", at(18, 14), at(18, 15), tz=TZ)
+    agent, _ = _agent([call("set_reminder", what=what, when=""), *["dentist"] * 2], home,
+                      calendar=account, data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    reminders = ReminderStore(database).pending()
+    assert [r.due for r in reminders] == [at(18, 12)], report.answer
 
 
 @pytest.mark.parametrize(

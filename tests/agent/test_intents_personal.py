@@ -1283,6 +1283,27 @@ def test_a_reminder_whose_time_a_colon_follows_is_set_at_that_time_for_what_foll
 
 
 @pytest.mark.parametrize(
+    ("request_text", "what", "when"),
+    [("Recuérdame pagar el alquiler el día 30 a las 9",
+      "recuérdame pagar el alquiler el día 30 a las 9",
+      "recuérdame pagar el alquiler el día 30 a las 9"),
+     ("Recuérdame pagar el alquiler el día 30 a las 9", "pagar el alquiler", "")],
+)  # fmt: skip
+def test_a_reminder_on_a_day_of_the_month_said_el_dia_is_set_that_day(
+    database: Database, request_text: str, what: str, when: str
+) -> None:
+    """ "el día 30": the 30th of this month, not today; the text without the day."""
+    with clock.frozen_at(NOW):
+        agent = _agent([call("set_reminder", what=what, when=when)], data=database)
+        agent.run_turn(Conversation(), request_text)
+    [reminder] = ReminderStore(database).pending()
+    assert (reminder.due.replace(tzinfo=None), reminder.text) == (
+        datetime(2029, 5, 30, 9, 0),
+        "pagar el alquiler",
+    )
+
+
+@pytest.mark.parametrize(
     ("request_text", "what", "text"),
     [("rappelle-moi demain à 8h de sortir les poubelles", "sort out the poubelles",
       "sortir les poubelles"),

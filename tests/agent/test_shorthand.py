@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.agent.intents.shorthand import written_out
+from app.agent.intents.shorthand import as_corrected, written_out
 
 
 @pytest.mark.parametrize(
@@ -50,3 +50,24 @@ def test_shorthand_is_written_out(typed: str, meant: str) -> None:
 )
 def test_words_that_only_look_like_shorthand_stay(typed: str) -> None:
     assert written_out(typed) == typed
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("Kannst du nachschauen wann der Elektriker... ach nein, wann kommt der Klempner?",
+         "wann kommt der Klempner?"),
+        ("email Tom - no wait, email Jonas about the slides", "email Jonas about the slides"),
+        ("c'est quand le dentiste… enfin non, quand est-ce que j'ai le coiffeur ?",
+         "quand est-ce que j'ai le coiffeur ?"),
+        ("¿Qué tengo el lunes?, bueno no, ¿qué tengo el martes?", "¿qué tengo el martes?"),
+        # a part of the request corrected, not a whole one: kept whole
+        ("Mets un rdv mardi… enfin non, mercredi à 10h avec Priya",
+         "Mets un rdv mardi… enfin non, mercredi à 10h avec Priya"),
+        # no correction: "no" and "wait" as words of the request
+        ("I said no, wait till Friday to send it", "I said no, wait till Friday to send it"),
+        ("No, wait for me at the station", "No, wait for me at the station"),
+    ],
+)  # fmt: skip
+def test_a_request_corrected_midway_is_what_follows_the_correction(typed: str, meant: str) -> None:
+    assert as_corrected(typed) == meant

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from app.agent.intents.english import english_words
-from app.agent.intents.glossary import forms_of
+from app.agent.intents.glossary import forms_of, in_english
 from app.agent.intents.language import asks_for_unread, is_function_word
 from app.agent.intents.recognise import POSSESSIVE, any_word_of
 from app.agent.intents.router import Doing, HandOver
@@ -59,7 +59,12 @@ def search_messages(doing: Doing, words: str, leading: str = "") -> list[dict[st
             # a long word searched by its stem: "delivery" finds "will be delivered", "seeds"
             # "seed swap"
             query = word if a_name(word) else word[:-2] if len(word) >= 7 else _singular(word)
-            for message in _found(doing.call("search_emails", query=query)):
+            found = _found(doing.call("search_emails", query=query))
+            if not found and doing.language != "de" and _a_proper_name(word, doing):
+                # "the opening hours of the Pergamon museum": no message names it, so none
+                # is about it, whatever else of the request's words one holds
+                return []
+            for message in found:
                 key = str(message.get("email_id"))
                 seen.setdefault(key, message)
                 hits[key] = hits.get(key, 0) + (2 if a_name(word) else 1)  # a name tells most
@@ -73,6 +78,19 @@ def search_messages(doing: Doing, words: str, leading: str = "") -> list[dict[st
                 if titled := [m for m in found if heading_holds(m, [form])]:
                     return titled
     return [message for key, message in seen.items() if hits[key] == most]
+
+
+def _a_proper_name(word: str, doing: Doing) -> bool:
+    """Whether the request writes `word` as a name of its own inside a sentence ("the
+    Pergamon museum"): capitalised, not in capitals ("BBQ"), four letters or more, neither
+    a day nor a month, nor an everyday thing's word. (German capitalises every noun: not
+    asked of a German request.)"""
+    if len(word) < 4 or not word[:1].isupper() or word.isupper() or in_english(word):
+        return False
+    if read_when(word, doing.now) is not None:
+        return False
+    inside = rf"(?<![.!?¿¡]\s)(?<![.!?¿¡])\b{re.escape(word)}\b"
+    return any(m.start() > 0 for m in re.finditer(inside, doing.request.strip()))
 
 
 def _a_stretch_of_days(word: str, now: datetime) -> bool:

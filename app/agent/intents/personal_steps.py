@@ -288,6 +288,7 @@ def _what_to_remind(doing: Doing, what: str) -> str:
     if not asks_for_a_reminder(what):
         return what
     rest = _FROM_NOW.sub(" ", without_parts_of_day(without_the_day_before(without_remind_me(what))))
+    rest = _DAY_OF_THE_MONTH.sub(" ", rest)  # "el día 30"
     kept = [
         w
         for w in rest.split()
@@ -301,6 +302,11 @@ def _what_to_remind(doing: Doing, what: str) -> str:
         kept[0] = re.split(r"['’]", kept[0], maxsplit=1)[1]  # "d'appeler" → "appeler"
     text = " ".join(kept).strip(" ,.?!")
     return text if content_words(text) else what
+
+
+# A day of the month said with the word for day ("el día 30"): a time, not what
+# to be reminded of.
+_DAY_OF_THE_MONTH = re.compile(r"\b(?:el\s+)?d[ií]a\s+\d{1,2}\b", re.IGNORECASE)
 
 
 def _said_after_the_thing(what: str) -> str:

@@ -63,7 +63,7 @@ from app.agent.intents.recognise import (
     recognise,
     recognition_request,
 )
-from app.agent.intents.shorthand import written_out
+from app.agent.intents.shorthand import as_corrected, written_out
 from app.agent.intents.when import (
     read_relative,
     read_when,
@@ -530,6 +530,7 @@ class IntentRouter:
         from app.agent.intents import rules  # (it imports this module)
 
         text = written_out(text)  # "can u … tmrw": the words the rules and the model know
+        text = as_corrected(text)  # "wann der Elektriker... ach nein, wann kommt …": the last
         pending: Pending | None = getattr(conversation, "pending_intent", None)
         conversation.pending_intent = None
         if pending is not None and _a_new_request(pending, text, clock.now()):

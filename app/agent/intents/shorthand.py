@@ -141,6 +141,47 @@ def written_out(text: str) -> str:
     return _titled_names(_WORD.sub(out, text))
 
 
+# The user correcting themselves mid-request, after a break ("…", ",", "-"): "wann der
+# Elektriker... ach nein, wann kommt der Klempner?", "email Tom - no wait, email Jonas", "ah
+# non, plutôt …", "bueno no, mejor …". What follows is the request.
+_CORRECTION = re.compile(
+    r"(?:\.{2,}|…|[,;:!?]|\s[-–—])\s*(?:(?:oh|ah|äh|ähm|euh|eh|hm+)\s*,?\s*)?"
+    r"(?:no\s*,?\s*wait|wait\s*,?\s*no|actually\s*,?\s*no|scratch that|sorry\s*,?\s*i mean|"
+    r"ach\s*,?\s*nein|nee\s*,?\s*warte|nein\s*,?\s*warte|nein\s*,?\s*ich meine|vergiss das|"
+    r"non\s*,?\s*attends|enfin\s*,?\s*non|ah\s*,?\s*non|non\s*,?\s*pardon|je veux dire|"
+    r"no\s*,?\s*espera|bueno\s*,?\s*no|mejor dicho|quiero decir)\b[\s,:.!-]*",
+    re.IGNORECASE,
+)
+
+
+def as_corrected(text: str) -> str:
+    """What the user asks after correcting themselves mid-request ("Kannst du nachschauen
+    wann der Elektriker... ach nein, wann kommt der Klempner?": "wann kommt der Klempner?");
+    `text` itself without such a correction, or with too little on either side of it."""
+    found = list(_CORRECTION.finditer(text))
+    if not found:
+        return text
+    after = text[found[-1].end() :]
+    before = text[: found[-1].start()]
+    if len(after.split()) < 3 or len(before.split()) < 2:
+        return text
+    # (a whole request again, not a part of the first one: "Mets un rdv mardi… enfin non,
+    # mercredi à 10h" keeps its asking words)
+    first = after.split()[0].strip("¿¡,").lower()
+    whole = first in _ASKING_OPENERS or first == before.split()[0].lower()
+    return after if whole else text
+
+
+# Words a whole request opens with: a question word, or "can you" and the like.
+_ASKING_OPENERS = {
+    "what", "when", "where", "who", "which", "how", "is", "are", "do", "does", "did", "can",
+    "could", "would", "will", "please", "was", "wann", "wo", "wer", "welche", "wie", "ist",
+    "hast", "habe", "kannst", "könntest", "bitte", "quand", "où", "qui", "quel", "quelle",
+    "comment", "est-ce", "tu", "peux-tu", "pourrais-tu", "qué", "que", "cuándo", "cuando",
+    "dónde", "donde", "quién", "cuál", "cómo", "puedes", "podrías", "tengo",
+}  # fmt: skip
+
+
 # A title of address, abbreviated, and the word after it: "dr lee", "mrs. smith", "sra garcía".
 _TITLED = re.compile(
     r"(?<![\w@./'’&-])(dr|dra|prof|mr|mrs|ms|mme|mlle|sr|sra|herr)(\.?\s+)([^\W\d_][\w'’-]*)",

@@ -601,7 +601,9 @@ def _read_date(text: str, today: date) -> date | None:
         r"(?!\s*-?\s*(?:uhr|h\b|:|am\b|pm\b|minutes|min|hours?|stunden?|horas?))\b",
         text,
     )
-    if ordinal and (ordinal.group(2) or re.search(r"\b(the|le|el)\s+\d", ordinal.group(0))):
+    if ordinal and (
+        ordinal.group(2) or re.search(r"\b(the|le|el)\s+(?:dia\s+)?\d", ordinal.group(0))
+    ):
         number = int(ordinal.group(1))
         candidate = _safe_date(today.year, today.month, number)
         if candidate is not None and candidate >= today:
@@ -769,6 +771,11 @@ _A_LENGTH_BEFORE = re.compile(
     rf"\b(?:{_A_BLOCK}|bloc|pause|session|seance|sesion|rato)\s+(?:de|d'|von|of)\s*$"
     r"|\b(?:pendant|durant|durante|fur|during)\s*$"
 )
+# Before or after something, right after an amount (folded): "2h avant le dentiste".
+_BEFORE_OR_AFTER_IT = re.compile(
+    r"\s*(?:before|after|earlier|later|beforehand|avant|apres|plus tot|plus tard|vor|vorher|"
+    r"nach|nachher|davor|danach|fruher|spater|antes|despues|mas tarde)\b"
+)
 _RANGE_AFTER = re.compile(r"\s*(?:a|-|–|bis|to|hasta|jusqu'a)\s*\d")
 
 
@@ -802,6 +809,12 @@ def _read_times(text: str, morning: bool = False) -> tuple[time | None, time | N
             and not _RANGE_AFTER.match(text, match.end())
         ):
             continue  # "un créneau de 2h", "pendant 2 heures": how long, not two o'clock
+        if (
+            _BEFORE_OR_AFTER_IT.match(text, match.end())
+            and not suffix.startswith(("a", "p", "u", "o"))
+            and not _TIME_CUES.search(before[-9:])
+        ):
+            continue  # "2h avant le dentiste", "2h vorher": an amount before, not two o'clock
         if part is not None and not suffix.startswith(("a", "p")) and hour <= 12:
             # "7 in the morning", "3 in the afternoon", "10 at night", "sechs abends"
             said = part.group(part.lastindex or 0)

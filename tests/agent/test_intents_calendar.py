@@ -2210,3 +2210,20 @@ def test_someone_laughing_or_sighing_who_asks_nothing_is_talking(
     agent = _agent(account, [call("show_calendar", when="today")])
     report = agent.run_turn(Conversation(), "haha ok, what's on today?")
     assert "Dentist" in report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "said"),
+    [("Schieb bitte das Mittagessen mit Tom um eine Stunde nach hinten", "war am"),
+     ("push lunch with Tom back by an hour", "was on")],
+)  # fmt: skip
+def test_an_event_gone_by_is_not_moved_unless_the_request_names_its_day(
+    account: CalendarAccount, request_: str, said: str
+) -> None:
+    """The only "Lunch with Tom" was last week: it is not moved, the user is told when it
+    was."""
+    create_event(account, "Lunch with Tom", at(8, 12, 30), at(8, 13, 30), tz=TZ)
+    agent = _agent(account, [call("move_event", event="Lunch with Tom", shift="1 hour")])
+    report = agent.run_turn(Conversation(), request_)
+    assert said in report.answer and ("8 May" in report.answer or "8. Mai" in report.answer)
+    assert _events(account) == {"Lunch with Tom": (at(8, 12, 30), at(8, 13, 30))}

@@ -2087,6 +2087,34 @@ def test_a_reminder_an_hour_before_an_event_is_set_by_the_events_start(
 
 
 @pytest.mark.parametrize(
+    ("request_", "what", "when", "text"),
+    [("can you check when my flight to lisbon leaves and put a reminder the evening before to "
+      "pack", "my flight to Lisbon leaves on Friday morning", "the evening before to pack",
+      "pack"),
+     ("Erinner mich am Abend vorher, um zu packen - wann geht nochmal mein Flug nach Lissabon?",
+      "Flug nach Lissabon am Freitagmorgen", "am Abend vorher", "packen")],
+)  # fmt: skip
+def test_a_reminder_before_something_is_of_what_the_request_says_after_before(
+    account: CalendarAccount,
+    home: Path,
+    database: Database,
+    request_: str,
+    what: str,
+    when: str,
+    text: str,
+) -> None:
+    """The model's text was its own ("… on Friday morning"): what the request says to do
+    after "before" is the reminder's text, the evening before the flight."""
+    create_event(account, "Flight to Lisbon", datetime(2029, 6, 8, 7, 5, tzinfo=TZ),
+                 datetime(2029, 6, 8, 9, 40, tzinfo=TZ), tz=TZ)  # fmt: skip
+    agent, _ = _agent([call("set_reminder", what=what, when=when), *["flight Lisbon"] * 3],
+                      home, calendar=account, data=database)  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    reminders = ReminderStore(database).pending()
+    assert [(r.due.date(), r.text) for r in reminders] == [(date(2029, 6, 7), text)], report.answer
+
+
+@pytest.mark.parametrize(
     ("request_", "what"),
     [("mets-moi un rappel 2h avant le dentiste", "2h before the dentist"),
      ("Erinner mich 2h vorher an den Zahnarzt", "Zahnarzt"),

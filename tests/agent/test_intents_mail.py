@@ -1046,6 +1046,36 @@ def test_a_reply_telling_them_something_goes_out_with_those_words_when_the_model
     assert "sorry" not in shown.arguments["body"].lower()
 
 
+@pytest.mark.parametrize(
+    ("request_", "message", "kept"),
+    [("Réponds à Bob que vendredi ça me va, je ramène le dessert", "I ramène the dessert.",
+      "vendredi"),
+     ("Antworte Bob, dass ich am Samstag zum Grillen komme und Salat mitbringe",
+      "Salat mitbringe", "bringe salat mit")],
+)  # fmt: skip
+def test_a_reply_the_model_copied_in_part_says_all_the_user_asked_to_say(
+    servers: tuple[Dovecot, SmtpServer],
+    mail: MailAccount,
+    request_: str,
+    message: str,
+    kept: str,
+) -> None:
+    """The model's message held part of what follows "que" ("je ramène le dessert" without
+    "vendredi ça me va"): the body is written from the user's words whole."""
+    _empty_inbox(servers)
+    _deliver(servers[0], ALICE, f"Bob Baker <{BOB}>", "Friday", "Does Friday work for you?")
+    answers = Answers(approve=False)
+    agent = _agent(
+        [call("reply_to_email", which="Bob", message=message),
+         "Bonjour Bob,\n\nJe voudrais vous ramener le dessert."],
+        answers,
+        mail=mail,
+    )  # fmt: skip
+    report = agent.run_turn(Conversation(), request_)
+    [shown] = answers.seen
+    assert shown.tool == "reply_email" and kept in shown.arguments["body"].lower(), report.answer
+
+
 def test_a_reply_asked_for_inside_a_sentence_is_a_reply_whatever_it_was_taken_for(
     servers: tuple[Dovecot, SmtpServer], mail: MailAccount
 ) -> None:
@@ -1980,6 +2010,9 @@ def test_an_email_to_someone_taken_for_a_note_named_after_them_is_an_email(
      ("What did Tom say about the barbecue again?", call("recall_fact", about="barbecue")),
      # asked whether they said it
      ("did tom say what time the barbecue starts?", call("recall_fact", about="barbecue")),
+     # after a sentence, and "ever" between
+     ("ugh forgot to ask - did tom ever say what time the bbq starts?",
+      call("recall_fact", about="Tom's bbq starts at 10 AM.")),
      ("Hat Tom gesagt, wann das Barbecue anfängt?", call("just_answer"))],
 )  # fmt: skip
 def test_what_someone_told_the_user_taken_for_a_plain_answer_is_read_from_their_mail(

@@ -160,6 +160,11 @@ def test_a_todos_title_keeps_no_word_of_its_day(
         ("Tengo que mandarle a Pablo las fotos de la boda. Ponlo en mis tareas para el jueves.",
          call("add_todo", title="Send Pablo the wedding photos", due="Thursday"),
          "Mandarle a Pablo las fotos de la boda"),
+        # a clause of its own, pointed back at ("añádelo"), and "I want to" left out
+        ("quiero mandarle a Pablo las fotos de la boda, añádelo a mis tareas para el jueves",
+         call("add_todo", title="", due="el jueves"), "Mandarle a Pablo las fotos de la boda"),
+        ("I need to return the form to the town hall - put it on my to-do list for thursday",
+         call("add_todo", title="", due="thursday"), "Return the form to the town hall"),
     ],
 )  # fmt: skip
 def test_a_todo_said_in_a_sentence_of_its_own_is_added_in_the_users_words(

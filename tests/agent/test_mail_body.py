@@ -32,6 +32,11 @@ from app.agent.intents.mail_body import kept_to, said_after
         ("Antworte ihr, dass ich es geprüft habe und dass alles passt",
          "ich habe es geprüft und alles passt"),
         ("Réponds-lui que c'est bon et qu'il peut venir", "c'est bon et il peut venir"),
+        # two verbs of one subject, each in a sentence's order
+        ("Sag Tom, dass ich am Samstag zum Grillen komme und Salat mitbringe",
+         "ich komme am Samstag zum Grillen und bringe Salat mit"),
+        ("Schreib Anna, dass ich morgen nicht kann und wir es verschieben müssen",
+         "ich kann morgen nicht und wir müssen es verschieben"),
         # "… and say …"
         ("Can you get back to her and say we're paying it on the 24th",
          "we're paying it on the 24th"),

@@ -1137,6 +1137,10 @@ def move(
     event = find_event(doing, slots, not_found=not_found)
     start = datetime.fromisoformat(str(event["start"]))
     end = datetime.fromisoformat(str(event["end"]))
+    if end < doing.now and (asked_day is None or not asked_day.day_given):
+        # "Schieb das Mittagessen mit Tom eine Stunde nach hinten": the only one was last
+        # week; a day gone by is not moved unless the request names it
+        return doing.say("event_past", title=event.get("title"), at=start.date())
     shift = None
     if slots.get("shift"):
         # The model may copy the amount alone ("media hora", "de 15 minutes") and leave the

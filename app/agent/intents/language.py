@@ -1137,8 +1137,9 @@ def asks_to_put_on_the_todo_list(text: str) -> bool:
 # What the user has to do, said as such ("I have to", "Ich muss", "Je dois", "Tengo que"):
 # a to-do's title is what follows.
 _HAVE_TO = re.compile(
-    r"^\s*(?:so\s+|also\s+|alors\s+|pues\s+)?(?:I (?:have|need|got) to|I must|I should|"
-    r"ich muss|ich sollte|ich soll|je dois|il faut que je|tengo que|necesito|debo|hay que)\s+",
+    r"^\s*(?:so\s+|also\s+|alors\s+|pues\s+)?(?:I (?:have|need|got|want) to|I must|I should|"
+    r"I'd like to|ich muss|ich sollte|ich soll|ich will|ich möchte|je dois|il faut que je|"
+    r"je veux|je voudrais|tengo que|necesito|debo|hay que|quiero)\s+(?:noch\s+)?",
     re.IGNORECASE,
 )
 
@@ -1189,12 +1190,29 @@ def asks_whether_done(text: str) -> bool:
     return _asked_so(_DONE_YET, text)
 
 
+# Asking to put what was said before on a list, by a word pointing back at it (folded):
+# "add it", "put that on", "añádelo", "apúntalo", "ajoute-le", "mets ça", "füg das hinzu",
+# "schreib es auf".
+_IT_ON_THE_LIST = re.compile(
+    r"\b(?:add|put|stick|write|pop|note)\s+(?:it|that|this)\b|"
+    r"\b(?:anade|apunta|pon|agrega|anota|mete)(?:lo|la|melo|mela)\b|"
+    r"\b(?:ajoute|mets|note|rajoute)[- ](?:le|la|ca)\b|"
+    r"\b(?:fug|schreib|setz|trag|notier|pack)\w*\s+(?:es|das|dies)\b"
+)
+
+
 def todo_said_around(request: str) -> str | None:
     """The to-do a request says in a sentence of its own beside the one asking to put it on
     the list ("Tengo que confirmarle a Lena la dirección del almacén antes de la llamada.
     Añádelo a mis tareas para el lunes": "Confirmarle a Lena la dirección del almacén antes
     de la llamada"), without "I have to"; None if no sentence says it apart."""
     said = sentences(request)
+    if len(said) == 1:
+        # one sentence, its clause pointing back at the one before ("quiero comprar un
+        # regalo para mi madre, añádelo a mis tareas"): each clause as a sentence
+        clauses = [c for c in re.split(r"\s*[,;]\s*|\s+[-–—]\s+", request) if c.strip()]
+        if len(clauses) > 1 and _IT_ON_THE_LIST.search(_folded(clauses[-1])):
+            said = clauses
     kept = [s for s in said if not asks_to_put_on_the_todo_list(s)]
     if not kept or len(kept) == len(said):
         return None
@@ -1457,8 +1475,9 @@ _WHAT_THEY_SAID = re.compile(
     r"\bwhat did (?!you\b)[\w'-]+ (?:say|tell me|write|mention)\b|"
     # asked whether they said it ("did Tom say what time the bbq starts?", "hat Tom gesagt,
     # wann …", "est-ce que Tom a dit à quelle heure …", "¿dijo Tom a qué hora …")
-    r"^\s*(?:so |and |hey |oh )?(?:did|has) (?!you\b|i\b|we\b)[\w'-]+ (?:say|mention|"
-    r"tell me)\b|"
+    # (a sentence or a dash before: "ugh forgot to ask - did tom ever say …")
+    r"(?:^|[-–—,.!?:;]\s)\s*(?:so |and |hey |oh )?(?:did|has) (?!you\b|i\b|we\b)[\w'-]+ "
+    r"(?:ever |already |actually |even )?(?:say|said|mention\w*|tell me|told me)\b|"
     r"^\s*(?:hat|haben) (?!du\b|ich\b)[\w-]+ (?:\w+ ){0,3}?(?:gesagt|erwahnt)\b|"
     r"\best-ce que (?!tu\b|je\b|j')[\w-]+ (?:m'a |a )(?:dit|precise)\b|"
     r"^\s*[¿]?(?:dijo|comento|menciono) (?!tu\b|yo\b)[\w-]+\b|"

@@ -86,9 +86,10 @@ _SENTENCE = re.compile(
 )
 
 
-def body(doing: Doing, to: str, message: str, question: str) -> str:
+def body(doing: Doing, to: str, message: str, question: str, all_said: bool = True) -> str:
     """The body for `message`, the words of the slot (the user's whole request where the
-    model gave them in other words); asks `question` when the request says nothing."""
+    model gave them in other words); asks `question` when the request says nothing.
+    `all_said`: what follows "that" is all the user asks to say (no fact told beside it)."""
     asked, _ = question_for(doing)
     if asked:
         # "… to ask if she is free on Saturday": asked of Priya, written to her; what the
@@ -125,7 +126,9 @@ def body(doing: Doing, to: str, message: str, question: str) -> str:
         # Anna I'll bring dessert on Friday"): the user's
         message = said
     elif said and (kept := kept_to(message, said, to)):
-        message = kept
+        # (the model's copy holding only part of it, "I ramène the dessert" of "Réponds à
+        # Anna que vendredi ça me va, je ramène le dessert": the user's words whole)
+        message = kept if grounded(said, kept) or not all_said else said
     return _kept_or_letter(doing, to, _AND_THAT.sub(lambda m: f" {m.group(1)} ", message))
 
 
@@ -406,6 +409,18 @@ def _main_clause(clause: str) -> str:
         if (said := parts[end - 1].split()) and said[-1].isalpha() and said[-1].islower():
             return f"{_main_clause(','.join(parts[:end]))},{','.join(parts[end:])}"
     words = clause.split()
+    joined = [i for i, w in enumerate(words) if w in ("und", "oder") and words[i - 1].islower()]
+    if joined and words[0].lower() in _PRONOUN and words[-1].islower() and joined[-1] > 1:
+        # two verbs of one subject ("ich am Samstag zum Grillen komme und Salat mitbringe"):
+        # each in a sentence's order ("ich komme … und bringe Salat mit")
+        at = joined[-1]
+        rest = words[at + 1 :]
+        if rest[0].lower() in _PRONOUN:
+            second = _main_clause(" ".join(rest))
+        else:
+            verb, prefix = separated(rest[-1])
+            second = " ".join([verb, *rest[:-1], *([prefix] if prefix else [])])
+        return f"{_main_clause(' '.join(words[:at]))} {words[at]} {second}"
     if len(words) >= 3 and words[0].lower() in _PRONOUN:
         subject = 1
     elif len(words) >= 4 and words[0].lower() in _ARTICLE and words[1][:1].isupper():

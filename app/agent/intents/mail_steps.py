@@ -36,7 +36,7 @@ from app.agent.intents.mail_body import (
     with_paragraph,
 )
 from app.agent.intents.mail_body import body as email_body
-from app.agent.intents.mail_facts import file_sent, known_of_the_user, with_fact
+from app.agent.intents.mail_facts import file_sent, known_of_the_user, told_of, with_fact
 from app.agent.intents.mailbox import a_name, heading_holds, listing, search_messages
 from app.agent.intents.recognise import (
     ADDRESS,
@@ -244,12 +244,13 @@ def _body(doing: Doing, to: str, message: str, fact: str, question: str) -> str:
     paragraph of its own, as code found it: a small model given it garbles it ("Monday,
     17. Mai 09:00–18:00 at my office")."""
     if not fact:
-        return email_body(doing, to, message, question)
+        # (a fact asked to be told that nothing kept answers: its asking is not to be said)
+        return email_body(doing, to, message, question, told_of(doing.request) is None)
     message = own_words(message, doing.request)
     if not message:  # the fact is all there is to say
         return letter(doing, to, fact)
     try:
-        written = email_body(doing, to, message, question)
+        written = email_body(doing, to, message, question, all_said=False)
     except Ask:  # the model's body went nowhere: the user's own words are the letter
         written = letter(doing, to, message)
     return with_paragraph(written, fact)

@@ -146,6 +146,10 @@ def reminder(doing: Doing, slots: dict[str, str]) -> str:
                 # "wasser abgestellt wird" is what it is before; the asking sentence says
                 # what to do
                 text = todo
+            if not grounded(text, doing.request) and (then := _to_do_after_before(doing)):
+                # the model's own words ("my flight to Lisbon leaves on Friday morning" of
+                # "… put a reminder the evening before to pack"): what follows "before"
+                text = then
             if title and (_names_only_the_thing(text, doing.request) or _only_the_time(text)):
                 # "Samedi on part en randonnée. Rappelle-moi une heure avant le départ": what
                 # is left names only what it is before ("départ"): the event's title says it
@@ -229,6 +233,27 @@ def _to_do_said(doing: Doing) -> str:
     told = _what_to_remind(doing, asking)
     # (two telling words at least: not the "eine" left of "eine halbe Stunde vorher")
     return "" if asks_for_a_reminder(told) or len(telling_words(told)) < 2 else told
+
+
+# What to do, said right after "before" or "after" ("the evening before to pack", "la
+# veille pour faire ma valise", "am Abend vorher, um zu packen", "la noche antes para hacer la
+# maleta").
+_AFTER_BEFORE = re.compile(
+    r"\b(?:before|beforehand|after|afterwards|vorher|davor|nachher|danach|avant|apres|"
+    r"la veille|antes|despues)\s*,?\s*(?:to|so (?:that )?i can|um(?: zu)?|damit ich|pour|"
+    r"afin de|para)\s+(?P<what>(?:(?!\s[-–—]\s)[^.,;!?])+)",
+    re.IGNORECASE,
+)
+
+
+def _to_do_after_before(doing: Doing) -> str:
+    """What the request says to do right after "before" or "after" ("… the evening before
+    to pack": "pack"), in its own spelling; "" if it says nothing there."""
+    found = _AFTER_BEFORE.search(fold(doing.request))
+    if found is None or len(fold(doing.request)) != len(doing.request):
+        return ""
+    what = doing.request[found.start("what") : found.end("what")].strip()
+    return re.sub(r"^zu\s+", "", what) if telling_words(what) else ""
 
 
 def _asking_sentence(doing: Doing) -> str:

@@ -89,6 +89,13 @@ PHRASES: dict[str, Phrase] = {
         "fr": "Lequel voulez-vous dire ?",
         "es": "¿Cuál quieres decir?",
     },
+    "event_past": {
+        "en": "“{title}” was on {at:day}, and none is coming up: nothing was moved.",
+        "de": "„{title}“ war am {at:day}, und keiner steht mehr an: nichts wurde verschoben.",
+        "fr": "« {title} » était le {at:day}, et il n'y en a pas d'autre à venir : rien "
+        "n'a été déplacé.",
+        "es": "«{title}» fue el {at:day} y no hay otro próximamente: no se ha movido nada.",
+    },
     "what_time_on": {
         "en": "At what time on {day:day}?",
         "de": "{day:day}: um wie viel Uhr?",

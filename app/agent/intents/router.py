@@ -50,6 +50,7 @@ from app.agent.intents.language import (
     points_at_what_is_known,
     separate_questions,
     the_question,
+    todo_said_around,
 )
 from app.agent.intents.recognise import (
     ADDRESS,
@@ -698,6 +699,10 @@ class IntentRouter:
                 # left out, but the request names the list by its kind ("a la lista de
                 # equipaje": the packing list)
                 slots["list"] = list_named(request)
+            if intent.name == "add_todo" and slot.name == "title" and not slots.get("title"):
+                # left out, but a sentence or clause of its own says it ("quiero comprar un
+                # regalo para mi madre, añádelo a mis tareas")
+                slots["title"] = todo_said_around(request) or ""
             if slot.name == "message" and points_at_what_is_known(request):
                 # "… Du weißt ja, was bei mir gilt": what is kept says it (the steps)
                 slots.setdefault(slot.name, "")

@@ -555,6 +555,11 @@ def test_a_translated_title_is_put_back_in_the_users_words_only_where_it_lines_u
     # More translated words before the anchor than the request has: another order, kept.
     other = "Remind me of the tax return, Erinnere mich"
     assert in_users_words(other, "Erinnere mich an die Steuer", NOW) == other
+    # only the little word between the user's translated: the user's words whole
+    spanish = "Apúntame una reunión con Jonas el lunes que viene a las 3 de la tarde"
+    assert in_users_words("Reunion with Jonas", spanish, NOW) == "reunión con Jonas"
+    # a little word before them is no part of the title to put back
+    assert in_users_words("the Zahnarzt", "Trag Zahnarzt am Montag ein", NOW) == "the Zahnarzt"
 
 
 @pytest.mark.parametrize(

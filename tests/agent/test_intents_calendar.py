@@ -2227,3 +2227,26 @@ def test_an_event_gone_by_is_not_moved_unless_the_request_names_its_day(
     report = agent.run_turn(Conversation(), request_)
     assert said in report.answer and ("8 May" in report.answer or "8. Mai" in report.answer)
     assert _events(account) == {"Lunch with Tom": (at(8, 12, 30), at(8, 13, 30))}
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["wann kommt der Klempner?", "c'est quand le plombier ?", "¿cuándo viene el fontanero?"],
+)
+def test_when_an_event_named_in_another_language_is_asked_its_day_is_the_answer(
+    account: CalendarAccount, tmp_path: Path, request_: str
+) -> None:
+    """ "wann kommt der Klempner?": the glossary's "plumber" is held by "Plumber visit", so
+    the calendar answers, not a file that holds the word."""
+    create_event(account, "Plumber visit", at(25, 15), at(25, 16), tz=TZ)
+    word = request_.split()[-1].strip("?")
+    (tmp_path / f"{word.lower()}.txt").write_text(f"{request_.strip('?¿ ')}: im März 2029\n")
+    backend = ScriptedBackend.from_data(
+        {"format": "qwen3.5", "intents": True,
+         "turns": [call("show_calendar", event=word), *["Der Klempner kommt im März."] * 3]}
+    )  # fmt: skip
+    agent = Agent(backend, build_registry(calendar=account, folders=[tmp_path]),
+                  ContextState(allowed_folders=[str(tmp_path)]), confirmer=Answers())  # fmt: skip
+    agent.front = IntentRouter()
+    report = agent.run_turn(Conversation(), request_)
+    assert report.answer.startswith("Plumber visit"), report.answer

@@ -1035,6 +1035,16 @@ def test_putting_in_the_calendar_what_shares_a_word_with_an_event_there_adds_a_n
 )  # fmt: skip
 def test_asking_about_the_calendar_or_taking_off_it_is_no_new_event(request_: str) -> None:
     assert not asks_to_put_in_the_calendar(request_)
+    assert not asks_to_put_in_the_calendar("where is my pencil in the drawer?")
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["Jamie's over in Berlin next week - can you pencil in a coffee with him on the wednesday?",
+     "pencil me in for the book club on friday"],
+)  # fmt: skip
+def test_pencilling_in_says_the_calendar_by_itself(request_: str) -> None:
+    assert asks_to_put_in_the_calendar(request_)
 
 
 def test_a_day_the_email_does_not_hold_is_asked_for(

@@ -654,7 +654,8 @@ def _held_by_an_event(doing: Doing, words: str) -> bool:
     events = events_between(doing, doing.now - _LOOK_BACK, doing.now + _LOOK_AHEAD)
     words = _without_days(words, doing.now)
     things = glossed(words)
-    return any(_score(words, e) > 0 or (things and _titled(things, e)) for e in events)
+    # ("klempner": "plumber", held by the "Plumber visit")
+    return any(_score(words, e) > 0 or (things and _score(things, e) >= 2.0) for e in events)
 
 
 def add(doing: Doing, slots: dict[str, str]) -> str:

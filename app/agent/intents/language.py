@@ -771,6 +771,9 @@ _PUT_IN_THE_CALENDAR = re.compile(
     r"bloque[rz]?|agend\w*|guard\w*)"
     r"\b[^.?!]{0,60}?\b(?:in|into|on|to|in meinen|in den|im|in meinem|dans|sur|a|en)\s+"
     r"(?:my|the|your|mon|l'|le|ton|mi|el|tu)?\s*" + _CALENDAR + r"\b"
+    # or pencilled in, which says the calendar by itself ("pencil in a coffee with him",
+    # "pencil me in for Friday", "pencil it in")
+    r"|(?<!my )(?<!the )(?<!a )(?<!your )\bpencil (?:(?:me|it|that|this|him|her|them|us) )?in\b"
     # or an appointment put down: "¿Me apuntas la cita con la asesora?", "pop my
     # appointment with the tax advisor in", "trag mir den Termin ein", "note le rendez-vous"
     rf"|\b(?:{_PUTTING}|enter|pencil|schedule|eintrag\w*|book)\s+"

@@ -449,6 +449,11 @@ def in_users_words(value: str, request: str, now: datetime) -> str:
         anchors.append((place, at))
         foreign_after = False
     translated = any(w not in _FILLER and not _occurs(w, said) for w in kept)
+    if anchors and not translated:
+        # a little word between the user's that the request lacks is translated too
+        # ("Reunion with Jonas" of "una reunión con Jonas")
+        between = kept[anchors[0][0] + 1 : anchors[-1][0]]
+        translated = any(not _occurs(w, said) for w in between)
     if not anchors or not translated or foreign_after:
         return value
     first = anchors[0][1] - anchors[0][0]

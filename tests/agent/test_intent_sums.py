@@ -33,6 +33,13 @@ from tests.scripting import call
          "€87 ÷ 2 = €43.50 each."),
         # a third of a cent is rounded
         ("100 euros between 3 people, how much each?", "en", "€100 ÷ 3 = €33.33 each."),
+        # a tip added on top, then shared
+        ("dinner for 4 of us came to 138 euros and i wanna add a 10% tip on top, how much "
+         "does everyone pay?", "en", "€138 + 10 % = €151.80; ÷ 4 = €37.95 each."),
+        ("Wir waren zu viert essen, 138 Euro plus 10 % Trinkgeld, wie viel zahlt jeder?", "de",
+         "138 € + 10 % = 151,80 €; ÷ 4 = 37,95 € pro Person."),
+        ("éramos 3, la cena fueron 90 euros con una propina del 10 %, ¿cuánto paga cada uno?",
+         "es", "90 € + 10 % = 99 €; ÷ 3 = 33 € por persona."),
         ("what's a 15% tip on 64 euros?", "en", "15 % of €64 is €9.60."),
         ("wie viel sind 20 Prozent von 85?", "de", "20 % von 85 sind 17."),
         # a temperature in the other scale, a length in minutes
@@ -118,3 +125,42 @@ def test_a_measure_asked_of_something_taken_for_spending_is_answered_plainly(
         Conversation(), "au fait un marathon complet ça fait combien de km exactement ?"
     )
     assert report.answer == "42,195 km." and report.calls == [], report.answer
+
+
+@pytest.mark.parametrize(
+    ("request_", "taken_for", "asked"),
+    [
+        ("Dis, comment on dit « je suis en retard, commencez sans moi » en allemand ? c'est "
+         "pour mes collègues", call("ask_files", about="allemand"),
+         "Translate into German: je suis en retard, commencez sans moi"),
+        ("how do you say \"thank you for dinner\" in Spanish?", call("find_emails", about="dinner"),
+         "Translate into Spanish: thank you for dinner"),
+        ("¿Cómo se dice buenos días en alemán?", call("just_answer"),
+         "Translate into German: buenos días"),
+    ],
+)  # fmt: skip
+def test_a_phrase_asked_in_another_language_is_translated_without_a_tool(
+    request_: str, taken_for: str, asked: str
+) -> None:
+    """ "comment on dit « … » en allemand ?" taken for a look through the files: the words
+    are translated by a narrow question to the model, and nothing is looked up."""
+    backend = ScriptedBackend.from_data(
+        {"format": "qwen3.5", "intents": True,
+         "turns": [taken_for, "Ich bin spät dran, fangt ohne mich an."]}
+    )  # fmt: skip
+    agent = Agent(backend, build_registry())
+    agent.front = IntentRouter()
+    report = agent.run_turn(Conversation(), request_)
+    assert report.answer == "Ich bin spät dran, fangt ohne mich an." and report.calls == []
+    assert backend.requests[-1].messages[-1]["content"] == asked
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["translate this email into German", "What is the capital of Germany?",
+     "what is in my calendar in German time", "Can you email Tom in English?"],
+)  # fmt: skip
+def test_no_translation_is_read_where_no_words_are_asked_in_another_language(text: str) -> None:
+    from app.agent.intents.language import asks_for_a_translation
+
+    assert asks_for_a_translation(text) is None

@@ -2007,7 +2007,10 @@ def test_an_event_named_in_the_users_language_is_not_looked_for_elsewhere(
     ("request_", "taken_for", "translated"),
     [("¿a qué hora tengo piano hoy?", call("find_contact", who="Piano"), ["piano"]),
      ("Where's my piano lesson today again?", call("recall_fact", about="piano lesson"), []),
-     ("Um wie viel Uhr ist heute Klavier?", call("list_todos"), ["piano"])],
+     ("Um wie viel Uhr ist heute Klavier?", call("list_todos"), ["piano"]),
+     # "oublié" (the user forgot) taken for forgetting a memory
+     ("c'est quand déjà mon cours de piano aujourd'hui ? j'ai complètement oublié l'heure",
+      call("forget_fact", fact=""), ["piano"])],
 )  # fmt: skip
 def test_when_or_where_an_event_is_taken_for_a_store_without_events_shows_the_event(
     account: CalendarAccount, request_: str, taken_for: str, translated: list[str]

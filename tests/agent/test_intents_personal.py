@@ -983,7 +983,9 @@ def test_a_family_members_number_is_their_card_whatever_it_was_taken_for(
     "request_",
     ["¿me pasas el móvil de Sophie? le quiero escribir por whatsapp",
      "What's Sophie's number? I want to text her about Saturday",
-     "Donne-moi le portable de Sophie, je veux lui écrire"],
+     "Donne-moi le portable de Sophie, je veux lui écrire",
+     # "die Nummer von …" beside a call to make ("anrufen"), taken for a reply
+     "hey wie war nochmal die nummer von sophie? muss sie gleich wegen den folien anrufen"],
 )  # fmt: skip
 def test_someones_phone_number_asked_for_is_their_card_though_taken_for_an_email(
     account: CalendarAccount, server: RadicaleServer, request_: str
@@ -1589,6 +1591,13 @@ def test_just_so_you_know_in_four_languages_opens_a_fact(request_text: str, fact
         ("Übrigens, merk dir, dass Lea Hafermilch trinkt", "Lea Hafermilch trinkt"),
         ("Por cierto, recuerda que soy alérgico a las nueces", "soy alérgico a las nueces"),
         ("Oh and please remember that Sam is vegan", "Sam is vegan"),
+        # asked for, the question mark the asking's and what follows it talk
+        ("oh and can you keep in mind that my locker at fithaus is number 112? i forget it "
+         "literally every single time", "my locker at fithaus is number 112"),
+        ("kannst du dir merken, dass mein Spind die Nummer 112 hat?",
+         "mein Spind die Nummer 112 hat"),
+        ("peux-tu retenir que mon casier est le 112 ?", "mon casier est le 112"),
+        ("¿puedes recordar que mi taquilla es la 112?", "mi taquilla es la 112"),
     ],
 )  # fmt: skip
 def test_a_fact_told_in_passing_opens_after_the_words_in_passing(

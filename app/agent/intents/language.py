@@ -55,6 +55,56 @@ def translation(language: str, text: str) -> tuple[str, str]:
     )
 
 
+# Languages named in the four languages (folded), by the English name a prompt uses.
+_LANGUAGE_NAMED = {
+    "english": "English", "englisch": "English", "anglais": "English", "ingles": "English",
+    "german": "German", "deutsch": "German", "allemand": "German", "aleman": "German",
+    "french": "French", "franzosisch": "French", "francais": "French", "frances": "French",
+    "spanish": "Spanish", "spanisch": "Spanish", "espagnol": "Spanish", "espanol": "Spanish",
+    "italian": "Italian", "italienisch": "Italian", "italien": "Italian", "italiano": "Italian",
+    "portuguese": "Portuguese", "portugiesisch": "Portuguese", "portugais": "Portuguese",
+    "portugues": "Portuguese", "dutch": "Dutch", "niederlandisch": "Dutch",
+    "neerlandais": "Dutch", "holandes": "Dutch",
+}  # fmt: skip
+_A_LANGUAGE = "|".join(sorted(_LANGUAGE_NAMED, key=len, reverse=True))
+# Asking how something is said in another language, or for its translation (folded): "how
+# do you say … in German", "translate … into Spanish", "wie sagt man … auf Französisch",
+# "übersetz … ins Englische", "comment on dit … en allemand", "traduis … en anglais", "cómo
+# se dice … en alemán", "traduce … al inglés". The words between are what to translate.
+_TRANSLATE = re.compile(
+    r"\b(?:(?:how (?:do you|would you|do i|to) say|translate|wie sagt man|ubersetz\w*|"
+    r"comment (?:on dit|dit-on|dire|tu dis)|traduis|traduire|como se dice|como digo|traduce|"
+    r"traducir|traduceme)\b|(?:what(?:'s| is)|wie heisst|c'est quoi) (?=[«„“\"‘'‹]))"
+    r"[\s:,]*(?P<what>.+?)"
+    rf"[\s,]*\b(?:in|into|to|auf|ins|in die|en|al|a)\s+(?:the\s+)?(?P<language>{_A_LANGUAGE})"
+    r"(?:e|en|n)?\b"
+)
+# Words pointing at a text rather than being it (folded): "this", "the email", "ce mail".
+_POINTING_AT_A_TEXT = re.compile(
+    r"\b(?:this|that|it|email|mail|message|text|file|document|letter|ce|cette|cet|ca|dies\w*|"
+    r"das|den|nachricht|este|esta|eso|correo|mensaje|archivo|fichier|lettre|brief|carta)\b"
+)
+_QUOTED = re.compile(r"[«„“\"‘'‹]\s*(.+?)\s*[»“”\"’'›]")
+
+
+def asks_for_a_translation(text: str) -> tuple[str, str] | None:
+    """What a request asks to have said in another language, and that language's English
+    name ("Dis, comment on dit « je suis en retard, commencez sans moi » en allemand ?":
+    ("je suis en retard, commencez sans moi", "German")); None if it asks none."""
+    folded = fold(text).replace("’", "'")
+    found = _TRANSLATE.search(folded)
+    if found is None or len(folded) != len(text):
+        return None
+    what = text[found.start("what") : found.end("what")]
+    quoted = _QUOTED.search(what)
+    if quoted is None and _POINTING_AT_A_TEXT.search(fold(what)):
+        return None  # "translate this email into German": what it holds, not these words
+    what = (quoted.group(1) if quoted else what).strip(" ,:?¿!¡\"'«»„“”")
+    if not re.search(r"[^\W\d_]", what):
+        return None
+    return what, _LANGUAGE_NAMED[found.group("language")]
+
+
 def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
@@ -515,7 +565,9 @@ _FROM_NOW = (
 # "please" after the verb ("Retiens stp que …", "Recuerda porfa que …")
 _PLEASE = r"(?:,?\s+(?:stp|svp|s'il te plait|s'il vous plait|por favor|porfa)\b,?)?"
 _REMEMBER_THAT = re.compile(
-    r"\s*" + _OPENER + r"(?:please\s+|bitte\s+)?(?:"
+    r"\s*" + _OPENER + r"(?P<asking>(?:can|could|would|will) you (?:please )?|"
+    r"(?:kannst|konntest) du (?:bitte )?|(?:tu peux|peux-tu|pourrais-tu) |(?:me )?puedes )?"
+    r"(?:please\s+|bitte\s+)?(?:"
     # ("save this: …", "speicher dir das: …", "garde ça : …", "guarda esto: …")
     r"(?:save|keep|store|speicher\w*|merk\w*|garde|enregistre|sauvegarde|guarda|apunta|anota)"
     r"\s+(?:dir\s+)?(?:this|that|das|folgendes|ca|ceci|cela|esto|eso)\s*:\s*|"
@@ -526,6 +578,10 @@ _REMEMBER_THAT = re.compile(
     + _FROM_NOW
     + r"(?:\s*[:,]\s*(?:dass\s+)?|\s+dass\s+)|"
     r"behalte? im kopf,?\s+dass\s+|"
+    # asked for ("kannst du dir merken, dass …", "peux-tu retenir que …", "¿puedes recordar
+    # que …?")
+    r"dir(?:\s+bitte)?\s+merken\s*,?\s*dass\s+|(?:retenir|noter|te souvenir)(?:\s+que\s+|\s+qu')|"
+    r"(?:recordar|tener en cuenta|apuntar(?:te)?)\s+que\s+|"
     r"(?:(?:nur\s+)?damit du(?:'s|\s+es|\s+bescheid)?\s+weisst|(?:nur\s+)?zur info|"
     r"zu deiner info(?:rmation)?)\s*[:,]\s*(?:dass\s+)?|"
     r"(?:retiens|retenez|souviens-toi|souvenez-vous|note|notez|n'oublie pas|n'oubliez pas|"
@@ -598,9 +654,13 @@ def remembers_a_fact(text: str) -> str | None:
     found = _REMEMBER_THAT.match(folded, passing.end() if passing else 0)
     if found is None:
         return _kept_from_a_colon(text, folded) or _kept_after(text, folded)
-    if text.rstrip().endswith("?"):
-        return None
     fact = text[_in_original(text, found.end()) :].strip()
+    if found.group("asking"):
+        # "can you keep in mind that my locker is number 112? i forget it every time": the
+        # question mark is the asking's, what follows it talk
+        fact = fact.split("?")[0].strip()
+    elif text.rstrip().endswith("?"):
+        return None
     return fact if len(fact.split()) >= 2 else None
 
 
@@ -2061,7 +2121,13 @@ _PHONE_ASKED = re.compile(
     r"(?<!\bmy )(?<!\bmein )(?<!\bmeine )(?<!\bmon )(?<!\bmi )"
     r"\b(?:phone(?: number)?|mobile(?: number)?|cell(?: number)?|(?:his|her|\w+'s?) number|"
     r"handy(?:nummer)?|telefonnummer|festnetz\w*|portable|numero de (?:telephone|portable|tel)|"
-    r"movil|celular|telefono|numero de (?:telefono|movil))\b"
+    r"movil|celular|telefono|numero de (?:telefono|movil)|"
+    # someone's number by "of" ("die Nummer von Jonas", "le numéro de Paul", "el número de
+    # Lena"), not a thing's ("le numéro de commande", "el número de pedido")
+    r"(?:nummer (?:von|vom)|numero (?:de|du|del|de la)) (?!mir\b|moi\b|mi\b|commande|"
+    r"pedido|serie|dossier|factur|compte|cuenta|client|suivi|seguimiento|vol\b|vuelo|"
+    r"reserva|chambre|habitacion|securite|seguridad|sociale|social|rue|calle|casa)"
+    r"[^\W\d_]+)\b"
 )
 
 

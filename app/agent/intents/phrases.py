@@ -40,6 +40,12 @@ PHRASES: dict[str, Phrase] = {
         "fr": "{total} ÷ {n} = {each} par personne.",
         "es": "{total} ÷ {n} = {each} por persona.",
     },
+    "sum_shared_tip": {
+        "en": "{total} + {p} % = {with_tip}; ÷ {n} = {each} each.",
+        "de": "{total} + {p} % = {with_tip}; ÷ {n} = {each} pro Person.",
+        "fr": "{total} + {p} % = {with_tip} ; ÷ {n} = {each} par personne.",
+        "es": "{total} + {p} % = {with_tip}; ÷ {n} = {each} por persona.",
+    },
     "sum_percent": {
         "en": "{p} % of {of} is {part}.",
         "de": "{p} % von {of} sind {part}.",

@@ -41,6 +41,7 @@ from app.agent.intents.language import (
     asks_for_a_record,
     asks_for_a_record_number,
     asks_for_a_reminder,
+    asks_for_a_translation,
     asks_for_family_details,
     asks_for_free_time,
     asks_for_the_gist,
@@ -278,6 +279,22 @@ def _a_sum(choice: Choice) -> Verdict | None:
     return None
 
 
+def _a_translation(choice: Choice) -> Verdict | None:
+    """ "Dis, comment on dit « je suis en retard, commencez sans moi » en allemand ?" taken for
+    a look through the files: the words are translated, a narrow question to the model, no
+    tool."""
+    asked = asks_for_a_translation(choice.text)
+    if asked is None or _asks_for_an_act(choice.text):
+        return None
+    words, language = asked
+    translated = choice.doing.write(
+        f"You translate into {language}. Write only the {language} translation.",
+        f"Translate into {language}: {words}",
+        exact=True,
+    )
+    return Say(translated) if translated else None
+
+
 def _the_weather(choice: Choice) -> Verdict | None:
     """ "what's the weather like in berlin today?" taken for the day's calendar, or the
     model's own guess: only the web knows (the dialog shows the search first). (Taken for
@@ -483,12 +500,14 @@ def _whats_on_a_day(choice: Choice) -> Verdict | None:
 def _when_or_where_an_event_is(choice: Choice) -> Verdict | None:
     """ "¿a qué hora tengo piano hoy?" taken for a contact called Piano, "whens my car being
     serviced again" or "¿cuántos días faltan para el cumpleaños de mamá?" for free time
-    (unless a length to find is said, or more is asked than when): when or where, or how
-    long until, an event the calendar holds under the request's words, the calendar says."""
+    (unless a length to find is said, or more is asked than when), "c'est quand déjà mon rdv
+    chez le coiffeur ? j'ai complètement oublié l'heure" for forgetting a memory: when or
+    where, or how long until, an event the calendar holds under the request's words, the
+    calendar says."""
     text, chosen = choice.text, choice.chosen
     if (
         (
-            chosen in _NOT_HOLDING_EVENTS
+            chosen in _NOT_HOLDING_EVENTS | {"forget_fact"}
             or (
                 chosen == "find_free_time"
                 and read_duration(text) is None
@@ -1000,6 +1019,7 @@ RULES: tuple[Rule, ...] = (
     _an_unsubscribe_page,
     _a_website_to_open,
     _a_sum,
+    _a_translation,
     _the_weather,
     _a_file_taken_for_the_web,
     _laughing_or_sighing,

@@ -63,6 +63,15 @@ _PERCENT = re.compile(
     r"(?P<of>\d+(?:[.,]\d{1,2})?)"
 )
 
+# A tip or service added to a bill, by its percentage (folded): "a 10% tip on top", "10 %
+# Trinkgeld", "un pourboire de 10 %", "una propina del 10 %".
+_PERCENT_SIGN = r"\s*(?:%|percent\b|per cent\b|prozent\b|pour ?cent\b|por ?ciento\b)"
+_TIP = re.compile(
+    rf"\b(?P<p>\d+(?:[.,]\d+)?){_PERCENT_SIGN}\s*(?:\w+\s+)?(?:tip|trinkgeld|pourboire|"
+    r"propina|service)|\b(?:tip|trinkgeld|pourboire|propina)\s+(?:of\s+|von\s+|de\s+|del\s+)?"
+    rf"(?P<q>\d+(?:[.,]\d+)?){_PERCENT_SIGN}"
+)
+
 _SYMBOL = {"€": "€", "euro": "€", "euros": "€", "eur": "€", "$": "$", "dollar": "$",
            "dollars": "$", "£": "£", "pound": "£", "pounds": "£"}  # fmt: skip
 
@@ -115,6 +124,14 @@ def worked_out(text: str, language: Language) -> str | None:
     if n is None or n < 2 or total is None:
         return None
     unit = _SYMBOL.get(amount["before"] or amount["after"] or "", amount["after"] or "")
+    if (tip := _TIP.search(folded)) is not None and (p := _decimal(tip["p"] or tip["q"])):
+        # "138 euros and i wanna add a 10% tip on top": the tip added, then shared
+        with_tip = total * (1 + p / 100)
+        return say(language, "sum_shared_tip",
+            total=_money(total, unit, language), p=_written(p, language),
+            with_tip=_money(with_tip, unit, language), n=n,
+            each=_money(with_tip / n, unit, language),
+        )  # fmt: skip
     return say(
         language,
         "sum_shared",

@@ -48,7 +48,11 @@ def english_instead(text: str, language: str) -> bool:
 def translation(language: str, text: str) -> tuple[str, str]:
     """The system prompt and the request of `text`'s translation into `language` (one of
     the other three)."""
-    name = _NAMES[language]
+    return translation_into(_NAMES[language], text)
+
+
+def translation_into(name: str, text: str) -> tuple[str, str]:
+    """The same, into the language of English name `name` ("Portuguese")."""
     return (
         f"You translate messages into {name}. Write only the {name} translation.",
         f"Translate into {name}: {text}",

@@ -1186,9 +1186,10 @@ def _line_of_a_named_file(doing: Doing, name: str) -> str:
     """The one line holding every word of `name` in the file the request names by its file
     name ("… stehen in der contacts.csv"); "" if it names none, or no line or several hold
     the name."""
-    if not name or not FILE_NAME.search(ADDRESS.sub(" ", doing.request)):
+    request = ADDRESS.sub(" ", doing.request)  # (an address is no file name)
+    if not name or not FILE_NAME.search(request):
         return ""
-    for path in files_named(doing, ADDRESS.sub(" ", doing.request))[:1]:
+    for path in files_named(doing, request)[:1]:
         wanted = set(_letters(name))
         lines = [
             line

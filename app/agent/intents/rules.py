@@ -82,6 +82,7 @@ from app.agent.intents.language import (
     speaks_of_the_user,
     takes_off_a_list,
     the_question,
+    translation_into,
 )
 from app.agent.intents.recognise import ADDRESS, Recognised, any_word_of, names_a_time
 from app.agent.intents.router import (
@@ -286,12 +287,7 @@ def _a_translation(choice: Choice) -> Verdict | None:
     asked = asks_for_a_translation(choice.text)
     if asked is None or _asks_for_an_act(choice.text):
         return None
-    words, language = asked
-    translated = choice.doing.write(
-        f"You translate into {language}. Write only the {language} translation.",
-        f"Translate into {language}: {words}",
-        exact=True,
-    )
+    translated = choice.doing.write(*translation_into(asked[1], asked[0]), exact=True)
     return Say(translated) if translated else None
 
 
